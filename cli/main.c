@@ -1,0 +1,54 @@
+/* nocsim: entry point.  Dispatches to one function per subcommand, in the
+ * manner of git: `nocsim CMD [options]`. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command;
+
+static const command commands[] = {
+    { "sim",    cmd_sim,    "run one simulation of a collective communication and print its metrics" },
+    { "stack",  cmd_stack,  "simple stacking: sweep the inter-slice interval for each VC-selection scheme" },
+    { "ga",     cmd_ga,     "Cup-Stacking GA: evolve a configuration that shortens the communication" },
+    { "replay", cmd_replay, "re-simulate a recorded chromosome (parameter-loading mode)" },
+    { "db",     cmd_db,     "query the result database (runs, synonyms, best, export, merge)" },
+    { "cc",     cmd_cc,     "evolutionary scheduling of collective communications on any topology" },
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: nocsim COMMAND [options]\n\n"
+               "A cycle-level 2D-torus wormhole NoC simulator with the Cup-Stacking GA.\n\n"
+               "commands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n`nocsim COMMAND --help` describes a command's options.\n"
+               "`nocsim --version` prints the version.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("nocsim %s\n", NOCSIM_VERSION);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "nocsim: unknown command '%s' (see nocsim --help)\n", argv[1]);
+    return EXIT_USAGE;
+}
