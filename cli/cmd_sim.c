@@ -1,9 +1,165 @@
-/* Placeholder for `nocsim sim` until the part lands. */
-#include <stdio.h>
+/* `nocsim sim`: one simulation, its metrics in text, JSON or CSV. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/model_opts.h"
+#include "router/arbiter.h"
+#include "sim/sim.h"
+
+static void help(void)
+{
+    printf("usage: nocsim sim [options]\n\n"
+           "Simulate one collective communication: every node sends S slices to its\n"
+           "destination under the traffic pattern, slice s of node i released at\n"
+           "s*V + I[i].  Prints the duration and the other metrics.\n\n"
+           "  --interval V       inter-slice interval, >= the packet length (default 16)\n"
+           "  --arb Cxx          VC-selection scheme of every port, C00-C09 (default C00)\n"
+           "  --config FILE      per-router settings (interval, inject, scheme, qorder);\n"
+           "                     applied over --interval/--arb; format in README\n"
+           "  --links            also list every used link's occupation\n"
+           "  --format F         text | json | csv (default text)\n\n");
+    model_opts_help(stdout);
+    printf("\nexample: nocsim sim --traffic brev --slices 2 --interval 16 --arb C00\n");
+}
+
+static const char *status_name(sim_status st)
+{
+    static const char *const names[] = { "ok", "deadlock", "timeout", "cutoff" };
+    return names[st];
+}
+
+static void print_metrics(FILE *f, out_format fmt, const model_opts *mo, const char *arb,
+                          uint32_t interval, const sim_metrics *m)
+{
+    if (fmt == FMT_JSON) {
+        fprintf(f, "{");
+        model_opts_json(f, mo);
+        fprintf(f, ", \"interval\": %u, \"arb\": ", interval);
+        json_string(f, arb);
+        fprintf(f, ",\n \"status\": \"%s\", \"duration\": %lld, \"te\": %lld, \"ir\": %lld, \"or\": %lld, "
+                   "\"ib\": %lld, \"ob\": %lld, \"lb\": %lld, \"flits_injected\": %lld, \"flits_ejected\": %lld, "
+                   "\"packets\": %lld, \"idle_nodes\": %lld, \"cycles\": %lld, \"max_link_flits\": %lld}\n",
+                status_name(m->status), (long long)m->duration, (long long)m->te, (long long)m->ir,
+                (long long)m->or_, (long long)m->ib, (long long)m->ob, (long long)m->lb,
+                (long long)m->flits_injected, (long long)m->flits_ejected, (long long)m->packets,
+                (long long)m->idle_nodes, (long long)m->cycles, (long long)m->max_link_flits);
+    } else if (fmt == FMT_CSV) {
+        fprintf(f, "traffic,size,slices,flits,interval,arb,status,duration,te,ir,or,ib,ob,lb,"
+                   "flits_injected,flits_ejected,packets,idle_nodes,cycles,max_link_flits\n");
+        fprintf(f, "%s,%d,%d,%d,%u,%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n",
+                mo->traffic, mo->params.n, mo->params.slices, mo->params.flits, interval, arb,
+                status_name(m->status), (long long)m->duration, (long long)m->te, (long long)m->ir,
+                (long long)m->or_, (long long)m->ib, (long long)m->ob, (long long)m->lb,
+                (long long)m->flits_injected, (long long)m->flits_ejected, (long long)m->packets,
+                (long long)m->idle_nodes, (long long)m->cycles, (long long)m->max_link_flits);
+    } else {
+        fprintf(f, "traffic %s on a %dx%d torus, %d slice(s) of %d flits, interval %u, arbitration %s\n",
+                mo->traffic, mo->params.n, mo->params.n, mo->params.slices, mo->params.flits, interval, arb);
+        fprintf(f, "status          %s\n", status_name(m->status));
+        fprintf(f, "duration T_d    %lld cycles\n", (long long)m->duration);
+        fprintf(f, "thickness T_e   %lld cycles (longest link occupation)\n", (long long)m->te);
+        fprintf(f, "ir / or         %lld / %lld (queue-selection blocks, in-/out-of-order)\n",
+                (long long)m->ir, (long long)m->or_);
+        fprintf(f, "ib / ob         %lld / %lld (VC-selection blocks, in-/out-of-order)\n",
+                (long long)m->ib, (long long)m->ob);
+        fprintf(f, "lb              %lld (link-cycles idle behind full downstream FIFOs)\n", (long long)m->lb);
+        fprintf(f, "flits           %lld injected, %lld ejected, %lld packets\n",
+                (long long)m->flits_injected, (long long)m->flits_ejected, (long long)m->packets);
+        fprintf(f, "idle nodes      %lld (self-addressed, sent nothing)\n", (long long)m->idle_nodes);
+        fprintf(f, "busiest link    %lld flits (bound: duration >= %lld)\n",
+                (long long)m->max_link_flits, (long long)m->max_link_flits + 1);
+        fprintf(f, "cycles          %lld simulated\n", (long long)m->cycles);
+    }
+}
+
+static void print_links(FILE *f, out_format fmt, const sim *s, int n)
+{
+    if (fmt == FMT_TEXT) fprintf(f, "\nlink occupation (node x y port first last occupation flits):\n");
+    else fprintf(f, "node,x,y,port,first,last,occupation,flits\n");
+    for (int k = 0; k < n * n * 4; k++) {
+        int64_t a, b, fl;
+        sim_link_stats(s, k, &a, &b, &fl);
+        if (a < 0) continue;
+        int i = k / 4;
+        fprintf(f, fmt == FMT_TEXT ? "%d %d %d %c %lld %lld %lld %lld\n" : "%d,%d,%d,%c,%lld,%lld,%lld,%lld\n",
+                i, i % n, i / n, route_port_name(k % 4), (long long)a, (long long)b, (long long)(b - a + 1),
+                (long long)fl);
+    }
+}
+
 int cmd_sim(int argc, char **argv)
 {
-    (void)argc; (void)argv;
-    fprintf(stderr, "nocsim sim: not implemented yet\n");
-    return EXIT_FAIL;
+    const char *cmd = "sim";
+    model_opts mo;
+    model_opts_default(&mo);
+    long interval = 16;
+    int arb = 0, links = 0;
+    const char *config = NULL;
+    out_format fmt = FMT_TEXT;
+    for (int i = 1; i < argc; i++) {
+        int r = model_opts_parse(cmd, argc, argv, &i, &mo);
+        if (r < 0) return EXIT_USAGE;
+        if (r > 0) continue;
+        const char *a = argv[i], *v;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { help(); return EXIT_OK; }
+        else if (!strcmp(a, "--interval")) {
+            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, 1000000, &interval)) return EXIT_USAGE;
+        } else if (!strcmp(a, "--arb")) {
+            if (!(v = arg_value(cmd, argc, argv, &i))) return EXIT_USAGE;
+            if ((arb = vcsel_parse(v)) < 0) {
+                fprintf(stderr, "nocsim sim: --arb: '%s' is not a scheme (allowed: C00-C09)\n", v);
+                return EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--config")) {
+            if (!(config = arg_value(cmd, argc, argv, &i))) return EXIT_USAGE;
+        } else if (!strcmp(a, "--links")) links = 1;
+        else if (!strcmp(a, "--format")) {
+            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_format(cmd, v, &fmt)) return EXIT_USAGE;
+        } else { arg_unknown(cmd, a); return EXIT_USAGE; }
+    }
+    if (mo.params.slices == 1 && interval < mo.params.flits) interval = mo.params.flits;
+    traffic *t = model_opts_traffic(cmd, &mo);
+    if (!t) return EXIT_USAGE;
+    const sim_params *p = &mo.params;
+    sim_config *c = sim_config_new(t->nodes, p->vcs, arb, (uint32_t)interval);
+    char err[512];
+    int rc = EXIT_OK;
+    sim *s = NULL;
+    if (!c) { fprintf(stderr, "nocsim sim: out of memory\n"); rc = EXIT_FAIL; goto out; }
+    if (config && sim_config_load(c, p->n, config, err, sizeof err)) {
+        fprintf(stderr, "nocsim sim: --config: %s\n", err);
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    if (c->interval < (uint32_t)p->flits) {
+        fprintf(stderr, "nocsim sim: --interval: %u is below the packet length %d (allowed: >= %d)\n",
+                c->interval, p->flits, p->flits);
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    if (!(s = sim_new(p, t->dest, err, sizeof err))) {
+        fprintf(stderr, "nocsim sim: %s\n", err);
+        rc = EXIT_USAGE;
+        goto out;
+    }
+    sim_metrics m;
+    sim_status st = sim_run(s, c, &m);
+    print_metrics(stdout, fmt, &mo, config ? "config" : vcsel_name(arb), c->interval, &m);
+    if (links && fmt != FMT_JSON) print_links(stdout, fmt, s, p->n);
+    if (st == SIM_DEADLOCK) {
+        fprintf(stderr, "nocsim sim: deadlock: no flit moved for %d cycles, declared at cycle %lld; blocked FIFOs:\n",
+                p->deadlock_cycles, (long long)m.stop_cycle);
+        sim_report_blocked(s, stderr, 40);
+        rc = EXIT_FAIL;
+    } else if (st != SIM_OK) {
+        fprintf(stderr, "nocsim sim: stopped at cycle %lld (%s)\n", (long long)m.stop_cycle, status_name(st));
+        rc = EXIT_FAIL;
+    }
+out:
+    sim_free(s);
+    sim_config_free(c);
+    traffic_free(t);
+    return rc;
 }

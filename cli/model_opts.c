@@ -1,0 +1,97 @@
+/* Shared model options (see model_opts.h). */
+#include "cli/model_opts.h"
+
+#include <string.h>
+
+#include "cli/args.h"
+
+const char *const model_tie_names[] = { "nowrap", "plus", "minus" };
+const char *const model_dateline_names[] = { "on-link", "after-link" };
+const char *const model_qupdate_names[] = { "tail", "rotate" };
+const char *const model_slot_names[] = { "next-cycle", "same-cycle" };
+const char *const model_input_names[] = { "vc", "port" };
+const char *const model_self_names[] = { "skip", "send" };
+
+void model_opts_default(model_opts *mo)
+{
+    memset(mo, 0, sizeof *mo);
+    sim_params_default(&mo->params);
+    mo->traffic = "brev";
+    mo->seed = 1;
+}
+
+int model_opts_parse(const char *cmd, int argc, char **argv, int *i, model_opts *mo)
+{
+    const char *a = argv[*i], *v;
+    sim_params *p = &mo->params;
+    long x;
+    int k;
+#define VALUE() do { if (!(v = arg_value(cmd, argc, argv, i))) return -1; } while (0)
+#define INT(field, lo, hi) do { VALUE(); if (!arg_int(cmd, a, v, lo, hi, &x)) return -1; field = (int)x; } while (0)
+#define CHOICE(field, names, type) do { VALUE(); if (!arg_choice(cmd, a, v, names, (int)(sizeof names / sizeof names[0]), &k)) return -1; field = (type)k; } while (0)
+    if (!strcmp(a, "--traffic")) { VALUE(); mo->traffic = v; }
+    else if (!strcmp(a, "--seed")) { VALUE(); if (!arg_int(cmd, a, v, 0, 2147483647L, &x)) return -1; mo->seed = (uint64_t)x; }
+    else if (!strcmp(a, "--size")) INT(p->n, 4, 1024);
+    else if (!strcmp(a, "--vcs")) INT(p->vcs, 3, SIM_MAX_VCS);
+    else if (!strcmp(a, "--buffer")) INT(p->buffer, 1, 255);
+    else if (!strcmp(a, "--flits")) INT(p->flits, 2, SIM_MAX_FLITS);
+    else if (!strcmp(a, "--slices")) INT(p->slices, 1, SIM_MAX_SLICES);
+    else if (!strcmp(a, "--deadlock-cycles")) INT(p->deadlock_cycles, 1, 1000000000);
+    else if (!strcmp(a, "--tie")) CHOICE(p->tie, model_tie_names, route_tie);
+    else if (!strcmp(a, "--dateline")) CHOICE(p->dateline, model_dateline_names, route_dateline);
+    else if (!strcmp(a, "--q-update")) CHOICE(p->q_update, model_qupdate_names, qsel_update);
+    else if (!strcmp(a, "--slot-reuse")) CHOICE(p->slot_reuse, model_slot_names, sim_slot_reuse);
+    else if (!strcmp(a, "--input-limit")) CHOICE(p->input_limit, model_input_names, sim_input_limit);
+    else if (!strcmp(a, "--self")) CHOICE(p->self, model_self_names, sim_self);
+    else return 0;
+#undef VALUE
+#undef INT
+#undef CHOICE
+    if (!strcmp(a, "--size") && p->n % 2) {
+        fprintf(stderr, "nocsim %s: --size: %d is odd; the torus needs an even N\n", cmd, p->n);
+        return -1;
+    }
+    return 1;
+}
+
+void model_opts_help(FILE *f)
+{
+    fprintf(f,
+        "network and traffic:\n"
+        "  --traffic T        bcmp brev brot shfl torn trns randperm file:PATH (default brev)\n"
+        "  --size N           N x N torus, N even (default 16; bit patterns need a power of two)\n"
+        "  --slices S         slices per message, one packet each (default depends on command)\n"
+        "  --flits L          packet length l_c in flits (default 8)\n"
+        "  --vcs K            virtual channels per link, >= 3 (default 3)\n"
+        "  --buffer B         flits per input-VC FIFO (default 4)\n"
+        "  --seed X           seed for randperm and random choices (default 1)\n"
+        "model choices (model.md [choice]; defaults first):\n"
+        "  --tie nowrap|plus|minus           route of a distance of exactly N/2\n"
+        "  --dateline on-link|after-link     where the VC goes up at a dateline\n"
+        "  --q-update tail|rotate            queue-selection order after a grant\n"
+        "  --slot-reuse next-cycle|same-cycle when a freed FIFO slot can be refilled\n"
+        "  --input-limit vc|port             one flit per cycle per input VC, or per input port\n"
+        "  --self skip|send                  packets addressed to their source\n"
+        "  --deadlock-cycles C               watchdog: cycles without a move (default 1000)\n");
+}
+
+traffic *model_opts_traffic(const char *cmd, const model_opts *mo)
+{
+    char err[512];
+    traffic *t = traffic_new(mo->traffic, mo->params.n, mo->seed, err, sizeof err);
+    if (!t) fprintf(stderr, "nocsim %s: --traffic: %s\n", cmd, err);
+    return t;
+}
+
+void model_opts_json(FILE *f, const model_opts *mo)
+{
+    const sim_params *p = &mo->params;
+    fprintf(f, "\"traffic\": ");
+    json_string(f, mo->traffic);
+    fprintf(f, ", \"size\": %d, \"slices\": %d, \"flits\": %d, \"vcs\": %d, \"buffer\": %d, \"seed\": %llu, "
+               "\"tie\": \"%s\", \"dateline\": \"%s\", \"q_update\": \"%s\", \"slot_reuse\": \"%s\", "
+               "\"input_limit\": \"%s\", \"self\": \"%s\"",
+            p->n, p->slices, p->flits, p->vcs, p->buffer, (unsigned long long)mo->seed,
+            model_tie_names[p->tie], model_dateline_names[p->dateline], model_qupdate_names[p->q_update],
+            model_slot_names[p->slot_reuse], model_input_names[p->input_limit], model_self_names[p->self]);
+}

@@ -1,0 +1,36 @@
+/* The router's two arbitration steps, as named, table-driven arbiters.
+ *
+ * VC selection (output multiplexer): ten schemes C00-C09, each a start VC and
+ * a search direction, picks one of the ready VCs of an output port.
+ * Queue selection (crossbar): an evaluation order of the five input
+ * directions per output VC; the first requesting direction wins and the order
+ * is updated round-robin fashion. */
+#ifndef NOCSIM_ARBITER_H
+#define NOCSIM_ARBITER_H
+
+#include <stdint.h>
+
+#define VCSEL_NSCHEMES 10
+
+/* Name "C00".."C09" of scheme k. */
+const char *vcsel_name(int scheme);
+/* Scheme number of a name "C00".."C09"; -1 if it is none of them. */
+int vcsel_parse(const char *name);
+
+/* Pick a VC among the bits of `ready` (bit c = VC c may send) with `scheme`,
+ * given the VC granted last on this port.  Returns -1 if ready is 0. */
+int vcsel_pick(int scheme, unsigned ready, int last, int vcs);
+
+/* How a queue-selection order changes after a grant [choice]. */
+typedef enum {
+    QUPDATE_TAIL = 0, /* the winning entry moves to the tail (default) */
+    QUPDATE_ROTATE,   /* the list rotates so the entry after the winner leads */
+} qsel_update;
+
+/* The first direction in order[0..4] whose bit is set in `requests`, as an
+ * index into order; -1 if none requests. */
+int qsel_pick(const uint8_t order[5], unsigned requests);
+/* Apply the round-robin update after entry `pos` of order won. */
+void qsel_update_order(uint8_t order[5], int pos, qsel_update how);
+
+#endif

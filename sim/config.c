@@ -1,0 +1,96 @@
+/* Simulation parameters and the evolvable per-router configuration. */
+#include "sim/sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void sim_params_default(sim_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->n = 16;
+    p->vcs = 3;
+    p->buffer = 4;
+    p->flits = 8;
+    p->slices = 1;
+    p->tie = TIE_NOWRAP;
+    p->dateline = DATELINE_ON_LINK;
+    p->q_update = QUPDATE_TAIL;
+    p->slot_reuse = SLOT_NEXT_CYCLE;
+    p->input_limit = INPUT_PER_VC;
+    p->self = SELF_SKIP;
+    p->deadlock_cycles = 1000;
+    p->max_cycles = 100000000;
+}
+
+int sim_params_check(const sim_params *p, char *err, size_t errlen)
+{
+    if (p->n < 4 || p->n > 1024 || p->n % 2)
+        return snprintf(err, errlen, "--size %d: must be even, in [4, 1024]", p->n), -1;
+    if (p->vcs < 3 || p->vcs > SIM_MAX_VCS)
+        return snprintf(err, errlen, "--vcs %d: must be in [3, %d] (datelines need 3)", p->vcs, SIM_MAX_VCS), -1;
+    if (p->buffer < 1 || p->buffer > 255)
+        return snprintf(err, errlen, "--buffer %d: must be in [1, 255]", p->buffer), -1;
+    if (p->flits < 2 || p->flits > SIM_MAX_FLITS)
+        return snprintf(err, errlen, "--flits %d: must be in [2, %d]", p->flits, SIM_MAX_FLITS), -1;
+    if (p->slices < 1 || p->slices > SIM_MAX_SLICES)
+        return snprintf(err, errlen, "--slices %d: must be in [1, %d]", p->slices, SIM_MAX_SLICES), -1;
+    if (p->deadlock_cycles < 1)
+        return snprintf(err, errlen, "--deadlock-cycles %d: must be >= 1", p->deadlock_cycles), -1;
+    return 0;
+}
+
+sim_config *sim_config_new(int nodes, int vcs, int scheme, uint32_t interval)
+{
+    sim_config *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->nodes = nodes;
+    c->vcs = vcs;
+    c->interval = interval;
+    c->inject = calloc((size_t)nodes, sizeof *c->inject);
+    c->scheme = malloc((size_t)nodes * NPORTS);
+    c->qorder = malloc((size_t)nodes * NPORTS * (size_t)vcs * NPORTS);
+    if (!c->inject || !c->scheme || !c->qorder) {
+        sim_config_free(c);
+        return NULL;
+    }
+    memset(c->scheme, scheme, (size_t)nodes * NPORTS);
+    size_t lists = (size_t)nodes * NPORTS * (size_t)vcs;
+    for (size_t k = 0; k < lists; k++)
+        for (int j = 0; j < NPORTS; j++) c->qorder[k * NPORTS + (size_t)j] = (uint8_t)j;
+    return c;
+}
+
+void sim_config_free(sim_config *c)
+{
+    if (!c) return;
+    free(c->inject);
+    free(c->scheme);
+    free(c->qorder);
+    free(c);
+}
+
+void sim_config_copy(sim_config *dst, const sim_config *src)
+{
+    dst->interval = src->interval;
+    memcpy(dst->inject, src->inject, (size_t)src->nodes * sizeof *src->inject);
+    memcpy(dst->scheme, src->scheme, (size_t)src->nodes * NPORTS);
+    memcpy(dst->qorder, src->qorder, (size_t)src->nodes * NPORTS * (size_t)src->vcs * NPORTS);
+}
+
+int sim_config_check(const sim_config *c, char *err, size_t errlen)
+{
+    for (int i = 0; i < c->nodes * NPORTS; i++)
+        if (c->scheme[i] >= VCSEL_NSCHEMES)
+            return snprintf(err, errlen, "scheme of node %d port %c out of range", i / NPORTS,
+                            route_port_name(i % NPORTS)), -1;
+    size_t lists = (size_t)c->nodes * NPORTS * (size_t)c->vcs;
+    for (size_t k = 0; k < lists; k++) {
+        unsigned seen = 0;
+        for (int j = 0; j < NPORTS; j++) seen |= 1u << c->qorder[k * NPORTS + (size_t)j];
+        if (seen != 0x1f)
+            return snprintf(err, errlen, "queue order of node %zu port %c vc %zu is not a permutation of NESWP",
+                            k / ((size_t)c->vcs * NPORTS), route_port_name((int)(k / (size_t)c->vcs % NPORTS)),
+                            k % (size_t)c->vcs), -1;
+    }
+    return 0;
+}

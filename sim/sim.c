@@ -1,0 +1,379 @@
+/* The reference cycle loop: a direct transcription of model.md's three steps,
+ * written to be checked against the text rather than to be fast.
+ *
+ * Every decision of cycle t reads the state at the start of t; moves are
+ * collected first and applied afterwards (pops before pushes), which is what
+ * makes the network a cellular automaton.  Idle stretches where the network
+ * is empty and no packet is due are skipped: nothing can change in them. */
+#include "sim/sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A flit is its packet id and its position in the packet. */
+#define FLIT(pkt, seq) (((uint32_t)(pkt) << 8) | (uint32_t)(seq))
+#define FLIT_PKT(f) ((int32_t)((f) >> 8))
+#define FLIT_SEQ(f) ((int)((f) & 0xff))
+
+struct sim {
+    sim_params p;
+    route_params rp;
+    int nodes, V, B, S;
+    int32_t *dest;
+    /* Input FIFOs, F = (node * NPORTS + port) * V + vc; ring buffers of B. */
+    uint32_t *buf;
+    uint8_t *head, *count;
+    int16_t *route;   /* output VC (d * V + c) the FIFO's packet holds, or -1 */
+    int16_t *reqd;    /* this cycle's request of the head header, or -1 */
+    uint8_t *pop;     /* FIFO sends a flit this cycle */
+    /* Output VCs, O = (node * NPORTS + port) * V + vc. */
+    int16_t *holder;  /* local input FIFO (port * V + vc) holding it, or -1 */
+    int32_t *down;    /* downstream FIFO of a link output VC, -1 for P */
+    uint8_t *qstate;  /* current queue-selection order of each output VC */
+    /* Output ports, node * NPORTS + port. */
+    uint8_t *vlast;   /* VC granted last */
+    int8_t *move;     /* VC chosen this cycle, or -1 */
+    uint8_t *blocked; /* a held VC had a flit but its downstream was full */
+    uint32_t *moved_flit;
+    uint8_t *port_used; /* per node: input ports that sent (INPUT_PER_PORT) */
+    /* Sources. */
+    int32_t *src_slice; /* next slice to inject; S when done */
+    uint16_t *src_seq;  /* flits of that slice already injected */
+    uint8_t *inject_now;
+    /* Links, k = node * 4 + port. */
+    int64_t *lfirst, *llast, *lflits;
+};
+
+static void *xcalloc(size_t n, size_t size, int *ok)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p) *ok = 0;
+    return p;
+}
+
+sim *sim_new(const sim_params *p, const int32_t *dest, char *err, size_t errlen)
+{
+    if (sim_params_check(p, err, errlen)) return NULL;
+    sim *s = calloc(1, sizeof *s);
+    if (!s) return snprintf(err, errlen, "out of memory"), NULL;
+    s->p = *p;
+    s->rp = (route_params){ p->n, p->tie, p->dateline };
+    s->nodes = p->n * p->n;
+    s->V = p->vcs;
+    s->B = p->buffer;
+    s->S = p->slices;
+    if ((int64_t)s->nodes * s->S >= (1 << 24)) {
+        free(s);
+        return snprintf(err, errlen, "too many packets: nodes x slices must be below 2^24"), NULL;
+    }
+    size_t nf = (size_t)s->nodes * NPORTS * (size_t)s->V, np = (size_t)s->nodes * NPORTS;
+    int ok = 1;
+    s->dest = xcalloc((size_t)s->nodes, sizeof *s->dest, &ok);
+    s->buf = xcalloc(nf * (size_t)s->B, sizeof *s->buf, &ok);
+    s->head = xcalloc(nf, 1, &ok);
+    s->count = xcalloc(nf, 1, &ok);
+    s->route = xcalloc(nf, sizeof *s->route, &ok);
+    s->reqd = xcalloc(nf, sizeof *s->reqd, &ok);
+    s->pop = xcalloc(nf, 1, &ok);
+    s->holder = xcalloc(nf, sizeof *s->holder, &ok);
+    s->down = xcalloc(nf, sizeof *s->down, &ok);
+    s->qstate = xcalloc(nf * NPORTS, 1, &ok);
+    s->vlast = xcalloc(np, 1, &ok);
+    s->move = xcalloc(np, 1, &ok);
+    s->blocked = xcalloc(np, 1, &ok);
+    s->moved_flit = xcalloc(np, sizeof *s->moved_flit, &ok);
+    s->port_used = xcalloc((size_t)s->nodes, 1, &ok);
+    s->src_slice = xcalloc((size_t)s->nodes, sizeof *s->src_slice, &ok);
+    s->src_seq = xcalloc((size_t)s->nodes, sizeof *s->src_seq, &ok);
+    s->inject_now = xcalloc((size_t)s->nodes, 1, &ok);
+    s->lfirst = xcalloc((size_t)s->nodes * 4, sizeof *s->lfirst, &ok);
+    s->llast = xcalloc((size_t)s->nodes * 4, sizeof *s->llast, &ok);
+    s->lflits = xcalloc((size_t)s->nodes * 4, sizeof *s->lflits, &ok);
+    if (!ok) {
+        sim_free(s);
+        return snprintf(err, errlen, "out of memory for a %dx%d torus", p->n, p->n), NULL;
+    }
+    for (int i = 0; i < s->nodes; i++) {
+        if (dest[i] < 0 || dest[i] >= s->nodes) {
+            snprintf(err, errlen, "destination of node %d is %d, outside [0, %d]", i, (int)dest[i], s->nodes - 1);
+            sim_free(s);
+            return NULL;
+        }
+        s->dest[i] = dest[i];
+    }
+    for (int i = 0; i < s->nodes; i++)
+        for (int d = 0; d < NPORTS; d++)
+            for (int c = 0; c < s->V; c++) {
+                size_t o = ((size_t)i * NPORTS + (size_t)d) * (size_t)s->V + (size_t)c;
+                s->down[o] = d == PORT_P ? -1
+                    : (route_neighbour(p->n, i, d) * NPORTS + route_opposite(d)) * s->V + c;
+            }
+    return s;
+}
+
+void sim_free(sim *s)
+{
+    if (!s) return;
+    free(s->dest); free(s->buf); free(s->head); free(s->count); free(s->route);
+    free(s->reqd); free(s->pop); free(s->holder); free(s->down); free(s->qstate);
+    free(s->vlast); free(s->move); free(s->blocked); free(s->moved_flit);
+    free(s->port_used); free(s->src_slice); free(s->src_seq); free(s->inject_now);
+    free(s->lfirst); free(s->llast); free(s->lflits);
+    free(s);
+}
+
+const sim_params *sim_get_params(const sim *s) { return &s->p; }
+
+static void reset(sim *s, const sim_config *c)
+{
+    size_t nf = (size_t)s->nodes * NPORTS * (size_t)s->V;
+    memset(s->head, 0, nf);
+    memset(s->count, 0, nf);
+    memset(s->pop, 0, nf);
+    for (size_t f = 0; f < nf; f++) s->route[f] = s->holder[f] = s->reqd[f] = -1;
+    memcpy(s->qstate, c->qorder, nf * NPORTS);
+    memset(s->vlast, 0, (size_t)s->nodes * NPORTS); /* as if VC 0 was granted last */
+    for (int i = 0; i < s->nodes; i++) {
+        s->src_slice[i] = (s->dest[i] == i && s->p.self == SELF_SKIP) ? s->S : 0;
+        s->src_seq[i] = 0;
+    }
+    for (int k = 0; k < s->nodes * 4; k++) {
+        s->lfirst[k] = s->llast[k] = -1;
+        s->lflits[k] = 0;
+    }
+}
+
+static inline uint32_t head_flit(const sim *s, size_t f) { return s->buf[f * (size_t)s->B + s->head[f]]; }
+static inline int flit_slice(const sim *s, uint32_t fl) { return FLIT_PKT(fl) % s->S; }
+static inline int64_t release_time(const sim *s, const sim_config *c, int i)
+{
+    return (int64_t)s->src_slice[i] * c->interval + c->inject[i];
+}
+
+/* Step 1, queue selection at one router. */
+static void queue_selection(sim *s, int i, sim_metrics *m)
+{
+    const int V = s->V;
+    size_t base = (size_t)i * NPORTS * (size_t)V;
+    int nreq = 0;
+    int16_t req_f[NPORTS * SIM_MAX_VCS];
+    for (int p = 0; p < NPORTS; p++)
+        for (int v = 0; v < V; v++) {
+            size_t f = base + (size_t)(p * V + v);
+            s->reqd[f] = -1;
+            if (!s->count[f] || s->route[f] >= 0) continue;
+            uint32_t fl = head_flit(s, f);
+            if (FLIT_SEQ(fl) != 0) continue;
+            int oc, d = route_next(&s->rp, i, p, v, s->dest[FLIT_PKT(fl) / s->S], &oc);
+            s->reqd[f] = (int16_t)(d * V + oc);
+            req_f[nreq++] = (int16_t)(p * V + v);
+        }
+    for (int r = 0; r < nreq; r++) {
+        int o = s->reqd[base + (size_t)req_f[r]];
+        if (o < 0 || s->holder[base + (size_t)o] >= 0) continue;
+        /* The first request for o in the list: gather all requests for it. */
+        int first = 1;
+        for (int q = 0; q < r; q++)
+            if (s->reqd[base + (size_t)req_f[q]] == o) first = 0;
+        if (!first) continue;
+        unsigned mask = 0;
+        for (int q = r; q < nreq; q++)
+            if (s->reqd[base + (size_t)req_f[q]] == o) mask |= 1u << (req_f[q] / V);
+        uint8_t *order = s->qstate + (base + (size_t)o) * NPORTS;
+        int pos = qsel_pick(order, mask);
+        int wp = order[pos];
+        /* Within one direction the lowest requesting VC goes first. */
+        int win = -1;
+        for (int q = r; q < nreq && win < 0; q++)
+            if (s->reqd[base + (size_t)req_f[q]] == o && req_f[q] / V == wp) win = req_f[q];
+        s->holder[base + (size_t)o] = (int16_t)win;
+        s->route[base + (size_t)win] = (int16_t)o;
+        qsel_update_order(order, pos, s->p.q_update);
+        int ws = flit_slice(s, head_flit(s, base + (size_t)win));
+        for (int q = r; q < nreq; q++) {
+            if (req_f[q] == win || s->reqd[base + (size_t)req_f[q]] != o) continue;
+            int ls = flit_slice(s, head_flit(s, base + (size_t)req_f[q]));
+            if (ls > ws) m->ir++;
+            else if (ls < ws) m->or_++;
+        }
+    }
+}
+
+/* Step 2 at one output port: choose the VC that sends.  Returns 1 if a flit
+ * was chosen.  `same_cycle` lets a flit enter a slot freed this cycle. */
+static int vc_selection(sim *s, const sim_config *c, int i, int d, sim_metrics *m)
+{
+    const int V = s->V;
+    size_t port = (size_t)i * NPORTS + (size_t)d;
+    size_t base = (size_t)i * NPORTS * (size_t)V;
+    unsigned ready = 0;
+    int blocked = 0;
+    for (int vc = 0; vc < V; vc++) {
+        size_t o = port * (size_t)V + (size_t)vc;
+        int h = s->holder[o];
+        if (h < 0) continue;
+        size_t f = base + (size_t)h;
+        if (!s->count[f]) continue;
+        if (s->p.input_limit == INPUT_PER_PORT && (s->port_used[i] & (1u << (h / V)))) continue;
+        if (d == PORT_P) { ready |= 1u << vc; continue; }
+        int occ = s->count[s->down[o]];
+        if (s->p.slot_reuse == SLOT_SAME_CYCLE) occ -= s->pop[s->down[o]];
+        if (occ < s->B) ready |= 1u << vc;
+        else blocked = 1;
+    }
+    s->blocked[port] = (uint8_t)blocked;
+    if (!ready) return 0;
+    int vc = vcsel_pick(c->scheme[port], ready, s->vlast[port], V);
+    s->vlast[port] = (uint8_t)vc;
+    s->move[port] = (int8_t)vc;
+    int h = s->holder[port * (size_t)V + (size_t)vc];
+    s->pop[base + (size_t)h] = 1;
+    s->port_used[i] |= (uint8_t)(1u << (h / V));
+    int ws = flit_slice(s, head_flit(s, base + (size_t)h));
+    for (int v2 = 0; v2 < V; v2++) {
+        if (v2 == vc || !(ready & (1u << v2))) continue;
+        int ls = flit_slice(s, head_flit(s, base + (size_t)s->holder[port * (size_t)V + (size_t)v2]));
+        if (ls > ws) m->ib++;
+        else if (ls < ws) m->ob++;
+    }
+    return 1;
+}
+
+static void push(sim *s, size_t f, uint32_t fl)
+{
+    s->buf[f * (size_t)s->B + (size_t)((s->head[f] + s->count[f]) % s->B)] = fl;
+    s->count[f]++;
+}
+
+sim_status sim_run(sim *s, const sim_config *c, sim_metrics *m)
+{
+    const int V = s->V, n = s->nodes;
+    memset(m, 0, sizeof *m);
+    reset(s, c);
+    int64_t to_send = 0;
+    for (int i = 0; i < n; i++) {
+        if (s->src_slice[i] == s->S) m->idle_nodes++;
+        else to_send += s->S;
+    }
+    m->packets = to_send;
+    int64_t done = 0, in_net = 0, last_eject = -1, idle = 0, t = 0;
+    size_t nf = (size_t)n * NPORTS * (size_t)V;
+
+    while (done < to_send) {
+        if (in_net == 0) { /* skip to the next release: nothing moves before it */
+            int64_t next = INT64_MAX;
+            for (int i = 0; i < n; i++)
+                if (s->src_slice[i] < s->S && s->src_seq[i] == 0 && release_time(s, c, i) < next)
+                    next = release_time(s, c, i);
+            if (next != INT64_MAX && next > t) t = next;
+        }
+        if (t >= s->p.max_cycles) { m->status = SIM_TIMEOUT; break; }
+        m->cycles++;
+
+        for (int i = 0; i < n; i++) queue_selection(s, i, m);
+
+        memset(s->pop, 0, nf);
+        memset(s->port_used, 0, (size_t)n);
+        memset(s->move, -1, (size_t)n * NPORTS);
+        for (int i = 0; i < n; i++)
+            for (int d = 0; d < NPORTS; d++) vc_selection(s, c, i, d, m);
+        if (s->p.slot_reuse == SLOT_SAME_CYCLE) {
+            /* Ports that stayed idle look again at slots freed this cycle;
+             * decisions only get added, so this ends. */
+            for (int changed = 1; changed;) {
+                changed = 0;
+                for (int i = 0; i < n; i++)
+                    for (int d = 0; d < PORT_P; d++)
+                        if (s->move[i * NPORTS + d] < 0) changed |= vc_selection(s, c, i, d, m);
+            }
+        }
+        for (int k = 0; k < n * NPORTS; k++)
+            if (s->move[k] < 0 && s->blocked[k] && k % NPORTS != PORT_P) m->lb++;
+
+        /* Step 3, injection, against the FIFO as it was at the start. */
+        for (int i = 0; i < n; i++) {
+            size_t pf = ((size_t)i * NPORTS + PORT_P) * (size_t)V;
+            int occ = s->count[pf] - (s->p.slot_reuse == SLOT_SAME_CYCLE ? s->pop[pf] : 0);
+            s->inject_now[i] = s->src_slice[i] < s->S && t >= release_time(s, c, i) && occ < s->B;
+        }
+
+        /* Apply: pops first, then pushes, so a full FIFO can pass a flit on. */
+        int64_t moves = 0;
+        for (int k = 0; k < n * NPORTS; k++) {
+            if (s->move[k] < 0) continue;
+            size_t o = (size_t)k * (size_t)V + (size_t)s->move[k];
+            size_t f = (size_t)(k / NPORTS) * NPORTS * (size_t)V + (size_t)s->holder[o];
+            uint32_t fl = head_flit(s, f);
+            s->head[f] = (uint8_t)((s->head[f] + 1) % s->B);
+            s->count[f]--;
+            s->moved_flit[k] = fl;
+            if (FLIT_SEQ(fl) == s->p.flits - 1) { /* the tail frees the output VC */
+                s->holder[o] = -1;
+                s->route[f] = -1;
+            }
+            moves++;
+        }
+        for (int k = 0; k < n * NPORTS; k++) {
+            if (s->move[k] < 0) continue;
+            uint32_t fl = s->moved_flit[k];
+            if (k % NPORTS == PORT_P) {
+                m->flits_ejected++;
+                in_net--;
+                if (FLIT_SEQ(fl) == s->p.flits - 1) { done++; last_eject = t; }
+            } else {
+                push(s, (size_t)s->down[(size_t)k * (size_t)V + (size_t)s->move[k]], fl);
+                int l = (k / NPORTS) * 4 + k % NPORTS;
+                if (s->lfirst[l] < 0) s->lfirst[l] = t;
+                s->llast[l] = t;
+                s->lflits[l]++;
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            if (!s->inject_now[i]) continue;
+            size_t pf = ((size_t)i * NPORTS + PORT_P) * (size_t)V;
+            push(s, pf, FLIT(i * s->S + s->src_slice[i], s->src_seq[i]));
+            m->flits_injected++;
+            in_net++;
+            moves++;
+            if (++s->src_seq[i] == s->p.flits) { s->src_seq[i] = 0; s->src_slice[i]++; }
+        }
+
+        idle = moves ? 0 : idle + 1;
+        if (in_net > 0 && idle >= s->p.deadlock_cycles) { m->status = SIM_DEADLOCK; break; }
+        t++;
+    }
+    m->stop_cycle = m->status == SIM_OK ? 0 : t;
+    m->duration = last_eject + 1;
+    for (int l = 0; l < n * 4; l++) {
+        if (s->lfirst[l] >= 0 && s->llast[l] - s->lfirst[l] + 1 > m->te) m->te = s->llast[l] - s->lfirst[l] + 1;
+        if (s->lflits[l] > m->max_link_flits) m->max_link_flits = s->lflits[l];
+    }
+    return m->status;
+}
+
+void sim_link_stats(const sim *s, int k, int64_t *first, int64_t *last, int64_t *flits)
+{
+    *first = s->lfirst[k];
+    *last = s->llast[k];
+    *flits = s->lflits[k];
+}
+
+void sim_report_blocked(const sim *s, FILE *f, int limit)
+{
+    int shown = 0;
+    for (int i = 0; i < s->nodes; i++)
+        for (int p = 0; p < NPORTS; p++)
+            for (int v = 0; v < s->V; v++) {
+                size_t fi = ((size_t)i * NPORTS + (size_t)p) * (size_t)s->V + (size_t)v;
+                if (!s->count[fi]) continue;
+                if (shown++ >= limit) continue;
+                uint32_t fl = head_flit(s, fi);
+                int r = s->route[fi];
+                fprintf(f, "  node %d (%d,%d) input %c vc %d: %d flits, head = packet %d flit %d to node %d, ",
+                        i, i % s->p.n, i / s->p.n, route_port_name(p), v, s->count[fi], (int)FLIT_PKT(fl),
+                        FLIT_SEQ(fl), (int)s->dest[FLIT_PKT(fl) / s->S]);
+                if (r < 0) fprintf(f, "waiting for an output VC\n");
+                else fprintf(f, "holds output %c vc %d\n", route_port_name(r / s->V), r % s->V);
+            }
+    if (shown > limit) fprintf(f, "  ... and %d more non-empty FIFOs\n", shown - limit);
+}

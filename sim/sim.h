@@ -1,0 +1,111 @@
+/* The cycle-level simulator of the wormhole 2D torus (shared/docs/model.md).
+ *
+ * Three things go in:
+ *   sim_params  the network and the model's open choices (fixed for a study),
+ *   a traffic   pattern (dest[src]),
+ *   sim_config  the per-router/per-node settings the GA evolves: the inter-
+ *               slice interval V, injection timings I[i], VC-selection schemes
+ *               C[i][d] and queue-selection orders Q[i][d][c].
+ * One sim_metrics comes out.  A sim object owns all state and is reused from
+ * run to run without allocation, so the GA can evaluate millions of configs. */
+#ifndef NOCSIM_SIM_H
+#define NOCSIM_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "router/arbiter.h"
+#include "router/route.h"
+
+/* When a FIFO slot freed in cycle t can take a new flit [choice]. */
+typedef enum { SLOT_NEXT_CYCLE = 0, SLOT_SAME_CYCLE } sim_slot_reuse;
+/* How many flits an input port may send per cycle [choice]. */
+typedef enum { INPUT_PER_VC = 0, INPUT_PER_PORT } sim_input_limit;
+/* What happens to a packet addressed to its own source [choice]. */
+typedef enum { SELF_SKIP = 0, SELF_SEND } sim_self;
+
+typedef struct {
+    int n;                  /* torus is n x n, n even */
+    int vcs;                /* virtual channels per link (>= 3 for datelines) */
+    int buffer;             /* flits per input-VC FIFO */
+    int flits;              /* packet length l_c */
+    int slices;             /* S */
+    route_tie tie;
+    route_dateline dateline;
+    qsel_update q_update;
+    sim_slot_reuse slot_reuse;
+    sim_input_limit input_limit;
+    sim_self self;
+    int deadlock_cycles;    /* watchdog: cycles without a flit move */
+    int64_t max_cycles;     /* hard stop */
+} sim_params;
+
+#define SIM_MAX_VCS 8
+#define SIM_MAX_FLITS 255
+#define SIM_MAX_SLICES 4096
+
+/* The defaults of model.md: 16x16, 3 VCs x 4 flits, 8-flit packets, 1 slice. */
+void sim_params_default(sim_params *p);
+/* Check ranges; on failure a one-line message naming the field. */
+int sim_params_check(const sim_params *p, char *err, size_t errlen);
+
+/* The evolvable settings.  Plain arrays so the GA can fill them gene by gene. */
+typedef struct {
+    int nodes;
+    int vcs;
+    uint32_t interval;    /* V */
+    uint16_t *inject;     /* I[nodes] */
+    uint8_t *scheme;      /* C[nodes * NPORTS] : 0..9 */
+    uint8_t *qorder;      /* Q[((i * NPORTS + d) * vcs + c) * NPORTS + j] */
+} sim_config;
+
+/* A config with every port on scheme `scheme`, I = 0, Q = (N,E,S,W,P). */
+sim_config *sim_config_new(int nodes, int vcs, int scheme, uint32_t interval);
+void sim_config_free(sim_config *c);
+void sim_config_copy(sim_config *dst, const sim_config *src);
+static inline uint8_t *sim_config_q(const sim_config *c, int node, int d, int vc)
+{
+    return c->qorder + (((size_t)node * NPORTS + (size_t)d) * (size_t)c->vcs + (size_t)vc) * NPORTS;
+}
+/* Every Q entry a permutation of 0..4 and every scheme in 0..9? */
+int sim_config_check(const sim_config *c, char *err, size_t errlen);
+/* Load a configuration text file (format in sim/config_file.c) over c. */
+int sim_config_load(sim_config *c, int n, const char *path, char *err, size_t errlen);
+/* Write c as a configuration text file that sim_config_load reads back. */
+int sim_config_save(const sim_config *c, int n, FILE *f);
+
+typedef enum { SIM_OK = 0, SIM_DEADLOCK, SIM_TIMEOUT, SIM_CUTOFF } sim_status;
+
+typedef struct {
+    sim_status status;
+    int64_t duration;        /* T_d: last ejection cycle + 1 */
+    int64_t te;              /* effective thickness: max link occupation */
+    int64_t ir, or_, ib, ob; /* in-/out-of-order blocks in queue / VC selection */
+    int64_t lb;              /* link idle because every ready VC's downstream was full */
+    int64_t flits_injected, flits_ejected;
+    int64_t packets;         /* packets sent */
+    int64_t idle_nodes;      /* nodes that sent nothing (self-addressed) */
+    int64_t cycles;          /* cycles stepped (idle stretches are skipped) */
+    int64_t max_link_flits;  /* most flits over one link */
+    int64_t stop_cycle;      /* cycle at which a deadlock/timeout was declared */
+} sim_metrics;
+
+typedef struct sim sim;
+
+/* dest[src] for every node; copied.  Returns NULL with a message on error. */
+sim *sim_new(const sim_params *p, const int32_t *dest, char *err, size_t errlen);
+void sim_free(sim *s);
+const sim_params *sim_get_params(const sim *s);
+
+/* Run one collective communication under config c (must match the sim's size
+ * and VC count). */
+sim_status sim_run(sim *s, const sim_config *c, sim_metrics *m);
+
+/* After a run: per-link statistics (link k = node * 4 + port, port < P).
+ * first/last are -1 for an unused link. */
+void sim_link_stats(const sim *s, int k, int64_t *first, int64_t *last, int64_t *flits);
+/* After a deadlock: print the non-empty FIFOs (at most `limit` lines). */
+void sim_report_blocked(const sim *s, FILE *f, int limit);
+
+#endif
