@@ -1,0 +1,214 @@
+/* Unit tests of router/: routing with datelines, VC-selection schemes, and
+ * the queue-selection order.  Expected values are worked out by hand from
+ * model.md. */
+#include <check.h>
+#include <stdlib.h>
+
+#include "router/arbiter.h"
+#include "router/route.h"
+
+/* Walk a header from src to dst and record the VC used on each link. */
+static int walk(const route_params *rp, int src, int dst, int vcs_out[], int ports_out[])
+{
+    int node = src, in = PORT_P, vc = 0, hops = 0;
+    for (;;) {
+        int ovc, d = route_next(rp, node, in, vc, dst, &ovc);
+        ports_out[hops] = d;
+        vcs_out[hops] = ovc;
+        if (d == PORT_P) return hops;
+        node = route_neighbour(rp->n, node, d);
+        in = route_opposite(d);
+        vc = ovc;
+        hops++;
+        ck_assert_int_lt(hops, 64);
+    }
+}
+
+START_TEST(neighbours_and_opposites)
+{
+    /* 4x4: node 5 = (1,1). */
+    ck_assert_int_eq(route_neighbour(4, 5, PORT_N), 9);
+    ck_assert_int_eq(route_neighbour(4, 5, PORT_E), 6);
+    ck_assert_int_eq(route_neighbour(4, 5, PORT_S), 1);
+    ck_assert_int_eq(route_neighbour(4, 5, PORT_W), 4);
+    ck_assert_int_eq(route_neighbour(4, 3, PORT_E), 0);   /* wrap in x */
+    ck_assert_int_eq(route_neighbour(4, 0, PORT_S), 12);  /* wrap in y */
+    ck_assert_int_eq(route_opposite(PORT_N), PORT_S);
+    ck_assert_int_eq(route_opposite(PORT_E), PORT_W);
+    ck_assert_int_eq(route_opposite(PORT_P), PORT_P);
+}
+END_TEST
+
+START_TEST(offsets_and_ties)
+{
+    route_params rp = { 16, TIE_NOWRAP, DATELINE_ON_LINK };
+    ck_assert_int_eq(route_offset(&rp, 0, 3), 3);
+    ck_assert_int_eq(route_offset(&rp, 0, 13), -3);
+    ck_assert_int_eq(route_offset(&rp, 0, 8), 8);    /* tie, dest larger: + */
+    ck_assert_int_eq(route_offset(&rp, 8, 0), -8);   /* tie, dest smaller: - */
+    ck_assert_int_eq(route_offset(&rp, 12, 4), -8);
+    rp.tie = TIE_PLUS;
+    ck_assert_int_eq(route_offset(&rp, 8, 0), 8);
+    rp.tie = TIE_MINUS;
+    ck_assert_int_eq(route_offset(&rp, 0, 8), -8);
+}
+END_TEST
+
+START_TEST(datelines)
+{
+    /* 8x8: datelines between x=7..0 and x=3..4 (and the same in y). */
+    ck_assert(route_is_dateline(8, 7, PORT_E));
+    ck_assert(route_is_dateline(8, 0, PORT_W));
+    ck_assert(route_is_dateline(8, 3, PORT_E));
+    ck_assert(route_is_dateline(8, 4, PORT_W));
+    ck_assert(!route_is_dateline(8, 4, PORT_E));
+    ck_assert(!route_is_dateline(8, 3, PORT_W));
+    ck_assert(route_is_dateline(8, 7 * 8, PORT_N));
+    ck_assert(route_is_dateline(8, 3 * 8, PORT_N));
+    ck_assert(!route_is_dateline(8, 2 * 8, PORT_N));
+}
+END_TEST
+
+START_TEST(wrap_link_raises_vc)
+{
+    route_params rp = { 8, TIE_NOWRAP, DATELINE_ON_LINK };
+    int vcs[64], ports[64];
+    /* (6,1) -> (1,1): dx = -5 -> +3, through x=7->0 (the wrap link). */
+    int h = walk(&rp, 1 * 8 + 6, 1 * 8 + 1, vcs, ports);
+    ck_assert_int_eq(h, 3);
+    ck_assert_int_eq(ports[0], PORT_E); ck_assert_int_eq(vcs[0], 0); /* 6->7 */
+    ck_assert_int_eq(vcs[1], 1);                                     /* 7->0, the dateline link */
+    ck_assert_int_eq(vcs[2], 1);                                     /* 0->1 */
+    ck_assert_int_eq(ports[3], PORT_P); ck_assert_int_eq(vcs[3], 1);
+    /* Same in y only: (2,6) -> (2,1). */
+    h = walk(&rp, 6 * 8 + 2, 1 * 8 + 2, vcs, ports);
+    ck_assert_int_eq(h, 3);
+    ck_assert_int_eq(vcs[0], 0); ck_assert_int_eq(vcs[1], 1); ck_assert_int_eq(vcs[2], 1);
+    /* A route that crosses no dateline stays on VC 0: (0,0) -> (2,2). */
+    h = walk(&rp, 0, 2 * 8 + 2, vcs, ports);
+    ck_assert_int_eq(h, 4);
+    for (int k = 0; k <= h; k++) ck_assert_int_eq(vcs[k], 0);
+}
+END_TEST
+
+START_TEST(x_and_y_datelines_end_on_vc2)
+{
+    route_params rp = { 8, TIE_NOWRAP, DATELINE_ON_LINK };
+    int vcs[64], ports[64];
+    /* (6,6) -> (1,1): east across the wrap, then north across the wrap. */
+    int h = walk(&rp, 6 * 8 + 6, 1 * 8 + 1, vcs, ports);
+    ck_assert_int_eq(h, 6);
+    ck_assert_int_eq(vcs[h], 2);
+    ck_assert_int_eq(ports[0], PORT_E);
+    ck_assert_int_eq(ports[3], PORT_N);
+    /* (2,2) -> (5,5) crosses x=3->4 and y=3->4: also VC 2. */
+    h = walk(&rp, 2 * 8 + 2, 5 * 8 + 5, vcs, ports);
+    ck_assert_int_eq(h, 6);
+    ck_assert_int_eq(vcs[0], 0);
+    ck_assert_int_eq(vcs[1], 1); /* the x=3->4 link */
+    ck_assert_int_eq(vcs[h], 2);
+    /* After-link reading: the dateline link itself is still VC 0. */
+    rp.dateline = DATELINE_AFTER;
+    h = walk(&rp, 1 * 8 + 6, 1 * 8 + 1, vcs, ports);
+    ck_assert_int_eq(vcs[0], 0); ck_assert_int_eq(vcs[1], 0); ck_assert_int_eq(vcs[2], 1);
+}
+END_TEST
+
+START_TEST(scheme_names)
+{
+    for (int k = 0; k < VCSEL_NSCHEMES; k++) ck_assert_int_eq(vcsel_parse(vcsel_name(k)), k);
+    ck_assert_int_eq(vcsel_parse("C10"), -1);
+    ck_assert_int_eq(vcsel_parse("c00"), -1);
+}
+END_TEST
+
+/* model.md's table, as the VC order each scheme searches with 3 VCs, given
+ * the last granted VC.  The fixed ones ignore `last`. */
+START_TEST(schemes_pick_expected_vc)
+{
+    const unsigned all = 7;
+    /* Round robin from last = 1. */
+    ck_assert_int_eq(vcsel_pick(0, all, 1, 3), 1);       /* C00 starts at last */
+    ck_assert_int_eq(vcsel_pick(1, all, 1, 3), 2);       /* C01 at last+1 */
+    ck_assert_int_eq(vcsel_pick(2, all, 1, 3), 1);       /* C02 at last, descending */
+    ck_assert_int_eq(vcsel_pick(3, all, 1, 3), 0);       /* C03 at last-1 */
+    ck_assert_int_eq(vcsel_pick(0, 0x5, 1, 3), 2);       /* C00: 1 absent -> 2 */
+    ck_assert_int_eq(vcsel_pick(2, 0x6, 0, 3), 2);       /* C02 from 0 descending: 0,2,1 */
+    ck_assert_int_eq(vcsel_pick(3, 0x3, 0, 3), 1);       /* C03 from 2: 2,1,0 */
+    ck_assert_int_eq(vcsel_pick(1, 0x1, 2, 3), 0);       /* C01 from 0 */
+    /* Fixed priorities. */
+    ck_assert_int_eq(vcsel_pick(4, all, 2, 3), 0);       /* C04 (0,1,2) */
+    ck_assert_int_eq(vcsel_pick(5, all, 0, 3), 1);       /* C05 (1,2,0) */
+    ck_assert_int_eq(vcsel_pick(5, 0x5, 0, 3), 2);
+    ck_assert_int_eq(vcsel_pick(6, 0x3, 0, 3), 0);       /* C06 (2,0,1) */
+    ck_assert_int_eq(vcsel_pick(7, 0x6, 0, 3), 2);       /* C07 (0,2,1) */
+    ck_assert_int_eq(vcsel_pick(8, 0x5, 0, 3), 0);       /* C08 (1,0,2) */
+    ck_assert_int_eq(vcsel_pick(9, 0x3, 0, 3), 1);       /* C09 (2,1,0) */
+    ck_assert_int_eq(vcsel_pick(9, 0x0, 0, 3), -1);
+}
+END_TEST
+
+/* A second, simple implementation of every scheme as an explicit list. */
+START_TEST(schemes_match_orders_exhaustively)
+{
+    static const int fixed[6][3] = { {0,1,2}, {1,2,0}, {2,0,1}, {0,2,1}, {1,0,2}, {2,1,0} };
+    for (int k = 0; k < 10; k++)
+        for (int last = 0; last < 3; last++)
+            for (unsigned ready = 1; ready < 8; ready++) {
+                int order[3];
+                for (int j = 0; j < 3; j++) {
+                    if (k == 0) order[j] = (last + j) % 3;
+                    else if (k == 1) order[j] = (last + 1 + j) % 3;
+                    else if (k == 2) order[j] = (last - j + 3) % 3;
+                    else if (k == 3) order[j] = (last - 1 - j + 6) % 3;
+                    else order[j] = fixed[k - 4][j];
+                }
+                int want = -1;
+                for (int j = 0; j < 3 && want < 0; j++)
+                    if (ready & (1u << order[j])) want = order[j];
+                ck_assert_int_eq(vcsel_pick(k, ready, last, 3), want);
+            }
+}
+END_TEST
+
+START_TEST(queue_order_round_robin)
+{
+    uint8_t q[5] = { PORT_N, PORT_E, PORT_S, PORT_W, PORT_P };
+    unsigned req = (1u << PORT_S) | (1u << PORT_P);
+    int pos = qsel_pick(q, req);
+    ck_assert_int_eq(pos, 2);
+    qsel_update_order(q, pos, QUPDATE_TAIL);
+    const uint8_t want[5] = { PORT_N, PORT_E, PORT_W, PORT_P, PORT_S };
+    for (int j = 0; j < 5; j++) ck_assert_int_eq(q[j], want[j]);
+    /* Now P is ahead of S. */
+    pos = qsel_pick(q, req);
+    ck_assert_int_eq(q[pos], PORT_P);
+    ck_assert_int_eq(qsel_pick(q, 0), -1);
+
+    uint8_t r[5] = { PORT_N, PORT_E, PORT_S, PORT_W, PORT_P };
+    qsel_update_order(r, 2, QUPDATE_ROTATE);
+    const uint8_t want_r[5] = { PORT_W, PORT_P, PORT_N, PORT_E, PORT_S };
+    for (int j = 0; j < 5; j++) ck_assert_int_eq(r[j], want_r[j]);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("router");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, neighbours_and_opposites);
+    tcase_add_test(tc, offsets_and_ties);
+    tcase_add_test(tc, datelines);
+    tcase_add_test(tc, wrap_link_raises_vc);
+    tcase_add_test(tc, x_and_y_datelines_end_on_vc2);
+    tcase_add_test(tc, scheme_names);
+    tcase_add_test(tc, schemes_pick_expected_vc);
+    tcase_add_test(tc, schemes_match_orders_exhaustively);
+    tcase_add_test(tc, queue_order_round_robin);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,520 @@
+/* Tests of the reference simulator and the traffic patterns against values
+ * worked out by hand (timelines in the comments) or by formula. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "router/route.h"
+#include "sim/sim.h"
+#include "traffic/traffic.h"
+
+/* ---- helpers ---- */
+
+static sim_params params(int n, int flits, int slices)
+{
+    sim_params p;
+    sim_params_default(&p);
+    p.n = n;
+    p.flits = flits;
+    p.slices = slices;
+    return p;
+}
+
+/* Traffic where only the listed (src, dst) pairs send. */
+static int32_t *pairs(int n, const int (*pr)[2], int npairs)
+{
+    int32_t *d = malloc(sizeof *d * (size_t)(n * n));
+    ck_assert_ptr_nonnull(d);
+    for (int i = 0; i < n * n; i++) d[i] = i;
+    for (int k = 0; k < npairs; k++) d[pr[k][0]] = pr[k][1];
+    return d;
+}
+
+static sim_metrics run(const sim_params *p, const int32_t *dest, const sim_config *c)
+{
+    char err[256];
+    sim *s = sim_new(p, dest, err, sizeof err);
+    ck_assert_msg(s != NULL, "%s", err);
+    sim_metrics m;
+    sim_run(s, c, &m);
+    sim_free(s);
+    return m;
+}
+
+static int xy(int n, int x, int y) { return y * n + x; }
+
+/* ---- isolated packets ---- */
+
+/* model.md: the header enters the P FIFO in cycle 0, leaves it in cycle 1,
+ * crosses one link a cycle and ejects in cycle H+1; the tail L-1 cycles
+ * later; duration = last ejection + 1 = H + L + 1. */
+START_TEST(isolated_packet_duration)
+{
+    const int sizes[] = { 8, 16 };
+    const int lens[] = { 2, 3, 8, 16 };
+    for (int si = 0; si < 2; si++) {
+        int n = sizes[si];
+        route_params rp = { n, TIE_NOWRAP, DATELINE_ON_LINK };
+        /* East, west, north, south, diagonal, across the wrap and across the
+         * middle dateline, the tie distance n/2 both ways. */
+        const int trips[][4] = {
+            { 0, 0, 1, 0 }, { 0, 0, 3, 0 }, { 3, 0, 0, 0 }, { 0, 0, 0, 2 }, { 0, 2, 0, 0 },
+            { 1, 1, 3, 4 }, { n - 1, 0, 1, 0 }, { 1, 0, n - 2, 0 }, { 0, n - 1, 0, 2 },
+            { n / 2 - 1, n / 2 - 1, n / 2 + 1, n / 2 + 2 }, { 0, 0, n / 2, 0 }, { n / 2, 0, 0, 0 },
+            { 2, 3, 2 + n / 2, 3 + n / 2 },
+        };
+        for (size_t k = 0; k < sizeof trips / sizeof trips[0]; k++)
+            for (int li = 0; li < 4; li++) {
+                int src = xy(n, trips[k][0], trips[k][1]), dst = xy(n, trips[k][2], trips[k][3]);
+                int pr[1][2] = { { src, dst } };
+                int32_t *d = pairs(n, pr, 1);
+                sim_params p = params(n, lens[li], 1);
+                sim_config *c = sim_config_new(n * n, 3, 0, (uint32_t)lens[li]);
+                sim_metrics m = run(&p, d, c);
+                int dx = abs(trips[k][2] - trips[k][0]), dy = abs(trips[k][3] - trips[k][1]);
+                if (dx > n / 2) dx = n - dx;
+                if (dy > n / 2) dy = n - dy;
+                int h = dx + dy;
+                ck_assert_int_eq(h, route_hops(&rp, src, dst));
+                ck_assert_int_eq(m.status, SIM_OK);
+                ck_assert_msg(m.duration == h + lens[li] + 1, "n=%d trip %zu L=%d: duration %lld, want %d",
+                              n, k, lens[li], (long long)m.duration, h + lens[li] + 1);
+                ck_assert_int_eq(m.flits_ejected, lens[li]);
+                ck_assert_int_eq(m.te, h ? lens[li] : 0); /* each link carries L flits back to back */
+                sim_config_free(c);
+                free(d);
+            }
+    }
+}
+END_TEST
+
+/* A packet released later by its injection timing shifts by exactly that. */
+START_TEST(injection_timing_shifts)
+{
+    int n = 8, src = xy(n, 1, 1), dst = xy(n, 4, 3);
+    int pr[1][2] = { { src, dst } };
+    int32_t *d = pairs(n, pr, 1);
+    sim_params p = params(n, 8, 1);
+    sim_config *c = sim_config_new(n * n, 3, 0, 8);
+    c->inject[src] = 7;
+    sim_metrics m = run(&p, d, c);
+    ck_assert_int_eq(m.duration, 7 + 5 + 8 + 1);
+    /* Two slices at interval V: the second is an isolated packet released at V
+     * when V >= the first one's duration. */
+    p.slices = 2;
+    c->inject[src] = 0;
+    c->interval = 40;
+    m = run(&p, d, c);
+    ck_assert_int_eq(m.duration, 40 + 5 + 8 + 1);
+    ck_assert_int_eq(m.te, 40 + 8); /* each link: flits at t..t+7 and t+40..t+47 */
+    sim_config_free(c);
+    free(d);
+}
+END_TEST
+
+/* ---- crafted contention ---- */
+
+/* Queue selection: A (0,0)->(2,0) and B (1,0)->(3,0) both want router 1's
+ * output E, VC 0.  With I[B] = 1 both headers request in cycle 2.
+ * Default order (N,E,S,W,P): W (A) wins; A's tail crosses 1->2 in cycle 9;
+ * B's header gets the VC at 10, its tail crosses 2->3 in 18, ejects in 19:
+ * duration 20.  With P first, B wins, A's header goes at 10, its tail
+ * crosses 1->2 at 17 and ejects at 18: duration 19. */
+START_TEST(queue_selection_order_decides)
+{
+    int n = 8, a = xy(n, 0, 0), b = xy(n, 1, 0);
+    int pr[2][2] = { { a, xy(n, 2, 0) }, { b, xy(n, 3, 0) } };
+    int32_t *d = pairs(n, pr, 2);
+    sim_params p = params(n, 8, 1);
+    sim_config *c = sim_config_new(n * n, 3, 0, 8);
+    c->inject[b] = 1;
+    sim_metrics m = run(&p, d, c);
+    ck_assert_int_eq(m.duration, 20);
+    ck_assert_int_eq(m.ir + m.or_, 0); /* same slice: not counted */
+    uint8_t *q = sim_config_q(c, b, PORT_E, 0);
+    const uint8_t pfirst[5] = { PORT_P, PORT_N, PORT_E, PORT_S, PORT_W };
+    memcpy(q, pfirst, 5);
+    m = run(&p, d, c);
+    ck_assert_int_eq(m.duration, 19);
+    sim_config_free(c);
+    free(d);
+}
+END_TEST
+
+/* Output VC held until the tail passes: B (1,0)->(2,0) takes router 1's E
+ * VC 0 in cycle 1; A (0,0)->(2,0) arrives at 2 and waits until 9; its tail
+ * crosses 1->2 at 16 and ejects at 17: duration 18. */
+START_TEST(output_vc_held_until_tail)
+{
+    int n = 8;
+    int pr[2][2] = { { xy(n, 0, 0), xy(n, 2, 0) }, { xy(n, 1, 0), xy(n, 2, 0) } };
+    int32_t *d = pairs(n, pr, 2);
+    sim_params p = params(n, 8, 1);
+    sim_config *c = sim_config_new(n * n, 3, 0, 8);
+    sim_metrics m = run(&p, d, c);
+    ck_assert_int_eq(m.duration, 18);
+    /* Link 0->1 stalls while A waits: flits 0-3 cross at 1-4 and fill
+     * router 1's 4-flit FIFO; once the header leaves at 9 the slot is free
+     * at 10, so flits 4-7 cross at 10-13. */
+    char err[128];
+    sim *s = sim_new(&p, d, err, sizeof err);
+    sim_run(s, c, &m);
+    int64_t first, last, flits;
+    sim_link_stats(s, xy(n, 0, 0) * 4 + PORT_E, &first, &last, &flits);
+    ck_assert_int_eq(first, 1);
+    ck_assert_int_eq(last, 13);
+    ck_assert_int_eq(flits, 8);
+    sim_free(s);
+    sim_config_free(c);
+    free(d);
+}
+END_TEST
+
+/* VC selection: on 8x8, A (3,0)->(5,0) crosses the x=3->4 dateline and uses
+ * VC 1 on link 4->5; B (4,0)->(6,0) uses VC 0 on it.  From cycle 2 both are
+ * ready at router 4's E port.  VC 0 first (C04, and C00 which sticks to the
+ * last grant, VC 0 in cycle 1): B's tail crosses 4->5 at 8; A's flits go at
+ * 9..16 and its tail ejects at 17: duration 18.  VC 1 first (C05): A goes at
+ * 2..9, B's remaining flits at 10..16, its tail crosses 5->6 at 17 and
+ * ejects at 18: duration 19. */
+START_TEST(vc_selection_scheme_decides)
+{
+    int n = 8;
+    int pr[2][2] = { { xy(n, 3, 0), xy(n, 5, 0) }, { xy(n, 4, 0), xy(n, 6, 0) } };
+    int32_t *d = pairs(n, pr, 2);
+    sim_params p = params(n, 8, 1);
+    const int want[10] = { 18, -1, 18, -1, 18, 19, 18, 18, 19, 19 };
+    for (int k = 0; k < 10; k++) {
+        if (want[k] < 0) continue; /* the alternating schemes: see the fast-path equivalence tests */
+        sim_config *c = sim_config_new(n * n, 3, k, 8);
+        sim_metrics m = run(&p, d, c);
+        ck_assert_msg(m.duration == want[k], "scheme C%02d: %lld, want %d", k, (long long)m.duration, want[k]);
+        ck_assert_int_eq(m.ib + m.ob, 0);
+        sim_config_free(c);
+    }
+    free(d);
+}
+END_TEST
+
+/* ---- traffic patterns ---- */
+
+START_TEST(patterns_4x4_by_hand)
+{
+    /* 4x4: W = y1 y0 x1 x0. */
+    char err[128];
+    struct { const char *name; int src, dst; } cases[] = {
+        { "bcmp", 0, 15 }, { "bcmp", 5, 10 }, { "bcmp", 6, 9 },
+        { "brev", 1, 8 }, { "brev", 2, 4 }, { "brev", 6, 6 }, { "brev", 11, 13 },   /* 1011 -> 1101 */
+        { "brot", 1, 8 }, { "brot", 2, 1 }, { "brot", 6, 3 }, { "brot", 15, 15 },
+        { "shfl", 1, 2 }, { "shfl", 8, 1 }, { "shfl", 12, 9 }, { "shfl", 15, 15 },
+        { "torn", 0, 2 }, { "torn", 3, 5 }, { "torn", 15, 1 }, { "torn", 14, 0 },
+        { "trns", 1, 4 }, { "trns", 7, 13 }, { "trns", 5, 5 },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        traffic *t = traffic_new(cases[k].name, 4, 1, err, sizeof err);
+        ck_assert_msg(t != NULL, "%s", err);
+        ck_assert_msg(t->dest[cases[k].src] == cases[k].dst, "%s: %d -> %d, want %d", cases[k].name,
+                      cases[k].src, (int)t->dest[cases[k].src], cases[k].dst);
+        traffic_free(t);
+    }
+}
+END_TEST
+
+START_TEST(patterns_16x16_by_hand)
+{
+    char err[128];
+    struct { const char *name; int src, dst; } cases[] = {
+        /* W = 0x13 = 0001 0011 */
+        { "bcmp", 0x13, 0xec }, { "brev", 0x13, 0xc8 }, { "brot", 0x13, 0x89 },
+        { "shfl", 0x13, 0x26 }, { "shfl", 0x80, 0x01 }, { "torn", 0x13, 0x1b },
+        { "torn", 0x1c, 0x24 }, { "torn", 255, 7 }, { "trns", 0x13, 0x31 }, { "trns", 0xa2, 0x2a },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        traffic *t = traffic_new(cases[k].name, 16, 1, err, sizeof err);
+        ck_assert_msg(t != NULL, "%s", err);
+        ck_assert_msg(t->dest[cases[k].src] == cases[k].dst, "%s: %d -> %d, want %d", cases[k].name,
+                      cases[k].src, (int)t->dest[cases[k].src], cases[k].dst);
+        traffic_free(t);
+    }
+}
+END_TEST
+
+START_TEST(patterns_are_permutations)
+{
+    char err[128];
+    const char *names[] = { "bcmp", "brev", "brot", "shfl", "torn", "trns", "randperm" };
+    for (int n = 4; n <= 32; n *= 2)
+        for (int k = 0; k < 7; k++) {
+            traffic *t = traffic_new(names[k], n, 7, err, sizeof err);
+            ck_assert_msg(t != NULL, "%s", err);
+            char *seen = calloc((size_t)(n * n), 1);
+            for (int i = 0; i < n * n; i++) {
+                ck_assert_int_ge(t->dest[i], 0);
+                ck_assert_int_lt(t->dest[i], n * n);
+                ck_assert_msg(!seen[t->dest[i]], "%s on %dx%d is not a permutation", names[k], n, n);
+                seen[t->dest[i]] = 1;
+            }
+            free(seen);
+            traffic_free(t);
+        }
+}
+END_TEST
+
+START_TEST(pattern_errors)
+{
+    char err[256];
+    ck_assert_ptr_null(traffic_new("brev", 6, 1, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "power-of-two"));
+    ck_assert_ptr_null(traffic_new("nope", 8, 1, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "unknown traffic"));
+    traffic *t = traffic_new("torn", 6, 1, err, sizeof err); /* torn needs no power of two */
+    ck_assert_ptr_nonnull(t);
+    traffic_free(t);
+
+    char path[] = "/tmp/nocsim-traffic-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "# two packets\n0 5\n3 1   # trailing comment\n\n7 99\n");
+    fclose(f);
+    char spec[64];
+    snprintf(spec, sizeof spec, "file:%s", path);
+    ck_assert_ptr_null(traffic_new(spec, 4, 1, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "line 5"));
+    f = fopen(path, "w");
+    fprintf(f, "0 5\n3 1\n");
+    fclose(f);
+    t = traffic_new(spec, 4, 1, err, sizeof err);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_int_eq(t->dest[0], 5);
+    ck_assert_int_eq(t->dest[3], 1);
+    ck_assert_int_eq(t->dest[2], 2);
+    traffic_free(t);
+    unlink(path);
+}
+END_TEST
+
+/* ---- whole-network properties ---- */
+
+static void check_run(int n, const char *pattern, int scheme, uint32_t interval, int slices, uint64_t seed)
+{
+    char err[256];
+    traffic *t = traffic_new(pattern, n, seed, err, sizeof err);
+    ck_assert_msg(t != NULL, "%s", err);
+    sim_params p = params(n, 8, slices);
+    sim *s = sim_new(&p, t->dest, err, sizeof err);
+    ck_assert_msg(s != NULL, "%s", err);
+    sim_config *c = sim_config_new(t->nodes, 3, scheme, interval);
+    sim_metrics m;
+    ck_assert_msg(sim_run(s, c, &m) == SIM_OK, "%s n=%d C%02d V=%u: status %d", pattern, n, scheme, interval, m.status);
+    int senders = 0;
+    for (int i = 0; i < t->nodes; i++) senders += t->dest[i] != i;
+    ck_assert_int_eq(m.idle_nodes, t->nodes - senders);
+    ck_assert_int_eq(m.flits_injected, (int64_t)senders * slices * 8);
+    ck_assert_int_eq(m.flits_ejected, m.flits_injected);
+    /* Every flit over the busiest link needs its own cycle, and the last
+     * one still has to eject. */
+    if (senders) ck_assert_int_ge(m.duration, m.max_link_flits + 1);
+    sim_config_free(c);
+    sim_free(s);
+    traffic_free(t);
+}
+
+START_TEST(conservation_patterns_schemes_intervals)
+{
+    const char *names[] = { "bcmp", "brev", "brot", "shfl", "torn", "trns" };
+    const uint32_t intervals[] = { 8, 23, 64 };
+    for (int k = 0; k < 6; k++)
+        for (int sc = 0; sc < 10; sc++)
+            for (int v = 0; v < 3; v++) check_run(8, names[k], sc, intervals[v], 3, 1);
+}
+END_TEST
+
+START_TEST(conservation_16x16)
+{
+    const char *names[] = { "bcmp", "brev", "brot", "shfl", "torn", "trns" };
+    for (int k = 0; k < 6; k++)
+        for (int sc = 0; sc < 10; sc += 3) check_run(16, names[k], sc, 16, 2, 1);
+}
+END_TEST
+
+START_TEST(conservation_random_permutations)
+{
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        check_run(4, "randperm", (int)seed % 10, 8, 4, seed);
+        check_run(8, "randperm", (int)(seed * 3) % 10, 12, 3, seed);
+        check_run(16, "randperm", (int)(seed * 7) % 10, 20, 2, seed);
+    }
+}
+END_TEST
+
+START_TEST(other_model_choices_run_clean)
+{
+    char err[256];
+    traffic *t = traffic_new("shfl", 8, 1, err, sizeof err);
+    for (int variant = 0; variant < 6; variant++) {
+        sim_params p = params(8, 8, 3);
+        if (variant == 0) p.slot_reuse = SLOT_SAME_CYCLE;
+        if (variant == 1) p.input_limit = INPUT_PER_PORT;
+        if (variant == 2) p.tie = TIE_PLUS;
+        if (variant == 3) p.dateline = DATELINE_AFTER;
+        if (variant == 4) p.q_update = QUPDATE_ROTATE;
+        if (variant == 5) p.self = SELF_SEND;
+        sim *s = sim_new(&p, t->dest, err, sizeof err);
+        sim_config *c = sim_config_new(64, 3, 1, 12);
+        sim_metrics m;
+        ck_assert_int_eq(sim_run(s, c, &m), SIM_OK);
+        ck_assert_int_eq(m.flits_ejected, m.flits_injected);
+        ck_assert_int_eq(m.flits_injected, (int64_t)(64 - m.idle_nodes) * 3 * 8);
+        if (variant == 5) ck_assert_int_eq(m.idle_nodes, 0);
+        sim_config_free(c);
+        sim_free(s);
+    }
+    traffic_free(t);
+}
+END_TEST
+
+/* A self-addressed packet, when sent, goes P -> P: H = 0, so L + 1. */
+START_TEST(self_send_latency)
+{
+    int n = 4;
+    int32_t *d = pairs(n, NULL, 0);
+    sim_params p = params(n, 8, 1);
+    p.self = SELF_SEND;
+    for (int i = 1; i < n * n; i++) d[i] = (i + 1) % (n * n); /* everyone busy but node 0 */
+    for (int i = 0; i < n * n; i++) d[i] = i;
+    sim_config *c = sim_config_new(n * n, 3, 0, 8);
+    char err[128];
+    sim *s = sim_new(&p, d, err, sizeof err);
+    sim_metrics m;
+    sim_run(s, c, &m);
+    ck_assert_int_eq(m.duration, 9);
+    ck_assert_int_eq(m.idle_nodes, 0);
+    sim_free(s);
+    sim_config_free(c);
+    free(d);
+}
+END_TEST
+
+START_TEST(deterministic)
+{
+    char err[256];
+    traffic *t1 = traffic_new("randperm", 16, 42, err, sizeof err);
+    traffic *t2 = traffic_new("randperm", 16, 42, err, sizeof err);
+    ck_assert_mem_eq(t1->dest, t2->dest, sizeof(int32_t) * 256);
+    sim_params p = params(16, 8, 2);
+    sim *s = sim_new(&p, t1->dest, err, sizeof err);
+    sim_config *c = sim_config_new(256, 3, 5, 20);
+    for (int i = 0; i < 256; i++) { c->inject[i] = (uint16_t)(i * 7 % 13); c->scheme[i * 5 + i % 5] = (uint8_t)(i % 10); }
+    sim_metrics a, b;
+    sim_run(s, c, &a);
+    sim_run(s, c, &b); /* reuse of the same sim must not leak state */
+    ck_assert_mem_eq(&a, &b, sizeof a);
+    sim *s2 = sim_new(&p, t2->dest, err, sizeof err);
+    sim_run(s2, c, &b);
+    ck_assert_mem_eq(&a, &b, sizeof a);
+    sim_free(s); sim_free(s2);
+    sim_config_free(c);
+    traffic_free(t1); traffic_free(t2);
+}
+END_TEST
+
+/* ---- configuration files ---- */
+
+static const char *write_tmp(char *path, const char *text)
+{
+    strcpy(path, "/tmp/nocsim-config-XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+START_TEST(config_file_round_trip)
+{
+    char path[64], err[256];
+    sim_config *c = sim_config_new(16, 3, 0, 8);
+    write_tmp(path, "# test\nsize 4\ninterval 21\ninject * 3\ninject 5 9\nscheme * * C05\nscheme 2 P C09\n"
+                    "qorder * E * W N E S P\nqorder 1 N 2 P S W E N\n");
+    ck_assert_int_eq(sim_config_load(c, 4, path, err, sizeof err), 0);
+    ck_assert_int_eq(c->interval, 21);
+    ck_assert_int_eq(c->inject[0], 3);
+    ck_assert_int_eq(c->inject[5], 9);
+    ck_assert_int_eq(c->scheme[2 * 5 + PORT_P], 9);
+    ck_assert_int_eq(c->scheme[3 * 5 + PORT_N], 5);
+    ck_assert_int_eq(sim_config_q(c, 7, PORT_E, 1)[0], PORT_W);
+    ck_assert_int_eq(sim_config_q(c, 1, PORT_N, 2)[0], PORT_P);
+    ck_assert_int_eq(sim_config_q(c, 1, PORT_N, 1)[0], PORT_N);
+    ck_assert_int_eq(sim_config_check(c, err, sizeof err), 0);
+    /* Save and load back into a fresh config: identical genes. */
+    FILE *f = fopen(path, "w");
+    ck_assert_int_eq(sim_config_save(c, 4, f), 0);
+    fclose(f);
+    sim_config *d = sim_config_new(16, 3, 0, 8);
+    ck_assert_int_eq(sim_config_load(d, 4, path, err, sizeof err), 0);
+    ck_assert_int_eq(d->interval, c->interval);
+    ck_assert_mem_eq(d->inject, c->inject, 16 * sizeof *c->inject);
+    ck_assert_mem_eq(d->scheme, c->scheme, 16 * 5);
+    ck_assert_mem_eq(d->qorder, c->qorder, 16 * 5 * 3 * 5);
+    unlink(path);
+    sim_config_free(c);
+    sim_config_free(d);
+}
+END_TEST
+
+START_TEST(config_file_errors_name_the_line)
+{
+    struct { const char *text; const char *want; } cases[] = {
+        { "interval 10\nscheme 0 E C10\n", "line 2" },
+        { "scheme 0 X C01\n", "port must be" },
+        { "inject 16 3\n", "node must be" },
+        { "qorder 0 E 0 N N E S W\n", "permutation" },
+        { "qorder 0 E 3 N E S W P\n", "vc must be" },
+        { "size 8\n", "8x8" },
+        { "bogus 1\n", "unknown directive" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char path[64], err[256];
+        sim_config *c = sim_config_new(16, 3, 0, 8);
+        write_tmp(path, cases[k].text);
+        ck_assert_int_ne(sim_config_load(c, 4, path, err, sizeof err), 0);
+        ck_assert_msg(strstr(err, cases[k].want) != NULL, "case %zu: '%s' lacks '%s'", k, err, cases[k].want);
+        unlink(path);
+        sim_config_free(c);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("sim");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, isolated_packet_duration);
+    tcase_add_test(tc, injection_timing_shifts);
+    tcase_add_test(tc, queue_selection_order_decides);
+    tcase_add_test(tc, output_vc_held_until_tail);
+    tcase_add_test(tc, vc_selection_scheme_decides);
+    tcase_add_test(tc, patterns_4x4_by_hand);
+    tcase_add_test(tc, patterns_16x16_by_hand);
+    tcase_add_test(tc, patterns_are_permutations);
+    tcase_add_test(tc, pattern_errors);
+    tcase_add_test(tc, conservation_patterns_schemes_intervals);
+    tcase_add_test(tc, conservation_16x16);
+    tcase_add_test(tc, conservation_random_permutations);
+    tcase_add_test(tc, other_model_choices_run_clean);
+    tcase_add_test(tc, self_send_latency);
+    tcase_add_test(tc, deterministic);
+    tcase_add_test(tc, config_file_round_trip);
+    tcase_add_test(tc, config_file_errors_name_the_line);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
