@@ -1,0 +1,221 @@
+/* The nocsim database: an SQLite file of GA runs, their per-generation
+ * statistics, their recorded chromosomes, GA checkpoints and collective
+ * schedules.  The schema is the SQL text in store/schema.c, documented for
+ * direct `sqlite3` use in store/SCHEMA.md.
+ *
+ * Conventions
+ * - Every function that can fail takes (char *err, size_t errlen): on failure
+ *   it writes one line (no newline) naming the file and the cause there and
+ *   returns STORE_ERROR (or NULL).  err may be NULL.  Nothing is printed.
+ * - Lookups return STORE_NOTFOUND when the row does not exist; chromosome
+ *   insertion returns STORE_EXISTS when the run already has that CRC.
+ * - Integers that may be unknown use STORE_NONE (-1) for NULL; run ids start
+ *   at 1, so 0 means "no run".
+ * - Listing functions call a callback per row; a non-zero return from the
+ *   callback stops the listing (which then returns STORE_OK).  Pointers in
+ *   the record passed to a callback are valid only during that call.
+ * - Write functions outside store_begin/store_commit commit on their own.  The
+ *   GA wraps each generation in one transaction, so a process killed at any
+ *   moment leaves a valid database (WAL mode).
+ * - No global state: a store handle must be used by one thread at a time. */
+#ifndef NOCSIM_STORE_H
+#define NOCSIM_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define STORE_SCHEMA_VERSION 1
+#define STORE_APPLICATION_ID 0x4E6F4373 /* "NoCs", in the SQLite header */
+#define STORE_DEFAULT_PATH "nocsim.db"
+#define STORE_UUID_LEN 32               /* 128 bits as lower-case hex */
+#define STORE_NONE (-1)
+
+enum { STORE_OK = 0, STORE_NOTFOUND = 1, STORE_EXISTS = 2, STORE_ERROR = -1 };
+
+/* store_open flags */
+enum {
+    STORE_CREATE = 1,   /* create the file and the schema if missing */
+    STORE_READONLY = 2, /* open read-only; the file must exist */
+};
+
+typedef struct store store;
+
+/* Open (and with STORE_CREATE create) a nocsim database.  Fails, writing
+ * nothing, when the file is missing (without STORE_CREATE), is not a nocsim
+ * database, has another schema version, or cannot be written (unless
+ * STORE_READONLY). */
+store *store_open(const char *path, int flags, char *err, size_t errlen);
+void store_close(store *s);                       /* NULL is fine */
+const char *store_path(const store *s);
+
+/* One write transaction (BEGIN IMMEDIATE); no nesting. */
+int store_begin(store *s, char *err, size_t errlen);
+int store_commit(store *s, char *err, size_t errlen);
+int store_rollback(store *s, char *err, size_t errlen);
+
+/* ---- runs ---------------------------------------------------------------- */
+typedef struct {
+    int64_t id;                       /* set by store_run_create */
+    char uuid[STORE_UUID_LEN + 1];    /* stable identity across files; "" = new random */
+    const char *kind;                 /* "ga", "cc", "replay", "stack", ... (required) */
+    const char *version;              /* nocsim version, or NULL */
+    const char *started, *finished;   /* ISO-8601 UTC; started NULL = now */
+    const char *status;               /* "unfinished" | "finished" | "failed" */
+    uint64_t seed;
+    const char *traffic;              /* traffic pattern name, or NULL */
+    int32_t size, slices, flits;      /* N of the N x N torus, S, l_c; STORE_NONE if unknown */
+    const char *genes;                /* gene subset, e.g. "V,I,C,Q", or NULL */
+    const char *algorithm;            /* free text naming the search that ran, or NULL */
+    const char *params;               /* JSON object of every parameter, or NULL */
+    int64_t best_score;               /* fitness of the best chromosome (lower is better) */
+    int64_t best_duration;            /* its duration at `slices` slices */
+    int64_t best_crc;                 /* its CRC-32 (0..2^32-1); all three STORE_NONE if none */
+    int64_t base_stacking;            /* simple-stacking baseline duration, or STORE_NONE */
+    int64_t base_nonsplit;            /* non-split baseline duration, or STORE_NONE */
+    int64_t parent;                   /* run this one derives from (replay, extrapolation), or 0 */
+    int64_t synonyms;                 /* output only: chromosomes with the run's best score */
+    void *priv_;                      /* owned copy of the strings (store_run_get) */
+} store_run;
+
+/* A run with kind set and every other field unknown (seed 0). */
+store_run store_run_init(const char *kind);
+/* Insert r as a new run with status "unfinished" (r->status and r->finished
+ * are ignored; r->started NULL means now).  Sets r->id, and r->uuid when it
+ * was "". */
+int store_run_create(store *s, store_run *r, char *err, size_t errlen);
+/* Set status ("unfinished" clears `finished`; any other sets it to now). */
+int store_run_set_status(store *s, int64_t run, const char *status, char *err, size_t errlen);
+int store_run_set_best(store *s, int64_t run, int64_t score, int64_t duration, uint32_t crc,
+                       char *err, size_t errlen);
+int store_run_set_baselines(store *s, int64_t run, int64_t base_stacking, int64_t base_nonsplit,
+                            char *err, size_t errlen);
+/* Fill *out (strings owned by *out: release with store_run_clear). */
+int store_run_get(store *s, int64_t run, store_run *out, char *err, size_t errlen);
+int store_run_find_uuid(store *s, const char *uuid, int64_t *run, char *err, size_t errlen);
+void store_run_clear(store_run *r);
+
+typedef struct {
+    const char *traffic;   /* NULL = any */
+    int32_t slices;        /* 0 = any */
+    const char *kind;      /* NULL = any */
+} store_run_filter;
+
+typedef int (*store_run_cb)(const store_run *r, void *ctx);
+/* Runs matching f (NULL = all), by id. */
+int store_runs_list(store *s, const store_run_filter *f, store_run_cb cb, void *ctx,
+                    char *err, size_t errlen);
+/* For each (traffic, size, slices, flits) among the runs matching f that have
+ * a best duration: the run with the lowest best duration (ties: lowest id). */
+int store_runs_best(store *s, const store_run_filter *f, store_run_cb cb, void *ctx,
+                    char *err, size_t errlen);
+
+/* ---- generations --------------------------------------------------------- */
+typedef struct {
+    int64_t run, generation;
+    int64_t best;          /* best score so far */
+    double average;        /* average score of the population */
+    int64_t evaluations;   /* evaluations in this generation */
+    double elapsed;        /* seconds since the run started */
+} store_gen;
+
+/* Insert, or replace the row of the same (run, generation). */
+int store_gen_add(store *s, const store_gen *g, char *err, size_t errlen);
+typedef int (*store_gen_cb)(const store_gen *g, void *ctx);
+int store_gen_list(store *s, int64_t run, store_gen_cb cb, void *ctx, char *err, size_t errlen);
+
+/* ---- chromosomes --------------------------------------------------------- */
+typedef struct {
+    int64_t id, run, generation;
+    uint32_t crc;                     /* CRC-32 of genes, computed by the caller */
+    int64_t score;                    /* the fitness the search minimised */
+    int64_t duration, t_d, t_e, ir, or_, ib, ob, lb;
+    bool is_synonym;                  /* scored the run's best when recorded */
+    const uint8_t *genes;             /* canonical encoding (opaque here) */
+    size_t genes_len;
+    void *priv_;                      /* owned genes (store_chrom_get) */
+} store_chrom;
+
+/* Record c (genes compressed with zlib); sets *id (may be NULL).  Returns
+ * STORE_EXISTS, writing nothing, if c->run already has c->crc. */
+int store_chrom_add(store *s, const store_chrom *c, int64_t *id, char *err, size_t errlen);
+/* Fill *out with genes decompressed into memory owned by *out (store_chrom_clear). */
+int store_chrom_get(store *s, int64_t id, store_chrom *out, char *err, size_t errlen);
+/* The chromosome with this CRC in run (0 = any run; the lowest id wins). */
+int store_chrom_find_crc(store *s, int64_t run, uint32_t crc, store_chrom *out,
+                         char *err, size_t errlen);
+/* 1 if run has crc, 0 if not, STORE_ERROR on failure. */
+int store_chrom_has_crc(store *s, int64_t run, uint32_t crc, char *err, size_t errlen);
+void store_chrom_clear(store_chrom *c);
+
+/* --where expressions (store/filter.c):
+ *   expr   := term { "or" term }        term := factor { "and" factor }
+ *   factor := "not" factor | "(" expr ")" | value op value
+ *   value  := metric | integer (decimal, or 0x hex; optional leading '-')
+ *   op     := < <= > >= = == != <>
+ *   metric := duration score t_d t_e ir or ib ob lb generation crc id
+ * Keywords and metrics are case-insensitive.  The SQL produced names only
+ * whitelisted columns and binds every literal as a parameter. */
+typedef struct store_filter store_filter;
+/* NULL on error: err says what was expected at which position (0-based byte
+ * offset, also stored in *errpos if not NULL). */
+store_filter *store_filter_parse(const char *expr, int *errpos, char *err, size_t errlen);
+void store_filter_free(store_filter *f);
+const char *store_filter_sql(const store_filter *f);   /* e.g. "(c.lb < ?)" */
+int store_filter_nbinds(const store_filter *f);
+int64_t store_filter_bind(const store_filter *f, int i);
+/* Validate "--order-by": a metric name, optionally followed by "asc"/"desc".
+ * Writes the SQL ORDER BY term (e.g. "c.ob DESC") into sql. */
+int store_order_parse(const char *order, char *sql, size_t sqllen, char *err, size_t errlen);
+
+typedef struct {
+    int64_t run;                 /* required */
+    bool synonyms_only;          /* only chromosomes with the run's lowest score */
+    const store_filter *where;   /* NULL = all */
+    const char *order_by;        /* store_order_parse syntax; NULL = by id */
+    int64_t limit;               /* 0 = no limit */
+    bool with_genes;             /* decompress genes for the callback */
+} store_chrom_query;
+
+typedef int (*store_chrom_cb)(const store_chrom *c, void *ctx);
+int store_chrom_list(store *s, const store_chrom_query *q, store_chrom_cb cb, void *ctx,
+                     char *err, size_t errlen);
+/* Number of chromosomes the query selects (limit and with_genes ignored). */
+int store_chrom_count(store *s, const store_chrom_query *q, int64_t *n, char *err, size_t errlen);
+
+/* ---- checkpoints: one opaque blob per run, replaced on every put --------- */
+int store_checkpoint_put(store *s, int64_t run, int64_t generation, const void *data, size_t len,
+                         char *err, size_t errlen);
+/* *data is malloc'd (caller frees); STORE_NOTFOUND if the run has none. */
+int store_checkpoint_get(store *s, int64_t run, int64_t *generation, uint8_t **data, size_t *len,
+                         char *err, size_t errlen);
+
+/* ---- collective-communication schedules --------------------------------- */
+typedef struct {
+    int64_t id, run;
+    int64_t steps;             /* steps of the schedule */
+    int64_t bound;             /* lower bound it was compared with, or STORE_NONE */
+    const char *schedule;      /* JSON text */
+    void *priv_;
+} store_cc;
+
+int store_cc_add(store *s, const store_cc *c, int64_t *id, char *err, size_t errlen);
+int store_cc_get(store *s, int64_t id, store_cc *out, char *err, size_t errlen);
+void store_cc_clear(store_cc *c);
+typedef int (*store_cc_cb)(const store_cc *c, void *ctx);
+int store_cc_list(store *s, int64_t run, store_cc_cb cb, void *ctx, char *err, size_t errlen);
+
+/* ---- merging ------------------------------------------------------------- */
+typedef struct {
+    int64_t runs_added, runs_skipped;     /* skipped: uuid already present */
+    int64_t generations, chromosomes, checkpoints, schedules;
+} store_merge_stats;
+
+/* Copy every run of the nocsim database at other_path whose uuid is not in s
+ * (with its generations, chromosomes, checkpoint and schedules) under new
+ * ids, in one transaction.  Parent links are translated through uuids.
+ * other_path is opened read-only.  stats may be NULL. */
+int store_merge(store *s, const char *other_path, store_merge_stats *stats,
+                char *err, size_t errlen);
+
+#endif
