@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "store/store.h"
@@ -906,6 +908,80 @@ START_TEST(test_merge_odd_path)
 }
 END_TEST
 
+/* A writer SIGKILLed in the middle of a transaction leaves a valid database
+ * holding exactly the committed generations, its run still unfinished. */
+START_TEST(test_kill_mid_transaction)
+{
+    enum { COMMITTED = 20 };
+    int fds[2];
+    ck_assert_int_eq(pipe(fds), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        close(fds[0]);
+        store *s = store_open(tpath("k.db"), STORE_CREATE, ERR);
+        if (!s)
+            _exit(3);
+        int64_t run = new_run(s, "brev", 2);
+        uint8_t genes[256], state[4096];
+        memset(state, 7, sizeof state);
+        for (int g = 0;; g++) {
+            if (store_begin(s, ERR) != STORE_OK)
+                _exit(4);
+            store_chrom c = chrom(run, (uint32_t)g + 1, 1000 - g, g, genes, sizeof genes);
+            store_gen gen = {.run = run, .generation = g, .best = 1000 - g, .average = 1000,
+                             .evaluations = 50, .elapsed = g};
+            if (store_chrom_add(s, &c, NULL, ERR) != STORE_OK ||
+                store_gen_add(s, &gen, ERR) != STORE_OK ||
+                store_checkpoint_put(s, run, g, state, sizeof state, ERR) != STORE_OK ||
+                store_run_set_best(s, run, 1000 - g, 1000 - g, (uint32_t)g + 1, ERR) != STORE_OK)
+                _exit(5);
+            if (g == COMMITTED) { /* mid-transaction: tell the parent, wait to die */
+                if (write(fds[1], "x", 1) != 1)
+                    _exit(6);
+                for (;;)
+                    pause();
+            }
+            if (store_commit(s, ERR) != STORE_OK)
+                _exit(7);
+        }
+    }
+    close(fds[1]);
+    char ch;
+    ck_assert_int_eq(read(fds[0], &ch, 1), 1);
+    close(fds[0]);
+    ck_assert_int_eq(kill(pid, SIGKILL), 0);
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+
+    store *s = store_open(tpath("k.db"), 0, ERR);
+    ck_assert_msg(s != NULL, "%s", errbuf);
+    store_run r;
+    ck_assert_int_eq(store_run_get(s, 1, &r, ERR), STORE_OK);
+    ck_assert_str_eq(r.status, "unfinished");
+    ck_assert_int_eq(r.best_score, 1000 - (COMMITTED - 1));
+    store_run_clear(&r);
+    int64_t gen = -1;
+    uint8_t *data;
+    size_t len;
+    ck_assert_int_eq(store_checkpoint_get(s, 1, &gen, &data, &len, ERR), STORE_OK);
+    ck_assert_int_eq(gen, COMMITTED - 1);
+    free(data);
+    store_close(s);
+    sqlite3 *db;
+    sqlite3_stmt *st;
+    ck_assert_int_eq(sqlite3_open(tpath("k.db"), &db), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &st, NULL), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+    ck_assert_str_eq((const char *)sqlite3_column_text(st, 0), "ok");
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    ck_assert_int_eq(count(tpath("k.db"), "chromosomes"), COMMITTED);
+    ck_assert_int_eq(count(tpath("k.db"), "generations"), COMMITTED);
+}
+END_TEST
+
 static Suite *store_suite(void)
 {
     Suite *s = suite_create("store");
@@ -927,6 +1003,7 @@ static Suite *store_suite(void)
     tcase_add_test(t, test_synonyms_query);
     tcase_add_test(t, test_merge);
     tcase_add_test(t, test_merge_odd_path);
+    tcase_add_test(t, test_kill_mid_transaction);
     suite_add_tcase(s, t);
     return s;
 }
