@@ -245,7 +245,16 @@ static void push(sim *s, size_t f, uint32_t fl)
     s->count[f]++;
 }
 
-sim_status sim_run(sim *s, const sim_config *c, sim_metrics *m)
+static sim_status run(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *m);
+
+sim_status sim_run(sim *s, const sim_config *c, sim_metrics *m) { return run(s, c, INT64_MAX, m); }
+
+sim_status sim_run_cutoff(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *m)
+{
+    return run(s, c, cutoff, m);
+}
+
+static sim_status run(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *m)
 {
     const int V = s->V, n = s->nodes;
     memset(m, 0, sizeof *m);
@@ -268,6 +277,8 @@ sim_status sim_run(sim *s, const sim_config *c, sim_metrics *m)
             if (next != INT64_MAX && next > t) t = next;
         }
         if (t >= s->p.max_cycles) { m->status = SIM_TIMEOUT; break; }
+        /* A packet still out at the start of cycle t ejects at t or later. */
+        if (t >= cutoff) { m->status = SIM_CUTOFF; break; }
         m->cycles++;
 
         for (int i = 0; i < n; i++) queue_selection(s, i, m);
@@ -343,7 +354,7 @@ sim_status sim_run(sim *s, const sim_config *c, sim_metrics *m)
         t++;
     }
     m->stop_cycle = m->status == SIM_OK ? 0 : t;
-    m->duration = last_eject + 1;
+    m->duration = m->status == SIM_CUTOFF ? cutoff + 1 : last_eject + 1;
     for (int l = 0; l < n * 4; l++) {
         if (s->lfirst[l] >= 0 && s->llast[l] - s->lfirst[l] + 1 > m->te) m->te = s->llast[l] - s->lfirst[l] + 1;
         if (s->lflits[l] > m->max_link_flits) m->max_link_flits = s->lflits[l];

@@ -101,6 +101,11 @@ const sim_params *sim_get_params(const sim *s);
 /* Run one collective communication under config c (must match the sim's size
  * and VC count). */
 sim_status sim_run(sim *s, const sim_config *c, sim_metrics *m);
+/* Like sim_run, but may stop as soon as the duration is certain to exceed
+ * `cutoff` (status SIM_CUTOFF, duration cutoff + 1 meaning "more than
+ * cutoff", other metrics unspecified).  When it does not stop, the metrics
+ * are exactly sim_run's.  For searches that only need "worse than X". */
+sim_status sim_run_cutoff(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *m);
 
 /* After a run: per-link statistics (link k = node * 4 + port, port < P).
  * first/last are -1 for an unused link. */
