@@ -344,6 +344,15 @@ store *store_open(const char *path, int flags, char *err, size_t errlen)
         return NULL;
     }
 
+    if (existed && !ro && sb.st_size > 0) {
+        /* Validate through a read-only connection first: closing a writable
+         * one could checkpoint a leftover WAL into a file we must refuse. */
+        store *v = store_open(path, STORE_READONLY, err, errlen);
+        if (!v)
+            return NULL;
+        store_close(v);
+    }
+
     store *s = calloc(1, sizeof *s);
     char *name = s ? malloc(strlen(path) + 3) : NULL;
     if (!s || !name) {

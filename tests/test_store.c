@@ -229,6 +229,22 @@ START_TEST(test_schema_mismatch)
     ck_assert(!exists(tpath("v.db-wal")));
     free(before);
     free(after);
+
+    /* the same with the version change still in an uncheckpointed WAL */
+    store_close(open_new("w.db"));
+    sqlite3 *db;
+    ck_assert_int_eq(sqlite3_open(tpath("w.db"), &db), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_exec(db, "PRAGMA user_version = 7", NULL, NULL, NULL), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_close(db), SQLITE_OK);
+    ck_assert(exists(tpath("w.db-wal")));
+    before = slurp(tpath("w.db"), &n0);
+    ck_assert_ptr_null(store_open(tpath("w.db"), 0, ERR));
+    ck_assert_ptr_nonnull(strstr(errbuf, "schema version 7"));
+    after = slurp(tpath("w.db"), &n1);
+    ck_assert(n0 == n1 && memcmp(before, after, n0) == 0);
+    free(before);
+    free(after);
 }
 END_TEST
 
