@@ -1,0 +1,35 @@
+/* The table of search algorithms.  Each works on an encoding (cc_enc) only
+ * through random/eval/mutate and the variables' cardinalities, so adding one
+ * (HGSA, MBOA) is one file defining a cc_algo plus one line in algo.c. */
+#ifndef NOCSIM_CC_ALGO_H
+#define NOCSIM_CC_ALGO_H
+
+#include "cc/encoding.h"
+
+typedef struct {
+    long budget;     /* evaluations allowed */
+    int pop;         /* population size */
+    double pmut;     /* probability an offspring is mutated */
+} cc_algo_params;
+
+typedef struct {
+    long best;           /* conflicts of the best individual (0 = solved) */
+    long evals;          /* evaluations used */
+    long evals_to_best;  /* evaluations when the best was first seen */
+    int *x;              /* caller-allocated [nvar]: the best individual */
+} cc_algo_out;
+
+typedef struct {
+    const char *name;
+    const char *summary;
+    /* Returns false only on out-of-memory. */
+    bool (*run)(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *out);
+} cc_algo;
+
+extern const cc_algo cc_algo_umda, cc_algo_ga;
+
+/* NULL-terminated list of all algorithms. */
+extern const cc_algo *const cc_algos[];
+const cc_algo *cc_algo_find(const char *name);
+
+#endif

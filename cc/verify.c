@@ -1,0 +1,124 @@
+/* Schedule verification; see verify.h.  Checks, in order: each path is a
+ * walk over existing channels; no channel carries two transfers in a step;
+ * the K-port limit; broadcast senders were informed in an earlier step; every
+ * required delivery happens exactly as the CC demands. */
+#include "cc/verify.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void report(cc_verify_result *r, cc_verr kind, const char *fmt, ...)
+{
+    r->ok = false;
+    if (r->count[kind]++ == 0 && r->first[0] == '\0') {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->first, sizeof r->first, fmt, ap);
+        va_end(ap);
+    }
+}
+
+bool cc_verify(const cc_problem *pb, const cc_schedule *s, cc_verify_result *r)
+{
+    const cc_topo *t = pb->t;
+    int n = t->n;
+    memset(r, 0, sizeof *r);
+    r->ok = true;
+    r->steps = cc_schedule_steps(s, pb->sw);
+    int S = r->steps > 0 ? r->steps : 1;
+    bool sf = pb->sw == CC_SF;
+    int *used = malloc((size_t)S * t->nch * sizeof *used);     /* transfer index + 1 using (step, channel) */
+    int *sends = calloc((size_t)S * n, sizeof *sends), *recvs = calloc((size_t)S * n, sizeof *recvs);
+    int *informed = malloc((size_t)n * n * sizeof *informed);  /* [origin*n + v]: end step it arrived, or big */
+    int *order = malloc((size_t)(s->nt + 1) * sizeof *order);
+    char *got = calloc((size_t)n * n, 1);
+    if (!used || !sends || !recvs || !informed || !order || !got) {
+        free(used); free(sends); free(recvs); free(informed); free(order); free(got);
+        return false;
+    }
+    memset(used, 0, (size_t)S * t->nch * sizeof *used);
+    const int NEVER = 1 << 30;
+    for (int i = 0; i < n * n; i++) informed[i] = NEVER;
+    for (int o = 0; o < n; o++) informed[o * n + o] = -1;
+
+    for (int i = 0; i < s->nt; i++) {
+        const cc_transfer *tr = &s->tr[i];
+        const int *nd = cc_schedule_nodes(s, i);
+        if (tr->step < 0) { report(r, CC_VERR_EXTRA, "transfer %d starts in negative step %d", i, tr->step); continue; }
+        for (int k = 0; k + 1 < tr->nnodes; k++) {
+            int c = cc_topo_channel(t, nd[k], nd[k + 1]);
+            int st = tr->step + (sf ? k : 0);
+            if (c < 0) {
+                report(r, CC_VERR_BROKEN_PATH, "step %d: no working channel %s->%s on the path of transfer %d",
+                       tr->step, t->names[nd[k]], t->names[nd[k + 1]], i);
+                continue;
+            }
+            int *u = &used[(size_t)st * t->nch + c];
+            if (*u) report(r, CC_VERR_CONFLICT, "step %d: channel %s->%s used by transfers %d and %d",
+                           st, t->names[nd[k]], t->names[nd[k + 1]], *u - 1, i);
+            else *u = i + 1;
+            /* WH: only the end points' processors take part; SF: every hop is a
+             * send by its tail and a receive by its head. */
+            if (sf || k == 0) sends[st * n + nd[k]]++;
+            if (sf || k + 2 == tr->nnodes) recvs[st * n + nd[k + 1]]++;
+        }
+    }
+    if (pb->ports > 0)
+        for (int st = 0; st < S; st++)
+            for (int v = 0; v < n; v++) {
+                if (sends[st * n + v] > pb->ports)
+                    report(r, CC_VERR_PORTS, "step %d: node %s sends %d messages, port limit %d", st, t->names[v], sends[st * n + v], pb->ports);
+                if (recvs[st * n + v] > pb->ports)
+                    report(r, CC_VERR_PORTS, "step %d: node %s receives %d messages, port limit %d", st, t->names[v], recvs[st * n + v], pb->ports);
+            }
+
+    if (pb->broadcast) {
+        /* Visit transfers by start step: a sender must hold the message from a
+         * strictly earlier step.  Arrival times are recorded after checking. */
+        int k = 0;
+        for (int st = 0; st < S; st++) {
+            int first = k;
+            for (int i = 0; i < s->nt; i++) if (s->tr[i].step == st) order[k++] = i;
+            for (int j = first; j < k; j++) {
+                const cc_transfer *tr = &s->tr[order[j]];
+                const int *nd = cc_schedule_nodes(s, order[j]);
+                int o = tr->origin;
+                if (!pb->sender[o]) { report(r, CC_VERR_EXTRA, "step %d: transfer carries the message of %s, which is not a sender", st, t->names[o]); continue; }
+                if (informed[o * n + nd[0]] >= st)
+                    report(r, CC_VERR_UNINFORMED, "step %d: node %s sends the message of %s before having it",
+                           st, t->names[nd[0]], t->names[o]);
+            }
+            for (int j = first; j < k; j++) {
+                const cc_transfer *tr = &s->tr[order[j]];
+                const int *nd = cc_schedule_nodes(s, order[j]);
+                int o = tr->origin;
+                for (int h = 1; h < tr->nnodes; h++) {
+                    if (!sf && h + 1 < tr->nnodes) continue;   /* WH: intermediate routers do not keep it */
+                    int at = st + (sf ? h - 1 : 0);
+                    if (informed[o * n + nd[h]] > at) informed[o * n + nd[h]] = at;
+                }
+            }
+        }
+        for (int o = 0; o < n; o++)
+            for (int v = 0; v < n; v++)
+                if (pb->sender[o] && pb->receiver[v] && o != v && informed[o * n + v] == NEVER)
+                    report(r, CC_VERR_MISSING, "node %s never receives the message of %s", t->names[v], t->names[o]);
+    } else {
+        for (int i = 0; i < s->nt; i++) {
+            const int *nd = cc_schedule_nodes(s, i);
+            int a = nd[0], b = nd[s->tr[i].nnodes - 1];
+            if (a == b || !pb->sender[a] || !pb->receiver[b]) {
+                report(r, CC_VERR_EXTRA, "step %d: transfer %s->%s is not a message of this CC", s->tr[i].step, t->names[a], t->names[b]);
+                continue;
+            }
+            if (got[a * n + b]++)
+                report(r, CC_VERR_EXTRA, "step %d: message %s->%s sent more than once", s->tr[i].step, t->names[a], t->names[b]);
+        }
+        for (int m = 0; m < pb->nmsg; m++)
+            if (!got[pb->msrc[m] * n + pb->mdst[m]])
+                report(r, CC_VERR_MISSING, "message %s->%s is never sent", t->names[pb->msrc[m]], t->names[pb->mdst[m]]);
+    }
+    free(used); free(sends); free(recvs); free(informed); free(order); free(got);
+    return true;
+}
