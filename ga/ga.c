@@ -1,0 +1,645 @@
+/* The GA generation loop, signatures and synonyms, and the record it keeps
+ * in the store (see ga.h for the two algorithms). */
+#include "ga/ga.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ga/chrom.h"
+#include "ga/checkpoint.h"
+#include "ga/ga_internal.h"
+
+const char *const ga_algo_names[] = { "local", "paper" };
+const char *const ga_ties_names[] = { "random", "age" };
+const char *const ga_key_names[] = { "none", "or", "ob", "te", "te-rev", "tb", "lb" };
+
+#define SCORE_INF (INT64_MAX / 4)
+#define KEY_BITS 24
+
+void ga_params_default(ga_params *gp)
+{
+    memset(gp, 0, sizeof *gp);
+    gp->algo = GA_ALGO_LOCAL;
+    gp->pop = 50;
+    gp->generations = 1000;
+    gp->train = 100;
+    gp->mutation = 0.05;
+    gp->max_genes = 8;
+    gp->crossover_interval = 10;
+    gp->crossover_rate = 0.4;
+    gp->ties = GA_TIES_RANDOM;
+    gp->watchdog = 0;
+    gp->lifetime = 0;
+    gp->genes = GENE_ALL;
+    gp->arb = 0;
+    gp->stack_vmax = 200;
+    gp->sort_key = GA_KEY_NONE;
+    gp->threads = 1;
+    gp->seed = 1;
+}
+
+int ga_params_check(const ga_params *gp, char *err, size_t errlen)
+{
+    if (gp->pop < 2 || gp->pop > 100000) return snprintf(err, errlen, "--pop %d: must be in [2, 100000]", gp->pop), -1;
+    if (gp->generations < 0) return snprintf(err, errlen, "--generations %d: must be >= 0", gp->generations), -1;
+    if (gp->train < 0) return snprintf(err, errlen, "--train %d: must be >= 0", gp->train), -1;
+    if (!(gp->mutation > 0 && gp->mutation <= 1)) return snprintf(err, errlen, "--mutation %g: must be in (0, 1]", gp->mutation), -1;
+    if (gp->max_genes < 1 || gp->max_genes > 1000) return snprintf(err, errlen, "--max-genes %d: must be in [1, 1000]", gp->max_genes), -1;
+    if (gp->crossover_rate < 0 || gp->crossover_rate > 1) return snprintf(err, errlen, "--crossover-rate %g: must be in [0, 1]", gp->crossover_rate), -1;
+    if (gp->watchdog > 0 && gp->lifetime > 0)
+        return snprintf(err, errlen, "--watchdog and --lifetime exclude each other (set one of them to 0)"), -1;
+    if (gp->genes == 0 || gp->genes > GENE_ALL) return snprintf(err, errlen, "--genes: need at least one of V,I,C,Q"), -1;
+    if (gp->arb < 0 || gp->arb >= VCSEL_NSCHEMES) return snprintf(err, errlen, "--arb: must be C00-C09"), -1;
+    return 0;
+}
+
+const char *ga_genes_name(unsigned genes, char *buf)
+{
+    const char *names = "VICQ";
+    char *p = buf;
+    for (int k = 0; k < 4; k++)
+        if (genes & (1u << k)) {
+            if (p != buf) *p++ = ',';
+            *p++ = names[k];
+        }
+    *p = '\0';
+    return buf;
+}
+
+void ga_params_json(const ga_params *gp, FILE *f)
+{
+    char genes[8];
+    fprintf(f, "\"algo\": \"%s\", \"pop\": %d, \"generations\": %d, \"train\": %d, \"mutation\": %g, "
+               "\"max_genes\": %d, \"crossover_interval\": %d, \"crossover_rate\": %g, \"crossover_pairs\": %d, "
+               "\"ties\": \"%s\", \"watchdog\": %d, \"lifetime\": %d, \"genes\": \"%s\", \"arb\": \"%s\", "
+               "\"interval\": %u, \"stack_vmax\": %d, \"sort_key\": \"%s\", \"max_evals\": %lld, \"ga_seed\": %llu",
+            ga_algo_names[gp->algo], gp->pop, gp->generations, gp->train, gp->mutation, gp->max_genes,
+            gp->crossover_interval, gp->crossover_rate, gp->crossover_pairs, ga_ties_names[gp->ties],
+            gp->watchdog, gp->lifetime, ga_genes_name(gp->genes, genes), vcsel_name(gp->arb), gp->interval,
+            gp->stack_vmax, ga_key_names[gp->sort_key], (long long)gp->max_evals, (unsigned long long)gp->seed);
+}
+
+int64_t ga_score(const sim_metrics *m, ga_sort_key key)
+{
+    if (m->status != SIM_OK) return SCORE_INF;
+    int64_t sec = 0;
+    switch (key) {
+    case GA_KEY_OR:     sec = m->or_; break;
+    case GA_KEY_OB:     sec = m->ob; break;
+    case GA_KEY_TE:     sec = m->te; break;
+    case GA_KEY_TE_REV: sec = ((int64_t)1 << KEY_BITS) - 1 - m->te; break;
+    case GA_KEY_TB:     sec = m->ib + m->ob; break;
+    case GA_KEY_LB:     sec = m->lb; break;
+    default:            sec = 0; break;
+    }
+    if (sec < 0) sec = 0;
+    if (sec >= ((int64_t)1 << KEY_BITS)) sec = ((int64_t)1 << KEY_BITS) - 1;
+    return (m->duration << KEY_BITS) | sec;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- construction ------------------------------------------------------- */
+
+static sim_config *new_config(const ga *g) { return sim_config_new(g->nodes, g->sp.vcs, 0, g->sp.flits); }
+
+ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, const char *traffic_name,
+             char *err, size_t errlen)
+{
+    if (ga_params_check(gp, err, errlen) || sim_params_check(sp, err, errlen)) return NULL;
+    ga *g = calloc(1, sizeof *g);
+    if (!g) return snprintf(err, errlen, "out of memory"), NULL;
+    g->gp = *gp;
+    g->sp = *sp;
+    g->n = sp->n;
+    g->nodes = sp->n * sp->n;
+    snprintf(g->traffic, sizeof g->traffic, "%s", traffic_name);
+    g->dest = malloc(sizeof *g->dest * (size_t)g->nodes);
+    size_t P = (size_t)gp->pop;
+    g->pop = calloc(P, sizeof *g->pop);
+    g->child = calloc(P, sizeof *g->child);
+    g->score = calloc(P, sizeof *g->score);
+    g->age = calloc(P, sizeof *g->age);
+    g->kind = calloc(P, sizeof *g->kind);
+    g->pop_m = calloc(P, sizeof *g->pop_m);
+    g->jobs = calloc(P, sizeof *g->jobs);
+    g->order = calloc(P, sizeof *g->order);
+    g->tiekey = calloc(P, sizeof *g->tiekey);
+    g->scratch = malloc(chrom_encoded_size(g->n, sp->vcs));
+    if (!g->dest || !g->pop || !g->child || !g->score || !g->age || !g->kind || !g->pop_m || !g->jobs ||
+        !g->order || !g->tiekey || !g->scratch)
+        goto oom;
+    memcpy(g->dest, dest, sizeof *g->dest * (size_t)g->nodes);
+    for (size_t k = 0; k < P; k++)
+        if (!(g->pop[k] = new_config(g)) || !(g->child[k] = new_config(g))) goto oom;
+    if (!(g->best = new_config(g))) goto oom;
+    if (!(g->eff = ga_effective_new(sp, dest))) goto oom;
+    if (!(g->pool = ga_pool_new(sp, dest, gp->threads, err, errlen))) { ga_free(g); return NULL; }
+    sim_params one = *sp;
+    one.slices = 1;
+    if (!(g->single = sim_new(&one, dest, err, errlen))) { ga_free(g); return NULL; }
+    ga_rng_seed(&g->rng, gp->seed);
+    g->best_score = SCORE_INF;
+    return g;
+oom:
+    snprintf(err, errlen, "out of memory for a population of %d on a %dx%d torus", gp->pop, sp->n, sp->n);
+    ga_free(g);
+    return NULL;
+}
+
+void ga_free(ga *g)
+{
+    if (!g) return;
+    for (int k = 0; g->pop && k < g->gp.pop; k++) sim_config_free(g->pop[k]);
+    for (int k = 0; g->child && k < g->gp.pop; k++) sim_config_free(g->child[k]);
+    free(g->pop); free(g->child); free(g->score); free(g->age); free(g->kind); free(g->pop_m);
+    free(g->jobs); free(g->order); free(g->tiekey); free(g->scratch); free(g->dest);
+    sim_config_free(g->best);
+    ga_effective_free(g->eff);
+    ga_pool_free(g->pool);
+    sim_free(g->single);
+    for (int k = 0; k < g->nrec; k++) free(g->recs[k].genes);
+    free(g->recs);
+    free(g->crcs);
+    free(g);
+}
+
+ga *ga_new(const ga_params *gp, const sim_params *sp, const int32_t *dest, const char *traffic_name,
+           store *db, const char *version, const char *params_json, char *err, size_t errlen)
+{
+    ga *g = ga_alloc(gp, sp, dest, traffic_name, err, errlen);
+    if (!g) return NULL;
+    g->db = db;
+    if (db) {
+        char genes[8];
+        store_run r = store_run_init("ga");
+        r.version = version;
+        r.seed = gp->seed;
+        r.traffic = traffic_name;
+        r.size = sp->n;
+        r.slices = sp->slices;
+        r.flits = sp->flits;
+        r.genes = ga_genes_name(gp->genes, genes);
+        r.algorithm = ga_algo_names[gp->algo];
+        r.params = params_json;
+        if (store_run_create(db, &r, err, errlen) != STORE_OK) { ga_free(g); return NULL; }
+        g->run = r.id;
+    }
+    return g;
+}
+
+/* ---- signatures ---------------------------------------------------------- */
+
+static int crc_known(const ga *g, uint32_t crc)
+{
+    for (size_t k = 0; k < g->ncrc; k++)   /* a few hundred at most: a scan is fine */
+        if (g->crcs[k] == crc) return 1;
+    return 0;
+}
+
+static int crc_add(ga *g, uint32_t crc)
+{
+    if (g->ncrc == g->capcrc) {
+        size_t cap = g->capcrc ? 2 * g->capcrc : 64;
+        uint32_t *p = realloc(g->crcs, cap * sizeof *p);
+        if (!p) return -1;
+        g->crcs = p;
+        g->capcrc = cap;
+    }
+    g->crcs[g->ncrc++] = crc;
+    return 0;
+}
+
+/* Keep c for this generation's transaction, with its single-slice t_d, T_e. */
+static int add_record(ga *g, const sim_config *c, const sim_metrics *m, int64_t score, uint32_t crc, int synonym)
+{
+    if (g->nrec == g->caprec) {
+        int cap = g->caprec ? 2 * g->caprec : 16;
+        ga_record *p = realloc(g->recs, (size_t)cap * sizeof *p);
+        if (!p) return -1;
+        g->recs = p;
+        g->caprec = cap;
+    }
+    ga_record *r = &g->recs[g->nrec];
+    r->len = chrom_encoded_size(g->n, g->sp.vcs);
+    if (!(r->genes = malloc(r->len))) return -1;
+    chrom_encode(c, g->n, r->genes);
+    r->crc = crc;
+    r->score = score;
+    r->m = *m;
+    sim_run(g->single, c, &r->m1);
+    g->evals++;
+    r->synonym = synonym;
+    r->generation = g->generation;
+    g->nrec++;
+    return 0;
+}
+
+/* A newly evaluated chromosome: a new best, a synonym of the best, or
+ * neither.  Returns 1 if it is a clone of a recorded best (same signature). */
+static int consider(ga *g, const sim_config *c, const sim_metrics *m, int64_t score)
+{
+    if (score >= SCORE_INF || score > g->best_score) return 0;
+    uint32_t crc = chrom_signature(c, g->n, g->scratch);
+    if (score < g->best_score) {
+        g->best_score = score;
+        g->best_m = *m;
+        g->best_crc = crc;
+        sim_config_copy(g->best, c);
+        g->synonyms = 0;
+        g->new_best = 1;
+        if (!crc_known(g, crc)) {
+            crc_add(g, crc);
+            add_record(g, c, m, score, crc, 0);
+        }
+        return 0;
+    }
+    if (crc_known(g, crc)) return 1;
+    crc_add(g, crc);
+    g->synonyms++;
+    add_record(g, c, m, score, crc, 1);
+    return 0;
+}
+
+/* ---- the generation loop ------------------------------------------------- */
+
+static void reinit(ga *g, sim_config *c)
+{
+    if (g->gp.algo == GA_ALGO_PAPER) {
+        ga_init_random(c, &g->space, &g->rng);
+    } else {
+        sim_config_copy(c, g->best);
+        ga_mutate_local(c, &g->space, g->eff, g->gp.max_genes, &g->rng);
+    }
+}
+
+static void evaluate(ga *g, int count)
+{
+    ga_pool_run(g->pool, g->jobs, count);
+    g->evals += count;
+}
+
+/* Evaluate the slots marked for re-initialisation (kind == KIND_REINIT). */
+static void run_reinits(ga *g)
+{
+    int nj = 0;
+    for (int k = 0; k < g->gp.pop; k++)
+        if (g->kind[k] == KIND_REINIT) {
+            reinit(g, g->pop[k]);
+            g->jobs[nj++] = (ga_job){ .cfg = g->pop[k], .cutoff = 0 };
+        }
+    if (!nj) return;
+    evaluate(g, nj);
+    nj = 0;
+    for (int k = 0; k < g->gp.pop; k++)
+        if (g->kind[k] == KIND_REINIT) {
+            g->pop_m[k] = g->jobs[nj++].m;
+            g->score[k] = ga_score(&g->pop_m[k], g->gp.sort_key);
+            g->age[k] = 0;
+            g->kind[k] = KIND_NONE;
+            consider(g, g->pop[k], &g->pop_m[k], g->score[k]);
+        }
+}
+
+
+/* Sort slots by score; ties by a random key or by age (older first). */
+static void sort_population(ga *g)
+{
+    int P = g->gp.pop;
+    for (int k = 0; k < P; k++) {
+        g->order[k] = k;
+        g->tiekey[k] = g->gp.ties == GA_TIES_RANDOM ? ga_rng_next(&g->rng) : (uint64_t)(INT32_MAX - g->age[k]);
+    }
+    /* Insertion sort: stable, P is small, and no qsort_r in C11. */
+    for (int i = 1; i < P; i++) {
+        int x = g->order[i], j = i - 1;
+        while (j >= 0 && (g->score[g->order[j]] > g->score[x] ||
+                          (g->score[g->order[j]] == g->score[x] && g->tiekey[g->order[j]] > g->tiekey[x]))) {
+            g->order[j + 1] = g->order[j];
+            j--;
+        }
+        g->order[j + 1] = x;
+    }
+}
+
+static void make_children(ga *g)
+{
+    const ga_params *gp = &g->gp;
+    int P = gp->pop;
+    for (int k = 0; k < P; k++) g->kind[k] = KIND_MUTATE;
+    int ci = gp->crossover_interval;
+    if (ci > 0 && g->generation > gp->train && (g->generation - gp->train) % ci == 0) {
+        sort_population(g);
+        int pairs = gp->crossover_pairs > 0 ? gp->crossover_pairs : P / 2;
+        /* (1,2),(1,3),(2,3),(1,4),(2,4),(3,4),... in sort order; the child of
+         * (a,b) is a with genes of b, and takes b's place. */
+        for (int b = 1, made = 0; b < P && made < pairs; b++)
+            for (int a = 0; a < b && made < pairs; a++, made++) {
+                int A = g->order[a], B = g->order[b];
+                sim_config_copy(g->child[B], g->kind[A] == KIND_CROSS ? g->child[A] : g->pop[A]);
+                ga_crossover(g->child[B], g->pop[B], &g->space, gp->crossover_rate, &g->rng);
+                g->kind[B] = KIND_CROSS;
+            }
+    }
+    for (int k = 0; k < P; k++) {
+        if (g->kind[k] != KIND_MUTATE) continue;
+        sim_config_copy(g->child[k], g->pop[k]);
+        if (gp->algo == GA_ALGO_PAPER) ga_mutate_paper(g->child[k], &g->space, gp->mutation, &g->rng);
+        else ga_mutate_local(g->child[k], &g->space, g->eff, 1 + (int)ga_rng_below(&g->rng, (uint32_t)gp->max_genes), &g->rng);
+    }
+}
+
+static int persist(ga *g, char *err, size_t errlen);
+
+int ga_step(ga *g, char *err, size_t errlen)
+{
+    const ga_params *gp = &g->gp;
+    int P = gp->pop;
+    if (g->generation >= gp->generations || (gp->max_evals > 0 && g->evals >= gp->max_evals)) return 0;
+    g->generation++;
+    g->new_best = 0;
+    make_children(g);
+    for (int k = 0; k < P; k++) {
+        /* A child worse than its parent is rejected whatever its exact
+         * duration, so its simulation may stop there; a paper crossover child
+         * replaces its parent unconditionally and needs its full score. */
+        int full = g->kind[k] == KIND_CROSS && gp->algo == GA_ALGO_PAPER;
+        int64_t cut = g->score[k] >= SCORE_INF ? 0 : g->score[k] >> KEY_BITS;
+        g->jobs[k] = (ga_job){ .cfg = g->child[k], .cutoff = full ? 0 : cut };
+    }
+    evaluate(g, P);
+    for (int k = 0; k < P; k++) {
+        int64_t sc = ga_score(&g->jobs[k].m, gp->sort_key);
+        int accept;
+        if (g->kind[k] == KIND_CROSS && gp->algo == GA_ALGO_PAPER) accept = 1;
+        else if (gp->algo == GA_ALGO_PAPER) accept = sc < g->score[k];
+        else accept = sc <= g->score[k];
+        int clone = consider(g, g->child[k], &g->jobs[k].m, sc);
+        if (accept) {
+            sim_config *t = g->pop[k]; g->pop[k] = g->child[k]; g->child[k] = t;
+            g->score[k] = sc;
+            g->pop_m[k] = g->jobs[k].m;
+            g->age[k] = 0;
+        } else {
+            g->age[k]++;
+        }
+        /* Paper: a chromosome that repeats a recorded best signature is re-initialised. */
+        g->kind[k] = (clone && accept && gp->algo == GA_ALGO_PAPER) ? KIND_REINIT : KIND_NONE;
+    }
+    g->since_best = g->new_best ? 0 : g->since_best + 1;
+    if (gp->lifetime > 0)
+        for (int k = 0; k < P; k++)
+            if (g->age[k] >= gp->lifetime) g->kind[k] = KIND_REINIT;
+    if (gp->watchdog > 0 && g->since_best >= gp->watchdog) {
+        for (int k = 0; k < P; k++) g->kind[k] = KIND_REINIT;
+        g->since_best = 0;
+    }
+    run_reinits(g);
+    if (persist(g, err, errlen)) return -1;
+    return g->generation < gp->generations && !(gp->max_evals > 0 && g->evals >= gp->max_evals);
+}
+
+/* ---- start: ranges, baselines, initial population -------------------------- */
+
+/* Simple stacking over the schemes that may be used; fills seeds[] with the
+ * best (interval, duration) per scheme. */
+static int stacking(ga *g, int *schemes, int nschemes, uint32_t *best_v, int64_t *best_d, char *err, size_t errlen)
+{
+    uint32_t lo = (uint32_t)g->sp.flits, hi = (uint32_t)(g->gp.stack_vmax > g->sp.flits ? g->gp.stack_vmax : g->sp.flits);
+    if (!(g->gp.genes & GENE_V) && g->gp.interval) lo = hi = g->gp.interval;
+    int width = (int)(hi - lo + 1);
+    sim_config **cfg = calloc((size_t)width, sizeof *cfg);
+    ga_job *jobs = calloc((size_t)width, sizeof *jobs);
+    int rc = 0;
+    if (!cfg || !jobs) rc = -1;
+    for (int k = 0; rc == 0 && k < width; k++)
+        if (!(cfg[k] = new_config(g))) rc = -1;
+    for (int s = 0; rc == 0 && s < nschemes; s++) {
+        best_d[s] = SCORE_INF;
+        for (int k = 0; k < width; k++) {
+            memset(cfg[k]->scheme, schemes[s], (size_t)g->nodes * NPORTS);
+            cfg[k]->interval = lo + (uint32_t)k;
+            jobs[k] = (ga_job){ .cfg = cfg[k], .cutoff = 0 };
+        }
+        ga_pool_run(g->pool, jobs, width);
+        g->evals += width;
+        for (int k = 0; k < width; k++)
+            if (jobs[k].m.status == SIM_OK && jobs[k].m.duration < best_d[s]) {
+                best_d[s] = jobs[k].m.duration;
+                best_v[s] = lo + (uint32_t)k;
+            }
+    }
+    if (rc) snprintf(err, errlen, "out of memory in the simple-stacking sweep");
+    for (int k = 0; cfg && k < width; k++) sim_config_free(cfg[k]);
+    free(cfg);
+    free(jobs);
+    return rc;
+}
+
+/* The whole message, S x l_c flits, as one packet; best scheme. */
+static int nonsplit(ga *g, int64_t *out, char *err, size_t errlen)
+{
+    sim_params p = g->sp;
+    p.flits = g->sp.slices * g->sp.flits;
+    p.slices = 1;
+    *out = -1;
+    if (p.flits > SIM_MAX_FLITS) return 0; /* no baseline for huge messages */
+    sim *s = sim_new(&p, g->dest, err, errlen);
+    sim_config *c = sim_config_new(g->nodes, p.vcs, 0, (uint32_t)p.flits);
+    if (!s || !c) { sim_free(s); sim_config_free(c); return -1; }
+    for (int k = 0; k < VCSEL_NSCHEMES; k++) {
+        sim_metrics m;
+        memset(c->scheme, k, (size_t)g->nodes * NPORTS);
+        if (sim_run(s, c, &m) == SIM_OK && (*out < 0 || m.duration < *out)) *out = m.duration;
+        g->evals++;
+    }
+    sim_free(s);
+    sim_config_free(c);
+    return 0;
+}
+
+int ga_start(ga *g, char *err, size_t errlen)
+{
+    const ga_params *gp = &g->gp;
+    int P = gp->pop, L = g->sp.flits;
+    g->t_start = now_seconds();
+
+    /* Ranges from a first single-slice run with random schemes and I = 0. */
+    sim_config *c0 = g->child[0];
+    sim_config *def = sim_config_new(g->nodes, g->sp.vcs, 0, (uint32_t)L);
+    if (!def) return snprintf(err, errlen, "out of memory"), -1;
+    sim_config_copy(c0, def);
+    sim_config_free(def);
+    for (int k = 0; k < g->nodes * NPORTS; k++) c0->scheme[k] = (uint8_t)ga_rng_below(&g->rng, VCSEL_NSCHEMES);
+    sim_metrics m0;
+    sim_run(g->single, c0, &m0);
+    g->evals++;
+    g->t_d0 = m0.duration;
+    g->t_e0 = m0.te;
+    g->space.genes = gp->genes;
+    g->space.vmin = (uint32_t)L;
+    g->space.vmax = (uint32_t)(g->t_e0 - L > L ? g->t_e0 - L : L);
+    g->space.imax = (uint16_t)(g->t_d0 - L > 0 ? (g->t_d0 - L > 65535 ? 65535 : g->t_d0 - L) : 0);
+    g->space.c_fixed = gp->arb;
+
+    /* Baselines; the stacking optima also seed the local search. */
+    int schemes[VCSEL_NSCHEMES], ns = 0;
+    if (gp->genes & GENE_C) for (int k = 0; k < VCSEL_NSCHEMES; k++) schemes[ns++] = k;
+    else schemes[ns++] = gp->arb;
+    uint32_t bv[VCSEL_NSCHEMES];
+    int64_t bd[VCSEL_NSCHEMES];
+    if (stacking(g, schemes, ns, bv, bd, err, errlen)) return -1;
+    int bestk = 0;
+    for (int k = 1; k < ns; k++) if (bd[k] < bd[bestk]) bestk = k;
+    g->base_scheme = schemes[bestk];
+    g->base_interval = bv[bestk];
+    g->base_stack = bd[bestk] >= SCORE_INF ? -1 : bd[bestk];
+    if (nonsplit(g, &g->base_nonsplit, err, errlen)) return -1;
+    g->space.v_fixed = gp->interval ? gp->interval : g->base_interval;
+    for (int k = 0; k < ns; k++) if (bv[k] > g->space.vmax) g->space.vmax = bv[k];
+    if (g->space.v_fixed > g->space.vmax) g->space.vmax = g->space.v_fixed;
+
+    /* Seeds in order of their stacking duration. */
+    int seed_order[VCSEL_NSCHEMES];
+    for (int k = 0; k < ns; k++) seed_order[k] = k;
+    for (int i = 1; i < ns; i++)
+        for (int j = i; j > 0 && bd[seed_order[j]] < bd[seed_order[j - 1]]; j--) {
+            int t = seed_order[j]; seed_order[j] = seed_order[j - 1]; seed_order[j - 1] = t;
+        }
+    for (int k = 0; k < P; k++) {
+        sim_config *c = g->pop[k];
+        if (gp->algo == GA_ALGO_PAPER) {
+            ga_init_random(c, &g->space, &g->rng);
+            continue;
+        }
+        int s = seed_order[k % ns];
+        ga_init_random(c, &(ga_space){ .genes = 0, .v_fixed = (gp->genes & GENE_V) ? bv[s] : g->space.v_fixed,
+                                        .c_fixed = schemes[s] }, &g->rng);
+        if (k >= ns) ga_mutate_local(c, &g->space, g->eff, 1 + (int)ga_rng_below(&g->rng, (uint32_t)gp->max_genes), &g->rng);
+    }
+    for (int k = 0; k < P; k++) g->jobs[k] = (ga_job){ .cfg = g->pop[k], .cutoff = 0 };
+    evaluate(g, P);
+    for (int k = 0; k < P; k++) {
+        g->pop_m[k] = g->jobs[k].m;
+        g->score[k] = ga_score(&g->pop_m[k], gp->sort_key);
+        g->age[k] = 0;
+        g->kind[k] = KIND_NONE;
+        consider(g, g->pop[k], &g->pop_m[k], g->score[k]);
+    }
+    if (g->db && store_run_set_baselines(g->db, g->run, g->base_stack, g->base_nonsplit, err, errlen) != STORE_OK)
+        return -1;
+    return persist(g, err, errlen);
+}
+
+/* ---- persistence --------------------------------------------------------- */
+
+static int persist(ga *g, char *err, size_t errlen)
+{
+    ga_progress pr;
+    ga_get_progress(g, &pr);
+    if (!g->db) goto done;
+    if (store_begin(g->db, err, errlen) != STORE_OK) return -1;
+    store_gen sg = { .run = g->run, .generation = g->generation, .best = g->best_score >> KEY_BITS,
+                     .average = pr.average, .evaluations = g->evals, .elapsed = pr.elapsed };
+    if (store_gen_add(g->db, &sg, err, errlen) != STORE_OK) goto fail;
+    for (int k = 0; k < g->nrec; k++) {
+        ga_record *r = &g->recs[k];
+        store_chrom sc = { .run = g->run, .generation = r->generation, .crc = r->crc, .score = r->score,
+                           .duration = r->m.duration, .t_d = r->m1.duration, .t_e = r->m1.te,
+                           .ir = r->m.ir, .or_ = r->m.or_, .ib = r->m.ib, .ob = r->m.ob, .lb = r->m.lb,
+                           .is_synonym = r->synonym, .genes = r->genes, .genes_len = r->len };
+        int rc = store_chrom_add(g->db, &sc, NULL, err, errlen);
+        if (rc != STORE_OK && rc != STORE_EXISTS) goto fail;
+    }
+    if (g->best_score < SCORE_INF &&
+        store_run_set_best(g->db, g->run, g->best_score, g->best_m.duration, g->best_crc, err, errlen) != STORE_OK)
+        goto fail;
+    uint8_t *blob = NULL;
+    size_t len = 0;
+    if (ga_checkpoint_save(g, &blob, &len, err, errlen)) goto fail;
+    int rc = store_checkpoint_put(g->db, g->run, g->generation, blob, len, err, errlen);
+    free(blob);
+    if (rc != STORE_OK) goto fail;
+    if (store_commit(g->db, err, errlen) != STORE_OK) goto fail;
+done:
+    for (int k = 0; k < g->nrec; k++) free(g->recs[k].genes);
+    g->nrec = 0;
+    return 0;
+fail:
+    store_rollback(g->db, NULL, 0);
+    return -1;
+}
+
+int ga_finish(ga *g, char *err, size_t errlen)
+{
+    if (!g->db) return 0;
+    return store_run_set_status(g->db, g->run, "finished", err, errlen) == STORE_OK ? 0 : -1;
+}
+
+/* ---- accessors ----------------------------------------------------------- */
+
+void ga_get_progress(const ga *g, ga_progress *p)
+{
+    p->generation = g->generation;
+    p->evals = g->evals;
+    p->best_score = g->best_score;
+    p->best_duration = g->best_score < SCORE_INF ? g->best_score >> KEY_BITS : -1;
+    double sum = 0;
+    int cnt = 0;
+    for (int k = 0; k < g->gp.pop; k++)
+        if (g->score[k] < SCORE_INF) { sum += (double)(g->score[k] >> KEY_BITS); cnt++; }
+    p->average = cnt ? sum / cnt : 0;
+    p->elapsed = g->elapsed_before + (now_seconds() - g->t_start);
+}
+
+const sim_config *ga_best(const ga *g, sim_metrics *m, uint32_t *crc)
+{
+    if (m) *m = g->best_m;
+    if (crc) *crc = g->best_crc;
+    return g->best;
+}
+
+int64_t ga_run_id(const ga *g) { return g->run; }
+int64_t ga_synonyms(const ga *g) { return g->synonyms; }
+const ga_params *ga_get_params(const ga *g) { return &g->gp; }
+const sim_params *ga_get_sim_params(const ga *g) { return &g->sp; }
+
+void ga_baselines(const ga *g, int *scheme, uint32_t *interval, int64_t *stacking_d, int64_t *nonsplit_d)
+{
+    if (scheme) *scheme = g->base_scheme;
+    if (interval) *interval = g->base_interval;
+    if (stacking_d) *stacking_d = g->base_stack;
+    if (nonsplit_d) *nonsplit_d = g->base_nonsplit;
+}
+
+const ga_space *ga_get_space(const ga *g, int64_t *t_d0, int64_t *t_e0)
+{
+    if (t_d0) *t_d0 = g->t_d0;
+    if (t_e0) *t_e0 = g->t_e0;
+    return &g->space;
+}
+
+/* ---- resume -------------------------------------------------------------- */
+
+ga *ga_resume(store *db, int64_t run, int threads, char *err, size_t errlen)
+{
+    int64_t generation;
+    uint8_t *blob = NULL;
+    size_t len = 0;
+    int rc = store_checkpoint_get(db, run, &generation, &blob, &len, err, errlen);
+    if (rc == STORE_NOTFOUND) return snprintf(err, errlen, "run %lld has no checkpoint to resume from", (long long)run), NULL;
+    if (rc != STORE_OK) return NULL;
+    ga *g = ga_checkpoint_load(blob, len, threads, err, errlen);
+    free(blob);
+    if (!g) return NULL;
+    g->db = db;
+    g->run = run;
+    g->t_start = now_seconds();
+    return g;
+}

@@ -1,0 +1,71 @@
+/* The GA's state, shared by ga.c (the loop) and checkpoint.c (saving and
+ * restoring it).  Not part of the public interface. */
+#ifndef NOCSIM_GA_INTERNAL_H
+#define NOCSIM_GA_INTERNAL_H
+
+#include "ga/ga.h"
+#include "ga/pool.h"
+#include "ga/rng.h"
+
+enum { KIND_NONE = 0, KIND_MUTATE, KIND_CROSS, KIND_REINIT };
+
+/* A chromosome to write in this generation's transaction. */
+typedef struct {
+    uint8_t *genes;
+    size_t len;
+    uint32_t crc;
+    int64_t score, generation;
+    sim_metrics m;   /* at S slices */
+    sim_metrics m1;  /* single slice: t_d and T_e */
+    int synonym;
+} ga_record;
+
+struct ga {
+    ga_params gp;
+    sim_params sp;
+    int n, nodes;
+    int32_t *dest;
+    char traffic[256];
+    ga_space space;
+    ga_effective *eff;
+    ga_pool *pool;
+    sim *single;            /* single-slice runs for records */
+    ga_rng rng;
+    /* Population, children and the per-generation scratch. */
+    sim_config **pop, **child;
+    int64_t *score;
+    sim_metrics *pop_m;
+    int32_t *age;
+    int *kind;
+    ga_job *jobs;
+    int *order;
+    uint64_t *tiekey;
+    /* The best so far and the signatures recorded. */
+    sim_config *best;
+    int64_t best_score;
+    sim_metrics best_m;
+    uint32_t best_crc;
+    uint32_t *crcs;
+    size_t ncrc, capcrc;
+    int64_t synonyms;
+    int new_best;
+    /* Progress. */
+    int64_t generation, evals, since_best;
+    int64_t t_d0, t_e0;
+    int base_scheme;
+    uint32_t base_interval;
+    int64_t base_stack, base_nonsplit;
+    double t_start, elapsed_before;
+    /* Store. */
+    store *db;
+    int64_t run;
+    ga_record *recs;
+    int nrec, caprec;
+    uint8_t *scratch;
+};
+
+/* Allocate a GA without a store run (ga_new and ga_resume build on it). */
+ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, const char *traffic_name,
+             char *err, size_t errlen);
+
+#endif

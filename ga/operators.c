@@ -1,0 +1,187 @@
+/* Search-space operators of the GA (see operators.h). */
+#include "ga/operators.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "router/route.h"
+
+ga_effective *ga_effective_new(const sim_params *p, const int32_t *dest)
+{
+    int n = p->n, nodes = n * n, V = p->vcs;
+    size_t nports = (size_t)nodes * NPORTS, nlists = nports * (size_t)V;
+    ga_effective *e = calloc(1, sizeof *e);
+    uint8_t *vcmask = calloc(nports, 1);
+    uint8_t *inmask = calloc(nlists, 1);
+    if (!e || !vcmask || !inmask) goto fail;
+    e->senders = malloc(sizeof *e->senders * (size_t)nodes);
+    e->ports = malloc(sizeof *e->ports * nports);
+    e->qlists = malloc(sizeof *e->qlists * nlists);
+    e->qinputs = malloc(nlists);
+    if (!e->senders || !e->ports || !e->qlists || !e->qinputs) goto fail;
+
+    route_params rp = { n, p->tie, p->dateline };
+    for (int s = 0; s < nodes; s++) {
+        if (dest[s] == s && p->self == SELF_SKIP) continue;
+        e->senders[e->nsenders++] = s;
+        int node = s, in = PORT_P, vc = 0;
+        for (;;) {
+            int ovc, d = route_next(&rp, node, in, vc, dest[s], &ovc);
+            size_t port = (size_t)node * NPORTS + (size_t)d;
+            vcmask[port] |= (uint8_t)(1u << ovc);
+            inmask[port * (size_t)V + (size_t)ovc] |= (uint8_t)(1u << in);
+            if (d == PORT_P) break;
+            node = route_neighbour(n, node, d);
+            in = route_opposite(d);
+            vc = ovc;
+        }
+    }
+    for (size_t k = 0; k < nports; k++)
+        if (vcmask[k] & (vcmask[k] - 1)) e->ports[e->nports++] = (int32_t)k;
+    for (size_t k = 0; k < nlists; k++)
+        if (inmask[k] & (inmask[k] - 1)) {
+            e->qinputs[e->nqlists] = inmask[k];
+            e->qlists[e->nqlists++] = (int32_t)k;
+        }
+    free(vcmask);
+    free(inmask);
+    return e;
+fail:
+    free(vcmask);
+    free(inmask);
+    ga_effective_free(e);
+    return NULL;
+}
+
+void ga_effective_free(ga_effective *e)
+{
+    if (!e) return;
+    free(e->senders);
+    free(e->ports);
+    free(e->qlists);
+    free(e->qinputs);
+    free(e);
+}
+
+static void random_permutation5(uint8_t *q, ga_rng *r)
+{
+    for (int j = 0; j < NPORTS; j++) q[j] = (uint8_t)j;
+    for (int j = NPORTS - 1; j > 0; j--) {
+        int k = (int)ga_rng_below(r, (uint32_t)j + 1);
+        uint8_t t = q[j]; q[j] = q[k]; q[k] = t;
+    }
+}
+
+static size_t qlist_count(const sim_config *c) { return (size_t)c->nodes * NPORTS * (size_t)c->vcs; }
+
+void ga_init_random(sim_config *c, const ga_space *sp, ga_rng *r)
+{
+    c->interval = (sp->genes & GENE_V) ? sp->vmin + ga_rng_below(r, sp->vmax - sp->vmin + 1) : sp->v_fixed;
+    for (int i = 0; i < c->nodes; i++)
+        c->inject[i] = (sp->genes & GENE_I) ? (uint16_t)ga_rng_below(r, (uint32_t)sp->imax + 1) : 0;
+    for (int k = 0; k < c->nodes * NPORTS; k++)
+        c->scheme[k] = (uint8_t)((sp->genes & GENE_C) ? ga_rng_below(r, VCSEL_NSCHEMES) : (uint32_t)sp->c_fixed);
+    for (size_t k = 0; k < qlist_count(c); k++) {
+        uint8_t *q = c->qorder + k * NPORTS;
+        if (sp->genes & GENE_Q) random_permutation5(q, r);
+        else for (int j = 0; j < NPORTS; j++) q[j] = (uint8_t)j;
+    }
+}
+
+int64_t ga_gene_count(const sim_config *c, const ga_space *sp)
+{
+    int64_t g = 0;
+    if (sp->genes & GENE_V) g += 1;
+    if (sp->genes & GENE_I) g += c->nodes;
+    if (sp->genes & GENE_C) g += (int64_t)c->nodes * NPORTS;
+    if (sp->genes & GENE_Q) g += (int64_t)qlist_count(c);
+    return g;
+}
+
+/* Gene number g (0 .. ga_gene_count-1) in the order V, I, C, Q, counting only
+ * evolved groups; redraw it over its full range. */
+static void redraw_gene(sim_config *c, const ga_space *sp, int64_t g, ga_rng *r)
+{
+    if (sp->genes & GENE_V) {
+        if (g == 0) { c->interval = sp->vmin + ga_rng_below(r, sp->vmax - sp->vmin + 1); return; }
+        g -= 1;
+    }
+    if (sp->genes & GENE_I) {
+        if (g < c->nodes) { c->inject[g] = (uint16_t)ga_rng_below(r, (uint32_t)sp->imax + 1); return; }
+        g -= c->nodes;
+    }
+    if (sp->genes & GENE_C) {
+        if (g < (int64_t)c->nodes * NPORTS) { c->scheme[g] = (uint8_t)ga_rng_below(r, VCSEL_NSCHEMES); return; }
+        g -= (int64_t)c->nodes * NPORTS;
+    }
+    random_permutation5(c->qorder + (size_t)g * NPORTS, r);
+}
+
+void ga_mutate_paper(sim_config *c, const ga_space *sp, double ratio, ga_rng *r)
+{
+    int64_t total = ga_gene_count(c, sp);
+    if (total == 0) return;
+    int64_t k = llround(ratio * (double)total);
+    if (k < 1) k = 1;
+    for (int64_t j = 0; j < k; j++) redraw_gene(c, sp, (int64_t)(ga_rng_next(r) % (uint64_t)total), r);
+}
+
+static int step(ga_rng *r) /* +-1..3 */
+{
+    int s = 1 + (int)ga_rng_below(r, 3);
+    return ga_rng_below(r, 2) ? s : -s;
+}
+
+void ga_mutate_local(sim_config *c, const ga_space *sp, const ga_effective *e, int k, ga_rng *r)
+{
+    /* Weights: one share per effective gene of each evolved group, V one share. */
+    int64_t wv = (sp->genes & GENE_V) ? 1 : 0;
+    int64_t wi = (sp->genes & GENE_I) ? e->nsenders : 0;
+    int64_t wc = (sp->genes & GENE_C) ? e->nports : 0;
+    int64_t wq = (sp->genes & GENE_Q) ? e->nqlists : 0;
+    int64_t total = wv + wi + wc + wq;
+    if (total == 0) return;
+    for (int j = 0; j < k; j++) {
+        int64_t g = (int64_t)(ga_rng_next(r) % (uint64_t)total);
+        if (g < wv) {
+            int64_t v = (int64_t)c->interval + step(r);
+            if (v < sp->vmin) v = sp->vmin;
+            if (v > sp->vmax) v = sp->vmax;
+            c->interval = (uint32_t)v;
+        } else if ((g -= wv) < wi) {
+            int node = e->senders[g];
+            int v = c->inject[node] + step(r);
+            if (v < 0) v = 0;
+            if (v > sp->imax) v = sp->imax;
+            c->inject[node] = (uint16_t)v;
+        } else if ((g -= wi) < wc) {
+            int32_t port = e->ports[g];
+            c->scheme[port] = (uint8_t)((c->scheme[port] + 1 + ga_rng_below(r, VCSEL_NSCHEMES - 1)) % VCSEL_NSCHEMES);
+        } else {
+            g -= wc;
+            uint8_t *q = c->qorder + (size_t)e->qlists[g] * NPORTS;
+            unsigned in = e->qinputs[g];
+            int pos[NPORTS], np = 0;
+            for (int x = 0; x < NPORTS; x++)
+                if (in & (1u << q[x])) pos[np++] = x;
+            int a = (int)ga_rng_below(r, (uint32_t)np), b = (int)ga_rng_below(r, (uint32_t)np - 1);
+            if (b >= a) b++;
+            uint8_t t = q[pos[a]]; q[pos[a]] = q[pos[b]]; q[pos[b]] = t;
+        }
+    }
+}
+
+void ga_crossover(sim_config *a, const sim_config *b, const ga_space *sp, double rate, ga_rng *r)
+{
+    if ((sp->genes & GENE_V) && ga_rng_unit(r) < rate) a->interval = b->interval;
+    if (sp->genes & GENE_I)
+        for (int i = 0; i < a->nodes; i++)
+            if (ga_rng_unit(r) < rate) a->inject[i] = b->inject[i];
+    if (sp->genes & GENE_C)
+        for (int k = 0; k < a->nodes * NPORTS; k++)
+            if (ga_rng_unit(r) < rate) a->scheme[k] = b->scheme[k];
+    if (sp->genes & GENE_Q)
+        for (size_t k = 0; k < qlist_count(a); k++)
+            if (ga_rng_unit(r) < rate) memcpy(a->qorder + k * NPORTS, b->qorder + k * NPORTS, NPORTS);
+}

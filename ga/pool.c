@@ -1,0 +1,133 @@
+/* Evaluation thread pool (see pool.h).  The calling thread works too, so a
+ * pool of one thread starts no thread at all. */
+#include "ga/pool.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct ga_pool {
+    int threads;            /* including the caller */
+    sim **sims;             /* one per thread; sims[0] is the caller's */
+    pthread_t *tid;
+    int started;
+    pthread_mutex_t lock;
+    pthread_cond_t work, done;
+    ga_job *jobs;
+    int count, next, finished, busy;
+    unsigned batch;         /* increments per batch, wakes the workers */
+    int quit;
+};
+
+typedef struct { ga_pool *pl; int index; } worker_arg;
+
+static void eval(sim *s, ga_job *j)
+{
+    if (j->cutoff > 0) sim_run_cutoff(s, j->cfg, j->cutoff, &j->m);
+    else sim_run(s, j->cfg, &j->m);
+}
+
+/* Take jobs until none are left; the lock is held on entry and exit. */
+static void drain(ga_pool *pl, sim *s)
+{
+    while (pl->next < pl->count) {
+        ga_job *j = &pl->jobs[pl->next++];
+        pthread_mutex_unlock(&pl->lock);
+        eval(s, j);
+        pthread_mutex_lock(&pl->lock);
+        pl->finished++;
+    }
+}
+
+static void *worker(void *arg)
+{
+    worker_arg *wa = arg;
+    ga_pool *pl = wa->pl;
+    sim *s = pl->sims[wa->index];
+    free(wa);
+    unsigned seen = 0;
+    pthread_mutex_lock(&pl->lock);
+    for (;;) {
+        while (!pl->quit && pl->batch == seen) pthread_cond_wait(&pl->work, &pl->lock);
+        if (pl->quit) break;
+        seen = pl->batch;
+        pl->busy++;
+        drain(pl, s);
+        pl->busy--;
+        if (pl->finished == pl->count && pl->busy == 0) pthread_cond_signal(&pl->done);
+    }
+    pthread_mutex_unlock(&pl->lock);
+    return NULL;
+}
+
+ga_pool *ga_pool_new(const sim_params *p, const int32_t *dest, int threads, char *err, size_t errlen)
+{
+    if (threads < 1) threads = 1;
+    ga_pool *pl = calloc(1, sizeof *pl);
+    if (!pl) return snprintf(err, errlen, "out of memory"), NULL;
+    pl->threads = threads;
+    pl->sims = calloc((size_t)threads, sizeof *pl->sims);
+    pl->tid = calloc((size_t)threads, sizeof *pl->tid);
+    if (!pl->sims || !pl->tid) { free(pl->sims); free(pl->tid); free(pl); return snprintf(err, errlen, "out of memory"), NULL; }
+    for (int k = 0; k < threads; k++)
+        if (!(pl->sims[k] = sim_new(p, dest, err, errlen))) { ga_pool_free(pl); return NULL; }
+    if (pthread_mutex_init(&pl->lock, NULL) || pthread_cond_init(&pl->work, NULL) || pthread_cond_init(&pl->done, NULL)) {
+        snprintf(err, errlen, "cannot create thread synchronisation");
+        for (int k = 0; k < threads; k++) sim_free(pl->sims[k]);
+        free(pl->sims); free(pl->tid); free(pl);
+        return NULL;
+    }
+    for (int k = 1; k < threads; k++) {
+        worker_arg *wa = malloc(sizeof *wa);
+        if (!wa) break;
+        wa->pl = pl;
+        wa->index = k;
+        if (pthread_create(&pl->tid[k], NULL, worker, wa) != 0) { free(wa); break; }
+        pl->started = k;
+    }
+    return pl;
+}
+
+void ga_pool_free(ga_pool *pl)
+{
+    if (!pl) return;
+    if (pl->sims && pl->tid && pl->started > 0) {
+        pthread_mutex_lock(&pl->lock);
+        pl->quit = 1;
+        pthread_cond_broadcast(&pl->work);
+        pthread_mutex_unlock(&pl->lock);
+        for (int k = 1; k <= pl->started; k++) pthread_join(pl->tid[k], NULL);
+    }
+    if (pl->sims) {
+        pthread_mutex_destroy(&pl->lock);
+        pthread_cond_destroy(&pl->work);
+        pthread_cond_destroy(&pl->done);
+        for (int k = 0; k < pl->threads; k++) sim_free(pl->sims[k]);
+    }
+    free(pl->sims);
+    free(pl->tid);
+    free(pl);
+}
+
+void ga_pool_run(ga_pool *pl, ga_job *jobs, int count)
+{
+    if (pl->started == 0) {
+        for (int k = 0; k < count; k++) eval(pl->sims[0], &jobs[k]);
+        return;
+    }
+    pthread_mutex_lock(&pl->lock);
+    pl->jobs = jobs;
+    pl->count = count;
+    pl->next = pl->finished = 0;
+    pl->batch++;
+    pthread_cond_broadcast(&pl->work);
+    pl->busy++;
+    drain(pl, pl->sims[0]);
+    pl->busy--;
+    while (pl->finished < pl->count || pl->busy > 0) pthread_cond_wait(&pl->done, &pl->lock);
+    pl->jobs = NULL;
+    pl->count = 0;
+    pthread_mutex_unlock(&pl->lock);
+}
+
+int ga_pool_threads(const ga_pool *pl) { return pl->started + 1; }
