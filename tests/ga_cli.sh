@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# `nocsim ga` from the outside: bad input refused with exit 2 and nothing
+# written; a run SIGKILLed mid-way leaves a database that SQLite's integrity
+# check accepts, marked unfinished, and --resume finishes it.
+set -u
+N=${NOCSIM:-./nocsim}
+pass=0 fail=0
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+tmp=$(mktemp -d); trap 'kill -9 $pid 2>/dev/null; rm -rf "$tmp"' EXIT
+pid=
+
+expect_usage() {
+  local what=$1 frag=$2; shift 2
+  local err; err=$("$@" 2>&1 >/dev/null); local rc=$?
+  [ $rc -eq 2 ] || { bad "$what: exit $rc, want 2 ($err)"; return; }
+  case $err in *"$frag"*) ok;; *) bad "$what: '$err' lacks '$frag'";; esac
+}
+cd "$tmp"
+expect_usage "pop range"        "--pop"            $N ga --pop 1
+expect_usage "rate range"       "--crossover-rate" $N ga --crossover-rate 2
+expect_usage "watchdog+life"    "exclude"          $N ga --watchdog 100 --lifetime 100
+expect_usage "genes"            "V,I,C,Q"          $N ga --genes V,X
+expect_usage "algo"             "local paper"      $N ga --algo magic
+expect_usage "interval"         "packet length"    $N ga --interval 3
+[ ! -e nocsim.db ] && ok || bad "bad input created nocsim.db"
+
+# A directory where the database should be: clear error, exit 1.
+mkdir not-a-file.db
+err=$($N ga --size 4 --generations 1 --db not-a-file.db 2>&1 >/dev/null); rc=$?
+[ $rc -eq 1 ] && case $err in *not-a-file.db*) true;; *) false;; esac && ok || bad "unwritable db: rc $rc '$err'"
+
+# Kill test.  The run is long enough that it is still going when killed.
+db=$tmp/kill.db
+$N ga --traffic brev --size 16 --slices 2 --pop 20 --stack-vmax 16 --evals 6000 --threads 2 --quiet --db "$db" >/dev/null 2>&1 &
+pid=$!
+gen=0
+for _ in $(seq 1 500); do
+  gen=$(sqlite3 "$db" "select coalesce(max(generation),0) from generations" 2>/dev/null || echo 0)
+  [ "${gen:-0}" -ge 3 ] && break
+  sleep 0.02
+done
+if kill -9 $pid 2>/dev/null; then
+  wait $pid 2>/dev/null
+  ic=$(sqlite3 "$db" "pragma integrity_check")
+  [ "$ic" = ok ] && ok || bad "integrity_check after SIGKILL: $ic"
+  st=$(sqlite3 "$db" "select status from runs where id = 1")
+  [ "$st" = unfinished ] && ok || bad "status after SIGKILL: $st"
+  out=$($N ga --db "$db" --resume 1 --quiet 2>&1); rc=$?
+  [ $rc -eq 0 ] && ok || bad "resume exit $rc: $out"
+  st=$(sqlite3 "$db" "select status from runs where id = 1")
+  [ "$st" = finished ] && ok || bad "status after resume: $st"
+  ev=$(sqlite3 "$db" "select max(evaluations) from generations where run = 1")
+  [ "${ev:-0}" -ge 6000 ] && ok || bad "resumed run stopped at $ev evaluations"
+  # Every recorded chromosome is unique per run and the best is among them.
+  n=$(sqlite3 "$db" "select count(*) from chromosomes c join runs r on r.id = c.run where c.crc = r.best_crc")
+  [ "$n" = 1 ] && ok || bad "best chromosome recorded $n times"
+  expect_usage "resume finished" "finished already" $N ga --db "$db" --resume 1
+else
+  bad "the run ended before it could be killed (generation $gen)"
+fi
+echo "ga_cli: $pass passed, $fail failed"
+[ $fail -eq 0 ]

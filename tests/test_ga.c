@@ -1,0 +1,360 @@
+/* Tests of the GA: signatures against an independently computed golden
+ * value, determinism across thread counts, monotone best, synonyms and
+ * records that re-simulate to their recorded scores, resume equivalence, and
+ * the default search never ending worse than the stacking it starts from. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ga/chrom.h"
+#include "ga/ga.h"
+#include "store/store.h"
+#include "traffic/traffic.h"
+
+/* The golden value was computed with Python's zlib.crc32 over the encoding
+ * as chrom.h documents it (4x4 torus, 3 VCs, V = 37, I[i] = 7i mod 29,
+ * C[k] = 3k mod 10, Q list k = ((j + k mod 5) mod 5 for j = 0..4)). */
+START_TEST(signature_golden)
+{
+    sim_config *c = sim_config_new(16, 3, 0, 37);
+    for (int i = 0; i < 16; i++) c->inject[i] = (uint16_t)(i * 7 % 29);
+    for (int k = 0; k < 80; k++) c->scheme[k] = (uint8_t)(k * 3 % 10);
+    for (int k = 0; k < 240; k++)
+        for (int j = 0; j < 5; j++) c->qorder[k * 5 + j] = (uint8_t)((j + k % 5) % 5);
+    ck_assert_uint_eq(chrom_encoded_size(4, 3), 1324);
+    uint8_t buf[1324];
+    ck_assert_uint_eq(chrom_signature(c, 4, buf), 0xf0389980u);
+    /* Decoding gives the same genes back; a changed gene changes the signature. */
+    sim_config *d = sim_config_new(16, 3, 0, 8);
+    char err[128];
+    ck_assert_int_eq(chrom_decode(d, buf, sizeof buf, err, sizeof err), 0);
+    ck_assert_uint_eq(chrom_signature(d, 4, buf), 0xf0389980u);
+    d->inject[3]++;
+    ck_assert_uint_ne(chrom_signature(d, 4, buf), 0xf0389980u);
+    /* Bad encodings are refused with a reason. */
+    chrom_encode(c, 4, buf);
+    ck_assert_int_ne(chrom_decode(d, buf, sizeof buf - 1, err, sizeof err), 0);
+    buf[1324 - 1] = 9; /* the last Q list is no longer a permutation */
+    ck_assert_int_ne(chrom_decode(d, buf, sizeof buf, err, sizeof err), 0);
+    ck_assert_ptr_nonnull(strstr(err, "permutation"));
+    sim_config *e = sim_config_new(64, 3, 0, 8);
+    chrom_encode(c, 4, buf);
+    ck_assert_int_ne(chrom_decode(e, buf, sizeof buf, err, sizeof err), 0);
+    ck_assert_ptr_nonnull(strstr(err, "4x4"));
+    sim_config_free(c); sim_config_free(d); sim_config_free(e);
+}
+END_TEST
+
+static traffic *pattern(const char *name, int n)
+{
+    char err[128];
+    traffic *t = traffic_new(name, n, 1, err, sizeof err);
+    ck_assert_msg(t != NULL, "%s", err);
+    return t;
+}
+
+static ga *make(const char *tname, int n, ga_algo algo, int threads, uint64_t seed, int gens, store *db, traffic **tout)
+{
+    ga_params gp;
+    ga_params_default(&gp);
+    gp.algo = algo;
+    gp.pop = 8;
+    gp.generations = gens;
+    gp.train = 5;
+    gp.crossover_interval = 5;
+    gp.threads = threads;
+    gp.seed = seed;
+    gp.stack_vmax = 40;
+    sim_params sp;
+    sim_params_default(&sp);
+    sp.n = n;
+    sp.slices = 2;
+    traffic *t = pattern(tname, n);
+    char err[256];
+    ga *g = ga_new(&gp, &sp, t->dest, tname, db, "test", "{}", err, sizeof err);
+    ck_assert_msg(g != NULL, "%s", err);
+    ck_assert_msg(ga_start(g, err, sizeof err) == 0, "%s", err);
+    *tout = t;
+    return g;
+}
+
+static void run_out(ga *g)
+{
+    char err[256];
+    int more;
+    while ((more = ga_step(g, err, sizeof err)) > 0) {}
+    ck_assert_msg(more == 0, "%s", err);
+}
+
+START_TEST(same_seed_same_result_any_threads)
+{
+    for (int algo = 0; algo < 2; algo++) {
+        traffic *t1, *t2;
+        ga *a = make("shfl", 4, (ga_algo)algo, 1, 7, 25, NULL, &t1);
+        ga *b = make("shfl", 4, (ga_algo)algo, 2, 7, 25, NULL, &t2);
+        run_out(a);
+        run_out(b);
+        sim_metrics ma, mb;
+        uint32_t ca, cb;
+        ga_best(a, &ma, &ca);
+        ga_best(b, &mb, &cb);
+        ck_assert_uint_eq(ca, cb);
+        ck_assert_mem_eq(&ma, &mb, sizeof ma);
+        ga_progress pa, pb;
+        ga_get_progress(a, &pa);
+        ga_get_progress(b, &pb);
+        ck_assert_int_eq(pa.evals, pb.evals);
+        ck_assert(pa.average == pb.average);
+        ga_free(a); ga_free(b);
+        traffic_free(t1); traffic_free(t2);
+    }
+}
+END_TEST
+
+START_TEST(best_never_gets_worse)
+{
+    for (int algo = 0; algo < 2; algo++) {
+        traffic *t;
+        ga *g = make("brev", 8, (ga_algo)algo, 2, 3, 30, NULL, &t);
+        ga_progress p;
+        ga_get_progress(g, &p);
+        int64_t last = p.best_score;
+        char err[256];
+        while (ga_step(g, err, sizeof err) > 0) {
+            ga_get_progress(g, &p);
+            ck_assert_int_le(p.best_score, last);
+            last = p.best_score;
+        }
+        ga_free(g);
+        traffic_free(t);
+    }
+}
+END_TEST
+
+/* The default search starts from the stacking optimum, so it can only end at
+ * or below it, whatever the pattern and seed. */
+START_TEST(local_never_worse_than_stacking)
+{
+    const char *names[] = { "bcmp", "brev", "brot", "shfl", "torn", "trns" };
+    for (int k = 0; k < 6; k++)
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            traffic *t;
+            ga *g = make(names[k], 4, GA_ALGO_LOCAL, 2, seed, 10, NULL, &t);
+            run_out(g);
+            sim_metrics m;
+            ga_best(g, &m, NULL);
+            int64_t stack;
+            ga_baselines(g, NULL, NULL, &stack, NULL);
+            ck_assert_int_gt(stack, 0);
+            ck_assert_msg(m.duration <= stack, "%s seed %llu: %lld > stacking %lld", names[k],
+                          (unsigned long long)seed, (long long)m.duration, (long long)stack);
+            ga_free(g);
+            traffic_free(t);
+        }
+}
+END_TEST
+
+typedef struct {
+    sim *multi, *single;
+    int n, vcs;
+    int64_t best_score;
+    uint32_t crcs[4096];
+    int count;
+} check_ctx;
+
+static int check_record(const store_chrom *c, void *arg)
+{
+    check_ctx *x = arg;
+    sim_config *cfg = sim_config_new(x->n * x->n, x->vcs, 0, 8);
+    char err[256];
+    ck_assert_msg(chrom_decode(cfg, c->genes, c->genes_len, err, sizeof err) == 0, "%s", err);
+    uint8_t *scratch = malloc(chrom_encoded_size(x->n, x->vcs));
+    ck_assert_uint_eq(chrom_signature(cfg, x->n, scratch), c->crc);
+    free(scratch);
+    sim_metrics m, m1;
+    sim_run(x->multi, cfg, &m);
+    sim_run(x->single, cfg, &m1);
+    ck_assert_int_eq(m.duration, c->duration);
+    ck_assert_int_eq(ga_score(&m, GA_KEY_NONE), c->score);
+    ck_assert_int_eq(m.ir, c->ir);
+    ck_assert_int_eq(m.or_, c->or_);
+    ck_assert_int_eq(m.ib, c->ib);
+    ck_assert_int_eq(m.ob, c->ob);
+    ck_assert_int_eq(m.lb, c->lb);
+    ck_assert_int_eq(m1.duration, c->t_d);
+    ck_assert_int_eq(m1.te, c->t_e);
+    for (int k = 0; k < x->count; k++) ck_assert_uint_ne(x->crcs[k], c->crc);
+    if (x->count < 4096) x->crcs[x->count++] = c->crc;
+    sim_config_free(cfg);
+    return 0;
+}
+
+static char *temp_db(void)
+{
+    static char path[64];
+    strcpy(path, "/tmp/nocsim-ga-XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    unlink(path);
+    return path;
+}
+
+static void remove_db(const char *path)
+{
+    char p[96];
+    unlink(path);
+    snprintf(p, sizeof p, "%s-wal", path); unlink(p);
+    snprintf(p, sizeof p, "%s-shm", path); unlink(p);
+}
+
+START_TEST(records_resimulate_and_synonyms_are_distinct)
+{
+    char err[256];
+    char *path = temp_db();
+    store *db = store_open(path, STORE_CREATE, err, sizeof err);
+    ck_assert_msg(db != NULL, "%s", err);
+    traffic *t;
+    ga *g = make("brot", 4, GA_ALGO_LOCAL, 2, 5, 30, db, &t);
+    run_out(g);
+    ck_assert_int_eq(ga_finish(g, err, sizeof err), 0);
+    int64_t run = ga_run_id(g);
+    sim_metrics bm;
+    ga_best(g, &bm, NULL);
+
+    sim_params sp;
+    sim_params_default(&sp);
+    sp.n = 4;
+    sp.slices = 2;
+    check_ctx x = { .n = 4, .vcs = 3 };
+    x.multi = sim_new(&sp, t->dest, err, sizeof err);
+    sp.slices = 1;
+    x.single = sim_new(&sp, t->dest, err, sizeof err);
+    store_chrom_query q = { .run = run, .with_genes = true };
+    ck_assert_int_eq(store_chrom_list(db, &q, check_record, &x, err, sizeof err), STORE_OK);
+    ck_assert_int_ge(x.count, 1);
+    /* Synonyms: every chromosome with the run's best score; distinct
+     * signatures were checked above, equal scores here. */
+    x.count = 0;
+    q.synonyms_only = true;
+    ck_assert_int_eq(store_chrom_list(db, &q, check_record, &x, err, sizeof err), STORE_OK);
+    ck_assert_int_eq(x.count, ga_synonyms(g) + 1);
+    store_run r;
+    ck_assert_int_eq(store_run_get(db, run, &r, err, sizeof err), STORE_OK);
+    ck_assert_int_eq(r.best_duration, bm.duration);
+    ck_assert_str_eq(r.status, "finished");
+    ck_assert_int_eq(r.synonyms, ga_synonyms(g) + 1);
+    store_run_clear(&r);
+    sim_free(x.multi);
+    sim_free(x.single);
+    ga_free(g);
+    traffic_free(t);
+    store_close(db);
+    remove_db(path);
+}
+END_TEST
+
+/* A run stopped after 12 generations and resumed from its checkpoint ends
+ * exactly where an uninterrupted run of the same seed ends. */
+START_TEST(resume_continues_identically)
+{
+    for (int algo = 0; algo < 2; algo++) {
+        char err[256];
+        traffic *t1, *t2;
+        ga *whole = make("brev", 4, (ga_algo)algo, 1, 11, 25, NULL, &t1);
+        run_out(whole);
+
+        char *path = temp_db();
+        store *db = store_open(path, STORE_CREATE, err, sizeof err);
+        ga *part = make("brev", 4, (ga_algo)algo, 2, 11, 25, db, &t2);
+        for (int k = 0; k < 12; k++) ck_assert_int_gt(ga_step(part, err, sizeof err), 0);
+        int64_t run = ga_run_id(part);
+        ga_free(part); /* as if killed: the run stays unfinished */
+        ga *rest = ga_resume(db, run, 1, err, sizeof err);
+        ck_assert_msg(rest != NULL, "%s", err);
+        run_out(rest);
+        sim_metrics a, b;
+        uint32_t ca, cb;
+        ga_best(whole, &a, &ca);
+        ga_best(rest, &b, &cb);
+        ck_assert_uint_eq(ca, cb);
+        ck_assert_mem_eq(&a, &b, sizeof a);
+        ga_progress pa, pb;
+        ga_get_progress(whole, &pa);
+        ga_get_progress(rest, &pb);
+        ck_assert_int_eq(pa.generation, pb.generation);
+        ck_assert_int_eq(pa.evals, pb.evals);
+        ck_assert_int_eq(ga_synonyms(whole), ga_synonyms(rest));
+        ga_free(whole);
+        ga_free(rest);
+        traffic_free(t1); traffic_free(t2);
+        store_close(db);
+        remove_db(path);
+    }
+}
+END_TEST
+
+START_TEST(parameter_checks)
+{
+    ga_params gp;
+    char err[256];
+    ga_params_default(&gp);
+    ck_assert_int_eq(ga_params_check(&gp, err, sizeof err), 0);
+    gp.watchdog = 100; gp.lifetime = 100;
+    ck_assert_int_ne(ga_params_check(&gp, err, sizeof err), 0);
+    ck_assert_ptr_nonnull(strstr(err, "exclude"));
+    ga_params_default(&gp);
+    gp.crossover_rate = 1.5;
+    ck_assert_int_ne(ga_params_check(&gp, err, sizeof err), 0);
+    ck_assert_ptr_nonnull(strstr(err, "--crossover-rate"));
+    ga_params_default(&gp);
+    gp.pop = 1;
+    ck_assert_int_ne(ga_params_check(&gp, err, sizeof err), 0);
+    char buf[8];
+    ck_assert_str_eq(ga_genes_name(GENE_V | GENE_C | GENE_Q, buf), "V,C,Q");
+}
+END_TEST
+
+/* Effective genes of two packets on a 4x4 torus, (0,0) -> (2,0) and
+ * (1,0) -> (3,0): no port carries two VCs; one output VC, router 1's E on
+ * VC 1 (link 1->2 is the middle dateline), is wanted by two inputs. */
+START_TEST(effective_genes_single_packet)
+{
+    sim_params sp;
+    sim_params_default(&sp);
+    sp.n = 4;
+    int32_t dest[16];
+    for (int i = 0; i < 16; i++) dest[i] = i;
+    dest[0] = 2;
+    dest[1] = 3;   /* (1,0) -> (3,0) shares router 1's E VC0 with the first */
+    ga_effective *e = ga_effective_new(&sp, dest);
+    ck_assert_int_eq(e->nsenders, 2);
+    ck_assert_int_eq(e->nports, 0);
+    ck_assert_int_eq(e->nqlists, 1);
+    ck_assert_int_eq(e->qlists[0], (1 * 5 + 1) * 3 + 1);
+    ck_assert_uint_eq(e->qinputs[0], (1u << 3) | (1u << 4)); /* W and P */
+    ga_effective_free(e);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("ga");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, signature_golden);
+    tcase_add_test(tc, parameter_checks);
+    tcase_add_test(tc, effective_genes_single_packet);
+    tcase_add_test(tc, same_seed_same_result_any_threads);
+    tcase_add_test(tc, best_never_gets_worse);
+    tcase_add_test(tc, local_never_worse_than_stacking);
+    tcase_add_test(tc, records_resimulate_and_synonyms_are_distinct);
+    tcase_add_test(tc, resume_continues_identically);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
