@@ -19,6 +19,7 @@ struct cc_enc {
     int *sends, *recvs;   /* [S*n] */
     int *itime;    /* broadcast: [o*n+v] step in which v got o's message, -1 origin, S+1 never */
     int *order, *bstart, *list, *cand, *load;
+    int *nl, *nb;  /* broadcast: informed list length per origin, now and before this step */
     long penalty;
     int moves;     /* a mutation makes 1..moves tested moves */
 };
@@ -27,7 +28,7 @@ void cc_enc_free(cc_enc *e)
 {
     if (!e) return;
     free(e->card); free(e->grp); free(e->use); free(e->sends); free(e->recvs);
-    free(e->itime); free(e->order); free(e->bstart); free(e->list); free(e->cand); free(e->load);
+    free(e->itime); free(e->order); free(e->bstart); free(e->list); free(e->cand); free(e->load); free(e->nl); free(e->nb);
     free(e);
 }
 
@@ -64,10 +65,12 @@ cc_enc *cc_enc_new(const cc_problem *pb, const cc_paths *P, int S, char err[CC_E
     e->itime = malloc((size_t)n * n * sizeof *e->itime);
     e->order = malloc((size_t)(e->M + 1) * sizeof *e->order);
     e->bstart = malloc((size_t)(S + 2) * sizeof *e->bstart);
-    e->list = malloc((size_t)(n + 1) * sizeof *e->list);
+    e->list = malloc((size_t)n * n * sizeof *e->list);
+    e->nl = malloc((size_t)n * sizeof *e->nl);
+    e->nb = malloc((size_t)n * sizeof *e->nb);
     e->cand = malloc((size_t)(e->M + n + 1) * sizeof *e->cand);
     e->load = malloc((size_t)S * sizeof *e->load);
-    if (!e->card || !e->grp || !e->use || !e->sends || !e->recvs || !e->itime || !e->order || !e->bstart || !e->list || !e->cand || !e->load) goto oom;
+    if (!e->card || !e->grp || !e->use || !e->sends || !e->recvs || !e->itime || !e->order || !e->bstart || !e->list || !e->cand || !e->load || !e->nl || !e->nb) goto oom;
     for (int m = 0; m < e->M; m++) e->grp[pb->msrc[m] + 1]++;
     for (int v = 0; v < n; v++) e->grp[v + 1] += e->grp[v];
     for (int m = 0; m < e->M; m++) {
@@ -306,7 +309,7 @@ static bool good_source(const cc_enc *e, int o, int v, int d, int st)
 
 /* Restoration: an informed source for delivery (o -> d) at step st, chosen at
  * random among the nodes informed before st; -1 if there is none. */
-static int restore_source(cc_enc *e, int o, int d, int st, int ninformed, int pidx, cc_rng *r)
+static int restore_source(cc_enc *e, int o, int d, int st, const int *list, int ninformed, int pidx, cc_rng *r)
 {
     /* Among the informed nodes, the one whose route (the gene's path index,
      * modulo) adds the fewest conflicts so far; ties broken at random.  Paper
@@ -315,9 +318,11 @@ static int restore_source(cc_enc *e, int o, int d, int st, int ninformed, int pi
     int best = -1, ties = 0;
     long bc = -1;
     for (int i = 0; i < ninformed; i++) {
-        int v = e->list[i];
+        int v = list[i];
         if (!good_source(e, o, v, d, st)) continue;
-        long c = cost(e, cc_paths_id(e->P, v, d, pidx % usable_paths(e, v, d)), st);
+        int id = cc_paths_id(e->P, v, d, pidx % usable_paths(e, v, d));
+        /* conflicts first, then length: a shorter route leaves channels free */
+        long c = cost(e, id, st) * 64 + cc_paths_len(e->P, id);
         if (bc < 0 || c < bc) { bc = c; best = v; ties = 1; }
         else if (c == bc && cc_rng_below(r, ++ties) == 0) best = v;
     }
@@ -332,50 +337,48 @@ static int bc_path(const cc_enc *e, const int *x, int g)
 static long broadcast_eval(cc_enc *e, int *x, cc_rng *r)
 {
     clear(e);
-    int n = e->n, S = e->S;
+    int n = e->n, S = e->S, M = e->M;
     long c = 0;
+    /* Step by step over all origins at once, so that in each step every
+     * origin's restoration sees the channels the others already took. */
+    for (int i = 0; i < n * n; i++) e->itime[i] = S + 1;
     for (int o = 0; o < n; o++) {
-        int a = e->grp[o], b = e->grp[o + 1];
-        if (a == b) continue;
-        int *it = e->itime + o * n;
-        for (int v = 0; v < n; v++) it[v] = S + 1;
-        it[o] = -1;
-        /* bucket this origin's deliveries by step */
-        memset(e->bstart, 0, (size_t)(S + 2) * sizeof *e->bstart);
-        for (int g = a; g < b; g++) e->bstart[x[3 * g + 2] + 1]++;
-        for (int s = 0; s < S; s++) e->bstart[s + 1] += e->bstart[s];
-        for (int g = a; g < b; g++) e->order[e->bstart[x[3 * g + 2]]++] = g;
-        for (int s = S; s > 0; s--) e->bstart[s] = e->bstart[s - 1];
-        e->bstart[0] = 0;
-        int nl = 0, carry = 0;   /* carry: postponed deliveries, kept at the front */
-        e->list[nl++] = o;
-        int *post = e->cand + n;  /* postponed deliveries */
-        for (int st = 0; st < S; st++) {
-            int informed = nl, np = 0;
-            int total = carry + e->bstart[st + 1] - e->bstart[st];
-            for (int k = 0; k < total; k++) {
-                int g = k < carry ? post[k] : e->order[e->bstart[st] + k - carry];
-                int d = e->pb->mdst[g], src = x[3 * g];
-                if (!good_source(e, o, src, d, st)) src = restore_source(e, o, d, st, informed, x[3 * g + 1], r);
-                if (src < 0) {
-                    if (st + 1 < S) { post[np++] = g; continue; }
-                    /* no informed source even in the last step: unreachable */
-                    c += 2;
-                    x[3 * g + 2] = st;
-                    continue;
-                }
-                x[3 * g] = src;
-                x[3 * g + 1] %= usable_paths(e, src, d);
+        e->itime[o * n + o] = -1;
+        e->list[o * n] = o;
+        e->nl[o] = 1;
+    }
+    memset(e->bstart, 0, (size_t)(S + 2) * sizeof *e->bstart);
+    for (int g = 0; g < M; g++) e->bstart[x[3 * g + 2] + 1]++;
+    for (int s = 0; s < S; s++) e->bstart[s + 1] += e->bstart[s];
+    for (int g = 0; g < M; g++) e->order[e->bstart[x[3 * g + 2]]++] = g;
+    for (int s = S; s > 0; s--) e->bstart[s] = e->bstart[s - 1];
+    e->bstart[0] = 0;
+    int carry = 0;
+    int *post = e->cand + n;      /* postponed deliveries, handled first next step */
+    for (int st = 0; st < S; st++) {
+        for (int o = 0; o < n; o++) e->nb[o] = e->nl[o];   /* informed before st */
+        int np = 0, inbucket = e->bstart[st + 1] - e->bstart[st];
+        int total = carry + inbucket, rot = inbucket ? cc_rng_below(r, inbucket) : 0;
+        for (int k = 0; k < total; k++) {
+            /* the bucket is visited from a random rotation: no origin always first */
+            int g = k < carry ? post[k] : e->order[e->bstart[st] + (k - carry + rot) % inbucket];
+            int o = e->pb->msrc[g], d = e->pb->mdst[g], src = x[3 * g];
+            if (!good_source(e, o, src, d, st)) src = restore_source(e, o, d, st, e->list + o * n, e->nb[o], x[3 * g + 1], r);
+            if (src < 0) {
+                if (st + 1 < S) { post[np++] = g; continue; }
+                c += 2;   /* no informed source even in the last step: unreachable */
                 x[3 * g + 2] = st;
-                it[d] = st;
-                e->list[nl++] = d;
-                int id = bc_path(e, x, g);
-                c += touch(e, id, st, +1);
-                if (e->K) { e->sends[st * n + src]++; e->recvs[st * n + d]++; }
+                continue;
             }
-            /* postponed ones move to the front of the next step */
-            carry = np;
+            x[3 * g] = src;
+            x[3 * g + 1] %= usable_paths(e, src, d);
+            x[3 * g + 2] = st;
+            e->itime[o * n + d] = st;
+            e->list[o * n + e->nl[o]++] = d;
+            c += touch(e, bc_path(e, x, g), st, +1);
+            if (e->K) { e->sends[st * n + src]++; e->recvs[st * n + d]++; }
         }
+        carry = np;
     }
     e->penalty = c;
     return c + port_excess(e);
@@ -406,7 +409,8 @@ static void broadcast_mutate(cc_enc *e, int *x, cc_rng *r)
         if (!all_sources && v != x[3 * g]) continue;
         if (!good_source(e, o, v, d, st)) continue;
         for (int k = 0; k < usable_paths(e, v, d); k++) {
-            long c = cost(e, cc_paths_id(e->P, v, d, k), st);
+            int id = cc_paths_id(e->P, v, d, k);
+            long c = cost(e, id, st) * 64 + cc_paths_len(e->P, id);
             if (best < 0 || c < best) { best = c; bsrc = v; bp = k; ties = 1; }
             else if (c == best && cc_rng_below(r, ++ties) == 0) { bsrc = v; bp = k; }
         }

@@ -1,0 +1,396 @@
+/* Tests of the cc part: topologies and faults, lower bounds against the
+ * papers' tables and hand computation, the verifier against crafted bad
+ * schedules, and searches reaching the published step counts (every result
+ * passed through the verifier). */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc/algo.h"
+#include "cc/bounds.h"
+#include "cc/search.h"
+
+typedef struct {
+    cc_topo *t;
+    cc_paths *p;
+    cc_problem *pb;
+} fx;
+
+static fx make(const char *spec, cc_kind kind, const char *root, int ports)
+{
+    char err[CC_ERRLEN];
+    fx f = { 0 };
+    f.t = cc_topo_new(spec, err);
+    ck_assert_msg(f.t != NULL, "%s", err);
+    f.p = cc_paths_new(f.t, false, 128, err);
+    ck_assert_ptr_nonnull(f.p);
+    f.pb = cc_problem_new(f.t, kind, CC_WH, ports, root, NULL, NULL, err);
+    ck_assert_msg(f.pb != NULL, "%s", err);
+    return f;
+}
+
+static void unmake(fx *f)
+{
+    cc_problem_free(f->pb);
+    cc_paths_free(f->p);
+    cc_topo_free(f->t);
+}
+
+static int bound_of(const char *spec, cc_kind kind, const char *root)
+{
+    fx f = make(spec, kind, root, 0);
+    cc_bounds b;
+    ck_assert(cc_bounds_compute(f.pb, f.p, &b));
+    unmake(&f);
+    return b.best;
+}
+
+/* ---- topology ---- */
+
+START_TEST(topo_builtin)
+{
+    char err[CC_ERRLEN];
+    cc_topo *t = cc_topo_new("mesh:4x4", err);
+    ck_assert_int_eq(t->n, 16);
+    ck_assert_int_eq(t->nch, 48);        /* 24 links, two channels each */
+    ck_assert_int_ge(cc_topo_node(t, "12"), 0);
+    cc_topo_free(t);
+    t = cc_topo_new("octagon", err);
+    ck_assert_int_eq(t->nch, 24);        /* 8 ring + 4 opposite links */
+    ck_assert_int_ge(cc_topo_channel(t, 0, 4), 0);
+    ck_assert_int_lt(cc_topo_channel(t, 0, 2), 0);
+    cc_topo_free(t);
+    t = cc_topo_new("kautz:3,2", err);
+    ck_assert_int_eq(t->n, 12);
+    ck_assert_int_eq(t->nch, 36);        /* out-degree 3 */
+    int a = cc_topo_node(t, "01"), b = cc_topo_node(t, "12"), c = cc_topo_node(t, "10");
+    ck_assert_int_ge(cc_topo_channel(t, a, b), 0);     /* 01 -> 12 */
+    ck_assert_int_ge(cc_topo_channel(t, a, c), 0);     /* 01 -> 10 */
+    ck_assert_int_lt(cc_topo_channel(t, b, a), 0);     /* not 12 -> 01 */
+    cc_topo_free(t);
+    t = cc_topo_new("hypercube:4", err);
+    ck_assert_int_eq(t->nch, 64);
+    cc_topo_free(t);
+    t = cc_topo_new("torus:4x4", err);
+    ck_assert_int_eq(t->nch, 64);
+    cc_topo_free(t);
+    ck_assert_ptr_null(cc_topo_new("mesh:4", err));
+    ck_assert_ptr_nonnull(strstr(err, "mesh:4"));
+    ck_assert_ptr_null(cc_topo_new("blob:3", err));
+}
+END_TEST
+
+START_TEST(topo_file_and_faults)
+{
+    char err[CC_ERRLEN], path[] = "/tmp/nocsim_cc_topoXXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fprintf(f, "# a 4-ring\nundirected\nnode a\na b\nb c\nc d\nd a\n");
+    fclose(f);
+    char spec[64];
+    snprintf(spec, sizeof spec, "file:%s", path);
+    cc_topo_builder *b = cc_topo_parse(spec, err);
+    ck_assert_msg(b != NULL, "%s", err);
+    ck_assert(cc_topo_fail_link(b, "a-b", err));
+    ck_assert(!cc_topo_fail_link(b, "a-c", err));      /* no such link */
+    cc_topo *t = cc_topo_build(b, err);
+    ck_assert_msg(t != NULL, "%s", err);
+    ck_assert_int_eq(t->nch, 6);
+    cc_topo_free(t);
+    ck_assert(cc_topo_fail_link(b, "c-d", err));       /* now split in two */
+    ck_assert_ptr_null(cc_topo_build(b, err));
+    ck_assert_ptr_nonnull(strstr(err, "disconnected"));
+    cc_topo_builder_free(b);
+    f = fopen(path, "w");
+    fprintf(f, "a b\nthis line is bad\n");
+    fclose(f);
+    ck_assert_ptr_null(cc_topo_new(spec, err));
+    ck_assert_ptr_nonnull(strstr(err, ":2:"));        /* names the line */
+    remove(path);
+}
+END_TEST
+
+START_TEST(kautz_directed_fault)
+{
+    char err[CC_ERRLEN];
+    cc_topo_builder *b = cc_topo_parse("kautz:3,2", err);
+    ck_assert(cc_topo_fail_link(b, "01-10", err));
+    cc_topo *t = cc_topo_build(b, err);
+    ck_assert_int_eq(t->nch, 35);                      /* only the channel 01->10 */
+    ck_assert_int_ge(cc_topo_channel(t, cc_topo_node(t, "10"), cc_topo_node(t, "01")), 0);
+    cc_topo_free(t);
+    cc_topo_builder_free(b);
+}
+END_TEST
+
+START_TEST(paths_counts)
+{
+    fx f = make("mesh:4x4", CC_AAS, NULL, 0);
+    int a = cc_topo_node(f.t, "00"), z = cc_topo_node(f.t, "33");
+    ck_assert_int_eq(f.p->dist[a * 16 + z], 6);
+    ck_assert_int_eq(cc_paths_count(f.p, a, z), 20);   /* C(6,3) */
+    unmake(&f);
+    f = make("hypercube:4", CC_AAS, NULL, 0);
+    ck_assert_int_eq(cc_paths_count(f.p, 0, 15), 24);  /* 4! */
+    unmake(&f);
+}
+END_TEST
+
+/* ---- bounds: paper 002 Table 2/3, paper 000 Tables 1-3, hand-computed ---- */
+
+START_TEST(bounds_published)
+{
+    ck_assert_int_eq(bound_of("hypercube:3", CC_OAB, NULL), 2);
+    ck_assert_int_eq(bound_of("hypercube:3", CC_OAS, NULL), 3);
+    ck_assert_int_eq(bound_of("hypercube:3", CC_AAB, NULL), 3);
+    ck_assert_int_eq(bound_of("hypercube:3", CC_AAS, NULL), 4);
+    ck_assert_int_eq(bound_of("hypercube:4", CC_OAB, NULL), 2);
+    ck_assert_int_eq(bound_of("hypercube:4", CC_OAS, NULL), 4);
+    ck_assert_int_eq(bound_of("hypercube:4", CC_AAB, NULL), 4);
+    ck_assert_int_eq(bound_of("hypercube:4", CC_AAS, NULL), 8);
+    ck_assert_int_eq(bound_of("kautz:3,2", CC_OAB, "01"), 2);
+    ck_assert_int_eq(bound_of("kautz:3,2", CC_AAB, NULL), 4);
+    ck_assert_int_eq(bound_of("kautz:3,2", CC_OAS, "01"), 4);
+    ck_assert_int_eq(bound_of("kautz:3,2", CC_AAS, NULL), 7);   /* 12*(3*1+8*2)=228 over 36 channels */
+    ck_assert_int_eq(bound_of("mesh:4x4", CC_OAB, "00"), 3);
+    ck_assert_int_eq(bound_of("mesh:4x4", CC_OAB, "01"), 2);
+    ck_assert_int_eq(bound_of("mesh:4x4", CC_OAB, "11"), 2);
+    ck_assert_int_eq(bound_of("mesh:4x4", CC_OAS, "00"), 8);
+    ck_assert_int_eq(bound_of("mesh:4x4", CC_OAS, "01"), 6);    /* first-hop load, minimal routing */
+    ck_assert_int_eq(bound_of("mesh:4x4", CC_OAS, "11"), 4);
+    ck_assert_int_eq(bound_of("mesh:4x4", CC_AAB, NULL), 8);
+    ck_assert_int_eq(bound_of("mesh:4x4", CC_AAS, NULL), 16);   /* bisection: 128 messages over 8 channels */
+    ck_assert_int_eq(bound_of("octagon", CC_OAB, NULL), 2);
+    ck_assert_int_eq(bound_of("octagon", CC_OAS, NULL), 3);
+    ck_assert_int_eq(bound_of("octagon", CC_AAS, NULL), 4);     /* cut {0,1,4,5}: 16 over 4 (csv note) */
+}
+END_TEST
+
+START_TEST(bounds_details)
+{
+    fx f = make("octagon", CC_AAS, NULL, 0);
+    cc_bounds b;
+    ck_assert(cc_bounds_compute(f.pb, f.p, &b));
+    bool cut4 = false, dist4 = false;
+    for (int i = 0; i < b.n; i++) {
+        if (strcmp(b.b[i].name, "cut") == 0) cut4 = b.b[i].value == 4;
+        if (strcmp(b.b[i].name, "distance") == 0) dist4 = b.b[i].value == 4;   /* 88 / 24 */
+    }
+    ck_assert(cut4 && dist4);
+    unmake(&f);
+    /* 1-port mesh: AAB needs 15 receptions one per step */
+    f = make("mesh:4x4", CC_AAB, NULL, 1);
+    ck_assert(cc_bounds_compute(f.pb, f.p, &b));
+    ck_assert_int_eq(b.best, 15);
+    unmake(&f);
+}
+END_TEST
+
+/* ---- verifier ---- */
+
+static cc_schedule *sched_of(const cc_topo *t, const char *const *lines)
+{
+    /* lines: "STEP ORIGIN a-b-c" */
+    cc_schedule *s = cc_schedule_new();
+    for (int i = 0; lines[i]; i++) {
+        int step, nodes[16], k = 0;
+        char origin[16], path[128];
+        ck_assert_int_eq(sscanf(lines[i], "%d %15s %127s", &step, origin, path), 3);
+        for (char *tok = strtok(path, "-"); tok; tok = strtok(NULL, "-")) nodes[k++] = cc_topo_node(t, tok);
+        ck_assert(cc_schedule_add(s, step, cc_topo_node(t, origin), k, nodes));
+    }
+    return s;
+}
+
+static cc_verify_result verify_lines(const fx *f, const char *const *lines)
+{
+    cc_schedule *s = sched_of(f->t, lines);
+    cc_verify_result r;
+    ck_assert(cc_verify(f->pb, s, &r));
+    cc_schedule_free(s);
+    return r;
+}
+
+START_TEST(verify_oab_good_and_bad)
+{
+    fx f = make("hypercube:3", CC_OAB, "0", 0);
+    /* 0 informs 1,2,4 in step 0; then 1->3,->5 (via 1-5), 2->6, 4... */
+    static const char *const good[] = { "0 0 0-1", "0 0 0-2", "0 0 0-4", "1 0 1-3", "1 0 2-6", "1 0 4-5", "1 0 0-1-3-7", NULL };
+    cc_verify_result r = verify_lines(&f, good);
+    /* 0-1-3-7 and 1-3 share channel 1->3 in step 1: a conflict */
+    ck_assert(!r.ok);
+    ck_assert_int_eq(r.count[CC_VERR_CONFLICT], 1);
+    static const char *const good2[] = { "0 0 0-1", "0 0 0-2", "0 0 0-4", "1 0 1-3", "1 0 2-6", "1 0 4-5", "1 0 0-4-6-7", NULL };
+    r = verify_lines(&f, good2);
+    ck_assert_msg(r.ok, "%s", r.first);
+    ck_assert_int_eq(r.steps, 2);
+    static const char *const uninformed[] = { "0 0 0-1", "0 0 0-2", "0 0 3-7", "1 0 1-3", "1 0 2-6", "1 0 0-4", "1 0 4-5", NULL };
+    r = verify_lines(&f, uninformed);
+    ck_assert(!r.ok);
+    ck_assert_int_eq(r.count[CC_VERR_UNINFORMED], 2);   /* 3 in step 0, and 4 in the same step it got it */
+    static const char *const broken[] = { "0 0 0-1", "0 0 0-2", "0 0 0-4", "1 0 1-3", "1 0 2-6", "1 0 4-5", "1 0 0-7", NULL };
+    r = verify_lines(&f, broken);
+    ck_assert(!r.ok);
+    ck_assert_int_eq(r.count[CC_VERR_BROKEN_PATH], 1);
+    static const char *const missing[] = { "0 0 0-1", "0 0 0-2", "0 0 0-4", "1 0 1-3", "1 0 2-6", "1 0 4-5", NULL };
+    r = verify_lines(&f, missing);
+    ck_assert(!r.ok);
+    ck_assert_int_eq(r.count[CC_VERR_MISSING], 1);
+    unmake(&f);
+}
+END_TEST
+
+START_TEST(verify_ports_and_scatter)
+{
+    fx f = make("hypercube:3", CC_OAS, "0", 1);
+    static const char *const two[] = { "0 0 0-1", "0 0 0-2", "1 0 0-4", "2 0 0-1-3", "3 0 0-1-5", "4 0 0-2-6", "5 0 0-1-3-7", NULL };
+    cc_verify_result r = verify_lines(&f, two);
+    ck_assert(!r.ok);
+    ck_assert_int_eq(r.count[CC_VERR_PORTS], 1);          /* 0 sends two in step 0 with K=1 */
+    static const char *const ok[] = { "0 0 0-1", "1 0 0-2", "2 0 0-4", "3 0 0-1-3", "4 0 0-1-5", "5 0 0-2-6", "6 0 0-1-3-7", NULL };
+    r = verify_lines(&f, ok);
+    ck_assert_msg(r.ok, "%s", r.first);
+    ck_assert_int_eq(r.steps, 7);
+    static const char *const dup[] = { "0 0 0-1", "1 0 0-2", "2 0 0-4", "3 0 0-1-3", "4 0 0-1-5", "5 0 0-2-6", "6 0 0-1-3-7", "7 0 0-4-5", NULL };
+    r = verify_lines(&f, dup);
+    ck_assert(!r.ok);
+    ck_assert_int_eq(r.count[CC_VERR_EXTRA], 1);
+    unmake(&f);
+}
+END_TEST
+
+START_TEST(verify_json_roundtrip)
+{
+    fx f = make("octagon", CC_OAS, "0", 0);
+    static const char *const ok[] = { "0 0 0-1", "0 0 0-7", "0 0 0-4", "1 0 0-1-2", "1 0 0-7-6", "1 0 0-4-5", "2 0 0-4-3", NULL };
+    cc_schedule *s = sched_of(f.t, ok);
+    char path[] = "/tmp/nocsim_cc_jsonXXXXXX";
+    int fd = mkstemp(path);
+    FILE *fp = fdopen(fd, "w");
+    cc_schedule_write_json(fp, s, f.pb, "");
+    fclose(fp);
+    char err[256];
+    cc_schedule *back = cc_schedule_read_json(path, f.t, err, sizeof err);
+    ck_assert_msg(back != NULL, "%s", err);
+    ck_assert_int_eq(back->nt, 7);
+    cc_verify_result r;
+    ck_assert(cc_verify(f.pb, back, &r));
+    ck_assert_msg(r.ok, "%s", r.first);
+    ck_assert_int_eq(r.steps, 3);
+    cc_schedule_free(back);
+    fp = fopen(path, "w");
+    fprintf(fp, "{\"schedule\": [\n{\"step\": 0, \"transfers\": [{\"path\": [\"0\", \"9\"]}]}]}\n");
+    fclose(fp);
+    ck_assert_ptr_null(cc_schedule_read_json(path, f.t, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "line 2"));
+    remove(path);
+    cc_schedule_free(s);
+    unmake(&f);
+}
+END_TEST
+
+/* ---- search reaching the published counts ---- */
+
+static int search_steps(const char *spec, cc_kind kind, const char *root, int steps, long budget, uint64_t seed)
+{
+    fx f = make(spec, kind, root, 0);
+    cc_bounds b;
+    ck_assert(cc_bounds_compute(f.pb, f.p, &b));
+    cc_search_params sp = { .algo = &cc_algo_umda, .budget = budget, .pop = 60, .pmut = 0.9, .steps = steps,
+                            .start_steps = b.best, .max_steps = b.best + 4, .seed = seed };
+    cc_search_result res;
+    char err[CC_ERRLEN];
+    ck_assert_msg(cc_search(f.pb, f.p, &sp, &res, err), "%s", err);
+    int got = -1;
+    if (res.found) {
+        /* independent re-check of what the search returns */
+        cc_verify_result vr;
+        ck_assert(cc_verify(f.pb, res.sched, &vr));
+        ck_assert_msg(vr.ok, "%s", vr.first);
+        got = vr.steps;
+    }
+    cc_search_result_clear(&res);
+    unmake(&f);
+    return got;
+}
+
+#define REACH(spec, kind, root, want, budget) \
+    ck_assert_int_eq(search_steps(spec, kind, root, want, budget, 1), want)
+
+START_TEST(search_hypercube)
+{
+    REACH("hypercube:3", CC_OAB, "0", 2, 20000);
+    REACH("hypercube:3", CC_OAS, "0", 3, 20000);
+    REACH("hypercube:3", CC_AAB, NULL, 3, 100000);
+    REACH("hypercube:3", CC_AAS, NULL, 4, 100000);
+    REACH("hypercube:4", CC_OAB, "0", 2, 20000);
+    REACH("hypercube:4", CC_OAS, "0", 4, 20000);
+}
+END_TEST
+
+START_TEST(search_mesh_one_to_all)
+{
+    static const char *const roots[] = { "00", "01", "11" };
+    static const int oab[] = { 3, 2, 2 }, oas[] = { 8, 6, 4 };
+    for (int i = 0; i < 3; i++) {
+        REACH("mesh:4x4", CC_OAB, roots[i], oab[i], 20000);
+        REACH("mesh:4x4", CC_OAS, roots[i], oas[i], 20000);
+    }
+}
+END_TEST
+
+START_TEST(search_kautz_octagon)
+{
+    REACH("kautz:3,2", CC_OAB, "01", 2, 20000);
+    REACH("kautz:3,2", CC_OAS, "01", 4, 20000);
+    REACH("kautz:3,2", CC_AAS, NULL, 7, 100000);
+    REACH("octagon", CC_OAB, "0", 2, 20000);
+    REACH("octagon", CC_OAS, "0", 3, 20000);
+    REACH("octagon", CC_AAS, NULL, 4, 100000);
+    REACH("octagon", CC_AAB, NULL, 3, 100000);
+}
+END_TEST
+
+START_TEST(search_auto_and_ga)
+{
+    /* auto mode climbs from the bound; the GA baseline solves an easy case */
+    ck_assert_int_eq(search_steps("ring:6", CC_AAS, NULL, 0, 50000, 3), 5);   /* ring:6 AAS: cut 9/2 -> 5 */
+    fx f = make("hypercube:3", CC_OAS, "0", 0);
+    cc_search_params sp = { .algo = &cc_algo_ga, .budget = 20000, .pop = 40, .pmut = 0.9, .steps = 3, .max_steps = 3, .seed = 5 };
+    cc_search_result res;
+    char err[CC_ERRLEN];
+    ck_assert(cc_search(f.pb, f.p, &sp, &res, err));
+    ck_assert(res.found);
+    ck_assert_int_eq(res.steps, 3);
+    cc_search_result_clear(&res);
+    unmake(&f);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("cc");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, topo_builtin);
+    tcase_add_test(tc, topo_file_and_faults);
+    tcase_add_test(tc, kautz_directed_fault);
+    tcase_add_test(tc, paths_counts);
+    tcase_add_test(tc, bounds_published);
+    tcase_add_test(tc, bounds_details);
+    tcase_add_test(tc, verify_oab_good_and_bad);
+    tcase_add_test(tc, verify_ports_and_scatter);
+    tcase_add_test(tc, verify_json_roundtrip);
+    tcase_add_test(tc, search_hypercube);
+    tcase_add_test(tc, search_mesh_one_to_all);
+    tcase_add_test(tc, search_kautz_octagon);
+    tcase_add_test(tc, search_auto_and_ga);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
