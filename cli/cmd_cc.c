@@ -9,6 +9,7 @@
 #include "cc/bounds.h"
 #include "cc/search.h"
 #include "cli/args.h"
+#include "store/store.h"
 #include "cli/cli.h"
 
 #define MAX_FAULTS 64
@@ -31,6 +32,7 @@ typedef struct {
     const char *algo;
     out_format fmt;
     const char *out;
+    const char *db;
     const char *file;    /* verify */
 } cc_opts;
 
@@ -70,6 +72,7 @@ static void usage(FILE *f)
 "output:\n"
 "  --format text|json|csv   [text]\n"
 "  --out FILE         write the best schedule as JSON (the format verify reads)\n"
+"  --db PATH          save the run and its best schedule in a nocsim database\n"
 "\n"
 "verify checks every delivery, that broadcast senders were informed earlier,\n"
 "that paths use working channels, no channel twice in a step, the port limit;\n"
@@ -146,6 +149,8 @@ static bool parse_run(cc_opts *o, int argc, char **argv, int *i, bool *handled)
         if (!(v = arg_value("cc", argc, argv, i)) || !arg_format("cc", v, &o->fmt)) return false;
     } else if (strcmp(a, "--out") == 0) {
         if (!(o->out = arg_value("cc", argc, argv, i))) return false;
+    } else if (strcmp(a, "--db") == 0) {
+        if (!(o->db = arg_value("cc", argc, argv, i))) return false;
     } else *handled = false;
     return true;
 }
@@ -280,6 +285,45 @@ static bool write_schedule(const char *path, const cc_schedule *sch, const cc_pr
     return true;
 }
 
+/* Save the run (kind "cc") and its best schedule as JSON text. */
+static bool save_db(const cc_opts *o, const cc_setup *s, const cc_search_result *best, int bound, int nbound)
+{
+    char err[512], params[512];
+    store *db = store_open(o->db, STORE_CREATE, err, sizeof err);
+    if (!db) { fprintf(stderr, "nocsim cc: --db: %s\n", err); return false; }
+    snprintf(params, sizeof params,
+             "{\"topology\": \"%s\", \"cc\": \"%s\", \"root\": \"%s\", \"switching\": \"%s\", \"ports\": %d, "
+             "\"nonminimal\": %d, \"faults\": %d, \"budget\": %ld, \"runs\": %d, \"reached_bound\": %d}",
+             s->t->spec, cc_kind_names[o->kind], s->pb->root >= 0 ? s->t->names[s->pb->root] : "", cc_switching_names[o->sw],
+             o->ports, o->nonminimal, o->nfail_link + o->nfail_node, o->budget, o->runs, nbound);
+    store_run run = store_run_init("cc");
+    run.seed = (uint64_t)o->seed;
+    run.algorithm = o->algo;
+    run.params = params;
+    run.version = NOCSIM_VERSION;
+    bool ok = store_run_create(db, &run, err, sizeof err) == STORE_OK;
+    if (ok && best->found) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *mf = open_memstream(&text, &len);
+        ok = mf != NULL;
+        if (ok) {
+            cc_schedule_write_json(mf, best->sched, s->pb, "");
+            ok = fclose(mf) == 0;
+        }
+        store_cc c = { .run = run.id, .steps = best->steps, .bound = bound, .schedule = text };
+        int64_t id;
+        if (ok) ok = store_cc_add(db, &c, &id, err, sizeof err) == STORE_OK;
+        else snprintf(err, sizeof err, "out of memory");
+        free(text);
+        if (ok) ok = store_run_set_best(db, run.id, best->steps, STORE_NONE, 0, err, sizeof err) == STORE_OK;
+    }
+    if (ok) ok = store_run_set_status(db, run.id, best->found ? "finished" : "failed", err, sizeof err) == STORE_OK;
+    if (!ok) fprintf(stderr, "nocsim cc: --db: %s\n", err);
+    store_close(db);
+    return ok;
+}
+
 static int do_run(const cc_opts *o)
 {
     cc_setup s;
@@ -364,6 +408,7 @@ static int do_run(const cc_opts *o)
     bool ok = true;
     if (o->out && best.found) ok = write_schedule(o->out, best.sched, s.pb);
     if (o->out && !best.found) fprintf(stderr, "nocsim cc: no schedule found, %s not written\n", o->out);
+    if (o->db && !save_db(o, &s, &best, bound, nbound)) ok = false;
     rc = !ok ? EXIT_FAIL : best.found ? EXIT_OK : EXIT_FAIL;
     cc_search_result_clear(&best);
     setup_free(&s);
