@@ -372,7 +372,7 @@ static int do_run(const cc_opts *o)
             printf("run %d (seed %llu): %s %d steps, %ld evaluations (%ld to the best), %.3f s\n", run + 1,
                    (unsigned long long)sp.seed, res.found ? "found" : "NOT found in", res.steps, res.evals, res.evals_to_best, res.seconds);
         else if (o->fmt == FMT_CSV) {
-            printf("%s,%s,%s,%s,", s.t->spec, cc_kind_names[o->kind], s.pb->root >= 0 ? s.t->names[s.pb->root] : "", cc_switching_names[o->sw]);
+            printf("\"%s\",%s,%s,%s,", s.t->spec, cc_kind_names[o->kind], s.pb->root >= 0 ? s.t->names[s.pb->root] : "", cc_switching_names[o->sw]);
             if (o->ports) printf("%d,", o->ports); else printf("all,");
             for (int i = 0; i < o->nfail_link; i++) printf("%slink %s", i ? ";" : "", o->fail_link[i]);
             for (int i = 0; i < o->nfail_node; i++) printf("%snode %s", i || o->nfail_link ? ";" : "", o->fail_node[i]);

@@ -11,8 +11,8 @@ steps() {  # topology cc root fault-flags... -> best step count (or "-")
   local topo=$1 cc=$2 root=$3; shift 3
   local rootflag=()
   [ -n "$root" ] && rootflag=(--root "$root")
-  "$NOCSIM" cc --topology "$topo" --cc "$cc" "${rootflag[@]}" "$@" --budget "$BUDGET" --seed 1 --format csv 2>/dev/null \
-    | awk -F, 'NR==2 { print ($12 == -1 ? "-" : $12) }' || echo "-"
+  "$NOCSIM" cc --topology "$topo" --cc "$cc" "${rootflag[@]}" "$@" --budget "$BUDGET" --seed 1 --format json 2>/dev/null \
+    | grep -o '"best_steps": [0-9]*' | grep -o '[0-9]*$' || echo "-"
 }
 bound() {
   local topo=$1 cc=$2 root=$3; shift 3
