@@ -11,6 +11,9 @@ int cmd_sim(int argc, char **argv);
 int cmd_stack(int argc, char **argv);
 int cmd_ga(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_extrapolate(int argc, char **argv);
+int cmd_post_stack(int argc, char **argv);
 int cmd_db(int argc, char **argv);
 int cmd_cc(int argc, char **argv);
 

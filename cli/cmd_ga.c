@@ -6,9 +6,11 @@
 #include <unistd.h>
 
 #include "cli/args.h"
+#include "cli/chromfile.h"
 #include "cli/cli.h"
 #include "cli/model_opts.h"
 #include "ga/ga.h"
+#include "ga/methods.h"
 #include "store/store.h"
 
 /* Set by SIGINT/SIGTERM: finish the generation, leave the run resumable.
@@ -45,6 +47,11 @@ static void help(void)
            "  --interval V             V when V does not evolve (default: best simple stacking)\n"
            "  --stack-vmax V           simple-stacking sweep range l_c..V (default 200)\n"
            "  --sort-key K             secondary key for equal durations: none or ob te te-rev tb lb\n"
+           "  --sort duration|te       first key (te: effective thickness alone, paper T09)\n"
+           "  --fitness estimate       rough estimation (paper 6.2): single-slice runs scored\n"
+           "                           T_e (S'-1) + t_d, then the best is replayed at S' slices\n"
+           "  --estimate-slices S'     (default 2)\n"
+           "  --perturb K              try V-K..V+K at every evaluation and keep the best (paper 7.1)\n"
            "  --threads K              evaluation threads (default: all cores); results do not\n"
            "                           depend on it\n"
            "  --seed X                 (default 1)\n"
@@ -152,6 +159,15 @@ int cmd_ga(int argc, char **argv)
         else if (!strcmp(a, "--stack-vmax")) INTO(gp.stack_vmax, 1, 100000);
         else if (!strcmp(a, "--sort-key")) { VAL(); if (!arg_choice(cmd, a, v, ga_key_names, GA_KEY_COUNT, &k)) return EXIT_USAGE; gp.sort_key = (ga_sort_key)k; }
         else if (!strcmp(a, "--threads")) { INTO(gp.threads, 1, 256); threads_given = 1; }
+        else if (!strcmp(a, "--fitness")) { VAL(); if (!arg_choice(cmd, a, v, ga_fitness_names, 3, &k)) return EXIT_USAGE; gp.fitness = (ga_fitness)k; }
+        else if (!strcmp(a, "--sort")) {
+            static const char *const sorts[] = { "duration", "te" };
+            VAL();
+            if (!arg_choice(cmd, a, v, sorts, 2, &k)) return EXIT_USAGE;
+            gp.fitness = k ? GA_FIT_TE : GA_FIT_DURATION;
+        }
+        else if (!strcmp(a, "--estimate-slices")) INTO(gp.estimate_slices, 1, SIM_MAX_SLICES);
+        else if (!strcmp(a, "--perturb")) INTO(gp.perturb, 0, 1000);
         else if (!strcmp(a, "--db")) { VAL(); dbpath = v; }
         else if (!strcmp(a, "--no-db")) no_db = 1;
         else if (!strcmp(a, "--resume")) { VAL(); if (!arg_int(cmd, a, v, 1, INT64_MAX / 2, &resume)) return EXIT_USAGE; }
@@ -168,6 +184,8 @@ int cmd_ga(int argc, char **argv)
 #undef INTO
     }
     gp.seed = mo.seed;
+    /* Rough estimation scores single-slice runs. */
+    if (gp.fitness == GA_FIT_ESTIMATE) mo.params.slices = 1;
     char err[512];
     if (!resume) {
         if (ga_params_check(&gp, err, sizeof err) || sim_params_check(&mo.params, err, sizeof err)) {
@@ -264,14 +282,27 @@ int cmd_ga(int argc, char **argv)
     sim_metrics bm;
     uint32_t crc;
     const sim_config *best = ga_best(g, &bm, &crc);
+    method_result est;
+    memset(&est, 0, sizeof est);
+    int have_est = 0;
+    if (rgp->fitness == GA_FIT_ESTIMATE && db) {
+        method_options opt = { .slices = rgp->estimate_slices, .set = MINE_BEST, .threads = rgp->threads };
+        if (method_mine(db, ga_run_id(g), &opt, "estimate-stack", 1, NOCSIM_VERSION, &est, err, sizeof err)) {
+            fprintf(stderr, "nocsim ga: replaying the estimate at %d slices: %s\n", rgp->estimate_slices, err);
+            rc = EXIT_FAIL;
+        } else {
+            have_est = 1;
+        }
+    }
     int bscheme;
     uint32_t bint;
     int64_t stack_d, nonsplit_d;
     ga_baselines(g, &bscheme, &bint, &stack_d, &nonsplit_d);
     double ratio = stack_d > 0 ? (double)bm.duration / (double)stack_d : 0;
     if (save_best) {
-        FILE *f = fopen(save_best, "w");
-        if (!f || sim_config_save(best, rsp->n, f) || fclose(f)) {
+        chromfile_meta meta = { .traffic = resume ? NULL : mo.traffic, .slices = rsp->slices, .flits = rsp->flits,
+                                .run = ga_run_id(g), .chromosome = 0, .duration = bm.duration, .crc = crc };
+        if (chromfile_write(save_best, best, rsp->n, &meta)) {
             fprintf(stderr, "nocsim ga: --save-best %s: cannot write the file\n", save_best);
             rc = EXIT_FAIL;
         }
@@ -296,7 +327,11 @@ int cmd_ga(int argc, char **argv)
                (long long)p.generation, (long long)p.evals, p.elapsed);
         if (db) printf("run                %lld in %s (nocsim db show %lld)\n", (long long)ga_run_id(g), dbpath,
                        (long long)ga_run_id(g));
+        if (have_est)
+            printf("estimate replayed  %lld cycles at %d slices, interval %u (recorded as run %lld)\n",
+                   (long long)est.best.duration, rgp->estimate_slices, est.best_interval, (long long)est.run);
     }
+    method_result_clear(&est);
 out:
     ga_free(g);
     store_close(db);

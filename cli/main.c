@@ -16,6 +16,9 @@ static const command commands[] = {
     { "stack",  cmd_stack,  "simple stacking: sweep the inter-slice interval for each VC-selection scheme" },
     { "ga",     cmd_ga,     "Cup-Stacking GA: evolve a configuration that shortens the communication" },
     { "replay", cmd_replay, "re-simulate a recorded chromosome (parameter-loading mode)" },
+    { "export", cmd_export, "write a recorded chromosome as a chromosome file" },
+    { "extrapolate", cmd_extrapolate, "slice extrapolation: replay a run's chromosomes at other slices" },
+    { "post-stack", cmd_post_stack, "post-stacking: mine a run's synonyms for a better interval" },
     { "db",     cmd_db,     "query the result database (runs, synonyms, best, export, merge)" },
     { "cc",     cmd_cc,     "evolutionary scheduling of collective communications on any topology" },
 };
@@ -27,7 +30,7 @@ static void usage(FILE *f)
                "A cycle-level 2D-torus wormhole NoC simulator with the Cup-Stacking GA.\n\n"
                "commands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
-        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+        fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\n`nocsim COMMAND --help` describes a command's options.\n"
                "`nocsim --version` prints the version.\n");
 }

@@ -71,7 +71,8 @@ static void put_params(wbuf *w, const ga_params *gp, const sim_params *sp)
 {
     const int64_t gi[] = { gp->algo, gp->pop, gp->generations, gp->train, gp->max_genes, gp->crossover_interval,
                            gp->crossover_pairs, gp->ties, gp->watchdog, gp->lifetime, gp->genes, gp->arb,
-                           gp->interval, gp->stack_vmax, gp->sort_key, gp->max_evals, gp->threads };
+                           gp->interval, gp->stack_vmax, gp->sort_key, gp->max_evals, gp->threads,
+                           gp->fitness, gp->estimate_slices, gp->perturb };
     for (size_t k = 0; k < sizeof gi / sizeof gi[0]; k++) put64(w, (uint64_t)gi[k]);
     put(w, &gp->mutation, sizeof gp->mutation); /* IEEE doubles: same on every platform we build for */
     put(w, &gp->crossover_rate, sizeof gp->crossover_rate);
@@ -89,6 +90,7 @@ static void get_params(rbuf *r, ga_params *gp, sim_params *sp)
     gp->lifetime = (int)get64(r); gp->genes = (unsigned)get64(r); gp->arb = (int)get64(r);
     gp->interval = (uint32_t)get64(r); gp->stack_vmax = (int)get64(r); gp->sort_key = (ga_sort_key)get64(r);
     gp->max_evals = (int64_t)get64(r); gp->threads = (int)get64(r);
+    gp->fitness = (ga_fitness)get64(r); gp->estimate_slices = (int)get64(r); gp->perturb = (int)get64(r);
     get(r, &gp->mutation, sizeof gp->mutation);
     get(r, &gp->crossover_rate, sizeof gp->crossover_rate);
     gp->seed = get64(r);
@@ -160,40 +162,72 @@ int ga_checkpoint_save(const ga *g, uint8_t **blob, size_t *len, char *err, size
     return 0;
 }
 
+/* Decompress a blob; *raw malloc'd. */
+static int inflate_blob(const uint8_t *blob, size_t len, uint8_t **raw, size_t *rawlen, char *err, size_t errlen)
+{
+    if (len < 8) return snprintf(err, errlen, "checkpoint is truncated"), -1;
+    uint64_t n = 0;
+    for (int k = 0; k < 8; k++) n |= (uint64_t)blob[k] << (8 * k);
+    if (n > ((uint64_t)1 << 34)) return snprintf(err, errlen, "checkpoint is corrupt"), -1;
+    uint8_t *p = malloc(n ? n : 1);
+    if (!p) return snprintf(err, errlen, "out of memory reading a checkpoint"), -1;
+    uLongf plen = (uLongf)n;
+    if (uncompress(p, &plen, blob + 8, (uLong)(len - 8)) != Z_OK || plen != n) {
+        free(p);
+        return snprintf(err, errlen, "checkpoint is corrupt (zlib)"), -1;
+    }
+    *raw = p;
+    *rawlen = n;
+    return 0;
+}
+
+/* The context at the head of a checkpoint: parameters, traffic, dest. */
+static int read_context(rbuf *r, ga_params *gp, sim_params *sp, char *traffic, int32_t **dest, char *err, size_t errlen)
+{
+    char magic[4];
+    get(r, magic, 4);
+    ga_params_default(gp);
+    sim_params_default(sp);
+    get_params(r, gp, sp);
+    get(r, traffic, 256);
+    traffic[255] = '\0';
+    if (r->bad || memcmp(magic, "NCK1", 4) != 0 || sp->n < 4 || sp->n > 1024)
+        return snprintf(err, errlen, "checkpoint is not a nocsim GA checkpoint"), -1;
+    int nodes = sp->n * sp->n;
+    *dest = malloc(sizeof **dest * (size_t)nodes);
+    if (!*dest) return snprintf(err, errlen, "out of memory reading a checkpoint"), -1;
+    for (int i = 0; i < nodes; i++) (*dest)[i] = (int32_t)(int64_t)get64(r);
+    if (r->bad) { free(*dest); *dest = NULL; return snprintf(err, errlen, "checkpoint is truncated"), -1; }
+    return 0;
+}
+
+int ga_checkpoint_peek(const uint8_t *blob, size_t len, ga_params *gp, sim_params *sp, int32_t **dest,
+                       char *traffic, char *err, size_t errlen)
+{
+    uint8_t *p;
+    size_t n;
+    if (inflate_blob(blob, len, &p, &n, err, errlen)) return -1;
+    rbuf r = { p, n, 0, 0 };
+    int rc = read_context(&r, gp, sp, traffic, dest, err, errlen);
+    free(p);
+    return rc;
+}
+
 ga *ga_checkpoint_load(const uint8_t *blob, size_t len, int threads, char *err, size_t errlen)
 {
-    if (len < 8) return snprintf(err, errlen, "checkpoint is truncated"), NULL;
-    uint64_t raw = 0;
-    for (int k = 0; k < 8; k++) raw |= (uint64_t)blob[k] << (8 * k);
-    if (raw > ((uint64_t)1 << 34)) return snprintf(err, errlen, "checkpoint is corrupt"), NULL;
-    uint8_t *p = malloc(raw ? raw : 1);
-    if (!p) return snprintf(err, errlen, "out of memory reading a checkpoint"), NULL;
-    uLongf plen = (uLongf)raw;
-    if (uncompress(p, &plen, blob + 8, (uLong)(len - 8)) != Z_OK || plen != raw) {
-        free(p);
-        return snprintf(err, errlen, "checkpoint is corrupt (zlib)"), NULL;
-    }
+    uint8_t *p;
+    size_t raw;
+    if (inflate_blob(blob, len, &p, &raw, err, errlen)) return NULL;
     rbuf r = { p, raw, 0, 0 };
-    char magic[4];
-    get(&r, magic, 4);
     ga_params gp;
     sim_params sp;
-    ga_params_default(&gp);
-    sim_params_default(&sp);
-    get_params(&r, &gp, &sp);
-    ga *g = NULL;
     char traffic[256];
-    get(&r, traffic, sizeof traffic);
-    traffic[sizeof traffic - 1] = '\0';
-    int nodes = sp.n * sp.n;
-    int32_t *dest = (!r.bad && memcmp(magic, "NCK1", 4) == 0 && sp.n >= 4 && sp.n <= 1024)
-                        ? malloc(sizeof *dest * (size_t)nodes) : NULL;
-    if (!dest) { free(p); return snprintf(err, errlen, "checkpoint is not a nocsim GA checkpoint"), NULL; }
-    for (int i = 0; i < nodes; i++) dest[i] = (int32_t)(int64_t)get64(&r);
+    int32_t *dest = NULL;
+    if (read_context(&r, &gp, &sp, traffic, &dest, err, errlen)) { free(p); return NULL; }
     if (threads > 0) gp.threads = threads;
-    if (!r.bad) g = ga_alloc(&gp, &sp, dest, traffic, err, errlen);
+    ga *g = ga_alloc(&gp, &sp, dest, traffic, err, errlen);
     free(dest);
-    if (!g) { free(p); if (r.bad) snprintf(err, errlen, "checkpoint is truncated"); return NULL; }
+    if (!g) { free(p); return NULL; }
     for (int k = 0; k < 4; k++) g->rng.s[k] = get64(&r);
     g->generation = (int64_t)get64(&r); g->evals = (int64_t)get64(&r); g->since_best = (int64_t)get64(&r);
     g->synonyms = (int64_t)get64(&r); g->t_d0 = (int64_t)get64(&r); g->t_e0 = (int64_t)get64(&r);

@@ -9,8 +9,10 @@
 #include "ga/chrom.h"
 #include "ga/checkpoint.h"
 #include "ga/ga_internal.h"
+#include "ga/interval.h"
 
 const char *const ga_algo_names[] = { "local", "paper" };
+const char *const ga_fitness_names[] = { "duration", "estimate", "te" };
 const char *const ga_ties_names[] = { "random", "age" };
 const char *const ga_key_names[] = { "none", "or", "ob", "te", "te-rev", "tb", "lb" };
 
@@ -35,6 +37,9 @@ void ga_params_default(ga_params *gp)
     gp->arb = 0;
     gp->stack_vmax = 200;
     gp->sort_key = GA_KEY_NONE;
+    gp->fitness = GA_FIT_DURATION;
+    gp->estimate_slices = 2;
+    gp->perturb = 0;
     gp->threads = 1;
     gp->seed = 1;
 }
@@ -51,6 +56,9 @@ int ga_params_check(const ga_params *gp, char *err, size_t errlen)
         return snprintf(err, errlen, "--watchdog and --lifetime exclude each other (set one of them to 0)"), -1;
     if (gp->genes == 0 || gp->genes > GENE_ALL) return snprintf(err, errlen, "--genes: need at least one of V,I,C,Q"), -1;
     if (gp->arb < 0 || gp->arb >= VCSEL_NSCHEMES) return snprintf(err, errlen, "--arb: must be C00-C09"), -1;
+    if (gp->estimate_slices < 1 || gp->estimate_slices > SIM_MAX_SLICES)
+        return snprintf(err, errlen, "--estimate-slices %d: must be in [1, %d]", gp->estimate_slices, SIM_MAX_SLICES), -1;
+    if (gp->perturb < 0 || gp->perturb > 1000) return snprintf(err, errlen, "--perturb %d: must be in [0, 1000]", gp->perturb), -1;
     return 0;
 }
 
@@ -73,18 +81,22 @@ void ga_params_json(const ga_params *gp, FILE *f)
     fprintf(f, "\"algo\": \"%s\", \"pop\": %d, \"generations\": %d, \"train\": %d, \"mutation\": %g, "
                "\"max_genes\": %d, \"crossover_interval\": %d, \"crossover_rate\": %g, \"crossover_pairs\": %d, "
                "\"ties\": \"%s\", \"watchdog\": %d, \"lifetime\": %d, \"genes\": \"%s\", \"arb\": \"%s\", "
-               "\"interval\": %u, \"stack_vmax\": %d, \"sort_key\": \"%s\", \"max_evals\": %lld, \"ga_seed\": %llu",
+               "\"interval\": %u, \"stack_vmax\": %d, \"sort_key\": \"%s\", \"fitness\": \"%s\", \"estimate_slices\": %d, "
+               "\"perturb\": %d, \"max_evals\": %lld, \"ga_seed\": %llu",
             ga_algo_names[gp->algo], gp->pop, gp->generations, gp->train, gp->mutation, gp->max_genes,
             gp->crossover_interval, gp->crossover_rate, gp->crossover_pairs, ga_ties_names[gp->ties],
             gp->watchdog, gp->lifetime, ga_genes_name(gp->genes, genes), vcsel_name(gp->arb), gp->interval,
-            gp->stack_vmax, ga_key_names[gp->sort_key], (long long)gp->max_evals, (unsigned long long)gp->seed);
+            gp->stack_vmax, ga_key_names[gp->sort_key], ga_fitness_names[gp->fitness], gp->estimate_slices,
+            gp->perturb, (long long)gp->max_evals, (unsigned long long)gp->seed);
 }
 
-int64_t ga_score(const sim_metrics *m, ga_sort_key key)
+int64_t ga_score(const ga_params *gp, const sim_metrics *m)
 {
     if (m->status != SIM_OK) return SCORE_INF;
-    int64_t sec = 0;
-    switch (key) {
+    int64_t primary = m->duration, sec = 0;
+    if (gp->fitness == GA_FIT_ESTIMATE) primary = m->te * (gp->estimate_slices - 1) + m->duration;
+    else if (gp->fitness == GA_FIT_TE) primary = m->te;
+    switch (gp->sort_key) {
     case GA_KEY_OR:     sec = m->or_; break;
     case GA_KEY_OB:     sec = m->ob; break;
     case GA_KEY_TE:     sec = m->te; break;
@@ -95,7 +107,7 @@ int64_t ga_score(const sim_metrics *m, ga_sort_key key)
     }
     if (sec < 0) sec = 0;
     if (sec >= ((int64_t)1 << KEY_BITS)) sec = ((int64_t)1 << KEY_BITS) - 1;
-    return (m->duration << KEY_BITS) | sec;
+    return (primary << KEY_BITS) | sec;
 }
 
 static double now_seconds(void)
@@ -139,6 +151,14 @@ ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, con
     for (size_t k = 0; k < P; k++)
         if (!(g->pop[k] = new_config(g)) || !(g->child[k] = new_config(g))) goto oom;
     if (!(g->best = new_config(g))) goto oom;
+    if (gp->perturb > 0) {
+        size_t W = (size_t)(2 * gp->perturb + 1);
+        g->pert = calloc(P * W, sizeof *g->pert);
+        g->pert_jobs = calloc(P * W, sizeof *g->pert_jobs);
+        if (!g->pert || !g->pert_jobs) goto oom;
+        for (size_t k = 0; k < P * W; k++)
+            if (!(g->pert[k] = new_config(g))) goto oom;
+    }
     if (!(g->eff = ga_effective_new(sp, dest))) goto oom;
     if (!(g->pool = ga_pool_new(sp, dest, gp->threads, err, errlen))) { ga_free(g); return NULL; }
     sim_params one = *sp;
@@ -160,6 +180,10 @@ void ga_free(ga *g)
     for (int k = 0; g->child && k < g->gp.pop; k++) sim_config_free(g->child[k]);
     free(g->pop); free(g->child); free(g->score); free(g->age); free(g->kind); free(g->pop_m);
     free(g->jobs); free(g->order); free(g->tiekey); free(g->scratch); free(g->dest);
+    if (g->pert)
+        for (int k = 0; k < g->gp.pop * (2 * g->gp.perturb + 1); k++) sim_config_free(g->pert[k]);
+    free(g->pert);
+    free(g->pert_jobs);
     sim_config_free(g->best);
     ga_effective_free(g->eff);
     ga_pool_free(g->pool);
@@ -300,7 +324,7 @@ static void run_reinits(ga *g)
     for (int k = 0; k < g->gp.pop; k++)
         if (g->kind[k] == KIND_REINIT) {
             g->pop_m[k] = g->jobs[nj++].m;
-            g->score[k] = ga_score(&g->pop_m[k], g->gp.sort_key);
+            g->score[k] = ga_score(&g->gp, &g->pop_m[k]);
             g->age[k] = 0;
             g->kind[k] = KIND_NONE;
             consider(g, g->pop[k], &g->pop_m[k], g->score[k]);
@@ -357,6 +381,48 @@ static void make_children(ga *g)
 
 static int persist(ga *g, char *err, size_t errlen);
 
+/* Cutoff for a child of slot k: a child that cannot match its parent is
+ * rejected whatever its exact duration, so its simulation may stop there.  A
+ * paper crossover child replaces its parent unconditionally and needs its
+ * full score, and scores that are not the duration allow no cutoff. */
+static int64_t child_cutoff(const ga *g, int k)
+{
+    if (g->gp.fitness != GA_FIT_DURATION || g->score[k] >= SCORE_INF) return 0;
+    if (g->kind[k] == KIND_CROSS && g->gp.algo == GA_ALGO_PAPER) return 0;
+    return g->score[k] >> KEY_BITS;
+}
+
+/* Evaluate every child into g->jobs[k].m.  With --perturb K each child runs
+ * at V-K..V+K (within range) and keeps the best V (paper Sect. 7.1). */
+static void evaluate_children(ga *g)
+{
+    int P = g->gp.pop, K = (g->gp.genes & GENE_V) ? g->gp.perturb : 0;
+    if (K == 0 || !g->pert) {
+        for (int k = 0; k < P; k++) g->jobs[k] = (ga_job){ .cfg = g->child[k], .cutoff = child_cutoff(g, k) };
+        evaluate(g, P);
+        return;
+    }
+    int W = 2 * K + 1, nj = 0;
+    for (int k = 0; k < P; k++)
+        for (int j = 0; j < W; j++) {
+            int64_t v = (int64_t)g->child[k]->interval - K + j;
+            sim_config *c = g->pert[k * W + j];
+            sim_config_copy(c, g->child[k]);
+            c->interval = (uint32_t)(v < g->space.vmin ? g->space.vmin : v > g->space.vmax ? g->space.vmax : v);
+            g->pert_jobs[nj++] = (ga_job){ .cfg = c, .cutoff = child_cutoff(g, k) };
+        }
+    ga_pool_run(g->pool, g->pert_jobs, nj);
+    g->evals += nj;
+    for (int k = 0; k < P; k++) {
+        int best = 0;
+        for (int j = 1; j < W; j++)
+            if (ga_score(&g->gp, &g->pert_jobs[k * W + j].m) < ga_score(&g->gp, &g->pert_jobs[k * W + best].m)) best = j;
+        g->child[k]->interval = g->pert[k * W + best]->interval;
+        g->jobs[k] = g->pert_jobs[k * W + best];
+        g->jobs[k].cfg = g->child[k];
+    }
+}
+
 int ga_step(ga *g, char *err, size_t errlen)
 {
     const ga_params *gp = &g->gp;
@@ -365,17 +431,9 @@ int ga_step(ga *g, char *err, size_t errlen)
     g->generation++;
     g->new_best = 0;
     make_children(g);
+    evaluate_children(g);
     for (int k = 0; k < P; k++) {
-        /* A child worse than its parent is rejected whatever its exact
-         * duration, so its simulation may stop there; a paper crossover child
-         * replaces its parent unconditionally and needs its full score. */
-        int full = g->kind[k] == KIND_CROSS && gp->algo == GA_ALGO_PAPER;
-        int64_t cut = g->score[k] >= SCORE_INF ? 0 : g->score[k] >> KEY_BITS;
-        g->jobs[k] = (ga_job){ .cfg = g->child[k], .cutoff = full ? 0 : cut };
-    }
-    evaluate(g, P);
-    for (int k = 0; k < P; k++) {
-        int64_t sc = ga_score(&g->jobs[k].m, gp->sort_key);
+        int64_t sc = ga_score(gp, &g->jobs[k].m);
         int accept;
         if (g->kind[k] == KIND_CROSS && gp->algo == GA_ALGO_PAPER) accept = 1;
         else if (gp->algo == GA_ALGO_PAPER) accept = sc < g->score[k];
@@ -407,39 +465,23 @@ int ga_step(ga *g, char *err, size_t errlen)
 
 /* ---- start: ranges, baselines, initial population -------------------------- */
 
-/* Simple stacking over the schemes that may be used; fills seeds[] with the
- * best (interval, duration) per scheme. */
+/* Simple stacking over the schemes that may be used: the best interval and
+ * duration of each. */
 static int stacking(ga *g, int *schemes, int nschemes, uint32_t *best_v, int64_t *best_d, char *err, size_t errlen)
 {
     uint32_t lo = (uint32_t)g->sp.flits, hi = (uint32_t)(g->gp.stack_vmax > g->sp.flits ? g->gp.stack_vmax : g->sp.flits);
     if (!(g->gp.genes & GENE_V) && g->gp.interval) lo = hi = g->gp.interval;
-    int width = (int)(hi - lo + 1);
-    sim_config **cfg = calloc((size_t)width, sizeof *cfg);
-    ga_job *jobs = calloc((size_t)width, sizeof *jobs);
-    int rc = 0;
-    if (!cfg || !jobs) rc = -1;
-    for (int k = 0; rc == 0 && k < width; k++)
-        if (!(cfg[k] = new_config(g))) rc = -1;
-    for (int s = 0; rc == 0 && s < nschemes; s++) {
+    sim_config *c = new_config(g);
+    if (!c) return snprintf(err, errlen, "out of memory in the simple-stacking sweep"), -1;
+    for (int s = 0; s < nschemes; s++) {
+        sim_metrics m;
+        memset(c->scheme, schemes[s], (size_t)g->nodes * NPORTS);
         best_d[s] = SCORE_INF;
-        for (int k = 0; k < width; k++) {
-            memset(cfg[k]->scheme, schemes[s], (size_t)g->nodes * NPORTS);
-            cfg[k]->interval = lo + (uint32_t)k;
-            jobs[k] = (ga_job){ .cfg = cfg[k], .cutoff = 0 };
-        }
-        ga_pool_run(g->pool, jobs, width);
-        g->evals += width;
-        for (int k = 0; k < width; k++)
-            if (jobs[k].m.status == SIM_OK && jobs[k].m.duration < best_d[s]) {
-                best_d[s] = jobs[k].m.duration;
-                best_v[s] = lo + (uint32_t)k;
-            }
+        best_v[s] = lo;
+        if (ga_interval_search(g->pool, c, lo, hi, &best_v[s], &m, &g->evals) == 0) best_d[s] = m.duration;
     }
-    if (rc) snprintf(err, errlen, "out of memory in the simple-stacking sweep");
-    for (int k = 0; cfg && k < width; k++) sim_config_free(cfg[k]);
-    free(cfg);
-    free(jobs);
-    return rc;
+    sim_config_free(c);
+    return 0;
 }
 
 /* The whole message, S x l_c flits, as one packet; best scheme. */
@@ -527,7 +569,7 @@ int ga_start(ga *g, char *err, size_t errlen)
     evaluate(g, P);
     for (int k = 0; k < P; k++) {
         g->pop_m[k] = g->jobs[k].m;
-        g->score[k] = ga_score(&g->pop_m[k], gp->sort_key);
+        g->score[k] = ga_score(gp, &g->pop_m[k]);
         g->age[k] = 0;
         g->kind[k] = KIND_NONE;
         consider(g, g->pop[k], &g->pop_m[k], g->score[k]);

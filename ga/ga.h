@@ -34,6 +34,14 @@ typedef enum {
     GA_KEY_NONE = 0, GA_KEY_OR, GA_KEY_OB, GA_KEY_TE, GA_KEY_TE_REV, GA_KEY_TB, GA_KEY_LB, GA_KEY_COUNT
 } ga_sort_key;
 
+/* What a chromosome is scored by (paper Sect. 6.2 and 7.2). */
+typedef enum {
+    GA_FIT_DURATION = 0, /* T_d at S slices */
+    GA_FIT_ESTIMATE,     /* rough estimation: T_e (S' - 1) + t_d from single-slice runs */
+    GA_FIT_TE,           /* T_e alone (paper T09) */
+} ga_fitness;
+
+extern const char *const ga_fitness_names[];
 extern const char *const ga_algo_names[];
 extern const char *const ga_ties_names[];
 extern const char *const ga_key_names[];
@@ -56,6 +64,9 @@ typedef struct {
     uint32_t interval;       /* V when V does not evolve (0 = the best stacking interval) */
     int stack_vmax;          /* simple-stacking sweep: V = l_c .. stack_vmax */
     ga_sort_key sort_key;
+    ga_fitness fitness;
+    int estimate_slices;     /* S' of the rough estimation */
+    int perturb;             /* vary V by +-perturb at every evaluation, keep the best (0 = off) */
     int64_t max_evals;       /* stop after this many simulations (0 = no limit) */
     int threads;
     uint64_t seed;
@@ -108,7 +119,9 @@ void ga_baselines(const ga *g, int *scheme, uint32_t *interval, int64_t *stackin
 /* The ranges the run uses (t_d0, T_e of the first single-slice run). */
 const ga_space *ga_get_space(const ga *g, int64_t *t_d0, int64_t *t_e0);
 
-/* Score of metrics under a sort key: duration first, then the key. */
-int64_t ga_score(const sim_metrics *m, ga_sort_key key);
+/* Score of metrics: the fitness first, then the secondary sort key. */
+int64_t ga_score(const ga_params *gp, const sim_metrics *m);
+/* The fitness part of a score. */
+static inline int64_t ga_score_primary(int64_t score) { return score >> 24; }
 
 #endif

@@ -38,6 +38,8 @@ struct ga {
     int32_t *age;
     int *kind;
     ga_job *jobs;
+    sim_config **pert;      /* --perturb: pop x (2K+1) configurations */
+    ga_job *pert_jobs;
     int *order;
     uint64_t *tiekey;
     /* The best so far and the signatures recorded. */

@@ -3,6 +3,7 @@
  * earlier ones, and anything not mentioned keeps its default:
  *
  *   size 16                      must match --size (optional check)
+ *   vcs 3                        must match --vcs (optional check)
  *   interval 16                  V
  *   inject NODE|* CYCLES         I[node]
  *   scheme NODE|* PORT|* C05     C[node][port], PORT one of N E S W P
@@ -66,6 +67,13 @@ static int apply_line(sim_config *c, int n, char **tok, int ntok, const where *w
                      w->path, w->line, val, val, n, n);
             return -1;
         }
+    } else if (strcmp(tok[0], "vcs") == 0) {
+        if (ntok != 2 || parse_long(tok[1], 1, 64, &val)) return fail(w, "expected 'vcs K'", NULL);
+        if (val != c->vcs) {
+            snprintf(w->err, w->errlen, "config %s, line %d: written for %ld VCs, this run has %d", w->path, w->line,
+                     val, c->vcs);
+            return -1;
+        }
     } else if (strcmp(tok[0], "interval") == 0) {
         if (ntok != 2 || parse_long(tok[1], 1, 1000000, &val)) return fail(w, "expected 'interval V' with V in [1, 1000000]", NULL);
         c->interval = (uint32_t)val;
@@ -99,7 +107,7 @@ static int apply_line(sim_config *c, int n, char **tok, int ntok, const where *w
             for (long d = p0; d <= p1; d++)
                 for (long v = v0; v <= v1; v++) memcpy(sim_config_q(c, (int)i, (int)d, (int)v), order, NPORTS);
     } else {
-        return fail(w, "unknown directive (allowed: size interval inject scheme qorder):", tok[0]);
+        return fail(w, "unknown directive (allowed: size vcs interval inject scheme qorder):", tok[0]);
     }
     return 0;
 }
@@ -133,7 +141,7 @@ int sim_config_load(sim_config *c, int n, const char *path, char *err, size_t er
 
 int sim_config_save(const sim_config *c, int n, FILE *f)
 {
-    fprintf(f, "# nocsim configuration\nsize %d\ninterval %u\n", n, c->interval);
+    fprintf(f, "size %d\nvcs %d\ninterval %u\n", n, c->vcs, c->interval);
     for (int i = 0; i < c->nodes; i++)
         if (c->inject[i]) fprintf(f, "inject %d %u\n", i, c->inject[i]);
     for (int i = 0; i < c->nodes; i++)

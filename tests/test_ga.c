@@ -176,7 +176,9 @@ static int check_record(const store_chrom *c, void *arg)
     sim_run(x->multi, cfg, &m);
     sim_run(x->single, cfg, &m1);
     ck_assert_int_eq(m.duration, c->duration);
-    ck_assert_int_eq(ga_score(&m, GA_KEY_NONE), c->score);
+    ga_params gp;
+    ga_params_default(&gp);
+    ck_assert_int_eq(ga_score(&gp, &m), c->score);
     ck_assert_int_eq(m.ir, c->ir);
     ck_assert_int_eq(m.or_, c->or_);
     ck_assert_int_eq(m.ib, c->ib);

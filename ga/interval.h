@@ -1,0 +1,17 @@
+/* Interval search: simulate one configuration at every inter-slice interval
+ * of a range and keep the shortest.  Simple stacking, slice extrapolation,
+ * post-stacking and replays all reduce to it. */
+#ifndef NOCSIM_GA_INTERVAL_H
+#define NOCSIM_GA_INTERVAL_H
+
+#include <stdint.h>
+
+#include "ga/pool.h"
+
+/* Runs c at V = lo..hi on the pool.  The shortest duration wins, the
+ * smallest V among equals.  Writes the winner's V and metrics and adds the
+ * simulations run to *sims.  -1 on allocation failure or if no V finished. */
+int ga_interval_search(ga_pool *pl, const sim_config *c, uint32_t lo, uint32_t hi,
+                       uint32_t *best_v, sim_metrics *best_m, int64_t *sims);
+
+#endif

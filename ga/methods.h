@@ -1,0 +1,61 @@
+/* Parameter-loading mode (paper Appendix A.4) and the methods built on it:
+ * recorded chromosomes are re-simulated under other run-time parameters.
+ *
+ *   slice extrapolation (Sect. 6.1): chromosomes recorded at S slices are
+ *     replayed at S' slices; for each, a single-slice run gives its T_e and
+ *     the interval is searched from l_c to T_e;
+ *   post-stacking (Sect. 6.3): the same over a run's synonyms, filtered as
+ *     the paper records them: a synonym counts only if one of ir, or, ib, ob,
+ *     lb, T_e exceeds the last one kept;
+ *   rough estimation (Sect. 6.2) ends with the extrapolation of its best.
+ * Results are recorded as a new run whose parent is the source run. */
+#ifndef NOCSIM_GA_METHODS_H
+#define NOCSIM_GA_METHODS_H
+
+#include <stdint.h>
+
+#include "ga/ga.h"
+#include "store/store.h"
+
+/* What a source run was simulated with: its parameters and traffic, read
+ * from its checkpoint. */
+typedef struct {
+    ga_params gp;
+    sim_params sp;
+    int32_t *dest;
+    char traffic[256];
+    store_run run;
+} method_source;
+
+int method_source_load(store *db, int64_t run, method_source *src, char *err, size_t errlen);
+void method_source_clear(method_source *src);
+
+typedef enum { MINE_ALL = 0, MINE_SYNONYMS, MINE_SYNONYMS_FILTERED, MINE_BEST } method_mine_set;
+
+typedef struct {
+    int slices;            /* S' to replay at */
+    method_mine_set set;
+    int threads;
+    int64_t limit;         /* at most this many candidates (0 = all) */
+} method_options;
+
+typedef struct {
+    int64_t candidates;    /* chromosomes replayed */
+    int64_t sims;
+    int64_t best_chrom;    /* id of the winning source chromosome */
+    uint32_t best_interval;
+    uint32_t best_crc;     /* signature of the winner at its new interval */
+    sim_metrics best;      /* at S' slices */
+    sim_metrics best1;     /* its single-slice run */
+    sim_config *config;    /* the winner, at its best interval (owned) */
+    int64_t run;           /* the run recorded for the result (0 if db was read-only) */
+} method_result;
+
+/* Replay the chosen candidates of `src_run` at opt->slices with an interval
+ * search each; record the winner as a new run of kind `kind` (e.g.
+ * "extrapolate", "post-stack") when record != 0. */
+int method_mine(store *db, int64_t src_run, const method_options *opt, const char *kind, int record,
+                const char *version, method_result *res, char *err, size_t errlen);
+void method_result_clear(method_result *res);
+
+#endif
