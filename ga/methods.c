@@ -27,6 +27,9 @@ int method_source_load(store *db, int64_t run, method_source *src, char *err, si
             rc = ga_checkpoint_peek(blob, len, &src->gp, &src->sp, &src->dest, src->traffic, err, errlen);
             free(blob);
             if (rc) { store_run_clear(&src->run); return -1; }
+            /* A derived run (e.g. an extrapolation) keeps its ancestor's network
+             * and traffic but was simulated at its own number of slices. */
+            if (src->run.slices > 0) src->sp.slices = src->run.slices;
             return 0;
         }
         if (rc != STORE_NOTFOUND) { store_run_clear(&src->run); return -1; }
