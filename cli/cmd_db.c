@@ -1,9 +1,300 @@
-/* Placeholder for `nocsim db` until the part lands. */
-#include <stdio.h>
+/* `nocsim db`: query the result database without writing SQL.  This file
+ * dispatches the subcommands, parses the options they share, opens the
+ * database and implements `merge`; the queries are in db_query.c. */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/db_cmds.h"
+#include "cli/db_table.h"
+
+/* Options a subcommand accepts beyond --db, --format and --help. */
+enum {
+    O_RUNFILTER = 1, /* --traffic --slices --kind */
+    O_CHROM = 2,     /* --where --order-by --limit --all */
+    O_EXPORT = 4,    /* --genes --table */
+    O_CREATE = 8,    /* --create */
+};
+
+static int db_merge(const db_opts *o, FILE *out);
+
+typedef struct {
+    const char *name;
+    int (*run)(const db_opts *o, FILE *out);
+    int opts;
+    const char *arg;      /* positional argument: "RUN", "OTHER.db" or NULL */
+    const char *summary;
+    const char *help;     /* description and the subcommand's own options */
+} subcommand;
+
+static const subcommand subs[] = {
+    { "runs", db_runs, O_RUNFILTER, NULL, "a table of the runs",
+      "One row per run: id, kind, traffic, size, slices, flits, genes, algorithm,\n"
+      "best duration, number of synonyms, simple-stacking baseline, best/stacking\n"
+      "ratio, status and start time.\n\n"
+      "  --traffic T      only runs of traffic pattern T\n"
+      "  --slices S       only runs with S slices\n"
+      "  --kind K         only runs of kind K (ga, cc, replay, ...)\n" },
+    { "show", db_show, 0, "RUN", "one run: every field, its parameters and its curve",
+      "Every field of run RUN, its parameters, and the per-generation curve\n"
+      "(generation, best, average, evaluations, elapsed).  Text shows a compact\n"
+      "curve (about every tenth generation and every new best); csv lists every\n"
+      "generation; json gives {\"run\": {...}, \"generations\": [...]}.\n" },
+    { "synonyms", db_synonyms, O_CHROM, "RUN", "the synonyms of a run's best, filtered and sorted",
+      "The chromosomes of run RUN that have its best score (its best and all its\n"
+      "synonyms): id, generation, crc, score, duration, t_d, t_e, ir, or, ib, ob, lb.\n\n"
+      "  --where EXPR     keep the rows where EXPR holds, e.g. \"lb < 100 and ob > 3\";\n"
+      "                   metrics: duration score t_d t_e ir or ib ob lb generation\n"
+      "                   crc id; operators < <= > >= = != and or not ( )\n"
+      "  --order-by M     sort by metric M, optionally \"M desc\" (default: id)\n"
+      "  --limit N        at most N rows\n"
+      "  --all            every recorded chromosome of the run, not only synonyms\n"
+      "                   (adds a column 'best': 1 if it has the run's best score)\n" },
+    { "best", db_best, O_RUNFILTER, NULL, "the best run per traffic, size, slices and flits",
+      "For each (traffic, size, slices, flits): the run with the shortest best\n"
+      "duration (ties: the lowest id), in the columns of nocsim db runs, sorted by\n"
+      "traffic, size, slices and flits.\n\n"
+      "  --traffic T      only traffic pattern T\n"
+      "  --slices S       only S slices\n"
+      "  --kind K         only runs of kind K\n" },
+    { "export", db_export, O_EXPORT, "RUN", "a run with its generations and chromosomes, for scripts",
+      "The run, its generations and every chromosome it recorded (metrics,\n"
+      "is_synonym, genes_len).  json (the default) writes one object\n"
+      "{\"run\": {...}, \"generations\": [...], \"chromosomes\": [...]}; csv writes\n"
+      "one table, chosen with --table.\n\n"
+      "  --table T        run, generations or chromosomes (default chromosomes for\n"
+      "                   csv; with json, only that table)\n"
+      "  --genes          add the canonical gene encoding as hex (column genes)\n" },
+    { "merge", db_merge, O_CREATE, "OTHER.db", "bring the runs of another database file in",
+      "Copy every run of OTHER.db that --db does not hold yet (runs are identified\n"
+      "by uuid, so merging twice adds nothing) with its generations, chromosomes,\n"
+      "checkpoint and schedules, in one transaction.  OTHER.db is only read.\n\n"
+      "  --create         create the --db file if it does not exist\n" },
+};
+#define NSUBS (sizeof subs / sizeof subs[0])
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: nocsim db SUBCOMMAND [options]\n\n"
+               "Query the result database without writing SQL.  The schema is documented\n"
+               "for direct sqlite3 use in store/SCHEMA.md.\n\n"
+               "subcommands:\n");
+    for (size_t i = 0; i < NSUBS; i++) {
+        char head[32];
+        snprintf(head, sizeof head, "%s%s%s", subs[i].name, subs[i].arg ? " " : "",
+                 subs[i].arg ? subs[i].arg : "");
+        fprintf(f, "  %-18s %s\n", head, subs[i].summary);
+    }
+    fprintf(f, "\noptions of every subcommand:\n"
+               "  --db PATH        database (default %s); must exist; opened read-only\n"
+               "                   except by merge\n"
+               "  --format F       text (aligned, for people), csv (header row) or json\n"
+               "                   (an array of objects) (default text)\n"
+               "  --help           the subcommand's options\n\n"
+               "examples:\n"
+               "  nocsim db runs --traffic brev\n"
+               "  nocsim db synonyms 3 --where \"lb < 100 and ob > 3\" --order-by \"ob desc\"\n"
+               "  nocsim db export 3 --format csv > run3.csv\n"
+               "  nocsim db merge other-machine.db\n", STORE_DEFAULT_PATH);
+}
+
+static void sub_help(const subcommand *c)
+{
+    printf("usage: nocsim db %s%s%s [options]\n\n%s\n", c->name, c->arg ? " " : "",
+           c->arg ? c->arg : "", c->help);
+    printf("  --db PATH        database (default %s)%s\n", STORE_DEFAULT_PATH,
+           c->run == db_merge ? "; runs are copied into it" : "; must exist, only read");
+    printf("  --format F       text, csv or json (default %s)\n",
+           c->run == db_export ? "json" : "text");
+}
+
+/* Parse argv of subcommand c into *o.  Returns -1 to go on, else an exit
+ * status (--help, or bad input). */
+static int parse(const subcommand *c, int argc, char **argv, db_opts *o)
+{
+    const char *cmd = o->cmd, *v;
+    long x;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int f = c->opts;
+#define VAL() do { if (!(v = arg_value(cmd, argc, argv, &i))) return EXIT_USAGE; } while (0)
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { sub_help(c); return EXIT_OK; }
+        else if (!strcmp(a, "--db")) { VAL(); o->db = v; }
+        else if (!strcmp(a, "--format")) { VAL(); if (!arg_format(cmd, v, &o->fmt)) return EXIT_USAGE; o->fmt_given = true; }
+        else if ((f & O_RUNFILTER) && !strcmp(a, "--traffic")) { VAL(); o->traffic = v; }
+        else if ((f & O_RUNFILTER) && !strcmp(a, "--kind")) { VAL(); o->kind = v; }
+        else if ((f & O_RUNFILTER) && !strcmp(a, "--slices")) {
+            VAL(); if (!arg_int(cmd, a, v, 1, 1000000, &o->slices)) return EXIT_USAGE;
+        }
+        else if ((f & O_CHROM) && !strcmp(a, "--where")) { VAL(); o->where = v; }
+        else if ((f & O_CHROM) && !strcmp(a, "--order-by")) { VAL(); o->order = v; }
+        else if ((f & O_CHROM) && !strcmp(a, "--limit")) {
+            VAL(); if (!arg_int(cmd, a, v, 1, 1000000000, &o->limit)) return EXIT_USAGE;
+        }
+        else if ((f & O_CHROM) && !strcmp(a, "--all")) o->all = true;
+        else if ((f & O_EXPORT) && !strcmp(a, "--genes")) o->genes = true;
+        else if ((f & O_EXPORT) && !strcmp(a, "--table")) {
+            static const char *const tables[] = { "run", "generations", "chromosomes" };
+            int k;
+            VAL(); if (!arg_choice(cmd, a, v, tables, 3, &k)) return EXIT_USAGE;
+            o->table = tables[k];
+        }
+        else if ((f & O_CREATE) && !strcmp(a, "--create")) o->create = true;
+        else if (a[0] == '-' && a[1] != '\0') { arg_unknown(cmd, a); return EXIT_USAGE; }
+        else if (c->arg && !o->arg) o->arg = a;
+        else {
+            fprintf(stderr, "nocsim %s: unexpected argument '%s' (see nocsim %s --help)\n", cmd, a, cmd);
+            return EXIT_USAGE;
+        }
+#undef VAL
+    }
+    if (c->arg && !o->arg) {
+        fprintf(stderr, "nocsim %s: missing %s (see nocsim %s --help)\n", cmd, c->arg, cmd);
+        return EXIT_USAGE;
+    }
+    if (c->arg && !strcmp(c->arg, "RUN")) {
+        if (!arg_int(cmd, "RUN", o->arg, 1, LONG_MAX, &x)) return EXIT_USAGE;
+        o->run = x;
+    }
+    return -1;
+}
+
+store *db_open(const db_opts *o, const char *path, int flags, int *rc)
+{
+    char err[512];
+    struct stat sb;
+    /* A query must never create a file, and a missing file is the user's
+     * typo rather than an I/O failure: say so before SQLite is involved. */
+    if (!(flags & STORE_CREATE) && stat(path, &sb) != 0 && errno == ENOENT) {
+        fprintf(stderr, "nocsim %s: %s: no such database file%s\n", o->cmd, path,
+                flags & STORE_READONLY ? "" : " (--create makes a new one)");
+        *rc = EXIT_USAGE;
+        return NULL;
+    }
+    store *s = store_open(path, flags, err, sizeof err);
+    if (!s) {
+        fprintf(stderr, "nocsim %s: %s\n", o->cmd, err);
+        /* The store reports these through its message only; they are a wrong
+         * file given by the user, everything else is an I/O failure. */
+        *rc = strstr(err, "not a nocsim database") || strstr(err, "schema version") ||
+              strstr(err, "is a directory") ? EXIT_USAGE : EXIT_FAIL;
+    }
+    return s;
+}
+
+int db_get_run(store *s, const db_opts *o, store_run *r)
+{
+    char err[512];
+    int st = store_run_get(s, o->run, r, err, sizeof err);
+    if (st == STORE_OK)
+        return EXIT_OK;
+    if (st == STORE_NOTFOUND) {
+        fprintf(stderr, "nocsim %s: run %lld is not in %s (nocsim db runs lists them)\n", o->cmd,
+                (long long)o->run, o->db);
+        return EXIT_USAGE;
+    }
+    fprintf(stderr, "nocsim %s: %s\n", o->cmd, err);
+    return EXIT_FAIL;
+}
+
+static int db_merge(const db_opts *o, FILE *out)
+{
+    int rc = EXIT_OK;
+    /* Validate the other file first, read-only, so that a wrong OTHER.db is
+     * reported as bad input and --create makes no file for it. */
+    store *other = db_open(o, o->arg, STORE_READONLY, &rc);
+    if (!other)
+        return rc;
+    store_close(other);
+    store *s = db_open(o, o->db, o->create ? STORE_CREATE : 0, &rc);
+    if (!s)
+        return rc;
+    store_merge_stats m;
+    char err[512];
+    if (store_merge(s, o->arg, &m, err, sizeof err) != STORE_OK) {
+        fprintf(stderr, "nocsim %s: %s\n", o->cmd, err);
+        store_close(s);
+        return EXIT_FAIL;
+    }
+    store_close(s);
+    if (o->fmt == FMT_TEXT) {
+        fprintf(out, "merged %s into %s: %lld run%s added, %lld skipped (already present); "
+                     "%lld generations, %lld chromosomes, %lld checkpoints, %lld schedules\n",
+                o->arg, o->db, (long long)m.runs_added, m.runs_added == 1 ? "" : "s",
+                (long long)m.runs_skipped, (long long)m.generations, (long long)m.chromosomes,
+                (long long)m.checkpoints, (long long)m.schedules);
+        return EXIT_OK;
+    }
+    static const db_col cols[] = {
+        {"runs_added", COL_NUM}, {"runs_skipped", COL_NUM}, {"generations", COL_NUM},
+        {"chromosomes", COL_NUM}, {"checkpoints", COL_NUM}, {"schedules", COL_NUM},
+    };
+    db_table *t = db_table_new(cols, 6);
+    if (!t) {
+        fprintf(stderr, "nocsim %s: out of memory\n", o->cmd);
+        return EXIT_FAIL;
+    }
+    db_table_row(t);
+    db_table_int(t, m.runs_added);
+    db_table_int(t, m.runs_skipped);
+    db_table_int(t, m.generations);
+    db_table_int(t, m.chromosomes);
+    db_table_int(t, m.checkpoints);
+    db_table_int(t, m.schedules);
+    /* The merge is committed: a failure here only loses the report. */
+    rc = db_table_print(t, out, o->fmt) ? EXIT_FAIL : EXIT_OK;
+    if (rc != EXIT_OK)
+        fprintf(stderr, "nocsim %s: out of memory (the merge itself is committed)\n", o->cmd);
+    db_table_free(t);
+    return rc;
+}
+
 int cmd_db(int argc, char **argv)
 {
-    (void)argc; (void)argv;
-    fprintf(stderr, "nocsim db: not implemented yet\n");
-    return EXIT_FAIL;
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    const subcommand *c = NULL;
+    for (size_t i = 0; i < NSUBS; i++)
+        if (!strcmp(argv[1], subs[i].name))
+            c = &subs[i];
+    if (!c) {
+        fprintf(stderr, "nocsim db: unknown subcommand '%s' (allowed: runs show synonyms best "
+                        "export merge)\n", argv[1]);
+        return EXIT_USAGE;
+    }
+    char cmd[32];
+    snprintf(cmd, sizeof cmd, "db %s", c->name);
+    db_opts o = { .cmd = cmd, .db = STORE_DEFAULT_PATH, .fmt = FMT_TEXT };
+    int rc = parse(c, argc - 1, argv + 1, &o);
+    if (rc >= 0)
+        return rc;
+
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    if (!out) {
+        fprintf(stderr, "nocsim %s: out of memory\n", cmd);
+        return EXIT_FAIL;
+    }
+    rc = c->run(&o, out);
+    if (fclose(out) != 0 && rc == EXIT_OK) {
+        fprintf(stderr, "nocsim %s: out of memory\n", cmd);
+        rc = EXIT_FAIL;
+    }
+    if (rc == EXIT_OK && (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0)) {
+        fprintf(stderr, "nocsim %s: cannot write the output: %s\n", cmd, strerror(errno));
+        rc = EXIT_FAIL;
+    }
+    free(buf);
+    return rc;
 }
