@@ -353,6 +353,13 @@ START_TEST(search_kautz_octagon)
 }
 END_TEST
 
+START_TEST(search_mesh_aas)
+{
+    /* paper 000 Table 3: 17 steps (bound 16) */
+    REACH("mesh:4x4", CC_AAS, NULL, 17, 100000);
+}
+END_TEST
+
 START_TEST(search_auto_and_ga)
 {
     /* auto mode climbs from the bound; the GA baseline solves an easy case */
@@ -386,6 +393,7 @@ int main(void)
     tcase_add_test(tc, search_hypercube);
     tcase_add_test(tc, search_mesh_one_to_all);
     tcase_add_test(tc, search_kautz_octagon);
+    tcase_add_test(tc, search_mesh_aas);
     tcase_add_test(tc, search_auto_and_ga);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
