@@ -6,6 +6,7 @@
  * makes the network a cellular automaton.  Idle stretches where the network
  * is empty and no packet is due are skipped: nothing can change in them. */
 #include "sim/sim.h"
+#include "sim/fast.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,10 @@ struct sim {
     uint8_t *inject_now;
     /* Links, k = node * 4 + port. */
     int64_t *lfirst, *llast, *lflits;
+    /* The fast engine (sim/fast.c), NULL when it does not support the
+     * params; fast_ran says whose link statistics are the last run's. */
+    fast_sim *fast;
+    int fast_ran;
 };
 
 static void *xcalloc(size_t n, size_t size, int *ok)
@@ -101,6 +106,10 @@ sim *sim_new(const sim_params *p, const int32_t *dest, char *err, size_t errlen)
         }
         s->dest[i] = dest[i];
     }
+    if (fast_supports(p) && !(s->fast = fast_new(p, s->dest))) {
+        sim_free(s);
+        return snprintf(err, errlen, "out of memory for a %dx%d torus", p->n, p->n), NULL;
+    }
     for (int i = 0; i < s->nodes; i++)
         for (int d = 0; d < NPORTS; d++)
             for (int c = 0; c < s->V; c++) {
@@ -119,6 +128,7 @@ void sim_free(sim *s)
     free(s->vlast); free(s->move); free(s->blocked); free(s->moved_flit);
     free(s->port_used); free(s->src_slice); free(s->src_seq); free(s->inject_now);
     free(s->lfirst); free(s->llast); free(s->lflits);
+    fast_free(s->fast);
     free(s);
 }
 
@@ -247,12 +257,28 @@ static void push(sim *s, size_t f, uint32_t fl)
 
 static sim_status run(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *m);
 
-sim_status sim_run(sim *s, const sim_config *c, sim_metrics *m) { return run(s, c, INT64_MAX, m); }
+sim_status sim_run_reference(sim *s, const sim_config *c, sim_metrics *m)
+{
+    s->fast_ran = 0;
+    return run(s, c, INT64_MAX, m);
+}
 
+/* The fast engine when it supports the params; a deadlock or timeout is
+ * re-run by the reference so that its state (sim_report_blocked) shows it. */
 sim_status sim_run_cutoff(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *m)
 {
+    if (s->fast) {
+        sim_status st = fast_run(s->fast, c, cutoff, m);
+        if (st == SIM_OK || st == SIM_CUTOFF) {
+            s->fast_ran = 1;
+            return st;
+        }
+    }
+    s->fast_ran = 0;
     return run(s, c, cutoff, m);
 }
+
+sim_status sim_run(sim *s, const sim_config *c, sim_metrics *m) { return sim_run_cutoff(s, c, INT64_MAX, m); }
 
 static sim_status run(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *m)
 {
@@ -364,6 +390,10 @@ static sim_status run(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *
 
 void sim_link_stats(const sim *s, int k, int64_t *first, int64_t *last, int64_t *flits)
 {
+    if (s->fast_ran) {
+        fast_link_stats(s->fast, k, first, last, flits);
+        return;
+    }
     *first = s->lfirst[k];
     *last = s->llast[k];
     *flits = s->lflits[k];

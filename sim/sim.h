@@ -99,8 +99,12 @@ void sim_free(sim *s);
 const sim_params *sim_get_params(const sim *s);
 
 /* Run one collective communication under config c (must match the sim's size
- * and VC count). */
+ * and VC count).  Uses the fast engine (sim/fast.h) when it supports the
+ * params, else the reference; both give identical metrics. */
 sim_status sim_run(sim *s, const sim_config *c, sim_metrics *m);
+/* The reference cycle loop of sim.c, a direct transcription of model.md:
+ * the specification the fast engine is tested against. */
+sim_status sim_run_reference(sim *s, const sim_config *c, sim_metrics *m);
 /* Like sim_run, but may stop as soon as the duration is certain to exceed
  * `cutoff` (status SIM_CUTOFF, duration cutoff + 1 meaning "more than
  * cutoff", other metrics unspecified).  When it does not stop, the metrics

@@ -1,0 +1,440 @@
+/* The fast engine against the reference: sim_run (fast when supported) must
+ * give exactly sim_run_reference's metrics and link statistics on every
+ * input, and sim_run_cutoff must agree with both. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "router/route.h"
+#include "sim/sim.h"
+#include "traffic/traffic.h"
+
+/* ---- helpers ---- */
+
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static int rng_int(uint64_t *s, int n) { return (int)(rng_next(s) % (uint64_t)n); }
+
+static sim_params params(int n, int flits, int slices)
+{
+    sim_params p;
+    sim_params_default(&p);
+    p.n = n;
+    p.flits = flits;
+    p.slices = slices;
+    return p;
+}
+
+/* Random genes: schemes, queue orders (random permutations), injection
+ * timings in [0, imax] and the interval in [L, L + vspan]. */
+static void randomize(sim_config *c, uint64_t *r, int flits, int imax, int vspan)
+{
+    for (int k = 0; k < c->nodes * NPORTS; k++) c->scheme[k] = (uint8_t)rng_int(r, VCSEL_NSCHEMES);
+    size_t lists = (size_t)c->nodes * NPORTS * (size_t)c->vcs;
+    for (size_t k = 0; k < lists; k++) {
+        uint8_t *q = c->qorder + k * NPORTS;
+        for (int j = 0; j < NPORTS; j++) q[j] = (uint8_t)j;
+        for (int j = NPORTS - 1; j > 0; j--) {
+            int x = rng_int(r, j + 1);
+            uint8_t t = q[j]; q[j] = q[x]; q[x] = t;
+        }
+    }
+    for (int i = 0; i < c->nodes; i++) c->inject[i] = (uint16_t)rng_int(r, imax + 1);
+    c->interval = (uint32_t)(flits + rng_int(r, vspan + 1));
+}
+
+static void same_metrics(const sim_metrics *a, const sim_metrics *b, const char *what)
+{
+#define SAME(field) ck_assert_msg(a->field == b->field, "%s: " #field " fast %lld, reference %lld", what, \
+                                  (long long)a->field, (long long)b->field)
+    SAME(status); SAME(duration); SAME(te); SAME(ir); SAME(or_); SAME(ib); SAME(ob); SAME(lb);
+    SAME(flits_injected); SAME(flits_ejected); SAME(packets); SAME(idle_nodes); SAME(cycles);
+    SAME(max_link_flits); SAME(stop_cycle);
+#undef SAME
+}
+
+/* sim_run then sim_run_reference on the same sim; every metric and every
+ * link's statistics must match.  Returns the metrics. */
+static sim_metrics check_equal(sim *s, const sim_config *c, const char *what)
+{
+    int links = c->nodes * 4;
+    int64_t *st = malloc(sizeof *st * 3 * (size_t)links);
+    ck_assert_ptr_nonnull(st);
+    sim_metrics mf, mr;
+    sim_run(s, c, &mf);
+    for (int k = 0; k < links; k++) sim_link_stats(s, k, &st[3 * k], &st[3 * k + 1], &st[3 * k + 2]);
+    sim_run_reference(s, c, &mr);
+    same_metrics(&mf, &mr, what);
+    for (int k = 0; k < links; k++) {
+        int64_t a, b, fl;
+        sim_link_stats(s, k, &a, &b, &fl);
+        ck_assert_msg(st[3 * k] == a && st[3 * k + 1] == b && st[3 * k + 2] == fl,
+                      "%s: link %d fast (%lld %lld %lld), reference (%lld %lld %lld)", what, k,
+                      (long long)st[3 * k], (long long)st[3 * k + 1], (long long)st[3 * k + 2], (long long)a,
+                      (long long)b, (long long)fl);
+    }
+    free(st);
+    return mr;
+}
+
+static sim *new_sim(const sim_params *p, const int32_t *dest)
+{
+    char err[256];
+    sim *s = sim_new(p, dest, err, sizeof err);
+    ck_assert_msg(s != NULL, "%s", err);
+    return s;
+}
+
+static traffic *pattern(const char *spec, int n, uint64_t seed)
+{
+    char err[256];
+    traffic *t = traffic_new(spec, n, seed, err, sizeof err);
+    ck_assert_msg(t != NULL, "%s", err);
+    return t;
+}
+
+/* ---- uniform configurations ---- */
+
+/* Every pattern x every scheme x several intervals, 8x8, two slices (the
+ * in-/out-of-order counts need more than one). */
+START_TEST(patterns_schemes_intervals)
+{
+    const int intervals[] = { 8, 11, 16, 40 };
+    for (int k = 0; k < traffic_builtin_count; k++) {
+        traffic *t = pattern(traffic_builtin_names[k], 8, 1);
+        sim_params p = params(8, 8, 2);
+        sim *s = new_sim(&p, t->dest);
+        for (int sc = 0; sc < VCSEL_NSCHEMES; sc++)
+            for (int v = 0; v < 4; v++) {
+                sim_config *c = sim_config_new(64, 3, sc, (uint32_t)intervals[v]);
+                char what[96];
+                snprintf(what, sizeof what, "%s C%02d V=%d", t->name, sc, intervals[v]);
+                sim_metrics m = check_equal(s, c, what);
+                ck_assert_int_eq(m.status, SIM_OK);
+                sim_config_free(c);
+            }
+        sim_free(s);
+        traffic_free(t);
+    }
+}
+END_TEST
+
+/* The paper's setting: 16x16, brev and the rest, two and three slices. */
+START_TEST(patterns_16x16)
+{
+    for (int k = 0; k < traffic_builtin_count; k++) {
+        traffic *t = pattern(traffic_builtin_names[k], 16, 1);
+        for (int S = 2; S <= 3; S++) {
+            sim_params p = params(16, 8, S);
+            sim *s = new_sim(&p, t->dest);
+            const int sc[] = { 0, 3, 5, 9 };
+            for (int a = 0; a < 4; a++) {
+                sim_config *c = sim_config_new(256, 3, sc[a], 16);
+                char what[96];
+                snprintf(what, sizeof what, "16x16 %s S=%d C%02d", t->name, S, sc[a]);
+                check_equal(s, c, what);
+                sim_config_free(c);
+            }
+            sim_free(s);
+        }
+        traffic_free(t);
+    }
+}
+END_TEST
+
+/* ---- random configurations ---- */
+
+/* Random C, Q, I and V on every pattern, slices 1-4, sizes 4, 8, 16. */
+START_TEST(random_configs)
+{
+    uint64_t r = 12345;
+    const int sizes[] = { 4, 8, 16 };
+    for (int si = 0; si < 3; si++) {
+        int n = sizes[si];
+        for (int k = 0; k <= traffic_builtin_count; k++) {
+            const char *spec = k < traffic_builtin_count ? traffic_builtin_names[k] : "randperm";
+            traffic *t = pattern(spec, n, (uint64_t)(k + 7));
+            int S = 1 + rng_int(&r, 4);
+            sim_params p = params(n, 8, S);
+            sim *s = new_sim(&p, t->dest);
+            int runs = n == 16 ? 2 : 6;
+            for (int it = 0; it < runs; it++) {
+                sim_config *c = sim_config_new(n * n, 3, 0, 8);
+                randomize(c, &r, 8, 3 * n, 3 * n);
+                char what[96];
+                snprintf(what, sizeof what, "random n=%d %s S=%d run %d", n, spec, S, it);
+                check_equal(s, c, what);
+                sim_config_free(c);
+            }
+            sim_free(s);
+            traffic_free(t);
+        }
+    }
+}
+END_TEST
+
+/* Random permutations (seeds), and even sizes that are not powers of two
+ * with the patterns that allow them. */
+START_TEST(random_permutations_and_odd_sizes)
+{
+    uint64_t r = 999;
+    const int sizes[] = { 4, 6, 8, 10, 12, 14 };
+    const char *specs[] = { "randperm", "torn", "trns" };
+    for (int si = 0; si < 6; si++)
+        for (int k = 0; k < 3; k++)
+            for (int seed = 1; seed <= 2; seed++) {
+                int n = sizes[si];
+                traffic *t = pattern(specs[k], n, (uint64_t)seed * 31 + (uint64_t)n);
+                int S = 1 + rng_int(&r, 4);
+                sim_params p = params(n, 8, S);
+                sim *s = new_sim(&p, t->dest);
+                sim_config *c = sim_config_new(n * n, 3, 0, 8);
+                randomize(c, &r, 8, 2 * n, 2 * n);
+                char what[96];
+                snprintf(what, sizeof what, "n=%d %s seed %d S=%d", n, specs[k], seed, S);
+                check_equal(s, c, what);
+                sim_config_free(c);
+                sim_free(s);
+                traffic_free(t);
+            }
+}
+END_TEST
+
+/* 32x32: a few runs (the reference takes a while on it). */
+START_TEST(size_32)
+{
+    uint64_t r = 4242;
+    const char *specs[] = { "brev", "randperm", "torn" };
+    for (int k = 0; k < 3; k++) {
+        traffic *t = pattern(specs[k], 32, 5);
+        sim_params p = params(32, 8, 2);
+        sim *s = new_sim(&p, t->dest);
+        sim_config *c = sim_config_new(32 * 32, 3, 0, 8);
+        randomize(c, &r, 8, 20, 16);
+        char what[96];
+        snprintf(what, sizeof what, "32x32 %s", specs[k]);
+        check_equal(s, c, what);
+        sim_config_free(c);
+        sim_free(s);
+        traffic_free(t);
+    }
+}
+END_TEST
+
+/* ---- other parameters and model choices ---- */
+
+/* Every option the fast engine takes (tie, dateline, queue update, self,
+ * VC count, buffer depth, packet length), and the two it leaves to the
+ * reference, on random configurations. */
+START_TEST(model_choices)
+{
+    uint64_t r = 77;
+    for (int variant = 0; variant < 14; variant++) {
+        for (int k = 0; k < 3; k++) {
+            const char *spec = k == 0 ? "brev" : k == 1 ? "randperm" : "bcmp";
+            traffic *t = pattern(spec, 8, 3);
+            sim_params p = params(8, 8, 2);
+            switch (variant) {
+            case 0: p.tie = TIE_PLUS; break;
+            case 1: p.tie = TIE_MINUS; break;
+            case 2: p.dateline = DATELINE_AFTER; break;
+            case 3: p.q_update = QUPDATE_ROTATE; break;
+            case 4: p.self = SELF_SEND; break;
+            case 5: p.vcs = 4; break;
+            case 6: p.vcs = 8; p.tie = TIE_PLUS; p.dateline = DATELINE_AFTER; break;
+            case 7: p.buffer = 1; break;
+            case 8: p.buffer = 2; p.flits = 3; break;
+            case 9: p.buffer = 6; p.flits = 16; p.slices = 3; break;
+            case 10: p.flits = 2; p.slices = 4; break;
+            case 11: p.slot_reuse = SLOT_SAME_CYCLE; break;
+            case 12: p.input_limit = INPUT_PER_PORT; break;
+            default: p.buffer = 1; p.self = SELF_SEND; p.flits = 2; break;
+            }
+            sim *s = new_sim(&p, t->dest);
+            for (int it = 0; it < 3; it++) {
+                sim_config *c = sim_config_new(64, p.vcs, 0, 8);
+                randomize(c, &r, p.flits, 20, 20);
+                char what[96];
+                snprintf(what, sizeof what, "variant %d %s run %d", variant, spec, it);
+                check_equal(s, c, what);
+                sim_config_free(c);
+            }
+            sim_free(s);
+            traffic_free(t);
+        }
+    }
+}
+END_TEST
+
+/* A few packets only (file: traffic): the idle-stretch skipping and the
+ * release heap with late injection timings. */
+START_TEST(file_traffic)
+{
+    char path[] = "/tmp/nocsim_test_fast_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *fp = fdopen(fd, "w");
+    ck_assert_ptr_nonnull(fp);
+    fprintf(fp, "# one packet\n9 45\n");
+    fclose(fp);
+    char spec[64];
+    snprintf(spec, sizeof spec, "file:%s", path);
+    uint64_t r = 5;
+    traffic *t = pattern(spec, 8, 1);
+    for (int S = 1; S <= 4; S++) {
+        sim_params p = params(8, 8, S);
+        sim *s = new_sim(&p, t->dest);
+        for (int it = 0; it < 6; it++) {
+            sim_config *c = sim_config_new(64, 3, 0, 8);
+            randomize(c, &r, 8, 100, 60);
+            char what[64];
+            snprintf(what, sizeof what, "file one packet S=%d run %d", S, it);
+            sim_metrics m = check_equal(s, c, what);
+            ck_assert_int_eq(m.packets, S);
+            sim_config_free(c);
+        }
+        sim_free(s);
+    }
+    traffic_free(t);
+    /* A handful of pairs that meet, with widely spread releases. */
+    fp = fopen(path, "w");
+    ck_assert_ptr_nonnull(fp);
+    fprintf(fp, "0 7\n1 6\n8 15\n63 0\n27 36\n36 27\n");
+    fclose(fp);
+    t = pattern(spec, 8, 1);
+    for (int S = 1; S <= 3; S++) {
+        sim_params p = params(8, 8, S);
+        sim *s = new_sim(&p, t->dest);
+        for (int it = 0; it < 6; it++) {
+            sim_config *c = sim_config_new(64, 3, 0, 8);
+            randomize(c, &r, 8, it < 3 ? 10 : 200, 50);
+            char what[64];
+            snprintf(what, sizeof what, "file pairs S=%d run %d", S, it);
+            check_equal(s, c, what);
+            sim_config_free(c);
+        }
+        sim_free(s);
+    }
+    traffic_free(t);
+    unlink(path);
+}
+END_TEST
+
+/* A timeout (and, with a tiny watchdog, whatever the reference says) comes
+ * out the same: the fast engine hands those runs to the reference. */
+START_TEST(timeout_and_watchdog)
+{
+    traffic *t = pattern("brev", 8, 1);
+    sim_params p = params(8, 8, 2);
+    p.max_cycles = 30;
+    sim *s = new_sim(&p, t->dest);
+    sim_config *c = sim_config_new(64, 3, 0, 16);
+    sim_metrics m = check_equal(s, c, "timeout");
+    ck_assert_int_eq(m.status, SIM_TIMEOUT);
+    sim_free(s);
+    p.max_cycles = 100000000;
+    p.deadlock_cycles = 1;
+    s = new_sim(&p, t->dest);
+    check_equal(s, c, "watchdog 1");
+    sim_free(s);
+    sim_config_free(c);
+    traffic_free(t);
+}
+END_TEST
+
+/* ---- sim_run_cutoff ---- */
+
+/* cutoff >= duration: exactly sim_run's metrics; cutoff < duration:
+ * SIM_CUTOFF and duration cutoff + 1.  Runs on one sim object in a mixed
+ * order, so a run cut short must not leak state into the next one. */
+START_TEST(cutoff)
+{
+    uint64_t r = 2024;
+    const char *specs[] = { "brev", "shfl", "randperm", "torn" };
+    for (int k = 0; k < 4; k++) {
+        traffic *t = pattern(specs[k], 8, 9);
+        sim_params p = params(8, 8, 2);
+        sim *s = new_sim(&p, t->dest);
+        for (int it = 0; it < 4; it++) {
+            sim_config *c = sim_config_new(64, 3, 0, 8);
+            randomize(c, &r, 8, 12, 12);
+            sim_metrics ref, m;
+            sim_run_reference(s, c, &ref);
+            ck_assert_int_eq(ref.status, SIM_OK);
+            const int64_t D = ref.duration;
+            const int64_t cuts[] = { D - 1, D, 0, D + 7, D / 2, INT64_MAX, 1, D - 2 };
+            for (int q = 0; q < 8; q++) {
+                sim_status st = sim_run_cutoff(s, c, cuts[q], &m);
+                ck_assert_int_eq(st, m.status);
+                if (cuts[q] >= D) {
+                    same_metrics(&m, &ref, "cutoff >= duration");
+                } else {
+                    ck_assert_msg(st == SIM_CUTOFF, "%s cutoff %lld < %lld: status %d", specs[k],
+                                  (long long)cuts[q], (long long)D, (int)st);
+                    ck_assert_int_eq(m.duration, cuts[q] + 1);
+                }
+            }
+            /* And a full run right after a cut one. */
+            sim_run_cutoff(s, c, D / 3, &m);
+            check_equal(s, c, "after a cut run");
+            sim_config_free(c);
+        }
+        sim_free(s);
+        traffic_free(t);
+    }
+}
+END_TEST
+
+/* The same sim object reused for many configurations gives what fresh
+ * objects give (reset between runs touches only what was used). */
+START_TEST(reuse_matches_fresh)
+{
+    uint64_t r = 31337;
+    traffic *t = pattern("brot", 8, 1);
+    sim_params p = params(8, 8, 3);
+    sim *s = new_sim(&p, t->dest);
+    for (int it = 0; it < 10; it++) {
+        sim_config *c = sim_config_new(64, 3, 0, 8);
+        randomize(c, &r, 8, 16, 16);
+        sim_metrics a, b;
+        sim_run(s, c, &a);
+        sim *fresh = new_sim(&p, t->dest);
+        sim_run(fresh, c, &b);
+        same_metrics(&a, &b, "reused vs fresh");
+        sim_free(fresh);
+        sim_config_free(c);
+    }
+    sim_free(s);
+    traffic_free(t);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("fast");
+    TCase *tc = tcase_create("equivalence");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, patterns_schemes_intervals);
+    tcase_add_test(tc, patterns_16x16);
+    tcase_add_test(tc, random_configs);
+    tcase_add_test(tc, random_permutations_and_odd_sizes);
+    tcase_add_test(tc, size_32);
+    tcase_add_test(tc, model_choices);
+    tcase_add_test(tc, file_traffic);
+    tcase_add_test(tc, timeout_and_watchdog);
+    tcase_add_test(tc, cutoff);
+    tcase_add_test(tc, reuse_matches_fresh);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
