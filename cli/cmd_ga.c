@@ -319,7 +319,8 @@ int cmd_ga(int argc, char **argv)
                (long long)nonsplit_d, ratio, (long long)p.generation, (long long)p.evals, p.elapsed);
     } else {
         printf("best duration      %lld cycles (signature %08x, interval %u)\n", (long long)bm.duration, crc, best->interval);
-        printf("synonyms           %lld\n", (long long)ga_synonyms(g));
+        printf("synonyms           %lld (recorded chromosomes with the best score, the best included)\n",
+               (long long)ga_synonyms(g));
         printf("simple stacking    %lld cycles (%s, interval %u)\n", (long long)stack_d, vcsel_name(bscheme), bint);
         printf("non-split          %lld cycles (one packet of %d flits)\n", (long long)nonsplit_d, rsp->slices * rsp->flits);
         printf("improvement        %.3f of simple stacking\n", ratio);

@@ -592,7 +592,8 @@ static int persist(ga *g, char *err, size_t errlen)
     if (store_gen_add(g->db, &sg, err, errlen) != STORE_OK) goto fail;
     for (int k = 0; k < g->nrec; k++) {
         ga_record *r = &g->recs[k];
-        store_chrom sc = { .run = g->run, .generation = r->generation, .crc = r->crc, .score = r->score,
+        /* The store keeps the fitness in cycles; the secondary key only orders the search. */
+        store_chrom sc = { .run = g->run, .generation = r->generation, .crc = r->crc, .score = r->score >> KEY_BITS,
                            .duration = r->m.duration, .t_d = r->m1.duration, .t_e = r->m1.te,
                            .ir = r->m.ir, .or_ = r->m.or_, .ib = r->m.ib, .ob = r->m.ob, .lb = r->m.lb,
                            .is_synonym = r->synonym, .genes = r->genes, .genes_len = r->len };
@@ -600,7 +601,7 @@ static int persist(ga *g, char *err, size_t errlen)
         if (rc != STORE_OK && rc != STORE_EXISTS) goto fail;
     }
     if (g->best_score < SCORE_INF &&
-        store_run_set_best(g->db, g->run, g->best_score, g->best_m.duration, g->best_crc, err, errlen) != STORE_OK)
+        store_run_set_best(g->db, g->run, g->best_score >> KEY_BITS, g->best_m.duration, g->best_crc, err, errlen) != STORE_OK)
         goto fail;
     uint8_t *blob = NULL;
     size_t len = 0;
@@ -648,7 +649,7 @@ const sim_config *ga_best(const ga *g, sim_metrics *m, uint32_t *crc)
 }
 
 int64_t ga_run_id(const ga *g) { return g->run; }
-int64_t ga_synonyms(const ga *g) { return g->synonyms; }
+int64_t ga_synonyms(const ga *g) { return g->best_score < SCORE_INF ? g->synonyms + 1 : 0; }
 const ga_params *ga_get_params(const ga *g) { return &g->gp; }
 const sim_params *ga_get_sim_params(const ga *g) { return &g->sp; }
 

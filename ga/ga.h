@@ -110,6 +110,7 @@ int ga_finish(ga *g, char *err, size_t errlen);
 void ga_get_progress(const ga *g, ga_progress *p);
 const sim_config *ga_best(const ga *g, sim_metrics *m, uint32_t *crc);
 int64_t ga_run_id(const ga *g);
+/* Recorded chromosomes with the best score, the best itself included. */
 int64_t ga_synonyms(const ga *g);
 const ga_params *ga_get_params(const ga *g);
 const sim_params *ga_get_sim_params(const ga *g);
