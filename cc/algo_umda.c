@@ -63,4 +63,4 @@ static bool umda_run(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out 
     return true;
 }
 
-const cc_algo cc_algo_umda = { "umda", "univariate marginal distribution algorithm (paper 002; default)", umda_run };
+const cc_algo cc_algo_umda = { "umda", "univariate marginal distribution algorithm (paper 002)", umda_run };

@@ -13,6 +13,7 @@ struct cc_enc {
     const cc_topo *t;
     int S, n, nch, M, gw, nvar, K;
     bool sf, bc;
+    bool hop1;     /* broadcast deliveries only over one channel (SF, or asked for) */
     int *card;
     int *grp;      /* messages/deliveries of source (origin) v: grp[v] .. grp[v+1] */
     int *use;      /* [S*nch] channel use counts of the last evaluated x */
@@ -21,7 +22,6 @@ struct cc_enc {
     int *order, *bstart, *list, *cand, *load;
     int *nl, *nb;  /* broadcast: informed list length per origin, now and before this step */
     long penalty;
-    int moves;     /* a mutation makes 1..moves tested moves */
 };
 
 void cc_enc_free(cc_enc *e)
@@ -42,11 +42,11 @@ static int npaths(const cc_enc *e, int s, int d) { return cc_paths_count(e->P, s
  * transfer, so only the direct channel (the first, minimal, path). */
 static int usable_paths(const cc_enc *e, int s, int d)
 {
-    if (e->bc && e->sf) return e->P->dist[s * e->n + d] == 1 ? 1 : 0;
+    if (e->bc && e->hop1) return e->P->dist[s * e->n + d] == 1 ? 1 : 0;
     return npaths(e, s, d);
 }
 
-cc_enc *cc_enc_new(const cc_problem *pb, const cc_paths *P, int S, char err[CC_ERRLEN])
+cc_enc *cc_enc_new(const cc_problem *pb, const cc_paths *P, int S, bool neighbour_only, char err[CC_ERRLEN])
 {
     cc_enc *e = calloc(1, sizeof *e);
     if (!e) goto oom;
@@ -54,7 +54,7 @@ cc_enc *cc_enc_new(const cc_problem *pb, const cc_paths *P, int S, char err[CC_E
     e->S = S; e->n = pb->t->n; e->nch = pb->t->nch; e->M = pb->nmsg;
     e->bc = pb->broadcast; e->sf = pb->sw == CC_SF; e->K = pb->ports;
     e->gw = e->bc ? 3 : 2;
-    { const char *mv = getenv("CC_MOVES"); e->moves = mv ? atoi(mv) : (e->bc ? 16 : 2); }
+    e->hop1 = e->bc && (e->sf || neighbour_only);
     e->nvar = e->M * e->gw;
     int n = e->n;
     e->card = malloc((size_t)e->nvar * sizeof *e->card);
@@ -430,8 +430,13 @@ long cc_enc_eval(cc_enc *e, int *x, cc_rng *r)
 
 void cc_enc_mutate(cc_enc *e, int *x, cc_rng *r)
 {
+    cc_enc_mutate_n(e, x, r, e->bc ? CC_ENC_MOVES_BC : CC_ENC_MOVES_SC);
+}
+
+void cc_enc_mutate_n(cc_enc *e, int *x, cc_rng *r, int maxmoves)
+{
     cc_enc_eval(e, x, r);     /* bring use[] and the repairs up to date */
-    int moves = 1 + cc_rng_below(r, e->moves);
+    int moves = 1 + cc_rng_below(r, maxmoves < 1 ? 1 : maxmoves);
     for (int k = 0; k < moves; k++) {
         if (e->bc) broadcast_mutate(e, x, r);
         else scatter_mutate(e, x, r);

@@ -18,8 +18,21 @@
 
 typedef struct cc_enc cc_enc;
 
-/* steps: the target number of steps S. */
-cc_enc *cc_enc_new(const cc_problem *pb, const cc_paths *paths, int steps, char err[CC_ERRLEN]);
+/* Most tested moves one mutation makes (it makes 1..this many, uniformly).
+ * Broadcast moves are small (one delivery's source or path), and a tree
+ * repaired by restoration needs several at once to change shape; scatter
+ * moves already re-place a message at its best (step, path), so two suffice.
+ * These are the values the former CC_MOVES environment knob defaulted to. */
+#define CC_ENC_MOVES_BC 16
+#define CC_ENC_MOVES_SC 2
+
+/* steps: the target number of steps S.  neighbour_only (broadcasts): every
+ * delivery is a one-hop transfer from an informed neighbour, as in SF.  Such
+ * a schedule is also a WH schedule of the same length, and for WH all-to-all
+ * broadcast it is the space worth searching: there the bound leaves almost no
+ * channel-steps spare, so every delivery must be (nearly) one hop anyway
+ * (paper 000: "WH AAB can be served best by SF-oriented HGSA"). */
+cc_enc *cc_enc_new(const cc_problem *pb, const cc_paths *paths, int steps, bool neighbour_only, char err[CC_ERRLEN]);
 void cc_enc_free(cc_enc *e);
 
 int cc_enc_nvar(const cc_enc *e);
@@ -34,6 +47,10 @@ long cc_enc_eval(cc_enc *e, int *x, cc_rng *r);
  * conflict) and test its alternatives — other paths, other informed sources
  * (broadcast), swapped time slots (scatter) — keeping the least conflicting. */
 void cc_enc_mutate(cc_enc *e, int *x, cc_rng *r);
+/* The same with 1..maxmoves tested moves (cc_enc_mutate uses
+ * CC_ENC_MOVES_BC / CC_ENC_MOVES_SC): a population method wants big jumps,
+ * a local search single moves. */
+void cc_enc_mutate_n(cc_enc *e, int *x, cc_rng *r, int maxmoves);
 /* Turn an evaluated x into a schedule (appends to out). */
 bool cc_enc_decode(cc_enc *e, const int *x, cc_schedule *out);
 

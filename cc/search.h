@@ -18,6 +18,11 @@ typedef struct {
     int start_steps;  /* usually the best lower bound */
     int max_steps;    /* give up above this (auto mode) */
     uint64_t seed;
+    /* WH broadcasts: at each target S that one-hop transfers can reach (S at
+     * least the largest sender-receiver distance), first search with
+     * neighbour-only deliveries (cc_enc_new), then, if that fails, with all
+     * routes; each phase gets the full budget. */
+    bool neighbour_first;
 } cc_search_params;
 
 typedef struct {
@@ -26,6 +31,7 @@ typedef struct {
     long evals;            /* all evaluations, all targets */
     long evals_to_best;    /* evaluations until the final schedule was first reached */
     double seconds;
+    bool neighbour_only;   /* the schedule came from the neighbour-only phase */
     cc_schedule *sched;    /* owned; NULL if not found */
     cc_verify_result vr;
 } cc_search_result;

@@ -27,6 +27,7 @@ typedef struct {
     int nfail_node;
     /* run */
     int steps, max_steps, runs, pop;
+    int neighbour_first;
     long budget;
     long seed;
     const char *algo;
@@ -44,7 +45,7 @@ static void usage(FILE *f)
 "       nocsim cc verify SCHEDULE.json --topology T --cc CC [options]\n"
 "\n"
 "Find a schedule of a collective communication (CC) in the fewest synchronised\n"
-"steps, no two transfers of a step sharing a channel, with UMDA (paper 002).\n"
+"steps, no two transfers of a step sharing a channel (simulated annealing; UMDA of paper 002).\n"
 "\n"
 "problem:\n"
 "  --topology T       ring:P | mesh:RxC | torus:RxC | hypercube:D | octagon |\n"
@@ -63,8 +64,10 @@ static void usage(FILE *f)
 "search:\n"
 "  --steps S          target step count [auto: from the lower bound up, one at a time]\n"
 "  --max-steps S      auto mode gives up above S [4 x bound + 8]\n"
-"  --algo umda|ga     search algorithm [umda]\n"
-"  --budget N         evaluations per target step count [100000]\n"
+"  --algo sa|umda|ga  search algorithm [sa]\n"
+"  --neighbour-first 0|1  WH broadcasts: at each target first search one-hop\n"
+"                     deliveries only (SF-style), then all routes [1]\n"
+"  --budget N         evaluations per target step count (and phase) [100000]\n"
 "  --pop N            population size [60]\n"
 "  --runs N           independent runs (seeds SEED, SEED+1, ..) with success statistics [1]\n"
 "  --seed N           random seed [1]\n"
@@ -135,6 +138,9 @@ static bool parse_run(cc_opts *o, int argc, char **argv, int *i, bool *handled)
         for (; cc_algos[na] && na < 8; na++) names[na] = cc_algos[na]->name;
         if (!arg_choice("cc", "--algo", v, names, na, &k)) return false;
         o->algo = names[k];
+    } else if (strcmp(a, "--neighbour-first") == 0) {
+        if (!(v = arg_value("cc", argc, argv, i)) || !arg_int("cc", "--neighbour-first", v, 0, 1, &x)) return false;
+        o->neighbour_first = (int)x;
     } else if (strcmp(a, "--budget") == 0) {
         if (!(v = arg_value("cc", argc, argv, i)) || !arg_int("cc", "--budget", v, 1, 2000000000L, &o->budget)) return false;
     } else if (strcmp(a, "--pop") == 0) {
@@ -332,7 +338,7 @@ static int do_run(const cc_opts *o)
     const cc_algo *algo = cc_algo_find(o->algo);
     int bound = s.bounds.best;
     cc_search_params sp = { .algo = algo, .budget = o->budget, .pop = o->pop, .pmut = 0.9, .steps = o->steps,
-                            .start_steps = bound, .max_steps = o->max_steps ? o->max_steps : 4 * bound + 8 };
+                            .neighbour_first = o->neighbour_first != 0, .start_steps = bound, .max_steps = o->max_steps ? o->max_steps : 4 * bound + 8 };
     cc_search_result best = { 0 };
     int nfound = 0, nbound = 0, best_run = -1;
     double sum_t = 0, sum_e = 0, sum_steps = 0;
@@ -369,8 +375,9 @@ static int do_run(const cc_opts *o)
         sum_t += res.seconds;
         sum_e += (double)res.evals_to_best;
         if (o->fmt == FMT_TEXT)
-            printf("run %d (seed %llu): %s %d steps, %ld evaluations (%ld to the best), %.3f s\n", run + 1,
-                   (unsigned long long)sp.seed, res.found ? "found" : "NOT found in", res.steps, res.evals, res.evals_to_best, res.seconds);
+            printf("run %d (seed %llu): %s %d steps%s, %ld evaluations (%ld to the best), %.3f s\n", run + 1,
+                   (unsigned long long)sp.seed, res.found ? "found" : "NOT found in", res.steps,
+                   res.neighbour_only ? " (one-hop deliveries)" : "", res.evals, res.evals_to_best, res.seconds);
         else if (o->fmt == FMT_CSV) {
             printf("\"%s\",%s,%s,%s,", s.t->spec, cc_kind_names[o->kind], s.pb->root >= 0 ? s.t->names[s.pb->root] : "", cc_switching_names[o->sw]);
             if (o->ports) printf("%d,", o->ports); else printf("all,");
@@ -379,8 +386,9 @@ static int do_run(const cc_opts *o)
             printf(",%s,%d,%d,%llu,%d,%d,%ld,%ld,%.4f\n", algo->name, bound, run + 1, (unsigned long long)sp.seed, res.found,
                    res.found ? res.steps : -1, res.evals, res.evals_to_best, res.seconds);
         } else
-            printf("%s{\"seed\": %llu, \"found\": %s, \"steps\": %d, \"evals\": %ld, \"evals_to_best\": %ld, \"seconds\": %.4f}",
-                   run ? ", " : "", (unsigned long long)sp.seed, res.found ? "true" : "false", res.found ? res.steps : -1, res.evals, res.evals_to_best, res.seconds);
+            printf("%s{\"seed\": %llu, \"found\": %s, \"steps\": %d, \"neighbour_only\": %s, \"evals\": %ld, \"evals_to_best\": %ld, \"seconds\": %.4f}",
+                   run ? ", " : "", (unsigned long long)sp.seed, res.found ? "true" : "false", res.found ? res.steps : -1,
+                   res.neighbour_only ? "true" : "false", res.evals, res.evals_to_best, res.seconds);
         if (res.found && (!best.found || res.steps < best.steps)) {
             cc_search_result_clear(&best);
             best = res;
@@ -417,8 +425,8 @@ static int do_run(const cc_opts *o)
 
 int cmd_cc(int argc, char **argv)
 {
-    cc_opts o = { .kind = -1, .sw = CC_WH, .max_paths = 128, .runs = 1, .pop = 60, .budget = 100000, .seed = 1,
-                  .algo = "umda", .fmt = FMT_TEXT };
+    cc_opts o = { .kind = -1, .sw = CC_WH, .max_paths = 128, .runs = 1, .pop = 60, .budget = 100000, .seed = 1, .neighbour_first = 1,
+                  .algo = "sa", .fmt = FMT_TEXT };
     int mode = 0;   /* 0 run, 1 bounds, 2 verify */
     int i = 1;
     if (argc > 1 && strcmp(argv[1], "bounds") == 0) { mode = 1; i = 2; }

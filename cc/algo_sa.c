@@ -1,0 +1,47 @@
+/* Simulated annealing over one chromosome (the SA half of paper 000's HGSA):
+ * a move is one tested mutation of the encoding (re-place one communication,
+ * preferably one in conflict, at its least conflicting alternative), accepted
+ * by the Metropolis criterion on the conflict count.  The temperature cools
+ * geometrically and is reset when it reaches the floor, so a run is a series
+ * of annealing cycles from the current state, not restarts from scratch. */
+#include "cc/algo.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool sa_run(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *out)
+{
+    int nv = cc_enc_nvar(e);
+    int *x = malloc((size_t)nv * sizeof *x), *y = malloc((size_t)nv * sizeof *y);
+    if (!x || !y) { free(x); free(y); return false; }
+    cc_enc_random(e, x, r);
+    long fx = cc_enc_eval(e, x, r);
+    out->evals = 1;
+    out->best = fx;
+    out->evals_to_best = 1;
+    memcpy(out->x, x, (size_t)nv * sizeof *x);
+    const double t0 = 2.0, tmin = 0.05, alpha = 0.9995;
+    double T = t0;
+    while (out->best > 0 && out->evals < p->budget) {
+        memcpy(y, x, (size_t)nv * sizeof *y);
+        cc_enc_mutate_n(e, y, r, 1);
+        long fy = cc_enc_eval(e, y, r);
+        out->evals++;
+        if (fy <= fx || cc_rng_unit(r) < exp(-(double)(fy - fx) / T)) {
+            int *t = x; x = y; y = t;
+            fx = fy;
+            if (fx < out->best) {
+                out->best = fx;
+                out->evals_to_best = out->evals;
+                memcpy(out->x, x, (size_t)nv * sizeof *x);
+            }
+        }
+        T *= alpha;
+        if (T < tmin) T = t0;
+    }
+    free(x); free(y);
+    return true;
+}
+
+const cc_algo cc_algo_sa = { "sa", "simulated annealing with reheating (the SA of paper 000's HGSA; default)", sa_run };
