@@ -1,13 +1,21 @@
 /* The fast cycle engine (see fast.h): the reference automaton of sim.c with
- * the work of a cycle proportional to what is busy, not to the network.
+ * the work of a cycle proportional to what changes, not to the network.
  *
  * What makes it fast, and why each piece keeps the results exact:
  *  - Per router two bit masks over its local indices (port * V + vc):
  *    `reqm`, input FIFOs whose head is a header still waiting for an output
  *    VC, and `livem`, output VCs that are held and whose holding FIFO has a
- *    flit.  A FIFO is non-empty exactly when it is in one of them, so a
- *    router with both masks zero has nothing to decide and is not visited
- *    (it leaves the `active` bit set of routers lazily).
+ *    flit.  A FIFO is non-empty exactly when it is in one of them.
+ *  - Event lists instead of scans.  An output port is evaluated in cycle t
+ *    only if it may send: it sent in t-1, a VC of it was granted in t or
+ *    became live in t-1, or a full downstream FIFO of it popped in t-1.  A
+ *    port found blocked (every live VC's downstream FIFO full) stays blocked
+ *    until one of those events, since nothing else changes its inputs; its
+ *    blocked cycles (lb) are added up when it is next evaluated.  Queue
+ *    selection runs at a router only when a header reached a FIFO head or a
+ *    tail freed an output VC there in t-1: a waiting request can be granted
+ *    only after such an event.  A node due to inject but facing a full P
+ *    FIFO sleeps until that FIFO pops.
  *  - A header's request (output port and VC) is computed once, when the
  *    header reaches the head of its FIFO, from the destination coordinates
  *    carried in the flit; the reference recomputes it every cycle.
@@ -16,13 +24,13 @@
  *    list; pops, then pushes, then injections are applied afterwards, as in
  *    the reference.  Queue selection of router i changes only router i, and
  *    VC selection reads its own holders and downstream counts (changed only
- *    when applying), so visiting router by router is the same as the
- *    reference's all-queue-selections-then-all-VC-selections.
- *  - Every metric is a sum, a count or a max, so visiting order is free.
- *  - Sources wait in a heap keyed by release time; only due nodes are looked
- *    at each cycle.
+ *    when applying), so the visiting order is free; all queue selections of
+ *    a cycle still come before its VC selections, as a grant may send at
+ *    once.  Every metric is a sum, a count or a max.
+ *  - Sources wait in a heap keyed by release time.
  *  - After a run that ended normally every FIFO is empty and every output VC
- *    free, so the next run resets only the arbitration state and the links. */
+ *    free, so the next run resets only the arbitration state, the event
+ *    stamps and the links. */
 #include "sim/fast.h"
 
 #include <stdlib.h>
@@ -50,6 +58,7 @@ typedef struct {
     int32_t i;      /* router */
     int32_t j;      /* downstream router */
     uint8_t lo;     /* local output VC, d * V + c */
+    uint8_t lf;     /* local source FIFO, port * V + vc */
 } fmove;
 
 /* Link statistics; first is stored plus one so that zero means unused and a
@@ -69,6 +78,7 @@ struct fast_sim {
     uint8_t *sends;        /* per source: sends S packets */
     int32_t *nbr;          /* nbr[i * 4 + d] */
     int32_t *downbase;     /* first downstream FIFO of output port d < P */
+    int32_t *upport;       /* output port feeding input port p < P of router i, [i * 4 + p] */
     uint16_t *x, *y;
     uint8_t *dl;           /* bit d: link out of port d is a dateline; bit 4 + p: link into port p is */
     int8_t *pick;          /* VC selection: pick[((scheme * V + last) << V) | ready] */
@@ -83,19 +93,36 @@ struct fast_sim {
     uint8_t *qst;          /* queue-selection orders, 5 bytes each */
     /* Output ports, i * NPORTS + d. */
     uint8_t *vlast;
+    int32_t *pstamp;       /* cycle it is listed for, -1 */
+    int32_t *blocked;      /* blocked from this cycle on, not yet counted in lb; -1 */
     /* Routers. */
-    uint64_t *reqm, *livem, *active;
+    uint64_t *reqm, *livem;
+    int32_t *qstamp;       /* cycle its queue selection is listed for, -1 */
+    /* Event lists for this cycle and the next: ports, routers, sources. */
+    int32_t *plist[2], *qlist[2], *ilist[2];
     /* Sources. */
     int32_t *slice;
     uint16_t *seq;
-    int32_t *due;
+    uint8_t *istate;       /* ISRC_* */
     uint8_t *injok;
-    int ndue;
     release *heap;
     int nheap;
     fmove *moves;
     flink *links;
 };
+
+/* Where a source is: waiting for its release (heap) or done, listed for a
+ * cycle, or asleep behind a full P FIFO. */
+enum { ISRC_IDLE = 0, ISRC_LISTED, ISRC_STALLED };
+
+/* The sizes the hot loop multiplies and compares with.  The loop is
+ * instantiated once with the defaults as constants (3 VCs, 4-flit FIFOs,
+ * 8-flit packets) so that the compiler folds them, and once for any. */
+typedef struct {
+    int V, B, L, NF;
+} geo;
+
+#define HOT static inline __attribute__((always_inline))
 
 int fast_supports(const sim_params *p)
 {
@@ -114,12 +141,13 @@ static void *alloc(fast_sim *f, size_t n, size_t size, int *ok)
 void fast_free(fast_sim *f)
 {
     if (!f) return;
-    free(f->dflit); free(f->hops); free(f->sends); free(f->nbr); free(f->downbase);
+    free(f->dflit); free(f->hops); free(f->sends); free(f->nbr); free(f->downbase); free(f->upport);
     free(f->x); free(f->y); free(f->dl); free(f->pick);
     free(f->buf); free(f->cnt); free(f->head); free(f->route); free(f->req);
-    free(f->holder); free(f->qst); free(f->vlast);
-    free(f->reqm); free(f->livem); free(f->active);
-    free(f->slice); free(f->seq); free(f->due); free(f->injok); free(f->heap);
+    free(f->holder); free(f->qst); free(f->vlast); free(f->pstamp); free(f->blocked);
+    free(f->reqm); free(f->livem); free(f->qstamp);
+    for (int k = 0; k < 2; k++) { free(f->plist[k]); free(f->qlist[k]); free(f->ilist[k]); }
+    free(f->slice); free(f->seq); free(f->istate); free(f->injok); free(f->heap);
     free(f->moves); free(f->links);
     free(f);
 }
@@ -146,6 +174,7 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
     f->sends = alloc(f, nodes, 1, &ok);
     f->nbr = alloc(f, nodes * 4, sizeof *f->nbr, &ok);
     f->downbase = alloc(f, nodes * 4, sizeof *f->downbase, &ok);
+    f->upport = alloc(f, nodes * 4, sizeof *f->upport, &ok);
     f->x = alloc(f, nodes, sizeof *f->x, &ok);
     f->y = alloc(f, nodes, sizeof *f->y, &ok);
     f->dl = alloc(f, nodes, 1, &ok);
@@ -158,12 +187,19 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
     f->holder = alloc(f, nf, 1, &ok);
     f->qst = alloc(f, nf * NPORTS, 1, &ok);
     f->vlast = alloc(f, nodes * NPORTS, 1, &ok);
+    f->pstamp = alloc(f, nodes * NPORTS, sizeof *f->pstamp, &ok);
+    f->blocked = alloc(f, nodes * NPORTS, sizeof *f->blocked, &ok);
     f->reqm = alloc(f, nodes, sizeof *f->reqm, &ok);
     f->livem = alloc(f, nodes, sizeof *f->livem, &ok);
-    f->active = alloc(f, (nodes + 63) / 64, sizeof *f->active, &ok);
+    f->qstamp = alloc(f, nodes, sizeof *f->qstamp, &ok);
+    for (int k = 0; k < 2; k++) {
+        f->plist[k] = alloc(f, nodes * NPORTS, sizeof *f->plist[k], &ok);
+        f->qlist[k] = alloc(f, nodes, sizeof *f->qlist[k], &ok);
+        f->ilist[k] = alloc(f, nodes, sizeof *f->ilist[k], &ok);
+    }
     f->slice = alloc(f, nodes, sizeof *f->slice, &ok);
     f->seq = alloc(f, nodes, sizeof *f->seq, &ok);
-    f->due = alloc(f, nodes, sizeof *f->due, &ok);
+    f->istate = alloc(f, nodes, 1, &ok);
     f->injok = alloc(f, nodes, 1, &ok);
     f->heap = alloc(f, nodes, sizeof *f->heap, &ok);
     f->moves = alloc(f, nodes * NPORTS, sizeof *f->moves, &ok);
@@ -184,6 +220,7 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
             int nb = route_neighbour(f->n, i, d);
             f->nbr[i * 4 + d] = nb;
             f->downbase[i * 4 + d] = nb * f->NF + route_opposite(d) * f->V;
+            f->upport[i * 4 + d] = nb * NPORTS + route_opposite(d);
             if (route_is_dateline(f->n, i, d)) dl |= (uint8_t)(1u << d);
             /* Input port d is fed by the neighbour's opposite output. */
             if (route_is_dateline(f->n, nb, route_opposite(d))) dl |= (uint8_t)(1u << (4 + d));
@@ -200,6 +237,7 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
                 f->pick[((size_t)(sc * f->V + last) << f->V) | r] = (int8_t)vcsel_pick(sc, r, last, f->V);
     memset(f->route, -1, nf);
     memset(f->holder, -1, nf);
+    memset(f->blocked, -1, nodes * NPORTS * sizeof *f->blocked);
     f->ok_run = 1;
     return f;
 }
@@ -207,7 +245,7 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
 /* ---- routing ---- */
 
 /* route_offset with the node's coordinate already split out. */
-static inline int ring_offset(const fast_sim *f, int a, int b)
+HOT int ring_offset(const fast_sim *f, int a, int b)
 {
     int d = b - a;
     if (d > f->half) d -= f->n;
@@ -221,7 +259,7 @@ static inline int ring_offset(const fast_sim *f, int a, int b)
 
 /* route_next for the header `fl` in local FIFO `lf` of router j: the local
  * output VC it asks for. */
-static inline int route_req(const fast_sim *f, int j, int lf, uint64_t fl)
+HOT int route_req(const fast_sim *f, const geo G, int j, int lf, uint64_t fl)
 {
     int dx = ring_offset(f, f->x[j], FL_DX(fl));
     int d;
@@ -233,7 +271,7 @@ static inline int route_req(const fast_sim *f, int j, int lf, uint64_t fl)
     int p = f->lport[lf], up;
     if (f->p.dateline == DATELINE_ON_LINK) up = d != PORT_P && (f->dl[j] >> d & 1);
     else up = p != PORT_P && (f->dl[j] >> (4 + p) & 1);
-    return d * f->V + f->lvc[lf] + up;
+    return d * G.V + f->lvc[lf] + up;
 }
 
 /* ---- release heap ---- */
@@ -270,17 +308,42 @@ static int32_t heap_pop(fast_sim *f)
     return node;
 }
 
-/* ---- one cycle's decisions ---- */
+/* ---- event lists ---- */
 
-static inline uint64_t head_flit(const fast_sim *f, size_t g)
+/* The lists of the current cycle (c) and the next one (n). */
+typedef struct {
+    int32_t *pc, *pn, *qc, *qn, *ic, *in;
+    int npc, npn, nqc, nqn, nic, nin;
+} events;
+
+/* List output port `port` for cycle `when`, once. */
+HOT void list_port(fast_sim *f, int32_t *lst, int *n, size_t port, int64_t when)
 {
-    return f->buf[g * (size_t)f->B + f->head[g]];
+    if (f->pstamp[port] == (int32_t)when) return;
+    f->pstamp[port] = (int32_t)when;
+    lst[(*n)++] = (int32_t)port;
 }
 
-/* Step 1 at router i: every free output VC grants one of its requests. */
-static void queue_selection(fast_sim *f, int i, sim_metrics *m)
+/* List router i's queue selection for the next cycle, once. */
+HOT void list_router(fast_sim *f, events *ev, int i, int64_t when)
 {
-    const size_t base = (size_t)i * (size_t)f->NF;
+    if (f->qstamp[i] == (int32_t)when) return;
+    f->qstamp[i] = (int32_t)when;
+    ev->qn[ev->nqn++] = i;
+}
+
+/* ---- one cycle's decisions ---- */
+
+HOT uint64_t head_flit(const fast_sim *f, const geo G, size_t g)
+{
+    return f->buf[g * (size_t)G.B + f->head[g]];
+}
+
+/* Step 1 at router i: every free output VC grants one of its requests; a
+ * granted port is listed for this cycle, as the header may move at once. */
+HOT void queue_selection(fast_sim *f, const geo G, int i, int64_t t, events *ev, sim_metrics *m)
+{
+    const size_t base = (size_t)i * (size_t)G.NF;
     const uint64_t rm = f->reqm[i];
     uint64_t seen = 0;
     for (uint64_t a = rm; a; a &= a - 1) {
@@ -309,6 +372,7 @@ static void queue_selection(fast_sim *f, int i, sim_metrics *m)
         f->route[base + (size_t)win] = (int8_t)o;
         f->reqm[i] &= ~(1ull << win);
         f->livem[i] |= 1ull << o;
+        list_port(f, ev->pc, &ev->npc, (size_t)i * NPORTS + f->lport[o], t);
         uint8_t w = order[pos];
         if (f->p.q_update == QUPDATE_TAIL) {
             for (int k = pos; k < NPORTS - 1; k++) order[k] = order[k + 1];
@@ -320,9 +384,9 @@ static void queue_selection(fast_sim *f, int i, sim_metrics *m)
         }
         same &= ~(1ull << win);
         if (same) {
-            int ws = FL_SLICE(head_flit(f, base + (size_t)win));
+            int ws = FL_SLICE(head_flit(f, G, base + (size_t)win));
             for (; same; same &= same - 1) {
-                int ls = FL_SLICE(head_flit(f, base + (size_t)__builtin_ctzll(same)));
+                int ls = FL_SLICE(head_flit(f, G, base + (size_t)__builtin_ctzll(same)));
                 if (ls > ws) m->ir++;
                 else if (ls < ws) m->or_++;
             }
@@ -330,13 +394,22 @@ static void queue_selection(fast_sim *f, int i, sim_metrics *m)
     }
 }
 
-/* Step 2 at output port d of router i, whose held VCs with a flit are
- * `cand`.  Appends the move, if any, to the list. */
-static inline void vc_selection(fast_sim *f, const sim_config *c, int i, int d, unsigned cand,
+/* Step 2 at output port `port` (router i, direction d): pick the VC that
+ * sends and append the move.  A port that sends is listed for the next
+ * cycle; one that is blocked sleeps, its blocked cycles counted when it is
+ * next listed. */
+HOT void vc_selection(fast_sim *f, const geo G, const sim_config *c, size_t port, int64_t t, events *ev,
                                 int *nmoves, sim_metrics *m)
 {
-    const int V = f->V;
-    const size_t base = (size_t)i * (size_t)f->NF;
+    const int V = G.V;
+    const int i = (int)(port / NPORTS), d = (int)(port - (size_t)i * NPORTS);
+    if (f->blocked[port] >= 0) {
+        m->lb += t - f->blocked[port];
+        f->blocked[port] = -1;
+    }
+    unsigned cand = (unsigned)(f->livem[i] >> (d * V)) & ((1u << V) - 1);
+    if (!cand) return;
+    const size_t base = (size_t)i * (size_t)G.NF;
     unsigned ready;
     int32_t db = -1;
     if (d == PORT_P) ready = cand;
@@ -345,31 +418,34 @@ static inline void vc_selection(fast_sim *f, const sim_config *c, int i, int d, 
         ready = 0;
         for (unsigned a = cand; a; a &= a - 1) {
             int vc = __builtin_ctz(a);
-            if (f->cnt[db + vc] < f->B) ready |= 1u << vc;
+            if (f->cnt[db + vc] < G.B) ready |= 1u << vc;
         }
         if (!ready) {
             m->lb++;
+            f->blocked[port] = (int32_t)t + 1;
             return;
         }
     }
-    size_t port = (size_t)i * NPORTS + (size_t)d;
     int vc = f->pick[((size_t)(c->scheme[port] * V + f->vlast[port]) << V) | ready];
     f->vlast[port] = (uint8_t)vc;
     size_t ob = base + (size_t)(d * V);
-    size_t src = base + (size_t)f->holder[ob + (size_t)vc];
+    int lf = f->holder[ob + (size_t)vc];
+    size_t src = base + (size_t)lf;
     unsigned others = ready & ~(1u << vc);
     if (others) {
-        int ws = FL_SLICE(head_flit(f, src));
+        int ws = FL_SLICE(head_flit(f, G, src));
         for (; others; others &= others - 1) {
-            int ls = FL_SLICE(head_flit(f, base + (size_t)f->holder[ob + (size_t)__builtin_ctz(others)]));
+            int ls = FL_SLICE(head_flit(f, G, base + (size_t)f->holder[ob + (size_t)__builtin_ctz(others)]));
             if (ls > ws) m->ib++;
             else if (ls < ws) m->ob++;
         }
     }
+    list_port(f, ev->pn, &ev->npn, port, t + 1);
     fmove *mv = &f->moves[(*nmoves)++];
     mv->f = (int32_t)src;
     mv->i = i;
     mv->lo = (uint8_t)(d * V + vc);
+    mv->lf = (uint8_t)lf;
     if (d == PORT_P) {
         mv->dst = -1;
     } else {
@@ -380,44 +456,197 @@ static inline void vc_selection(fast_sim *f, const sim_config *c, int i, int d, 
 
 /* ---- applying the moves ---- */
 
-/* Put flit fl at the tail of FIFO g (local index lg) of router j and keep
- * the masks true. */
-static inline void push(fast_sim *f, int j, int lg, size_t g, uint64_t fl)
+/* Put flit fl at the tail of FIFO g (local index lg) of router j, keep the
+ * masks true and list what the arrival lets happen next cycle. */
+HOT void push(fast_sim *f, const geo G, events *ev, int64_t t, int j, int lg, size_t g, uint64_t fl)
 {
     int k = f->cnt[g], h = f->head[g] + k;
-    if (h >= f->B) h -= f->B;
-    f->buf[g * (size_t)f->B + (size_t)h] = fl;
+    if (h >= G.B) h -= G.B;
+    f->buf[g * (size_t)G.B + (size_t)h] = fl;
     f->cnt[g] = (uint8_t)(k + 1);
     if (k) return;
-    if (f->route[g] >= 0) f->livem[j] |= 1ull << f->route[g];
-    else {
-        f->req[g] = (int8_t)route_req(f, j, lg, fl);
+    int r = f->route[g];
+    if (r >= 0) {
+        f->livem[j] |= 1ull << r;
+        list_port(f, ev->pn, &ev->npn, (size_t)j * NPORTS + f->lport[r], t + 1);
+    } else {
+        f->req[g] = (int8_t)route_req(f, G, j, lg, fl);
         f->reqm[j] |= 1ull << lg;
+        list_router(f, ev, j, t + 1);
     }
-    f->active[j >> 6] |= 1ull << (j & 63);
 }
 
 static void reset(fast_sim *f, const sim_config *c)
 {
-    size_t nf = (size_t)f->nodes * (size_t)f->NF;
+    size_t nf = (size_t)f->nodes * (size_t)f->NF, np = (size_t)f->nodes * NPORTS;
     if (!f->ok_run) {
         memset(f->cnt, 0, nf);
         memset(f->route, -1, nf);
         memset(f->holder, -1, nf);
         memset(f->reqm, 0, (size_t)f->nodes * sizeof *f->reqm);
         memset(f->livem, 0, (size_t)f->nodes * sizeof *f->livem);
-        memset(f->active, 0, (size_t)(f->nodes + 63) / 64 * sizeof *f->active);
+        memset(f->blocked, -1, np * sizeof *f->blocked);
     }
     memcpy(f->qst, c->qorder, nf * NPORTS);
-    memset(f->vlast, 0, (size_t)f->nodes * NPORTS); /* as if VC 0 was granted last */
+    memset(f->vlast, 0, np); /* as if VC 0 was granted last */
+    memset(f->pstamp, -1, np * sizeof *f->pstamp);
+    memset(f->qstamp, -1, (size_t)f->nodes * sizeof *f->qstamp);
     memset(f->links, 0, (size_t)f->nodes * 4 * sizeof *f->links);
-    f->ndue = 0;
 }
+
+/* The cycles of one run, after the sources are set and the state reset. */
+HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_t cutoff, int64_t to_send,
+                          sim_metrics *m)
+{
+    /* A private copy of the engine's pointers: the byte stores of the loop
+     * could otherwise alias them, and the compiler would reload them. */
+    fast_sim fc = *f0, *f = &fc;
+    const int V = G.V, B = G.B, L = G.L, S = f->S, NF = G.NF;
+    const int64_t iv = c->interval;
+    events ev = { f->plist[0], f->plist[1], f->qlist[0], f->qlist[1], f->ilist[0], f->ilist[1], 0, 0, 0, 0, 0, 0 };
+    int64_t done = 0, in_net = 0, last_eject = -1, idle = 0, t = 0;
+    sim_status st = SIM_OK;
+    while (done < to_send) {
+        if (in_net == 0) { /* skip to the next release, exactly as the reference */
+            int64_t next = INT64_MAX;
+            for (int k = 0; k < ev.nic; k++) {
+                int i = ev.ic[k];
+                int64_t r = (int64_t)f->slice[i] * iv + c->inject[i];
+                if (f->seq[i] == 0 && r < next) next = r;
+            }
+            if (f->nheap && f->heap[0].t < next) next = f->heap[0].t;
+            if (next != INT64_MAX && next > t) {
+                t = next;
+                ev.npc = ev.nqc = 0; /* nothing is in the network: they have nothing to do */
+            }
+        }
+        if (t >= f->p.max_cycles) { st = SIM_TIMEOUT; break; }
+        if (t >= cutoff) { st = SIM_CUTOFF; break; }
+        m->cycles++;
+        while (f->nheap && f->heap[0].t <= t) {
+            int i = heap_pop(f);
+            f->istate[i] = ISRC_LISTED;
+            ev.ic[ev.nic++] = i;
+        }
+
+        /* Step 1 everywhere, then step 2 (a grant may send at once). */
+        for (int k = 0; k < ev.nqc; k++) queue_selection(f, G, ev.qc[k], t, &ev, m);
+        int nmoves = 0;
+        for (int k = 0; k < ev.npc; k++) vc_selection(f, G, c, (size_t)ev.pc[k], t, &ev, &nmoves, m);
+        /* Step 3's decision, on the FIFO as it was at the start. */
+        for (int k = 0; k < ev.nic; k++) f->injok[k] = f->cnt[(size_t)ev.ic[k] * (size_t)NF + PORT_P * (size_t)V] < B;
+
+        /* Pops. */
+        for (int k = 0; k < nmoves; k++) {
+            fmove *mv = &f->moves[k];
+            size_t g = (size_t)mv->f;
+            int h = f->head[g];
+            uint64_t fl = f->buf[g * (size_t)B + (size_t)h];
+            mv->flit = fl;
+            f->head[g] = (uint8_t)(h + 1 == B ? 0 : h + 1);
+            int left = --f->cnt[g];
+            int i = mv->i;
+            if (left == B - 1) { /* was full: whoever feeds it may send next cycle */
+                int pin = f->lport[mv->lf];
+                if (pin != PORT_P) list_port(f, ev.pn, &ev.npn, (size_t)f->upport[i * 4 + pin], t + 1);
+                else if (f->istate[i] == ISRC_STALLED) {
+                    f->istate[i] = ISRC_LISTED;
+                    ev.in[ev.nin++] = i;
+                }
+            }
+            if (FL_SEQ(fl) == L - 1) { /* the tail frees the output VC */
+                f->holder[(size_t)i * (size_t)NF + mv->lo] = -1;
+                f->route[g] = -1;
+                f->livem[i] &= ~(1ull << mv->lo);
+                if (left) { /* the next packet's header is now at the head */
+                    f->req[g] = (int8_t)route_req(f, G, i, mv->lf, head_flit(f, G, g));
+                    f->reqm[i] |= 1ull << mv->lf;
+                }
+                if (f->reqm[i]) list_router(f, &ev, i, t + 1);
+            } else if (!left) {
+                f->livem[i] &= ~(1ull << mv->lo);
+            }
+        }
+        /* Pushes and ejections. */
+        for (int k = 0; k < nmoves; k++) {
+            const fmove *mv = &f->moves[k];
+            uint64_t fl = mv->flit;
+            if (mv->dst < 0) {
+                m->flits_ejected++;
+                in_net--;
+                if (FL_SEQ(fl) == L - 1) {
+                    done++;
+                    last_eject = t;
+                }
+                continue;
+            }
+            int j = mv->j;
+            push(f, G, &ev, t, j, (int)(mv->dst - j * NF), (size_t)mv->dst, fl);
+            flink *lk = &f->links[(size_t)mv->i * 4 + f->lport[mv->lo]];
+            if (!lk->first1) lk->first1 = (int32_t)t + 1;
+            lk->last = (int32_t)t;
+            lk->flits++;
+        }
+        /* Injections. */
+        int64_t moved = nmoves;
+        for (int k = 0; k < ev.nic; k++) {
+            int i = ev.ic[k];
+            size_t f0 = (size_t)i * (size_t)NF + PORT_P * (size_t)V;
+            if (!f->injok[k]) {
+                if (f->cnt[f0] < B) ev.in[ev.nin++] = i; /* it popped this cycle */
+                else f->istate[i] = ISRC_STALLED;
+                continue;
+            }
+            push(f, G, &ev, t, i, PORT_P * V, f0, f->dflit[i] | (uint64_t)f->slice[i] << 8 | f->seq[i]);
+            m->flits_injected++;
+            in_net++;
+            moved++;
+            if (++f->seq[i] == L) {
+                f->seq[i] = 0;
+                int s = ++f->slice[i];
+                int64_t r = (int64_t)s * iv + c->inject[i];
+                if (s == S || r > t + 1) { /* not due next cycle */
+                    f->istate[i] = ISRC_IDLE;
+                    if (s < S) heap_push(f, r, i);
+                    continue;
+                }
+            }
+            ev.in[ev.nin++] = i;
+        }
+        /* The next cycle's lists become current. */
+        int32_t *tmp;
+        tmp = ev.pc; ev.pc = ev.pn; ev.pn = tmp; ev.npc = ev.npn; ev.npn = 0;
+        tmp = ev.qc; ev.qc = ev.qn; ev.qn = tmp; ev.nqc = ev.nqn; ev.nqn = 0;
+        tmp = ev.ic; ev.ic = ev.in; ev.in = tmp; ev.nic = ev.nin; ev.nin = 0;
+
+        idle = moved ? 0 : idle + 1;
+        if (in_net > 0 && idle >= f->p.deadlock_cycles) { st = SIM_DEADLOCK; break; }
+        t++;
+    }
+    m->status = st;
+    m->stop_cycle = st == SIM_OK ? 0 : t;
+    m->duration = st == SIM_CUTOFF ? cutoff + 1 : last_eject + 1;
+    f0->nheap = f->nheap;
+    return st;
+}
+
+static __attribute__((noinline)) sim_status loop_default(fast_sim *f, const sim_config *c, int64_t cutoff,
+                                                          int64_t to_send, sim_metrics *m)
+{
+    return cycle_loop(f, (geo){ 3, 4, 8, NPORTS * 3 }, c, cutoff, to_send, m);
+}
+
+static __attribute__((noinline)) sim_status loop_any(fast_sim *f, const sim_config *c, int64_t cutoff,
+                                                      int64_t to_send, sim_metrics *m)
+{
+    return cycle_loop(f, (geo){ f->V, f->B, f->L, f->NF }, c, cutoff, to_send, m);
+}
+
 
 sim_status fast_run(fast_sim *f, const sim_config *c, int64_t cutoff, sim_metrics *m)
 {
     memset(m, 0, sizeof *m);
-    const int V = f->V, B = f->B, L = f->L, S = f->S, NF = f->NF, nodes = f->nodes;
+    const int L = f->L, S = f->S, nodes = f->nodes;
     const int64_t iv = c->interval;
 
     /* Sources, and a bound from the last slices alone: released at
@@ -425,6 +654,7 @@ sim_status fast_run(fast_sim *f, const sim_config *c, int64_t cutoff, sim_metric
     int64_t to_send = 0, bound = 0;
     f->nheap = 0;
     for (int i = 0; i < nodes; i++) {
+        f->istate[i] = ISRC_IDLE;
         if (!f->sends[i]) {
             f->slice[i] = S;
             m->idle_nodes++;
@@ -446,126 +676,9 @@ sim_status fast_run(fast_sim *f, const sim_config *c, int64_t cutoff, sim_metric
     for (int k = f->nheap / 2 - 1; k >= 0; k--) heap_down(f->heap, f->nheap, k);
     reset(f, c);
     f->ok_run = 0;
-
-    const size_t nwords = (size_t)(nodes + 63) / 64;
-    const uint64_t vmask = (1ull << V) - 1;
-    int64_t done = 0, in_net = 0, last_eject = -1, idle = 0, t = 0;
-    sim_status st = SIM_OK;
-    while (done < to_send) {
-        if (in_net == 0) { /* skip to the next release, exactly as the reference */
-            int64_t next = INT64_MAX;
-            for (int k = 0; k < f->ndue; k++) {
-                int i = f->due[k];
-                int64_t r = (int64_t)f->slice[i] * iv + c->inject[i];
-                if (f->seq[i] == 0 && r < next) next = r;
-            }
-            if (f->nheap && f->heap[0].t < next) next = f->heap[0].t;
-            if (next != INT64_MAX && next > t) t = next;
-        }
-        if (t >= f->p.max_cycles) { st = SIM_TIMEOUT; break; }
-        if (t >= cutoff) { st = SIM_CUTOFF; break; }
-        m->cycles++;
-        while (f->nheap && f->heap[0].t <= t) f->due[f->ndue++] = heap_pop(f);
-
-        /* Steps 1 and 2, router by router. */
-        int nmoves = 0;
-        for (size_t w = 0; w < nwords; w++) {
-            for (uint64_t bits = f->active[w]; bits; bits &= bits - 1) {
-                int i = (int)(w * 64) + __builtin_ctzll(bits);
-                if (!(f->reqm[i] | f->livem[i])) {
-                    f->active[w] &= ~(1ull << (i & 63));
-                    continue;
-                }
-                if (f->reqm[i]) queue_selection(f, i, m);
-                for (uint64_t lm = f->livem[i]; lm;) {
-                    int d = f->lport[__builtin_ctzll(lm)];
-                    unsigned cand = (unsigned)((lm >> (d * V)) & vmask);
-                    lm &= ~(vmask << (d * V));
-                    vc_selection(f, c, i, d, cand, &nmoves, m);
-                }
-            }
-        }
-        /* Step 3's decision, on the FIFO as it was at the start. */
-        for (int k = 0; k < f->ndue; k++) f->injok[k] = f->cnt[(size_t)f->due[k] * (size_t)NF + PORT_P * (size_t)V] < B;
-
-        /* Pops. */
-        for (int k = 0; k < nmoves; k++) {
-            fmove *mv = &f->moves[k];
-            size_t g = (size_t)mv->f;
-            int h = f->head[g];
-            uint64_t fl = f->buf[g * (size_t)B + (size_t)h];
-            mv->flit = fl;
-            f->head[g] = (uint8_t)(h + 1 == B ? 0 : h + 1);
-            int left = --f->cnt[g];
-            int i = mv->i;
-            if (FL_SEQ(fl) == L - 1) { /* the tail frees the output VC */
-                f->holder[(size_t)i * (size_t)NF + mv->lo] = -1;
-                f->route[g] = -1;
-                f->livem[i] &= ~(1ull << mv->lo);
-                if (left) { /* the next packet's header is now at the head */
-                    int lg = (int)(g - (size_t)i * (size_t)NF);
-                    f->req[g] = (int8_t)route_req(f, i, lg, head_flit(f, g));
-                    f->reqm[i] |= 1ull << lg;
-                }
-            } else if (!left) {
-                f->livem[i] &= ~(1ull << mv->lo);
-            }
-        }
-        /* Pushes and ejections. */
-        for (int k = 0; k < nmoves; k++) {
-            const fmove *mv = &f->moves[k];
-            uint64_t fl = mv->flit;
-            if (mv->dst < 0) {
-                m->flits_ejected++;
-                in_net--;
-                if (FL_SEQ(fl) == L - 1) {
-                    done++;
-                    last_eject = t;
-                }
-                continue;
-            }
-            int j = mv->j;
-            push(f, j, (int)(mv->dst - j * NF), (size_t)mv->dst, fl);
-            flink *lk = &f->links[(size_t)mv->i * 4 + f->lport[mv->lo]];
-            if (!lk->first1) lk->first1 = (int32_t)t + 1;
-            lk->last = (int32_t)t;
-            lk->flits++;
-        }
-        /* Injections. */
-        int64_t moved = nmoves;
-        for (int k = 0; k < f->ndue;) {
-            int i = f->due[k];
-            if (!f->injok[k]) {
-                k++;
-                continue;
-            }
-            push(f, i, PORT_P * V, (size_t)i * (size_t)NF + PORT_P * (size_t)V,
-                 f->dflit[i] | (uint64_t)f->slice[i] << 8 | f->seq[i]);
-            m->flits_injected++;
-            in_net++;
-            moved++;
-            if (++f->seq[i] == L) {
-                f->seq[i] = 0;
-                int s = ++f->slice[i];
-                int64_t r = (int64_t)s * iv + c->inject[i];
-                if (s == S || r > t + 1) { /* not due next cycle: leaves the due list */
-                    if (s < S) heap_push(f, r, i);
-                    f->ndue--;
-                    f->due[k] = f->due[f->ndue];
-                    f->injok[k] = f->injok[f->ndue];
-                    continue;
-                }
-            }
-            k++;
-        }
-
-        idle = moved ? 0 : idle + 1;
-        if (in_net > 0 && idle >= f->p.deadlock_cycles) { st = SIM_DEADLOCK; break; }
-        t++;
-    }
-    m->status = st;
-    m->stop_cycle = st == SIM_OK ? 0 : t;
-    m->duration = st == SIM_CUTOFF ? cutoff + 1 : last_eject + 1;
+    sim_status st;
+    if (f->V == 3 && f->B == 4 && f->L == 8) st = loop_default(f, c, cutoff, to_send, m);
+    else st = loop_any(f, c, cutoff, to_send, m);
     f->ok_run = st == SIM_OK;
     const flink *lk = f->links;
     for (int l = 0; l < nodes * 4; l++) {
