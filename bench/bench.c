@@ -251,6 +251,7 @@ static void bench_mem(const options *o)
 int main(int argc, char **argv)
 {
     options o = { 0, 3.0, 0 };
+    setvbuf(stdout, NULL, _IOLBF, 0); /* one line at a time through tee */
     const char *only = NULL;
     for (int k = 1; k < argc; k++) {
         if (!strcmp(argv[k], "--reference")) o.reference = 1;

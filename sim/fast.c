@@ -6,7 +6,7 @@
  *    `reqm`, input FIFOs whose head is a header still waiting for an output
  *    VC, and `livem`, output VCs that are held and whose holding FIFO has a
  *    flit.  A FIFO is non-empty exactly when it is in one of them.
- *  - Event lists instead of scans.  An output port is evaluated in cycle t
+ *  - Events instead of scans.  An output port is evaluated in cycle t
  *    only if it may send: it sent in t-1, a VC of it was granted in t or
  *    became live in t-1, or a full downstream FIFO of it popped in t-1.  A
  *    port found blocked (every live VC's downstream FIFO full) stays blocked
@@ -93,13 +93,14 @@ struct fast_sim {
     uint8_t *qst;          /* queue-selection orders, 5 bytes each */
     /* Output ports, i * NPORTS + d. */
     uint8_t *vlast;
-    int32_t *pstamp;       /* cycle it is listed for, -1 */
     int32_t *blocked;      /* blocked from this cycle on, not yet counted in lb; -1 */
     /* Routers. */
     uint64_t *reqm, *livem;
-    int32_t *qstamp;       /* cycle its queue selection is listed for, -1 */
-    /* Event lists for this cycle and the next: ports, routers, sources. */
-    int32_t *plist[2], *qlist[2], *ilist[2];
+    /* Events for this cycle and the next: bit sets of output ports and of
+     * routers (visited in index order, which keeps memory access sequential
+     * on large networks), a list of sources. */
+    uint64_t *pbits[2], *qbits[2];
+    int32_t *ilist[2];
     /* Sources. */
     int32_t *slice;
     uint16_t *seq;
@@ -124,6 +125,10 @@ typedef struct {
 
 #define HOT static inline __attribute__((always_inline))
 
+/* Words of the port and router bit sets. */
+#define PWORDS(nodes) (((size_t)(nodes) * NPORTS + 63) / 64)
+#define QWORDS(nodes) (((size_t)(nodes) + 63) / 64)
+
 int fast_supports(const sim_params *p)
 {
     return p->slot_reuse == SLOT_NEXT_CYCLE && p->input_limit == INPUT_PER_VC && p->vcs <= SIM_MAX_VCS &&
@@ -144,9 +149,9 @@ void fast_free(fast_sim *f)
     free(f->dflit); free(f->hops); free(f->sends); free(f->nbr); free(f->downbase); free(f->upport);
     free(f->x); free(f->y); free(f->dl); free(f->pick);
     free(f->buf); free(f->cnt); free(f->head); free(f->route); free(f->req);
-    free(f->holder); free(f->qst); free(f->vlast); free(f->pstamp); free(f->blocked);
-    free(f->reqm); free(f->livem); free(f->qstamp);
-    for (int k = 0; k < 2; k++) { free(f->plist[k]); free(f->qlist[k]); free(f->ilist[k]); }
+    free(f->holder); free(f->qst); free(f->vlast); free(f->blocked);
+    free(f->reqm); free(f->livem);
+    for (int k = 0; k < 2; k++) { free(f->pbits[k]); free(f->qbits[k]); free(f->ilist[k]); }
     free(f->slice); free(f->seq); free(f->istate); free(f->injok); free(f->heap);
     free(f->moves); free(f->links);
     free(f);
@@ -187,14 +192,12 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
     f->holder = alloc(f, nf, 1, &ok);
     f->qst = alloc(f, nf * NPORTS, 1, &ok);
     f->vlast = alloc(f, nodes * NPORTS, 1, &ok);
-    f->pstamp = alloc(f, nodes * NPORTS, sizeof *f->pstamp, &ok);
     f->blocked = alloc(f, nodes * NPORTS, sizeof *f->blocked, &ok);
     f->reqm = alloc(f, nodes, sizeof *f->reqm, &ok);
     f->livem = alloc(f, nodes, sizeof *f->livem, &ok);
-    f->qstamp = alloc(f, nodes, sizeof *f->qstamp, &ok);
     for (int k = 0; k < 2; k++) {
-        f->plist[k] = alloc(f, nodes * NPORTS, sizeof *f->plist[k], &ok);
-        f->qlist[k] = alloc(f, nodes, sizeof *f->qlist[k], &ok);
+        f->pbits[k] = alloc(f, PWORDS(nodes), sizeof *f->pbits[k], &ok);
+        f->qbits[k] = alloc(f, QWORDS(nodes), sizeof *f->qbits[k], &ok);
         f->ilist[k] = alloc(f, nodes, sizeof *f->ilist[k], &ok);
     }
     f->slice = alloc(f, nodes, sizeof *f->slice, &ok);
@@ -310,27 +313,14 @@ static int32_t heap_pop(fast_sim *f)
 
 /* ---- event lists ---- */
 
-/* The lists of the current cycle (c) and the next one (n). */
+/* The events of the current cycle (c) and the next one (n). */
 typedef struct {
-    int32_t *pc, *pn, *qc, *qn, *ic, *in;
-    int npc, npn, nqc, nqn, nic, nin;
+    uint64_t *pc, *pn, *qc, *qn;
+    int32_t *ic, *in;
+    int nic, nin;
 } events;
 
-/* List output port `port` for cycle `when`, once. */
-HOT void list_port(fast_sim *f, int32_t *lst, int *n, size_t port, int64_t when)
-{
-    if (f->pstamp[port] == (int32_t)when) return;
-    f->pstamp[port] = (int32_t)when;
-    lst[(*n)++] = (int32_t)port;
-}
-
-/* List router i's queue selection for the next cycle, once. */
-HOT void list_router(fast_sim *f, events *ev, int i, int64_t when)
-{
-    if (f->qstamp[i] == (int32_t)when) return;
-    f->qstamp[i] = (int32_t)when;
-    ev->qn[ev->nqn++] = i;
-}
+HOT void set_bit(uint64_t *bits, size_t k) { bits[k >> 6] |= 1ull << (k & 63); }
 
 /* ---- one cycle's decisions ---- */
 
@@ -341,7 +331,7 @@ HOT uint64_t head_flit(const fast_sim *f, const geo G, size_t g)
 
 /* Step 1 at router i: every free output VC grants one of its requests; a
  * granted port is listed for this cycle, as the header may move at once. */
-HOT void queue_selection(fast_sim *f, const geo G, int i, int64_t t, events *ev, sim_metrics *m)
+HOT void queue_selection(fast_sim *f, const geo G, int i, events *ev, sim_metrics *m)
 {
     const size_t base = (size_t)i * (size_t)G.NF;
     const uint64_t rm = f->reqm[i];
@@ -372,7 +362,7 @@ HOT void queue_selection(fast_sim *f, const geo G, int i, int64_t t, events *ev,
         f->route[base + (size_t)win] = (int8_t)o;
         f->reqm[i] &= ~(1ull << win);
         f->livem[i] |= 1ull << o;
-        list_port(f, ev->pc, &ev->npc, (size_t)i * NPORTS + f->lport[o], t);
+        set_bit(ev->pc, (size_t)i * NPORTS + f->lport[o]);
         uint8_t w = order[pos];
         if (f->p.q_update == QUPDATE_TAIL) {
             for (int k = pos; k < NPORTS - 1; k++) order[k] = order[k + 1];
@@ -440,7 +430,7 @@ HOT void vc_selection(fast_sim *f, const geo G, const sim_config *c, size_t port
             else if (ls < ws) m->ob++;
         }
     }
-    list_port(f, ev->pn, &ev->npn, port, t + 1);
+    set_bit(ev->pn, port);
     fmove *mv = &f->moves[(*nmoves)++];
     mv->f = (int32_t)src;
     mv->i = i;
@@ -458,7 +448,7 @@ HOT void vc_selection(fast_sim *f, const geo G, const sim_config *c, size_t port
 
 /* Put flit fl at the tail of FIFO g (local index lg) of router j, keep the
  * masks true and list what the arrival lets happen next cycle. */
-HOT void push(fast_sim *f, const geo G, events *ev, int64_t t, int j, int lg, size_t g, uint64_t fl)
+HOT void push(fast_sim *f, const geo G, events *ev, int j, int lg, size_t g, uint64_t fl)
 {
     int k = f->cnt[g], h = f->head[g] + k;
     if (h >= G.B) h -= G.B;
@@ -468,11 +458,11 @@ HOT void push(fast_sim *f, const geo G, events *ev, int64_t t, int j, int lg, si
     int r = f->route[g];
     if (r >= 0) {
         f->livem[j] |= 1ull << r;
-        list_port(f, ev->pn, &ev->npn, (size_t)j * NPORTS + f->lport[r], t + 1);
+        set_bit(ev->pn, (size_t)j * NPORTS + f->lport[r]);
     } else {
         f->req[g] = (int8_t)route_req(f, G, j, lg, fl);
         f->reqm[j] |= 1ull << lg;
-        list_router(f, ev, j, t + 1);
+        set_bit(ev->qn, (size_t)j);
     }
 }
 
@@ -489,8 +479,10 @@ static void reset(fast_sim *f, const sim_config *c)
     }
     memcpy(f->qst, c->qorder, nf * NPORTS);
     memset(f->vlast, 0, np); /* as if VC 0 was granted last */
-    memset(f->pstamp, -1, np * sizeof *f->pstamp);
-    memset(f->qstamp, -1, (size_t)f->nodes * sizeof *f->qstamp);
+    for (int k = 0; k < 2; k++) {
+        memset(f->pbits[k], 0, PWORDS(f->nodes) * sizeof *f->pbits[k]);
+        memset(f->qbits[k], 0, QWORDS(f->nodes) * sizeof *f->qbits[k]);
+    }
     memset(f->links, 0, (size_t)f->nodes * 4 * sizeof *f->links);
 }
 
@@ -503,7 +495,8 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
     fast_sim fc = *f0, *f = &fc;
     const int V = G.V, B = G.B, L = G.L, S = f->S, NF = G.NF;
     const int64_t iv = c->interval;
-    events ev = { f->plist[0], f->plist[1], f->qlist[0], f->qlist[1], f->ilist[0], f->ilist[1], 0, 0, 0, 0, 0, 0 };
+    events ev = { f->pbits[0], f->pbits[1], f->qbits[0], f->qbits[1], f->ilist[0], f->ilist[1], 0, 0 };
+    const size_t pwords = PWORDS(f->nodes), qwords = QWORDS(f->nodes);
     int64_t done = 0, in_net = 0, last_eject = -1, idle = 0, t = 0;
     sim_status st = SIM_OK;
     while (done < to_send) {
@@ -517,7 +510,9 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
             if (f->nheap && f->heap[0].t < next) next = f->heap[0].t;
             if (next != INT64_MAX && next > t) {
                 t = next;
-                ev.npc = ev.nqc = 0; /* nothing is in the network: they have nothing to do */
+                /* Nothing is in the network: the listed ones have nothing to do. */
+                memset(ev.pc, 0, pwords * sizeof *ev.pc);
+                memset(ev.qc, 0, qwords * sizeof *ev.qc);
             }
         }
         if (t >= f->p.max_cycles) { st = SIM_TIMEOUT; break; }
@@ -530,9 +525,17 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
         }
 
         /* Step 1 everywhere, then step 2 (a grant may send at once). */
-        for (int k = 0; k < ev.nqc; k++) queue_selection(f, G, ev.qc[k], t, &ev, m);
+        for (size_t w = 0; w < qwords; w++) {
+            uint64_t bits = ev.qc[w];
+            ev.qc[w] = 0;
+            for (; bits; bits &= bits - 1) queue_selection(f, G, (int)(w * 64) + __builtin_ctzll(bits), &ev, m);
+        }
         int nmoves = 0;
-        for (int k = 0; k < ev.npc; k++) vc_selection(f, G, c, (size_t)ev.pc[k], t, &ev, &nmoves, m);
+        for (size_t w = 0; w < pwords; w++) {
+            uint64_t bits = ev.pc[w];
+            ev.pc[w] = 0;
+            for (; bits; bits &= bits - 1) vc_selection(f, G, c, w * 64 + (size_t)__builtin_ctzll(bits), t, &ev, &nmoves, m);
+        }
         /* Step 3's decision, on the FIFO as it was at the start. */
         for (int k = 0; k < ev.nic; k++) f->injok[k] = f->cnt[(size_t)ev.ic[k] * (size_t)NF + PORT_P * (size_t)V] < B;
 
@@ -548,7 +551,7 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
             int i = mv->i;
             if (left == B - 1) { /* was full: whoever feeds it may send next cycle */
                 int pin = f->lport[mv->lf];
-                if (pin != PORT_P) list_port(f, ev.pn, &ev.npn, (size_t)f->upport[i * 4 + pin], t + 1);
+                if (pin != PORT_P) set_bit(ev.pn, (size_t)f->upport[i * 4 + pin]);
                 else if (f->istate[i] == ISRC_STALLED) {
                     f->istate[i] = ISRC_LISTED;
                     ev.in[ev.nin++] = i;
@@ -562,7 +565,7 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
                     f->req[g] = (int8_t)route_req(f, G, i, mv->lf, head_flit(f, G, g));
                     f->reqm[i] |= 1ull << mv->lf;
                 }
-                if (f->reqm[i]) list_router(f, &ev, i, t + 1);
+                if (f->reqm[i]) set_bit(ev.qn, (size_t)i);
             } else if (!left) {
                 f->livem[i] &= ~(1ull << mv->lo);
             }
@@ -581,7 +584,7 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
                 continue;
             }
             int j = mv->j;
-            push(f, G, &ev, t, j, (int)(mv->dst - j * NF), (size_t)mv->dst, fl);
+            push(f, G, &ev, j, (int)(mv->dst - j * NF), (size_t)mv->dst, fl);
             flink *lk = &f->links[(size_t)mv->i * 4 + f->lport[mv->lo]];
             if (!lk->first1) lk->first1 = (int32_t)t + 1;
             lk->last = (int32_t)t;
@@ -597,7 +600,7 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
                 else f->istate[i] = ISRC_STALLED;
                 continue;
             }
-            push(f, G, &ev, t, i, PORT_P * V, f0, f->dflit[i] | (uint64_t)f->slice[i] << 8 | f->seq[i]);
+            push(f, G, &ev, i, PORT_P * V, f0, f->dflit[i] | (uint64_t)f->slice[i] << 8 | f->seq[i]);
             m->flits_injected++;
             in_net++;
             moved++;
@@ -614,10 +617,10 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
             ev.in[ev.nin++] = i;
         }
         /* The next cycle's lists become current. */
-        int32_t *tmp;
-        tmp = ev.pc; ev.pc = ev.pn; ev.pn = tmp; ev.npc = ev.npn; ev.npn = 0;
-        tmp = ev.qc; ev.qc = ev.qn; ev.qn = tmp; ev.nqc = ev.nqn; ev.nqn = 0;
-        tmp = ev.ic; ev.ic = ev.in; ev.in = tmp; ev.nic = ev.nin; ev.nin = 0;
+        uint64_t *tb;
+        tb = ev.pc; ev.pc = ev.pn; ev.pn = tb;
+        tb = ev.qc; ev.qc = ev.qn; ev.qn = tb;
+        int32_t *tl = ev.ic; ev.ic = ev.in; ev.in = tl; ev.nic = ev.nin; ev.nin = 0;
 
         idle = moved ? 0 : idle + 1;
         if (in_net > 0 && idle >= f->p.deadlock_cycles) { st = SIM_DEADLOCK; break; }
