@@ -29,8 +29,8 @@ static void help(void)
            "                           small mutations, accepts equal children;\n"
            "                           paper: the paper's GA as written (random start,\n"
            "                           mutation ratio, strict replacement)\n"
-           "  --pop N                  chromosomes (default 50)\n"
-           "  --generations G          (default 1000)\n"
+           "  --pop N                  chromosomes (default: local 8, paper 50)\n"
+           "  --generations G          (default: local 6250, paper 1000: 50,000 simulations either way)\n"
            "  --evals N                stop after N simulations in all (default: no limit)\n"
            "  --train G                mutation-only generations at the start (default 100)\n"
            "  --mutation R             paper: ratio of genes redrawn, e.g. 0.1|0.05|0.02 (default 0.05)\n"
@@ -47,6 +47,7 @@ static void help(void)
            "  --interval V             V when V does not evolve (default: best simple stacking)\n"
            "  --stack-vmax V           simple-stacking sweep range l_c..V (default 200)\n"
            "  --sort-key K             secondary key for equal durations: none or ob te te-rev tb lb\n"
+           "                           (default: local lb, paper none)\n"
            "  --sort duration|te       first key (te: effective thickness alone, paper T09)\n"
            "  --fitness estimate       rough estimation (paper 6.2): single-slice runs scored\n"
            "                           T_e (S'-1) + t_d, then the best is replayed at S' slices\n"
@@ -121,6 +122,11 @@ int cmd_ga(int argc, char **argv)
     mo.params.slices = 2;
     ga_params gp;
     ga_params_default(&gp);
+    /* Population, generations and sort key default per algorithm: look for
+     * --algo first so the flags after it override those defaults. */
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--algo") && !strcmp(argv[i + 1], "paper")) ga_params_for_algo(&gp, GA_ALGO_PAPER);
+    if (gp.algo != GA_ALGO_PAPER) ga_params_for_algo(&gp, GA_ALGO_LOCAL);
     gp.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (gp.threads < 1) gp.threads = 1;
     const char *dbpath = STORE_DEFAULT_PATH, *save_best = NULL;
@@ -271,6 +277,11 @@ int cmd_ga(int argc, char **argv)
     }
     if (tty) fputc('\n', stderr);
     if (more < 0) { fprintf(stderr, "nocsim ga: database: %s\n", err); rc = EXIT_FAIL; goto out; }
+    if (stop_requested && ga_flush(g, err, sizeof err)) {
+        fprintf(stderr, "nocsim ga: database: %s\n", err);
+        rc = EXIT_FAIL;
+        goto out;
+    }
     if (stop_requested) {
         fprintf(stderr, "nocsim ga: interrupted at generation %lld; continue with: nocsim ga --db %s --resume %lld\n",
                 (long long)p.generation, dbpath, (long long)ga_run_id(g));

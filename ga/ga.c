@@ -19,6 +19,22 @@ const char *const ga_key_names[] = { "none", "or", "ob", "te", "te-rev", "tb", "
 #define SCORE_INF (INT64_MAX / 4)
 #define KEY_BITS 24
 
+void ga_params_for_algo(ga_params *gp, ga_algo algo)
+{
+    gp->algo = algo;
+    if (algo == GA_ALGO_PAPER) {
+        gp->pop = 50;
+        gp->generations = 1000;
+        gp->sort_key = GA_KEY_NONE;
+    } else {
+        /* The paper's budget, 50,000 simulations, in eight lineages; equal
+         * durations ordered by lb (ga_study.md says why). */
+        gp->pop = 8;
+        gp->generations = 6250;
+        gp->sort_key = GA_KEY_LB;
+    }
+}
+
 void ga_params_default(ga_params *gp)
 {
     memset(gp, 0, sizeof *gp);
@@ -379,7 +395,7 @@ static void make_children(ga *g)
     }
 }
 
-static int persist(ga *g, char *err, size_t errlen);
+static int persist(ga *g, int force_checkpoint, char *err, size_t errlen);
 
 /* Cutoff for a child of slot k: a child that cannot match its parent is
  * rejected whatever its exact duration, so its simulation may stop there.  A
@@ -459,8 +475,9 @@ int ga_step(ga *g, char *err, size_t errlen)
         g->since_best = 0;
     }
     run_reinits(g);
-    if (persist(g, err, errlen)) return -1;
-    return g->generation < gp->generations && !(gp->max_evals > 0 && g->evals >= gp->max_evals);
+    int more = g->generation < gp->generations && !(gp->max_evals > 0 && g->evals >= gp->max_evals);
+    if (persist(g, !more, err, errlen)) return -1;
+    return more;
 }
 
 /* ---- start: ranges, baselines, initial population -------------------------- */
@@ -576,12 +593,17 @@ int ga_start(ga *g, char *err, size_t errlen)
     }
     if (g->db && store_run_set_baselines(g->db, g->run, g->base_stack, g->base_nonsplit, err, errlen) != STORE_OK)
         return -1;
-    return persist(g, err, errlen);
+    return persist(g, 1, err, errlen);
 }
 
 /* ---- persistence --------------------------------------------------------- */
 
-static int persist(ga *g, char *err, size_t errlen)
+/* One transaction per generation: its statistics and records, and, at most
+ * once a second (and always at the start and the end), the checkpoint.
+ * Resuming from an older checkpoint replays the generations after it
+ * exactly: their rows are rewritten with the same values and their records
+ * are already there. */
+static int persist(ga *g, int force_checkpoint, char *err, size_t errlen)
 {
     ga_progress pr;
     ga_get_progress(g, &pr);
@@ -603,12 +625,16 @@ static int persist(ga *g, char *err, size_t errlen)
     if (g->best_score < SCORE_INF &&
         store_run_set_best(g->db, g->run, g->best_score >> KEY_BITS, g->best_m.duration, g->best_crc, err, errlen) != STORE_OK)
         goto fail;
-    uint8_t *blob = NULL;
-    size_t len = 0;
-    if (ga_checkpoint_save(g, &blob, &len, err, errlen)) goto fail;
-    int rc = store_checkpoint_put(g->db, g->run, g->generation, blob, len, err, errlen);
-    free(blob);
-    if (rc != STORE_OK) goto fail;
+    double now = now_seconds();
+    if (force_checkpoint || now - g->last_checkpoint >= 1.0) {
+        uint8_t *blob = NULL;
+        size_t len = 0;
+        if (ga_checkpoint_save(g, &blob, &len, err, errlen)) goto fail;
+        int rc = store_checkpoint_put(g->db, g->run, g->generation, blob, len, err, errlen);
+        free(blob);
+        if (rc != STORE_OK) goto fail;
+        g->last_checkpoint = now;
+    }
     if (store_commit(g->db, err, errlen) != STORE_OK) goto fail;
 done:
     for (int k = 0; k < g->nrec; k++) free(g->recs[k].genes);
@@ -618,6 +644,8 @@ fail:
     store_rollback(g->db, NULL, 0);
     return -1;
 }
+
+int ga_flush(ga *g, char *err, size_t errlen) { return persist(g, 1, err, errlen); }
 
 int ga_finish(ga *g, char *err, size_t errlen)
 {

@@ -73,6 +73,9 @@ typedef struct {
 } ga_params;
 
 void ga_params_default(ga_params *gp);
+/* The defaults that depend on the algorithm: population, generations and
+ * secondary sort key (paper: 50, 1000, none; local: 8, 6250, lb). */
+void ga_params_for_algo(ga_params *gp, ga_algo algo);
 /* Range checks; one line naming the flag on failure. */
 int ga_params_check(const ga_params *gp, char *err, size_t errlen);
 /* The parameters as JSON members (no braces), for the runs table. */
@@ -104,6 +107,8 @@ int ga_start(ga *g, char *err, size_t errlen);
 /* One generation.  Returns 1 while there is more to do, 0 when finished,
  * -1 on a store error. */
 int ga_step(ga *g, char *err, size_t errlen);
+/* Write the checkpoint now (e.g. before stopping on a signal). */
+int ga_flush(ga *g, char *err, size_t errlen);
 /* Mark the run finished in the store. */
 int ga_finish(ga *g, char *err, size_t errlen);
 

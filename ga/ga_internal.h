@@ -57,7 +57,7 @@ struct ga {
     int base_scheme;
     uint32_t base_interval;
     int64_t base_stack, base_nonsplit;
-    double t_start, elapsed_before;
+    double t_start, elapsed_before, last_checkpoint;
     /* Store. */
     store *db;
     int64_t run;
