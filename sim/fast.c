@@ -500,12 +500,13 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
     int64_t done = 0, in_net = 0, last_eject = -1, idle = 0, t = 0;
     sim_status st = SIM_OK;
     while (done < to_send) {
-        if (in_net == 0) { /* skip to the next release, exactly as the reference */
+        if (in_net == 0) { /* skip to the next release (as the reference) */
             int64_t next = INT64_MAX;
             for (int k = 0; k < ev.nic; k++) {
                 int i = ev.ic[k];
-                int64_t r = (int64_t)f->slice[i] * iv + c->inject[i];
-                if (f->seq[i] == 0 && r < next) next = r;
+                /* A source part-way through a packet injects now. */
+                int64_t r = f->seq[i] ? t : (int64_t)f->slice[i] * iv + c->inject[i];
+                if (r < next) next = r;
             }
             if (f->nheap && f->heap[0].t < next) next = f->heap[0].t;
             if (next != INT64_MAX && next > t) {

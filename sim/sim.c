@@ -298,8 +298,11 @@ static sim_status run(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *
         if (in_net == 0) { /* skip to the next release: nothing moves before it */
             int64_t next = INT64_MAX;
             for (int i = 0; i < n; i++)
-                if (s->src_slice[i] < s->S && s->src_seq[i] == 0 && release_time(s, c, i) < next)
-                    next = release_time(s, c, i);
+                if (s->src_slice[i] < s->S) {
+                    /* A source part-way through a packet injects now. */
+                    int64_t r = s->src_seq[i] ? t : release_time(s, c, i);
+                    if (r < next) next = r;
+                }
             if (next != INT64_MAX && next > t) t = next;
         }
         if (t >= s->p.max_cycles) { m->status = SIM_TIMEOUT; break; }

@@ -398,6 +398,31 @@ START_TEST(self_send_latency)
 }
 END_TEST
 
+/* The idle skip must not pass over a source that is part-way through a
+ * packet.  With 1-flit FIFOs a self-addressed packet leaves the network empty
+ * between its flits.  Every node sends to itself (P to P, L = 4): node 0 from
+ * cycle 0 injects flit k at 2k and ejects it at 2k+1, done at 8; only then
+ * may time skip to cycle 50, where the other nodes, in parallel, eject at
+ * 51..57.  Duration 58; cycles stepped 8 + 8.  (Skipping at cycle 2 would
+ * step 2 + 8.) */
+START_TEST(idle_skip_waits_for_a_packet_in_progress)
+{
+    int n = 4;
+    int32_t *d = pairs(n, NULL, 0);
+    sim_params p = params(n, 4, 1);
+    p.buffer = 1;
+    p.self = SELF_SEND;
+    sim_config *c = sim_config_new(n * n, 3, 0, 4);
+    for (int i = 1; i < n * n; i++) c->inject[i] = 50;
+    sim_metrics m = run(&p, d, c);
+    ck_assert_int_eq(m.status, SIM_OK);
+    ck_assert_int_eq(m.duration, 58);
+    ck_assert_int_eq(m.cycles, 16);
+    sim_config_free(c);
+    free(d);
+}
+END_TEST
+
 START_TEST(deterministic)
 {
     char err[256];
@@ -508,6 +533,7 @@ int main(void)
     tcase_add_test(tc, conservation_random_permutations);
     tcase_add_test(tc, other_model_choices_run_clean);
     tcase_add_test(tc, self_send_latency);
+    tcase_add_test(tc, idle_skip_waits_for_a_packet_in_progress);
     tcase_add_test(tc, deterministic);
     tcase_add_test(tc, config_file_round_trip);
     tcase_add_test(tc, config_file_errors_name_the_line);
