@@ -31,7 +31,10 @@ typedef enum { GA_ALGO_LOCAL = 0, GA_ALGO_PAPER } ga_algo;
 typedef enum { GA_TIES_RANDOM = 0, GA_TIES_AGE } ga_ties;
 /* Secondary sort keys (paper Table 5): how equal durations are ordered. */
 typedef enum {
-    GA_KEY_NONE = 0, GA_KEY_OR, GA_KEY_OB, GA_KEY_TE, GA_KEY_TE_REV, GA_KEY_TB, GA_KEY_LB, GA_KEY_COUNT
+    GA_KEY_NONE = 0, GA_KEY_OR, GA_KEY_OB, GA_KEY_TE, GA_KEY_TE_REV, GA_KEY_TB, GA_KEY_LB,
+    GA_KEY_LATE,    /* packets finishing in the last l_c cycles */
+    GA_KEY_LATE_LB, /* late first, then lb */
+    GA_KEY_COUNT
 } ga_sort_key;
 
 /* What a chromosome is scored by (paper Sect. 6.2 and 7.2). */

@@ -32,6 +32,7 @@
  *    free, so the next run resets only the arbitration state, the event
  *    stamps and the links. */
 #include "sim/fast.h"
+#include "sim/tailwin.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -498,6 +499,8 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
     events ev = { f->pbits[0], f->pbits[1], f->qbits[0], f->qbits[1], f->ilist[0], f->ilist[1], 0, 0 };
     const size_t pwords = PWORDS(f->nodes), qwords = QWORDS(f->nodes);
     int64_t done = 0, in_net = 0, last_eject = -1, idle = 0, t = 0;
+    tailwin tw;
+    tailwin_reset(&tw, L);
     sim_status st = SIM_OK;
     while (done < to_send) {
         if (in_net == 0) { /* skip to the next release (as the reference) */
@@ -581,6 +584,7 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
                 if (FL_SEQ(fl) == L - 1) {
                     done++;
                     last_eject = t;
+                    tailwin_add(&tw, t);
                 }
                 continue;
             }
@@ -630,6 +634,7 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
     m->status = st;
     m->stop_cycle = st == SIM_OK ? 0 : t;
     m->duration = st == SIM_CUTOFF ? cutoff + 1 : last_eject + 1;
+    m->late = tailwin_count(&tw, last_eject);
     f0->nheap = f->nheap;
     return st;
 }

@@ -6,6 +6,7 @@
  * makes the network a cellular automaton.  Idle stretches where the network
  * is empty and no packet is due are skipped: nothing can change in them. */
 #include "sim/sim.h"
+#include "sim/tailwin.h"
 #include "sim/fast.h"
 
 #include <stdlib.h>
@@ -292,7 +293,9 @@ static sim_status run(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *
     }
     m->packets = to_send;
     int64_t done = 0, in_net = 0, last_eject = -1, idle = 0, t = 0;
-    size_t nf = (size_t)n * NPORTS * (size_t)V;
+    tailwin tw;
+    tailwin_reset(&tw, s->p.flits);
+    const size_t nodes = (size_t)s->nodes, nf = nodes * NPORTS * (size_t)V;
 
     while (done < to_send) {
         if (in_net == 0) { /* skip to the next release: nothing moves before it */
@@ -313,8 +316,8 @@ static sim_status run(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *
         for (int i = 0; i < n; i++) queue_selection(s, i, m);
 
         memset(s->pop, 0, nf);
-        memset(s->port_used, 0, (size_t)n);
-        memset(s->move, -1, (size_t)n * NPORTS);
+        memset(s->port_used, 0, nodes);
+        memset(s->move, -1, nodes * NPORTS);
         for (int i = 0; i < n; i++)
             for (int d = 0; d < NPORTS; d++) vc_selection(s, c, i, d, m);
         if (s->p.slot_reuse == SLOT_SAME_CYCLE) {
@@ -359,7 +362,7 @@ static sim_status run(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *
             if (k % NPORTS == PORT_P) {
                 m->flits_ejected++;
                 in_net--;
-                if (FLIT_SEQ(fl) == s->p.flits - 1) { done++; last_eject = t; }
+                if (FLIT_SEQ(fl) == s->p.flits - 1) { done++; last_eject = t; tailwin_add(&tw, t); }
             } else {
                 push(s, (size_t)s->down[(size_t)k * (size_t)V + (size_t)s->move[k]], fl);
                 int l = (k / NPORTS) * 4 + k % NPORTS;
@@ -384,6 +387,7 @@ static sim_status run(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *
     }
     m->stop_cycle = m->status == SIM_OK ? 0 : t;
     m->duration = m->status == SIM_CUTOFF ? cutoff + 1 : last_eject + 1;
+    m->late = tailwin_count(&tw, last_eject);
     for (int l = 0; l < n * 4; l++) {
         if (s->lfirst[l] >= 0 && s->llast[l] - s->lfirst[l] + 1 > m->te) m->te = s->llast[l] - s->lfirst[l] + 1;
         if (s->lflits[l] > m->max_link_flits) m->max_link_flits = s->lflits[l];

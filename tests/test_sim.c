@@ -83,6 +83,7 @@ START_TEST(isolated_packet_duration)
                               n, k, lens[li], (long long)m.duration, h + lens[li] + 1);
                 ck_assert_int_eq(m.flits_ejected, lens[li]);
                 ck_assert_int_eq(m.te, h ? lens[li] : 0); /* each link carries L flits back to back */
+                ck_assert_int_eq(m.late, 1);
                 sim_config_free(c);
                 free(d);
             }
@@ -191,6 +192,9 @@ START_TEST(vc_selection_scheme_decides)
         sim_config *c = sim_config_new(n * n, 3, k, 8);
         sim_metrics m = run(&p, d, c);
         ck_assert_msg(m.duration == want[k], "scheme C%02d: %lld, want %d", k, (long long)m.duration, want[k]);
+        /* Tails eject at 10 and 17 (VC 0 first: both in the last 8 cycles)
+         * or at 10 and 18 (VC 1 first: only the last one is). */
+        ck_assert_int_eq(m.late, want[k] == 18 ? 2 : 1);
         ck_assert_int_eq(m.ib + m.ob, 0);
         sim_config_free(c);
     }

@@ -1,0 +1,40 @@
+/* How many packets finish in the last few cycles of a run: a measure of how
+ * close a configuration is to finishing a cycle earlier, used to break ties
+ * between equal durations.  Tail ejections arrive in cycle order, so a ring
+ * of per-cycle counts over the last `w` cycles is exact. */
+#ifndef NOCSIM_TAILWIN_H
+#define NOCSIM_TAILWIN_H
+
+#include <stdint.h>
+
+#define TAILWIN_MAX 256
+
+typedef struct {
+    int w;
+    int64_t t[TAILWIN_MAX];
+    int32_t n[TAILWIN_MAX];
+} tailwin;
+
+static inline void tailwin_reset(tailwin *tw, int w)
+{
+    tw->w = w < 1 ? 1 : w > TAILWIN_MAX ? TAILWIN_MAX : w;
+    for (int k = 0; k < tw->w; k++) { tw->t[k] = -1; tw->n[k] = 0; }
+}
+
+static inline void tailwin_add(tailwin *tw, int64_t t)
+{
+    int k = (int)(t % tw->w);
+    if (tw->t[k] != t) { tw->t[k] = t; tw->n[k] = 0; }
+    tw->n[k]++;
+}
+
+/* Tails ejected in cycles last-w+1 .. last. */
+static inline int64_t tailwin_count(const tailwin *tw, int64_t last)
+{
+    int64_t c = 0;
+    for (int k = 0; k < tw->w; k++)
+        if (tw->t[k] >= 0 && tw->t[k] > last - tw->w) c += tw->n[k];
+    return c;
+}
+
+#endif
