@@ -43,6 +43,8 @@ int model_opts_parse(const char *cmd, int argc, char **argv, int *i, model_opts 
     else if (!strcmp(a, "--slot-reuse")) CHOICE(p->slot_reuse, model_slot_names, sim_slot_reuse);
     else if (!strcmp(a, "--input-limit")) CHOICE(p->input_limit, model_input_names, sim_input_limit);
     else if (!strcmp(a, "--self")) CHOICE(p->self, model_self_names, sim_self);
+    else if (!strcmp(a, "--slice-reinit")) p->slice_reinit = 1;
+    else if (!strcmp(a, "--interlock")) p->interlock = 1;
     else return 0;
 #undef VALUE
 #undef INT
@@ -72,7 +74,10 @@ void model_opts_help(FILE *f)
         "  --slot-reuse next-cycle|same-cycle when a freed FIFO slot can be refilled\n"
         "  --input-limit vc|port             one flit per cycle per input VC, or per input port\n"
         "  --self skip|send                  packets addressed to their source\n"
-        "  --deadlock-cycles C               watchdog: cycles without a move (default 1000)\n");
+        "  --deadlock-cycles C               watchdog: cycles without a move (default 1000)\n"
+        "paper Sect. 7.2 functions (off by default; they run on the reference engine):\n"
+        "  --slice-reinit     a node's arbitration state is reset whenever a packet for it arrives\n"
+        "  --interlock        a node's next slice waits until it has received the last slice's packets\n");
 }
 
 traffic *model_opts_traffic(const char *cmd, const model_opts *mo)
@@ -90,8 +95,9 @@ void model_opts_json(FILE *f, const model_opts *mo)
     json_string(f, mo->traffic);
     fprintf(f, ", \"size\": %d, \"slices\": %d, \"flits\": %d, \"vcs\": %d, \"buffer\": %d, \"seed\": %llu, "
                "\"tie\": \"%s\", \"dateline\": \"%s\", \"q_update\": \"%s\", \"slot_reuse\": \"%s\", "
-               "\"input_limit\": \"%s\", \"self\": \"%s\"",
+               "\"input_limit\": \"%s\", \"self\": \"%s\", \"slice_reinit\": %d, \"interlock\": %d",
             p->n, p->slices, p->flits, p->vcs, p->buffer, (unsigned long long)mo->seed,
             model_tie_names[p->tie], model_dateline_names[p->dateline], model_qupdate_names[p->q_update],
-            model_slot_names[p->slot_reuse], model_input_names[p->input_limit], model_self_names[p->self]);
+            model_slot_names[p->slot_reuse], model_input_names[p->input_limit], model_self_names[p->self],
+            p->slice_reinit, p->interlock);
 }

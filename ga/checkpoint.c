@@ -78,7 +78,8 @@ static void put_params(wbuf *w, const ga_params *gp, const sim_params *sp)
     put(w, &gp->crossover_rate, sizeof gp->crossover_rate);
     put64(w, gp->seed);
     const int64_t si[] = { sp->n, sp->vcs, sp->buffer, sp->flits, sp->slices, sp->tie, sp->dateline, sp->q_update,
-                           sp->slot_reuse, sp->input_limit, sp->self, sp->deadlock_cycles, sp->max_cycles };
+                           sp->slot_reuse, sp->input_limit, sp->self, sp->deadlock_cycles, sp->max_cycles,
+                           sp->slice_reinit, sp->interlock };
     for (size_t k = 0; k < sizeof si / sizeof si[0]; k++) put64(w, (uint64_t)si[k]);
 }
 
@@ -99,6 +100,7 @@ static void get_params(rbuf *r, ga_params *gp, sim_params *sp)
     sp->q_update = (qsel_update)get64(r); sp->slot_reuse = (sim_slot_reuse)get64(r);
     sp->input_limit = (sim_input_limit)get64(r); sp->self = (sim_self)get64(r);
     sp->deadlock_cycles = (int)get64(r); sp->max_cycles = (int64_t)get64(r);
+    sp->slice_reinit = (int)get64(r); sp->interlock = (int)get64(r);
 }
 
 static void put_config(wbuf *w, const ga *g, const sim_config *c)

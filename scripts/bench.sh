@@ -17,8 +17,19 @@ out=$(mktemp); trap 'rm -f "$out"' EXIT
   echo "# nocsim bench $(date -u +%Y-%m-%dT%H:%MZ) $(git rev-parse --short HEAD 2>/dev/null || echo '?')" \
        "on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cpus"
   "$bin" --seconds "${BENCH_SECONDS:-3}"
-  # ---- GA full run (paper: 563.2 s): the GA's measured line goes here ----
-  # ga_full_run <seconds> s (16x16 brev, 2 slices, 50 x 1000, all threads)
+  # GA full runs, measured (paper: 563.2 s for 16x16 brev, 2 slices, 50 x 1,000).
+  # BENCH_GA=0 skips them.
+  if [ "${BENCH_GA:-1}" != 0 ]; then
+    for algo in paper local; do
+      j=$("$BUILD/nocsim" ga --traffic brev --slices 2 --algo $algo --no-db --quiet --format json)
+      secs=$(echo "$j" | sed -n 's/.*"seconds": \([0-9.]*\).*/\1/p')
+      ev=$(echo "$j" | sed -n 's/.*"evaluations": \([0-9]*\).*/\1/p')
+      best=$(echo "$j" | sed -n 's/.*"best_duration": \([0-9]*\).*/\1/p')
+      awk -v a=$algo -v s="$secs" -v e="$ev" -v b="$best" -v n="$(nproc)" 'BEGIN {
+        printf "ga_full_run_%s %.1f s (16x16 brev, 2 slices, %d simulations, %d threads, best %d)\n", a, s, e, n, b
+        printf "ga_full_run_%s_paper_ratio %.1f x (paper 563.2 s)\n", a, 563.2 / s }'
+    done
+  fi
 } | tee "$out"
 [ -n "${BENCH_OUT:-}" ] && cp "$out" "$BENCH_OUT"
 exit 0

@@ -133,6 +133,7 @@ typedef struct {
 int fast_supports(const sim_params *p)
 {
     return p->slot_reuse == SLOT_NEXT_CYCLE && p->input_limit == INPUT_PER_VC && p->vcs <= SIM_MAX_VCS &&
+           !p->slice_reinit && !p->interlock &&
            p->max_cycles <= INT32_MAX - 1 && p->n <= 1024 && p->slices <= 0xffff;
 }
 

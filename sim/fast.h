@@ -5,7 +5,8 @@
  * the proof), but it only touches what is busy: routers with a non-empty
  * FIFO, output VCs with a flit to send, nodes with a packet due.
  *
- * It supports every model choice except SLOT_SAME_CYCLE and INPUT_PER_PORT
+ * It supports every model choice except SLOT_SAME_CYCLE, INPUT_PER_PORT, slice
+ * re-initialisation and interlocking
  * (their fixed-point and per-port bookkeeping stay in the reference), and
  * max_cycles below 2^31 (link times are kept in 32 bits). */
 #ifndef NOCSIM_FAST_H

@@ -40,6 +40,8 @@ struct sim {
     uint8_t *port_used; /* per node: input ports that sent (INPUT_PER_PORT) */
     /* Sources. */
     int32_t *src_slice; /* next slice to inject; S when done */
+    int32_t *received;  /* packets received (tails ejected) per node */
+    int32_t *expected;  /* packets each node receives per slice */
     uint16_t *src_seq;  /* flits of that slice already injected */
     uint8_t *inject_now;
     /* Links, k = node * 4 + port. */
@@ -90,6 +92,8 @@ sim *sim_new(const sim_params *p, const int32_t *dest, char *err, size_t errlen)
     s->moved_flit = xcalloc(np, sizeof *s->moved_flit, &ok);
     s->port_used = xcalloc((size_t)s->nodes, 1, &ok);
     s->src_slice = xcalloc((size_t)s->nodes, sizeof *s->src_slice, &ok);
+    s->received = xcalloc((size_t)s->nodes, sizeof *s->received, &ok);
+    s->expected = xcalloc((size_t)s->nodes, sizeof *s->expected, &ok);
     s->src_seq = xcalloc((size_t)s->nodes, sizeof *s->src_seq, &ok);
     s->inject_now = xcalloc((size_t)s->nodes, 1, &ok);
     s->lfirst = xcalloc((size_t)s->nodes * 4, sizeof *s->lfirst, &ok);
@@ -107,6 +111,8 @@ sim *sim_new(const sim_params *p, const int32_t *dest, char *err, size_t errlen)
         }
         s->dest[i] = dest[i];
     }
+    for (int i = 0; i < s->nodes; i++)
+        if (dest[i] != i || p->self == SELF_SEND) s->expected[dest[i]]++;
     if (fast_supports(p) && !(s->fast = fast_new(p, s->dest))) {
         sim_free(s);
         return snprintf(err, errlen, "out of memory for a %dx%d torus", p->n, p->n), NULL;
@@ -127,7 +133,7 @@ void sim_free(sim *s)
     free(s->dest); free(s->buf); free(s->head); free(s->count); free(s->route);
     free(s->reqd); free(s->pop); free(s->holder); free(s->down); free(s->qstate);
     free(s->vlast); free(s->move); free(s->blocked); free(s->moved_flit);
-    free(s->port_used); free(s->src_slice); free(s->src_seq); free(s->inject_now);
+    free(s->port_used); free(s->src_slice); free(s->received); free(s->expected); free(s->src_seq); free(s->inject_now);
     free(s->lfirst); free(s->llast); free(s->lflits);
     fast_free(s->fast);
     free(s);
@@ -147,6 +153,7 @@ static void reset(sim *s, const sim_config *c)
     for (int i = 0; i < s->nodes; i++) {
         s->src_slice[i] = (s->dest[i] == i && s->p.self == SELF_SKIP) ? s->S : 0;
         s->src_seq[i] = 0;
+        s->received[i] = 0;
     }
     for (int k = 0; k < s->nodes * 4; k++) {
         s->lfirst[k] = s->llast[k] = -1;
@@ -250,6 +257,18 @@ static int vc_selection(sim *s, const sim_config *c, int i, int d, sim_metrics *
     return 1;
 }
 
+/* A packet for node i has arrived.  Slice re-initialisation restores the
+ * node's arbitration state (queue orders, last granted VCs) as configured, so
+ * every slice meets the router as the first one did. */
+static void packet_arrived(sim *s, const sim_config *c, int i)
+{
+    s->received[i]++;
+    if (!s->p.slice_reinit) return;
+    size_t lists = NPORTS * (size_t)s->V;
+    memcpy(s->qstate + (size_t)i * lists * NPORTS, c->qorder + (size_t)i * lists * NPORTS, lists * NPORTS);
+    memset(s->vlast + (size_t)i * NPORTS, 0, NPORTS);
+}
+
 static void push(sim *s, size_t f, uint32_t fl)
 {
     s->buf[f * (size_t)s->B + (size_t)((s->head[f] + s->count[f]) % s->B)] = fl;
@@ -338,6 +357,10 @@ static sim_status run(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *
             size_t pf = ((size_t)i * NPORTS + PORT_P) * (size_t)V;
             int occ = s->count[pf] - (s->p.slot_reuse == SLOT_SAME_CYCLE ? s->pop[pf] : 0);
             s->inject_now[i] = s->src_slice[i] < s->S && t >= release_time(s, c, i) && occ < s->B;
+            /* Interlock: a new slice's packet waits for the last slice's arrivals. */
+            if (s->p.interlock && s->src_seq[i] == 0 &&
+                s->received[i] < (int64_t)s->src_slice[i] * s->expected[i])
+                s->inject_now[i] = 0;
         }
 
         /* Apply: pops first, then pushes, so a full FIFO can pass a flit on. */
@@ -362,7 +385,12 @@ static sim_status run(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *
             if (k % NPORTS == PORT_P) {
                 m->flits_ejected++;
                 in_net--;
-                if (FLIT_SEQ(fl) == s->p.flits - 1) { done++; last_eject = t; tailwin_add(&tw, t); }
+                if (FLIT_SEQ(fl) == s->p.flits - 1) {
+                    done++;
+                    last_eject = t;
+                    tailwin_add(&tw, t);
+                    packet_arrived(s, c, k / NPORTS);
+                }
             } else {
                 push(s, (size_t)s->down[(size_t)k * (size_t)V + (size_t)s->move[k]], fl);
                 int l = (k / NPORTS) * 4 + k % NPORTS;

@@ -37,6 +37,8 @@ typedef struct {
     sim_slot_reuse slot_reuse;
     sim_input_limit input_limit;
     sim_self self;
+    int slice_reinit;       /* paper T08: a node's arbitration state is reset when a packet for it arrives */
+    int interlock;          /* paper T10: slice s waits until the node has received slice s-1's packets */
     int deadlock_cycles;    /* watchdog: cycles without a flit move */
     int64_t max_cycles;     /* hard stop */
 } sim_params;
