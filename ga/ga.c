@@ -28,10 +28,11 @@ void ga_params_for_algo(ga_params *gp, ga_algo algo)
         gp->sort_key = GA_KEY_NONE;
     } else {
         /* The paper's budget, 50,000 simulations, in eight lineages; equal
-         * durations ordered by lb (ga_study.md says why). */
+         * durations ordered by how many packets finish in the last l_c
+         * cycles, then by lb (data/ga_study.md says why). */
         gp->pop = 8;
         gp->generations = 6250;
-        gp->sort_key = GA_KEY_LB;
+        gp->sort_key = GA_KEY_LATE_LB;
     }
 }
 
@@ -477,7 +478,10 @@ int ga_step(ga *g, char *err, size_t errlen)
         g->since_best = 0;
     }
     run_reinits(g);
-    int more = g->generation < gp->generations && !(gp->max_evals > 0 && g->evals >= gp->max_evals);
+    /* At the link-load bound (busiest link's flits + 1) nothing can be better. */
+    int at_bound = gp->fitness == GA_FIT_DURATION && g->best_score < SCORE_INF &&
+                   g->best_m.duration <= g->best_m.max_link_flits + 1;
+    int more = g->generation < gp->generations && !(gp->max_evals > 0 && g->evals >= gp->max_evals) && !at_bound;
     if (persist(g, !more, err, errlen)) return -1;
     return more;
 }

@@ -77,7 +77,7 @@ typedef struct {
 
 void ga_params_default(ga_params *gp);
 /* The defaults that depend on the algorithm: population, generations and
- * secondary sort key (paper: 50, 1000, none; local: 8, 6250, lb). */
+ * secondary sort key (paper: 50, 1000, none; local: 8, 6250, late-lb). */
 void ga_params_for_algo(ga_params *gp, ga_algo algo);
 /* Range checks; one line naming the flag on failure. */
 int ga_params_check(const ga_params *gp, char *err, size_t errlen);
