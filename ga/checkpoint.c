@@ -55,7 +55,7 @@ static uint64_t get64(rbuf *r)
 static void put_metrics(wbuf *w, const sim_metrics *m)
 {
     const int64_t f[] = { m->status, m->duration, m->te, m->ir, m->or_, m->ib, m->ob, m->lb, m->flits_injected,
-                          m->flits_ejected, m->packets, m->idle_nodes, m->cycles, m->max_link_flits, m->stop_cycle, m->late };
+                          m->flits_ejected, m->packets, m->idle_nodes, m->cycles, m->max_link_flits, m->stop_cycle, m->late, m->tail_profile };
     for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) put64(w, (uint64_t)f[k]);
 }
 
@@ -63,7 +63,7 @@ static void get_metrics(rbuf *r, sim_metrics *m)
 {
     m->status = (sim_status)get64(r);
     int64_t *f[] = { &m->duration, &m->te, &m->ir, &m->or_, &m->ib, &m->ob, &m->lb, &m->flits_injected,
-                     &m->flits_ejected, &m->packets, &m->idle_nodes, &m->cycles, &m->max_link_flits, &m->stop_cycle, &m->late };
+                     &m->flits_ejected, &m->packets, &m->idle_nodes, &m->cycles, &m->max_link_flits, &m->stop_cycle, &m->late, &m->tail_profile };
     for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) *f[k] = (int64_t)get64(r);
 }
 

@@ -14,7 +14,7 @@
 const char *const ga_algo_names[] = { "local", "paper" };
 const char *const ga_fitness_names[] = { "duration", "estimate", "te" };
 const char *const ga_ties_names[] = { "random", "age" };
-const char *const ga_key_names[] = { "none", "or", "ob", "te", "te-rev", "tb", "lb", "late", "late-lb" };
+const char *const ga_key_names[] = { "none", "or", "ob", "te", "te-rev", "tb", "lb", "late", "late-lb", "tail" };
 
 #define SCORE_INF (INT64_MAX / 4)
 #define KEY_BITS 24
@@ -122,6 +122,7 @@ int64_t ga_score(const ga_params *gp, const sim_metrics *m)
     case GA_KEY_LB:     sec = m->lb; break;
     case GA_KEY_LATE:   sec = m->late; break;
     case GA_KEY_LATE_LB: sec = (m->late < 255 ? m->late : 255) << 16 | (m->lb < 65535 ? m->lb : 65535); break;
+    case GA_KEY_TAIL:   sec = m->tail_profile; break;
     default:            sec = 0; break;
     }
     if (sec < 0) sec = 0;

@@ -34,6 +34,7 @@ typedef enum {
     GA_KEY_NONE = 0, GA_KEY_OR, GA_KEY_OB, GA_KEY_TE, GA_KEY_TE_REV, GA_KEY_TB, GA_KEY_LB,
     GA_KEY_LATE,    /* packets finishing in the last l_c cycles */
     GA_KEY_LATE_LB, /* late first, then lb */
+    GA_KEY_TAIL,    /* tails in the last, second and third last cycles, lexicographically */
     GA_KEY_COUNT
 } ga_sort_key;
 

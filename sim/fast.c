@@ -636,6 +636,7 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
     m->stop_cycle = st == SIM_OK ? 0 : t;
     m->duration = st == SIM_CUTOFF ? cutoff + 1 : last_eject + 1;
     m->late = tailwin_count(&tw, last_eject);
+    m->tail_profile = tailwin_profile(&tw, last_eject);
     f0->nheap = f->nheap;
     return st;
 }

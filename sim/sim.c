@@ -416,6 +416,7 @@ static sim_status run(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *
     m->stop_cycle = m->status == SIM_OK ? 0 : t;
     m->duration = m->status == SIM_CUTOFF ? cutoff + 1 : last_eject + 1;
     m->late = tailwin_count(&tw, last_eject);
+    m->tail_profile = tailwin_profile(&tw, last_eject);
     for (int l = 0; l < n * 4; l++) {
         if (s->lfirst[l] >= 0 && s->llast[l] - s->lfirst[l] + 1 > m->te) m->te = s->llast[l] - s->lfirst[l] + 1;
         if (s->lflits[l] > m->max_link_flits) m->max_link_flits = s->lflits[l];

@@ -37,4 +37,19 @@ static inline int64_t tailwin_count(const tailwin *tw, int64_t last)
     return c;
 }
 
+/* Tails ejected in cycles last, last-1 and last-2, packed 8 bits each (the
+ * last cycle highest, counts above 255 clamped), so that comparing the packed
+ * values compares the three counts lexicographically. */
+static inline int64_t tailwin_profile(const tailwin *tw, int64_t last)
+{
+    int64_t p = 0;
+    for (int64_t d = 0; d < 3; d++) {
+        int64_t c = 0;
+        for (int k = 0; k < tw->w; k++)
+            if (tw->t[k] == last - d) c = tw->n[k];
+        p = (p << 8) | (c > 255 ? 255 : c);
+    }
+    return p;
+}
+
 #endif

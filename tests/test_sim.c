@@ -84,6 +84,7 @@ START_TEST(isolated_packet_duration)
                 ck_assert_int_eq(m.flits_ejected, lens[li]);
                 ck_assert_int_eq(m.te, h ? lens[li] : 0); /* each link carries L flits back to back */
                 ck_assert_int_eq(m.late, 1);
+                ck_assert_int_eq(m.tail_profile, 1 << 16); /* one tail, in the last cycle */
                 sim_config_free(c);
                 free(d);
             }
@@ -195,6 +196,7 @@ START_TEST(vc_selection_scheme_decides)
         /* Tails eject at 10 and 17 (VC 0 first: both in the last 8 cycles)
          * or at 10 and 18 (VC 1 first: only the last one is). */
         ck_assert_int_eq(m.late, want[k] == 18 ? 2 : 1);
+        ck_assert_int_eq(m.tail_profile, 1 << 16);
         ck_assert_int_eq(m.ib + m.ob, 0);
         sim_config_free(c);
     }
