@@ -31,8 +31,9 @@ BIN := $(BUILD)/nocsim
 .PHONY: all check check-asan test bench clean layers
 all: nocsim
 
+# Copy then rename, so a running ./nocsim keeps its file and is not "busy".
 nocsim: $(BIN)
-	cp $(BIN) nocsim
+	cp $(BIN) nocsim.tmp && mv -f nocsim.tmp nocsim
 
 $(BUILD)/libnocsim.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
