@@ -3,6 +3,8 @@
  * schedules, and searches reaching the published step counts (every result
  * passed through the verifier). */
 #include <check.h>
+
+#include "tests/testutil.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -489,9 +491,5 @@ int main(void)
     tcase_add_test(tc, data_topologies);
     tcase_add_test(tc, search_auto_and_ga);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return testutil_run(s);
 }

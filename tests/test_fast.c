@@ -2,6 +2,8 @@
  * give exactly sim_run_reference's metrics and link statistics on every
  * input, and sim_run_cutoff must agree with both. */
 #include <check.h>
+
+#include "tests/testutil.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -432,9 +434,5 @@ int main(void)
     tcase_add_test(tc, cutoff);
     tcase_add_test(tc, reuse_matches_fresh);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return testutil_run(s);
 }

@@ -3,6 +3,8 @@
  * records that re-simulate to their recorded scores, resume equivalence, and
  * the default search never ending worse than the stacking it starts from. */
 #include <check.h>
+
+#include "tests/testutil.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -354,9 +356,5 @@ int main(void)
     tcase_add_test(tc, records_resimulate_and_synonyms_are_distinct);
     tcase_add_test(tc, resume_continues_identically);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return testutil_run(s);
 }

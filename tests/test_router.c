@@ -2,6 +2,8 @@
  * the queue-selection order.  Expected values are worked out by hand from
  * model.md. */
 #include <check.h>
+
+#include "tests/testutil.h"
 #include <stdlib.h>
 
 #include "router/arbiter.h"
@@ -206,9 +208,5 @@ int main(void)
     tcase_add_test(tc, schemes_match_orders_exhaustively);
     tcase_add_test(tc, queue_order_round_robin);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return testutil_run(s);
 }

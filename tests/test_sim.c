@@ -1,6 +1,8 @@
 /* Tests of the reference simulator and the traffic patterns against values
  * worked out by hand (timelines in the comments) or by formula. */
 #include <check.h>
+
+#include "tests/testutil.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -592,9 +594,5 @@ int main(void)
     tcase_add_test(tc, config_file_round_trip);
     tcase_add_test(tc, config_file_errors_name_the_line);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return testutil_run(s);
 }

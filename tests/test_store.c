@@ -1,6 +1,8 @@
 /* Tests of store/: the SQLite database of runs, generations, chromosomes,
  * checkpoints and cc schedules; the --where language; merging. */
 #include <check.h>
+
+#include "tests/testutil.h"
 #include <dirent.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -1026,9 +1028,5 @@ static Suite *store_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(store_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return testutil_run(store_suite());
 }
