@@ -35,6 +35,7 @@ static void help(void)
            "  --train G                mutation-only generations at the start (default 100)\n"
            "  --mutation R             paper: ratio of genes redrawn, e.g. 0.1|0.05|0.02 (default 0.05)\n"
            "  --max-genes K            local: genes changed per child, 1..K (default 8)\n"
+           "  --weights genes|groups   local: pick genes uniformly, or a group (V, I, C, Q) first\n"
            "  --crossover-interval G   generations between crossovers, 0 = none (default 10)\n"
            "  --crossover-rate R       probability a gene is copied, 0.1-0.9 (default 0.4)\n"
            "  --crossover-pairs P      pairs per crossover (default pop/2)\n"
@@ -151,6 +152,7 @@ int cmd_ga(int argc, char **argv)
         else if (!strcmp(a, "--train")) INTO(gp.train, 0, 100000000);
         else if (!strcmp(a, "--mutation")) { VAL(); if (!arg_double(cmd, a, v, 1e-6, 1, &d)) return EXIT_USAGE; gp.mutation = d; }
         else if (!strcmp(a, "--max-genes")) INTO(gp.max_genes, 1, 1000);
+        else if (!strcmp(a, "--weights")) { VAL(); if (!arg_choice(cmd, a, v, ga_weight_names, 2, &k)) return EXIT_USAGE; gp.weights = (ga_weighting)k; }
         else if (!strcmp(a, "--crossover-interval")) INTO(gp.crossover_interval, 0, 100000000);
         else if (!strcmp(a, "--crossover-rate")) { VAL(); if (!arg_double(cmd, a, v, 0, 1, &d)) return EXIT_USAGE; gp.crossover_rate = d; }
         else if (!strcmp(a, "--crossover-pairs")) INTO(gp.crossover_pairs, 0, 100000000);

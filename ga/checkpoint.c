@@ -72,7 +72,7 @@ static void put_params(wbuf *w, const ga_params *gp, const sim_params *sp)
     const int64_t gi[] = { gp->algo, gp->pop, gp->generations, gp->train, gp->max_genes, gp->crossover_interval,
                            gp->crossover_pairs, gp->ties, gp->watchdog, gp->lifetime, gp->genes, gp->arb,
                            gp->interval, gp->stack_vmax, gp->sort_key, gp->max_evals, gp->threads,
-                           gp->fitness, gp->estimate_slices, gp->perturb };
+                           gp->fitness, gp->estimate_slices, gp->perturb, gp->weights };
     for (size_t k = 0; k < sizeof gi / sizeof gi[0]; k++) put64(w, (uint64_t)gi[k]);
     put(w, &gp->mutation, sizeof gp->mutation); /* IEEE doubles: same on every platform we build for */
     put(w, &gp->crossover_rate, sizeof gp->crossover_rate);
@@ -92,6 +92,7 @@ static void get_params(rbuf *r, ga_params *gp, sim_params *sp)
     gp->interval = (uint32_t)get64(r); gp->stack_vmax = (int)get64(r); gp->sort_key = (ga_sort_key)get64(r);
     gp->max_evals = (int64_t)get64(r); gp->threads = (int)get64(r);
     gp->fitness = (ga_fitness)get64(r); gp->estimate_slices = (int)get64(r); gp->perturb = (int)get64(r);
+    gp->weights = (ga_weighting)get64(r);
     get(r, &gp->mutation, sizeof gp->mutation);
     get(r, &gp->crossover_rate, sizeof gp->crossover_rate);
     gp->seed = get64(r);

@@ -13,6 +13,7 @@
 
 const char *const ga_algo_names[] = { "local", "paper" };
 const char *const ga_fitness_names[] = { "duration", "estimate", "te" };
+const char *const ga_weight_names[] = { "genes", "groups" };
 const char *const ga_ties_names[] = { "random", "age" };
 const char *const ga_key_names[] = { "none", "or", "ob", "te", "te-rev", "tb", "lb", "late", "late-lb", "tail" };
 
@@ -96,11 +97,12 @@ void ga_params_json(const ga_params *gp, FILE *f)
 {
     char genes[8];
     fprintf(f, "\"algo\": \"%s\", \"pop\": %d, \"generations\": %d, \"train\": %d, \"mutation\": %g, "
-               "\"max_genes\": %d, \"crossover_interval\": %d, \"crossover_rate\": %g, \"crossover_pairs\": %d, "
+               "\"max_genes\": %d, \"weights\": \"%s\", \"crossover_interval\": %d, \"crossover_rate\": %g, \"crossover_pairs\": %d, "
                "\"ties\": \"%s\", \"watchdog\": %d, \"lifetime\": %d, \"genes\": \"%s\", \"arb\": \"%s\", "
                "\"interval\": %u, \"stack_vmax\": %d, \"sort_key\": \"%s\", \"fitness\": \"%s\", \"estimate_slices\": %d, "
                "\"perturb\": %d, \"max_evals\": %lld, \"ga_seed\": %llu",
             ga_algo_names[gp->algo], gp->pop, gp->generations, gp->train, gp->mutation, gp->max_genes,
+            ga_weight_names[gp->weights],
             gp->crossover_interval, gp->crossover_rate, gp->crossover_pairs, ga_ties_names[gp->ties],
             gp->watchdog, gp->lifetime, ga_genes_name(gp->genes, genes), vcsel_name(gp->arb), gp->interval,
             gp->stack_vmax, ga_key_names[gp->sort_key], ga_fitness_names[gp->fitness], gp->estimate_slices,
@@ -319,7 +321,7 @@ static void reinit(ga *g, sim_config *c)
         ga_init_random(c, &g->space, &g->rng);
     } else {
         sim_config_copy(c, g->best);
-        ga_mutate_local(c, &g->space, g->eff, g->gp.max_genes, &g->rng);
+        ga_mutate_local(c, &g->space, g->eff, g->gp.max_genes, g->gp.weights, &g->rng);
     }
 }
 
@@ -395,7 +397,7 @@ static void make_children(ga *g)
         if (g->kind[k] != KIND_MUTATE) continue;
         sim_config_copy(g->child[k], g->pop[k]);
         if (gp->algo == GA_ALGO_PAPER) ga_mutate_paper(g->child[k], &g->space, gp->mutation, &g->rng);
-        else ga_mutate_local(g->child[k], &g->space, g->eff, 1 + (int)ga_rng_below(&g->rng, (uint32_t)gp->max_genes), &g->rng);
+        else ga_mutate_local(g->child[k], &g->space, g->eff, 1 + (int)ga_rng_below(&g->rng, (uint32_t)gp->max_genes), gp->weights, &g->rng);
     }
 }
 
@@ -587,7 +589,7 @@ int ga_start(ga *g, char *err, size_t errlen)
         int s = seed_order[k % ns];
         ga_init_random(c, &(ga_space){ .genes = 0, .v_fixed = (gp->genes & GENE_V) ? bv[s] : g->space.v_fixed,
                                         .c_fixed = schemes[s] }, &g->rng);
-        if (k >= ns) ga_mutate_local(c, &g->space, g->eff, 1 + (int)ga_rng_below(&g->rng, (uint32_t)gp->max_genes), &g->rng);
+        if (k >= ns) ga_mutate_local(c, &g->space, g->eff, 1 + (int)ga_rng_below(&g->rng, (uint32_t)gp->max_genes), gp->weights, &g->rng);
     }
     for (int k = 0; k < P; k++) g->jobs[k] = (ga_job){ .cfg = g->pop[k], .cutoff = 0 };
     evaluate(g, P);

@@ -46,6 +46,7 @@ typedef enum {
 } ga_fitness;
 
 extern const char *const ga_fitness_names[];
+extern const char *const ga_weight_names[];
 extern const char *const ga_algo_names[];
 extern const char *const ga_ties_names[];
 extern const char *const ga_key_names[];
@@ -57,6 +58,7 @@ typedef struct {
     int train;               /* mutation-only generations at the start */
     double mutation;         /* paper: ratio of genes redrawn */
     int max_genes;           /* local: genes changed per child, 1..max_genes */
+    ga_weighting weights;    /* local: how genes are picked */
     int crossover_interval;  /* generations between crossovers (0 = none) */
     double crossover_rate;   /* probability each gene is copied */
     int crossover_pairs;     /* pairs per crossover (0 = pop / 2) */

@@ -133,9 +133,25 @@ static int step(ga_rng *r) /* +-1..3 */
     return ga_rng_below(r, 2) ? s : -s;
 }
 
-void ga_mutate_local(sim_config *c, const ga_space *sp, const ga_effective *e, int k, ga_rng *r)
+/* A gene number in [0, wv + wi + wc + wq), drawn by the weighting. */
+static int64_t pick_gene(int64_t wv, int64_t wi, int64_t wc, int64_t wq, ga_weighting w, ga_rng *r)
 {
-    /* Weights: one share per effective gene of each evolved group, V one share. */
+    if (w == GA_WEIGHT_GENES)
+        return (int64_t)(ga_rng_next(r) % (uint64_t)(wv + wi + wc + wq));
+    const int64_t size[4] = { wv, wi, wc, wq };
+    int groups = (wv > 0) + (wi > 0) + (wc > 0) + (wq > 0);
+    int pick = (int)ga_rng_below(r, (uint32_t)groups);
+    int64_t base = 0;
+    for (int k = 0; k < 4; k++) {
+        if (size[k] > 0 && pick-- == 0) return base + (int64_t)(ga_rng_next(r) % (uint64_t)size[k]);
+        base += size[k];
+    }
+    return 0;
+}
+
+void ga_mutate_local(sim_config *c, const ga_space *sp, const ga_effective *e, int k, ga_weighting w, ga_rng *r)
+{
+    /* One share per effective gene of each evolved group, V one share. */
     int64_t wv = (sp->genes & GENE_V) ? 1 : 0;
     int64_t wi = (sp->genes & GENE_I) ? e->nsenders : 0;
     int64_t wc = (sp->genes & GENE_C) ? e->nports : 0;
@@ -143,7 +159,7 @@ void ga_mutate_local(sim_config *c, const ga_space *sp, const ga_effective *e, i
     int64_t total = wv + wi + wc + wq;
     if (total == 0) return;
     for (int j = 0; j < k; j++) {
-        int64_t g = (int64_t)(ga_rng_next(r) % (uint64_t)total);
+        int64_t g = pick_gene(wv, wi, wc, wq, w, r);
         if (g < wv) {
             int64_t v = (int64_t)c->interval + step(r);
             if (v < sp->vmin) v = sp->vmin;
