@@ -3,7 +3,7 @@
 # packets, two slices) in our model, for the six patterns, and write it
 # beside the paper's figures.
 #
-#   scripts/table4.sh [--generations G] [--pop P] [--seed X] [--full] [--patterns "brev shfl"] [--db FILE]
+#   scripts/table4.sh [--generations G (40)] [--pop P (20)] [--seed X] [--full] [--patterns "brev shfl"] [--db FILE]
 #
 # Every GA column is one run of `nocsim ga` (default search, seed X) at the
 # given budget; --full uses the paper's 50 x 1,000.  The paper's columns are
@@ -12,7 +12,7 @@
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 N=${NOCSIM:-$here/nocsim}
-gens=200 pop=50 seed=1 out=$here/data db= patterns="bcmp brev brot shfl torn trns"
+gens=40 pop=20 seed=1 out=$here/data db= patterns="bcmp brev brot shfl torn trns"
 while [ $# -gt 0 ]; do
   case $1 in
     --generations) gens=$2; shift 2;;
