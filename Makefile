@@ -29,6 +29,8 @@ TEST_UTIL_OBJ := $(TEST_UTIL:%.c=$(BUILD)/%.o)
 BIN := $(BUILD)/nocsim
 
 .PHONY: all check check-asan test bench clean layers
+# Keep object files that only pattern rules mention (tests/testutil.o).
+.SECONDARY:
 all: nocsim
 
 # Copy then rename, so a running ./nocsim keeps its file and is not "busy".
