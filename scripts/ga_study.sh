@@ -6,11 +6,13 @@
 # it): median and best over the seeds, simulations until the search matched
 # simple stacking, and wall time.
 #
-#   scripts/ga_study.sh [--evals 50000] [--seeds "1 2 3 4 5"] [--patterns "..."] [--variants "a b"] [--out DIR]
+#   scripts/ga_study.sh [--evals 50000] [--seeds "1 2 3 4 5"] [--patterns "..."] [--variants "a b"] [--out DIR] [--append]
+# --append adds rows to an existing data/ga_study.csv (e.g. other variants or
+# seeds) and rebuilds the table from all of them; --table-only just rebuilds it.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 N=${NOCSIM:-$here/nocsim}
-evals=50000 seeds="1 2 3 4 5" patterns="bcmp brev brot shfl torn trns" out=$here/data only=
+evals=50000 seeds="1 2 3 4 5" patterns="bcmp brev brot shfl torn trns" out=$here/data only= append=0 table_only=0
 while [ $# -gt 0 ]; do
   case $1 in
     --evals) evals=$2; shift 2;;
@@ -18,6 +20,8 @@ while [ $# -gt 0 ]; do
     --patterns) patterns=$2; shift 2;;
     --variants) only=$2; shift 2;;
     --out) out=$2; shift 2;;
+    --append) append=1; shift;;
+    --table-only) table_only=1; shift;;
     *) echo "ga_study.sh: unknown option $1" >&2; exit 2;;
   esac
 done
@@ -25,17 +29,19 @@ done
 variants=(
   "paper|--algo paper --mutation 0.05 --crossover-rate 0.4 --crossover-interval 10 --watchdog 200"
   "local|"
-  "local-g4|--max-genes 4"
-  "local-g16|--max-genes 16"
-  "local-nox|--crossover-interval 0"
   "local-lb|--sort-key lb"
-  "local-p20|--pop 20"
+  "local-none|--sort-key none"
+  "local-p50|--pop 50 --generations 1000"
+  "local-p16|--pop 16"
+  "local-g4|--max-genes 4"
+  "local-nox|--crossover-interval 0"
 )
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 db=$tmp/study.db
 field() { sed -n "s/.*\"$1\": \"\{0,1\}\([0-9.a-z-]*\).*/\1/p"; }
 raw=$out/ga_study.csv
-echo "variant,traffic,seed,best,stacking,ratio,evals_to_stacking,seconds" > "$raw"
+[ $table_only = 1 ] && variants=()
+[ $append = 1 ] || [ $table_only = 1 ] && [ -s "$raw" ] || echo "variant,traffic,seed,best,stacking,ratio,evals_to_stacking,seconds" > "$raw"
 for v in "${variants[@]}"; do
   name=${v%%|*} flags=${v#*|}
   if [ -n "$only" ]; then case " $only " in *" $name "*) ;; *) continue;; esac; fi
@@ -54,9 +60,10 @@ done
 {
   echo "# GA study: best duration / simple stacking, 16x16 torus, two 8-flit slices"
   echo
-  echo "Budget $evals simulations per run (all counted), seeds: $seeds. Cell: median (best) of the ratio;"
+  echo "Budget $evals simulations per run (all counted; runs may exceed it by the records of their last generation)."
+  echo "Cell: median (best) of the ratio over the seeds run (see the raw rows for which);"
   echo "below it the median simulations until the search matched simple stacking and the median wall time."
-  echo "Raw rows: \`data/ga_study.csv\`. Regenerate: \`scripts/ga_study.sh --evals $evals --seeds \"$seeds\"\`."
+  echo "Raw rows: \`data/ga_study.csv\`. Regenerate: \`scripts/ga_study.sh --evals $evals --variants NAME --seeds \"...\" --append\`."
   echo
   awk -F, -v pats="$patterns" '
     NR == 1 { next }
@@ -69,7 +76,7 @@ done
         v = names[i]; printf "| %s |", v
         for (p = 1; p <= np; p++) { k = v SUBSEP P[p]; if (!n[k]) { printf " - |"; continue }
           b = 9; for (j = 1; j <= n[k]; j++) if (r[k, j] < b) b = r[k, j]
-          me = median(e, k, n[k]); printf " %.3f (%.3f)<br>%s sims, %.0f s |", median(r, k, n[k]), b, me >= 1e18 ? "never" : sprintf("%d", me), median(w, k, n[k]) }
+          me = median(e, k, n[k]); printf " %.3f (%.3f)<br>%s, %.0f s |", median(r, k, n[k]), b, (me >= 1e18 ? "never matched" : sprintf("%d sims", me)), median(w, k, n[k]) }
         printf "\n" } }' "$raw"
 } > "$out/ga_study.md"
 echo "wrote $out/ga_study.md" >&2
