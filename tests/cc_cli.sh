@@ -2,13 +2,14 @@
 # CLI-level tests of `nocsim cc`: exit codes, one-line errors, run -> --out -> verify.
 set -u
 N=${NOCSIM:-./nocsim}
-fail=0
+fail=0 checks=0 failed=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 expect() {  # want-status description command...
   local want=$1 what=$2; shift 2
   "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
-  if [ "$got" != "$want" ]; then echo "FAIL: $what: exit $got, want $want"; cat "$tmp/err"; fail=1; fi
+  checks=$((checks + 1))
+  if [ "$got" != "$want" ]; then echo "FAIL: $what: exit $got, want $want"; cat "$tmp/err"; fail=1; failed=$((failed + 1)); fi
 }
 expect 0 "help" "$N" cc --help
 expect 2 "missing --cc" "$N" cc --topology octagon
@@ -36,5 +37,6 @@ expect 0 "save to a database" "$N" cc --topology octagon --cc oab --db "$tmp/cc.
 if command -v sqlite3 >/dev/null; then
   [ "$(sqlite3 "$tmp/cc.db" 'select steps from cc_schedules')" = 2 ] || { echo "FAIL: --db schedule row"; fail=1; }
 fi
-[ $fail = 0 ] && echo "cc_cli: ok"
+# Counts the exit-status checks; a failed content check above also fails the script.
+echo "cc_cli: $((checks - failed)) passed, $failed failed"
 exit $fail
