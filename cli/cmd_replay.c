@@ -3,12 +3,14 @@
  * run-time parameters given, optionally searching the interval. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/args.h"
 #include "cli/chromfile.h"
 #include "cli/cli.h"
 #include "cli/model_opts.h"
 #include "ga/chrom.h"
+#include "ga/interval.h"
 #include "ga/methods.h"
 #include "store/store.h"
 
@@ -214,19 +216,18 @@ int cmd_replay(int argc, char **argv)
         rc = EXIT_USAGE;
         goto out;
     }
-    sim *s = sim_new(&sp, dest, err, sizeof err);
-    if (!s) { fprintf(stderr, "nocsim replay: %s\n", err); rc = EXIT_USAGE; goto out; }
-    sim_metrics best = { 0 }, m;
+    ga_pool *pool = ga_pool_new(&sp, dest, (int)sysconf(_SC_NPROCESSORS_ONLN), err, sizeof err);
+    if (!pool) { fprintf(stderr, "nocsim replay: %s\n", err); rc = EXIT_USAGE; goto out; }
+    size_t width = (size_t)(vhi - vlo + 1);
+    sim_metrics best, *all = calloc(width, sizeof *all);
     uint32_t bestv = 0;
-    int found = 0;
-    for (long v = vlo; v <= vhi; v++) {
-        cfg->interval = (uint32_t)v;
-        sim_run(s, cfg, &m);
-        print_row(fmt, (uint32_t)v, &m, v == vlo);
-        if (m.status == SIM_OK && (!found || m.duration < best.duration)) { best = m; bestv = (uint32_t)v; found = 1; }
-    }
-    sim_free(s);
-    if (!found) { fprintf(stderr, "nocsim replay: no interval finished (deadlock or timeout)\n"); rc = EXIT_FAIL; goto out; }
+    int64_t sims = 0;
+    int failed = !all || ga_interval_search(pool, cfg, (uint32_t)vlo, (uint32_t)vhi, &bestv, &best, all, &sims);
+    ga_pool_free(pool);
+    for (size_t j = 0; !failed && j < width; j++) print_row(fmt, (uint32_t)vlo + (uint32_t)j, &all[j], j == 0);
+    free(all);
+    if (failed) { fprintf(stderr, "nocsim replay: out of memory\n"); rc = EXIT_FAIL; goto out; }
+    if (best.status != SIM_OK) { fprintf(stderr, "nocsim replay: no interval finished (deadlock or timeout)\n"); rc = EXIT_FAIL; goto out; }
     cfg->interval = bestv;
     uint8_t *scratch = malloc(chrom_encoded_size(sp.n, sp.vcs));
     uint32_t crc = scratch ? chrom_signature(cfg, sp.n, scratch) : 0;

@@ -504,7 +504,11 @@ static int stacking(ga *g, int *schemes, int nschemes, uint32_t *best_v, int64_t
         memset(c->scheme, schemes[s], (size_t)g->nodes * NPORTS);
         best_d[s] = SCORE_INF;
         best_v[s] = lo;
-        if (ga_interval_search(g->pool, c, lo, hi, &best_v[s], &m, &g->evals) == 0) best_d[s] = m.duration;
+        if (ga_interval_search(g->pool, c, lo, hi, &best_v[s], &m, NULL, &g->evals)) {
+            sim_config_free(c);
+            return snprintf(err, errlen, "out of memory in the simple-stacking sweep"), -1;
+        }
+        if (m.status == SIM_OK) best_d[s] = m.duration;
     }
     sim_config_free(c);
     return 0;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 int ga_interval_search(ga_pool *pl, const sim_config *c, uint32_t lo, uint32_t hi,
-                       uint32_t *best_v, sim_metrics *best_m, int64_t *sims)
+                       uint32_t *best_v, sim_metrics *best_m, sim_metrics *all, int64_t *sims)
 {
     if (hi < lo) hi = lo;
     int width = (int)(hi - lo + 1);
@@ -21,13 +21,12 @@ int ga_interval_search(ga_pool *pl, const sim_config *c, uint32_t lo, uint32_t h
         ga_pool_run(pl, jobs, width);
         *sims += width;
         int best = -1;
+        for (int k = 0; all && k < width; k++) all[k] = jobs[k].m;
         for (int k = 0; k < width; k++)
             if (jobs[k].m.status == SIM_OK && (best < 0 || jobs[k].m.duration < jobs[best].m.duration)) best = k;
-        if (best < 0) rc = -1;
-        else {
-            *best_v = lo + (uint32_t)best;
-            *best_m = jobs[best].m;
-        }
+        if (best < 0) best = 0; /* nothing finished: report the first, its status says why */
+        *best_v = lo + (uint32_t)best;
+        *best_m = jobs[best].m;
     }
     for (int k = 0; cfg && k < width; k++) sim_config_free(cfg[k]);
     free(cfg);

@@ -9,9 +9,11 @@
 #include "ga/pool.h"
 
 /* Runs c at V = lo..hi on the pool.  The shortest duration wins, the
- * smallest V among equals.  Writes the winner's V and metrics and adds the
- * simulations run to *sims.  -1 on allocation failure or if no V finished. */
+ * smallest V among equals.  Writes the winner's V and metrics, every V's
+ * metrics into all[V - lo] when all is not NULL, and adds the simulations
+ * run to *sims.  If no V finished, best_m->status says why (not SIM_OK).
+ * -1 only on allocation failure. */
 int ga_interval_search(ga_pool *pl, const sim_config *c, uint32_t lo, uint32_t hi,
-                       uint32_t *best_v, sim_metrics *best_m, int64_t *sims);
+                       uint32_t *best_v, sim_metrics *best_m, sim_metrics *all, int64_t *sims);
 
 #endif

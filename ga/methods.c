@@ -94,7 +94,12 @@ static int mine_one(const store_chrom *c, void *arg)
     x->res->sims++;
     uint32_t L = (uint32_t)x->src->sp.flits, hi = m1.te > L ? (uint32_t)m1.te : L, v;
     x->res->candidates++;
-    if (ga_interval_search(x->pool, x->cfg, L, hi, &v, &m, &x->res->sims)) return 0;
+    if (ga_interval_search(x->pool, x->cfg, L, hi, &v, &m, NULL, &x->res->sims)) {
+        snprintf(x->err, x->errlen, "out of memory in the interval search");
+        x->failed = 1;
+        return 1;
+    }
+    if (m.status != SIM_OK) return 0;
     if (x->res->best_chrom == 0 || m.duration < x->res->best.duration) {
         x->res->best_chrom = c->id;
         x->res->best_interval = v;
