@@ -18,7 +18,6 @@ const char *const ga_ties_names[] = { "random", "age" };
 const char *const ga_key_names[] = { "none", "or", "ob", "te", "te-rev", "tb", "lb", "late", "late-lb", "tail" };
 
 #define SCORE_INF (INT64_MAX / 4)
-#define KEY_BITS 24
 
 void ga_params_for_algo(ga_params *gp, ga_algo algo)
 {
@@ -119,7 +118,7 @@ int64_t ga_score(const ga_params *gp, const sim_metrics *m)
     case GA_KEY_OR:     sec = m->or_; break;
     case GA_KEY_OB:     sec = m->ob; break;
     case GA_KEY_TE:     sec = m->te; break;
-    case GA_KEY_TE_REV: sec = ((int64_t)1 << KEY_BITS) - 1 - m->te; break;
+    case GA_KEY_TE_REV: sec = ((int64_t)1 << GA_KEY_BITS) - 1 - m->te; break;
     case GA_KEY_TB:     sec = m->ib + m->ob; break;
     case GA_KEY_LB:     sec = m->lb; break;
     case GA_KEY_LATE:   sec = m->late; break;
@@ -128,8 +127,8 @@ int64_t ga_score(const ga_params *gp, const sim_metrics *m)
     default:            sec = 0; break;
     }
     if (sec < 0) sec = 0;
-    if (sec >= ((int64_t)1 << KEY_BITS)) sec = ((int64_t)1 << KEY_BITS) - 1;
-    return (primary << KEY_BITS) | sec;
+    if (sec >= ((int64_t)1 << GA_KEY_BITS)) sec = ((int64_t)1 << GA_KEY_BITS) - 1;
+    return (primary << GA_KEY_BITS) | sec;
 }
 
 static double now_seconds(void)
@@ -411,7 +410,7 @@ static int64_t child_cutoff(const ga *g, int k)
 {
     if (g->gp.fitness != GA_FIT_DURATION || g->score[k] >= SCORE_INF) return 0;
     if (g->kind[k] == KIND_CROSS && g->gp.algo == GA_ALGO_PAPER) return 0;
-    return g->score[k] >> KEY_BITS;
+    return ga_score_primary(g->score[k]);
 }
 
 /* Evaluate every child into g->jobs[k].m.  With --perturb K each child runs
@@ -622,13 +621,13 @@ static int persist(ga *g, int force_checkpoint, char *err, size_t errlen)
     ga_get_progress(g, &pr);
     if (!g->db) goto done;
     if (store_begin(g->db, err, errlen) != STORE_OK) return -1;
-    store_gen sg = { .run = g->run, .generation = g->generation, .best = g->best_score >> KEY_BITS,
+    store_gen sg = { .run = g->run, .generation = g->generation, .best = g->best_m.duration,
                      .average = pr.average, .evaluations = g->evals, .elapsed = pr.elapsed };
     if (store_gen_add(g->db, &sg, err, errlen) != STORE_OK) goto fail;
     for (int k = 0; k < g->nrec; k++) {
         ga_record *r = &g->recs[k];
         /* The store keeps the fitness in cycles; the secondary key only orders the search. */
-        store_chrom sc = { .run = g->run, .generation = r->generation, .crc = r->crc, .score = r->score >> KEY_BITS,
+        store_chrom sc = { .run = g->run, .generation = r->generation, .crc = r->crc, .score = ga_score_primary(r->score),
                            .duration = r->m.duration, .t_d = r->m1.duration, .t_e = r->m1.te,
                            .ir = r->m.ir, .or_ = r->m.or_, .ib = r->m.ib, .ob = r->m.ob, .lb = r->m.lb,
                            .is_synonym = r->synonym, .genes = r->genes, .genes_len = r->len };
@@ -636,7 +635,7 @@ static int persist(ga *g, int force_checkpoint, char *err, size_t errlen)
         if (rc != STORE_OK && rc != STORE_EXISTS) goto fail;
     }
     if (g->best_score < SCORE_INF &&
-        store_run_set_best(g->db, g->run, g->best_score >> KEY_BITS, g->best_m.duration, g->best_crc, err, errlen) != STORE_OK)
+        store_run_set_best(g->db, g->run, ga_score_primary(g->best_score), g->best_m.duration, g->best_crc, err, errlen) != STORE_OK)
         goto fail;
     double now = now_seconds();
     if (force_checkpoint || now - g->last_checkpoint >= 1.0) {
@@ -673,11 +672,11 @@ void ga_get_progress(const ga *g, ga_progress *p)
     p->generation = g->generation;
     p->evals = g->evals;
     p->best_score = g->best_score;
-    p->best_duration = g->best_score < SCORE_INF ? g->best_score >> KEY_BITS : -1;
+    p->best_duration = g->best_score < SCORE_INF ? g->best_m.duration : -1;
     double sum = 0;
     int cnt = 0;
     for (int k = 0; k < g->gp.pop; k++)
-        if (g->score[k] < SCORE_INF) { sum += (double)(g->score[k] >> KEY_BITS); cnt++; }
+        if (g->score[k] < SCORE_INF) { sum += (double)g->pop_m[k].duration; cnt++; }
     p->average = cnt ? sum / cnt : 0;
     p->elapsed = g->elapsed_before + (now_seconds() - g->t_start);
 }
@@ -700,13 +699,6 @@ void ga_baselines(const ga *g, int *scheme, uint32_t *interval, int64_t *stackin
     if (interval) *interval = g->base_interval;
     if (stacking_d) *stacking_d = g->base_stack;
     if (nonsplit_d) *nonsplit_d = g->base_nonsplit;
-}
-
-const ga_space *ga_get_space(const ga *g, int64_t *t_d0, int64_t *t_e0)
-{
-    if (t_d0) *t_d0 = g->t_d0;
-    if (t_e0) *t_e0 = g->t_e0;
-    return &g->space;
 }
 
 /* ---- resume -------------------------------------------------------------- */

@@ -128,12 +128,12 @@ const sim_params *ga_get_sim_params(const ga *g);
 /* Baselines: best simple stacking (scheme, interval, duration) and non-split
  * (the whole message as one packet, best scheme). */
 void ga_baselines(const ga *g, int *scheme, uint32_t *interval, int64_t *stacking, int64_t *nonsplit);
-/* The ranges the run uses (t_d0, T_e of the first single-slice run). */
-const ga_space *ga_get_space(const ga *g, int64_t *t_d0, int64_t *t_e0);
 
 /* Score of metrics: the fitness first, then the secondary sort key. */
 int64_t ga_score(const ga_params *gp, const sim_metrics *m);
+/* A score is the fitness shifted left by GA_KEY_BITS, plus the secondary key. */
+#define GA_KEY_BITS 24
 /* The fitness part of a score. */
-static inline int64_t ga_score_primary(int64_t score) { return score >> 24; }
+static inline int64_t ga_score_primary(int64_t score) { return score >> GA_KEY_BITS; }
 
 #endif

@@ -129,5 +129,3 @@ void ga_pool_run(ga_pool *pl, ga_job *jobs, int count)
     pl->count = 0;
     pthread_mutex_unlock(&pl->lock);
 }
-
-int ga_pool_threads(const ga_pool *pl) { return pl->started + 1; }

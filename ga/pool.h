@@ -23,6 +23,5 @@ ga_pool *ga_pool_new(const sim_params *p, const int32_t *dest, int threads, char
 void ga_pool_free(ga_pool *pl);
 /* Run every job; returns when all are done. */
 void ga_pool_run(ga_pool *pl, ga_job *jobs, int count);
-int ga_pool_threads(const ga_pool *pl);
 
 #endif

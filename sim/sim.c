@@ -139,8 +139,6 @@ void sim_free(sim *s)
     free(s);
 }
 
-const sim_params *sim_get_params(const sim *s) { return &s->p; }
-
 static void reset(sim *s, const sim_config *c)
 {
     size_t nf = (size_t)s->nodes * NPORTS * (size_t)s->V;

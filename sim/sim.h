@@ -100,7 +100,6 @@ typedef struct sim sim;
 /* dest[src] for every node; copied.  Returns NULL with a message on error. */
 sim *sim_new(const sim_params *p, const int32_t *dest, char *err, size_t errlen);
 void sim_free(sim *s);
-const sim_params *sim_get_params(const sim *s);
 
 /* Run one collective communication under config c (must match the sim's size
  * and VC count).  Uses the fast engine (sim/fast.h) when it supports the
