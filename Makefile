@@ -1,4 +1,4 @@
-# nocsim build.  One library of all parts (router, traffic, sim, store, ga, cc)
+# nocsim build.  One library of all parts (util, router, traffic, sim, store, ga, cc)
 # and one binary (cli/).  Every tests/test_*.c is its own Check executable, so
 # a part's tests can be added without touching a shared list.
 #
@@ -16,7 +16,7 @@ LDLIBS  += -lsqlite3 -lz -lpthread -lm
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm -pthread)
 
-PARTS   := router traffic sim store ga cc
+PARTS   := util router traffic sim store ga cc
 LIB_SRC := $(foreach p,$(PARTS),$(wildcard $(p)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_SRC := $(wildcard cli/*.c)
