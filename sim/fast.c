@@ -51,16 +51,17 @@ typedef struct {
     int32_t node;
 } release;
 
-/* One flit move decided this cycle. */
+/* One flit move decided this cycle: from FIFO g out of port p8 on VC vc. */
 typedef struct {
-    uint64_t flit;  /* filled when the pop is applied */
-    int32_t f;      /* source FIFO */
-    int32_t dst;    /* downstream FIFO, -1 for ejection */
-    int32_t i;      /* router */
-    int32_t j;      /* downstream router */
-    uint8_t lo;     /* local output VC, d * V + c */
-    uint8_t lf;     /* local source FIFO, port * V + vc */
+    uint32_t g;     /* source FIFO */
+    uint32_t dst;   /* downstream FIFO (unused for P) */
+    uint32_t p8;    /* output port, router * PSTRIDE + d */
+    uint32_t vc;
 } fmove;
+
+/* Output ports are numbered router * PSTRIDE + d, so that the router and the
+ * direction are a shift and a mask. */
+#define PSTRIDE 8
 
 /* Link statistics; first is stored plus one so that zero means unused and a
  * reset is a memset. */
@@ -79,10 +80,14 @@ struct fast_sim {
     uint8_t *sends;        /* per source: sends S packets */
     int32_t *nbr;          /* nbr[i * 4 + d] */
     int32_t *downbase;     /* first downstream FIFO of output port d < P */
-    int32_t *upport;       /* output port feeding input port p < P of router i, [i * 4 + p] */
+    int32_t *upport;       /* output port (p8) feeding input port p < P of router i, [i * 4 + p] */
     uint16_t *x, *y;
     uint8_t *dl;           /* bit d: link out of port d is a dateline; bit 4 + p: link into port p is */
-    int8_t *pick;          /* VC selection: pick[((scheme * V + last) << V) | ready] */
+    /* VC selection as a state machine: a port's state byte is scheme * V +
+     * (VC granted last); pnext[(state << V) | ready] is the state after the
+     * grant, and psvc[state] the VC it granted. */
+    uint8_t *pnext;
+    uint8_t psvc[VCSEL_NSCHEMES * SIM_MAX_VCS];
     uint8_t lport[NPORTS * SIM_MAX_VCS], lvc[NPORTS * SIM_MAX_VCS];
     /* Input FIFOs, f = i * NF + port * V + vc. */
     uint64_t *buf;
@@ -92,11 +97,12 @@ struct fast_sim {
     /* Output VCs, o = i * NF + d * V + c. */
     int8_t *holder;        /* local FIFO holding it, -1 */
     uint8_t *qst;          /* queue-selection orders, 5 bytes each */
-    /* Output ports, i * NPORTS + d. */
-    uint8_t *vlast;
+    /* Output ports, p8 = i * PSTRIDE + d. */
+    uint8_t *pstate;       /* VC-selection state byte (see pnext) */
     int32_t *blocked;      /* blocked from this cycle on, not yet counted in lb; -1 */
-    /* Routers. */
+    /* Routers: bit masks over the local indices. */
     uint64_t *reqm, *livem;
+    uint64_t *dfull;       /* output VCs whose downstream FIFO is full */
     /* Events for this cycle and the next: bit sets of output ports and of
      * routers (visited in index order, which keeps memory access sequential
      * on large networks), a list of sources. */
@@ -127,7 +133,7 @@ typedef struct {
 #define HOT static inline __attribute__((always_inline))
 
 /* Words of the port and router bit sets. */
-#define PWORDS(nodes) (((size_t)(nodes) * NPORTS + 63) / 64)
+#define PWORDS(nodes) (((size_t)(nodes) * PSTRIDE + 63) / 64)
 #define QWORDS(nodes) (((size_t)(nodes) + 63) / 64)
 
 int fast_supports(const sim_params *p)
@@ -149,10 +155,10 @@ void fast_free(fast_sim *f)
 {
     if (!f) return;
     free(f->dflit); free(f->hops); free(f->sends); free(f->nbr); free(f->downbase); free(f->upport);
-    free(f->x); free(f->y); free(f->dl); free(f->pick);
+    free(f->x); free(f->y); free(f->dl); free(f->pnext);
     free(f->buf); free(f->cnt); free(f->head); free(f->route); free(f->req);
-    free(f->holder); free(f->qst); free(f->vlast); free(f->blocked);
-    free(f->reqm); free(f->livem);
+    free(f->holder); free(f->qst); free(f->pstate); free(f->blocked);
+    free(f->reqm); free(f->livem); free(f->dfull);
     for (int k = 0; k < 2; k++) { free(f->pbits[k]); free(f->qbits[k]); free(f->ilist[k]); }
     free(f->slice); free(f->seq); free(f->istate); free(f->injok); free(f->heap);
     free(f->moves); free(f->links);
@@ -185,7 +191,7 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
     f->x = alloc(f, nodes, sizeof *f->x, &ok);
     f->y = alloc(f, nodes, sizeof *f->y, &ok);
     f->dl = alloc(f, nodes, 1, &ok);
-    f->pick = alloc(f, (size_t)VCSEL_NSCHEMES * (size_t)f->V << f->V, 1, &ok);
+    f->pnext = alloc(f, (size_t)VCSEL_NSCHEMES * (size_t)f->V << f->V, 1, &ok);
     f->buf = alloc(f, nf * (size_t)f->B, sizeof *f->buf, &ok);
     f->cnt = alloc(f, nf, 1, &ok);
     f->head = alloc(f, nf, 1, &ok);
@@ -193,10 +199,11 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
     f->req = alloc(f, nf, 1, &ok);
     f->holder = alloc(f, nf, 1, &ok);
     f->qst = alloc(f, nf * NPORTS, 1, &ok);
-    f->vlast = alloc(f, nodes * NPORTS, 1, &ok);
-    f->blocked = alloc(f, nodes * NPORTS, sizeof *f->blocked, &ok);
+    f->pstate = alloc(f, nodes * PSTRIDE, 1, &ok);
+    f->blocked = alloc(f, nodes * PSTRIDE, sizeof *f->blocked, &ok);
     f->reqm = alloc(f, nodes, sizeof *f->reqm, &ok);
     f->livem = alloc(f, nodes, sizeof *f->livem, &ok);
+    f->dfull = alloc(f, nodes, sizeof *f->dfull, &ok);
     for (int k = 0; k < 2; k++) {
         f->pbits[k] = alloc(f, PWORDS(nodes), sizeof *f->pbits[k], &ok);
         f->qbits[k] = alloc(f, QWORDS(nodes), sizeof *f->qbits[k], &ok);
@@ -225,7 +232,7 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
             int nb = route_neighbour(f->n, i, d);
             f->nbr[i * 4 + d] = nb;
             f->downbase[i * 4 + d] = nb * f->NF + route_opposite(d) * f->V;
-            f->upport[i * 4 + d] = nb * NPORTS + route_opposite(d);
+            f->upport[i * 4 + d] = nb * PSTRIDE + route_opposite(d);
             if (route_is_dateline(f->n, i, d)) dl |= (uint8_t)(1u << d);
             /* Input port d is fed by the neighbour's opposite output. */
             if (route_is_dateline(f->n, nb, route_opposite(d))) dl |= (uint8_t)(1u << (4 + d));
@@ -239,10 +246,12 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
     for (int sc = 0; sc < VCSEL_NSCHEMES; sc++)
         for (int last = 0; last < f->V; last++)
             for (unsigned r = 0; r < (1u << f->V); r++)
-                f->pick[((size_t)(sc * f->V + last) << f->V) | r] = (int8_t)vcsel_pick(sc, r, last, f->V);
+                f->pnext[((size_t)(sc * f->V + last) << f->V) | r] =
+                    (uint8_t)(sc * f->V + (r ? vcsel_pick(sc, r, last, f->V) : last));
+    for (int ps = 0; ps < VCSEL_NSCHEMES * f->V; ps++) f->psvc[ps] = (uint8_t)(ps % f->V);
     memset(f->route, -1, nf);
     memset(f->holder, -1, nf);
-    memset(f->blocked, -1, nodes * NPORTS * sizeof *f->blocked);
+    memset(f->blocked, -1, nodes * PSTRIDE * sizeof *f->blocked);
     f->ok_run = 1;
     return f;
 }
@@ -364,7 +373,7 @@ HOT void queue_selection(fast_sim *f, const geo G, int i, events *ev, sim_metric
         f->route[base + (size_t)win] = (int8_t)o;
         f->reqm[i] &= ~(1ull << win);
         f->livem[i] |= 1ull << o;
-        set_bit(ev->pc, (size_t)i * NPORTS + f->lport[o]);
+        set_bit(ev->pc, (size_t)i * PSTRIDE + f->lport[o]);
         uint8_t w = order[pos];
         if (f->p.q_update == QUPDATE_TAIL) {
             for (int k = pos; k < NPORTS - 1; k++) order[k] = order[k + 1];
@@ -385,44 +394,33 @@ HOT void queue_selection(fast_sim *f, const geo G, int i, events *ev, sim_metric
         }
     }
 }
-
-/* Step 2 at output port `port` (router i, direction d): pick the VC that
- * sends and append the move.  A port that sends is listed for the next
- * cycle; one that is blocked sleeps, its blocked cycles counted when it is
- * next listed. */
-HOT void vc_selection(fast_sim *f, const geo G, const sim_config *c, size_t port, int64_t t, events *ev,
-                                int *nmoves, sim_metrics *m)
+/* Step 2 at output port p8 (router i, direction d): pick the VC that sends
+ * and append the move.  The ready VCs are the live ones whose downstream
+ * FIFO is not full (dfull); the P port's dfull bits are never set.  A port
+ * that sends is listed for the next cycle; one that is blocked sleeps, its
+ * blocked cycles counted when it is next listed. */
+HOT void vc_selection(fast_sim *f, const geo G, size_t p8, int64_t t, events *ev, int *nmoves, sim_metrics *m)
 {
     const int V = G.V;
-    const int i = (int)(port / NPORTS), d = (int)(port - (size_t)i * NPORTS);
-    if (f->blocked[port] >= 0) {
-        m->lb += t - f->blocked[port];
-        f->blocked[port] = -1;
+    const int i = (int)(p8 / PSTRIDE), d = (int)(p8 % PSTRIDE), sh = d * V;
+    if (f->blocked[p8] >= 0) {
+        m->lb += t - f->blocked[p8];
+        f->blocked[p8] = -1;
     }
-    unsigned cand = (unsigned)(f->livem[i] >> (d * V)) & ((1u << V) - 1);
+    const unsigned mask = (1u << V) - 1;
+    const unsigned cand = (unsigned)(f->livem[i] >> sh) & mask;
     if (!cand) return;
-    const size_t base = (size_t)i * (size_t)G.NF;
-    unsigned ready;
-    int32_t db = -1;
-    if (d == PORT_P) ready = cand;
-    else {
-        db = f->downbase[i * 4 + d];
-        ready = 0;
-        for (unsigned a = cand; a; a &= a - 1) {
-            int vc = __builtin_ctz(a);
-            if (f->cnt[db + vc] < G.B) ready |= 1u << vc;
-        }
-        if (!ready) {
-            m->lb++;
-            f->blocked[port] = (int32_t)t + 1;
-            return;
-        }
+    const unsigned ready = cand & ~(unsigned)(f->dfull[i] >> sh);
+    if (!ready) {
+        m->lb++;
+        f->blocked[p8] = (int32_t)t + 1;
+        return;
     }
-    int vc = f->pick[((size_t)(c->scheme[port] * V + f->vlast[port]) << V) | ready];
-    f->vlast[port] = (uint8_t)vc;
-    size_t ob = base + (size_t)(d * V);
-    int lf = f->holder[ob + (size_t)vc];
-    size_t src = base + (size_t)lf;
+    const int ps = f->pnext[((size_t)f->pstate[p8] << V) | ready];
+    f->pstate[p8] = (uint8_t)ps;
+    const int vc = f->psvc[ps];
+    const size_t base = (size_t)i * (size_t)G.NF, ob = base + (size_t)sh;
+    const size_t src = base + (size_t)f->holder[ob + (size_t)vc];
     unsigned others = ready & ~(1u << vc);
     if (others) {
         int ws = FL_SLICE(head_flit(f, G, src));
@@ -432,18 +430,12 @@ HOT void vc_selection(fast_sim *f, const geo G, const sim_config *c, size_t port
             else if (ls < ws) m->ob++;
         }
     }
-    set_bit(ev->pn, port);
+    set_bit(ev->pn, p8);
     fmove *mv = &f->moves[(*nmoves)++];
-    mv->f = (int32_t)src;
-    mv->i = i;
-    mv->lo = (uint8_t)(d * V + vc);
-    mv->lf = (uint8_t)lf;
-    if (d == PORT_P) {
-        mv->dst = -1;
-    } else {
-        mv->dst = db + vc;
-        mv->j = f->nbr[i * 4 + d];
-    }
+    mv->g = (uint32_t)src;
+    mv->dst = (uint32_t)f->downbase[(size_t)i * 4 + (size_t)(d & 3)] + (uint32_t)vc;
+    mv->p8 = (uint32_t)p8;
+    mv->vc = (uint32_t)vc;
 }
 
 /* ---- applying the moves ---- */
@@ -460,7 +452,7 @@ HOT void push(fast_sim *f, const geo G, events *ev, int j, int lg, size_t g, uin
     int r = f->route[g];
     if (r >= 0) {
         f->livem[j] |= 1ull << r;
-        set_bit(ev->pn, (size_t)j * NPORTS + f->lport[r]);
+        set_bit(ev->pn, (size_t)j * PSTRIDE + f->lport[r]);
     } else {
         f->req[g] = (int8_t)route_req(f, G, j, lg, fl);
         f->reqm[j] |= 1ull << lg;
@@ -468,24 +460,198 @@ HOT void push(fast_sim *f, const geo G, events *ev, int j, int lg, size_t g, uin
     }
 }
 
+/* A full FIFO (local lf of router i) popped: whoever feeds it may send next
+ * cycle. */
+HOT void unblock_feeder(fast_sim *f, const geo G, events *ev, int i, int lf)
+{
+    const int pin = f->lport[lf];
+    if (pin != PORT_P) {
+        const int32_t up = f->upport[i * 4 + pin];
+        f->dfull[up / PSTRIDE] &= ~(1ull << ((up % PSTRIDE) * G.V + f->lvc[lf]));
+        set_bit(ev->pn, (size_t)up);
+    } else if (f->istate[i] == ISRC_STALLED) {
+        f->istate[i] = ISRC_LISTED;
+        ev->in[ev->nin++] = i;
+    }
+}
+
+/* Where a run is: packets done, flits in the network, the last ejection. */
+typedef struct {
+    int64_t done, in_net, last_eject, moved;
+    tailwin tw;
+} progress;
+
+/* Take the head flit of the move's FIFO out; a tail frees the output VC and
+ * brings the next packet's header (if any) to the head. */
+HOT uint64_t pop(fast_sim *f, const geo G, events *ev, int i, int lo, size_t g)
+{
+    const int lf = (int)(g - (size_t)i * (size_t)G.NF);
+    const int h = f->head[g];
+    const uint64_t fl = f->buf[g * (size_t)G.B + (size_t)h];
+    f->head[g] = (uint8_t)(h + 1 == G.B ? 0 : h + 1);
+    const int left = --f->cnt[g];
+    if (left == G.B - 1) unblock_feeder(f, G, ev, i, lf);
+    if (FL_SEQ(fl) == G.L - 1) {
+        f->holder[(size_t)i * (size_t)G.NF + (size_t)lo] = -1;
+        f->route[g] = -1;
+        f->livem[i] &= ~(1ull << lo);
+        if (left) {
+            f->req[g] = (int8_t)route_req(f, G, i, lf, head_flit(f, G, g));
+            f->reqm[i] |= 1ull << lf;
+        }
+        if (f->reqm[i]) set_bit(ev->qn, (size_t)i);
+    } else if (!left) {
+        f->livem[i] &= ~(1ull << lo);
+    }
+    return fl;
+}
+
+/* Apply every move in one pass, pop then push.  The order of the moves does
+ * not matter: a decision read only start-of-cycle state, a FIFO is fed by one
+ * output VC only, and a FIFO that is both popped and pushed in a cycle holds
+ * between 1 and B-1 flits at its start, so its head, its ring slots and its
+ * masks end the same either way (a push-first order may list a port that
+ * sent anyway). */
+HOT void apply_moves(fast_sim *f, const geo G, events *ev, int nmoves, int64_t t, progress *pr, sim_metrics *m)
+{
+    for (int k = 0; k < nmoves; k++) {
+        const fmove *mv = &f->moves[k];
+        const int i = (int)(mv->p8 / PSTRIDE), d = (int)(mv->p8 % PSTRIDE), lo = d * G.V + (int)mv->vc;
+        const uint64_t fl = pop(f, G, ev, i, lo, (size_t)mv->g);
+        if (d == PORT_P) {
+            m->flits_ejected++;
+            pr->in_net--;
+            if (FL_SEQ(fl) == G.L - 1) {
+                pr->done++;
+                pr->last_eject = t;
+                tailwin_add(&pr->tw, t);
+            }
+            continue;
+        }
+        const size_t dst = mv->dst;
+        if (f->cnt[dst] == G.B - 1) f->dfull[i] |= 1ull << lo;
+        push(f, G, ev, f->nbr[i * 4 + d], route_opposite(d) * G.V + (int)mv->vc, dst, fl);
+        flink *lk = &f->links[(size_t)i * 4 + (size_t)d];
+        if (!lk->first1) lk->first1 = (int32_t)t + 1;
+        lk->last = (int32_t)t;
+        lk->flits++;
+    }
+    pr->moved = nmoves;
+}
+
 static void reset(fast_sim *f, const sim_config *c)
 {
-    size_t nf = (size_t)f->nodes * (size_t)f->NF, np = (size_t)f->nodes * NPORTS;
+    size_t nf = (size_t)f->nodes * (size_t)f->NF, np = (size_t)f->nodes * PSTRIDE;
     if (!f->ok_run) {
         memset(f->cnt, 0, nf);
         memset(f->route, -1, nf);
         memset(f->holder, -1, nf);
         memset(f->reqm, 0, (size_t)f->nodes * sizeof *f->reqm);
         memset(f->livem, 0, (size_t)f->nodes * sizeof *f->livem);
+        memset(f->dfull, 0, (size_t)f->nodes * sizeof *f->dfull);
         memset(f->blocked, -1, np * sizeof *f->blocked);
     }
     memcpy(f->qst, c->qorder, nf * NPORTS);
-    memset(f->vlast, 0, np); /* as if VC 0 was granted last */
+    /* As if VC 0 was granted last. */
+    for (int i = 0; i < f->nodes; i++)
+        for (int d = 0; d < NPORTS; d++)
+            f->pstate[(size_t)i * PSTRIDE + (size_t)d] = (uint8_t)(c->scheme[i * NPORTS + d] * f->V);
     for (int k = 0; k < 2; k++) {
         memset(f->pbits[k], 0, PWORDS(f->nodes) * sizeof *f->pbits[k]);
         memset(f->qbits[k], 0, QWORDS(f->nodes) * sizeof *f->qbits[k]);
     }
     memset(f->links, 0, (size_t)f->nodes * 4 * sizeof *f->links);
+}
+
+/* ---- the steps of a cycle ---- */
+
+/* With the network empty, jump to the next release (as the reference). */
+HOT int64_t skip_idle(fast_sim *f, const sim_config *c, events *ev, int64_t t)
+{
+    int64_t next = INT64_MAX;
+    for (int k = 0; k < ev->nic; k++) {
+        int i = ev->ic[k];
+        /* A source part-way through a packet injects now. */
+        int64_t r = f->seq[i] ? t : (int64_t)f->slice[i] * c->interval + c->inject[i];
+        if (r < next) next = r;
+    }
+    if (f->nheap && f->heap[0].t < next) next = f->heap[0].t;
+    if (next == INT64_MAX || next <= t) return t;
+    /* Nothing is in the network: the listed ones have nothing to do. */
+    memset(ev->pc, 0, PWORDS(f->nodes) * sizeof *ev->pc);
+    memset(ev->qc, 0, QWORDS(f->nodes) * sizeof *ev->qc);
+    return next;
+}
+
+/* Sources whose release time has come join this cycle's list. */
+HOT void release_due(fast_sim *f, events *ev, int64_t t)
+{
+    while (f->nheap && f->heap[0].t <= t) {
+        int i = heap_pop(f);
+        f->istate[i] = ISRC_LISTED;
+        ev->ic[ev->nic++] = i;
+    }
+}
+
+/* Step 1 at every listed router, then step 2 at every listed port (a grant
+ * may send at once).  Returns the number of moves. */
+HOT int select_all(fast_sim *f, const geo G, events *ev, int64_t t, sim_metrics *m)
+{
+    const size_t pwords = PWORDS(f->nodes), qwords = QWORDS(f->nodes);
+    for (size_t w = 0; w < qwords; w++) {
+        uint64_t bits = ev->qc[w];
+        ev->qc[w] = 0;
+        for (; bits; bits &= bits - 1) queue_selection(f, G, (int)(w * 64) + __builtin_ctzll(bits), ev, m);
+    }
+    int nmoves = 0;
+    for (size_t w = 0; w < pwords; w++) {
+        uint64_t bits = ev->pc[w];
+        ev->pc[w] = 0;
+        for (; bits; bits &= bits - 1) vc_selection(f, G, w * 64 + (size_t)__builtin_ctzll(bits), t, ev, &nmoves, m);
+    }
+    /* Step 3's decision, on the FIFO as it was at the start. */
+    for (int k = 0; k < ev->nic; k++)
+        f->injok[k] = f->cnt[(size_t)ev->ic[k] * (size_t)G.NF + PORT_P * (size_t)G.V] < G.B;
+    return nmoves;
+}
+
+/* Step 3: listed sources whose P FIFO had room inject one flit; the others
+ * wait for a pop.  A source stays listed while its packet is due. */
+HOT void inject(fast_sim *f, const geo G, const sim_config *c, events *ev, int64_t t, progress *pr, sim_metrics *m)
+{
+    for (int k = 0; k < ev->nic; k++) {
+        int i = ev->ic[k];
+        size_t f0 = (size_t)i * (size_t)G.NF + PORT_P * (size_t)G.V;
+        if (!f->injok[k]) {
+            if (f->cnt[f0] < G.B) ev->in[ev->nin++] = i; /* it popped this cycle */
+            else f->istate[i] = ISRC_STALLED;
+            continue;
+        }
+        push(f, G, ev, i, PORT_P * G.V, f0, f->dflit[i] | (uint64_t)f->slice[i] << 8 | f->seq[i]);
+        m->flits_injected++;
+        pr->in_net++;
+        pr->moved++;
+        if (++f->seq[i] == G.L) {
+            f->seq[i] = 0;
+            int s = ++f->slice[i];
+            int64_t r = (int64_t)s * c->interval + c->inject[i];
+            if (s == f->S || r > t + 1) { /* not due next cycle */
+                f->istate[i] = ISRC_IDLE;
+                if (s < f->S) heap_push(f, r, i);
+                continue;
+            }
+        }
+        ev->in[ev->nin++] = i;
+    }
+}
+
+/* The next cycle's lists become current. */
+HOT void swap_events(events *ev)
+{
+    uint64_t *tb;
+    tb = ev->pc; ev->pc = ev->pn; ev->pn = tb;
+    tb = ev->qc; ev->qc = ev->qn; ev->qn = tb;
+    int32_t *tl = ev->ic; ev->ic = ev->in; ev->in = tl; ev->nic = ev->nin; ev->nin = 0;
 }
 
 /* The cycles of one run, after the sources are set and the state reset. */
@@ -495,151 +661,34 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
     /* A private copy of the engine's pointers: the byte stores of the loop
      * could otherwise alias them, and the compiler would reload them. */
     fast_sim fc = *f0, *f = &fc;
-    const int V = G.V, B = G.B, L = G.L, S = f->S, NF = G.NF;
-    const int64_t iv = c->interval;
     events ev = { f->pbits[0], f->pbits[1], f->qbits[0], f->qbits[1], f->ilist[0], f->ilist[1], 0, 0 };
-    const size_t pwords = PWORDS(f->nodes), qwords = QWORDS(f->nodes);
-    int64_t done = 0, in_net = 0, last_eject = -1, idle = 0, t = 0;
-    tailwin tw;
-    tailwin_reset(&tw, L);
+    progress pr = { 0, 0, -1, 0, { 0 } };
+    tailwin_reset(&pr.tw, G.L);
+    int64_t idle = 0, t = 0;
     sim_status st = SIM_OK;
-    while (done < to_send) {
-        if (in_net == 0) { /* skip to the next release (as the reference) */
-            int64_t next = INT64_MAX;
-            for (int k = 0; k < ev.nic; k++) {
-                int i = ev.ic[k];
-                /* A source part-way through a packet injects now. */
-                int64_t r = f->seq[i] ? t : (int64_t)f->slice[i] * iv + c->inject[i];
-                if (r < next) next = r;
-            }
-            if (f->nheap && f->heap[0].t < next) next = f->heap[0].t;
-            if (next != INT64_MAX && next > t) {
-                t = next;
-                /* Nothing is in the network: the listed ones have nothing to do. */
-                memset(ev.pc, 0, pwords * sizeof *ev.pc);
-                memset(ev.qc, 0, qwords * sizeof *ev.qc);
-            }
-        }
+    while (pr.done < to_send) {
+        if (pr.in_net == 0) t = skip_idle(f, c, &ev, t);
         if (t >= f->p.max_cycles) { st = SIM_TIMEOUT; break; }
         if (t >= cutoff) { st = SIM_CUTOFF; break; }
         m->cycles++;
-        while (f->nheap && f->heap[0].t <= t) {
-            int i = heap_pop(f);
-            f->istate[i] = ISRC_LISTED;
-            ev.ic[ev.nic++] = i;
-        }
-
-        /* Step 1 everywhere, then step 2 (a grant may send at once). */
-        for (size_t w = 0; w < qwords; w++) {
-            uint64_t bits = ev.qc[w];
-            ev.qc[w] = 0;
-            for (; bits; bits &= bits - 1) queue_selection(f, G, (int)(w * 64) + __builtin_ctzll(bits), &ev, m);
-        }
-        int nmoves = 0;
-        for (size_t w = 0; w < pwords; w++) {
-            uint64_t bits = ev.pc[w];
-            ev.pc[w] = 0;
-            for (; bits; bits &= bits - 1) vc_selection(f, G, c, w * 64 + (size_t)__builtin_ctzll(bits), t, &ev, &nmoves, m);
-        }
-        /* Step 3's decision, on the FIFO as it was at the start. */
-        for (int k = 0; k < ev.nic; k++) f->injok[k] = f->cnt[(size_t)ev.ic[k] * (size_t)NF + PORT_P * (size_t)V] < B;
-
-        /* Pops. */
-        for (int k = 0; k < nmoves; k++) {
-            fmove *mv = &f->moves[k];
-            size_t g = (size_t)mv->f;
-            int h = f->head[g];
-            uint64_t fl = f->buf[g * (size_t)B + (size_t)h];
-            mv->flit = fl;
-            f->head[g] = (uint8_t)(h + 1 == B ? 0 : h + 1);
-            int left = --f->cnt[g];
-            int i = mv->i;
-            if (left == B - 1) { /* was full: whoever feeds it may send next cycle */
-                int pin = f->lport[mv->lf];
-                if (pin != PORT_P) set_bit(ev.pn, (size_t)f->upport[i * 4 + pin]);
-                else if (f->istate[i] == ISRC_STALLED) {
-                    f->istate[i] = ISRC_LISTED;
-                    ev.in[ev.nin++] = i;
-                }
-            }
-            if (FL_SEQ(fl) == L - 1) { /* the tail frees the output VC */
-                f->holder[(size_t)i * (size_t)NF + mv->lo] = -1;
-                f->route[g] = -1;
-                f->livem[i] &= ~(1ull << mv->lo);
-                if (left) { /* the next packet's header is now at the head */
-                    f->req[g] = (int8_t)route_req(f, G, i, mv->lf, head_flit(f, G, g));
-                    f->reqm[i] |= 1ull << mv->lf;
-                }
-                if (f->reqm[i]) set_bit(ev.qn, (size_t)i);
-            } else if (!left) {
-                f->livem[i] &= ~(1ull << mv->lo);
-            }
-        }
-        /* Pushes and ejections. */
-        for (int k = 0; k < nmoves; k++) {
-            const fmove *mv = &f->moves[k];
-            uint64_t fl = mv->flit;
-            if (mv->dst < 0) {
-                m->flits_ejected++;
-                in_net--;
-                if (FL_SEQ(fl) == L - 1) {
-                    done++;
-                    last_eject = t;
-                    tailwin_add(&tw, t);
-                }
-                continue;
-            }
-            int j = mv->j;
-            push(f, G, &ev, j, (int)(mv->dst - j * NF), (size_t)mv->dst, fl);
-            flink *lk = &f->links[(size_t)mv->i * 4 + f->lport[mv->lo]];
-            if (!lk->first1) lk->first1 = (int32_t)t + 1;
-            lk->last = (int32_t)t;
-            lk->flits++;
-        }
-        /* Injections. */
-        int64_t moved = nmoves;
-        for (int k = 0; k < ev.nic; k++) {
-            int i = ev.ic[k];
-            size_t f0 = (size_t)i * (size_t)NF + PORT_P * (size_t)V;
-            if (!f->injok[k]) {
-                if (f->cnt[f0] < B) ev.in[ev.nin++] = i; /* it popped this cycle */
-                else f->istate[i] = ISRC_STALLED;
-                continue;
-            }
-            push(f, G, &ev, i, PORT_P * V, f0, f->dflit[i] | (uint64_t)f->slice[i] << 8 | f->seq[i]);
-            m->flits_injected++;
-            in_net++;
-            moved++;
-            if (++f->seq[i] == L) {
-                f->seq[i] = 0;
-                int s = ++f->slice[i];
-                int64_t r = (int64_t)s * iv + c->inject[i];
-                if (s == S || r > t + 1) { /* not due next cycle */
-                    f->istate[i] = ISRC_IDLE;
-                    if (s < S) heap_push(f, r, i);
-                    continue;
-                }
-            }
-            ev.in[ev.nin++] = i;
-        }
-        /* The next cycle's lists become current. */
-        uint64_t *tb;
-        tb = ev.pc; ev.pc = ev.pn; ev.pn = tb;
-        tb = ev.qc; ev.qc = ev.qn; ev.qn = tb;
-        int32_t *tl = ev.ic; ev.ic = ev.in; ev.in = tl; ev.nic = ev.nin; ev.nin = 0;
-
-        idle = moved ? 0 : idle + 1;
-        if (in_net > 0 && idle >= f->p.deadlock_cycles) { st = SIM_DEADLOCK; break; }
+        release_due(f, &ev, t);
+        int nmoves = select_all(f, G, &ev, t, m);
+        apply_moves(f, G, &ev, nmoves, t, &pr, m);
+        inject(f, G, c, &ev, t, &pr, m);
+        swap_events(&ev);
+        idle = pr.moved ? 0 : idle + 1;
+        if (pr.in_net > 0 && idle >= f->p.deadlock_cycles) { st = SIM_DEADLOCK; break; }
         t++;
     }
     m->status = st;
     m->stop_cycle = st == SIM_OK ? 0 : t;
-    m->duration = st == SIM_CUTOFF ? cutoff + 1 : last_eject + 1;
-    m->late = tailwin_count(&tw, last_eject);
-    m->tail_profile = tailwin_profile(&tw, last_eject);
+    m->duration = st == SIM_CUTOFF ? cutoff + 1 : pr.last_eject + 1;
+    m->late = tailwin_count(&pr.tw, pr.last_eject);
+    m->tail_profile = tailwin_profile(&pr.tw, pr.last_eject);
     f0->nheap = f->nheap;
     return st;
 }
+
 
 static __attribute__((noinline)) sim_status loop_default(fast_sim *f, const sim_config *c, int64_t cutoff,
                                                           int64_t to_send, sim_metrics *m)
