@@ -51,14 +51,6 @@ typedef struct {
     int32_t node;
 } release;
 
-/* One flit move decided this cycle: from FIFO g out of port p8 on VC vc. */
-typedef struct {
-    uint32_t g;     /* source FIFO */
-    uint32_t dst;   /* downstream FIFO (unused for P) */
-    uint32_t p8;    /* output port, router * PSTRIDE + d */
-    uint32_t vc;
-} fmove;
-
 /* Output ports are numbered router * PSTRIDE + d, so that the router and the
  * direction are a shift and a mask. */
 #define PSTRIDE 8
@@ -115,7 +107,7 @@ struct fast_sim {
     uint8_t *injok;
     release *heap;
     int nheap;
-    fmove *moves;
+    uint32_t *live, *unfull; /* see events */
     flink *links;
 };
 
@@ -161,7 +153,7 @@ void fast_free(fast_sim *f)
     free(f->reqm); free(f->livem); free(f->dfull);
     for (int k = 0; k < 2; k++) { free(f->pbits[k]); free(f->qbits[k]); free(f->ilist[k]); }
     free(f->slice); free(f->seq); free(f->istate); free(f->injok); free(f->heap);
-    free(f->moves); free(f->links);
+    free(f->live); free(f->unfull); free(f->links);
     free(f);
 }
 
@@ -214,7 +206,8 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
     f->istate = alloc(f, nodes, 1, &ok);
     f->injok = alloc(f, nodes, 1, &ok);
     f->heap = alloc(f, nodes, sizeof *f->heap, &ok);
-    f->moves = alloc(f, nodes * NPORTS, sizeof *f->moves, &ok);
+    f->live = alloc(f, nodes * NPORTS, sizeof *f->live, &ok);
+    f->unfull = alloc(f, nodes * NPORTS, sizeof *f->unfull, &ok);
     f->links = alloc(f, nodes * 4, sizeof *f->links, &ok);
     if (!ok) {
         fast_free(f);
@@ -329,6 +322,10 @@ typedef struct {
     uint64_t *pc, *pn, *qc, *qn;
     int32_t *ic, *in;
     int nic, nin;
+    /* Held back during step 2 (router * 64 + local bit): livem bits to set,
+     * dfull bits to clear. */
+    uint32_t *live, *unfull;
+    int nlive, nunfull;
 } events;
 
 HOT void set_bit(uint64_t *bits, size_t k) { bits[k >> 6] |= 1ull << (k & 63); }
@@ -394,12 +391,122 @@ HOT void queue_selection(fast_sim *f, const geo G, int i, events *ev, sim_metric
         }
     }
 }
+/* ---- moving flits ---- */
+
+/* Put flit fl at the tail of FIFO g (local index lg) of router j, keep the
+ * masks true and list what the arrival lets happen next cycle.  During step
+ * 2 (`deferred`) a packet that becomes live is only noted: the downstream
+ * port may not have made this cycle's decision yet, and it must not see the
+ * flit until the next cycle. */
+HOT void push(fast_sim *f, const geo G, events *ev, int j, int lg, size_t g, uint64_t fl, int deferred)
+{
+    int k = f->cnt[g], h = f->head[g] + k;
+    if (h >= G.B) h -= G.B;
+    f->buf[g * (size_t)G.B + (size_t)h] = fl;
+    f->cnt[g] = (uint8_t)(k + 1);
+    if (k) return;
+    int r = f->route[g];
+    if (r >= 0) {
+        if (deferred) ev->live[ev->nlive++] = (uint32_t)j * 64 + (uint32_t)r;
+        else f->livem[j] |= 1ull << r;
+        set_bit(ev->pn, (size_t)j * PSTRIDE + f->lport[r]);
+    } else {
+        f->req[g] = (int8_t)route_req(f, G, j, lg, fl);
+        f->reqm[j] |= 1ull << lg;
+        set_bit(ev->qn, (size_t)j);
+    }
+}
+
+/* A full FIFO (local lf of router i) popped: whoever feeds it may send next
+ * cycle.  Its dfull bit is cleared after step 2, which must see the FIFO as
+ * full for the rest of this cycle. */
+HOT void unblock_feeder(fast_sim *f, const geo G, events *ev, int i, int lf)
+{
+    const int pin = f->lport[lf];
+    if (pin != PORT_P) {
+        const uint32_t up = (uint32_t)f->upport[i * 4 + pin];
+        ev->unfull[ev->nunfull++] = (up / PSTRIDE) * 64 + (up % PSTRIDE) * (uint32_t)G.V + f->lvc[lf];
+        set_bit(ev->pn, (size_t)up);
+    } else if (f->istate[i] == ISRC_STALLED) {
+        f->istate[i] = ISRC_LISTED;
+        ev->in[ev->nin++] = i;
+    }
+}
+
+/* Take the head flit of FIFO g (router i, holding output VC lo) out; a tail
+ * frees the output VC and brings the next packet's header (if any) to the
+ * head.  Only port lo / V reads these bits of router i in step 2, so they
+ * change at once. */
+HOT uint64_t pop(fast_sim *f, const geo G, events *ev, int i, int lo, size_t g)
+{
+    const int lf = (int)(g - (size_t)i * (size_t)G.NF);
+    const int h = f->head[g];
+    const uint64_t fl = f->buf[g * (size_t)G.B + (size_t)h];
+    f->head[g] = (uint8_t)(h + 1 == G.B ? 0 : h + 1);
+    const int left = --f->cnt[g];
+    if (left == G.B - 1) unblock_feeder(f, G, ev, i, lf);
+    if (FL_SEQ(fl) == G.L - 1) {
+        f->holder[(size_t)i * (size_t)G.NF + (size_t)lo] = -1;
+        f->route[g] = -1;
+        f->livem[i] &= ~(1ull << lo);
+        if (left) {
+            f->req[g] = (int8_t)route_req(f, G, i, lf, head_flit(f, G, g));
+            f->reqm[i] |= 1ull << lf;
+        }
+        if (f->reqm[i]) set_bit(ev->qn, (size_t)i);
+    } else if (!left) {
+        f->livem[i] &= ~(1ull << lo);
+    }
+    return fl;
+}
+
+/* Where a run is: packets done, flits in the network, the last ejection,
+ * flits moved this cycle. */
+typedef struct {
+    int64_t done, in_net, last_eject, moved;
+    tailwin tw;
+} progress;
+
+/* The flit leaving FIFO g out of port p8 (router i, direction d) on VC vc
+ * goes at once: popped, then pushed downstream or ejected.  This is exact
+ * although other ports decide later in the same cycle: a decision reads only
+ * its own port's output VCs (livem, holder, their FIFOs' heads) and dfull,
+ * a FIFO is fed by one output VC only, what would become visible to another
+ * port (a packet going live downstream, a full FIFO gaining room) is applied
+ * after step 2, and a FIFO both popped and pushed in a cycle holds 1 to B-1
+ * flits at its start, so its head, ring slots and masks end the same in
+ * either order. */
+HOT void move_flit(fast_sim *f, const geo G, events *ev, int i, int d, int vc, size_t g, int64_t t, progress *pr,
+                   sim_metrics *m)
+{
+    const int lo = d * G.V + vc;
+    const uint64_t fl = pop(f, G, ev, i, lo, g);
+    pr->moved++;
+    if (d == PORT_P) {
+        m->flits_ejected++;
+        pr->in_net--;
+        if (FL_SEQ(fl) == G.L - 1) {
+            pr->done++;
+            pr->last_eject = t;
+            tailwin_add(&pr->tw, t);
+        }
+        return;
+    }
+    const size_t dst = (size_t)f->downbase[i * 4 + d] + (size_t)vc;
+    if (f->cnt[dst] == G.B - 1) f->dfull[i] |= 1ull << lo;
+    push(f, G, ev, f->nbr[i * 4 + d], route_opposite(d) * G.V + vc, dst, fl, 1);
+    flink *lk = &f->links[(size_t)i * 4 + (size_t)d];
+    if (!lk->first1) lk->first1 = (int32_t)t + 1;
+    lk->last = (int32_t)t;
+    lk->flits++;
+}
+
 /* Step 2 at output port p8 (router i, direction d): pick the VC that sends
- * and append the move.  The ready VCs are the live ones whose downstream
- * FIFO is not full (dfull); the P port's dfull bits are never set.  A port
- * that sends is listed for the next cycle; one that is blocked sleeps, its
+ * and move its flit.  The ready VCs are the live ones whose downstream FIFO
+ * is not full (dfull); the P port's dfull bits are never set.  A port that
+ * sends is listed for the next cycle; one that is blocked sleeps, its
  * blocked cycles counted when it is next listed. */
-HOT void vc_selection(fast_sim *f, const geo G, size_t p8, int64_t t, events *ev, int *nmoves, sim_metrics *m)
+HOT void vc_selection(fast_sim *f, const geo G, size_t p8, int64_t t, events *ev, progress *pr, sim_metrics *m)
 {
     const int V = G.V;
     const int i = (int)(p8 / PSTRIDE), d = (int)(p8 % PSTRIDE), sh = d * V;
@@ -431,112 +538,7 @@ HOT void vc_selection(fast_sim *f, const geo G, size_t p8, int64_t t, events *ev
         }
     }
     set_bit(ev->pn, p8);
-    fmove *mv = &f->moves[(*nmoves)++];
-    mv->g = (uint32_t)src;
-    mv->dst = (uint32_t)f->downbase[(size_t)i * 4 + (size_t)(d & 3)] + (uint32_t)vc;
-    mv->p8 = (uint32_t)p8;
-    mv->vc = (uint32_t)vc;
-}
-
-/* ---- applying the moves ---- */
-
-/* Put flit fl at the tail of FIFO g (local index lg) of router j, keep the
- * masks true and list what the arrival lets happen next cycle. */
-HOT void push(fast_sim *f, const geo G, events *ev, int j, int lg, size_t g, uint64_t fl)
-{
-    int k = f->cnt[g], h = f->head[g] + k;
-    if (h >= G.B) h -= G.B;
-    f->buf[g * (size_t)G.B + (size_t)h] = fl;
-    f->cnt[g] = (uint8_t)(k + 1);
-    if (k) return;
-    int r = f->route[g];
-    if (r >= 0) {
-        f->livem[j] |= 1ull << r;
-        set_bit(ev->pn, (size_t)j * PSTRIDE + f->lport[r]);
-    } else {
-        f->req[g] = (int8_t)route_req(f, G, j, lg, fl);
-        f->reqm[j] |= 1ull << lg;
-        set_bit(ev->qn, (size_t)j);
-    }
-}
-
-/* A full FIFO (local lf of router i) popped: whoever feeds it may send next
- * cycle. */
-HOT void unblock_feeder(fast_sim *f, const geo G, events *ev, int i, int lf)
-{
-    const int pin = f->lport[lf];
-    if (pin != PORT_P) {
-        const int32_t up = f->upport[i * 4 + pin];
-        f->dfull[up / PSTRIDE] &= ~(1ull << ((up % PSTRIDE) * G.V + f->lvc[lf]));
-        set_bit(ev->pn, (size_t)up);
-    } else if (f->istate[i] == ISRC_STALLED) {
-        f->istate[i] = ISRC_LISTED;
-        ev->in[ev->nin++] = i;
-    }
-}
-
-/* Where a run is: packets done, flits in the network, the last ejection. */
-typedef struct {
-    int64_t done, in_net, last_eject, moved;
-    tailwin tw;
-} progress;
-
-/* Take the head flit of the move's FIFO out; a tail frees the output VC and
- * brings the next packet's header (if any) to the head. */
-HOT uint64_t pop(fast_sim *f, const geo G, events *ev, int i, int lo, size_t g)
-{
-    const int lf = (int)(g - (size_t)i * (size_t)G.NF);
-    const int h = f->head[g];
-    const uint64_t fl = f->buf[g * (size_t)G.B + (size_t)h];
-    f->head[g] = (uint8_t)(h + 1 == G.B ? 0 : h + 1);
-    const int left = --f->cnt[g];
-    if (left == G.B - 1) unblock_feeder(f, G, ev, i, lf);
-    if (FL_SEQ(fl) == G.L - 1) {
-        f->holder[(size_t)i * (size_t)G.NF + (size_t)lo] = -1;
-        f->route[g] = -1;
-        f->livem[i] &= ~(1ull << lo);
-        if (left) {
-            f->req[g] = (int8_t)route_req(f, G, i, lf, head_flit(f, G, g));
-            f->reqm[i] |= 1ull << lf;
-        }
-        if (f->reqm[i]) set_bit(ev->qn, (size_t)i);
-    } else if (!left) {
-        f->livem[i] &= ~(1ull << lo);
-    }
-    return fl;
-}
-
-/* Apply every move in one pass, pop then push.  The order of the moves does
- * not matter: a decision read only start-of-cycle state, a FIFO is fed by one
- * output VC only, and a FIFO that is both popped and pushed in a cycle holds
- * between 1 and B-1 flits at its start, so its head, its ring slots and its
- * masks end the same either way (a push-first order may list a port that
- * sent anyway). */
-HOT void apply_moves(fast_sim *f, const geo G, events *ev, int nmoves, int64_t t, progress *pr, sim_metrics *m)
-{
-    for (int k = 0; k < nmoves; k++) {
-        const fmove *mv = &f->moves[k];
-        const int i = (int)(mv->p8 / PSTRIDE), d = (int)(mv->p8 % PSTRIDE), lo = d * G.V + (int)mv->vc;
-        const uint64_t fl = pop(f, G, ev, i, lo, (size_t)mv->g);
-        if (d == PORT_P) {
-            m->flits_ejected++;
-            pr->in_net--;
-            if (FL_SEQ(fl) == G.L - 1) {
-                pr->done++;
-                pr->last_eject = t;
-                tailwin_add(&pr->tw, t);
-            }
-            continue;
-        }
-        const size_t dst = mv->dst;
-        if (f->cnt[dst] == G.B - 1) f->dfull[i] |= 1ull << lo;
-        push(f, G, ev, f->nbr[i * 4 + d], route_opposite(d) * G.V + (int)mv->vc, dst, fl);
-        flink *lk = &f->links[(size_t)i * 4 + (size_t)d];
-        if (!lk->first1) lk->first1 = (int32_t)t + 1;
-        lk->last = (int32_t)t;
-        lk->flits++;
-    }
-    pr->moved = nmoves;
+    move_flit(f, G, ev, i, d, vc, src, t, pr, m);
 }
 
 static void reset(fast_sim *f, const sim_config *c)
@@ -593,9 +595,16 @@ HOT void release_due(fast_sim *f, events *ev, int64_t t)
     }
 }
 
+/* Step 3's decision, on the P FIFOs as they are at the start of the cycle. */
+HOT void decide_injections(fast_sim *f, const geo G, events *ev)
+{
+    for (int k = 0; k < ev->nic; k++)
+        f->injok[k] = f->cnt[(size_t)ev->ic[k] * (size_t)G.NF + PORT_P * (size_t)G.V] < G.B;
+}
+
 /* Step 1 at every listed router, then step 2 at every listed port (a grant
- * may send at once).  Returns the number of moves. */
-HOT int select_all(fast_sim *f, const geo G, events *ev, int64_t t, sim_metrics *m)
+ * may send at once), then what step 2 held back (see move_flit). */
+HOT void select_all(fast_sim *f, const geo G, events *ev, int64_t t, progress *pr, sim_metrics *m)
 {
     const size_t pwords = PWORDS(f->nodes), qwords = QWORDS(f->nodes);
     for (size_t w = 0; w < qwords; w++) {
@@ -603,16 +612,14 @@ HOT int select_all(fast_sim *f, const geo G, events *ev, int64_t t, sim_metrics 
         ev->qc[w] = 0;
         for (; bits; bits &= bits - 1) queue_selection(f, G, (int)(w * 64) + __builtin_ctzll(bits), ev, m);
     }
-    int nmoves = 0;
     for (size_t w = 0; w < pwords; w++) {
         uint64_t bits = ev->pc[w];
         ev->pc[w] = 0;
-        for (; bits; bits &= bits - 1) vc_selection(f, G, w * 64 + (size_t)__builtin_ctzll(bits), t, ev, &nmoves, m);
+        for (; bits; bits &= bits - 1) vc_selection(f, G, w * 64 + (size_t)__builtin_ctzll(bits), t, ev, pr, m);
     }
-    /* Step 3's decision, on the FIFO as it was at the start. */
-    for (int k = 0; k < ev->nic; k++)
-        f->injok[k] = f->cnt[(size_t)ev->ic[k] * (size_t)G.NF + PORT_P * (size_t)G.V] < G.B;
-    return nmoves;
+    for (int k = 0; k < ev->nlive; k++) f->livem[ev->live[k] / 64] |= 1ull << (ev->live[k] % 64);
+    for (int k = 0; k < ev->nunfull; k++) f->dfull[ev->unfull[k] / 64] &= ~(1ull << (ev->unfull[k] % 64));
+    ev->nlive = ev->nunfull = 0;
 }
 
 /* Step 3: listed sources whose P FIFO had room inject one flit; the others
@@ -627,7 +634,7 @@ HOT void inject(fast_sim *f, const geo G, const sim_config *c, events *ev, int64
             else f->istate[i] = ISRC_STALLED;
             continue;
         }
-        push(f, G, ev, i, PORT_P * G.V, f0, f->dflit[i] | (uint64_t)f->slice[i] << 8 | f->seq[i]);
+        push(f, G, ev, i, PORT_P * G.V, f0, f->dflit[i] | (uint64_t)f->slice[i] << 8 | f->seq[i], 0);
         m->flits_injected++;
         pr->in_net++;
         pr->moved++;
@@ -661,7 +668,8 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
     /* A private copy of the engine's pointers: the byte stores of the loop
      * could otherwise alias them, and the compiler would reload them. */
     fast_sim fc = *f0, *f = &fc;
-    events ev = { f->pbits[0], f->pbits[1], f->qbits[0], f->qbits[1], f->ilist[0], f->ilist[1], 0, 0 };
+    events ev = { f->pbits[0], f->pbits[1], f->qbits[0], f->qbits[1], f->ilist[0], f->ilist[1], 0, 0,
+                  f->live, f->unfull, 0, 0 };
     progress pr = { 0, 0, -1, 0, { 0 } };
     tailwin_reset(&pr.tw, G.L);
     int64_t idle = 0, t = 0;
@@ -672,8 +680,9 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
         if (t >= cutoff) { st = SIM_CUTOFF; break; }
         m->cycles++;
         release_due(f, &ev, t);
-        int nmoves = select_all(f, G, &ev, t, m);
-        apply_moves(f, G, &ev, nmoves, t, &pr, m);
+        pr.moved = 0;
+        decide_injections(f, G, &ev);
+        select_all(f, G, &ev, t, &pr, m);
         inject(f, G, c, &ev, t, &pr, m);
         swap_events(&ev);
         idle = pr.moved ? 0 : idle + 1;
