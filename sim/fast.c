@@ -51,6 +51,7 @@ typedef struct {
     int32_t node;
 } release;
 
+
 /* Output ports are numbered router * PSTRIDE + d, so that the router and the
  * direction are a shift and a mask. */
 #define PSTRIDE 8
@@ -61,6 +62,29 @@ typedef struct {
     int32_t first1, last, flits;
 } flink;
 
+/* An input FIFO's state (f = i * NF + port * V + vc), and the holder of the
+ * output VC with the same index: the bytes one flit move reads together. */
+typedef struct {
+    uint8_t cnt, head;
+    int8_t route;          /* held output VC (local), -1 */
+    int8_t req;            /* request of the head header (valid while in reqm) */
+    int8_t holder;         /* of output VC o = f: local FIFO holding it, -1 */
+} fifo;
+
+/* A router's state and its static neighbourhood, in one place so that one
+ * pointer reaches all of it.  Bit masks are over local indices (port * V +
+ * vc); arrays by direction are over output ports (p8 % PSTRIDE). */
+typedef struct {
+    uint64_t reqm, livem;
+    uint64_t dfull;        /* output VCs whose downstream FIFO is full */
+    int32_t blocked[PSTRIDE]; /* blocked from this cycle on, not yet counted in lb; -1 */
+    uint8_t pstate[PSTRIDE];  /* VC-selection state byte (see pnext) */
+    int32_t nbr[4];
+    int32_t downbase[4];   /* first downstream FIFO of output port d < P */
+    int32_t upport[4];     /* output port (p8) feeding input port p < P */
+    flink links[4];        /* the link out of port d */
+} rstate;
+
 struct fast_sim {
     sim_params p;
     int n, half, nodes, V, B, L, S, NF; /* NF = local FIFOs per router = NPORTS * V */
@@ -70,9 +94,6 @@ struct fast_sim {
     uint64_t *dflit;       /* per source: destination bits of its flits */
     int32_t *hops;         /* per source: route length, for the cutoff bound */
     uint8_t *sends;        /* per source: sends S packets */
-    int32_t *nbr;          /* nbr[i * 4 + d] */
-    int32_t *downbase;     /* first downstream FIFO of output port d < P */
-    int32_t *upport;       /* output port (p8) feeding input port p < P of router i, [i * 4 + p] */
     uint16_t *x, *y;
     uint8_t *dl;           /* bit d: link out of port d is a dateline; bit 4 + p: link into port p is */
     /* VC selection as a state machine: a port's state byte is scheme * V +
@@ -83,18 +104,12 @@ struct fast_sim {
     uint8_t lport[NPORTS * SIM_MAX_VCS], lvc[NPORTS * SIM_MAX_VCS];
     /* Input FIFOs, f = i * NF + port * V + vc. */
     uint64_t *buf;
-    uint8_t *cnt, *head;
-    int8_t *route;         /* held output VC (local), -1 */
-    int8_t *req;           /* request of the head header (valid while in reqm) */
+    fifo *fs;              /* also the output VCs' holders, o = i * NF + d * V + c */
     /* Output VCs, o = i * NF + d * V + c. */
-    int8_t *holder;        /* local FIFO holding it, -1 */
     uint8_t *qst;          /* queue-selection orders, 5 bytes each */
     /* Output ports, p8 = i * PSTRIDE + d. */
-    uint8_t *pstate;       /* VC-selection state byte (see pnext) */
-    int32_t *blocked;      /* blocked from this cycle on, not yet counted in lb; -1 */
     /* Routers: bit masks over the local indices. */
-    uint64_t *reqm, *livem;
-    uint64_t *dfull;       /* output VCs whose downstream FIFO is full */
+    rstate *rs;
     /* Events for this cycle and the next: bit sets of output ports and of
      * routers (visited in index order, which keeps memory access sequential
      * on large networks), a list of sources. */
@@ -108,7 +123,6 @@ struct fast_sim {
     release *heap;
     int nheap;
     uint32_t *live, *unfull; /* see events */
-    flink *links;
 };
 
 /* Where a source is: waiting for its release (heap) or done, listed for a
@@ -146,18 +160,28 @@ static void *alloc(fast_sim *f, size_t n, size_t size, int *ok)
 void fast_free(fast_sim *f)
 {
     if (!f) return;
-    free(f->dflit); free(f->hops); free(f->sends); free(f->nbr); free(f->downbase); free(f->upport);
+    free(f->dflit); free(f->hops); free(f->sends); 
     free(f->x); free(f->y); free(f->dl); free(f->pnext);
-    free(f->buf); free(f->cnt); free(f->head); free(f->route); free(f->req);
-    free(f->holder); free(f->qst); free(f->pstate); free(f->blocked);
-    free(f->reqm); free(f->livem); free(f->dfull);
+    free(f->buf); free(f->fs); free(f->qst); free(f->rs);
     for (int k = 0; k < 2; k++) { free(f->pbits[k]); free(f->qbits[k]); free(f->ilist[k]); }
     free(f->slice); free(f->seq); free(f->istate); free(f->injok); free(f->heap);
-    free(f->live); free(f->unfull); free(f->links);
+    free(f->live); free(f->unfull);
     free(f);
 }
 
 size_t fast_bytes(const fast_sim *f) { return f->bytes + sizeof *f; }
+
+/* Empty FIFOs, free output VCs, no masks, no blocked port. */
+static void clear_state(fast_sim *f)
+{
+    size_t nf = (size_t)f->nodes * (size_t)f->NF;
+    for (size_t g = 0; g < nf; g++) f->fs[g] = (fifo){ 0, 0, -1, 0, -1 };
+    for (int i = 0; i < f->nodes; i++) {
+        rstate *r = &f->rs[i];
+        r->reqm = r->livem = r->dfull = 0;
+        for (int d = 0; d < PSTRIDE; d++) r->blocked[d] = -1;
+    }
+}
 
 fast_sim *fast_new(const sim_params *p, const int32_t *dest)
 {
@@ -177,25 +201,14 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
     f->dflit = alloc(f, nodes, sizeof *f->dflit, &ok);
     f->hops = alloc(f, nodes, sizeof *f->hops, &ok);
     f->sends = alloc(f, nodes, 1, &ok);
-    f->nbr = alloc(f, nodes * 4, sizeof *f->nbr, &ok);
-    f->downbase = alloc(f, nodes * 4, sizeof *f->downbase, &ok);
-    f->upport = alloc(f, nodes * 4, sizeof *f->upport, &ok);
     f->x = alloc(f, nodes, sizeof *f->x, &ok);
     f->y = alloc(f, nodes, sizeof *f->y, &ok);
     f->dl = alloc(f, nodes, 1, &ok);
     f->pnext = alloc(f, (size_t)VCSEL_NSCHEMES * (size_t)f->V << f->V, 1, &ok);
     f->buf = alloc(f, nf * (size_t)f->B, sizeof *f->buf, &ok);
-    f->cnt = alloc(f, nf, 1, &ok);
-    f->head = alloc(f, nf, 1, &ok);
-    f->route = alloc(f, nf, 1, &ok);
-    f->req = alloc(f, nf, 1, &ok);
-    f->holder = alloc(f, nf, 1, &ok);
+    f->fs = alloc(f, nf, sizeof *f->fs, &ok);
     f->qst = alloc(f, nf * NPORTS, 1, &ok);
-    f->pstate = alloc(f, nodes * PSTRIDE, 1, &ok);
-    f->blocked = alloc(f, nodes * PSTRIDE, sizeof *f->blocked, &ok);
-    f->reqm = alloc(f, nodes, sizeof *f->reqm, &ok);
-    f->livem = alloc(f, nodes, sizeof *f->livem, &ok);
-    f->dfull = alloc(f, nodes, sizeof *f->dfull, &ok);
+    f->rs = alloc(f, nodes, sizeof *f->rs, &ok);
     for (int k = 0; k < 2; k++) {
         f->pbits[k] = alloc(f, PWORDS(nodes), sizeof *f->pbits[k], &ok);
         f->qbits[k] = alloc(f, QWORDS(nodes), sizeof *f->qbits[k], &ok);
@@ -208,7 +221,6 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
     f->heap = alloc(f, nodes, sizeof *f->heap, &ok);
     f->live = alloc(f, nodes * NPORTS, sizeof *f->live, &ok);
     f->unfull = alloc(f, nodes * NPORTS, sizeof *f->unfull, &ok);
-    f->links = alloc(f, nodes * 4, sizeof *f->links, &ok);
     if (!ok) {
         fast_free(f);
         return NULL;
@@ -223,9 +235,9 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
         uint8_t dl = 0;
         for (int d = 0; d < 4; d++) {
             int nb = route_neighbour(f->n, i, d);
-            f->nbr[i * 4 + d] = nb;
-            f->downbase[i * 4 + d] = nb * f->NF + route_opposite(d) * f->V;
-            f->upport[i * 4 + d] = nb * PSTRIDE + route_opposite(d);
+            f->rs[i].nbr[d] = nb;
+            f->rs[i].downbase[d] = nb * f->NF + route_opposite(d) * f->V;
+            f->rs[i].upport[d] = nb * PSTRIDE + route_opposite(d);
             if (route_is_dateline(f->n, i, d)) dl |= (uint8_t)(1u << d);
             /* Input port d is fed by the neighbour's opposite output. */
             if (route_is_dateline(f->n, nb, route_opposite(d))) dl |= (uint8_t)(1u << (4 + d));
@@ -242,9 +254,7 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
                 f->pnext[((size_t)(sc * f->V + last) << f->V) | r] =
                     (uint8_t)(sc * f->V + (r ? vcsel_pick(sc, r, last, f->V) : last));
     for (int ps = 0; ps < VCSEL_NSCHEMES * f->V; ps++) f->psvc[ps] = (uint8_t)(ps % f->V);
-    memset(f->route, -1, nf);
-    memset(f->holder, -1, nf);
-    memset(f->blocked, -1, nodes * PSTRIDE * sizeof *f->blocked);
+    clear_state(f);
     f->ok_run = 1;
     return f;
 }
@@ -334,7 +344,7 @@ HOT void set_bit(uint64_t *bits, size_t k) { bits[k >> 6] |= 1ull << (k & 63); }
 
 HOT uint64_t head_flit(const fast_sim *f, const geo G, size_t g)
 {
-    return f->buf[g * (size_t)G.B + f->head[g]];
+    return f->buf[g * (size_t)G.B + f->fs[g].head];
 }
 
 /* Step 1 at router i: every free output VC grants one of its requests; a
@@ -342,12 +352,12 @@ HOT uint64_t head_flit(const fast_sim *f, const geo G, size_t g)
 HOT void queue_selection(fast_sim *f, const geo G, int i, events *ev, sim_metrics *m)
 {
     const size_t base = (size_t)i * (size_t)G.NF;
-    const uint64_t rm = f->reqm[i];
+    const uint64_t rm = f->rs[i].reqm;
     uint64_t seen = 0;
     for (uint64_t a = rm; a; a &= a - 1) {
         int lf = __builtin_ctzll(a);
-        int o = f->req[base + (size_t)lf];
-        if ((seen >> o & 1) || f->holder[base + (size_t)o] >= 0) continue;
+        int o = f->fs[base + (size_t)lf].req;
+        if ((seen >> o & 1) || f->fs[base + (size_t)o].holder >= 0) continue;
         seen |= 1ull << o;
         /* All requests for o: their directions, and per direction the lowest
          * VC (the reference's tie-break within a direction). */
@@ -356,7 +366,7 @@ HOT void queue_selection(fast_sim *f, const geo G, int i, events *ev, sim_metric
         uint64_t same = 0;
         for (uint64_t b = a; b; b &= b - 1) {
             int q = __builtin_ctzll(b);
-            if (f->req[base + (size_t)q] != o) continue;
+            if (f->fs[base + (size_t)q].req != o) continue;
             same |= 1ull << q;
             int pd = f->lport[q];
             if (!(dirs >> pd & 1)) first[pd] = q;
@@ -366,10 +376,10 @@ HOT void queue_selection(fast_sim *f, const geo G, int i, events *ev, sim_metric
         int pos = 0;
         while (!(dirs >> order[pos] & 1)) pos++;
         int win = first[order[pos]];
-        f->holder[base + (size_t)o] = (int8_t)win;
-        f->route[base + (size_t)win] = (int8_t)o;
-        f->reqm[i] &= ~(1ull << win);
-        f->livem[i] |= 1ull << o;
+        f->fs[base + (size_t)o].holder = (int8_t)win;
+        f->fs[base + (size_t)win].route = (int8_t)o;
+        f->rs[i].reqm &= ~(1ull << win);
+        f->rs[i].livem |= 1ull << o;
         set_bit(ev->pc, (size_t)i * PSTRIDE + f->lport[o]);
         uint8_t w = order[pos];
         if (f->p.q_update == QUPDATE_TAIL) {
@@ -400,19 +410,19 @@ HOT void queue_selection(fast_sim *f, const geo G, int i, events *ev, sim_metric
  * flit until the next cycle. */
 HOT void push(fast_sim *f, const geo G, events *ev, int j, int lg, size_t g, uint64_t fl, int deferred)
 {
-    int k = f->cnt[g], h = f->head[g] + k;
+    int k = f->fs[g].cnt, h = f->fs[g].head + k;
     if (h >= G.B) h -= G.B;
     f->buf[g * (size_t)G.B + (size_t)h] = fl;
-    f->cnt[g] = (uint8_t)(k + 1);
+    f->fs[g].cnt = (uint8_t)(k + 1);
     if (k) return;
-    int r = f->route[g];
+    int r = f->fs[g].route;
     if (r >= 0) {
         if (deferred) ev->live[ev->nlive++] = (uint32_t)j * 64 + (uint32_t)r;
-        else f->livem[j] |= 1ull << r;
+        else f->rs[j].livem |= 1ull << r;
         set_bit(ev->pn, (size_t)j * PSTRIDE + f->lport[r]);
     } else {
-        f->req[g] = (int8_t)route_req(f, G, j, lg, fl);
-        f->reqm[j] |= 1ull << lg;
+        f->fs[g].req = (int8_t)route_req(f, G, j, lg, fl);
+        f->rs[j].reqm |= 1ull << lg;
         set_bit(ev->qn, (size_t)j);
     }
 }
@@ -424,7 +434,7 @@ HOT void unblock_feeder(fast_sim *f, const geo G, events *ev, int i, int lf)
 {
     const int pin = f->lport[lf];
     if (pin != PORT_P) {
-        const uint32_t up = (uint32_t)f->upport[i * 4 + pin];
+        const uint32_t up = (uint32_t)f->rs[i].upport[pin];
         ev->unfull[ev->nunfull++] = (up / PSTRIDE) * 64 + (up % PSTRIDE) * (uint32_t)G.V + f->lvc[lf];
         set_bit(ev->pn, (size_t)up);
     } else if (f->istate[i] == ISRC_STALLED) {
@@ -440,22 +450,22 @@ HOT void unblock_feeder(fast_sim *f, const geo G, events *ev, int i, int lf)
 HOT uint64_t pop(fast_sim *f, const geo G, events *ev, int i, int lo, size_t g)
 {
     const int lf = (int)(g - (size_t)i * (size_t)G.NF);
-    const int h = f->head[g];
+    const int h = f->fs[g].head;
     const uint64_t fl = f->buf[g * (size_t)G.B + (size_t)h];
-    f->head[g] = (uint8_t)(h + 1 == G.B ? 0 : h + 1);
-    const int left = --f->cnt[g];
+    f->fs[g].head = (uint8_t)(h + 1 == G.B ? 0 : h + 1);
+    const int left = --f->fs[g].cnt;
     if (left == G.B - 1) unblock_feeder(f, G, ev, i, lf);
     if (FL_SEQ(fl) == G.L - 1) {
-        f->holder[(size_t)i * (size_t)G.NF + (size_t)lo] = -1;
-        f->route[g] = -1;
-        f->livem[i] &= ~(1ull << lo);
+        f->fs[(size_t)i * (size_t)G.NF + (size_t)lo].holder = -1;
+        f->fs[g].route = -1;
+        f->rs[i].livem &= ~(1ull << lo);
         if (left) {
-            f->req[g] = (int8_t)route_req(f, G, i, lf, head_flit(f, G, g));
-            f->reqm[i] |= 1ull << lf;
+            f->fs[g].req = (int8_t)route_req(f, G, i, lf, head_flit(f, G, g));
+            f->rs[i].reqm |= 1ull << lf;
         }
-        if (f->reqm[i]) set_bit(ev->qn, (size_t)i);
+        if (f->rs[i].reqm) set_bit(ev->qn, (size_t)i);
     } else if (!left) {
-        f->livem[i] &= ~(1ull << lo);
+        f->rs[i].livem &= ~(1ull << lo);
     }
     return fl;
 }
@@ -492,10 +502,10 @@ HOT void move_flit(fast_sim *f, const geo G, events *ev, int i, int d, int vc, s
         }
         return;
     }
-    const size_t dst = (size_t)f->downbase[i * 4 + d] + (size_t)vc;
-    if (f->cnt[dst] == G.B - 1) f->dfull[i] |= 1ull << lo;
-    push(f, G, ev, f->nbr[i * 4 + d], route_opposite(d) * G.V + vc, dst, fl, 1);
-    flink *lk = &f->links[(size_t)i * 4 + (size_t)d];
+    const size_t dst = (size_t)f->rs[i].downbase[d] + (size_t)vc;
+    if (f->fs[dst].cnt == G.B - 1) f->rs[i].dfull |= 1ull << lo;
+    push(f, G, ev, f->rs[i].nbr[d], route_opposite(d) * G.V + vc, dst, fl, 1);
+    flink *lk = &f->rs[i].links[d];
     if (!lk->first1) lk->first1 = (int32_t)t + 1;
     lk->last = (int32_t)t;
     lk->flits++;
@@ -510,29 +520,29 @@ HOT void vc_selection(fast_sim *f, const geo G, size_t p8, int64_t t, events *ev
 {
     const int V = G.V;
     const int i = (int)(p8 / PSTRIDE), d = (int)(p8 % PSTRIDE), sh = d * V;
-    if (f->blocked[p8] >= 0) {
-        m->lb += t - f->blocked[p8];
-        f->blocked[p8] = -1;
+    if (f->rs[p8 / PSTRIDE].blocked[p8 % PSTRIDE] >= 0) {
+        m->lb += t - f->rs[p8 / PSTRIDE].blocked[p8 % PSTRIDE];
+        f->rs[p8 / PSTRIDE].blocked[p8 % PSTRIDE] = -1;
     }
     const unsigned mask = (1u << V) - 1;
-    const unsigned cand = (unsigned)(f->livem[i] >> sh) & mask;
+    const unsigned cand = (unsigned)(f->rs[i].livem >> sh) & mask;
     if (!cand) return;
-    const unsigned ready = cand & ~(unsigned)(f->dfull[i] >> sh);
+    const unsigned ready = cand & ~(unsigned)(f->rs[i].dfull >> sh);
     if (!ready) {
         m->lb++;
-        f->blocked[p8] = (int32_t)t + 1;
+        f->rs[p8 / PSTRIDE].blocked[p8 % PSTRIDE] = (int32_t)t + 1;
         return;
     }
-    const int ps = f->pnext[((size_t)f->pstate[p8] << V) | ready];
-    f->pstate[p8] = (uint8_t)ps;
+    const int ps = f->pnext[((size_t)f->rs[p8 / PSTRIDE].pstate[p8 % PSTRIDE] << V) | ready];
+    f->rs[p8 / PSTRIDE].pstate[p8 % PSTRIDE] = (uint8_t)ps;
     const int vc = f->psvc[ps];
     const size_t base = (size_t)i * (size_t)G.NF, ob = base + (size_t)sh;
-    const size_t src = base + (size_t)f->holder[ob + (size_t)vc];
+    const size_t src = base + (size_t)f->fs[ob + (size_t)vc].holder;
     unsigned others = ready & ~(1u << vc);
     if (others) {
         int ws = FL_SLICE(head_flit(f, G, src));
         for (; others; others &= others - 1) {
-            int ls = FL_SLICE(head_flit(f, G, base + (size_t)f->holder[ob + (size_t)__builtin_ctz(others)]));
+            int ls = FL_SLICE(head_flit(f, G, base + (size_t)f->fs[ob + (size_t)__builtin_ctz(others)].holder));
             if (ls > ws) m->ib++;
             else if (ls < ws) m->ob++;
         }
@@ -543,26 +553,20 @@ HOT void vc_selection(fast_sim *f, const geo G, size_t p8, int64_t t, events *ev
 
 static void reset(fast_sim *f, const sim_config *c)
 {
-    size_t nf = (size_t)f->nodes * (size_t)f->NF, np = (size_t)f->nodes * PSTRIDE;
+    size_t nf = (size_t)f->nodes * (size_t)f->NF;
     if (!f->ok_run) {
-        memset(f->cnt, 0, nf);
-        memset(f->route, -1, nf);
-        memset(f->holder, -1, nf);
-        memset(f->reqm, 0, (size_t)f->nodes * sizeof *f->reqm);
-        memset(f->livem, 0, (size_t)f->nodes * sizeof *f->livem);
-        memset(f->dfull, 0, (size_t)f->nodes * sizeof *f->dfull);
-        memset(f->blocked, -1, np * sizeof *f->blocked);
+        clear_state(f);
     }
     memcpy(f->qst, c->qorder, nf * NPORTS);
     /* As if VC 0 was granted last. */
     for (int i = 0; i < f->nodes; i++)
         for (int d = 0; d < NPORTS; d++)
-            f->pstate[(size_t)i * PSTRIDE + (size_t)d] = (uint8_t)(c->scheme[i * NPORTS + d] * f->V);
+            f->rs[i].pstate[d] = (uint8_t)(c->scheme[i * NPORTS + d] * f->V);
     for (int k = 0; k < 2; k++) {
         memset(f->pbits[k], 0, PWORDS(f->nodes) * sizeof *f->pbits[k]);
         memset(f->qbits[k], 0, QWORDS(f->nodes) * sizeof *f->qbits[k]);
     }
-    memset(f->links, 0, (size_t)f->nodes * 4 * sizeof *f->links);
+    for (int i = 0; i < f->nodes; i++) memset(f->rs[i].links, 0, sizeof f->rs[i].links);
 }
 
 /* ---- the steps of a cycle ---- */
@@ -599,7 +603,7 @@ HOT void release_due(fast_sim *f, events *ev, int64_t t)
 HOT void decide_injections(fast_sim *f, const geo G, events *ev)
 {
     for (int k = 0; k < ev->nic; k++)
-        f->injok[k] = f->cnt[(size_t)ev->ic[k] * (size_t)G.NF + PORT_P * (size_t)G.V] < G.B;
+        f->injok[k] = f->fs[(size_t)ev->ic[k] * (size_t)G.NF + PORT_P * (size_t)G.V].cnt < G.B;
 }
 
 /* Step 1 at every listed router, then step 2 at every listed port (a grant
@@ -617,8 +621,8 @@ HOT void select_all(fast_sim *f, const geo G, events *ev, int64_t t, progress *p
         ev->pc[w] = 0;
         for (; bits; bits &= bits - 1) vc_selection(f, G, w * 64 + (size_t)__builtin_ctzll(bits), t, ev, pr, m);
     }
-    for (int k = 0; k < ev->nlive; k++) f->livem[ev->live[k] / 64] |= 1ull << (ev->live[k] % 64);
-    for (int k = 0; k < ev->nunfull; k++) f->dfull[ev->unfull[k] / 64] &= ~(1ull << (ev->unfull[k] % 64));
+    for (int k = 0; k < ev->nlive; k++) f->rs[ev->live[k] / 64].livem |= 1ull << (ev->live[k] % 64);
+    for (int k = 0; k < ev->nunfull; k++) f->rs[ev->unfull[k] / 64].dfull &= ~(1ull << (ev->unfull[k] % 64));
     ev->nlive = ev->nunfull = 0;
 }
 
@@ -630,7 +634,7 @@ HOT void inject(fast_sim *f, const geo G, const sim_config *c, events *ev, int64
         int i = ev->ic[k];
         size_t f0 = (size_t)i * (size_t)G.NF + PORT_P * (size_t)G.V;
         if (!f->injok[k]) {
-            if (f->cnt[f0] < G.B) ev->in[ev->nin++] = i; /* it popped this cycle */
+            if (f->fs[f0].cnt < G.B) ev->in[ev->nin++] = i; /* it popped this cycle */
             else f->istate[i] = ISRC_STALLED;
             continue;
         }
@@ -749,17 +753,18 @@ sim_status fast_run(fast_sim *f, const sim_config *c, int64_t cutoff, sim_metric
     if (f->V == 3 && f->B == 4 && f->L == 8) st = loop_default(f, c, cutoff, to_send, m);
     else st = loop_any(f, c, cutoff, to_send, m);
     f->ok_run = st == SIM_OK;
-    const flink *lk = f->links;
-    for (int l = 0; l < nodes * 4; l++) {
-        if (lk[l].first1 && lk[l].last - lk[l].first1 + 2 > m->te) m->te = lk[l].last - lk[l].first1 + 2;
-        if (lk[l].flits > m->max_link_flits) m->max_link_flits = lk[l].flits;
-    }
+    for (int i = 0; i < nodes; i++)
+        for (int d = 0; d < 4; d++) {
+            const flink *lk = &f->rs[i].links[d];
+            if (lk->first1 && lk->last - lk->first1 + 2 > m->te) m->te = lk->last - lk->first1 + 2;
+            if (lk->flits > m->max_link_flits) m->max_link_flits = lk->flits;
+        }
     return st;
 }
 
 void fast_link_stats(const fast_sim *f, int k, int64_t *first, int64_t *last, int64_t *flits)
 {
-    const flink *lk = &f->links[k];
+    const flink *lk = &f->rs[k / 4].links[k % 4];
     *first = lk->first1 ? lk->first1 - 1 : -1;
     *last = lk->first1 ? lk->last : -1;
     *flits = lk->flits;
