@@ -505,10 +505,17 @@ HOT void move_flit(fast_sim *f, const geo G, events *ev, int i, int d, int vc, s
     const size_t dst = (size_t)f->rs[i].downbase[d] + (size_t)vc;
     if (f->fs[dst].cnt == G.B - 1) f->rs[i].dfull |= 1ull << lo;
     push(f, G, ev, f->rs[i].nbr[d], route_opposite(d) * G.V + vc, dst, fl, 1);
-    flink *lk = &f->rs[i].links[d];
-    if (!lk->first1) lk->first1 = (int32_t)t + 1;
-    lk->last = (int32_t)t;
-    lk->flits++;
+    /* Link statistics per packet: a link's first flit is a header, its
+     * last a tail, and every packet that starts over it crosses it whole
+     * in a run that ends (a cut run's statistics are unspecified). */
+    const int seq = FL_SEQ(fl);
+    if (seq == 0) {
+        flink *lk = &f->rs[i].links[d];
+        if (!lk->first1) lk->first1 = (int32_t)t + 1;
+        lk->flits += G.L;
+    } else if (seq == G.L - 1) {
+        f->rs[i].links[d].last = (int32_t)t;
+    }
 }
 
 /* Step 2 at output port p8 (router i, direction d): pick the VC that sends
