@@ -24,9 +24,12 @@ int fast_supports(const sim_params *p);
 fast_sim *fast_new(const sim_params *p, const int32_t *dest);
 void fast_free(fast_sim *f);
 
-/* One run; cutoff as sim_run_cutoff (INT64_MAX for none).  SIM_DEADLOCK and
- * SIM_TIMEOUT are reported but the caller re-runs the reference for them, so
- * that its state (sim_report_blocked) describes the stop. */
+/* One run; cutoff as sim_run_cutoff (INT64_MAX for none).  At SIM_DEADLOCK
+ * and SIM_TIMEOUT, status, stop_cycle, cycles, duration, packets,
+ * idle_nodes and the flits injected and ejected are exact, the rest is not
+ * (blocked cycles and link statistics are counted lazily); sim_run re-runs
+ * the reference for them, so that its state (sim_report_blocked) describes
+ * the stop. */
 sim_status fast_run(fast_sim *f, const sim_config *c, int64_t cutoff, sim_metrics *m);
 
 /* Link statistics of the last run, as sim_link_stats. */

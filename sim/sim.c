@@ -297,6 +297,7 @@ sim_status sim_run_cutoff(sim *s, const sim_config *c, int64_t cutoff, sim_metri
 }
 
 sim_status sim_run(sim *s, const sim_config *c, sim_metrics *m) { return sim_run_cutoff(s, c, INT64_MAX, m); }
+int sim_ran_fast(const sim *s) { return s->fast_ran; }
 
 static sim_status run(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *m)
 {

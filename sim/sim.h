@@ -114,6 +114,12 @@ sim_status sim_run_reference(sim *s, const sim_config *c, sim_metrics *m);
  * are exactly sim_run's.  For searches that only need "worse than X". */
 sim_status sim_run_cutoff(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *m);
 
+/* Which engine gave the last run's results: 1 the fast engine, 0 the
+ * reference (unsupported params, sim_run_reference, or a deadlock/timeout,
+ * which sim_run re-runs on the reference).  For tests that must know what
+ * they compared. */
+int sim_ran_fast(const sim *s);
+
 /* After a run: per-link statistics (link k = node * 4 + port, port < P).
  * first/last are -1 for an unused link. */
 void sim_link_stats(const sim *s, int k, int64_t *first, int64_t *last, int64_t *flits);

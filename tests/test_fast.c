@@ -1,6 +1,9 @@
 /* The fast engine against the reference: sim_run (fast when supported) must
  * give exactly sim_run_reference's metrics and link statistics on every
- * input, and sim_run_cutoff must agree with both. */
+ * input, and sim_run_cutoff must agree with both.  Every comparison asserts
+ * that the fast engine really gave the result it compares (sim_ran_fast);
+ * model choices it does not support are checked to be reported as such by
+ * fast_supports and are not counted as compared. */
 #include <check.h>
 
 #include "tests/testutil.h"
@@ -10,6 +13,7 @@
 #include <unistd.h>
 
 #include "router/route.h"
+#include "sim/fast.h"
 #include "sim/sim.h"
 #include "traffic/traffic.h"
 
@@ -71,6 +75,7 @@ static sim_metrics check_equal(sim *s, const sim_config *c, const char *what)
     ck_assert_ptr_nonnull(st);
     sim_metrics mf, mr;
     sim_run(s, c, &mf);
+    ck_assert_msg(sim_ran_fast(s), "%s: the fast engine did not give this result (status %d)", what, (int)mf.status);
     for (int k = 0; k < links; k++) sim_link_stats(s, k, &st[3 * k], &st[3 * k + 1], &st[3 * k + 2]);
     sim_run_reference(s, c, &mr);
     same_metrics(&mf, &mr, what);
@@ -233,12 +238,14 @@ END_TEST
 /* ---- other parameters and model choices ---- */
 
 /* Every option the fast engine takes (tie, dateline, queue update, self,
- * VC count, buffer depth, packet length), and the two it leaves to the
- * reference, on random configurations. */
+ * VC count, buffer depth, packet length) on random configurations; the four
+ * it leaves to the reference must say so (fast_supports) and sim_run must
+ * then run the reference. */
 START_TEST(model_choices)
 {
     uint64_t r = 77;
-    for (int variant = 0; variant < 14; variant++) {
+    int unsupported = 0;
+    for (int variant = 0; variant < 16; variant++) {
         for (int k = 0; k < 3; k++) {
             const char *spec = k == 0 ? "brev" : k == 1 ? "randperm" : "bcmp";
             traffic *t = pattern(spec, 8, 3);
@@ -257,9 +264,25 @@ START_TEST(model_choices)
             case 10: p.flits = 2; p.slices = 4; break;
             case 11: p.slot_reuse = SLOT_SAME_CYCLE; break;
             case 12: p.input_limit = INPUT_PER_PORT; break;
+            case 13: p.slice_reinit = 1; break;
+            case 14: p.interlock = 1; break;
             default: p.buffer = 1; p.self = SELF_SEND; p.flits = 2; break;
             }
             sim *s = new_sim(&p, t->dest);
+            if (variant >= 11 && variant <= 14) {
+                /* Not the fast engine's: reported, and sim_run is the reference. */
+                ck_assert_msg(!fast_supports(&p), "variant %d: fast_supports claims it", variant);
+                sim_config *c = sim_config_new(64, p.vcs, 0, 8);
+                sim_metrics m;
+                sim_run(s, c, &m);
+                ck_assert_msg(!sim_ran_fast(s), "variant %d: sim_run used the fast engine", variant);
+                sim_config_free(c);
+                sim_free(s);
+                traffic_free(t);
+                unsupported++;
+                continue;
+            }
+            ck_assert_msg(fast_supports(&p), "variant %d: the fast engine should support it", variant);
             for (int it = 0; it < 3; it++) {
                 sim_config *c = sim_config_new(64, p.vcs, 0, 8);
                 randomize(c, &r, p.flits, 20, 20);
@@ -272,6 +295,7 @@ START_TEST(model_choices)
             traffic_free(t);
         }
     }
+    ck_assert_int_eq(unsupported, 4 * 3);
 }
 END_TEST
 
@@ -329,23 +353,81 @@ START_TEST(file_traffic)
 }
 END_TEST
 
-/* A timeout (and, with a tiny watchdog, whatever the reference says) comes
- * out the same: the fast engine hands those runs to the reference. */
+/* The fast engine's own timeout and watchdog: fast_run must stop in the
+ * same cycle with the same status and counts as the reference (fast.h lists
+ * what is exact at such a stop); sim_run then hands the run to the
+ * reference, so that sim_report_blocked describes it. */
+static void check_stop(const sim_params *p, const int32_t *dest, const sim_config *c, sim_status want,
+                       const char *what)
+{
+    sim *s = new_sim(p, dest);
+    sim_metrics mr, mf, ms, stop;
+    sim_run_reference(s, c, &mr);
+    stop = mr;
+    ck_assert_msg(mr.status == want, "%s: reference status %d, expected %d", what, (int)mr.status, (int)want);
+    ck_assert(fast_supports(p));
+    fast_sim *f = fast_new(p, dest);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fast_run(f, c, INT64_MAX, &mf), want);
+#define SAME(field) ck_assert_msg(mf.field == mr.field, "%s: " #field " fast %lld, reference %lld", what, \
+                                  (long long)mf.field, (long long)mr.field)
+    SAME(status); SAME(stop_cycle); SAME(cycles); SAME(duration); SAME(flits_injected); SAME(flits_ejected);
+    SAME(packets); SAME(idle_nodes);
+#undef SAME
+    /* The engine is reusable after a stop: a full run next matches. */
+    sim_params full = *p;
+    full.max_cycles = 100000000;
+    full.deadlock_cycles = 1000;
+    sim *s2 = new_sim(&full, dest);
+    sim_run_reference(s2, c, &mr);
+    ck_assert_int_eq(mr.status, SIM_OK);
+    fast_sim *f2 = fast_new(&full, dest);
+    ck_assert_ptr_nonnull(f2);
+    fast_run(f2, c, 30, &mf); /* a cut run first */
+    fast_run(f2, c, INT64_MAX, &mf);
+    same_metrics(&mf, &mr, what);
+    fast_free(f2);
+    sim_free(s2);
+    fast_free(f);
+    sim_run(s, c, &ms);
+    ck_assert_msg(!sim_ran_fast(s), "%s: sim_run kept the fast engine's stopped run", what);
+    same_metrics(&ms, &stop, what);
+    sim_free(s);
+}
+
 START_TEST(timeout_and_watchdog)
 {
     traffic *t = pattern("brev", 8, 1);
     sim_params p = params(8, 8, 2);
-    p.max_cycles = 30;
-    sim *s = new_sim(&p, t->dest);
     sim_config *c = sim_config_new(64, 3, 0, 16);
-    sim_metrics m = check_equal(s, c, "timeout");
-    ck_assert_int_eq(m.status, SIM_TIMEOUT);
-    sim_free(s);
+    const int64_t limits[] = { 1, 5, 30, 31, 40 };
+    for (int k = 0; k < 5; k++) {
+        p.max_cycles = limits[k];
+        char what[64];
+        snprintf(what, sizeof what, "timeout at %lld", (long long)limits[k]);
+        check_stop(&p, t->dest, c, SIM_TIMEOUT, what);
+    }
+    /* The watchdog cannot fire in this model (datelines make it deadlock-free
+     * and some flit of every waiting chain moves), but the fast engine counts
+     * the moves of every cycle for it: with a watchdog of one idle cycle a
+     * miscount (an injection not counted as a move, say) would stop a run. */
+    uint64_t r = 8;
     p.max_cycles = 100000000;
     p.deadlock_cycles = 1;
-    s = new_sim(&p, t->dest);
-    check_equal(s, c, "watchdog 1");
-    sim_free(s);
+    const char *specs[] = { "brev", "torn", "bcmp" };
+    for (int k = 0; k < 3; k++) {
+        traffic *tk = pattern(specs[k], 8, 1);
+        sim *s = new_sim(&p, tk->dest);
+        for (int it = 0; it < 3; it++) {
+            randomize(c, &r, 8, 40, 30);
+            char what[64];
+            snprintf(what, sizeof what, "watchdog 1 %s run %d", specs[k], it);
+            sim_metrics m = check_equal(s, c, what);
+            ck_assert_int_eq(m.status, SIM_OK);
+        }
+        sim_free(s);
+        traffic_free(tk);
+    }
     sim_config_free(c);
     traffic_free(t);
 }
@@ -375,6 +457,7 @@ START_TEST(cutoff)
             for (int q = 0; q < 8; q++) {
                 sim_status st = sim_run_cutoff(s, c, cuts[q], &m);
                 ck_assert_int_eq(st, m.status);
+                ck_assert_msg(sim_ran_fast(s), "cutoff %lld: not the fast engine", (long long)cuts[q]);
                 if (cuts[q] >= D) {
                     same_metrics(&m, &ref, "cutoff >= duration");
                 } else {
