@@ -447,9 +447,9 @@ HOT void unblock_feeder(fast_sim *f, const geo G, events *ev, int i, int lf)
  * frees the output VC and brings the next packet's header (if any) to the
  * head.  Only port lo / V reads these bits of router i in step 2, so they
  * change at once. */
-HOT uint64_t pop(fast_sim *f, const geo G, events *ev, int i, int lo, size_t g)
+HOT uint64_t pop(fast_sim *f, const geo G, events *ev, int i, int lo, int lf)
 {
-    const int lf = (int)(g - (size_t)i * (size_t)G.NF);
+    const size_t g = (size_t)i * (size_t)G.NF + (size_t)lf;
     const int h = f->fs[g].head;
     const uint64_t fl = f->buf[g * (size_t)G.B + (size_t)h];
     f->fs[g].head = (uint8_t)(h + 1 == G.B ? 0 : h + 1);
@@ -477,7 +477,7 @@ typedef struct {
     tailwin tw;
 } progress;
 
-/* The flit leaving FIFO g out of port p8 (router i, direction d) on VC vc
+/* The flit leaving local FIFO lf out of port p8 (router i, direction d) on VC vc
  * goes at once: popped, then pushed downstream or ejected.  This is exact
  * although other ports decide later in the same cycle: a decision reads only
  * its own port's output VCs (livem, holder, their FIFOs' heads) and dfull,
@@ -486,11 +486,11 @@ typedef struct {
  * after step 2, and a FIFO both popped and pushed in a cycle holds 1 to B-1
  * flits at its start, so its head, ring slots and masks end the same in
  * either order. */
-HOT void move_flit(fast_sim *f, const geo G, events *ev, int i, int d, int vc, size_t g, int64_t t, progress *pr,
+HOT void move_flit(fast_sim *f, const geo G, events *ev, int i, int d, int vc, int lf, int64_t t, progress *pr,
                    sim_metrics *m)
 {
     const int lo = d * G.V + vc;
-    const uint64_t fl = pop(f, G, ev, i, lo, g);
+    const uint64_t fl = pop(f, G, ev, i, lo, lf);
     pr->moved++;
     if (d == PORT_P) {
         m->flits_ejected++;
@@ -519,11 +519,11 @@ HOT void move_flit(fast_sim *f, const geo G, events *ev, int i, int d, int vc, s
 }
 
 /* Step 2 at output port p8 (router i, direction d): pick the VC that sends
- * and move its flit.  The ready VCs are the live ones whose downstream FIFO
+ * and move its flit; 1 if it sent.  The ready VCs are the live ones whose downstream FIFO
  * is not full (dfull); the P port's dfull bits are never set.  A port that
  * sends is listed for the next cycle; one that is blocked sleeps, its
  * blocked cycles counted when it is next listed. */
-HOT void vc_selection(fast_sim *f, const geo G, size_t p8, int64_t t, events *ev, progress *pr, sim_metrics *m)
+HOT int vc_selection(fast_sim *f, const geo G, size_t p8, int64_t t, events *ev, progress *pr, sim_metrics *m)
 {
     const int V = G.V;
     const int i = (int)(p8 / PSTRIDE), d = (int)(p8 % PSTRIDE), sh = d * V;
@@ -533,18 +533,19 @@ HOT void vc_selection(fast_sim *f, const geo G, size_t p8, int64_t t, events *ev
     }
     const unsigned mask = (1u << V) - 1;
     const unsigned cand = (unsigned)(f->rs[i].livem >> sh) & mask;
-    if (!cand) return;
+    if (!cand) return 0;
     const unsigned ready = cand & ~(unsigned)(f->rs[i].dfull >> sh);
     if (!ready) {
         m->lb++;
         f->rs[p8 / PSTRIDE].blocked[p8 % PSTRIDE] = (int32_t)t + 1;
-        return;
+        return 0;
     }
     const int ps = f->pnext[((size_t)f->rs[p8 / PSTRIDE].pstate[p8 % PSTRIDE] << V) | ready];
     f->rs[p8 / PSTRIDE].pstate[p8 % PSTRIDE] = (uint8_t)ps;
     const int vc = f->psvc[ps];
     const size_t base = (size_t)i * (size_t)G.NF, ob = base + (size_t)sh;
-    const size_t src = base + (size_t)f->fs[ob + (size_t)vc].holder;
+    const int lf = f->fs[ob + (size_t)vc].holder;
+    const size_t src = base + (size_t)lf;
     unsigned others = ready & ~(1u << vc);
     if (others) {
         int ws = FL_SLICE(head_flit(f, G, src));
@@ -554,8 +555,8 @@ HOT void vc_selection(fast_sim *f, const geo G, size_t p8, int64_t t, events *ev
             else if (ls < ws) m->ob++;
         }
     }
-    set_bit(ev->pn, p8);
-    move_flit(f, G, ev, i, d, vc, src, t, pr, m);
+    move_flit(f, G, ev, i, d, vc, lf, t, pr, m);
+    return 1;
 }
 
 static void reset(fast_sim *f, const sim_config *c)
@@ -624,9 +625,12 @@ HOT void select_all(fast_sim *f, const geo G, events *ev, int64_t t, progress *p
         for (; bits; bits &= bits - 1) queue_selection(f, G, (int)(w * 64) + __builtin_ctzll(bits), ev, m);
     }
     for (size_t w = 0; w < pwords; w++) {
-        uint64_t bits = ev->pc[w];
+        uint64_t bits = ev->pc[w], sent = 0;
+        if (!bits) continue;
         ev->pc[w] = 0;
-        for (; bits; bits &= bits - 1) vc_selection(f, G, w * 64 + (size_t)__builtin_ctzll(bits), t, ev, pr, m);
+        for (; bits; bits &= bits - 1)
+            if (vc_selection(f, G, w * 64 + (size_t)__builtin_ctzll(bits), t, ev, pr, m)) sent |= bits & -bits;
+        ev->pn[w] |= sent; /* a port that sent may send again next cycle */
     }
     for (int k = 0; k < ev->nlive; k++) f->rs[ev->live[k] / 64].livem |= 1ull << (ev->live[k] % 64);
     for (int k = 0; k < ev->nunfull; k++) f->rs[ev->unfull[k] / 64].dfull &= ~(1ull << (ev->unfull[k] % 64));
