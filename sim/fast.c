@@ -69,6 +69,7 @@ typedef struct {
     int8_t route;          /* held output VC (local), -1 */
     int8_t req;            /* request of the head header (valid while in reqm) */
     int8_t holder;         /* of output VC o = f: local FIFO holding it, -1 */
+    uint8_t pad[3];        /* 8 bytes: indexing is a shift */
 } fifo;
 
 /* A router's state and its static neighbourhood, in one place so that one
@@ -175,7 +176,7 @@ size_t fast_bytes(const fast_sim *f) { return f->bytes + sizeof *f; }
 static void clear_state(fast_sim *f)
 {
     size_t nf = (size_t)f->nodes * (size_t)f->NF;
-    for (size_t g = 0; g < nf; g++) f->fs[g] = (fifo){ 0, 0, -1, 0, -1 };
+    for (size_t g = 0; g < nf; g++) f->fs[g] = (fifo){ 0, 0, -1, 0, -1, { 0 } };
     for (int i = 0; i < f->nodes; i++) {
         rstate *r = &f->rs[i];
         r->reqm = r->livem = r->dfull = 0;
