@@ -37,14 +37,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A flit carries what the network needs of its packet: the sequence number
- * (header 0, tail L-1), the slice (for the in-/out-of-order counts) and the
- * destination coordinates (for routing at every hop). */
+/* A flit is 32 bits: its packet (source * S + slice, below 2^24 as sim_new
+ * checks) and its sequence number (header 0, tail L-1).  Half the bytes of
+ * carrying the destination in every flit, which counts on large networks;
+ * the packet's destination and slice are looked up when a header is routed
+ * and when slices are compared. */
+typedef uint32_t flit;
 #define FL_SEQ(f) ((int)((f) & 0xffu))
-#define FL_SLICE(f) ((int)(((f) >> 8) & 0xffffu))
-#define FL_DX(f) ((int)(((f) >> 24) & 0xfffu))
-#define FL_DY(f) ((int)(((f) >> 36) & 0xfffu))
-#define FL_DEST(x, y) (((uint64_t)(x) << 24) | ((uint64_t)(y) << 36))
+#define FL_PKT(f) ((f) >> 8)
 
 typedef struct {
     int64_t t;
@@ -92,7 +92,7 @@ struct fast_sim {
     int ok_run;            /* last run ended with the network empty */
     size_t bytes;
     /* Static tables. */
-    uint64_t *dflit;       /* per source: destination bits of its flits */
+    uint16_t *dx, *dy;     /* per source: destination coordinates */
     int32_t *hops;         /* per source: route length, for the cutoff bound */
     uint8_t *sends;        /* per source: sends S packets */
     uint16_t *x, *y;
@@ -104,7 +104,7 @@ struct fast_sim {
     uint8_t psvc[VCSEL_NSCHEMES * SIM_MAX_VCS];
     uint8_t lport[NPORTS * SIM_MAX_VCS], lvc[NPORTS * SIM_MAX_VCS];
     /* Input FIFOs, f = i * NF + port * V + vc. */
-    uint64_t *buf;
+    flit *buf;
     fifo *fs;              /* also the output VCs' holders, o = i * NF + d * V + c */
     /* Output VCs, o = i * NF + d * V + c. */
     uint8_t *qst;          /* queue-selection orders, 5 bytes each */
@@ -147,7 +147,7 @@ int fast_supports(const sim_params *p)
 {
     return p->slot_reuse == SLOT_NEXT_CYCLE && p->input_limit == INPUT_PER_VC && p->vcs <= SIM_MAX_VCS &&
            !p->slice_reinit && !p->interlock &&
-           p->max_cycles <= INT32_MAX - 1 && p->n <= 1024 && p->slices <= 0xffff;
+           p->max_cycles <= INT32_MAX - 1 && p->n <= 1024 && (int64_t)p->n * p->n * p->slices < (1 << 24);
 }
 
 static void *alloc(fast_sim *f, size_t n, size_t size, int *ok)
@@ -161,7 +161,7 @@ static void *alloc(fast_sim *f, size_t n, size_t size, int *ok)
 void fast_free(fast_sim *f)
 {
     if (!f) return;
-    free(f->dflit); free(f->hops); free(f->sends); 
+    free(f->dx); free(f->dy); free(f->hops); free(f->sends); 
     free(f->x); free(f->y); free(f->dl); free(f->pnext);
     free(f->buf); free(f->fs); free(f->qst); free(f->rs);
     for (int k = 0; k < 2; k++) { free(f->pbits[k]); free(f->qbits[k]); free(f->ilist[k]); }
@@ -199,7 +199,8 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
     f->NF = NPORTS * p->vcs;
     size_t nodes = (size_t)f->nodes, nf = nodes * (size_t)f->NF;
     int ok = 1;
-    f->dflit = alloc(f, nodes, sizeof *f->dflit, &ok);
+    f->dx = alloc(f, nodes, sizeof *f->dx, &ok);
+    f->dy = alloc(f, nodes, sizeof *f->dy, &ok);
     f->hops = alloc(f, nodes, sizeof *f->hops, &ok);
     f->sends = alloc(f, nodes, 1, &ok);
     f->x = alloc(f, nodes, sizeof *f->x, &ok);
@@ -230,7 +231,8 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
     for (int i = 0; i < f->nodes; i++) {
         f->x[i] = (uint16_t)(i % f->n);
         f->y[i] = (uint16_t)(i / f->n);
-        f->dflit[i] = FL_DEST(dest[i] % f->n, dest[i] / f->n);
+        f->dx[i] = (uint16_t)(dest[i] % f->n);
+        f->dy[i] = (uint16_t)(dest[i] / f->n);
         f->hops[i] = route_hops(&rp, i, dest[i]);
         f->sends[i] = dest[i] != i || p->self == SELF_SEND;
         uint8_t dl = 0;
@@ -277,13 +279,14 @@ HOT int ring_offset(const fast_sim *f, int a, int b)
 
 /* route_next for the header `fl` in local FIFO `lf` of router j: the local
  * output VC it asks for. */
-HOT int route_req(const fast_sim *f, const geo G, int j, int lf, uint64_t fl)
+HOT int route_req(const fast_sim *f, const geo G, int j, int lf, flit fl)
 {
-    int dx = ring_offset(f, f->x[j], FL_DX(fl));
+    const uint32_t src = FL_PKT(fl) / (uint32_t)f->S;
+    int dx = ring_offset(f, f->x[j], f->dx[src]);
     int d;
     if (dx) d = dx > 0 ? PORT_E : PORT_W;
     else {
-        int dy = ring_offset(f, f->y[j], FL_DY(fl));
+        int dy = ring_offset(f, f->y[j], f->dy[src]);
         d = dy ? (dy > 0 ? PORT_N : PORT_S) : PORT_P;
     }
     int p = f->lport[lf], up;
@@ -343,7 +346,12 @@ HOT void set_bit(uint64_t *bits, size_t k) { bits[k >> 6] |= 1ull << (k & 63); }
 
 /* ---- one cycle's decisions ---- */
 
-HOT uint64_t head_flit(const fast_sim *f, const geo G, size_t g)
+HOT int flit_slice(const fast_sim *f, flit fl)
+{
+    return (int)(FL_PKT(fl) % (uint32_t)f->S);
+}
+
+HOT flit head_flit(const fast_sim *f, const geo G, size_t g)
 {
     return f->buf[g * (size_t)G.B + f->fs[g].head];
 }
@@ -393,9 +401,9 @@ HOT void queue_selection(fast_sim *f, const geo G, int i, events *ev, sim_metric
         }
         same &= ~(1ull << win);
         if (same) {
-            int ws = FL_SLICE(head_flit(f, G, base + (size_t)win));
+            int ws = flit_slice(f, head_flit(f, G, base + (size_t)win));
             for (; same; same &= same - 1) {
-                int ls = FL_SLICE(head_flit(f, G, base + (size_t)__builtin_ctzll(same)));
+                int ls = flit_slice(f, head_flit(f, G, base + (size_t)__builtin_ctzll(same)));
                 if (ls > ws) m->ir++;
                 else if (ls < ws) m->or_++;
             }
@@ -409,7 +417,7 @@ HOT void queue_selection(fast_sim *f, const geo G, int i, events *ev, sim_metric
  * 2 (`deferred`) a packet that becomes live is only noted: the downstream
  * port may not have made this cycle's decision yet, and it must not see the
  * flit until the next cycle. */
-HOT void push(fast_sim *f, const geo G, events *ev, int j, int lg, size_t g, uint64_t fl, int deferred)
+HOT void push(fast_sim *f, const geo G, events *ev, int j, int lg, size_t g, flit fl, int deferred)
 {
     int k = f->fs[g].cnt, h = f->fs[g].head + k;
     if (h >= G.B) h -= G.B;
@@ -448,11 +456,11 @@ HOT void unblock_feeder(fast_sim *f, const geo G, events *ev, int i, int lf)
  * frees the output VC and brings the next packet's header (if any) to the
  * head.  Only port lo / V reads these bits of router i in step 2, so they
  * change at once. */
-HOT uint64_t pop(fast_sim *f, const geo G, events *ev, int i, int lo, int lf)
+HOT flit pop(fast_sim *f, const geo G, events *ev, int i, int lo, int lf)
 {
     const size_t g = (size_t)i * (size_t)G.NF + (size_t)lf;
     const int h = f->fs[g].head;
-    const uint64_t fl = f->buf[g * (size_t)G.B + (size_t)h];
+    const flit fl = f->buf[g * (size_t)G.B + (size_t)h];
     f->fs[g].head = (uint8_t)(h + 1 == G.B ? 0 : h + 1);
     const int left = --f->fs[g].cnt;
     if (left == G.B - 1) unblock_feeder(f, G, ev, i, lf);
@@ -491,7 +499,7 @@ HOT void move_flit(fast_sim *f, const geo G, events *ev, int i, int d, int vc, i
                    sim_metrics *m)
 {
     const int lo = d * G.V + vc;
-    const uint64_t fl = pop(f, G, ev, i, lo, lf);
+    const flit fl = pop(f, G, ev, i, lo, lf);
     pr->moved++;
     if (d == PORT_P) {
         m->flits_ejected++;
@@ -549,9 +557,9 @@ HOT int vc_selection(fast_sim *f, const geo G, size_t p8, int64_t t, events *ev,
     const size_t src = base + (size_t)lf;
     unsigned others = ready & ~(1u << vc);
     if (others) {
-        int ws = FL_SLICE(head_flit(f, G, src));
+        int ws = flit_slice(f, head_flit(f, G, src));
         for (; others; others &= others - 1) {
-            int ls = FL_SLICE(head_flit(f, G, base + (size_t)f->fs[ob + (size_t)__builtin_ctz(others)].holder));
+            int ls = flit_slice(f, head_flit(f, G, base + (size_t)f->fs[ob + (size_t)__builtin_ctz(others)].holder));
             if (ls > ws) m->ib++;
             else if (ls < ws) m->ob++;
         }
@@ -650,7 +658,7 @@ HOT void inject(fast_sim *f, const geo G, const sim_config *c, events *ev, int64
             else f->istate[i] = ISRC_STALLED;
             continue;
         }
-        push(f, G, ev, i, PORT_P * G.V, f0, f->dflit[i] | (uint64_t)f->slice[i] << 8 | f->seq[i], 0);
+        push(f, G, ev, i, PORT_P * G.V, f0, ((uint32_t)i * (uint32_t)f->S + (uint32_t)f->slice[i]) << 8 | f->seq[i], 0);
         m->flits_injected++;
         pr->in_net++;
         pr->moved++;
