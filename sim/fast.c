@@ -2,10 +2,13 @@
  * the work of a cycle proportional to what changes, not to the network.
  *
  * What makes it fast, and why each piece keeps the results exact:
- *  - Per router two bit masks over its local indices (port * V + vc):
+ *  - Per router three bit masks over its local indices (port * V + vc):
  *    `reqm`, input FIFOs whose head is a header still waiting for an output
- *    VC, and `livem`, output VCs that are held and whose holding FIFO has a
- *    flit.  A FIFO is non-empty exactly when it is in one of them.
+ *    VC; `livem`, output VCs that are held and whose holding FIFO has a flit
+ *    (a FIFO is non-empty exactly when it is in one of the two); `dfull`,
+ *    output VCs whose downstream FIFO is full.  The ready VCs of a port are
+ *    then two shifts and a mask, and VC selection is one table look-up on
+ *    the port's state byte (scheme and last grant, `pnext`).
  *  - Events instead of scans.  An output port is evaluated in cycle t
  *    only if it may send: it sent in t-1, a VC of it was granted in t or
  *    became live in t-1, or a full downstream FIFO of it popped in t-1.  A
@@ -17,20 +20,23 @@
  *    only after such an event.  A node due to inject but facing a full P
  *    FIFO sleeps until that FIFO pops.
  *  - A header's request (output port and VC) is computed once, when the
- *    header reaches the head of its FIFO, from the destination coordinates
- *    carried in the flit; the reference recomputes it every cycle.
- *  - VC selection is one table look-up for the scheme (`pick`).
- *  - Decisions read only start-of-cycle state and are recorded in a move
- *    list; pops, then pushes, then injections are applied afterwards, as in
- *    the reference.  Queue selection of router i changes only router i, and
- *    VC selection reads its own holders and downstream counts (changed only
- *    when applying), so the visiting order is free; all queue selections of
- *    a cycle still come before its VC selections, as a grant may send at
- *    once.  Every metric is a sum, a count or a max.
+ *    header reaches the head of its FIFO; the reference recomputes it every
+ *    cycle.
+ *  - A flit moves as soon as its port has decided (no move list): what the
+ *    move changes that another port could read in the same cycle (a packet
+ *    going live downstream, a full FIFO gaining room) is held back until
+ *    all ports have decided, so every decision still reads start-of-cycle
+ *    state (move_flit says why the rest is safe).  Queue selection of router
+ *    i changes only router i, so all queue selections of a cycle come first
+ *    and the visiting order is free.  Every metric is a sum, a count or a
+ *    max; link statistics are kept per packet (header and tail).
  *  - Sources wait in a heap keyed by release time.
  *  - After a run that ended normally every FIFO is empty and every output VC
  *    free, so the next run resets only the arbitration state, the event
- *    stamps and the links. */
+ *    stamps and the links.
+ *  - Memory: a router's masks, arbitration state and neighbourhood are one
+ *    struct, a FIFO's bytes another, flits are 32 bits (about 680 bytes per
+ *    router at the defaults). */
 #include "sim/fast.h"
 #include "sim/tailwin.h"
 

@@ -113,7 +113,7 @@ sim *sim_new(const sim_params *p, const int32_t *dest, char *err, size_t errlen)
     }
     for (int i = 0; i < s->nodes; i++)
         if (dest[i] != i || p->self == SELF_SEND) s->expected[dest[i]]++;
-    if (fast_supports(p) && !(s->fast = fast_new(p, s->dest))) {
+    if (!p->reference_only && fast_supports(p) && !(s->fast = fast_new(p, s->dest))) {
         sim_free(s);
         return snprintf(err, errlen, "out of memory for a %dx%d torus", p->n, p->n), NULL;
     }

@@ -41,6 +41,8 @@ typedef struct {
     int interlock;          /* paper T10: slice s waits until the node has received slice s-1's packets */
     int deadlock_cycles;    /* watchdog: cycles without a flit move */
     int64_t max_cycles;     /* hard stop */
+    int reference_only;     /* every run on the reference loop: the switch that turns the fast
+                               engine's skipping of idle work off (default 0) */
 } sim_params;
 
 #define SIM_MAX_VCS 8
@@ -103,7 +105,8 @@ void sim_free(sim *s);
 
 /* Run one collective communication under config c (must match the sim's size
  * and VC count).  Uses the fast engine (sim/fast.h) when it supports the
- * params, else the reference; both give identical metrics. */
+ * params and reference_only is 0, else the reference; both give identical
+ * metrics. */
 sim_status sim_run(sim *s, const sim_config *c, sim_metrics *m);
 /* The reference cycle loop of sim.c, a direct transcription of model.md:
  * the specification the fast engine is tested against. */

@@ -477,6 +477,33 @@ START_TEST(cutoff)
 }
 END_TEST
 
+/* reference_only turns the fast engine off: same results, from the
+ * reference. */
+START_TEST(reference_only_switch)
+{
+    uint64_t r = 555;
+    traffic *t = pattern("brev", 8, 1);
+    sim_params p = params(8, 8, 2);
+    sim *fast = new_sim(&p, t->dest);
+    p.reference_only = 1;
+    sim *ref = new_sim(&p, t->dest);
+    for (int it = 0; it < 3; it++) {
+        sim_config *c = sim_config_new(64, 3, 0, 8);
+        randomize(c, &r, 8, 12, 12);
+        sim_metrics a, b;
+        sim_run(fast, c, &a);
+        ck_assert(sim_ran_fast(fast));
+        sim_run(ref, c, &b);
+        ck_assert_msg(!sim_ran_fast(ref), "reference_only: the fast engine ran");
+        same_metrics(&a, &b, "reference_only");
+        sim_config_free(c);
+    }
+    sim_free(fast);
+    sim_free(ref);
+    traffic_free(t);
+}
+END_TEST
+
 /* The same sim object reused for many configurations gives what fresh
  * objects give (reset between runs touches only what was used). */
 START_TEST(reuse_matches_fresh)
@@ -516,6 +543,7 @@ int main(void)
     tcase_add_test(tc, timeout_and_watchdog);
     tcase_add_test(tc, cutoff);
     tcase_add_test(tc, reuse_matches_fresh);
+    tcase_add_test(tc, reference_only_switch);
     suite_add_tcase(s, tc);
     return testutil_run(s);
 }
