@@ -34,9 +34,12 @@
  *  - After a run that ended normally every FIFO is empty and every output VC
  *    free, so the next run resets only the arbitration state, the event
  *    stamps and the links.
+ *  - FIFO contents: when B <= L + 1 (the defaults) a FIFO holds flits of at
+ *    most two packets, so one word describes it (the head flit and the next
+ *    header); larger FIFOs use a ring of 32-bit flits.
  *  - Memory: a router's masks, arbitration state and neighbourhood are one
- *    struct, a FIFO's bytes another, flits are 32 bits (about 680 bytes per
- *    router at the defaults). */
+ *    struct, a FIFO's state another (about 560 bytes per router at the
+ *    defaults). */
 #include "sim/fast.h"
 #include "sim/tailwin.h"
 
@@ -71,11 +74,16 @@ typedef struct {
 /* An input FIFO's state (f = i * NF + port * V + vc), and the holder of the
  * output VC with the same index: the bytes one flit move reads together. */
 typedef struct {
-    uint8_t cnt, head;
+    /* When B <= L + 1 a FIFO holds flits of at most two packets, and its
+     * flits need not be stored: w is the head flit (low half) and the next
+     * packet's header (high half, 0 if none); the ring `buf` is used
+     * otherwise. */
+    uint64_t w;
+    uint8_t cnt, head;     /* head: ring only */
     int8_t route;          /* held output VC (local), -1 */
     int8_t req;            /* request of the head header (valid while in reqm) */
     int8_t holder;         /* of output VC o = f: local FIFO holding it, -1 */
-    uint8_t pad[3];        /* 8 bytes: indexing is a shift */
+    uint8_t pad[3];        /* 16 bytes: indexing is a shift */
 } fifo;
 
 /* A router's state and its static neighbourhood, in one place so that one
@@ -110,7 +118,7 @@ struct fast_sim {
     uint8_t psvc[VCSEL_NSCHEMES * SIM_MAX_VCS];
     uint8_t lport[NPORTS * SIM_MAX_VCS], lvc[NPORTS * SIM_MAX_VCS];
     /* Input FIFOs, f = i * NF + port * V + vc. */
-    flit *buf;
+    flit *buf;             /* the rings when B > L + 1, else unused */
     fifo *fs;              /* also the output VCs' holders, o = i * NF + d * V + c */
     /* Output VCs, o = i * NF + d * V + c. */
     uint8_t *qst;          /* queue-selection orders, 5 bytes each */
@@ -138,9 +146,11 @@ enum { ISRC_IDLE = 0, ISRC_LISTED, ISRC_STALLED };
 
 /* The sizes the hot loop multiplies and compares with.  The loop is
  * instantiated once with the defaults as constants (3 VCs, 4-flit FIFOs,
- * 8-flit packets) so that the compiler folds them, and once for any. */
+ * 8-flit packets) so that the compiler folds them, and twice for any (FIFO
+ * contents in a word or in a ring). */
 typedef struct {
     int V, B, L, NF;
+    int word;              /* FIFO contents in fifo.w (B <= L + 1), else in the ring */
 } geo;
 
 #define HOT static inline __attribute__((always_inline))
@@ -182,7 +192,7 @@ size_t fast_bytes(const fast_sim *f) { return f->bytes + sizeof *f; }
 static void clear_state(fast_sim *f)
 {
     size_t nf = (size_t)f->nodes * (size_t)f->NF;
-    for (size_t g = 0; g < nf; g++) f->fs[g] = (fifo){ 0, 0, -1, 0, -1, { 0 } };
+    for (size_t g = 0; g < nf; g++) f->fs[g] = (fifo){ 0, 0, 0, -1, 0, -1, { 0 } };
     for (int i = 0; i < f->nodes; i++) {
         rstate *r = &f->rs[i];
         r->reqm = r->livem = r->dfull = 0;
@@ -213,7 +223,7 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
     f->y = alloc(f, nodes, sizeof *f->y, &ok);
     f->dl = alloc(f, nodes, 1, &ok);
     f->pnext = alloc(f, (size_t)VCSEL_NSCHEMES * (size_t)f->V << f->V, 1, &ok);
-    f->buf = alloc(f, nf * (size_t)f->B, sizeof *f->buf, &ok);
+    f->buf = alloc(f, f->B > f->L + 1 ? nf * (size_t)f->B : 0, sizeof *f->buf, &ok);
     f->fs = alloc(f, nf, sizeof *f->fs, &ok);
     f->qst = alloc(f, nf * NPORTS, 1, &ok);
     f->rs = alloc(f, nodes, sizeof *f->rs, &ok);
@@ -359,6 +369,7 @@ HOT int flit_slice(const fast_sim *f, flit fl)
 
 HOT flit head_flit(const fast_sim *f, const geo G, size_t g)
 {
+    if (G.word) return (flit)f->fs[g].w;
     return f->buf[g * (size_t)G.B + f->fs[g].head];
 }
 
@@ -425,9 +436,15 @@ HOT void queue_selection(fast_sim *f, const geo G, int i, events *ev, sim_metric
  * flit until the next cycle. */
 HOT void push(fast_sim *f, const geo G, events *ev, int j, int lg, size_t g, flit fl, int deferred)
 {
-    int k = f->fs[g].cnt, h = f->fs[g].head + k;
-    if (h >= G.B) h -= G.B;
-    f->buf[g * (size_t)G.B + (size_t)h] = fl;
+    const int k = f->fs[g].cnt;
+    if (G.word) {
+        if (!k) f->fs[g].w = fl;
+        else if (FL_SEQ(fl) == 0) f->fs[g].w |= (uint64_t)fl << 32;
+    } else {
+        int h = f->fs[g].head + k;
+        if (h >= G.B) h -= G.B;
+        f->buf[g * (size_t)G.B + (size_t)h] = fl;
+    }
     f->fs[g].cnt = (uint8_t)(k + 1);
     if (k) return;
     int r = f->fs[g].route;
@@ -465,9 +482,18 @@ HOT void unblock_feeder(fast_sim *f, const geo G, events *ev, int i, int lf)
 HOT flit pop(fast_sim *f, const geo G, events *ev, int i, int lo, int lf)
 {
     const size_t g = (size_t)i * (size_t)G.NF + (size_t)lf;
-    const int h = f->fs[g].head;
-    const flit fl = f->buf[g * (size_t)G.B + (size_t)h];
-    f->fs[g].head = (uint8_t)(h + 1 == G.B ? 0 : h + 1);
+    flit fl;
+    if (G.word) {
+        const uint64_t w = f->fs[g].w;
+        fl = (flit)w;
+        /* After a tail the next packet's header is the head; else the
+         * sequence number steps (meaningless once the FIFO is empty). */
+        f->fs[g].w = FL_SEQ(fl) == G.L - 1 ? w >> 32 : w + 1;
+    } else {
+        const int h = f->fs[g].head;
+        fl = f->buf[g * (size_t)G.B + (size_t)h];
+        f->fs[g].head = (uint8_t)(h + 1 == G.B ? 0 : h + 1);
+    }
     const int left = --f->fs[g].cnt;
     if (left == G.B - 1) unblock_feeder(f, G, ev, i, lf);
     if (FL_SEQ(fl) == G.L - 1) {
@@ -732,13 +758,19 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
 static __attribute__((noinline)) sim_status loop_default(fast_sim *f, const sim_config *c, int64_t cutoff,
                                                           int64_t to_send, sim_metrics *m)
 {
-    return cycle_loop(f, (geo){ 3, 4, 8, NPORTS * 3 }, c, cutoff, to_send, m);
+    return cycle_loop(f, (geo){ 3, 4, 8, NPORTS * 3, 1 }, c, cutoff, to_send, m);
 }
 
-static __attribute__((noinline)) sim_status loop_any(fast_sim *f, const sim_config *c, int64_t cutoff,
-                                                      int64_t to_send, sim_metrics *m)
+static __attribute__((noinline)) sim_status loop_any_word(fast_sim *f, const sim_config *c, int64_t cutoff,
+                                                           int64_t to_send, sim_metrics *m)
 {
-    return cycle_loop(f, (geo){ f->V, f->B, f->L, f->NF }, c, cutoff, to_send, m);
+    return cycle_loop(f, (geo){ f->V, f->B, f->L, f->NF, 1 }, c, cutoff, to_send, m);
+}
+
+static __attribute__((noinline)) sim_status loop_any_ring(fast_sim *f, const sim_config *c, int64_t cutoff,
+                                                           int64_t to_send, sim_metrics *m)
+{
+    return cycle_loop(f, (geo){ f->V, f->B, f->L, f->NF, 0 }, c, cutoff, to_send, m);
 }
 
 
@@ -777,7 +809,8 @@ sim_status fast_run(fast_sim *f, const sim_config *c, int64_t cutoff, sim_metric
     f->ok_run = 0;
     sim_status st;
     if (f->V == 3 && f->B == 4 && f->L == 8) st = loop_default(f, c, cutoff, to_send, m);
-    else st = loop_any(f, c, cutoff, to_send, m);
+    else if (f->B <= f->L + 1) st = loop_any_word(f, c, cutoff, to_send, m);
+    else st = loop_any_ring(f, c, cutoff, to_send, m);
     f->ok_run = st == SIM_OK;
     for (int i = 0; i < nodes; i++)
         for (int d = 0; d < 4; d++) {

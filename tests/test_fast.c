@@ -245,7 +245,7 @@ START_TEST(model_choices)
 {
     uint64_t r = 77;
     int unsupported = 0;
-    for (int variant = 0; variant < 16; variant++) {
+    for (int variant = 0; variant < 17; variant++) {
         for (int k = 0; k < 3; k++) {
             const char *spec = k == 0 ? "brev" : k == 1 ? "randperm" : "bcmp";
             traffic *t = pattern(spec, 8, 3);
@@ -266,6 +266,7 @@ START_TEST(model_choices)
             case 12: p.input_limit = INPUT_PER_PORT; break;
             case 13: p.slice_reinit = 1; break;
             case 14: p.interlock = 1; break;
+            case 15: p.buffer = 9; p.flits = 4; p.slices = 3; break; /* three packets in a FIFO: the ring */
             default: p.buffer = 1; p.self = SELF_SEND; p.flits = 2; break;
             }
             sim *s = new_sim(&p, t->dest);
