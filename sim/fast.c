@@ -46,8 +46,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A flit is 32 bits: its packet (source * S + slice, below 2^24 as sim_new
- * checks) and its sequence number (header 0, tail L-1).  Half the bytes of
+/* A flit is 32 bits: its packet (source << sbits | slice, below 2^24, see
+ * fast_supports) and its sequence number (header 0, tail L-1).  Half the bytes of
  * carrying the destination in every flit, which counts on large networks;
  * the packet's destination and slice are looked up when a header is routed
  * and when slices are compared. */
@@ -103,6 +103,7 @@ typedef struct {
 struct fast_sim {
     sim_params p;
     int n, half, nodes, V, B, L, S, NF; /* NF = local FIFOs per router = NPORTS * V */
+    int sbits;             /* bits of a slice number in a packet number */
     int ok_run;            /* last run ended with the network empty */
     size_t bytes;
     /* Static tables. */
@@ -159,11 +160,19 @@ typedef struct {
 #define PWORDS(nodes) (((size_t)(nodes) * PSTRIDE + 63) / 64)
 #define QWORDS(nodes) (((size_t)(nodes) + 63) / 64)
 
+/* Do packet numbers, source << sbits | slice, fit in a flit's 24 bits? */
+static int packets_fit(const sim_params *p)
+{
+    int sbits = 0;
+    while ((1 << sbits) < p->slices) sbits++;
+    return ((int64_t)p->n * p->n << sbits) <= (1 << 24);
+}
+
 int fast_supports(const sim_params *p)
 {
     return p->slot_reuse == SLOT_NEXT_CYCLE && p->input_limit == INPUT_PER_VC && p->vcs <= SIM_MAX_VCS &&
            !p->slice_reinit && !p->interlock &&
-           p->max_cycles <= INT32_MAX - 1 && p->n <= 1024 && (int64_t)p->n * p->n * p->slices < (1 << 24);
+           p->max_cycles <= INT32_MAX - 1 && p->n <= 1024 && packets_fit(p);
 }
 
 static void *alloc(fast_sim *f, size_t n, size_t size, int *ok)
@@ -213,6 +222,7 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
     f->L = p->flits;
     f->S = p->slices;
     f->NF = NPORTS * p->vcs;
+    while ((1 << f->sbits) < f->S) f->sbits++;
     size_t nodes = (size_t)f->nodes, nf = nodes * (size_t)f->NF;
     int ok = 1;
     f->dx = alloc(f, nodes, sizeof *f->dx, &ok);
@@ -297,7 +307,7 @@ HOT int ring_offset(const fast_sim *f, int a, int b)
  * output VC it asks for. */
 HOT int route_req(const fast_sim *f, const geo G, int j, int lf, flit fl)
 {
-    const uint32_t src = FL_PKT(fl) / (uint32_t)f->S;
+    const uint32_t src = FL_PKT(fl) >> f->sbits;
     int dx = ring_offset(f, f->x[j], f->dx[src]);
     int d;
     if (dx) d = dx > 0 ? PORT_E : PORT_W;
@@ -364,7 +374,7 @@ HOT void set_bit(uint64_t *bits, size_t k) { bits[k >> 6] |= 1ull << (k & 63); }
 
 HOT int flit_slice(const fast_sim *f, flit fl)
 {
-    return (int)(FL_PKT(fl) % (uint32_t)f->S);
+    return (int)(FL_PKT(fl) & ((1u << f->sbits) - 1));
 }
 
 HOT flit head_flit(const fast_sim *f, const geo G, size_t g)
@@ -690,7 +700,7 @@ HOT void inject(fast_sim *f, const geo G, const sim_config *c, events *ev, int64
             else f->istate[i] = ISRC_STALLED;
             continue;
         }
-        push(f, G, ev, i, PORT_P * G.V, f0, ((uint32_t)i * (uint32_t)f->S + (uint32_t)f->slice[i]) << 8 | f->seq[i], 0);
+        push(f, G, ev, i, PORT_P * G.V, f0, ((uint32_t)i << f->sbits | (uint32_t)f->slice[i]) << 8 | f->seq[i], 0);
         m->flits_injected++;
         pr->in_net++;
         pr->moved++;

@@ -8,7 +8,8 @@
  * It supports every model choice except SLOT_SAME_CYCLE, INPUT_PER_PORT, slice
  * re-initialisation and interlocking
  * (their fixed-point and per-port bookkeeping stay in the reference), and
- * max_cycles below 2^31 (link times are kept in 32 bits). */
+ * max_cycles below 2^31 (link times are kept in 32 bits), and nodes x S
+ * (S rounded up to a power of two) at most 2^24 (packet numbers in flits). */
 #ifndef NOCSIM_FAST_H
 #define NOCSIM_FAST_H
 

@@ -478,6 +478,21 @@ START_TEST(cutoff)
 }
 END_TEST
 
+/* The limits of fast_supports: packet numbers (source << slice bits | slice)
+ * must fit in 24 bits, run lengths in 31. */
+START_TEST(supports_limits)
+{
+    sim_params p = params(800, 8, 16); /* 640,000 << 4 = 10,240,000 */
+    ck_assert(fast_supports(&p));
+    p.slices = 17;                     /* 640,000 << 5 = 20,480,000 > 2^24 */
+    ck_assert(!fast_supports(&p));
+    p = params(1024, 8, 16);           /* 2^20 << 4 = 2^24 */
+    ck_assert(fast_supports(&p));
+    p.max_cycles = (int64_t)INT32_MAX;
+    ck_assert(!fast_supports(&p));
+}
+END_TEST
+
 /* reference_only turns the fast engine off: same results, from the
  * reference. */
 START_TEST(reference_only_switch)
@@ -545,6 +560,7 @@ int main(void)
     tcase_add_test(tc, cutoff);
     tcase_add_test(tc, reuse_matches_fresh);
     tcase_add_test(tc, reference_only_switch);
+    tcase_add_test(tc, supports_limits);
     suite_add_tcase(s, tc);
     return testutil_run(s);
 }
