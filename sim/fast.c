@@ -2,13 +2,10 @@
  * the work of a cycle proportional to what changes, not to the network.
  *
  * What makes it fast, and why each piece keeps the results exact:
- *  - Per router three bit masks over its local indices (port * V + vc):
+ *  - Per router two bit masks over its local indices (port * V + vc):
  *    `reqm`, input FIFOs whose head is a header still waiting for an output
- *    VC; `livem`, output VCs that are held and whose holding FIFO has a flit
- *    (a FIFO is non-empty exactly when it is in one of the two); `dfull`,
- *    output VCs whose downstream FIFO is full.  The ready VCs of a port are
- *    then two shifts and a mask, and VC selection is one table look-up on
- *    the port's state byte (scheme and last grant, `pnext`).
+ *    VC, and `livem`, output VCs that are held and whose holding FIFO has a
+ *    flit.  A FIFO is non-empty exactly when it is in one of them.
  *  - Events instead of scans.  An output port is evaluated in cycle t
  *    only if it may send: it sent in t-1, a VC of it was granted in t or
  *    became live in t-1, or a full downstream FIFO of it popped in t-1.  A
@@ -20,26 +17,20 @@
  *    only after such an event.  A node due to inject but facing a full P
  *    FIFO sleeps until that FIFO pops.
  *  - A header's request (output port and VC) is computed once, when the
- *    header reaches the head of its FIFO; the reference recomputes it every
- *    cycle.
- *  - A flit moves as soon as its port has decided (no move list): what the
- *    move changes that another port could read in the same cycle (a packet
- *    going live downstream, a full FIFO gaining room) is held back until
- *    all ports have decided, so every decision still reads start-of-cycle
- *    state (move_flit says why the rest is safe).  Queue selection of router
- *    i changes only router i, so all queue selections of a cycle come first
- *    and the visiting order is free.  Every metric is a sum, a count or a
- *    max; link statistics are kept per packet (header and tail).
+ *    header reaches the head of its FIFO, from the destination coordinates
+ *    carried in the flit; the reference recomputes it every cycle.
+ *  - VC selection is one table look-up for the scheme (`pick`).
+ *  - Decisions read only start-of-cycle state and are recorded in a move
+ *    list; pops, then pushes, then injections are applied afterwards, as in
+ *    the reference.  Queue selection of router i changes only router i, and
+ *    VC selection reads its own holders and downstream counts (changed only
+ *    when applying), so the visiting order is free; all queue selections of
+ *    a cycle still come before its VC selections, as a grant may send at
+ *    once.  Every metric is a sum, a count or a max.
  *  - Sources wait in a heap keyed by release time.
  *  - After a run that ended normally every FIFO is empty and every output VC
  *    free, so the next run resets only the arbitration state, the event
- *    stamps and the links.
- *  - FIFO contents: when B <= L + 1 (the defaults) a FIFO holds flits of at
- *    most two packets, so one word describes it (the head flit and the next
- *    header); larger FIFOs use a ring of 32-bit flits.
- *  - Memory: a router's masks, arbitration state and neighbourhood are one
- *    struct, a FIFO's state another (about 560 bytes per router at the
- *    defaults). */
+ *    stamps and the links. */
 #include "sim/fast.h"
 #include "sim/tailwin.h"
 
@@ -47,10 +38,9 @@
 #include <string.h>
 
 /* A flit is 32 bits: its packet (source << sbits | slice, below 2^24, see
- * fast_supports) and its sequence number (header 0, tail L-1).  Half the bytes of
- * carrying the destination in every flit, which counts on large networks;
- * the packet's destination and slice are looked up when a header is routed
- * and when slices are compared. */
+ * fast_supports) and its sequence number (header 0, tail L-1).  The
+ * packet's destination and slice are looked up when a header is routed and
+ * when slices are compared. */
 typedef uint32_t flit;
 #define FL_SEQ(f) ((int)((f) & 0xffu))
 #define FL_PKT(f) ((f) >> 8)
@@ -60,6 +50,13 @@ typedef struct {
     int32_t node;
 } release;
 
+/* One flit move decided this cycle: from FIFO g out of port p8 on VC vc. */
+typedef struct {
+    uint32_t g;     /* source FIFO */
+    uint32_t dst;   /* downstream FIFO (unused for P) */
+    uint32_t p8;    /* output port, router * PSTRIDE + d */
+    uint32_t vc;
+} fmove;
 
 /* Output ports are numbered router * PSTRIDE + d, so that the router and the
  * direction are a shift and a mask. */
@@ -71,35 +68,6 @@ typedef struct {
     int32_t first1, last, flits;
 } flink;
 
-/* An input FIFO's state (f = i * NF + port * V + vc), and the holder of the
- * output VC with the same index: the bytes one flit move reads together. */
-typedef struct {
-    /* When B <= L + 1 a FIFO holds flits of at most two packets, and its
-     * flits need not be stored: w is the head flit (low half) and the next
-     * packet's header (high half, 0 if none); the ring `buf` is used
-     * otherwise. */
-    uint64_t w;
-    uint8_t cnt, head;     /* head: ring only */
-    int8_t route;          /* held output VC (local), -1 */
-    int8_t req;            /* request of the head header (valid while in reqm) */
-    int8_t holder;         /* of output VC o = f: local FIFO holding it, -1 */
-    uint8_t pad[3];        /* 16 bytes: indexing is a shift */
-} fifo;
-
-/* A router's state and its static neighbourhood, in one place so that one
- * pointer reaches all of it.  Bit masks are over local indices (port * V +
- * vc); arrays by direction are over output ports (p8 % PSTRIDE). */
-typedef struct {
-    uint64_t reqm, livem;
-    uint64_t dfull;        /* output VCs whose downstream FIFO is full */
-    int32_t blocked[PSTRIDE]; /* blocked from this cycle on, not yet counted in lb; -1 */
-    uint8_t pstate[PSTRIDE];  /* VC-selection state byte (see pnext) */
-    int32_t nbr[4];
-    int32_t downbase[4];   /* first downstream FIFO of output port d < P */
-    int32_t upport[4];     /* output port (p8) feeding input port p < P */
-    flink links[4];        /* the link out of port d */
-} rstate;
-
 struct fast_sim {
     sim_params p;
     int n, half, nodes, V, B, L, S, NF; /* NF = local FIFOs per router = NPORTS * V */
@@ -110,6 +78,9 @@ struct fast_sim {
     uint16_t *dx, *dy;     /* per source: destination coordinates */
     int32_t *hops;         /* per source: route length, for the cutoff bound */
     uint8_t *sends;        /* per source: sends S packets */
+    int32_t *nbr;          /* nbr[i * 4 + d] */
+    int32_t *downbase;     /* first downstream FIFO of output port d < P */
+    int32_t *upport;       /* output port (p8) feeding input port p < P of router i, [i * 4 + p] */
     uint16_t *x, *y;
     uint8_t *dl;           /* bit d: link out of port d is a dateline; bit 4 + p: link into port p is */
     /* VC selection as a state machine: a port's state byte is scheme * V +
@@ -119,13 +90,23 @@ struct fast_sim {
     uint8_t psvc[VCSEL_NSCHEMES * SIM_MAX_VCS];
     uint8_t lport[NPORTS * SIM_MAX_VCS], lvc[NPORTS * SIM_MAX_VCS];
     /* Input FIFOs, f = i * NF + port * V + vc. */
-    flit *buf;             /* the rings when B > L + 1, else unused */
-    fifo *fs;              /* also the output VCs' holders, o = i * NF + d * V + c */
+    /* When B <= L + 1 a FIFO holds flits of at most two packets and its flits
+     * need not be stored: word[f] is the head flit (low half) and the next
+     * packet's header (high half, 0 if none).  Otherwise a ring: buf, head. */
+    uint64_t *word;
+    flit *buf;
+    uint8_t *cnt, *head;
+    int8_t *route;         /* held output VC (local), -1 */
+    int8_t *req;           /* request of the head header (valid while in reqm) */
     /* Output VCs, o = i * NF + d * V + c. */
+    int8_t *holder;        /* local FIFO holding it, -1 */
     uint8_t *qst;          /* queue-selection orders, 5 bytes each */
     /* Output ports, p8 = i * PSTRIDE + d. */
+    uint8_t *pstate;       /* VC-selection state byte (see pnext) */
+    int32_t *blocked;      /* blocked from this cycle on, not yet counted in lb; -1 */
     /* Routers: bit masks over the local indices. */
-    rstate *rs;
+    uint64_t *reqm, *livem;
+    uint64_t *dfull;       /* output VCs whose downstream FIFO is full */
     /* Events for this cycle and the next: bit sets of output ports and of
      * routers (visited in index order, which keeps memory access sequential
      * on large networks), a list of sources. */
@@ -138,7 +119,8 @@ struct fast_sim {
     uint8_t *injok;
     release *heap;
     int nheap;
-    uint32_t *live, *unfull; /* see events */
+    fmove *moves;
+    flink *links;
 };
 
 /* Where a source is: waiting for its release (heap) or done, listed for a
@@ -151,7 +133,7 @@ enum { ISRC_IDLE = 0, ISRC_LISTED, ISRC_STALLED };
  * contents in a word or in a ring). */
 typedef struct {
     int V, B, L, NF;
-    int word;              /* FIFO contents in fifo.w (B <= L + 1), else in the ring */
+    int word;              /* FIFO contents in word[] (B <= L + 1), else in the ring */
 } geo;
 
 #define HOT static inline __attribute__((always_inline))
@@ -186,28 +168,18 @@ static void *alloc(fast_sim *f, size_t n, size_t size, int *ok)
 void fast_free(fast_sim *f)
 {
     if (!f) return;
-    free(f->dx); free(f->dy); free(f->hops); free(f->sends); 
+    free(f->dx); free(f->dy); free(f->word); free(f->hops); free(f->sends); free(f->nbr); free(f->downbase); free(f->upport);
     free(f->x); free(f->y); free(f->dl); free(f->pnext);
-    free(f->buf); free(f->fs); free(f->qst); free(f->rs);
+    free(f->buf); free(f->cnt); free(f->head); free(f->route); free(f->req);
+    free(f->holder); free(f->qst); free(f->pstate); free(f->blocked);
+    free(f->reqm); free(f->livem); free(f->dfull);
     for (int k = 0; k < 2; k++) { free(f->pbits[k]); free(f->qbits[k]); free(f->ilist[k]); }
     free(f->slice); free(f->seq); free(f->istate); free(f->injok); free(f->heap);
-    free(f->live); free(f->unfull);
+    free(f->moves); free(f->links);
     free(f);
 }
 
 size_t fast_bytes(const fast_sim *f) { return f->bytes + sizeof *f; }
-
-/* Empty FIFOs, free output VCs, no masks, no blocked port. */
-static void clear_state(fast_sim *f)
-{
-    size_t nf = (size_t)f->nodes * (size_t)f->NF;
-    for (size_t g = 0; g < nf; g++) f->fs[g] = (fifo){ 0, 0, 0, -1, 0, -1, { 0 } };
-    for (int i = 0; i < f->nodes; i++) {
-        rstate *r = &f->rs[i];
-        r->reqm = r->livem = r->dfull = 0;
-        for (int d = 0; d < PSTRIDE; d++) r->blocked[d] = -1;
-    }
-}
 
 fast_sim *fast_new(const sim_params *p, const int32_t *dest)
 {
@@ -229,14 +201,27 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
     f->dy = alloc(f, nodes, sizeof *f->dy, &ok);
     f->hops = alloc(f, nodes, sizeof *f->hops, &ok);
     f->sends = alloc(f, nodes, 1, &ok);
+    f->nbr = alloc(f, nodes * 4, sizeof *f->nbr, &ok);
+    f->downbase = alloc(f, nodes * 4, sizeof *f->downbase, &ok);
+    f->upport = alloc(f, nodes * 4, sizeof *f->upport, &ok);
     f->x = alloc(f, nodes, sizeof *f->x, &ok);
     f->y = alloc(f, nodes, sizeof *f->y, &ok);
     f->dl = alloc(f, nodes, 1, &ok);
     f->pnext = alloc(f, (size_t)VCSEL_NSCHEMES * (size_t)f->V << f->V, 1, &ok);
-    f->buf = alloc(f, f->B > f->L + 1 ? nf * (size_t)f->B : 0, sizeof *f->buf, &ok);
-    f->fs = alloc(f, nf, sizeof *f->fs, &ok);
+    const int word = f->B <= f->L + 1;
+    f->word = alloc(f, word ? nf : 0, sizeof *f->word, &ok);
+    f->buf = alloc(f, word ? 0 : nf * (size_t)f->B, sizeof *f->buf, &ok);
+    f->cnt = alloc(f, nf, 1, &ok);
+    f->head = alloc(f, word ? 0 : nf, 1, &ok);
+    f->route = alloc(f, nf, 1, &ok);
+    f->req = alloc(f, nf, 1, &ok);
+    f->holder = alloc(f, nf, 1, &ok);
     f->qst = alloc(f, nf * NPORTS, 1, &ok);
-    f->rs = alloc(f, nodes, sizeof *f->rs, &ok);
+    f->pstate = alloc(f, nodes * PSTRIDE, 1, &ok);
+    f->blocked = alloc(f, nodes * PSTRIDE, sizeof *f->blocked, &ok);
+    f->reqm = alloc(f, nodes, sizeof *f->reqm, &ok);
+    f->livem = alloc(f, nodes, sizeof *f->livem, &ok);
+    f->dfull = alloc(f, nodes, sizeof *f->dfull, &ok);
     for (int k = 0; k < 2; k++) {
         f->pbits[k] = alloc(f, PWORDS(nodes), sizeof *f->pbits[k], &ok);
         f->qbits[k] = alloc(f, QWORDS(nodes), sizeof *f->qbits[k], &ok);
@@ -247,8 +232,8 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
     f->istate = alloc(f, nodes, 1, &ok);
     f->injok = alloc(f, nodes, 1, &ok);
     f->heap = alloc(f, nodes, sizeof *f->heap, &ok);
-    f->live = alloc(f, nodes * NPORTS, sizeof *f->live, &ok);
-    f->unfull = alloc(f, nodes * NPORTS, sizeof *f->unfull, &ok);
+    f->moves = alloc(f, nodes * NPORTS, sizeof *f->moves, &ok);
+    f->links = alloc(f, nodes * 4, sizeof *f->links, &ok);
     if (!ok) {
         fast_free(f);
         return NULL;
@@ -264,9 +249,9 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
         uint8_t dl = 0;
         for (int d = 0; d < 4; d++) {
             int nb = route_neighbour(f->n, i, d);
-            f->rs[i].nbr[d] = nb;
-            f->rs[i].downbase[d] = nb * f->NF + route_opposite(d) * f->V;
-            f->rs[i].upport[d] = nb * PSTRIDE + route_opposite(d);
+            f->nbr[i * 4 + d] = nb;
+            f->downbase[i * 4 + d] = nb * f->NF + route_opposite(d) * f->V;
+            f->upport[i * 4 + d] = nb * PSTRIDE + route_opposite(d);
             if (route_is_dateline(f->n, i, d)) dl |= (uint8_t)(1u << d);
             /* Input port d is fed by the neighbour's opposite output. */
             if (route_is_dateline(f->n, nb, route_opposite(d))) dl |= (uint8_t)(1u << (4 + d));
@@ -283,7 +268,9 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
                 f->pnext[((size_t)(sc * f->V + last) << f->V) | r] =
                     (uint8_t)(sc * f->V + (r ? vcsel_pick(sc, r, last, f->V) : last));
     for (int ps = 0; ps < VCSEL_NSCHEMES * f->V; ps++) f->psvc[ps] = (uint8_t)(ps % f->V);
-    clear_state(f);
+    memset(f->route, -1, nf);
+    memset(f->holder, -1, nf);
+    memset(f->blocked, -1, nodes * PSTRIDE * sizeof *f->blocked);
     f->ok_run = 1;
     return f;
 }
@@ -362,10 +349,6 @@ typedef struct {
     uint64_t *pc, *pn, *qc, *qn;
     int32_t *ic, *in;
     int nic, nin;
-    /* Held back during step 2 (router * 64 + local bit): livem bits to set,
-     * dfull bits to clear. */
-    uint32_t *live, *unfull;
-    int nlive, nunfull;
 } events;
 
 HOT void set_bit(uint64_t *bits, size_t k) { bits[k >> 6] |= 1ull << (k & 63); }
@@ -379,8 +362,8 @@ HOT int flit_slice(const fast_sim *f, flit fl)
 
 HOT flit head_flit(const fast_sim *f, const geo G, size_t g)
 {
-    if (G.word) return (flit)f->fs[g].w;
-    return f->buf[g * (size_t)G.B + f->fs[g].head];
+    if (G.word) return (flit)f->word[g];
+    return f->buf[g * (size_t)G.B + f->head[g]];
 }
 
 /* Step 1 at router i: every free output VC grants one of its requests; a
@@ -388,12 +371,12 @@ HOT flit head_flit(const fast_sim *f, const geo G, size_t g)
 HOT void queue_selection(fast_sim *f, const geo G, int i, events *ev, sim_metrics *m)
 {
     const size_t base = (size_t)i * (size_t)G.NF;
-    const uint64_t rm = f->rs[i].reqm;
+    const uint64_t rm = f->reqm[i];
     uint64_t seen = 0;
     for (uint64_t a = rm; a; a &= a - 1) {
         int lf = __builtin_ctzll(a);
-        int o = f->fs[base + (size_t)lf].req;
-        if ((seen >> o & 1) || f->fs[base + (size_t)o].holder >= 0) continue;
+        int o = f->req[base + (size_t)lf];
+        if ((seen >> o & 1) || f->holder[base + (size_t)o] >= 0) continue;
         seen |= 1ull << o;
         /* All requests for o: their directions, and per direction the lowest
          * VC (the reference's tie-break within a direction). */
@@ -402,7 +385,7 @@ HOT void queue_selection(fast_sim *f, const geo G, int i, events *ev, sim_metric
         uint64_t same = 0;
         for (uint64_t b = a; b; b &= b - 1) {
             int q = __builtin_ctzll(b);
-            if (f->fs[base + (size_t)q].req != o) continue;
+            if (f->req[base + (size_t)q] != o) continue;
             same |= 1ull << q;
             int pd = f->lport[q];
             if (!(dirs >> pd & 1)) first[pd] = q;
@@ -412,10 +395,10 @@ HOT void queue_selection(fast_sim *f, const geo G, int i, events *ev, sim_metric
         int pos = 0;
         while (!(dirs >> order[pos] & 1)) pos++;
         int win = first[order[pos]];
-        f->fs[base + (size_t)o].holder = (int8_t)win;
-        f->fs[base + (size_t)win].route = (int8_t)o;
-        f->rs[i].reqm &= ~(1ull << win);
-        f->rs[i].livem |= 1ull << o;
+        f->holder[base + (size_t)o] = (int8_t)win;
+        f->route[base + (size_t)win] = (int8_t)o;
+        f->reqm[i] &= ~(1ull << win);
+        f->livem[i] |= 1ull << o;
         set_bit(ev->pc, (size_t)i * PSTRIDE + f->lport[o]);
         uint8_t w = order[pos];
         if (f->p.q_update == QUPDATE_TAIL) {
@@ -437,47 +420,86 @@ HOT void queue_selection(fast_sim *f, const geo G, int i, events *ev, sim_metric
         }
     }
 }
-/* ---- moving flits ---- */
+/* Step 2 at output port p8 (router i, direction d): pick the VC that sends
+ * and append the move.  The ready VCs are the live ones whose downstream
+ * FIFO is not full (dfull); the P port's dfull bits are never set.  A port
+ * that sends is listed for the next cycle; one that is blocked sleeps, its
+ * blocked cycles counted when it is next listed. */
+HOT void vc_selection(fast_sim *f, const geo G, size_t p8, int64_t t, events *ev, int *nmoves, sim_metrics *m)
+{
+    const int V = G.V;
+    const int i = (int)(p8 / PSTRIDE), d = (int)(p8 % PSTRIDE), sh = d * V;
+    if (f->blocked[p8] >= 0) {
+        m->lb += t - f->blocked[p8];
+        f->blocked[p8] = -1;
+    }
+    const unsigned mask = (1u << V) - 1;
+    const unsigned cand = (unsigned)(f->livem[i] >> sh) & mask;
+    if (!cand) return;
+    const unsigned ready = cand & ~(unsigned)(f->dfull[i] >> sh);
+    if (!ready) {
+        m->lb++;
+        f->blocked[p8] = (int32_t)t + 1;
+        return;
+    }
+    const int ps = f->pnext[((size_t)f->pstate[p8] << V) | ready];
+    f->pstate[p8] = (uint8_t)ps;
+    const int vc = f->psvc[ps];
+    const size_t base = (size_t)i * (size_t)G.NF, ob = base + (size_t)sh;
+    const size_t src = base + (size_t)f->holder[ob + (size_t)vc];
+    unsigned others = ready & ~(1u << vc);
+    if (others) {
+        int ws = flit_slice(f, head_flit(f, G, src));
+        for (; others; others &= others - 1) {
+            int ls = flit_slice(f, head_flit(f, G, base + (size_t)f->holder[ob + (size_t)__builtin_ctz(others)]));
+            if (ls > ws) m->ib++;
+            else if (ls < ws) m->ob++;
+        }
+    }
+    set_bit(ev->pn, p8);
+    fmove *mv = &f->moves[(*nmoves)++];
+    mv->g = (uint32_t)src;
+    mv->dst = (uint32_t)f->downbase[(size_t)i * 4 + (size_t)(d & 3)] + (uint32_t)vc;
+    mv->p8 = (uint32_t)p8;
+    mv->vc = (uint32_t)vc;
+}
+
+/* ---- applying the moves ---- */
 
 /* Put flit fl at the tail of FIFO g (local index lg) of router j, keep the
- * masks true and list what the arrival lets happen next cycle.  During step
- * 2 (`deferred`) a packet that becomes live is only noted: the downstream
- * port may not have made this cycle's decision yet, and it must not see the
- * flit until the next cycle. */
-HOT void push(fast_sim *f, const geo G, events *ev, int j, int lg, size_t g, flit fl, int deferred)
+ * masks true and list what the arrival lets happen next cycle. */
+HOT void push(fast_sim *f, const geo G, events *ev, int j, int lg, size_t g, flit fl)
 {
-    const int k = f->fs[g].cnt;
+    const int k = f->cnt[g];
     if (G.word) {
-        if (!k) f->fs[g].w = fl;
-        else if (FL_SEQ(fl) == 0) f->fs[g].w |= (uint64_t)fl << 32;
+        if (!k) f->word[g] = fl;
+        else if (FL_SEQ(fl) == 0) f->word[g] |= (uint64_t)fl << 32;
     } else {
-        int h = f->fs[g].head + k;
+        int h = f->head[g] + k;
         if (h >= G.B) h -= G.B;
         f->buf[g * (size_t)G.B + (size_t)h] = fl;
     }
-    f->fs[g].cnt = (uint8_t)(k + 1);
+    f->cnt[g] = (uint8_t)(k + 1);
     if (k) return;
-    int r = f->fs[g].route;
+    int r = f->route[g];
     if (r >= 0) {
-        if (deferred) ev->live[ev->nlive++] = (uint32_t)j * 64 + (uint32_t)r;
-        else f->rs[j].livem |= 1ull << r;
+        f->livem[j] |= 1ull << r;
         set_bit(ev->pn, (size_t)j * PSTRIDE + f->lport[r]);
     } else {
-        f->fs[g].req = (int8_t)route_req(f, G, j, lg, fl);
-        f->rs[j].reqm |= 1ull << lg;
+        f->req[g] = (int8_t)route_req(f, G, j, lg, fl);
+        f->reqm[j] |= 1ull << lg;
         set_bit(ev->qn, (size_t)j);
     }
 }
 
 /* A full FIFO (local lf of router i) popped: whoever feeds it may send next
- * cycle.  Its dfull bit is cleared after step 2, which must see the FIFO as
- * full for the rest of this cycle. */
+ * cycle. */
 HOT void unblock_feeder(fast_sim *f, const geo G, events *ev, int i, int lf)
 {
     const int pin = f->lport[lf];
     if (pin != PORT_P) {
-        const uint32_t up = (uint32_t)f->rs[i].upport[pin];
-        ev->unfull[ev->nunfull++] = (up / PSTRIDE) * 64 + (up % PSTRIDE) * (uint32_t)G.V + f->lvc[lf];
+        const int32_t up = f->upport[i * 4 + pin];
+        f->dfull[up / PSTRIDE] &= ~(1ull << ((up % PSTRIDE) * G.V + f->lvc[lf]));
         set_bit(ev->pn, (size_t)up);
     } else if (f->istate[i] == ISRC_STALLED) {
         f->istate[i] = ISRC_LISTED;
@@ -485,147 +507,108 @@ HOT void unblock_feeder(fast_sim *f, const geo G, events *ev, int i, int lf)
     }
 }
 
-/* Take the head flit of FIFO g (router i, holding output VC lo) out; a tail
- * frees the output VC and brings the next packet's header (if any) to the
- * head.  Only port lo / V reads these bits of router i in step 2, so they
- * change at once. */
-HOT flit pop(fast_sim *f, const geo G, events *ev, int i, int lo, int lf)
-{
-    const size_t g = (size_t)i * (size_t)G.NF + (size_t)lf;
-    flit fl;
-    if (G.word) {
-        const uint64_t w = f->fs[g].w;
-        fl = (flit)w;
-        /* After a tail the next packet's header is the head; else the
-         * sequence number steps (meaningless once the FIFO is empty). */
-        f->fs[g].w = FL_SEQ(fl) == G.L - 1 ? w >> 32 : w + 1;
-    } else {
-        const int h = f->fs[g].head;
-        fl = f->buf[g * (size_t)G.B + (size_t)h];
-        f->fs[g].head = (uint8_t)(h + 1 == G.B ? 0 : h + 1);
-    }
-    const int left = --f->fs[g].cnt;
-    if (left == G.B - 1) unblock_feeder(f, G, ev, i, lf);
-    if (FL_SEQ(fl) == G.L - 1) {
-        f->fs[(size_t)i * (size_t)G.NF + (size_t)lo].holder = -1;
-        f->fs[g].route = -1;
-        f->rs[i].livem &= ~(1ull << lo);
-        if (left) {
-            f->fs[g].req = (int8_t)route_req(f, G, i, lf, head_flit(f, G, g));
-            f->rs[i].reqm |= 1ull << lf;
-        }
-        if (f->rs[i].reqm) set_bit(ev->qn, (size_t)i);
-    } else if (!left) {
-        f->rs[i].livem &= ~(1ull << lo);
-    }
-    return fl;
-}
-
-/* Where a run is: packets done, flits in the network, the last ejection,
- * flits moved this cycle. */
+/* Where a run is: packets done, flits in the network, the last ejection. */
 typedef struct {
     int64_t done, in_net, last_eject, moved;
     tailwin tw;
 } progress;
 
-/* The flit leaving local FIFO lf out of port p8 (router i, direction d) on VC vc
- * goes at once: popped, then pushed downstream or ejected.  This is exact
- * although other ports decide later in the same cycle: a decision reads only
- * its own port's output VCs (livem, holder, their FIFOs' heads) and dfull,
- * a FIFO is fed by one output VC only, what would become visible to another
- * port (a packet going live downstream, a full FIFO gaining room) is applied
- * after step 2, and a FIFO both popped and pushed in a cycle holds 1 to B-1
- * flits at its start, so its head, ring slots and masks end the same in
- * either order. */
-HOT void move_flit(fast_sim *f, const geo G, events *ev, int i, int d, int vc, int lf, int64_t t, progress *pr,
-                   sim_metrics *m)
+/* Take the head flit of the move's FIFO out; a tail frees the output VC and
+ * brings the next packet's header (if any) to the head. */
+HOT flit pop(fast_sim *f, const geo G, events *ev, int i, int lo, size_t g)
 {
-    const int lo = d * G.V + vc;
-    const flit fl = pop(f, G, ev, i, lo, lf);
-    pr->moved++;
-    if (d == PORT_P) {
-        m->flits_ejected++;
-        pr->in_net--;
-        if (FL_SEQ(fl) == G.L - 1) {
-            pr->done++;
-            pr->last_eject = t;
-            tailwin_add(&pr->tw, t);
+    const int lf = (int)(g - (size_t)i * (size_t)G.NF);
+    flit fl;
+    if (G.word) {
+        const uint64_t w = f->word[g];
+        fl = (flit)w;
+        /* After a tail the next packet's header is the head; else the
+         * sequence number steps (meaningless once the FIFO is empty). */
+        f->word[g] = FL_SEQ(fl) == G.L - 1 ? w >> 32 : w + 1;
+    } else {
+        const int h = f->head[g];
+        fl = f->buf[g * (size_t)G.B + (size_t)h];
+        f->head[g] = (uint8_t)(h + 1 == G.B ? 0 : h + 1);
+    }
+    const int left = --f->cnt[g];
+    if (left == G.B - 1) unblock_feeder(f, G, ev, i, lf);
+    if (FL_SEQ(fl) == G.L - 1) {
+        f->holder[(size_t)i * (size_t)G.NF + (size_t)lo] = -1;
+        f->route[g] = -1;
+        f->livem[i] &= ~(1ull << lo);
+        if (left) {
+            f->req[g] = (int8_t)route_req(f, G, i, lf, head_flit(f, G, g));
+            f->reqm[i] |= 1ull << lf;
         }
-        return;
+        if (f->reqm[i]) set_bit(ev->qn, (size_t)i);
+    } else if (!left) {
+        f->livem[i] &= ~(1ull << lo);
     }
-    const size_t dst = (size_t)f->rs[i].downbase[d] + (size_t)vc;
-    if (f->fs[dst].cnt == G.B - 1) f->rs[i].dfull |= 1ull << lo;
-    push(f, G, ev, f->rs[i].nbr[d], route_opposite(d) * G.V + vc, dst, fl, 1);
-    /* Link statistics per packet: a link's first flit is a header, its
-     * last a tail, and every packet that starts over it crosses it whole
-     * in a run that ends (a cut run's statistics are unspecified). */
-    const int seq = FL_SEQ(fl);
-    if (seq == 0) {
-        flink *lk = &f->rs[i].links[d];
-        if (!lk->first1) lk->first1 = (int32_t)t + 1;
-        lk->flits += G.L;
-    } else if (seq == G.L - 1) {
-        f->rs[i].links[d].last = (int32_t)t;
-    }
+    return fl;
 }
 
-/* Step 2 at output port p8 (router i, direction d): pick the VC that sends
- * and move its flit; 1 if it sent.  The ready VCs are the live ones whose downstream FIFO
- * is not full (dfull); the P port's dfull bits are never set.  A port that
- * sends is listed for the next cycle; one that is blocked sleeps, its
- * blocked cycles counted when it is next listed. */
-HOT int vc_selection(fast_sim *f, const geo G, size_t p8, int64_t t, events *ev, progress *pr, sim_metrics *m)
+/* Apply every move in one pass, pop then push.  The order of the moves does
+ * not matter: a decision read only start-of-cycle state, a FIFO is fed by one
+ * output VC only, and a FIFO that is both popped and pushed in a cycle holds
+ * between 1 and B-1 flits at its start, so its head, its ring slots and its
+ * masks end the same either way (a push-first order may list a port that
+ * sent anyway). */
+HOT void apply_moves(fast_sim *f, const geo G, events *ev, int nmoves, int64_t t, progress *pr, sim_metrics *m)
 {
-    const int V = G.V;
-    const int i = (int)(p8 / PSTRIDE), d = (int)(p8 % PSTRIDE), sh = d * V;
-    if (f->rs[p8 / PSTRIDE].blocked[p8 % PSTRIDE] >= 0) {
-        m->lb += t - f->rs[p8 / PSTRIDE].blocked[p8 % PSTRIDE];
-        f->rs[p8 / PSTRIDE].blocked[p8 % PSTRIDE] = -1;
-    }
-    const unsigned mask = (1u << V) - 1;
-    const unsigned cand = (unsigned)(f->rs[i].livem >> sh) & mask;
-    if (!cand) return 0;
-    const unsigned ready = cand & ~(unsigned)(f->rs[i].dfull >> sh);
-    if (!ready) {
-        m->lb++;
-        f->rs[p8 / PSTRIDE].blocked[p8 % PSTRIDE] = (int32_t)t + 1;
-        return 0;
-    }
-    const int ps = f->pnext[((size_t)f->rs[p8 / PSTRIDE].pstate[p8 % PSTRIDE] << V) | ready];
-    f->rs[p8 / PSTRIDE].pstate[p8 % PSTRIDE] = (uint8_t)ps;
-    const int vc = f->psvc[ps];
-    const size_t base = (size_t)i * (size_t)G.NF, ob = base + (size_t)sh;
-    const int lf = f->fs[ob + (size_t)vc].holder;
-    const size_t src = base + (size_t)lf;
-    unsigned others = ready & ~(1u << vc);
-    if (others) {
-        int ws = flit_slice(f, head_flit(f, G, src));
-        for (; others; others &= others - 1) {
-            int ls = flit_slice(f, head_flit(f, G, base + (size_t)f->fs[ob + (size_t)__builtin_ctz(others)].holder));
-            if (ls > ws) m->ib++;
-            else if (ls < ws) m->ob++;
+    for (int k = 0; k < nmoves; k++) {
+        const fmove *mv = &f->moves[k];
+        const int i = (int)(mv->p8 / PSTRIDE), d = (int)(mv->p8 % PSTRIDE), lo = d * G.V + (int)mv->vc;
+        const flit fl = pop(f, G, ev, i, lo, (size_t)mv->g);
+        if (d == PORT_P) {
+            m->flits_ejected++;
+            pr->in_net--;
+            if (FL_SEQ(fl) == G.L - 1) {
+                pr->done++;
+                pr->last_eject = t;
+                tailwin_add(&pr->tw, t);
+            }
+            continue;
+        }
+        const size_t dst = mv->dst;
+        if (f->cnt[dst] == G.B - 1) f->dfull[i] |= 1ull << lo;
+        push(f, G, ev, f->nbr[i * 4 + d], route_opposite(d) * G.V + (int)mv->vc, dst, fl);
+        /* Link statistics per packet: a link's first flit is a header, its
+         * last a tail, and every packet that starts over it crosses it whole
+         * in a run that ends (a cut run's statistics are unspecified). */
+        const int seq = FL_SEQ(fl);
+        if (seq == 0) {
+            flink *lk = &f->links[(size_t)i * 4 + (size_t)d];
+            if (!lk->first1) lk->first1 = (int32_t)t + 1;
+            lk->flits += G.L;
+        } else if (seq == G.L - 1) {
+            f->links[(size_t)i * 4 + (size_t)d].last = (int32_t)t;
         }
     }
-    move_flit(f, G, ev, i, d, vc, lf, t, pr, m);
-    return 1;
+    pr->moved = nmoves;
 }
 
 static void reset(fast_sim *f, const sim_config *c)
 {
-    size_t nf = (size_t)f->nodes * (size_t)f->NF;
+    size_t nf = (size_t)f->nodes * (size_t)f->NF, np = (size_t)f->nodes * PSTRIDE;
     if (!f->ok_run) {
-        clear_state(f);
+        memset(f->cnt, 0, nf);
+        memset(f->route, -1, nf);
+        memset(f->holder, -1, nf);
+        memset(f->reqm, 0, (size_t)f->nodes * sizeof *f->reqm);
+        memset(f->livem, 0, (size_t)f->nodes * sizeof *f->livem);
+        memset(f->dfull, 0, (size_t)f->nodes * sizeof *f->dfull);
+        memset(f->blocked, -1, np * sizeof *f->blocked);
     }
     memcpy(f->qst, c->qorder, nf * NPORTS);
     /* As if VC 0 was granted last. */
     for (int i = 0; i < f->nodes; i++)
         for (int d = 0; d < NPORTS; d++)
-            f->rs[i].pstate[d] = (uint8_t)(c->scheme[i * NPORTS + d] * f->V);
+            f->pstate[(size_t)i * PSTRIDE + (size_t)d] = (uint8_t)(c->scheme[i * NPORTS + d] * f->V);
     for (int k = 0; k < 2; k++) {
         memset(f->pbits[k], 0, PWORDS(f->nodes) * sizeof *f->pbits[k]);
         memset(f->qbits[k], 0, QWORDS(f->nodes) * sizeof *f->qbits[k]);
     }
-    for (int i = 0; i < f->nodes; i++) memset(f->rs[i].links, 0, sizeof f->rs[i].links);
+    memset(f->links, 0, (size_t)f->nodes * 4 * sizeof *f->links);
 }
 
 /* ---- the steps of a cycle ---- */
@@ -658,16 +641,9 @@ HOT void release_due(fast_sim *f, events *ev, int64_t t)
     }
 }
 
-/* Step 3's decision, on the P FIFOs as they are at the start of the cycle. */
-HOT void decide_injections(fast_sim *f, const geo G, events *ev)
-{
-    for (int k = 0; k < ev->nic; k++)
-        f->injok[k] = f->fs[(size_t)ev->ic[k] * (size_t)G.NF + PORT_P * (size_t)G.V].cnt < G.B;
-}
-
 /* Step 1 at every listed router, then step 2 at every listed port (a grant
- * may send at once), then what step 2 held back (see move_flit). */
-HOT void select_all(fast_sim *f, const geo G, events *ev, int64_t t, progress *pr, sim_metrics *m)
+ * may send at once).  Returns the number of moves. */
+HOT int select_all(fast_sim *f, const geo G, events *ev, int64_t t, sim_metrics *m)
 {
     const size_t pwords = PWORDS(f->nodes), qwords = QWORDS(f->nodes);
     for (size_t w = 0; w < qwords; w++) {
@@ -675,17 +651,16 @@ HOT void select_all(fast_sim *f, const geo G, events *ev, int64_t t, progress *p
         ev->qc[w] = 0;
         for (; bits; bits &= bits - 1) queue_selection(f, G, (int)(w * 64) + __builtin_ctzll(bits), ev, m);
     }
+    int nmoves = 0;
     for (size_t w = 0; w < pwords; w++) {
-        uint64_t bits = ev->pc[w], sent = 0;
-        if (!bits) continue;
+        uint64_t bits = ev->pc[w];
         ev->pc[w] = 0;
-        for (; bits; bits &= bits - 1)
-            if (vc_selection(f, G, w * 64 + (size_t)__builtin_ctzll(bits), t, ev, pr, m)) sent |= bits & -bits;
-        ev->pn[w] |= sent; /* a port that sent may send again next cycle */
+        for (; bits; bits &= bits - 1) vc_selection(f, G, w * 64 + (size_t)__builtin_ctzll(bits), t, ev, &nmoves, m);
     }
-    for (int k = 0; k < ev->nlive; k++) f->rs[ev->live[k] / 64].livem |= 1ull << (ev->live[k] % 64);
-    for (int k = 0; k < ev->nunfull; k++) f->rs[ev->unfull[k] / 64].dfull &= ~(1ull << (ev->unfull[k] % 64));
-    ev->nlive = ev->nunfull = 0;
+    /* Step 3's decision, on the FIFO as it was at the start. */
+    for (int k = 0; k < ev->nic; k++)
+        f->injok[k] = f->cnt[(size_t)ev->ic[k] * (size_t)G.NF + PORT_P * (size_t)G.V] < G.B;
+    return nmoves;
 }
 
 /* Step 3: listed sources whose P FIFO had room inject one flit; the others
@@ -696,11 +671,11 @@ HOT void inject(fast_sim *f, const geo G, const sim_config *c, events *ev, int64
         int i = ev->ic[k];
         size_t f0 = (size_t)i * (size_t)G.NF + PORT_P * (size_t)G.V;
         if (!f->injok[k]) {
-            if (f->fs[f0].cnt < G.B) ev->in[ev->nin++] = i; /* it popped this cycle */
+            if (f->cnt[f0] < G.B) ev->in[ev->nin++] = i; /* it popped this cycle */
             else f->istate[i] = ISRC_STALLED;
             continue;
         }
-        push(f, G, ev, i, PORT_P * G.V, f0, ((uint32_t)i << f->sbits | (uint32_t)f->slice[i]) << 8 | f->seq[i], 0);
+        push(f, G, ev, i, PORT_P * G.V, f0, ((uint32_t)i << f->sbits | (uint32_t)f->slice[i]) << 8 | f->seq[i]);
         m->flits_injected++;
         pr->in_net++;
         pr->moved++;
@@ -734,8 +709,7 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
     /* A private copy of the engine's pointers: the byte stores of the loop
      * could otherwise alias them, and the compiler would reload them. */
     fast_sim fc = *f0, *f = &fc;
-    events ev = { f->pbits[0], f->pbits[1], f->qbits[0], f->qbits[1], f->ilist[0], f->ilist[1], 0, 0,
-                  f->live, f->unfull, 0, 0 };
+    events ev = { f->pbits[0], f->pbits[1], f->qbits[0], f->qbits[1], f->ilist[0], f->ilist[1], 0, 0 };
     progress pr = { 0, 0, -1, 0, { 0 } };
     tailwin_reset(&pr.tw, G.L);
     int64_t idle = 0, t = 0;
@@ -746,9 +720,8 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
         if (t >= cutoff) { st = SIM_CUTOFF; break; }
         m->cycles++;
         release_due(f, &ev, t);
-        pr.moved = 0;
-        decide_injections(f, G, &ev);
-        select_all(f, G, &ev, t, &pr, m);
+        int nmoves = select_all(f, G, &ev, t, m);
+        apply_moves(f, G, &ev, nmoves, t, &pr, m);
         inject(f, G, c, &ev, t, &pr, m);
         swap_events(&ev);
         idle = pr.moved ? 0 : idle + 1;
@@ -822,18 +795,17 @@ sim_status fast_run(fast_sim *f, const sim_config *c, int64_t cutoff, sim_metric
     else if (f->B <= f->L + 1) st = loop_any_word(f, c, cutoff, to_send, m);
     else st = loop_any_ring(f, c, cutoff, to_send, m);
     f->ok_run = st == SIM_OK;
-    for (int i = 0; i < nodes; i++)
-        for (int d = 0; d < 4; d++) {
-            const flink *lk = &f->rs[i].links[d];
-            if (lk->first1 && lk->last - lk->first1 + 2 > m->te) m->te = lk->last - lk->first1 + 2;
-            if (lk->flits > m->max_link_flits) m->max_link_flits = lk->flits;
-        }
+    const flink *lk = f->links;
+    for (int l = 0; l < nodes * 4; l++) {
+        if (lk[l].first1 && lk[l].last - lk[l].first1 + 2 > m->te) m->te = lk[l].last - lk[l].first1 + 2;
+        if (lk[l].flits > m->max_link_flits) m->max_link_flits = lk[l].flits;
+    }
     return st;
 }
 
 void fast_link_stats(const fast_sim *f, int k, int64_t *first, int64_t *last, int64_t *flits)
 {
-    const flink *lk = &f->rs[k / 4].links[k % 4];
+    const flink *lk = &f->links[k];
     *first = lk->first1 ? lk->first1 - 1 : -1;
     *last = lk->first1 ? lk->last : -1;
     *flits = lk->flits;
