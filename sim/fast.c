@@ -425,7 +425,7 @@ HOT void queue_selection(fast_sim *f, const geo G, int i, events *ev, sim_metric
  * FIFO is not full (dfull); the P port's dfull bits are never set.  A port
  * that sends is listed for the next cycle; one that is blocked sleeps, its
  * blocked cycles counted when it is next listed. */
-HOT void vc_selection(fast_sim *f, const geo G, size_t p8, int64_t t, events *ev, int *nmoves, sim_metrics *m)
+HOT int vc_selection(fast_sim *f, const geo G, size_t p8, int64_t t, int *nmoves, sim_metrics *m)
 {
     const int V = G.V;
     const int i = (int)(p8 / PSTRIDE), d = (int)(p8 % PSTRIDE), sh = d * V;
@@ -435,12 +435,12 @@ HOT void vc_selection(fast_sim *f, const geo G, size_t p8, int64_t t, events *ev
     }
     const unsigned mask = (1u << V) - 1;
     const unsigned cand = (unsigned)(f->livem[i] >> sh) & mask;
-    if (!cand) return;
+    if (!cand) return 0;
     const unsigned ready = cand & ~(unsigned)(f->dfull[i] >> sh);
     if (!ready) {
         m->lb++;
         f->blocked[p8] = (int32_t)t + 1;
-        return;
+        return 0;
     }
     const int ps = f->pnext[((size_t)f->pstate[p8] << V) | ready];
     f->pstate[p8] = (uint8_t)ps;
@@ -456,12 +456,12 @@ HOT void vc_selection(fast_sim *f, const geo G, size_t p8, int64_t t, events *ev
             else if (ls < ws) m->ob++;
         }
     }
-    set_bit(ev->pn, p8);
     fmove *mv = &f->moves[(*nmoves)++];
     mv->g = (uint32_t)src;
     mv->dst = (uint32_t)f->downbase[(size_t)i * 4 + (size_t)(d & 3)] + (uint32_t)vc;
     mv->p8 = (uint32_t)p8;
     mv->vc = (uint32_t)vc;
+    return 1;
 }
 
 /* ---- applying the moves ---- */
@@ -653,9 +653,12 @@ HOT int select_all(fast_sim *f, const geo G, events *ev, int64_t t, sim_metrics 
     }
     int nmoves = 0;
     for (size_t w = 0; w < pwords; w++) {
-        uint64_t bits = ev->pc[w];
+        uint64_t bits = ev->pc[w], sent = 0;
+        if (!bits) continue;
         ev->pc[w] = 0;
-        for (; bits; bits &= bits - 1) vc_selection(f, G, w * 64 + (size_t)__builtin_ctzll(bits), t, ev, &nmoves, m);
+        for (; bits; bits &= bits - 1)
+            if (vc_selection(f, G, w * 64 + (size_t)__builtin_ctzll(bits), t, &nmoves, m)) sent |= bits & -bits;
+        ev->pn[w] |= sent; /* a port that sends may send again next cycle */
     }
     /* Step 3's decision, on the FIFO as it was at the start. */
     for (int k = 0; k < ev->nic; k++)
