@@ -59,5 +59,5 @@ out=$(mktemp); trap 'rm -f "$out"' EXIT
     }' "$out.eval"
   rm -f "$out.eval" "$out.ga"
 } | tee "$out"
-[ -n "${BENCH_OUT:-}" ] && cp "$out" "$BENCH_OUT"
+if [ -n "${BENCH_OUT:-}" ]; then cat "$out" > "$BENCH_OUT"; fi
 exit 0
