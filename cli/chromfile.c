@@ -1,23 +1,53 @@
-/* Writing chromosome files (see chromfile.h). */
+/* Writing and checking chromosome files (see chromfile.h). */
 #include "cli/chromfile.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "ga/chrom.h"
+#include "util/quote.h"
 
 int chromfile_write(const char *path, const sim_config *c, int n, const chromfile_meta *meta)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
     if (!f) return -1;
-    fprintf(f, "# nocsim chromosome v1\n");
-    fprintf(f, "# traffic %s, %dx%d torus, %d slices of %d flits", meta->traffic ? meta->traffic : "?", n, n,
-            meta->slices, meta->flits);
+    char q[QUOTE_BUF];
+    quote_str(q, sizeof q, meta->traffic ? meta->traffic : "?");
+    fprintf(f, SIM_CHROM_HEADER "\n");
+    fprintf(f, "# traffic %s, %dx%d torus, %d slices of %d flits", q, n, n, meta->slices, meta->flits);
     if (meta->run > 0) fprintf(f, ", run %lld", (long long)meta->run);
     if (meta->chromosome > 0) fprintf(f, ", chromosome %lld", (long long)meta->chromosome);
     if (meta->duration >= 0) fprintf(f, ", duration %lld", (long long)meta->duration);
     fprintf(f, ", signature %08x\n", meta->crc);
     fprintf(f, "# replay: nocsim replay --file FILE --traffic %s --size %d --slices %d --flits %d\n",
-            meta->traffic ? meta->traffic : "T", n, meta->slices, meta->flits);
+            meta->traffic ? q : "T", n, meta->slices, meta->flits);
     int rc = sim_config_save(c, n, f);
     if (f != stdout) rc |= fclose(f);
     else rc |= fflush(f);
     return rc ? -1 : 0;
+}
+
+int chromfile_load(sim_config *c, int n, const char *path, char *err, size_t errlen)
+{
+    char q[QUOTE_BUF];
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "config %s: %s", quote_str(q, sizeof q, path), strerror(errno));
+        return -1;
+    }
+    sim_config_header h;
+    int kind = sim_config_read(c, n, f, path, &h, err, errlen);
+    fclose(f);
+    if (kind <= 0) return kind;
+    uint8_t *scratch = malloc(chrom_encoded_size(n, c->vcs));
+    if (!scratch) return snprintf(err, errlen, "out of memory"), -1;
+    uint32_t crc = chrom_signature(c, n, scratch);
+    free(scratch);
+    if (crc == h.signature) return 0;
+    snprintf(err, errlen,
+             "config %s: the genes give signature %08x, the header names %08x: the file was changed or damaged "
+             "(to use edited genes, delete the first line '" SIM_CHROM_HEADER "')",
+             quote_str(q, sizeof q, path), crc, h.signature);
+    return -1;
 }

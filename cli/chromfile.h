@@ -17,7 +17,15 @@ typedef struct {
     uint32_t crc;
 } chromfile_meta;
 
-/* Write to path ("-" = stdout).  Returns 0, or -1 with errno set. */
+/* Write to path ("-" = stdout).  The traffic name is escaped (util/quote.h)
+ * so the header stays three lines.  Returns 0, or -1 with errno set. */
 int chromfile_write(const char *path, const sim_config *c, int n, const chromfile_meta *meta);
+
+/* Read a --config / --file over c (sized for an n x n torus).  A plain
+ * configuration file is applied as it is; a chromosome file (first line
+ * SIM_CHROM_HEADER) must be complete and its genes must give the signature
+ * its header names.  Returns 0, or -1 with one line in err naming the file
+ * (and line) and what is wrong; c may then be partly overwritten. */
+int chromfile_load(sim_config *c, int n, const char *path, char *err, size_t errlen);
 
 #endif

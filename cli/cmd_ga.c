@@ -18,6 +18,10 @@
 static volatile sig_atomic_t stop_requested;
 static void on_signal(int sig) { (void)sig; stop_requested = 1; }
 
+/* --evals beyond this is a typo, not a budget: a billion evaluations of even
+ * a 4x4 torus are hours of work, of the default 16x16 weeks. */
+#define GA_MAX_EVALS 1000000000L
+
 static void help(void)
 {
     printf("usage: nocsim ga [options]\n\n"
@@ -72,21 +76,11 @@ static void help(void)
 
 static int parse_genes(const char *v, unsigned *out)
 {
-    unsigned g = 0;
-    for (const char *p = v; *p; p++) {
-        if (*p == ',') continue;
-        const char *q = strchr("VICQ", *p);
-        if (!q || (p[1] && p[1] != ',')) {
-            fprintf(stderr, "nocsim ga: --genes: '%s' must be a comma-separated subset of V,I,C,Q\n", v);
-            return -1;
-        }
-        g |= 1u << (q - "VICQ");
-    }
-    if (!g) {
-        fprintf(stderr, "nocsim ga: --genes: '%s' names no gene (use a subset of V,I,C,Q)\n", v);
-        return -1;
-    }
-    *out = g;
+    static const char *const genes[] = { "V", "I", "C", "Q" };
+    int picked[4], n;
+    if (!arg_name_list("ga", "--genes", v, genes, 4, picked, &n)) return -1;
+    *out = 0;
+    for (int j = 0; j < n; j++) *out |= 1u << picked[j];
     return 0;
 }
 
@@ -132,7 +126,7 @@ int cmd_ga(int argc, char **argv)
     gp.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
     if (gp.threads < 1) gp.threads = 1;
     const char *dbpath = STORE_DEFAULT_PATH, *save_best = NULL;
-    int no_db = 0, quiet = 0, threads_given = 0;
+    int no_db = 0, quiet = 0, threads_given = 0, vmax_given = 0;
     long resume = 0, every = 0, x;
     double d;
     int k;
@@ -148,7 +142,7 @@ int cmd_ga(int argc, char **argv)
         else if (!strcmp(a, "--algo")) { VAL(); if (!arg_choice(cmd, a, v, ga_algo_names, 2, &k)) return EXIT_USAGE; gp.algo = (ga_algo)k; }
         else if (!strcmp(a, "--pop")) INTO(gp.pop, 2, 100000);
         else if (!strcmp(a, "--generations")) INTO(gp.generations, 0, 100000000);
-        else if (!strcmp(a, "--evals")) { VAL(); if (!arg_int(cmd, a, v, 1, 2000000000000L, &x)) return EXIT_USAGE; gp.max_evals = x; }
+        else if (!strcmp(a, "--evals")) { VAL(); if (!arg_int(cmd, a, v, 1, GA_MAX_EVALS, &x)) return EXIT_USAGE; gp.max_evals = x; }
         else if (!strcmp(a, "--train")) INTO(gp.train, 0, 100000000);
         else if (!strcmp(a, "--mutation")) { VAL(); if (!arg_double(cmd, a, v, 1e-6, 1, &d)) return EXIT_USAGE; gp.mutation = d; }
         else if (!strcmp(a, "--max-genes")) INTO(gp.max_genes, 1, 1000);
@@ -165,7 +159,7 @@ int cmd_ga(int argc, char **argv)
             if ((gp.arb = vcsel_parse(v)) < 0) { fprintf(stderr, "nocsim ga: --arb: '%s' is not a scheme (allowed: C00-C09)\n", v); return EXIT_USAGE; }
         }
         else if (!strcmp(a, "--interval")) { VAL(); if (!arg_int(cmd, a, v, 1, 1000000, &x)) return EXIT_USAGE; gp.interval = (uint32_t)x; }
-        else if (!strcmp(a, "--stack-vmax")) INTO(gp.stack_vmax, 1, 100000);
+        else if (!strcmp(a, "--stack-vmax")) { INTO(gp.stack_vmax, 1, 100000); vmax_given = 1; }
         else if (!strcmp(a, "--sort-key")) { VAL(); if (!arg_choice(cmd, a, v, ga_key_names, GA_KEY_COUNT, &k)) return EXIT_USAGE; gp.sort_key = (ga_sort_key)k; }
         else if (!strcmp(a, "--threads")) { INTO(gp.threads, 1, 256); threads_given = 1; }
         else if (!strcmp(a, "--fitness")) { VAL(); if (!arg_choice(cmd, a, v, ga_fitness_names, 3, &k)) return EXIT_USAGE; gp.fitness = (ga_fitness)k; }
@@ -199,6 +193,11 @@ int cmd_ga(int argc, char **argv)
     if (!resume) {
         if (ga_params_check(&gp, err, sizeof err) || sim_params_check(&mo.params, err, sizeof err)) {
             fprintf(stderr, "nocsim ga: %s\n", err);
+            return EXIT_USAGE;
+        }
+        if (vmax_given && gp.stack_vmax < mo.params.flits) {
+            fprintf(stderr, "nocsim ga: --stack-vmax: %d is below the packet length %d (allowed: [%d, 100000])\n",
+                    gp.stack_vmax, mo.params.flits, mo.params.flits);
             return EXIT_USAGE;
         }
         if (gp.interval && gp.interval < (uint32_t)mo.params.flits) {

@@ -191,7 +191,7 @@ int cmd_replay(int argc, char **argv)
         if (!(t = model_opts_traffic(cmd, &mo))) return EXIT_USAGE;
         cfg = sim_config_new(t->nodes, sp.vcs, 0, (uint32_t)sp.flits);
         if (!cfg) { traffic_free(t); return EXIT_FAIL; }
-        if (sim_config_load(cfg, sp.n, sel.file, err, sizeof err)) {
+        if (chromfile_load(cfg, sp.n, sel.file, err, sizeof err)) {
             fprintf(stderr, "nocsim replay: --file: %s\n", err);
             rc = EXIT_USAGE;
             goto out;

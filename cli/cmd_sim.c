@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/chromfile.h"
 #include "cli/cli.h"
 #include "cli/model_opts.h"
 #include "router/arbiter.h"
@@ -129,7 +130,7 @@ int cmd_sim(int argc, char **argv)
     int rc = EXIT_OK;
     sim *s = NULL;
     if (!c) { fprintf(stderr, "nocsim sim: out of memory\n"); rc = EXIT_FAIL; goto out; }
-    if (config && sim_config_load(c, p->n, config, err, sizeof err)) {
+    if (config && chromfile_load(c, p->n, config, err, sizeof err)) {
         fprintf(stderr, "nocsim sim: --config: %s\n", err);
         rc = EXIT_USAGE;
         goto out;

@@ -39,24 +39,14 @@ static void help(void)
 
 static int parse_schemes(const char *v, scheme_set *w)
 {
+    const char *names[VCSEL_NSCHEMES];
+    for (int k = 0; k < VCSEL_NSCHEMES; k++) names[k] = vcsel_name(k);
     if (!strcmp(v, "all")) {
         for (int k = 0; k < VCSEL_NSCHEMES; k++) w->schemes[k] = k;
         w->nschemes = VCSEL_NSCHEMES;
         return 0;
     }
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", v);
-    w->nschemes = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        int k = vcsel_parse(tok);
-        if (k < 0 || w->nschemes == VCSEL_NSCHEMES) {
-            fprintf(stderr, "nocsim stack: --arb: '%s' is not a scheme (allowed: all, or C00-C09 separated by commas)\n", tok);
-            return -1;
-        }
-        w->schemes[w->nschemes++] = k;
-    }
-    return 0;
+    return arg_name_list("stack", "--arb", v, names, VCSEL_NSCHEMES, w->schemes, &w->nschemes) ? 0 : -1;
 }
 
 int cmd_stack(int argc, char **argv)

@@ -85,9 +85,14 @@ int sim_config_check(const sim_config *c, char *err, size_t errlen)
                             route_port_name(i % NPORTS)), -1;
     size_t lists = (size_t)c->nodes * NPORTS * (size_t)c->vcs;
     for (size_t k = 0; k < lists; k++) {
+        /* Range first: a shift by a byte >= 32 is undefined, and x86 would
+         * wrap it round into the permutation mask. */
         unsigned seen = 0;
-        for (int j = 0; j < NPORTS; j++) seen |= 1u << c->qorder[k * NPORTS + (size_t)j];
-        if (seen != 0x1f)
+        for (int j = 0; j < NPORTS; j++) {
+            uint8_t q = c->qorder[k * NPORTS + (size_t)j];
+            seen |= q < NPORTS ? 1u << q : 1u << NPORTS;
+        }
+        if (seen != (1u << NPORTS) - 1)
             return snprintf(err, errlen, "queue order of node %zu port %c vc %zu is not a permutation of NESWP",
                             k / ((size_t)c->vcs * NPORTS), route_port_name((int)(k / (size_t)c->vcs % NPORTS)),
                             k % (size_t)c->vcs), -1;

@@ -74,7 +74,28 @@ static inline uint8_t *sim_config_q(const sim_config *c, int node, int d, int vc
 }
 /* Every Q entry a permutation of 0..4 and every scheme in 0..9? */
 int sim_config_check(const sim_config *c, char *err, size_t errlen);
-/* Load a configuration text file (format in sim/config_file.c) over c. */
+/* First line of a chromosome file: a configuration file that holds every gene
+ * and names its signature at the end of a header comment ("signature
+ * 0123abcd"); cli/chromfile.c writes and checks them. */
+#define SIM_CHROM_HEADER "# nocsim chromosome v1"
+/* What a configuration file says about itself. */
+typedef struct {
+    int chromosome;       /* starts with SIM_CHROM_HEADER */
+    int has_signature;
+    uint32_t signature;   /* the header's, when has_signature */
+} sim_config_header;
+/* Read a configuration text file (format in sim/config_file.c) from f over c
+ * (sized for an n x n torus); name is the file's name for messages.  Lines of
+ * any length; numbers parsed strictly.  A chromosome file must hold every gene
+ * (size, vcs, interval, every scheme and qorder) and a signature line.
+ * Returns 0 for a plain configuration, 1 for a chromosome file (its header in
+ * *h if h is not NULL; the signature is not compared here), or -1 with one
+ * line in err naming the file, the line and the allowed range.  On -1, c may
+ * be partly overwritten. */
+int sim_config_read(sim_config *c, int n, FILE *f, const char *name, sim_config_header *h, char *err,
+                    size_t errlen);
+/* sim_config_read of the file at path.  Returns 0 (either kind of file) or -1
+ * with a message in err (including a file that cannot be opened). */
 int sim_config_load(sim_config *c, int n, const char *path, char *err, size_t errlen);
 /* Write c as a configuration text file that sim_config_load reads back. */
 int sim_config_save(const sim_config *c, int n, FILE *f);

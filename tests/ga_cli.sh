@@ -20,7 +20,7 @@ cd "$tmp"
 expect_usage "pop range"        "--pop"            $N ga --pop 1
 expect_usage "rate range"       "--crossover-rate" $N ga --crossover-rate 2
 expect_usage "watchdog+life"    "exclude"          $N ga --watchdog 100 --lifetime 100
-expect_usage "genes"            "V,I,C,Q"          $N ga --genes V,X
+expect_usage "genes"            "not one of: V I C Q" $N ga --genes V,X
 expect_usage "algo"             "local paper"      $N ga --algo magic
 expect_usage "interval"         "packet length"    $N ga --interval 3
 [ ! -e nocsim.db ] && ok || bad "bad input created nocsim.db"

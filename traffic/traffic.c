@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/lines.h"
+#include "util/parse.h"
+#include "util/quote.h"
+
 enum { T_BCMP, T_BREV, T_BROT, T_SHFL, T_TORN, T_TRNS, T_COUNT };
 
 const char *const traffic_builtin_names[] = { "bcmp", "brev", "brot", "shfl", "torn", "trns" };
@@ -56,61 +60,55 @@ static void random_permutation(int32_t *dest, int nodes, uint64_t seed)
     }
 }
 
-static int parse_node(const char *tok, int nodes, int32_t *out)
+/* One "src dst" line into t->dest; seen marks sources already given. */
+static int read_pair(traffic *t, char *line, char *seen, const char *where, char *err, size_t errlen)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(tok, &end, 10);
-    if (*tok == '\0' || *end != '\0' || errno || v < 0 || v >= nodes) return -1;
-    *out = (int32_t)v;
+    char *tok[2], why[QUOTE_BUF + 96];
+    int k = line_fields(line, tok, 2);
+    if (k == 0) return 0;
+    if (k != 2) {
+        snprintf(err, errlen, "%s: expected 'src dst', two node ids", where);
+        return -1;
+    }
+    int64_t v[2];
+    for (int j = 0; j < 2; j++) {
+        parse_status st = parse_int(tok[j], 0, t->nodes - 1, &v[j]);
+        if (st != PARSE_OK) {
+            parse_explain_int(why, sizeof why, st, tok[j], 0, t->nodes - 1);
+            snprintf(err, errlen, "%s: %s node id %s", where, j ? "destination" : "source", why);
+            return -1;
+        }
+    }
+    if (seen[v[0]]) {
+        snprintf(err, errlen, "%s: node %d already has a destination", where, (int)v[0]);
+        return -1;
+    }
+    seen[v[0]] = 1;
+    t->dest[v[0]] = (int32_t)v[1];
     return 0;
 }
 
-static int load_file(traffic *t, const char *path, char *err, size_t errlen)
+static int read_pairs(traffic *t, FILE *f, const char *name, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "traffic file %s: %s", path, strerror(errno));
-        return -1;
-    }
     char *seen = calloc((size_t)t->nodes, 1);
-    if (!seen) { fclose(f); snprintf(err, errlen, "out of memory"); return -1; }
-    char line[512];
-    int lineno = 0, rc = 0;
-    while (rc == 0 && fgets(line, sizeof line, f)) {
-        lineno++;
-        char *hash = strchr(line, '#');
-        if (hash) *hash = '\0';
-        char a[64], b[64], extra[2];
-        int k = sscanf(line, "%63s %63s %1s", a, b, extra);
-        if (k <= 0) continue;
-        int32_t src, dst;
-        if (k != 2) {
-            snprintf(err, errlen, "traffic file %s, line %d: expected 'src dst'", path, lineno);
-            rc = -1;
-        } else if (parse_node(a, t->nodes, &src) || parse_node(b, t->nodes, &dst)) {
-            snprintf(err, errlen, "traffic file %s, line %d: node ids must be integers in [0, %d]",
-                     path, lineno, t->nodes - 1);
-            rc = -1;
-        } else if (seen[src]) {
-            snprintf(err, errlen, "traffic file %s, line %d: node %d already has a destination",
-                     path, lineno, (int)src);
-            rc = -1;
-        } else {
-            seen[src] = 1;
-            t->dest[src] = dst;
-        }
+    if (!seen) { snprintf(err, errlen, "out of memory"); return -1; }
+    char q[QUOTE_BUF], label[QUOTE_BUF + 16], where[QUOTE_BUF + 48];
+    snprintf(label, sizeof label, "traffic file %s", quote_str(q, sizeof q, name));
+    line_reader r;
+    line_reader_init(&r, f, label);
+    char *line;
+    int got, rc = 0;
+    while (rc == 0 && (got = line_reader_next(&r, &line, err, errlen)) > 0) {
+        snprintf(where, sizeof where, "%s, line %ld", label, r.line);
+        rc = read_pair(t, line, seen, where, err, errlen);
     }
-    if (rc == 0 && ferror(f)) {
-        snprintf(err, errlen, "traffic file %s: read error", path);
-        rc = -1;
-    }
+    if (rc == 0 && got < 0) rc = -1;
+    line_reader_free(&r);
     free(seen);
-    fclose(f);
     return rc;
 }
 
-traffic *traffic_new(const char *spec, int n, uint64_t seed, char *err, size_t errlen)
+static traffic *traffic_alloc(const char *spec, int n, char *err, size_t errlen)
 {
     if (n < 2 || n % 2 != 0 || n > 4096) {
         snprintf(err, errlen, "torus size %d: must be even, in [2, 4096]", n);
@@ -124,7 +122,38 @@ traffic *traffic_new(const char *spec, int n, uint64_t seed, char *err, size_t e
     if (!t->dest) { free(t); snprintf(err, errlen, "out of memory"); return NULL; }
     for (int i = 0; i < t->nodes; i++) t->dest[i] = i;
     snprintf(t->name, sizeof t->name, "%s", spec);
+    return t;
+}
 
+traffic *traffic_read(FILE *f, const char *name, int n, char *err, size_t errlen)
+{
+    traffic *t = traffic_alloc(name, n, err, errlen);
+    if (t && read_pairs(t, f, name, err, errlen) != 0) {
+        traffic_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+static traffic *load_file(const char *spec, const char *path, int n, char *err, size_t errlen)
+{
+    char q[QUOTE_BUF];
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "traffic file %s: %s", quote_str(q, sizeof q, path), strerror(errno));
+        return NULL;
+    }
+    traffic *t = traffic_read(f, path, n, err, errlen);
+    fclose(f);
+    if (t) snprintf(t->name, sizeof t->name, "%s", spec);
+    return t;
+}
+
+traffic *traffic_new(const char *spec, int n, uint64_t seed, char *err, size_t errlen)
+{
+    if (strncmp(spec, "file:", 5) == 0) return load_file(spec, spec + 5, n, err, errlen);
+    traffic *t = traffic_alloc(spec, n, err, errlen);
+    if (!t) return NULL;
     int k;
     for (k = 0; k < T_COUNT; k++)
         if (strcmp(spec, traffic_builtin_names[k]) == 0) break;
@@ -137,10 +166,10 @@ traffic *traffic_new(const char *spec, int n, uint64_t seed, char *err, size_t e
         for (int w = 0; w < t->nodes; w++) t->dest[w] = traffic_builtin_dest(k, n, w);
     } else if (strcmp(spec, "randperm") == 0) {
         random_permutation(t->dest, t->nodes, seed);
-    } else if (strncmp(spec, "file:", 5) == 0) {
-        if (load_file(t, spec + 5, err, errlen) != 0) { traffic_free(t); return NULL; }
     } else {
-        snprintf(err, errlen, "unknown traffic '%s' (allowed: bcmp brev brot shfl torn trns randperm file:PATH)", spec);
+        char q[QUOTE_BUF];
+        snprintf(err, errlen, "unknown traffic '%s' (allowed: bcmp brev brot shfl torn trns randperm file:PATH)",
+                 quote_str(q, sizeof q, spec));
         traffic_free(t);
         return NULL;
     }

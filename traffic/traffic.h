@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct {
     int n;          /* ring size */
@@ -21,6 +22,13 @@ typedef struct {
  * one-line message in err on bad input (unknown name, n not a power of two
  * for a bit pattern, a bad line in a file). */
 traffic *traffic_new(const char *spec, int n, uint64_t seed, char *err, size_t errlen);
+/* A traffic file's pairs read from f (its format: see above; name is the
+ * file's name for messages and t->name).  Every line is read whole and every
+ * token parsed strictly (util/parse.h).  Returns the pattern (free with
+ * traffic_free), or NULL with one line in err naming the file, the line and
+ * the allowed range (a bad id, a second destination for a source, a NUL byte,
+ * a read error, out of memory). */
+traffic *traffic_read(FILE *f, const char *name, int n, char *err, size_t errlen);
 void traffic_free(traffic *t);
 
 /* The names of the built-in patterns, for help texts and sweeps. */

@@ -1,0 +1,68 @@
+/* Line reading without a length limit (see lines.h). */
+#include "util/lines.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+void line_reader_init(line_reader *r, FILE *f, const char *name)
+{
+    r->f = f;
+    r->name = name;
+    r->buf = NULL;
+    r->cap = 0;
+    r->line = 0;
+}
+
+int line_reader_next(line_reader *r, char **line, char *err, size_t errlen)
+{
+    if (!r->f) return -1;
+    errno = 0;
+    ssize_t n = getline(&r->buf, &r->cap, r->f);
+    if (n < 0) {
+        int e = errno;
+        if (ferror(r->f) || e == ENOMEM) {
+            snprintf(err, errlen, "%s, after line %ld: read error: %s", r->name, r->line,
+                     strerror(e ? e : EIO));
+            r->f = NULL;
+            return -1;
+        }
+        return 0;
+    }
+    r->line++;
+    size_t len = (size_t)n;
+    /* A NUL would end the line for every string function after us: the rest
+     * of the line would vanish without a word. */
+    const char *nul = memchr(r->buf, '\0', len);
+    if (nul) {
+        snprintf(err, errlen, "%s, line %ld: a NUL byte at column %zu (not a text file?)",
+                 r->name, r->line, (size_t)(nul - r->buf) + 1);
+        r->f = NULL;
+        return -1;
+    }
+    if (len > 0 && r->buf[len - 1] == '\n') r->buf[--len] = '\0';
+    if (len > 0 && r->buf[len - 1] == '\r') r->buf[--len] = '\0';
+    *line = r->buf;
+    return 1;
+}
+
+int line_fields(char *line, char **tok, int max)
+{
+    char *hash = strchr(line, '#');
+    if (hash) *hash = '\0';
+    int n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(line, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+        if (n == max) return max + 1;
+        tok[n++] = t;
+    }
+    return n;
+}
+
+void line_reader_free(line_reader *r)
+{
+    free(r->buf);
+    r->buf = NULL;
+    r->cap = 0;
+}

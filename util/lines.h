@@ -1,0 +1,48 @@
+/* Reading a text file line by line, with no limit on a line's length (POSIX
+ * getline), counting lines for messages and refusing NUL bytes: a line is
+ * handed out whole or the read stops with an error, never split or cut.
+ *
+ *   line_reader r;
+ *   line_reader_init(&r, f, path);
+ *   char *line;
+ *   int got;
+ *   while ((got = line_reader_next(&r, &line, err, errlen)) > 0) ... use line ...
+ *   line_reader_free(&r);
+ *   if (got < 0) ... err says "PATH, line N: ..." ...
+ *
+ * The reader does not own the stream (the caller closes it) nor the name. */
+#ifndef NOCSIM_UTIL_LINES_H
+#define NOCSIM_UTIL_LINES_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct {
+    FILE *f;
+    const char *name;   /* for messages, printed as given; the caller's, must outlive the reader */
+    char *buf;          /* getline's buffer, owned */
+    size_t cap;
+    long line;          /* number of the line last returned, 1-based */
+} line_reader;
+
+/* Start reading f; name (e.g. "config FILE", already quoted by the caller,
+ * see util/quote.h) starts each message. */
+void line_reader_init(line_reader *r, FILE *f, const char *name);
+
+/* Next line, without its "\n" or "\r\n", in *line (owned by the reader, valid
+ * until the next call or line_reader_free).  Returns 1 for a line (the last
+ * line needs no newline), 0 at the end of the file, -1 with a message in err
+ * ("NAME, line N: a NUL byte at column C" / "NAME: read error: ...") on a NUL
+ * byte, a read error or out of memory.  After -1 or 0, it keeps returning the
+ * same. */
+int line_reader_next(line_reader *r, char **line, char *err, size_t errlen);
+
+/* Cut line at its first '#' (a comment) and split the rest at blanks (space,
+ * tab) in place into tok[0..], at most max tokens.  Returns the number of
+ * tokens, or max + 1 if there are more (tok then holds the first max). */
+int line_fields(char *line, char **tok, int max);
+
+/* Release the buffer (not the stream). */
+void line_reader_free(line_reader *r);
+
+#endif
