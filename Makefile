@@ -6,6 +6,11 @@
 #   make check      build and run the unit tests
 #   make check-asan the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench      timing benchmarks (not part of the tests)
+#   make fuzz       every tests/fuzz/fuzz_*.c as its own libFuzzer binary (clang,
+#                   ASan+UBSan), each run FUZZ_SECONDS (default 60) on a copy of
+#                   its seed corpus tests/fuzz/corpus/NAME/ (NAME = file name
+#                   without fuzz_ and .c); tests/fuzz/fuzz_NAME.dict is used if
+#                   present.  Findings are written to build-fuzz/fuzz/ and fail.
 
 CC      ?= cc
 BUILD   ?= build
@@ -28,7 +33,7 @@ TEST_UTIL_OBJ := $(TEST_UTIL:%.c=$(BUILD)/%.o)
 
 BIN := $(BUILD)/nocsim
 
-.PHONY: all check check-asan test bench clean layers
+.PHONY: all check check-asan test bench clean layers fuzz fuzz-run
 # Keep object files that only pattern rules mention (tests/testutil.o).
 .SECONDARY:
 all: nocsim
@@ -64,6 +69,41 @@ check-asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
 	  LDFLAGS="-fsanitize=address,undefined" check
 
+# libFuzzer: the library and the CLI's file readers built with clang and
+# coverage hooks; each target links what it needs from the two archives.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_MAX_LEN ?= 16384
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+
+fuzz:
+	$(MAKE) BUILD=build-fuzz CC=$(FUZZ_CC) \
+	  OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" \
+	  LDFLAGS="-fsanitize=fuzzer,address,undefined" fuzz-run
+
+$(BUILD)/libcli.a: $(filter-out $(BUILD)/cli/main.o,$(CLI_OBJ))
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/libcli.a $(BUILD)/libnocsim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libcli.a $(BUILD)/libnocsim.a $(LDFLAGS) $(LDLIBS)
+
+fuzz-run: $(FUZZ_BIN)
+	@fail=0; for b in $(FUZZ_BIN); do \
+	  name=$$(basename $$b); short=$${name#fuzz_}; \
+	  work=$(BUILD)/fuzz/corpus/$$short; mkdir -p $$work; \
+	  seeds=; [ -d tests/fuzz/corpus/$$short ] && seeds=tests/fuzz/corpus/$$short; \
+	  dict=; [ -f tests/fuzz/$$name.dict ] && dict=-dict=tests/fuzz/$$name.dict; \
+	  echo "== $$name: $(FUZZ_SECONDS) s, log $(BUILD)/fuzz/$$name.log"; \
+	  if $$b -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_MAX_LEN) -print_final_stats=1 \
+	      -artifact_prefix=$(BUILD)/fuzz/$$name- $$dict $$work $$seeds > $(BUILD)/fuzz/$$name.log 2>&1; \
+	  then grep -E '^stat::(number_of_executed_units|new_units_added)' $(BUILD)/fuzz/$$name.log; \
+	  else fail=1; grep -E '(ERROR|SUMMARY|Test unit written)' $(BUILD)/fuzz/$$name.log; fi; \
+	done; exit $$fail
+
 bench: $(BIN)
 	bash scripts/bench.sh
 
@@ -71,6 +111,6 @@ layers:
 	@bash scripts/check_layers.sh
 
 clean:
-	rm -rf build build-asan nocsim
+	rm -rf build build-asan build-fuzz nocsim
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d)

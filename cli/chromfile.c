@@ -28,26 +28,33 @@ int chromfile_write(const char *path, const sim_config *c, int n, const chromfil
     return rc ? -1 : 0;
 }
 
-int chromfile_load(sim_config *c, int n, const char *path, char *err, size_t errlen)
+int chromfile_read(sim_config *c, int n, FILE *f, const char *name, char *err, size_t errlen)
 {
-    char q[QUOTE_BUF];
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "config %s: %s", quote_str(q, sizeof q, path), strerror(errno));
-        return -1;
-    }
     sim_config_header h;
-    int kind = sim_config_read(c, n, f, path, &h, err, errlen);
-    fclose(f);
+    int kind = sim_config_read(c, n, f, name, &h, err, errlen);
     if (kind <= 0) return kind;
     uint8_t *scratch = malloc(chrom_encoded_size(n, c->vcs));
     if (!scratch) return snprintf(err, errlen, "out of memory"), -1;
     uint32_t crc = chrom_signature(c, n, scratch);
     free(scratch);
     if (crc == h.signature) return 0;
+    char q[QUOTE_BUF];
     snprintf(err, errlen,
              "config %s: the genes give signature %08x, the header names %08x: the file was changed or damaged "
              "(to use edited genes, delete the first line '" SIM_CHROM_HEADER "')",
-             quote_str(q, sizeof q, path), crc, h.signature);
+             quote_str(q, sizeof q, name), crc, h.signature);
     return -1;
+}
+
+int chromfile_load(sim_config *c, int n, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        char q[QUOTE_BUF];
+        snprintf(err, errlen, "config %s: %s", quote_str(q, sizeof q, path), strerror(errno));
+        return -1;
+    }
+    int rc = chromfile_read(c, n, f, path, err, errlen);
+    fclose(f);
+    return rc;
 }

@@ -27,5 +27,7 @@ int chromfile_write(const char *path, const sim_config *c, int n, const chromfil
  * its header names.  Returns 0, or -1 with one line in err naming the file
  * (and line) and what is wrong; c may then be partly overwritten. */
 int chromfile_load(sim_config *c, int n, const char *path, char *err, size_t errlen);
+/* chromfile_load from an open stream (not closed here); name for messages. */
+int chromfile_read(sim_config *c, int n, FILE *f, const char *name, char *err, size_t errlen);
 
 #endif
