@@ -13,6 +13,8 @@
 #include "ga/interval.h"
 #include "ga/methods.h"
 #include "store/store.h"
+#include "util/parse.h"
+#include "util/quote.h"
 
 /* Which recorded chromosome: exactly one of these. */
 typedef struct {
@@ -35,10 +37,11 @@ static int parse_source(const char *cmd, int argc, char **argv, int *i, source_s
     }
     if (!strcmp(a, "--crc")) {
         if (!(v = arg_value(cmd, argc, argv, i))) return -1;
-        char *end;
-        unsigned long x = strtoul(v, &end, 16);
-        if (!*v || *end || x > 0xffffffffUL || strlen(v) > 10) {
-            fprintf(stderr, "nocsim %s: --crc: '%s' is not a CRC-32 in hex (e.g. 3a2b1561)\n", cmd, v);
+        uint64_t x;
+        if (parse_hex(v, 8, &x) != PARSE_OK) {
+            char q[QUOTE_BUF];
+            fprintf(stderr, "nocsim %s: --crc: '%s' is not a CRC-32 in hex (1 to 8 hex digits, e.g. 3a2b1561)\n", cmd,
+                    quote_str(q, sizeof q, v));
             return -1;
         }
         s->crc = (uint32_t)x;

@@ -170,20 +170,15 @@ static int read_header_line(const char *line, reading *w, sim_config_header *h)
         w->chromosome = h->chromosome = 1;
         return 0;
     }
-    const char *sig = strstr(line, "signature ");
-    size_t len = strlen(line);
-    if (!w->chromosome || h->has_signature || !sig || line[0] != '#' || len < 8) return 0;
-    /* The signature is the line's last word: eight hex digits. */
+    /* The signature is the line's last word: "signature" and eight hex digits. */
+    static const char word[] = "signature ";
+    size_t len = strlen(line), wl = sizeof word - 1;
+    if (!w->chromosome || h->has_signature || line[0] != '#' || len < wl + 8) return 0;
     const char *hex = line + len - 8;
-    if (hex != sig + strlen("signature ")) return 0;
-    uint32_t v = 0;
-    for (int i = 0; i < 8; i++) {
-        char ch = hex[i];
-        int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1;
-        if (d < 0) return fail(w, "the signature must be eight hex digits, not", hex);
-        v = v << 4 | (uint32_t)d;
-    }
-    h->signature = v;
+    if (memcmp(hex - wl, word, wl) != 0) return 0;
+    uint64_t v;
+    if (parse_hex(hex, 8, &v) != PARSE_OK) return fail(w, "the signature must be eight hex digits, not", hex);
+    h->signature = (uint32_t)v;
     h->has_signature = 1;
     return 0;
 }

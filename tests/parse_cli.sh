@@ -71,6 +71,8 @@ expect_usage "ga --stack-vmax 5"      "--stack-vmax: 5 is below the packet lengt
   $N ga --no-db --size 4 --stack-vmax 5
 expect_usage "ga --mutation inf"      "is not a number"            $N ga --no-db --mutation inf
 expect_usage "ga --mutation 0x1p-3"   "is not a number"            $N ga --no-db --mutation 0x1p-3
+expect_usage "replay --crc ' 3a'"     "is not a CRC-32 in hex"     $N replay --crc ' 3a'
+expect_usage "replay --crc 0x3a"      "is not a CRC-32 in hex"     $N replay --crc 0x3a
 expect_usage "sim --seed 2^64"        "out of range"               $N sim --seed 18446744073709551616
 # A 64-character MIN (61 zeros then 100) is 100, not cut to 63 characters (10).
 rows=$($N stack --size 4 --arb C00 --interval "$(zeros 61)100:100" --format csv | tail -n +2 | wc -l)

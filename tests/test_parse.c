@@ -104,6 +104,21 @@ START_TEST(real_strict)
 }
 END_TEST
 
+START_TEST(hex_strict)
+{
+    uint64_t v = 0;
+    ck_assert_int_eq(parse_hex("3a2b1561", 8, &v), PARSE_OK);
+    ck_assert_uint_eq(v, 0x3a2b1561u);
+    ck_assert_int_eq(parse_hex("FF", 8, &v), PARSE_OK);
+    ck_assert_uint_eq(v, 255);
+    ck_assert_int_eq(parse_hex("123456789", 8, &v), PARSE_RANGE);
+    const char *syntax[] = { " 3a", "3a ", "0x3a", "-1", "+1", "3g" };
+    for (size_t k = 0; k < sizeof syntax / sizeof syntax[0]; k++)
+        ck_assert_msg(parse_hex(syntax[k], 8, &v) == PARSE_SYNTAX, "'%s'", syntax[k]);
+    ck_assert_int_eq(parse_hex("", 8, &v), PARSE_EMPTY);
+}
+END_TEST
+
 /* Records the elements a list hands out; refuses "x". */
 typedef struct { char seen[8][8]; int n; } items;
 static int collect(const char *item, int index, void *ctx)
@@ -313,7 +328,7 @@ static char *chromosome_text(const sim_config *c, uint32_t s, size_t *len)
     char *buf = NULL;
     FILE *f = open_memstream(&buf, len);
     ck_assert_ptr_nonnull(f);
-    fprintf(f, SIM_CHROM_HEADER "\n# traffic x, 4x4 torus, signature %08x\n", s);
+    fprintf(f, SIM_CHROM_HEADER "\n# traffic file:signature 12345678, 4x4 torus, signature %08x\n", s);
     ck_assert_int_eq(sim_config_save(c, 4, f), 0);
     ck_assert_int_eq(fclose(f), 0);
     return buf;
@@ -390,6 +405,7 @@ int main(void)
     tcase_add_test(tc, int_accepts_whole_numbers);
     tcase_add_test(tc, int_refuses_and_leaves_out_alone);
     tcase_add_test(tc, real_strict);
+    tcase_add_test(tc, hex_strict);
     tcase_add_test(tc, list_elements_in_order_none_empty);
     tcase_add_test(tc, explanations_name_the_range);
     tcase_add_test(tc, quote_escapes_and_shortens);

@@ -37,6 +37,22 @@ parse_status parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out)
     return PARSE_OK;
 }
 
+parse_status parse_hex(const char *s, int max_digits, uint64_t *out)
+{
+    if (!s || !*s) return PARSE_EMPTY;
+    uint64_t v = 0;
+    int n = 0;
+    for (const char *p = s; *p; p++, n++) {
+        int d = is_digit(*p) ? *p - '0' : (*p >= 'a' && *p <= 'f') ? *p - 'a' + 10
+              : (*p >= 'A' && *p <= 'F') ? *p - 'A' + 10 : -1;
+        if (d < 0) return PARSE_SYNTAX;
+        if (n < 16) v = v << 4 | (uint64_t)d;
+    }
+    if (n > max_digits || n > 16) return PARSE_RANGE;
+    *out = v;
+    return PARSE_OK;
+}
+
 /* [-]DIGITS[.DIGITS][(e|E)[+|-]DIGITS] with at least one mantissa digit;
  * strtod alone would also take spaces, hex, "inf" and "nan". */
 static int real_syntax_ok(const char *p)

@@ -33,6 +33,10 @@ parse_status parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out);
  * that is finite and in [lo, hi]. */
 parse_status parse_real(const char *s, double lo, double hi, double *out);
 
+/* 1..max_digits hexadecimal digits (0-9, a-f, A-F; no "0x", no sign), as
+ * written for CRC-32 signatures.  PARSE_RANGE if there are more digits. */
+parse_status parse_hex(const char *s, int max_digits, uint64_t *out);
+
 /* Called for each element of a list with the element as its own string (valid
  * only during the call) and its 0-based index.  Returns 0 to accept it. */
 typedef int (*parse_item_fn)(const char *item, int index, void *ctx);

@@ -2,7 +2,7 @@
  * messages.  The input is one string (cut at its first NUL).  Properties
  * checked against an independent reading:
  * - parse_int accepts exactly /-?[0-9]+/ within range, and agrees with strtoll;
- * - parse_real's value agrees with strtod;
+ * - parse_real's value agrees with strtod, parse_hex's with strtoull;
  * - parse_list hands out the elements that strchr finds, none empty;
  * - quote output is printable ASCII only. */
 #include <errno.h>
@@ -53,6 +53,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     double d;
     if (parse_real(s, -1e9, 1e9, &d) == PARSE_OK && (d != strtod(s, NULL) || d < -1e9 || d > 1e9)) abort();
+
+    uint64_t h;
+    if (parse_hex(s, 16, &h) == PARSE_OK && (strspn(s, "0123456789abcdefABCDEF") != strlen(s) || h != strtoull(s, NULL, 16)))
+        abort();
 
     walk w = { s, 0 };
     int bad;
