@@ -103,6 +103,15 @@ tail -n +2 "$tmp/edited.txt" > "$tmp/plain.txt"
 j=$($N replay --file "$tmp/plain.txt" $R)
 expect_eq "plain config: edited interval applies" 77 "$(json_field interval "$j")"
 
+# A traffic path with a newline stays inside the header's comment (the old
+# writer split it, and the file it wrote could not be read back).
+nl="$tmp/a"$'\n'"size 8.tr"
+printf '0 6\n' > "$nl"
+$N ga --size 4 --traffic "file:$nl" --slices 2 --generations 2 --no-db --quiet --save-best "$tmp/nl.chr" > /dev/null
+expect_eq "chromosome: header is three comment lines" "size 4" "$(sed -n 4p "$tmp/nl.chr")"
+j=$($N replay --file "$tmp/nl.chr" --size 4 --traffic "file:$nl" --slices 2 --format json)
+expect_eq "chromosome: traffic path with newline replays" 20 "$(json_field duration "$j")"
+
 # --- control bytes from files are escaped in messages --------------------------
 printf '1 \033[31mred\n' > "$tmp/esc.tr"
 err=$($N sim --size 4 --traffic "file:$tmp/esc.tr" 2>&1 >/dev/null)
