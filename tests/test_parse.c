@@ -322,7 +322,7 @@ START_TEST(config_long_comment_is_one_comment)
 END_TEST
 
 /* The text of a chromosome file of c (header, signature s), in a malloc'd
- * buffer; *lines gets the number of lines. */
+ * buffer of *len bytes. */
 static char *chromosome_text(const sim_config *c, uint32_t s, size_t *len)
 {
     char *buf = NULL;
