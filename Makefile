@@ -17,7 +17,7 @@ BUILD   ?= build
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I.
-LDLIBS  += -lsqlite3 -lz -lpthread -lm
+LDLIBS  += -lsqlite3 -lz -lpthread -lm -lcadical -lstdc++
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm -pthread)
 

@@ -10,6 +10,7 @@ typedef struct {
     long budget;     /* evaluations allowed */
     int pop;         /* population size */
     double pmut;     /* probability an offspring is mutated */
+    int threads;     /* threads a parallel algorithm may use (1: none) */
 } cc_algo_params;
 
 typedef struct {
@@ -22,8 +23,9 @@ typedef struct {
 typedef struct {
     const char *name;
     const char *summary;
-    /* Returns false only on out-of-memory. */
-    bool (*run)(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *out);
+    /* Search until a conflict-free x or the budget is spent.  CC_OK, or
+     * CC_ENOMEM (out is then undefined). */
+    int (*run)(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *out);
 } cc_algo;
 
 extern const cc_algo cc_algo_umda, cc_algo_ga, cc_algo_sa;

@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool ga_run(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *out)
+static int ga_run(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *out)
 {
     int N = p->pop < 4 ? 4 : p->pop, nv = cc_enc_nvar(e), gw = cc_enc_gene_width(e);
     int *pop = malloc((size_t)N * nv * sizeof *pop), *next = malloc((size_t)N * nv * sizeof *next);
     long *fit = malloc((size_t)N * sizeof *fit), *nfit = malloc((size_t)N * sizeof *nfit);
-    if (!pop || !next || !fit || !nfit) { free(pop); free(next); free(fit); free(nfit); return false; }
+    if (!pop || !next || !fit || !nfit) { free(pop); free(next); free(fit); free(nfit); return CC_ENOMEM; }
     out->evals = 0;
     out->best = -1;
     int besti = 0;
@@ -48,7 +48,7 @@ static bool ga_run(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *o
         for (int i = 1; i < N; i++) if (fit[i] < fit[besti]) besti = i;
     }
     free(pop); free(next); free(fit); free(nfit);
-    return true;
+    return CC_OK;
 }
 
 const cc_algo cc_algo_ga = { "ga", "plain generational genetic algorithm (baseline)", ga_run };

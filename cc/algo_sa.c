@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool sa_run(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *out)
+static int sa_run(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *out)
 {
     int nv = cc_enc_nvar(e);
     int *x = malloc((size_t)nv * sizeof *x), *y = malloc((size_t)nv * sizeof *y);
-    if (!x || !y) { free(x); free(y); return false; }
+    if (!x || !y) { free(x); free(y); return CC_ENOMEM; }
     cc_enc_random(e, x, r);
     long fx = cc_enc_eval(e, x, r);
     out->evals = 1;
@@ -45,7 +45,7 @@ static bool sa_run(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *o
         if (T < tmin) T = t0;
     }
     free(x); free(y);
-    return true;
+    return CC_OK;
 }
 
 const cc_algo cc_algo_sa = { "sa", "simulated annealing with reheating (the SA of paper 000's HGSA; default)", sa_run };

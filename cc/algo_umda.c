@@ -20,13 +20,13 @@ static void sort_by_fit(int *idx, const long *fit, int n)
     }
 }
 
-static bool umda_run(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *out)
+static int umda_run(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *out)
 {
     int N = p->pop < 4 ? 4 : p->pop, half = N / 2, nv = cc_enc_nvar(e);
     int *pop = malloc((size_t)N * nv * sizeof *pop);
     long *fit = malloc((size_t)N * sizeof *fit);
     int *idx = malloc((size_t)N * sizeof *idx), *par = malloc((size_t)half * nv * sizeof *par);
-    if (!pop || !fit || !idx || !par) { free(pop); free(fit); free(idx); free(par); return false; }
+    if (!pop || !fit || !idx || !par) { free(pop); free(fit); free(idx); free(par); return CC_ENOMEM; }
     out->evals = 0;
     out->best = -1;
     for (int i = 0; i < N; i++) {
@@ -60,7 +60,7 @@ static bool umda_run(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out 
         }
     }
     free(pop); free(fit); free(idx); free(par);
-    return true;
+    return CC_OK;
 }
 
 const cc_algo cc_algo_umda = { "umda", "univariate marginal distribution algorithm (paper 002)", umda_run };

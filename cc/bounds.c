@@ -160,7 +160,11 @@ static int cut_of(const cc_problem *pb, const char *in, long *Mo, long *Co)
     const cc_topo *t = pb->t;
     long C = 0, M = 0;
     for (int c = 0; c < t->nch; c++) C += in[t->ch_from[c]] && !in[t->ch_to[c]];
-    for (int m = 0; m < pb->nmsg; m++) M += in[pb->msrc[m]] && !in[pb->mdst[m]];
+    /* The messages are every (sender, receiver) pair with s != d, so those
+     * leaving the set are its senders times the receivers outside it: O(n). */
+    long sin = 0, rout = 0;
+    for (int v = 0; v < t->n; v++) { sin += in[v] && pb->sender[v]; rout += !in[v] && pb->receiver[v]; }
+    M = sin * rout;
     *Mo = M;
     *Co = C;
     return C > 0 && M > 0 ? ceil_div(M, C) : 0;
@@ -193,7 +197,7 @@ static bool cut_heuristic(const cc_problem *pb, const cc_paths *P, int *best, lo
     return true;
 }
 
-bool cc_bounds_compute(const cc_problem *pb, const cc_paths *P, cc_bounds *out)
+int cc_bounds_compute(const cc_problem *pb, const cc_paths *P, cc_bounds *out)
 {
     const cc_topo *t = pb->t;
     int n = t->n;
@@ -245,13 +249,13 @@ bool cc_bounds_compute(const cc_problem *pb, const cc_paths *P, cc_bounds *out)
         add(out, "receive", best, why);
     }
     if (!pb->broadcast) {
-        int b, who;
-        if (!hop_bound(pb, P, false, &b, &who)) return false;
+        int b, who = -1;
+        if (n <= CC_HOP_BOUND_MAX_NODES && !hop_bound(pb, P, false, &b, &who)) return CC_ENOMEM;
         if (who >= 0) {
             snprintf(why, sizeof why, "node %s: least maximum load of its output channels over the allowed routes", t->names[who]);
             add(out, "first-hop", b, why);
         }
-        if (!hop_bound(pb, P, true, &b, &who)) return false;
+        if (n <= CC_HOP_BOUND_MAX_NODES && !hop_bound(pb, P, true, &b, &who)) return CC_ENOMEM;
         if (who >= 0) {
             snprintf(why, sizeof why, "node %s: least maximum load of its input channels over the allowed routes", t->names[who]);
             add(out, "last-hop", b, why);
@@ -263,9 +267,9 @@ bool cc_bounds_compute(const cc_problem *pb, const cc_paths *P, cc_bounds *out)
         if (n <= CC_CUT_EXACT_MAX) {
             int cb;
             unsigned long set;
-            if (!cut_exact(pb, &cb, &set)) return false;
+            if (!cut_exact(pb, &cb, &set)) return CC_ENOMEM;
             char *in = calloc((size_t)n, 1);
-            if (!in) return false;
+            if (!in) return CC_ENOMEM;
             for (int v = 0; v < n; v++) in[v] = (set >> v) & 1;
             long M, C;
             cut_of(pb, in, &M, &C);
@@ -278,7 +282,7 @@ bool cc_bounds_compute(const cc_problem *pb, const cc_paths *P, cc_bounds *out)
         } else {
             int cb;
             long M = 0, C = 1;
-            if (!cut_heuristic(pb, P, &cb, &M, &C)) return false;
+            if (!cut_heuristic(pb, P, &cb, &M, &C)) return CC_ENOMEM;
             snprintf(why, sizeof why, "best of index-prefix and ball cuts (P > %d): %ld messages cross %ld channels", CC_CUT_EXACT_MAX, M, C);
             add(out, "cut", cb, why);
         }
@@ -294,5 +298,5 @@ bool cc_bounds_compute(const cc_problem *pb, const cc_paths *P, cc_bounds *out)
     out->best = 0;
     for (int i = 0; i < out->n; i++)
         if (out->b[i].value > out->best) { out->best = out->b[i].value; out->binding = i; }
-    return true;
+    return CC_OK;
 }

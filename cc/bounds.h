@@ -10,6 +10,10 @@
 #define CC_MAX_BOUNDS 10
 /* Exhaustive cut search (every subset) up to this many nodes. */
 #define CC_CUT_EXACT_MAX 20
+/* The first-/last-hop bounds solve an assignment problem per node, about n^3
+ * work in all; above this many nodes they are left out (they refine the
+ * others, which remain). */
+#define CC_HOP_BOUND_MAX_NODES 512
 
 typedef struct {
     const char *name;   /* "inform", "inject", "receive", "first-hop", "last-hop", "distance", "cut", "eccentricity" */
@@ -24,8 +28,9 @@ typedef struct {
     int binding;    /* index of the first bound reaching it */
 } cc_bounds;
 
-/* The paths matter: the first-/last-hop bounds use the allowed routes
- * (minimal, or one hop longer with --nonminimal). Returns false on OOM. */
-bool cc_bounds_compute(const cc_problem *pb, const cc_paths *paths, cc_bounds *out);
+/* Every bound of pb into *out.  The paths matter: the first-/last-hop bounds
+ * use the allowed routes (minimal, or longer with --nonminimal).  CC_OK, or
+ * CC_ENOMEM. */
+int cc_bounds_compute(const cc_problem *pb, const cc_paths *paths, cc_bounds *out);
 
 #endif

@@ -46,10 +46,12 @@ static int usable_paths(const cc_enc *e, int s, int d)
     return npaths(e, s, d);
 }
 
-cc_enc *cc_enc_new(const cc_problem *pb, const cc_paths *P, int S, bool neighbour_only, char err[CC_ERRLEN])
+int cc_enc_new(const cc_problem *pb, const cc_paths *P, int S, bool neighbour_only, cc_enc **out, char *err, size_t errlen)
 {
+    int rc = CC_ENOMEM;
+    *out = NULL;
     cc_enc *e = calloc(1, sizeof *e);
-    if (!e) goto oom;
+    if (!e) goto fail;
     e->pb = pb; e->P = P; e->t = pb->t;
     e->S = S; e->n = pb->t->n; e->nch = pb->t->nch; e->M = pb->nmsg;
     e->bc = pb->broadcast; e->sf = pb->sw == CC_SF; e->K = pb->ports;
@@ -70,7 +72,7 @@ cc_enc *cc_enc_new(const cc_problem *pb, const cc_paths *P, int S, bool neighbou
     e->nb = malloc((size_t)n * sizeof *e->nb);
     e->cand = malloc((size_t)(e->M + n + 1) * sizeof *e->cand);
     e->load = malloc((size_t)S * sizeof *e->load);
-    if (!e->card || !e->grp || !e->use || !e->sends || !e->recvs || !e->itime || !e->order || !e->bstart || !e->list || !e->cand || !e->load || !e->nl || !e->nb) goto oom;
+    if (!e->card || !e->grp || !e->use || !e->sends || !e->recvs || !e->itime || !e->order || !e->bstart || !e->list || !e->cand || !e->load || !e->nl || !e->nb) goto fail;
     for (int m = 0; m < e->M; m++) e->grp[pb->msrc[m] + 1]++;
     for (int v = 0; v < n; v++) e->grp[v + 1] += e->grp[v];
     for (int m = 0; m < e->M; m++) {
@@ -80,18 +82,20 @@ cc_enc *cc_enc_new(const cc_problem *pb, const cc_paths *P, int S, bool neighbou
             e->card[3 * m + 1] = P->maxcount > 0 ? P->maxcount : 1;
             e->card[3 * m + 2] = S;
         } else {
-            if (npaths(e, s, d) == 0) { snprintf(err, CC_ERRLEN, "no path from %.60s to %.60s", e->t->names[s], e->t->names[d]); goto fail; }
+            if (npaths(e, s, d) == 0) { rc = cc_fail(CC_EINPUT, err, errlen, "no path from %.200s to %.200s", e->t->names[s], e->t->names[d]); goto fail; }
             e->card[2 * m] = npaths(e, s, d);
             e->card[2 * m + 1] = S;
         }
     }
-    return e;
-oom:
-    snprintf(err, CC_ERRLEN, "out of memory");
+    *out = e;
+    return CC_OK;
 fail:
+    if (rc == CC_ENOMEM) cc_fail(CC_ENOMEM, err, errlen, "out of memory");
     cc_enc_free(e);
-    return NULL;
+    return rc;
 }
+
+int cc_enc_steps(const cc_enc *e) { return e->S; }
 
 void cc_enc_random(cc_enc *e, int *x, cc_rng *r)
 {
@@ -443,7 +447,7 @@ void cc_enc_mutate_n(cc_enc *e, int *x, cc_rng *r, int maxmoves)
     }
 }
 
-bool cc_enc_decode(cc_enc *e, const int *x, cc_schedule *out)
+int cc_enc_decode(cc_enc *e, const int *x, cc_schedule *out)
 {
     int *nodes = e->cand;     /* n + M + 1 >= path nodes */
     for (int m = 0; m < e->M; m++) {
@@ -458,7 +462,7 @@ bool cc_enc_decode(cc_enc *e, const int *x, cc_schedule *out)
         const int *ch = cc_paths_ch(e->P, id);
         nodes[0] = src;
         for (int h = 0; h < len; h++) nodes[h + 1] = e->t->ch_to[ch[h]];
-        if (!cc_schedule_add(out, st, e->pb->msrc[m], len + 1, nodes)) return false;
+        if (cc_schedule_add(out, st, e->pb->msrc[m], len + 1, nodes) != CC_OK) return CC_ENOMEM;
     }
-    return true;
+    return CC_OK;
 }

@@ -32,7 +32,9 @@ typedef struct cc_enc cc_enc;
  * broadcast it is the space worth searching: there the bound leaves almost no
  * channel-steps spare, so every delivery must be (nearly) one hop anyway
  * (paper 000: "WH AAB can be served best by SF-oriented HGSA"). */
-cc_enc *cc_enc_new(const cc_problem *pb, const cc_paths *paths, int steps, bool neighbour_only, char err[CC_ERRLEN]);
+/* *out is the new encoding (free with cc_enc_free; pb and paths must outlive
+ * it), or NULL: CC_EINPUT when a scatter message has no route, CC_ENOMEM. */
+int cc_enc_new(const cc_problem *pb, const cc_paths *paths, int steps, bool neighbour_only, cc_enc **out, char *err, size_t errlen);
 void cc_enc_free(cc_enc *e);
 
 int cc_enc_nvar(const cc_enc *e);
@@ -51,7 +53,10 @@ void cc_enc_mutate(cc_enc *e, int *x, cc_rng *r);
  * CC_ENC_MOVES_BC / CC_ENC_MOVES_SC): a population method wants big jumps,
  * a local search single moves. */
 void cc_enc_mutate_n(cc_enc *e, int *x, cc_rng *r, int maxmoves);
-/* Turn an evaluated x into a schedule (appends to out). */
-bool cc_enc_decode(cc_enc *e, const int *x, cc_schedule *out);
+/* Turn x, evaluated last by cc_enc_eval, into a schedule (appends to out).
+ * CC_OK, or CC_ENOMEM. */
+int cc_enc_decode(cc_enc *e, const int *x, cc_schedule *out);
+/* The target step count S it was built for. */
+int cc_enc_steps(const cc_enc *e);
 
 #endif

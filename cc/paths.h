@@ -1,6 +1,7 @@
-/* All shortest paths (optionally also those one hop longer) between every
- * ordered pair of nodes, enumerated once and indexed, so a gene can name a
- * route by a small integer.  Paths are stored as channel sequences. */
+/* The routes a transfer may take: all shortest paths between every ordered
+ * pair of nodes, optionally also those up to K hops longer, enumerated once
+ * and indexed, so a gene can name a route by a small integer.  Paths are
+ * simple (no node twice) and stored as channel sequences. */
 #ifndef NOCSIM_CC_PATHS_H
 #define NOCSIM_CC_PATHS_H
 
@@ -9,6 +10,7 @@
 typedef struct cc_paths {
     const cc_topo *t;
     int n;
+    int extra;        /* routes up to this many hops longer than the shortest */
     int *dist;        /* dist[s*n+d]: hops on a shortest path */
     int *first;       /* paths of pair (s,d) are first[s*n+d] .. first[s*n+d+1]-1 */
     int npaths;
@@ -18,9 +20,16 @@ typedef struct cc_paths {
     bool truncated;   /* some pair had more than the cap */
 } cc_paths;
 
-/* nonminimal: also simple paths of length dist+1.  cap: most paths kept per
- * pair (the first ones in a fixed depth-first order). */
-cc_paths *cc_paths_new(const cc_topo *t, bool nonminimal, int cap, char err[CC_ERRLEN]);
+/* Most extra hops --nonminimal accepts. */
+#define CC_PATHS_MAX_EXTRA 8
+
+/* extra: also simple paths of length dist+1 .. dist+extra (0..CC_PATHS_MAX_EXTRA).
+ * cap: most paths kept per pair (shortest first, then by length, each length
+ * in a fixed depth-first order).  *out is the new table (caller frees with
+ * cc_paths_free; it points to t, which must outlive it), or NULL: CC_EINPUT
+ * when the table would exceed CC_MAX_BYTES (the minimal routes are counted
+ * before any is stored; longer ones are checked as they are found), CC_ENOMEM. */
+int cc_paths_new(const cc_topo *t, int extra, int cap, cc_paths **out, char *err, size_t errlen);
 void cc_paths_free(cc_paths *p);
 
 static inline int cc_paths_count(const cc_paths *p, int s, int d) { return p->first[s * p->n + d + 1] - p->first[s * p->n + d]; }

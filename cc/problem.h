@@ -14,11 +14,23 @@ typedef enum { CC_WH, CC_SF } cc_switching;
 extern const char *const cc_kind_names[6];      /* "oab", ... */
 extern const char *const cc_switching_names[2]; /* "wh", "sf" */
 
+/* What a user states about the CC (the topology apart). */
+typedef struct {
+    cc_kind kind;
+    cc_switching sw;
+    int ports;                /* K of the K-port model; 0 means all-port */
+    int extra;                /* routing model: paths up to this many hops longer than the shortest */
+    const char *root;         /* OAB/OAS source by name; NULL: the first node */
+    const char *senders;      /* MNB/MNS: comma-separated node names; NULL: all nodes */
+    const char *receivers;
+} cc_problem_def;
+
 typedef struct cc_problem {
     const cc_topo *t;
     cc_kind kind;
     cc_switching sw;
     int ports;          /* K of the K-port model; 0 means all-port */
+    int extra;          /* routing model: at most dist + extra hops per path */
     int root;           /* OAB/OAS */
     bool *sender;       /* [n] */
     bool *receiver;     /* [n] */
@@ -27,12 +39,15 @@ typedef struct cc_problem {
     int *msrc, *mdst;   /* [nmsg], grouped by source (origin) */
 } cc_problem;
 
-/* senders/receivers: comma-separated node names, used only for MNB/MNS (NULL
- * means all nodes).  root: node name for OAB/OAS. */
-cc_problem *cc_problem_new(const cc_topo *t, cc_kind kind, cc_switching sw, int ports,
-                           const char *root, const char *senders, const char *receivers,
-                           char err[CC_ERRLEN]);
+/* The problem def names on t (which must outlive it).  *out is the new
+ * problem (free with cc_problem_free), or NULL: CC_EINPUT for an unknown name,
+ * a root/senders/receivers given to a kind that has none, or a CC without
+ * messages; CC_ENOMEM. */
+int cc_problem_new(const cc_topo *t, const cc_problem_def *def, cc_problem **out, char *err, size_t errlen);
 void cc_problem_free(cc_problem *pb);
+/* Kind / switching by name (e.g. "aab", "wh"), or -1. */
+int cc_kind_find(const char *name);
+int cc_switching_find(const char *name);
 
 /* The port limit of node v for sending / receiving: K, or its degree for all-port. */
 int cc_problem_kout(const cc_problem *pb, int v);

@@ -24,7 +24,8 @@ typedef struct cc_schedule {
 
 cc_schedule *cc_schedule_new(void);
 void cc_schedule_free(cc_schedule *s);
-bool cc_schedule_add(cc_schedule *s, int step, int origin, int nnodes, const int *nodes);
+/* Append a transfer (nodes are copied).  CC_OK, or CC_ENOMEM. */
+int cc_schedule_add(cc_schedule *s, int step, int origin, int nnodes, const int *nodes);
 static inline const int *cc_schedule_nodes(const cc_schedule *s, int i) { return s->pool + s->tr[i].off; }
 /* Steps used: last step touched + 1 (SF counts every hop). */
 int cc_schedule_steps(const cc_schedule *s, cc_switching sw);
@@ -34,10 +35,9 @@ void cc_schedule_sort(cc_schedule *s);
 /* Text: one line per step, transfers as node paths "0-7-3"; broadcasts with
  * several origins prefix the origin ("2:0-7-3"). */
 void cc_schedule_write_text(FILE *f, const cc_schedule *s, const cc_problem *pb);
-/* JSON object with topology, cc, switching, ports, root and the steps. */
+/* A self-describing JSON object: the whole problem (topology spec, faults,
+ * cc, switching, ports, nonminimal, root or senders/receivers), "steps" and
+ * the steps' transfers.  cc/schedfile.h reads it back. */
 void cc_schedule_write_json(FILE *f, const cc_schedule *s, const cc_problem *pb, const char *indent);
-/* Read a schedule written by cc_schedule_write_json (or by hand) for the
- * nodes of t.  On error returns NULL with "PATH: line N: what" in err. */
-cc_schedule *cc_schedule_read_json(const char *path, const cc_topo *t, char *err, size_t errlen);
 
 #endif

@@ -8,6 +8,12 @@
 #include <string.h>
 #include <time.h>
 
+cc_search_params cc_search_defaults(void)
+{
+    return (cc_search_params){ .algo = &cc_algo_sa, .budget = 100000, .pop = 60, .pmut = 0.9, .threads = 1,
+                               .neighbour_first = true, .seed = 1 };
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -21,60 +27,74 @@ void cc_search_result_clear(cc_search_result *res)
     memset(res, 0, sizeof *res);
 }
 
-/* One target S in one phase; *done when a verified schedule was found. */
-static bool run_target(const cc_problem *pb, const cc_paths *paths, const cc_search_params *sp, int S, bool hop1,
-                       cc_rng *rng, cc_search_result *res, bool *done, char err[CC_ERRLEN])
+/* Bytes one target's search holds at most: the population's chromosomes
+ * (two per member for the copies algorithms keep) and the encoding's
+ * per-step tables. */
+static double search_bytes(const cc_problem *pb, const cc_search_params *sp, int S)
 {
-    cc_algo_params ap = { sp->budget, sp->pop, sp->pmut };
-    cc_enc *e = cc_enc_new(pb, paths, S, hop1, err);
-    if (!e) return false;
+    double nvar = (double)pb->nmsg * (pb->broadcast ? 3 : 2);
+    double members = 2.0 * (sp->pop > 2 ? sp->pop : 2) + 4;
+    double n = pb->t->n;
+    return sizeof(int) * (nvar * members + (double)S * (pb->t->nch + 2 * n) + 3 * n * n);
+}
+
+/* A schedule the search believes valid: decode, verify, keep. */
+static int accept(cc_enc *e, int *x, const cc_problem *pb, bool hop1, cc_rng *rng, cc_search_result *res, char *err, size_t errlen)
+{
+    cc_schedule *s = cc_schedule_new();
+    cc_enc_eval(e, x, rng);   /* re-derive the repaired tree for decoding */
+    if (!s || cc_enc_decode(e, x, s) != CC_OK || cc_verify(pb, s, &res->vr) != CC_OK) {
+        cc_schedule_free(s);
+        return cc_fail(CC_ENOMEM, err, errlen, "out of memory decoding the schedule");
+    }
+    cc_schedule_sort(s);
+    if (!res->vr.ok) {
+        cc_schedule_free(s);
+        return cc_fail(CC_EINTERNAL, err, errlen, "internal error: verifier rejects the schedule: %.180s", res->vr.first);
+    }
+    res->sched = s;
+    res->found = true;
+    res->neighbour_only = hop1;
+    res->steps = res->vr.steps;   /* may be fewer than the target */
+    return CC_OK;
+}
+
+/* One target S in one phase; res->found when a verified schedule was found. */
+static int run_target(const cc_problem *pb, const cc_paths *paths, const cc_search_params *sp, int S, bool hop1,
+                      cc_rng *rng, cc_search_result *res, char *err, size_t errlen)
+{
+    cc_algo_params ap = { sp->budget, sp->pop, sp->pmut, sp->threads };
+    cc_enc *e;
+    int rc = cc_enc_new(pb, paths, S, hop1, &e, err, errlen);
+    if (rc != CC_OK) return rc;
     int *x = malloc((size_t)(cc_enc_nvar(e) + 1) * sizeof *x);
     cc_algo_out out = { .x = x };
-    if (!x || !sp->algo->run(e, &ap, rng, &out)) {
-        free(x); cc_enc_free(e);
-        snprintf(err, CC_ERRLEN, "out of memory in the search");
-        return false;
+    if (!x || sp->algo->run(e, &ap, rng, &out) != CC_OK) {
+        free(x);
+        cc_enc_free(e);
+        return cc_fail(CC_ENOMEM, err, errlen, "out of memory in the search");
     }
     res->steps = S;
     res->evals_to_best = res->evals + out.evals_to_best;
     res->evals += out.evals;
-    if (out.best == 0) {
-        cc_schedule *s = cc_schedule_new();
-        cc_enc_eval(e, x, rng);   /* re-derive the repaired tree for decoding */
-        if (!s || !cc_enc_decode(e, x, s) || !cc_verify(pb, s, &res->vr)) {
-            cc_schedule_free(s); free(x); cc_enc_free(e);
-            snprintf(err, CC_ERRLEN, "out of memory decoding the schedule");
-            return false;
-        }
-        free(x);
-        cc_enc_free(e);
-        cc_schedule_sort(s);
-        if (!res->vr.ok) {
-            cc_schedule_free(s);
-            snprintf(err, CC_ERRLEN, "internal error: verifier rejects the schedule: %.180s", res->vr.first);
-            return false;
-        }
-        res->sched = s;
-        res->found = true;
-        res->neighbour_only = hop1;
-        res->steps = res->vr.steps;   /* may be fewer than the target */
-        *done = true;
-        return true;
-    }
+    if (out.best == 0) rc = accept(e, x, pb, hop1, rng, res, err, errlen);
     free(x);
     cc_enc_free(e);
-    return true;
+    return rc;
 }
 
-bool cc_search(const cc_problem *pb, const cc_paths *paths, const cc_search_params *sp,
-               cc_search_result *res, char err[CC_ERRLEN])
+int cc_search(const cc_problem *pb, const cc_paths *paths, const cc_search_params *sp,
+              cc_search_result *res, char *err, size_t errlen)
 {
     memset(res, 0, sizeof *res);
     double t0 = now();
     cc_rng rng;
     cc_rng_seed(&rng, sp->seed);
     int S = sp->steps > 0 ? sp->steps : (sp->start_steps > 0 ? sp->start_steps : 1);
-    int last = sp->steps > 0 ? sp->steps : sp->max_steps;
+    int last = sp->steps > 0 ? sp->steps : sp->max_steps > 0 ? sp->max_steps : 4 * S + 8;
+    if (search_bytes(pb, sp, last) > (double)CC_MAX_BYTES)
+        return cc_fail(CC_EINPUT, err, errlen, "the search of %d messages over %d steps would need %.0f MB, limit %zu MB",
+                       pb->nmsg, last, search_bytes(pb, sp, last) / 1048576.0, CC_MAX_BYTES >> 20);
     /* Neighbour-only deliveries reach receiver d of origin o no earlier than
      * step dist(o, d), so that phase is worth trying only from there on. */
     int far = 0;
@@ -83,15 +103,42 @@ bool cc_search(const cc_problem *pb, const cc_paths *paths, const cc_search_para
             int d = paths->dist[pb->msrc[m] * paths->n + pb->mdst[m]];
             if (d > far) far = d;
         }
-    for (; S <= last; S++) {
-        bool done = false;
-        for (int phase = 0; phase < 2 && !done; phase++) {
+    for (; S <= last && !res->found; S++)
+        for (int phase = 0; phase < 2 && !res->found; phase++) {
             bool hop1 = phase == 0;
             if (hop1 && (far == 0 || S < far)) continue;
-            if (!run_target(pb, paths, sp, S, hop1, &rng, res, &done, err)) return false;
+            int rc = run_target(pb, paths, sp, S, hop1, &rng, res, err, errlen);
+            if (rc != CC_OK) { cc_search_result_clear(res); return rc; }
         }
-        if (done) break;
-    }
     res->seconds = now() - t0;
-    return true;
+    return CC_OK;
+}
+
+int cc_search_series(const cc_problem *pb, const cc_paths *paths, const cc_search_params *sp, int runs, int bound,
+                     cc_run_cb cb, void *ctx, cc_series *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->best_run = -1;
+    cc_search_params p = *sp;
+    for (int run = 0; run < runs; run++) {
+        cc_search_result res;
+        p.seed = sp->seed + (uint64_t)run;
+        int rc = cc_search(pb, paths, &p, &res, err, errlen);
+        if (rc != CC_OK) { cc_search_result_clear(&out->best); return rc; }
+        out->runs++;
+        if (res.found) {
+            out->found++;
+            out->reached += res.steps <= bound;
+            out->sum_steps += res.steps;
+        }
+        out->sum_seconds += res.seconds;
+        out->sum_evals_to_best += (double)res.evals_to_best;
+        if (cb) cb(ctx, run, p.seed, &res);
+        if (res.found && (!out->best.found || res.steps < out->best.steps)) {
+            cc_search_result_clear(&out->best);
+            out->best = res;
+            out->best_run = run;
+        } else cc_search_result_clear(&res);
+    }
+    return CC_OK;
 }

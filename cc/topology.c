@@ -3,11 +3,20 @@
 #include "cc/topology.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct { int u, v; bool alive; } arc;
+/* A name longer than this in a topology file is refused (it is a mistake,
+ * and messages quote names). */
+#define NAME_MAX_LEN 255
+/* Name hash table size: a power of two over twice CC_MAX_NODES. */
+#define HASH_SIZE 16384
+
+const char cc_topo_usage[] = "expected ring:P, mesh:RxC, torus:RxC, hypercube:D, octagon, kautz:D,K or file:PATH";
+
+typedef struct { int u, v; int next; bool alive; } arc;   /* next: u's next out-arc, -1 */
 
 struct cc_topo_builder {
     char *spec;
@@ -15,8 +24,12 @@ struct cc_topo_builder {
     int n, ncap;
     char **names;
     bool *alive;
+    int *head;          /* [ncap]: first out-arc of each node, -1 */
     int na, acap;
     arc *arcs;
+    int hash[HASH_SIZE];   /* node index + 1 by name hash, 0 = empty */
+    int nfl, nfn;          /* faults applied, in order, for the topology's record */
+    char **fl_a, **fl_b, **fn;
 };
 
 static char *dupstr(const char *s)
@@ -27,27 +40,46 @@ static char *dupstr(const char *s)
     return d;
 }
 
+static void free_names(char **v, int n)
+{
+    for (int i = 0; v && i < n; i++) free(v[i]);
+    free(v);
+}
+
 void cc_topo_builder_free(cc_topo_builder *b)
 {
     if (!b) return;
-    for (int i = 0; i < b->n; i++) free(b->names[i]);
-    free(b->names);
+    free_names(b->names, b->n);
+    free_names(b->fl_a, b->nfl);
+    free_names(b->fl_b, b->nfl);
+    free_names(b->fn, b->nfn);
     free(b->alive);
+    free(b->head);
     free(b->arcs);
     free(b->spec);
     free(b);
 }
 
-static int b_find(const cc_topo_builder *b, const char *name)
+static uint32_t name_hash(const char *s)
 {
-    for (int i = 0; i < b->n; i++)
-        if (strcmp(b->names[i], name) == 0) return i;
-    return -1;
+    uint32_t h = 2166136261u;   /* FNV-1a */
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
 }
 
-/* Add a node; returns its index or -1 on allocation failure. */
+static int b_find(const cc_topo_builder *b, const char *name)
+{
+    for (uint32_t i = name_hash(name) & (HASH_SIZE - 1);; i = (i + 1) & (HASH_SIZE - 1)) {
+        int k = b->hash[i];
+        if (k == 0) return -1;
+        if (strcmp(b->names[k - 1], name) == 0) return k - 1;
+    }
+}
+
+/* Add a node; returns its index, -1 on allocation failure, -2 over CC_MAX_NODES. */
 static int b_node(cc_topo_builder *b, const char *name)
 {
+    if (b->n >= CC_MAX_NODES) return -2;
     if (b->n == b->ncap) {
         int cap = b->ncap ? 2 * b->ncap : 16;
         char **nn = realloc(b->names, (size_t)cap * sizeof *nn);
@@ -56,35 +88,47 @@ static int b_node(cc_topo_builder *b, const char *name)
         bool *na = realloc(b->alive, (size_t)cap * sizeof *na);
         if (!na) return -1;
         b->alive = na;
+        int *nh = realloc(b->head, (size_t)cap * sizeof *nh);
+        if (!nh) return -1;
+        b->head = nh;
         b->ncap = cap;
     }
     if (!(b->names[b->n] = dupstr(name))) return -1;
     b->alive[b->n] = true;
+    b->head[b->n] = -1;
+    uint32_t i = name_hash(name) & (HASH_SIZE - 1);
+    while (b->hash[i]) i = (i + 1) & (HASH_SIZE - 1);
+    b->hash[i] = b->n + 1;
     return b->n++;
 }
 
 /* Add channel u->v unless present (so mesh/torus corner cases and files with
- * both "A B" and "B A" do not make parallel channels). */
-static bool b_arc(cc_topo_builder *b, int u, int v)
+ * both "A B" and "B A" do not make parallel channels).  Only u's own arcs are
+ * scanned, so building is linear in the links for bounded degree.  0, -1 on
+ * allocation failure, -2 over CC_MAX_CHANNELS. */
+static int b_arc(cc_topo_builder *b, int u, int v)
 {
-    if (u == v) return true;
-    for (int i = 0; i < b->na; i++)
-        if (b->arcs[i].u == u && b->arcs[i].v == v) return true;
+    if (u == v) return 0;
+    for (int i = b->head[u]; i >= 0; i = b->arcs[i].next)
+        if (b->arcs[i].v == v) return 0;
+    if (b->na >= CC_MAX_CHANNELS) return -2;
     if (b->na == b->acap) {
         int cap = b->acap ? 2 * b->acap : 64;
         arc *na = realloc(b->arcs, (size_t)cap * sizeof *na);
-        if (!na) return false;
+        if (!na) return -1;
         b->arcs = na;
         b->acap = cap;
     }
-    b->arcs[b->na++] = (arc){ u, v, true };
-    return true;
+    b->arcs[b->na] = (arc){ u, v, b->head[u], true };
+    b->head[u] = b->na++;
+    return 0;
 }
 
 /* A link: one channel in a digraph, two in a graph. */
-static bool b_link(cc_topo_builder *b, int u, int v)
+static int b_link(cc_topo_builder *b, int u, int v)
 {
-    return b_arc(b, u, v) && (b->directed || b_arc(b, v, u));
+    int rc = b_arc(b, u, v);
+    return rc || b->directed ? rc : b_arc(b, v, u);
 }
 
 static cc_topo_builder *b_new(const char *spec, bool directed)
@@ -96,12 +140,22 @@ static cc_topo_builder *b_new(const char *spec, bool directed)
     return b;
 }
 
-/* Parse "A" or "AxB" / "A,B" positive integers. */
+/* A size error from b_node/b_arc (-2) or an allocation failure (-1). */
+static int size_or_oom(int rc, const char *what, char *err, size_t errlen)
+{
+    if (rc == -2)
+        return cc_fail(CC_EINPUT, err, errlen, "--topology: '%.200s' is too large (limits: %d nodes, %d channels)",
+                       what, CC_MAX_NODES, CC_MAX_CHANNELS);
+    return cc_fail(CC_ENOMEM, err, errlen, "out of memory building '%.200s'", what);
+}
+
+/* Parse "A" or "AxB" / "A,B" decimal integers in [lo, hi]. */
 static bool parse_ints(const char *s, char sep, int n, long lo, long hi, long *out)
 {
     const char *p = s;
     for (int i = 0; i < n; i++) {
         char *end;
+        if (*p < '0' || *p > '9') return false;   /* no sign, no space */
         errno = 0;
         long v = strtol(p, &end, 10);
         if (end == p || errno || v < lo || v > hi) return false;
@@ -114,48 +168,51 @@ static bool parse_ints(const char *s, char sep, int n, long lo, long hi, long *o
     return true;
 }
 
-static bool numbered(cc_topo_builder *b, int n)
+static int numbered(cc_topo_builder *b, int n)
 {
     char buf[32];
     for (int i = 0; i < n; i++) {
         snprintf(buf, sizeof buf, "%d", i);
-        if (b_node(b, buf) < 0) return false;
+        int rc = b_node(b, buf);
+        if (rc < 0) return rc;
     }
-    return true;
+    return 0;
 }
 
-static bool build_grid(cc_topo_builder *b, int r, int c, bool wrap)
+static int build_grid(cc_topo_builder *b, int r, int c, bool wrap)
 {
     char buf[48];
+    int rc = 0;
     /* Paper 002 names mesh nodes by row and column digits ("00", "01", "10"). */
     for (int i = 0; i < r; i++)
         for (int j = 0; j < c; j++) {
             if (r <= 10 && c <= 10) snprintf(buf, sizeof buf, "%d%d", i, j);
             else snprintf(buf, sizeof buf, "%d.%d", i, j);
-            if (b_node(b, buf) < 0) return false;
+            if ((rc = b_node(b, buf)) < 0) return rc;
         }
-    for (int i = 0; i < r; i++)
-        for (int j = 0; j < c; j++) {
+    rc = 0;
+    for (int i = 0; i < r && !rc; i++)
+        for (int j = 0; j < c && !rc; j++) {
             int v = i * c + j;
-            if (j + 1 < c && !b_link(b, v, v + 1)) return false;
-            if (i + 1 < r && !b_link(b, v, v + c)) return false;
-            if (wrap && c > 2 && j == c - 1 && !b_link(b, v, i * c)) return false;
-            if (wrap && r > 2 && i == r - 1 && !b_link(b, v, j)) return false;
+            if (j + 1 < c) rc = b_link(b, v, v + 1);
+            if (!rc && i + 1 < r) rc = b_link(b, v, v + c);
+            if (!rc && wrap && c > 2 && j == c - 1) rc = b_link(b, v, i * c);
+            if (!rc && wrap && r > 2 && i == r - 1) rc = b_link(b, v, j);
         }
-    return true;
+    return rc;
 }
 
 /* Kautz digraph K(d, k): strings of length k over d+1 symbols with no two
  * equal neighbours; arc s1..sk -> s2..sk x.  kautz:3,2 is paper 002's Kautz12. */
-static bool build_kautz(cc_topo_builder *b, int d, int k)
+static int build_kautz(cc_topo_builder *b, int d, int k)
 {
     int sym = d + 1, total = 1;
     for (int i = 0; i < k; i++) total *= sym;
     int *code = malloc((size_t)total * sizeof *code);
-    if (!code) return false;
+    if (!code) return -1;
     char buf[40];
-    bool ok = true;
-    for (int x = 0; x < total && ok; x++) {
+    int rc = 0;
+    for (int x = 0; x < total && !rc; x++) {
         int digits[16], y = x;
         for (int i = k - 1; i >= 0; i--) { digits[i] = y % sym; y /= sym; }
         bool valid = true;
@@ -165,181 +222,242 @@ static bool build_kautz(cc_topo_builder *b, int d, int k)
         for (int i = 0; i < k; i++) buf[i] = (char)(sym <= 10 ? '0' + digits[i] : 'a' + digits[i]);
         buf[k] = '\0';
         code[x] = b_node(b, buf);
-        if (code[x] < 0) ok = false;
+        if (code[x] < 0) rc = code[x];
     }
-    for (int x = 0; x < total && ok; x++) {
+    for (int x = 0; x < total && !rc; x++) {
         if (code[x] < 0) continue;
         int last = x % sym, shifted = (x * sym) % total;
-        for (int s = 0; s < sym && ok; s++)
-            if (s != last) ok = b_arc(b, code[x], code[shifted + s]);
+        for (int s = 0; s < sym && !rc; s++)
+            if (s != last) rc = b_arc(b, code[x], code[shifted + s]);
     }
     free(code);
-    return ok;
+    return rc;
 }
 
-static char *trim(char *s)
+/* Split s at whitespace into at most max tokens (NUL-terminated in place);
+ * returns the count, or max + 1 if there are more. */
+static int tokens(char *s, char **tok, int max)
 {
-    while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n') s++;
+    int n = 0;
+    for (;;) {
+        while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n') s++;
+        if (!*s) return n;
+        if (n == max) return max + 1;
+        tok[n++] = s;
+        while (*s && *s != ' ' && *s != '\t' && *s != '\r' && *s != '\n') s++;
+        if (*s) *s++ = '\0';
+    }
+}
+
+/* A node name from a file: printable, at most NAME_MAX_LEN bytes. */
+static bool good_name(const char *s)
+{
     size_t len = strlen(s);
-    while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r' || s[len - 1] == '\n'))
-        s[--len] = '\0';
-    return s;
+    if (len > NAME_MAX_LEN) return false;
+    for (; *s; s++) if ((unsigned char)*s < 0x20 || *s == 0x7f) return false;
+    return true;
 }
 
-static int b_node_or_add(cc_topo_builder *b, const char *name)
+/* One line of an edge-list file (comment already cut). */
+static int file_line(cc_topo_builder *b, const char *path, long lineno, char *s, bool *seen, char *err, size_t errlen)
 {
-    int i = b_find(b, name);
-    return i >= 0 ? i : b_node(b, name);
+    char *tok[2];
+    int k = tokens(s, tok, 2);
+    if (k == 0) return CC_OK;
+    for (int i = 0; i < k && i < 2; i++)
+        if (!good_name(tok[i]))
+            return cc_fail(CC_EINPUT, err, errlen, "%.200s:%ld: a name must be printable and at most %d bytes", path, lineno, NAME_MAX_LEN);
+    if (k == 1 && (strcmp(tok[0], "directed") == 0 || strcmp(tok[0], "undirected") == 0)) {
+        if (*seen)
+            return cc_fail(CC_EINPUT, err, errlen, "%.200s:%ld: '%s' must come before any node or link", path, lineno, tok[0]);
+        b->directed = tok[0][0] == 'd';
+        return CC_OK;
+    }
+    if (k != 2)
+        return cc_fail(CC_EINPUT, err, errlen, "%.200s:%ld: expected 'A B', 'node NAME', 'directed' or 'undirected'", path, lineno);
+    *seen = true;
+    int rc;
+    if (strcmp(tok[0], "node") == 0) {
+        if (b_find(b, tok[1]) >= 0)
+            return cc_fail(CC_EINPUT, err, errlen, "%.200s:%ld: node '%s' declared twice", path, lineno, tok[1]);
+        rc = b_node(b, tok[1]);
+        return rc < 0 ? size_or_oom(rc, b->spec, err, errlen) : CC_OK;
+    }
+    if (strcmp(tok[0], tok[1]) == 0)
+        return cc_fail(CC_EINPUT, err, errlen, "%.200s:%ld: self-loop '%s %s'", path, lineno, tok[0], tok[1]);
+    int u = b_find(b, tok[0]);
+    if (u < 0 && (u = b_node(b, tok[0])) < 0) return size_or_oom(u, b->spec, err, errlen);
+    int v = b_find(b, tok[1]);
+    if (v < 0 && (v = b_node(b, tok[1])) < 0) return size_or_oom(v, b->spec, err, errlen);
+    rc = b_link(b, u, v);
+    return rc ? size_or_oom(rc, b->spec, err, errlen) : CC_OK;
 }
 
 /* Edge-list file: '#' comments; optional first directive "directed" or
  * "undirected" (default); "node NAME" declares a node (fixing its order);
- * every other line is "A B" (a link between nodes named A and B). */
-static cc_topo_builder *parse_file(const char *spec, const char *path, char err[CC_ERRLEN])
+ * every other line is "A B" (a link between nodes named A and B).  Lines
+ * have no length limit; a NUL byte is refused (it would hide the rest). */
+static int parse_file(const char *spec, const char *path, cc_topo_builder **out, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");
-    if (!f) { snprintf(err, CC_ERRLEN, "--topology: cannot open '%.60s': %.60s", path, strerror(errno)); return NULL; }
+    if (!f) return cc_fail(CC_EINPUT, err, errlen, "--topology: cannot open '%.200s': %s", path, strerror(errno));
     cc_topo_builder *b = b_new(spec, false);
-    if (!b) { fclose(f); snprintf(err, CC_ERRLEN, "out of memory"); return NULL; }
-    char line[512];
-    int lineno = 0;
-    bool seen_edge = false;
-    while (fgets(line, sizeof line, f)) {
+    if (!b) { fclose(f); return cc_fail(CC_ENOMEM, err, errlen, "out of memory"); }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    long lineno = 0;
+    bool seen = false;
+    int rc = CC_OK;
+    errno = 0;
+    while (rc == CC_OK && (len = getline(&line, &cap, f)) >= 0) {
         lineno++;
+        if ((size_t)len != strlen(line)) { rc = cc_fail(CC_EINPUT, err, errlen, "%.200s:%ld: NUL byte in the line", path, lineno); break; }
         char *hash = strchr(line, '#');
         if (hash) *hash = '\0';
-        char *s = trim(line);
-        if (!*s) continue;
-        char a[128], c[128], extra[2];
-        int k = sscanf(s, "%127s %127s %1s", a, c, extra);
-        if (k == 1 && (strcmp(a, "directed") == 0 || strcmp(a, "undirected") == 0)) {
-            if (seen_edge || b->n) {
-                snprintf(err, CC_ERRLEN, "%.60s:%d: '%.60s' must come before any node or link", path, lineno, a);
-                goto fail;
-            }
-            b->directed = a[0] == 'd';
-            continue;
-        }
-        if (k == 2 && strcmp(a, "node") == 0) {
-            if (b_find(b, c) >= 0) { snprintf(err, CC_ERRLEN, "%.60s:%d: node '%.60s' declared twice", path, lineno, c); goto fail; }
-            if (b_node(b, c) < 0) goto oom;
-            continue;
-        }
-        if (k != 2) {
-            snprintf(err, CC_ERRLEN, "%.60s:%d: expected 'A B', 'node NAME', 'directed' or 'undirected', got '%.60s'", path, lineno, s);
-            goto fail;
-        }
-        if (strcmp(a, c) == 0) { snprintf(err, CC_ERRLEN, "%.60s:%d: self-loop '%.60s %.60s'", path, lineno, a, c); goto fail; }
-        int u = b_node_or_add(b, a), v = u < 0 ? -1 : b_node_or_add(b, c);
-        if (u < 0 || v < 0 || !b_link(b, u, v)) goto oom;
-        seen_edge = true;
+        rc = file_line(b, path, lineno, line, &seen, err, errlen);
     }
-    if (ferror(f)) { snprintf(err, CC_ERRLEN, "%.60s: read error", path); goto fail; }
+    if (rc == CC_OK && ferror(f))
+        rc = errno == ENOMEM ? cc_fail(CC_ENOMEM, err, errlen, "%.200s: out of memory reading", path)
+                             : cc_fail(CC_EINPUT, err, errlen, "%.200s: read error", path);
+    free(line);
     fclose(f);
-    if (b->n < 2) { snprintf(err, CC_ERRLEN, "%.60s: fewer than 2 nodes", path); cc_topo_builder_free(b); return NULL; }
-    return b;
-oom:
-    snprintf(err, CC_ERRLEN, "out of memory");
-fail:
-    fclose(f);
-    cc_topo_builder_free(b);
-    return NULL;
+    if (rc == CC_OK && b->n < 2) rc = cc_fail(CC_EINPUT, err, errlen, "%.200s: fewer than 2 nodes", path);
+    if (rc != CC_OK) { cc_topo_builder_free(b); return rc; }
+    *out = b;
+    return CC_OK;
 }
 
-cc_topo_builder *cc_topo_parse(const char *spec, char err[CC_ERRLEN])
+int cc_topo_parse(const char *spec, cc_topo_builder **out, char *err, size_t errlen)
 {
-    static const char *usage = "expected ring:P, mesh:RxC, torus:RxC, hypercube:D, octagon, kautz:D,K or file:PATH";
-    if (!spec || !*spec) { snprintf(err, CC_ERRLEN, "--topology: empty (%.60s)", usage); return NULL; }
-    if (strncmp(spec, "file:", 5) == 0) return parse_file(spec, spec + 5, err);
+    *out = NULL;
+    if (!spec || !*spec) return cc_fail(CC_EINPUT, err, errlen, "--topology: empty (%s)", cc_topo_usage);
+    if (strncmp(spec, "file:", 5) == 0) return parse_file(spec, spec + 5, out, err, errlen);
     const char *colon = strchr(spec, ':');
     size_t flen = colon ? (size_t)(colon - spec) : strlen(spec);
     const char *arg = colon ? colon + 1 : "";
     long v[2];
-    bool ok = false, known = true, good = true;
-    cc_topo_builder *b = NULL;
-#define FAMILY(name) (flen == strlen(name) && strncmp(spec, name, flen) == 0)
-    if (FAMILY("ring")) {
-        if ((good = parse_ints(arg, 0, 1, 3, 4096, v)) && (b = b_new(spec, false)) && numbered(b, (int)v[0])) {
-            ok = true;
-            for (int i = 0; i < v[0] && ok; i++) ok = b_link(b, i, (int)((i + 1) % v[0]));
-        }
-    } else if (FAMILY("mesh") || FAMILY("torus")) {
-        bool wrap = spec[0] == 't';
-        if ((good = parse_ints(arg, 'x', 2, 1, 256, v) && v[0] * v[1] >= 2) && (b = b_new(spec, false)))
-            ok = build_grid(b, (int)v[0], (int)v[1], wrap);
-    } else if (FAMILY("hypercube")) {
-        if ((good = parse_ints(arg, 0, 1, 1, 12, v)) && (b = b_new(spec, false)) && numbered(b, 1 << v[0])) {
-            ok = true;
-            for (int i = 0; i < (1 << v[0]) && ok; i++)
-                for (int d = 0; d < v[0] && ok; d++)
-                    if (i < (i ^ (1 << d))) ok = b_link(b, i, i ^ (1 << d));
-        }
-    } else if (FAMILY("octagon")) {
+    long nodes = 0;   /* the size it would have, checked before building */
+    int family = -1;
+    static const char *const fam[] = { "ring", "mesh", "torus", "hypercube", "octagon", "kautz" };
+    for (int i = 0; i < 6; i++)
+        if (flen == strlen(fam[i]) && strncmp(spec, fam[i], flen) == 0) family = i;
+    bool good = false;
+    switch (family) {
+    case 0: good = parse_ints(arg, 0, 1, 3, 1000000, v); nodes = v[0]; break;
+    case 1: case 2: good = parse_ints(arg, 'x', 2, 1, 1000000, v) && v[0] * v[1] >= 2; nodes = good ? v[0] * v[1] : 0; break;
+    case 3: good = parse_ints(arg, 0, 1, 1, 30, v); nodes = good ? 1L << v[0] : 0; break;
+    case 4: good = !colon; nodes = 8; break;
+    case 5:
+        good = parse_ints(arg, ',', 2, 1, 9, v) && v[1] <= 6;
+        if (good) { nodes = v[0] + 1; for (int i = 1; i < v[1]; i++) nodes *= v[0]; }
+        break;
+    default: break;
+    }
+    if (!good) return cc_fail(CC_EINPUT, err, errlen, "--topology: '%.200s' is not valid (%s)", spec, cc_topo_usage);
+    if (nodes > CC_MAX_NODES)
+        return cc_fail(CC_EINPUT, err, errlen, "--topology: '%.200s' has %ld nodes, limit %d", spec, nodes, CC_MAX_NODES);
+    cc_topo_builder *b = b_new(spec, family == 5);
+    if (!b) return cc_fail(CC_ENOMEM, err, errlen, "out of memory");
+    int rc = 0;
+    if (family == 0) {
+        if (!(rc = numbered(b, (int)v[0])))
+            for (int i = 0; i < v[0] && !rc; i++) rc = b_link(b, i, (int)((i + 1) % v[0]));
+    } else if (family == 1 || family == 2) {
+        rc = build_grid(b, (int)v[0], (int)v[1], family == 2);
+    } else if (family == 3) {
+        if (!(rc = numbered(b, 1 << v[0])))
+            for (int i = 0; i < (1 << v[0]) && !rc; i++)
+                for (int d = 0; d < v[0] && !rc; d++)
+                    if (i < (i ^ (1 << d))) rc = b_link(b, i, i ^ (1 << d));
+    } else if (family == 4) {
         /* Octagon (paper 000 Fig. 8a): a ring of 8 plus links between opposite nodes. */
-        if ((good = !colon) && (b = b_new(spec, false)) && numbered(b, 8)) {
-            ok = true;
-            for (int i = 0; i < 8 && ok; i++) ok = b_link(b, i, (i + 1) % 8) && (i >= 4 || b_link(b, i, i + 4));
-        }
-    } else if (FAMILY("kautz")) {
-        if ((good = parse_ints(arg, ',', 2, 1, 9, v)) && v[1] <= 6 && (b = b_new(spec, true)))
-            ok = build_kautz(b, (int)v[0], (int)v[1]);
-        else good = good && v[1] <= 6;
-    } else known = false;
-#undef FAMILY
-    if (!known || !good) {
-        snprintf(err, CC_ERRLEN, "--topology: '%.60s' is not valid (%.60s)", spec, usage);
-        cc_topo_builder_free(b);
-        return NULL;
+        if (!(rc = numbered(b, 8)))
+            for (int i = 0; i < 8 && !rc; i++) {
+                rc = b_link(b, i, (i + 1) % 8);
+                if (!rc && i < 4) rc = b_link(b, i, i + 4);
+            }
+    } else {
+        rc = build_kautz(b, (int)v[0], (int)v[1]);
     }
-    if (!ok) {
-        snprintf(err, CC_ERRLEN, "out of memory building '%.60s'", spec);
-        cc_topo_builder_free(b);
-        return NULL;
-    }
-    return b;
+    if (rc) { cc_topo_builder_free(b); return size_or_oom(rc, spec, err, errlen); }
+    *out = b;
+    return CC_OK;
 }
 
-bool cc_topo_fail_link(cc_topo_builder *b, const char *link, char err[CC_ERRLEN])
+/* Record a fault by name for the topology's description. */
+static int record(char ***v, int n, const char *name)
 {
-    /* Names may themselves contain no '-', so split at the first '-'. */
-    const char *dash = strchr(link, '-');
-    if (!dash || dash == link || !dash[1]) {
-        snprintf(err, CC_ERRLEN, "--fail-link: '%.60s' is not of the form A-B (two node names)", link);
-        return false;
-    }
-    char a[128];
-    size_t len = (size_t)(dash - link);
-    if (len >= sizeof a) len = sizeof a - 1;
-    memcpy(a, link, len);
-    a[len] = '\0';
-    int u = b_find(b, a), v = b_find(b, dash + 1);
-    if (u < 0 || v < 0) {
-        snprintf(err, CC_ERRLEN, "--fail-link: '%.60s': no node named '%.60s'", link, u < 0 ? a : dash + 1);
-        return false;
-    }
+    char **nv = realloc(*v, (size_t)(n + 1) * sizeof *nv);
+    if (!nv) return -1;
+    *v = nv;
+    return (nv[n] = dupstr(name)) ? 0 : -1;
+}
+
+int cc_topo_fail_link2(cc_topo_builder *b, const char *a, const char *c, char *err, size_t errlen)
+{
+    int u = b_find(b, a), v = b_find(b, c);
+    if (u < 0 || v < 0)
+        return cc_fail(CC_EINPUT, err, errlen, "--fail-link: no node named '%.200s'", u < 0 ? a : c);
     bool found = false;
     for (int i = 0; i < b->na; i++) {
         arc *x = &b->arcs[i];
         if (!x->alive) continue;
         if ((x->u == u && x->v == v) || (!b->directed && x->u == v && x->v == u)) { x->alive = false; found = true; }
     }
-    if (!found) { snprintf(err, CC_ERRLEN, "--fail-link: '%.60s': no such link", link); return false; }
-    return true;
+    if (!found) return cc_fail(CC_EINPUT, err, errlen, "--fail-link: '%.200s-%.200s': no such link (or failed already)", a, c);
+    if (record(&b->fl_a, b->nfl, a)) return cc_fail(CC_ENOMEM, err, errlen, "out of memory");
+    if (record(&b->fl_b, b->nfl, c)) { free(b->fl_a[b->nfl]); return cc_fail(CC_ENOMEM, err, errlen, "out of memory"); }
+    b->nfl++;
+    return CC_OK;
 }
 
-bool cc_topo_fail_node(cc_topo_builder *b, const char *node, char err[CC_ERRLEN])
+int cc_topo_fail_link(cc_topo_builder *b, const char *link, char *err, size_t errlen)
+{
+    /* Node names may contain '-': try every split, and accept exactly one
+     * that names two nodes. */
+    size_t len = strlen(link);
+    char *a = malloc(len + 1);
+    if (!a) return cc_fail(CC_ENOMEM, err, errlen, "out of memory");
+    int splits = 0;
+    size_t at = 0;
+    for (size_t i = 1; i + 1 < len; i++) {
+        if (link[i] != '-') continue;
+        memcpy(a, link, i);
+        a[i] = '\0';
+        if (b_find(b, a) >= 0 && b_find(b, link + i + 1) >= 0) { splits++; at = i; }
+    }
+    int rc;
+    if (splits == 0)
+        rc = cc_fail(CC_EINPUT, err, errlen, "--fail-link: '%.200s' is not of the form A-B with A and B node names", link);
+    else if (splits > 1)
+        rc = cc_fail(CC_EINPUT, err, errlen, "--fail-link: '%.200s' is ambiguous: it splits into node names in %d ways", link, splits);
+    else {
+        memcpy(a, link, at);
+        a[at] = '\0';
+        rc = cc_topo_fail_link2(b, a, link + at + 1, err, errlen);
+    }
+    free(a);
+    return rc;
+}
+
+int cc_topo_fail_node(cc_topo_builder *b, const char *node, char *err, size_t errlen)
 {
     int u = b_find(b, node);
-    if (u < 0 || !b->alive[u]) { snprintf(err, CC_ERRLEN, "--fail-node: no node named '%.60s'", node); return false; }
+    if (u < 0 || !b->alive[u]) return cc_fail(CC_EINPUT, err, errlen, "--fail-node: no node named '%.200s' (or failed already)", node);
+    if (record(&b->fn, b->nfn, node)) return cc_fail(CC_ENOMEM, err, errlen, "out of memory");
+    b->nfn++;
     b->alive[u] = false;
-    return true;
+    return CC_OK;
 }
 
 void cc_topo_free(cc_topo *t)
 {
     if (!t) return;
-    for (int i = 0; t->names && i < t->n; i++) free(t->names[i]);
-    free(t->names);
+    free_names(t->names, t->n);
+    free_names(t->fail_a, t->nfail_links);
+    free_names(t->fail_b, t->nfail_links);
+    free_names(t->fail_node, t->nfail_nodes);
     free(t->spec);
     free(t->ch_from); free(t->ch_to);
     free(t->out_start); free(t->out_ch);
@@ -365,18 +483,18 @@ static int reach(const cc_topo *t, bool forward, int *queue, char *seen)
     return count;
 }
 
-cc_topo *cc_topo_build(const cc_topo_builder *b, char err[CC_ERRLEN])
+static int copy_names(char ***dst, char *const *src, int n)
 {
-    cc_topo *t = calloc(1, sizeof *t);
-    int *map = malloc((size_t)b->n * sizeof *map);
-    if (!t || !map) goto oom;
-    t->directed = b->directed;
-    if (!(t->spec = dupstr(b->spec))) goto oom;
-    for (int i = 0; i < b->n; i++) map[i] = b->alive[i] ? t->n++ : -1;
-    if (t->n < 2) { snprintf(err, CC_ERRLEN, "topology has fewer than 2 working nodes"); goto fail; }
-    if (!(t->names = calloc((size_t)t->n, sizeof *t->names))) goto oom;
-    for (int i = 0; i < b->n; i++)
-        if (map[i] >= 0 && !(t->names[map[i]] = dupstr(b->names[i]))) goto oom;
+    if (!n) return 0;
+    if (!(*dst = calloc((size_t)n, sizeof **dst))) return -1;
+    for (int i = 0; i < n; i++)
+        if (!((*dst)[i] = dupstr(src[i]))) return -1;
+    return 0;
+}
+
+/* Channels and their CSR indexes from the builder's live arcs. */
+static int fill_channels(const cc_topo_builder *b, cc_topo *t, int *map)
+{
     for (int i = 0; i < b->na; i++)
         if (b->arcs[i].alive && map[b->arcs[i].u] >= 0 && map[b->arcs[i].v] >= 0) t->nch++;
     t->ch_from = malloc((size_t)(t->nch + 1) * sizeof(int));
@@ -385,7 +503,8 @@ cc_topo *cc_topo_build(const cc_topo_builder *b, char err[CC_ERRLEN])
     t->in_start = calloc((size_t)t->n + 1, sizeof(int));
     t->out_ch = malloc((size_t)(t->nch + 1) * sizeof(int));
     t->in_ch = malloc((size_t)(t->nch + 1) * sizeof(int));
-    if (!t->ch_from || !t->ch_to || !t->out_start || !t->in_start || !t->out_ch || !t->in_ch) goto oom;
+    int *fi = malloc((size_t)t->n * sizeof *fi);
+    if (!t->ch_from || !t->ch_to || !t->out_start || !t->in_start || !t->out_ch || !t->in_ch || !fi) { free(fi); return -1; }
     int c = 0;
     for (int i = 0; i < b->na; i++) {
         const arc *x = &b->arcs[i];
@@ -397,46 +516,64 @@ cc_topo *cc_topo_build(const cc_topo_builder *b, char err[CC_ERRLEN])
         c++;
     }
     for (int v = 0; v < t->n; v++) { t->out_start[v + 1] += t->out_start[v]; t->in_start[v + 1] += t->in_start[v]; }
-    int *fo = map, *fi;   /* reuse map as fill cursor for out, allocate one for in */
-    if (!(fi = malloc((size_t)t->n * sizeof *fi))) goto oom;
+    int *fo = map;   /* map is no longer needed: reuse it as the out cursor */
     for (int v = 0; v < t->n; v++) { fo[v] = t->out_start[v]; fi[v] = t->in_start[v]; }
     for (int k = 0; k < t->nch; k++) { t->out_ch[fo[t->ch_from[k]]++] = k; t->in_ch[fi[t->ch_to[k]]++] = k; }
     free(fi);
-    free(map);
-    map = NULL;
-    int *queue = malloc((size_t)t->n * sizeof *queue);
-    char *seen = malloc((size_t)t->n);
-    if (!queue || !seen) { free(queue); free(seen); goto oom; }
-    bool conn = reach(t, true, queue, seen) == t->n && reach(t, false, queue, seen) == t->n;
-    int lost = -1;
-    if (!conn) for (int v = 0; v < t->n && lost < 0; v++) if (!seen[v]) lost = v;
-    if (!conn && lost < 0) {   /* backward pass was complete: find a node unreachable forwards */
-        reach(t, true, queue, seen);
-        for (int v = 0; v < t->n && lost < 0; v++) if (!seen[v]) lost = v;
-    }
-    free(queue);
-    free(seen);
-    if (!conn) {
-        snprintf(err, CC_ERRLEN, "topology '%.30s' is disconnected after faults (node '%.30s' cannot reach or be reached from '%.30s')",
-                 b->spec, lost >= 0 ? t->names[lost] : "?", t->names[0]);
-        goto fail;
-    }
-    return t;
-oom:
-    snprintf(err, CC_ERRLEN, "out of memory");
-fail:
-    free(map);
-    cc_topo_free(t);
-    return NULL;
+    return 0;
 }
 
-cc_topo *cc_topo_new(const char *spec, char err[CC_ERRLEN])
+int cc_topo_build(const cc_topo_builder *b, cc_topo **out, char *err, size_t errlen)
 {
-    cc_topo_builder *b = cc_topo_parse(spec, err);
-    if (!b) return NULL;
-    cc_topo *t = cc_topo_build(b, err);
+    *out = NULL;
+    cc_topo *t = calloc(1, sizeof *t);
+    int *map = malloc((size_t)b->n * sizeof *map + 1);
+    int *queue = malloc((size_t)b->n * sizeof *queue + 1);
+    char *seen = malloc((size_t)b->n + 1);
+    int rc = CC_ENOMEM;
+    if (!t || !map || !queue || !seen) goto done;
+    t->directed = b->directed;
+    if (!(t->spec = dupstr(b->spec))) goto done;
+    for (int i = 0; i < b->n; i++) map[i] = b->alive[i] ? t->n++ : -1;
+    if (t->n < 2) { rc = cc_fail(CC_EINPUT, err, errlen, "topology has fewer than 2 working nodes"); goto done; }
+    if (!(t->names = calloc((size_t)t->n, sizeof *t->names))) goto done;
+    for (int i = 0; i < b->n; i++)
+        if (map[i] >= 0 && !(t->names[map[i]] = dupstr(b->names[i]))) goto done;
+    if (copy_names(&t->fail_a, b->fl_a, b->nfl) || copy_names(&t->fail_b, b->fl_b, b->nfl)) goto done;
+    t->nfail_links = b->nfl;
+    if (copy_names(&t->fail_node, b->fn, b->nfn)) goto done;
+    t->nfail_nodes = b->nfn;
+    if (fill_channels(b, t, map)) goto done;
+    bool conn = reach(t, true, queue, seen) == t->n;
+    int lost = -1;
+    for (int v = 0; v < t->n && !conn && lost < 0; v++) if (!seen[v]) lost = v;
+    if (conn && reach(t, false, queue, seen) != t->n) {
+        conn = false;
+        for (int v = 0; v < t->n && lost < 0; v++) if (!seen[v]) lost = v;
+    }
+    if (!conn) {
+        rc = cc_fail(CC_EINPUT, err, errlen, "topology '%.200s' is disconnected after faults (node '%.60s' cannot reach or be reached from '%.60s')",
+                     b->spec, t->names[lost], t->names[0]);
+        goto done;
+    }
+    rc = CC_OK;
+done:
+    if (rc == CC_ENOMEM) cc_fail(CC_ENOMEM, err, errlen, "out of memory building the topology");
+    free(map); free(queue); free(seen);
+    if (rc != CC_OK) { cc_topo_free(t); return rc; }
+    *out = t;
+    return CC_OK;
+}
+
+int cc_topo_new(const char *spec, cc_topo **out, char *err, size_t errlen)
+{
+    cc_topo_builder *b;
+    *out = NULL;
+    int rc = cc_topo_parse(spec, &b, err, errlen);
+    if (rc != CC_OK) return rc;
+    rc = cc_topo_build(b, out, err, errlen);
     cc_topo_builder_free(b);
-    return t;
+    return rc;
 }
 
 int cc_topo_node(const cc_topo *t, const char *name)

@@ -6,8 +6,9 @@
 #define NOCSIM_CC_TOPOLOGY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
-#define CC_ERRLEN 256
+#include "cc/errors.h"
 
 typedef struct cc_topo {
     char *spec;        /* the spec it was built from, for output */
@@ -18,24 +19,39 @@ typedef struct cc_topo {
     int *ch_from, *ch_to;
     int *out_start, *out_ch;   /* CSR: channels leaving node v are out_ch[out_start[v] .. out_start[v+1]) */
     int *in_start, *in_ch;     /* CSR: channels entering node v */
+    /* The faults applied, by name, so a schedule file can name its whole
+     * problem: failed link i is fail_a[i]-fail_b[i]; failed node j fail_node[j]. */
+    int nfail_links, nfail_nodes;
+    char **fail_a, **fail_b, **fail_node;
 } cc_topo;
 
 /* A topology under construction: faults are applied before it is frozen. */
 typedef struct cc_topo_builder cc_topo_builder;
 
+/* The usage line listing every spec form (for messages and --help). */
+extern const char cc_topo_usage[];
+
 /* Parse a spec: ring:P, mesh:RxC, torus:RxC, hypercube:D, octagon,
- * kautz:D,K, file:PATH.  Returns NULL and fills err on bad input. */
-cc_topo_builder *cc_topo_parse(const char *spec, char err[CC_ERRLEN]);
+ * kautz:D,K, file:PATH.  *out is the new builder (caller frees), or NULL on
+ * failure: CC_EINPUT for a bad spec or file (the message names the file and
+ * line) or a size over CC_MAX_NODES / CC_MAX_CHANNELS, CC_ENOMEM. */
+int cc_topo_parse(const char *spec, cc_topo_builder **out, char *err, size_t errlen);
 void cc_topo_builder_free(cc_topo_builder *b);
-/* Remove the link "A-B" (names).  Undirected: both channels; directed: A->B. */
-bool cc_topo_fail_link(cc_topo_builder *b, const char *link, char err[CC_ERRLEN]);
-/* Remove node N and all its channels. */
-bool cc_topo_fail_node(cc_topo_builder *b, const char *node, char err[CC_ERRLEN]);
-/* Freeze into a topology (surviving nodes renumbered, names kept).  Fails if
- * the result is not strongly connected. */
-cc_topo *cc_topo_build(const cc_topo_builder *b, char err[CC_ERRLEN]);
-/* Shortcut: parse and build with no faults. */
-cc_topo *cc_topo_new(const char *spec, char err[CC_ERRLEN]);
+/* Remove the link "A-B" (names, which may themselves contain '-': every
+ * split into two node names is tried, and more than one is ambiguous).
+ * Undirected: both channels; directed: A->B.  CC_EINPUT if there is no such
+ * link, CC_ENOMEM. */
+int cc_topo_fail_link(cc_topo_builder *b, const char *link, char *err, size_t errlen);
+/* The same with the two names given apart. */
+int cc_topo_fail_link2(cc_topo_builder *b, const char *a, const char *c, char *err, size_t errlen);
+/* Remove node N and all its channels.  CC_EINPUT if there is no such node. */
+int cc_topo_fail_node(cc_topo_builder *b, const char *node, char *err, size_t errlen);
+/* Freeze into a new topology *out (surviving nodes renumbered, names kept;
+ * the builder is not changed).  CC_EINPUT if the result is not strongly
+ * connected or has fewer than 2 nodes, CC_ENOMEM. */
+int cc_topo_build(const cc_topo_builder *b, cc_topo **out, char *err, size_t errlen);
+/* Shortcut: parse and build with no faults; the same codes. */
+int cc_topo_new(const char *spec, cc_topo **out, char *err, size_t errlen);
 void cc_topo_free(cc_topo *t);
 
 /* Node index by name, or -1. */

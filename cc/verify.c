@@ -9,6 +9,65 @@
 #include <string.h>
 
 static void report(cc_verify_result *r, cc_verr kind, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+const char *const cc_verr_names[CC_VERR_KINDS] = {
+    "broken paths", "channel conflicts", "uninformed senders", "port excesses", "missing deliveries", "extra transfers",
+    "non-simple paths", "paths too long",
+};
+
+/* Hop distances from s over the working channels, -1 where unreachable. */
+static void bfs(const cc_topo *t, int s, int *dist, int *queue)
+{
+    for (int v = 0; v < t->n; v++) dist[v] = -1;
+    int head = 0, tail = 0;
+    dist[s] = 0;
+    queue[tail++] = s;
+    while (head < tail) {
+        int u = queue[head++];
+        for (int i = t->out_start[u]; i < t->out_start[u + 1]; i++) {
+            int v = t->ch_to[t->out_ch[i]];
+            if (dist[v] < 0) { dist[v] = dist[u] + 1; queue[tail++] = v; }
+        }
+    }
+}
+
+/* Each path simple and within the routing model: at most dist + extra hops
+ * (SF broadcasts included: every hop of a longer path is a wasted step). */
+static int check_routes(const cc_problem *pb, const cc_schedule *s, cc_verify_result *r)
+{
+    const cc_topo *t = pb->t;
+    int n = t->n;
+    int *dist = malloc((size_t)n * sizeof *dist), *queue = malloc((size_t)n * sizeof *queue), *mark = calloc((size_t)n, sizeof *mark);
+    if (!dist || !queue || !mark) { free(dist); free(queue); free(mark); return CC_ENOMEM; }
+    int src = -1;
+    for (int i = 0; i < s->nt; i++) {
+        const int *nd = cc_schedule_nodes(s, i);
+        int len = s->tr[i].nnodes;
+        bool simple = true;
+        for (int k = 0; k < len; k++) {
+            if (mark[nd[k]] == i + 1) simple = false;
+            mark[nd[k]] = i + 1;
+        }
+        if (!simple) {
+            report(r, CC_VERR_NOT_SIMPLE, "step %d: the path of transfer %d from %s to %s visits a node twice",
+                   s->tr[i].step, i, t->names[nd[0]], t->names[nd[len - 1]]);
+            continue;
+        }
+        if (nd[0] != src) { src = nd[0]; bfs(t, src, dist, queue); }
+        int d = dist[nd[len - 1]];
+        if (d >= 0 && len - 1 > d + pb->extra)
+            report(r, CC_VERR_TOO_LONG, "step %d: the path of transfer %d from %s to %s has %d hops; the routing model allows %d (shortest %d + %d)",
+                   s->tr[i].step, i, t->names[nd[0]], t->names[nd[len - 1]], len - 1, d + pb->extra, d, pb->extra);
+    }
+    free(dist); free(queue); free(mark);
+    return CC_OK;
+}
+
+static void report(cc_verify_result *r, cc_verr kind, const char *fmt, ...)
 {
     r->ok = false;
     if (r->count[kind]++ == 0 && r->first[0] == '\0') {
@@ -19,7 +78,7 @@ static void report(cc_verify_result *r, cc_verr kind, const char *fmt, ...)
     }
 }
 
-bool cc_verify(const cc_problem *pb, const cc_schedule *s, cc_verify_result *r)
+int cc_verify(const cc_problem *pb, const cc_schedule *s, cc_verify_result *r)
 {
     const cc_topo *t = pb->t;
     int n = t->n;
@@ -35,7 +94,7 @@ bool cc_verify(const cc_problem *pb, const cc_schedule *s, cc_verify_result *r)
     char *got = calloc((size_t)n * n, 1);
     if (!used || !sends || !recvs || !informed || !order || !got) {
         free(used); free(sends); free(recvs); free(informed); free(order); free(got);
-        return false;
+        return CC_ENOMEM;
     }
     memset(used, 0, (size_t)S * t->nch * sizeof *used);
     const int NEVER = 1 << 30;
@@ -85,6 +144,8 @@ bool cc_verify(const cc_problem *pb, const cc_schedule *s, cc_verify_result *r)
                 const int *nd = cc_schedule_nodes(s, order[j]);
                 int o = tr->origin;
                 if (!pb->sender[o]) { report(r, CC_VERR_EXTRA, "step %d: transfer carries the message of %s, which is not a sender", st, t->names[o]); continue; }
+                if (nd[tr->nnodes - 1] == o)
+                    report(r, CC_VERR_EXTRA, "step %d: a transfer brings the message of %s back to %s", st, t->names[o], t->names[o]);
                 if (informed[o * n + nd[0]] >= st)
                     report(r, CC_VERR_UNINFORMED, "step %d: node %s sends the message of %s before having it",
                            st, t->names[nd[0]], t->names[o]);
@@ -120,5 +181,5 @@ bool cc_verify(const cc_problem *pb, const cc_schedule *s, cc_verify_result *r)
                 report(r, CC_VERR_MISSING, "message %s->%s is never sent", t->names[pb->msrc[m]], t->names[pb->mdst[m]]);
     }
     free(used); free(sends); free(recvs); free(informed); free(order); free(got);
-    return true;
+    return check_routes(pb, s, r);
 }

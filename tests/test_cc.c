@@ -11,7 +11,57 @@
 
 #include "cc/algo.h"
 #include "cc/bounds.h"
+#include "cc/schedfile.h"
 #include "cc/search.h"
+
+/* The constructors with the error convention folded into NULL, as most
+ * tests only need the object or the message. */
+static cc_topo *topo_new(const char *spec, char *err)
+{
+    cc_topo *t;
+    cc_topo_new(spec, &t, err, CC_ERRLEN);
+    return t;
+}
+
+static cc_topo_builder *topo_parse(const char *spec, char *err)
+{
+    cc_topo_builder *b;
+    cc_topo_parse(spec, &b, err, CC_ERRLEN);
+    return b;
+}
+
+static cc_topo *topo_build(const cc_topo_builder *b, char *err)
+{
+    cc_topo *t;
+    cc_topo_build(b, &t, err, CC_ERRLEN);
+    return t;
+}
+
+static cc_paths *paths_new(const cc_topo *t, int extra, int cap, char *err)
+{
+    cc_paths *p;
+    cc_paths_new(t, extra, cap, &p, err, CC_ERRLEN);
+    return p;
+}
+
+static cc_problem *problem_new(const cc_topo *t, cc_kind kind, cc_switching sw, int ports, const char *root, char *err)
+{
+    cc_problem_def def = { .kind = kind, .sw = sw, .ports = ports, .root = root };
+    cc_problem *pb;
+    cc_problem_new(t, &def, &pb, err, CC_ERRLEN);
+    return pb;
+}
+
+/* Read a schedule file's transfers for t (the file's own problem ignored). */
+static cc_schedule *read_sched(const char *path, const cc_topo *t, char *err, size_t errlen)
+{
+    cc_schedfile *f;
+    cc_schedule *s = NULL;
+    if (cc_schedfile_read(path, &f, err, errlen) != CC_OK) return NULL;
+    cc_schedfile_schedule(f, t, &s, err, errlen);
+    cc_schedfile_free(f);
+    return s;
+}
 
 typedef struct {
     cc_topo *t;
@@ -23,11 +73,11 @@ static fx make(const char *spec, cc_kind kind, const char *root, int ports)
 {
     char err[CC_ERRLEN];
     fx f = { 0 };
-    f.t = cc_topo_new(spec, err);
+    f.t = topo_new(spec, err);
     ck_assert_msg(f.t != NULL, "%s", err);
-    f.p = cc_paths_new(f.t, false, 128, err);
+    f.p = paths_new(f.t, 0, 128, err);
     ck_assert_ptr_nonnull(f.p);
-    f.pb = cc_problem_new(f.t, kind, CC_WH, ports, root, NULL, NULL, err);
+    f.pb = problem_new(f.t, kind, CC_WH, ports, root, err);
     ck_assert_msg(f.pb != NULL, "%s", err);
     return f;
 }
@@ -43,7 +93,7 @@ static int bound_of(const char *spec, cc_kind kind, const char *root)
 {
     fx f = make(spec, kind, root, 0);
     cc_bounds b;
-    ck_assert(cc_bounds_compute(f.pb, f.p, &b));
+    ck_assert(!cc_bounds_compute(f.pb, f.p, &b));
     unmake(&f);
     return b.best;
 }
@@ -53,17 +103,17 @@ static int bound_of(const char *spec, cc_kind kind, const char *root)
 START_TEST(topo_builtin)
 {
     char err[CC_ERRLEN];
-    cc_topo *t = cc_topo_new("mesh:4x4", err);
+    cc_topo *t = topo_new("mesh:4x4", err);
     ck_assert_int_eq(t->n, 16);
     ck_assert_int_eq(t->nch, 48);        /* 24 links, two channels each */
     ck_assert_int_ge(cc_topo_node(t, "12"), 0);
     cc_topo_free(t);
-    t = cc_topo_new("octagon", err);
+    t = topo_new("octagon", err);
     ck_assert_int_eq(t->nch, 24);        /* 8 ring + 4 opposite links */
     ck_assert_int_ge(cc_topo_channel(t, 0, 4), 0);
     ck_assert_int_lt(cc_topo_channel(t, 0, 2), 0);
     cc_topo_free(t);
-    t = cc_topo_new("kautz:3,2", err);
+    t = topo_new("kautz:3,2", err);
     ck_assert_int_eq(t->n, 12);
     ck_assert_int_eq(t->nch, 36);        /* out-degree 3 */
     int a = cc_topo_node(t, "01"), b = cc_topo_node(t, "12"), c = cc_topo_node(t, "10");
@@ -71,15 +121,15 @@ START_TEST(topo_builtin)
     ck_assert_int_ge(cc_topo_channel(t, a, c), 0);     /* 01 -> 10 */
     ck_assert_int_lt(cc_topo_channel(t, b, a), 0);     /* not 12 -> 01 */
     cc_topo_free(t);
-    t = cc_topo_new("hypercube:4", err);
+    t = topo_new("hypercube:4", err);
     ck_assert_int_eq(t->nch, 64);
     cc_topo_free(t);
-    t = cc_topo_new("torus:4x4", err);
+    t = topo_new("torus:4x4", err);
     ck_assert_int_eq(t->nch, 64);
     cc_topo_free(t);
-    ck_assert_ptr_null(cc_topo_new("mesh:4", err));
+    ck_assert_ptr_null(topo_new("mesh:4", err));
     ck_assert_ptr_nonnull(strstr(err, "mesh:4"));
-    ck_assert_ptr_null(cc_topo_new("blob:3", err));
+    ck_assert_ptr_null(topo_new("blob:3", err));
 }
 END_TEST
 
@@ -93,22 +143,22 @@ START_TEST(topo_file_and_faults)
     fclose(f);
     char spec[64];
     snprintf(spec, sizeof spec, "file:%s", path);
-    cc_topo_builder *b = cc_topo_parse(spec, err);
+    cc_topo_builder *b = topo_parse(spec, err);
     ck_assert_msg(b != NULL, "%s", err);
-    ck_assert(cc_topo_fail_link(b, "a-b", err));
-    ck_assert(!cc_topo_fail_link(b, "a-c", err));      /* no such link */
-    cc_topo *t = cc_topo_build(b, err);
+    ck_assert(!cc_topo_fail_link(b, "a-b", err, CC_ERRLEN));
+    ck_assert(cc_topo_fail_link(b, "a-c", err, CC_ERRLEN));      /* no such link */
+    cc_topo *t = topo_build(b, err);
     ck_assert_msg(t != NULL, "%s", err);
     ck_assert_int_eq(t->nch, 6);
     cc_topo_free(t);
-    ck_assert(cc_topo_fail_link(b, "c-d", err));       /* now split in two */
-    ck_assert_ptr_null(cc_topo_build(b, err));
+    ck_assert(!cc_topo_fail_link(b, "c-d", err, CC_ERRLEN));       /* now split in two */
+    ck_assert_ptr_null(topo_build(b, err));
     ck_assert_ptr_nonnull(strstr(err, "disconnected"));
     cc_topo_builder_free(b);
     f = fopen(path, "w");
     fprintf(f, "a b\nthis line is bad\n");
     fclose(f);
-    ck_assert_ptr_null(cc_topo_new(spec, err));
+    ck_assert_ptr_null(topo_new(spec, err));
     ck_assert_ptr_nonnull(strstr(err, ":2:"));        /* names the line */
     remove(path);
 }
@@ -117,9 +167,9 @@ END_TEST
 START_TEST(kautz_directed_fault)
 {
     char err[CC_ERRLEN];
-    cc_topo_builder *b = cc_topo_parse("kautz:3,2", err);
-    ck_assert(cc_topo_fail_link(b, "01-10", err));
-    cc_topo *t = cc_topo_build(b, err);
+    cc_topo_builder *b = topo_parse("kautz:3,2", err);
+    ck_assert(!cc_topo_fail_link(b, "01-10", err, CC_ERRLEN));
+    cc_topo *t = topo_build(b, err);
     ck_assert_int_eq(t->nch, 35);                      /* only the channel 01->10 */
     ck_assert_int_ge(cc_topo_channel(t, cc_topo_node(t, "10"), cc_topo_node(t, "01")), 0);
     cc_topo_free(t);
@@ -174,7 +224,7 @@ START_TEST(bounds_details)
 {
     fx f = make("octagon", CC_AAS, NULL, 0);
     cc_bounds b;
-    ck_assert(cc_bounds_compute(f.pb, f.p, &b));
+    ck_assert(!cc_bounds_compute(f.pb, f.p, &b));
     bool cut4 = false, dist4 = false;
     for (int i = 0; i < b.n; i++) {
         if (strcmp(b.b[i].name, "cut") == 0) cut4 = b.b[i].value == 4;
@@ -184,7 +234,7 @@ START_TEST(bounds_details)
     unmake(&f);
     /* 1-port mesh: AAB needs 15 receptions one per step */
     f = make("mesh:4x4", CC_AAB, NULL, 1);
-    ck_assert(cc_bounds_compute(f.pb, f.p, &b));
+    ck_assert(!cc_bounds_compute(f.pb, f.p, &b));
     ck_assert_int_eq(b.best, 15);
     unmake(&f);
 }
@@ -201,7 +251,7 @@ static cc_schedule *sched_of(const cc_topo *t, const char *const *lines)
         char origin[16], path[128];
         ck_assert_int_eq(sscanf(lines[i], "%d %15s %127s", &step, origin, path), 3);
         for (char *tok = strtok(path, "-"); tok; tok = strtok(NULL, "-")) nodes[k++] = cc_topo_node(t, tok);
-        ck_assert(cc_schedule_add(s, step, cc_topo_node(t, origin), k, nodes));
+        ck_assert(!cc_schedule_add(s, step, cc_topo_node(t, origin), k, nodes));
     }
     return s;
 }
@@ -210,7 +260,7 @@ static cc_verify_result verify_lines(const fx *f, const char *const *lines)
 {
     cc_schedule *s = sched_of(f->t, lines);
     cc_verify_result r;
-    ck_assert(cc_verify(f->pb, s, &r));
+    ck_assert(!cc_verify(f->pb, s, &r));
     cc_schedule_free(s);
     return r;
 }
@@ -274,18 +324,18 @@ START_TEST(verify_json_roundtrip)
     cc_schedule_write_json(fp, s, f.pb, "");
     fclose(fp);
     char err[256];
-    cc_schedule *back = cc_schedule_read_json(path, f.t, err, sizeof err);
+    cc_schedule *back = read_sched(path, f.t, err, sizeof err);
     ck_assert_msg(back != NULL, "%s", err);
     ck_assert_int_eq(back->nt, 7);
     cc_verify_result r;
-    ck_assert(cc_verify(f.pb, back, &r));
+    ck_assert(!cc_verify(f.pb, back, &r));
     ck_assert_msg(r.ok, "%s", r.first);
     ck_assert_int_eq(r.steps, 3);
     cc_schedule_free(back);
     fp = fopen(path, "w");
     fprintf(fp, "{\"schedule\": [\n{\"step\": 0, \"transfers\": [{\"path\": [\"0\", \"9\"]}]}]}\n");
     fclose(fp);
-    ck_assert_ptr_null(cc_schedule_read_json(path, f.t, err, sizeof err));
+    ck_assert_ptr_null(read_sched(path, f.t, err, sizeof err));
     ck_assert_ptr_nonnull(strstr(err, "line 2"));
     remove(path);
     cc_schedule_free(s);
@@ -299,17 +349,17 @@ static int search_steps(const char *spec, cc_kind kind, const char *root, int st
 {
     fx f = make(spec, kind, root, 0);
     cc_bounds b;
-    ck_assert(cc_bounds_compute(f.pb, f.p, &b));
+    ck_assert(!cc_bounds_compute(f.pb, f.p, &b));
     cc_search_params sp = { .algo = &cc_algo_sa, .budget = budget, .pop = 60, .pmut = 0.9, .steps = steps, .neighbour_first = true,
                             .start_steps = b.best, .max_steps = b.best + 4, .seed = seed };
     cc_search_result res;
     char err[CC_ERRLEN];
-    ck_assert_msg(cc_search(f.pb, f.p, &sp, &res, err), "%s", err);
+    ck_assert_msg(!cc_search(f.pb, f.p, &sp, &res, err, CC_ERRLEN), "%s", err);
     int got = -1;
     if (res.found) {
         /* independent re-check of what the search returns */
         cc_verify_result vr;
-        ck_assert(cc_verify(f.pb, res.sched, &vr));
+        ck_assert(!cc_verify(f.pb, res.sched, &vr));
         ck_assert_msg(vr.ok, "%s", vr.first);
         got = vr.steps;
     }
@@ -382,7 +432,7 @@ START_TEST(search_neighbour_phase)
                             .neighbour_first = true, .seed = 1 };
     cc_search_result res;
     char err[CC_ERRLEN];
-    ck_assert_msg(cc_search(f.pb, f.p, &sp, &res, err), "%s", err);
+    ck_assert_msg(!cc_search(f.pb, f.p, &sp, &res, err, CC_ERRLEN), "%s", err);
     ck_assert(res.found && res.neighbour_only && res.vr.ok);
     for (int i = 0; i < res.sched->nt; i++) ck_assert_int_eq(res.sched->tr[i].nnodes, 2);
     cc_search_result_clear(&res);
@@ -391,7 +441,7 @@ START_TEST(search_neighbour_phase)
     unmake(&f);
     f = make("mesh:4x4", CC_OAB, "00", 0);
     sp.steps = 3;
-    ck_assert_msg(cc_search(f.pb, f.p, &sp, &res, err), "%s", err);
+    ck_assert_msg(!cc_search(f.pb, f.p, &sp, &res, err, CC_ERRLEN), "%s", err);
     ck_assert(res.found && !res.neighbour_only);
     cc_search_result_clear(&res);
     unmake(&f);
@@ -409,22 +459,22 @@ END_TEST
 static void bound_and_reach(const char *spec, cc_kind kind, cc_switching sw, int want)
 {
     char err[CC_ERRLEN];
-    cc_topo *t = cc_topo_new(spec, err);
+    cc_topo *t = topo_new(spec, err);
     ck_assert_msg(t != NULL, "%s", err);
-    cc_paths *p = cc_paths_new(t, false, 128, err);
+    cc_paths *p = paths_new(t, 0, 128, err);
     ck_assert_ptr_nonnull(p);
-    cc_problem *pb = cc_problem_new(t, kind, sw, 0, NULL, NULL, NULL, err);
+    cc_problem *pb = problem_new(t, kind, sw, 0, NULL, err);
     ck_assert_msg(pb != NULL, "%s", err);
     cc_bounds b;
-    ck_assert(cc_bounds_compute(pb, p, &b));
+    ck_assert(!cc_bounds_compute(pb, p, &b));
     ck_assert_msg(b.best == want, "%s %s bound %d, want %d", spec, cc_kind_names[kind], b.best, want);
     cc_search_params sp = { .algo = &cc_algo_sa, .budget = 100000, .pop = 60, .pmut = 0.9, .steps = want,
                             .neighbour_first = true, .seed = 1 };
     cc_search_result res;
-    ck_assert_msg(cc_search(pb, p, &sp, &res, err), "%s", err);
+    ck_assert_msg(!cc_search(pb, p, &sp, &res, err, CC_ERRLEN), "%s", err);
     ck_assert_msg(res.found, "%s %s: no schedule in %d steps", spec, cc_kind_names[kind], want);
     cc_verify_result vr;
-    ck_assert(cc_verify(pb, res.sched, &vr));
+    ck_assert(!cc_verify(pb, res.sched, &vr));
     ck_assert_msg(vr.ok && vr.steps == want, "%s", vr.first);
     cc_search_result_clear(&res);
     cc_problem_free(pb);
@@ -459,7 +509,7 @@ START_TEST(search_auto_and_ga)
     cc_search_params sp = { .algo = &cc_algo_ga, .budget = 20000, .pop = 40, .pmut = 0.9, .steps = 3, .max_steps = 3, .seed = 5 };
     cc_search_result res;
     char err[CC_ERRLEN];
-    ck_assert(cc_search(f.pb, f.p, &sp, &res, err));
+    ck_assert(!cc_search(f.pb, f.p, &sp, &res, err, CC_ERRLEN));
     ck_assert(res.found);
     ck_assert_int_eq(res.steps, 3);
     cc_search_result_clear(&res);
