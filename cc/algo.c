@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-const cc_algo *const cc_algos[] = { &cc_algo_sa, &cc_algo_umda, &cc_algo_ga, NULL };
+const cc_algo *const cc_algos[] = { &cc_algo_sa, &cc_algo_umda, &cc_algo_ga, &cc_algo_hgsa, NULL };
 
 const cc_algo *cc_algo_find(const char *name)
 {

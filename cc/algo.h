@@ -28,7 +28,7 @@ typedef struct {
     int (*run)(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *out);
 } cc_algo;
 
-extern const cc_algo cc_algo_umda, cc_algo_ga, cc_algo_sa;
+extern const cc_algo cc_algo_umda, cc_algo_ga, cc_algo_sa, cc_algo_hgsa;
 
 /* NULL-terminated list of all algorithms. */
 extern const cc_algo *const cc_algos[];

@@ -10,6 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One cooling cycle from t0 to tmin takes this share of the budget (so a
+ * run anneals fully at least once, then reheats), within these lengths. */
+#ifndef SA_CYCLE_SHARE
+#define SA_CYCLE_SHARE 0.25
+#endif
+#define SA_CYCLE_MIN 2000.0
+#define SA_CYCLE_MAX 123000.0
+
 static int sa_run(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *out)
 {
     int nv = cc_enc_nvar(e);
@@ -25,7 +33,11 @@ static int sa_run(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *ou
      * 0.05 over ~120k moves, then reheated.  Slower cooling helped the
      * tightest case, hypercube:4 AAS at 8 (a perfect packing): 2/10 runs of
      * 100k evaluations with alpha 0.9995, 5/10 with 0.9999, 7/10 with this. */
-    const double t0 = 2.0, tmin = 0.05, alpha = 0.99997;
+    const double t0 = 2.0, tmin = 0.05;
+    double cycle = (double)p->budget * SA_CYCLE_SHARE;
+    if (cycle > SA_CYCLE_MAX) cycle = SA_CYCLE_MAX;
+    if (cycle < SA_CYCLE_MIN) cycle = SA_CYCLE_MIN;
+    const double alpha = pow(tmin / t0, 1.0 / cycle);
     double T = t0;
     while (out->best > 0 && out->evals < p->budget) {
         memcpy(y, x, (size_t)nv * sizeof *y);

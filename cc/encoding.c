@@ -97,6 +97,11 @@ fail:
 
 int cc_enc_steps(const cc_enc *e) { return e->S; }
 
+int cc_enc_clone(const cc_enc *e, cc_enc **out, char *err, size_t errlen)
+{
+    return cc_enc_new(e->pb, e->P, e->S, e->hop1 && !e->sf, out, err, errlen);
+}
+
 void cc_enc_random(cc_enc *e, int *x, cc_rng *r)
 {
     for (int i = 0; i < e->nvar; i++) x[i] = cc_rng_below(r, e->card[i]);
@@ -257,6 +262,65 @@ static bool in_conflict(const cc_enc *e, int id, int st)
     return false;
 }
 
+/* A message of sender s other than m starting in step st, or -1. */
+static int message_at(const cc_enc *e, const int *x, int s, int m, int st)
+{
+    for (int k = e->grp[s]; k < e->grp[s + 1]; k++)
+        if (k != m && x[2 * k + 1] == st) return k;
+    return -1;
+}
+
+/* Cost of message m (removed from the tables) at step st on its best route,
+ * the receiver's port excess included. */
+static long placed_cost(const cc_enc *e, int m, int st, cc_rng *r, int *path)
+{
+    long bc;
+    *path = best_path(e, m, st, r, &bc);
+    return bc + (e->recvs[st * e->n + e->pb->mdst[m]] >= e->K);
+}
+
+static void port_add(cc_enc *e, int m, int st, int sign)
+{
+    e->sends[st * e->n + e->pb->msrc[m]] += sign;
+    e->recvs[st * e->n + e->pb->mdst[m]] += sign;
+}
+
+/* WH K-port scatter: try message m (removed from the channel table) in every
+ * step; where its sender's ports are full, the sender's message there swaps
+ * into m's old step.  Channel conflicts and receive-port excess both count,
+ * so a message can leave a receiver that is busy in its step. */
+static void port_move(cc_enc *e, int *x, cc_rng *r, int m)
+{
+    int s = e->pb->msrc[m], old = x[2 * m + 1], ties = 0, bs = old, bp = x[2 * m], bp2 = -1, bm2 = -1;
+    long best = -1;
+    port_add(e, m, old, -1);
+    for (int st = 0; st < e->S; st++) {
+        int m2 = e->sends[st * e->n + s] >= e->K ? message_at(e, x, s, m, st) : -1;
+        int p, p2 = -1;
+        long c;
+        if (m2 >= 0) {
+            touch(e, scatter_path(e, x, m2), st, -1);
+            port_add(e, m2, st, -1);
+            c = placed_cost(e, m, st, r, &p) + placed_cost(e, m2, old, r, &p2);
+            port_add(e, m2, st, +1);
+            touch(e, scatter_path(e, x, m2), st, +1);
+        } else c = placed_cost(e, m, st, r, &p);
+        if (best < 0 || c < best) { best = c; bs = st; bp = p; bm2 = m2; bp2 = p2; ties = 1; }
+        else if (c == best && cc_rng_below(r, ++ties) == 0) { bs = st; bp = p; bm2 = m2; bp2 = p2; }
+    }
+    if (bm2 >= 0) {
+        touch(e, scatter_path(e, x, bm2), bs, -1);
+        port_add(e, bm2, bs, -1);
+        x[2 * bm2 + 1] = old;
+        x[2 * bm2] = bp2;
+        touch(e, scatter_path(e, x, bm2), old, +1);
+        port_add(e, bm2, old, +1);
+    }
+    x[2 * m + 1] = bs;
+    x[2 * m] = bp;
+    port_add(e, m, bs, +1);
+}
+
 static void scatter_mutate(cc_enc *e, int *x, cc_rng *r)
 {
     int m = 0;
@@ -264,12 +328,15 @@ static void scatter_mutate(cc_enc *e, int *x, cc_rng *r)
         int c = cc_rng_below(r, e->M);
         m = c;
         if (in_conflict(e, scatter_path(e, x, c), x[2 * c + 1])) break;
+        if (e->K && !e->sf && e->recvs[x[2 * c + 1] * e->n + e->pb->mdst[c]] > e->K) break;
     }
     int s = e->pb->msrc[m];
     long bc;
     touch(e, scatter_path(e, x, m), x[2 * m + 1], -1);
     double u = cc_rng_unit(r);
-    if (!e->K && u < 0.5) {
+    if (e->K && !e->sf && u < 0.5) {
+        port_move(e, x, r, m);
+    } else if (!e->K && u < 0.5) {
         /* All-port: channels alone limit a step, so test every (step, path). */
         int bs = x[2 * m + 1], bp = x[2 * m], ties = 0;
         long best = -1;
@@ -396,9 +463,24 @@ static void broadcast_mutate(cc_enc *e, int *x, cc_rng *r)
         int o = e->pb->msrc[g], d = e->pb->mdst[g];
         if (e->itime[o * e->n + d] > e->S) continue;    /* undelivered: not in use */
         if (in_conflict(e, bc_path(e, x, g), x[3 * g + 2])) break;
+        if (e->K && e->recvs[x[3 * g + 2] * e->n + d] > e->K) break;
     }
     int o = e->pb->msrc[g], d = e->pb->mdst[g], st = x[3 * g + 2];
     double u = cc_rng_unit(r);
+    if (e->K && e->recvs[st * e->n + d] > e->K && u < 0.5) {
+        /* K-port: the receiver takes too many in this step; move the
+         * delivery to a step where its port is free (restoration then finds
+         * an informed source there). */
+        int free_steps = 0, pick = st;
+        for (int t = 0; t < e->S; t++)
+            if (e->recvs[t * e->n + d] < e->K && cc_rng_below(r, ++free_steps) == 0) pick = t;
+        if (free_steps) {
+            e->recvs[st * e->n + d]--;
+            e->recvs[pick * e->n + d]++;
+            x[3 * g + 2] = pick;
+            return;
+        }
+    }
     if (e->itime[o * e->n + d] > e->S || u < 0.15) {
         /* Move it to another step; restoration repairs the tree next time. */
         x[3 * g + 2] = cc_rng_below(r, e->S);

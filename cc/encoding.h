@@ -36,6 +36,9 @@ typedef struct cc_enc cc_enc;
  * it), or NULL: CC_EINPUT when a scatter message has no route, CC_ENOMEM. */
 int cc_enc_new(const cc_problem *pb, const cc_paths *paths, int steps, bool neighbour_only, cc_enc **out, char *err, size_t errlen);
 void cc_enc_free(cc_enc *e);
+/* A second encoding of the same problem, paths, S and mode (its own scratch
+ * space, so two threads can evaluate at once).  CC_OK or CC_ENOMEM. */
+int cc_enc_clone(const cc_enc *e, cc_enc **out, char *err, size_t errlen);
 
 int cc_enc_nvar(const cc_enc *e);
 const int *cc_enc_card(const cc_enc *e);

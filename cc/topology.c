@@ -297,12 +297,10 @@ static int file_line(cc_topo_builder *b, const char *path, long lineno, char *s,
  * "undirected" (default); "node NAME" declares a node (fixing its order);
  * every other line is "A B" (a link between nodes named A and B).  Lines
  * have no length limit; a NUL byte is refused (it would hide the rest). */
-static int parse_file(const char *spec, const char *path, cc_topo_builder **out, char *err, size_t errlen)
+static int parse_stream(const char *spec, const char *path, FILE *f, cc_topo_builder **out, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) return cc_fail(CC_EINPUT, err, errlen, "--topology: cannot open '%.200s': %s", path, strerror(errno));
     cc_topo_builder *b = b_new(spec, false);
-    if (!b) { fclose(f); return cc_fail(CC_ENOMEM, err, errlen, "out of memory"); }
+    if (!b) return cc_fail(CC_ENOMEM, err, errlen, "out of memory");
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
@@ -321,11 +319,30 @@ static int parse_file(const char *spec, const char *path, cc_topo_builder **out,
         rc = errno == ENOMEM ? cc_fail(CC_ENOMEM, err, errlen, "%.200s: out of memory reading", path)
                              : cc_fail(CC_EINPUT, err, errlen, "%.200s: read error", path);
     free(line);
-    fclose(f);
     if (rc == CC_OK && b->n < 2) rc = cc_fail(CC_EINPUT, err, errlen, "%.200s: fewer than 2 nodes", path);
     if (rc != CC_OK) { cc_topo_builder_free(b); return rc; }
     *out = b;
     return CC_OK;
+}
+
+static int parse_file(const char *spec, const char *path, cc_topo_builder **out, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return cc_fail(CC_EINPUT, err, errlen, "--topology: cannot open '%.200s': %s", path, strerror(errno));
+    int rc = parse_stream(spec, path, f, out, err, errlen);
+    fclose(f);
+    return rc;
+}
+
+int cc_topo_parse_text(const char *name, const char *text, size_t len, cc_topo_builder **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    if (len == 0) return cc_fail(CC_EINPUT, err, errlen, "%.200s: fewer than 2 nodes", name);
+    FILE *f = fmemopen((void *)text, len, "r");
+    if (!f) return cc_fail(CC_ENOMEM, err, errlen, "out of memory");
+    int rc = parse_stream(name, name, f, out, err, errlen);
+    fclose(f);
+    return rc;
 }
 
 int cc_topo_parse(const char *spec, cc_topo_builder **out, char *err, size_t errlen)

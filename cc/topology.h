@@ -36,6 +36,10 @@ extern const char cc_topo_usage[];
  * failure: CC_EINPUT for a bad spec or file (the message names the file and
  * line) or a size over CC_MAX_NODES / CC_MAX_CHANNELS, CC_ENOMEM. */
 int cc_topo_parse(const char *spec, cc_topo_builder **out, char *err, size_t errlen);
+/* The same for the text of an edge-list file held in memory (text[0..len),
+ * no terminator needed); name stands for the file in messages and as the
+ * spec. */
+int cc_topo_parse_text(const char *name, const char *text, size_t len, cc_topo_builder **out, char *err, size_t errlen);
 void cc_topo_builder_free(cc_topo_builder *b);
 /* Remove the link "A-B" (names, which may themselves contain '-': every
  * split into two node names is tried, and more than one is ambiguous).
