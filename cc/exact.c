@@ -34,7 +34,7 @@ static bool ivec_push(ivec *a, int x)
 }
 
 /* One transfer candidate: a SAT variable (its index + 1). */
-typedef struct { int msg, src, path, step; } cand;
+typedef struct { int var, msg, src, path, step; } cand;
 
 typedef struct {
     const cc_problem *pb;
@@ -43,11 +43,12 @@ typedef struct {
     CCaDiCaL *sat;
     int nv;                 /* variables used */
     long nclauses;
-    cand *c;                /* c[i]: candidate of variable i + 1 */
+    cand *c;                /* candidates in creation order, each with its variable */
     int ncand, ccap;
     ivec *chan;             /* [S*nch]: candidates using channel c in step t */
     ivec *sends, *recvs;    /* [S*n]: candidates sending / receiving at node v in step t */
-    ivec *ofmsg;            /* [nmsg]: candidates of message (delivery) m */
+    ivec *ofmsg;            /* [nmsg]: variables of message (delivery) m's candidates */
+    ivec *stepof;           /* [nmsg]: their steps, in the same order */
     int *inf;               /* broadcast: [g-origin-index][v][t] informed variables, see informed() */
     bool oom;
     double deadline;
@@ -108,7 +109,7 @@ static int add_cand(enc *e, int m, int src, int dst, int path, int step)
         e->ccap = cap;
     }
     int v = newvar(e);
-    e->c[e->ncand++] = (cand){ m, src, path, step };
+    e->c[e->ncand++] = (cand){ v, m, src, path, step };
     bool sf = e->pb->sw == CC_SF, ok = true;
     int len = cc_paths_len(e->P, path);
     const int *ch = cc_paths_ch(e->P, path);
@@ -120,7 +121,7 @@ static int add_cand(enc *e, int m, int src, int dst, int path, int step)
         if (ok && e->pb->ports && (sf || h == len - 1)) ok = ivec_push(&e->recvs[st * e->n + t->ch_to[ch[h]]], v);
     }
     (void)dst;
-    if (ok) ok = ivec_push(&e->ofmsg[m], v);
+    if (ok) ok = ivec_push(&e->ofmsg[m], v) && ivec_push(&e->stepof[m], step);
     if (!ok) e->oom = true;
     return v;
 }
@@ -189,7 +190,7 @@ static void broadcast_candidates(enc *e)
             if (t > 0 && !ivec_push(&lits, informed(e, o, d, t))) { e->oom = true; break; }
             for (size_t i = 0; i < e->ofmsg[g].n; i++) {
                 int v = e->ofmsg[g].v[i];
-                if (e->c[v - 1].step == t && !ivec_push(&lits, v)) { e->oom = true; break; }
+                if (e->stepof[g].v[i] == t && !ivec_push(&lits, v)) { e->oom = true; break; }
             }
             clause(e, lits.v, (int)lits.n);
         }
@@ -210,7 +211,8 @@ static void enc_free(enc *e)
     for (int i = 0; e->chan && i < e->S * e->nch; i++) free(e->chan[i].v);
     for (int i = 0; e->sends && i < e->S * e->n; i++) { free(e->sends[i].v); free(e->recvs[i].v); }
     for (int i = 0; e->ofmsg && i < e->pb->nmsg; i++) free(e->ofmsg[i].v);
-    free(e->chan); free(e->sends); free(e->recvs); free(e->ofmsg); free(e->c); free(e->inf);
+    for (int i = 0; e->stepof && i < e->pb->nmsg; i++) free(e->stepof[i].v);
+    free(e->chan); free(e->sends); free(e->recvs); free(e->ofmsg); free(e->stepof); free(e->c); free(e->inf);
 }
 
 /* The model's chosen transfers as a schedule. */
@@ -220,8 +222,8 @@ static int decode(enc *e, cc_schedule **out)
     int *nodes = malloc((size_t)(e->n + 2) * sizeof *nodes);
     int rc = s && nodes ? CC_OK : CC_ENOMEM;
     for (int i = 0; i < e->ncand && rc == CC_OK; i++) {
-        if (ccadical_val(e->sat, i + 1) <= 0) continue;
         const cand *c = &e->c[i];
+        if (ccadical_val(e->sat, c->var) <= 0) continue;
         int len = cc_paths_len(e->P, c->path);
         const int *ch = cc_paths_ch(e->P, c->path);
         nodes[0] = c->src;
@@ -243,11 +245,13 @@ int cc_exact_solve(const cc_problem *pb, const cc_paths *paths, int S, double se
     *sat = -1;
     e.deadline = now() + seconds;
     e.sat = ccadical_init();
+    if (e.sat) ccadical_set_option(e.sat, "quiet", 1);   /* the library must print nothing */
     e.chan = calloc((size_t)S * e.nch, sizeof *e.chan);
     e.sends = calloc((size_t)S * e.n, sizeof *e.sends);
     e.recvs = calloc((size_t)S * e.n, sizeof *e.recvs);
     e.ofmsg = calloc((size_t)pb->nmsg, sizeof *e.ofmsg);
-    if (!e.sat || !e.chan || !e.sends || !e.recvs || !e.ofmsg) { enc_free(&e); return cc_fail(CC_ENOMEM, err, errlen, "out of memory"); }
+    e.stepof = calloc((size_t)pb->nmsg, sizeof *e.stepof);
+    if (!e.sat || !e.chan || !e.sends || !e.recvs || !e.ofmsg || !e.stepof) { enc_free(&e); return cc_fail(CC_ENOMEM, err, errlen, "out of memory"); }
     if (pb->broadcast) broadcast_candidates(&e);
     else scatter_candidates(&e);
     /* scatter: exactly one transfer per message; broadcast: at most one
