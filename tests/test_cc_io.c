@@ -1,0 +1,227 @@
+/* Tests of cc's input and output pieces: the JSON reader (values, escapes,
+ * errors with their line, the depth limit), problem definitions (kinds,
+ * names, sender and receiver lists), the text and JSON schedule writers, and
+ * the bounds of K-port and store-and-forward cases worked out by hand. */
+#include <check.h>
+
+#include "tests/testutil.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc/instance.h"
+#include "cc/json.h"
+#include "cc/schedule.h"
+
+START_TEST(json_values)
+{
+    char err[128];
+    js_value *v = js_parse("{\"a\": [1, -2.5e1, true, false, null],\n \"s\": \"x\\\"y\\\\z\\n\\u0041\"}", err, sizeof err);
+    ck_assert_msg(v != NULL, "%s", err);
+    ck_assert_int_eq(v->type, JS_OBJ);
+    ck_assert_int_eq((int)v->n, 2);
+    const js_value *a = js_get(v, "a"), *s = js_get(v, "s");
+    ck_assert_int_eq(a->type, JS_ARR);
+    ck_assert_int_eq((int)a->n, 5);
+    ck_assert(a->items[0]->num == 1.0);
+    ck_assert(a->items[1]->num == -25.0);
+    ck_assert_int_eq(a->items[2]->type, JS_BOOL);
+    ck_assert(a->items[2]->num == 1.0);
+    ck_assert(a->items[3]->num == 0.0);
+    ck_assert_int_eq(a->items[4]->type, JS_NULL);
+    ck_assert_str_eq(s->str, "x\"y\\z\nA");
+    ck_assert_int_eq(s->line, 2);
+    ck_assert_ptr_null(js_get(v, "missing"));
+    ck_assert_ptr_null(js_get(a, "a"));     /* not an object */
+    js_free(v);
+}
+END_TEST
+
+START_TEST(json_errors_name_the_line)
+{
+    char err[128];
+    static const char *const bad[] = { "{\"a\": 1,\n\n}", "[1 2]", "{\"a\" 1}", "\"open", "{\"a\": tru}", "[1,]", "", "{} x" };
+    static const int line[] = { 3, 1, 1, 1, 1, 1, 1, 1 };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = '\0';
+        js_value *v = js_parse(bad[i], err, sizeof err);
+        ck_assert_msg(v == NULL, "accepted: %s", bad[i]);
+        char want[16];
+        snprintf(want, sizeof want, "line %d", line[i]);
+        ck_assert_msg(strstr(err, want) != NULL, "%s: '%s' lacks '%s'", bad[i], err, want);
+    }
+    /* deep nesting is refused, not a stack overflow */
+    size_t n = 100000;
+    char *deep = malloc(n + 1);
+    memset(deep, '[', n);
+    deep[n] = '\0';
+    ck_assert_ptr_null(js_parse(deep, err, sizeof err));
+    free(deep);
+}
+END_TEST
+
+static int problem_rc(const char *topo, cc_kind kind, const char *root, const char *senders, const char *receivers, char *err)
+{
+    cc_topo *t;
+    ck_assert(cc_topo_new(topo, &t, err, CC_ERRLEN) == CC_OK);
+    cc_problem_def def = { .kind = kind, .root = root, .senders = senders, .receivers = receivers };
+    cc_problem *pb;
+    int rc = cc_problem_new(t, &def, &pb, err, CC_ERRLEN);
+    if (rc == CC_OK) {
+        ck_assert_ptr_nonnull(pb);
+        cc_problem_free(pb);
+    } else ck_assert_ptr_null(pb);
+    cc_topo_free(t);
+    return rc;
+}
+
+START_TEST(problem_definitions)
+{
+    char err[CC_ERRLEN];
+    cc_topo *t;
+    ck_assert(cc_topo_new("ring:5", &t, err, sizeof err) == CC_OK);
+    cc_problem_def def = { .kind = CC_MNS, .senders = "0,2", .receivers = "2,3,4" };
+    cc_problem *pb;
+    ck_assert(cc_problem_new(t, &def, &pb, err, sizeof err) == CC_OK);
+    /* 0 -> 2,3,4 and 2 -> 3,4 (not itself) */
+    ck_assert_int_eq(pb->nmsg, 5);
+    ck_assert(!pb->broadcast);
+    ck_assert(pb->sender[0] && pb->sender[2] && !pb->sender[1]);
+    ck_assert_int_eq(pb->msrc[0], 0);                /* grouped by source */
+    ck_assert_int_eq(pb->msrc[4], 2);
+    ck_assert_int_eq(cc_problem_kout(pb, 0), 2);     /* all-port: the degree */
+    cc_problem_free(pb);
+    def = (cc_problem_def){ .kind = CC_OAB, .ports = 1 };
+    ck_assert(cc_problem_new(t, &def, &pb, err, sizeof err) == CC_OK);
+    ck_assert_int_eq(pb->root, 0);                   /* the first node by default */
+    ck_assert_int_eq(pb->nmsg, 4);
+    ck_assert_int_eq(cc_problem_kout(pb, 0), 1);
+    ck_assert_int_eq(cc_problem_kin(pb, 3), 1);
+    cc_problem_free(pb);
+    cc_topo_free(t);
+    ck_assert_int_eq(problem_rc("ring:5", CC_OAS, "9", NULL, NULL, err), CC_EINPUT);
+    ck_assert_ptr_nonnull(strstr(err, "--root: no node named '9'"));
+    ck_assert_int_eq(problem_rc("ring:5", CC_AAS, "1", NULL, NULL, err), CC_EINPUT);   /* root without oab/oas */
+    ck_assert_int_eq(problem_rc("ring:5", CC_OAS, NULL, "1", NULL, err), CC_EINPUT);   /* senders without mnb/mns */
+    ck_assert_int_eq(problem_rc("ring:5", CC_MNB, NULL, "1,", NULL, err), CC_EINPUT);
+    ck_assert_ptr_nonnull(strstr(err, "ends with a comma"));
+    ck_assert_int_eq(problem_rc("ring:5", CC_MNB, NULL, "1,,2", NULL, err), CC_EINPUT);
+    ck_assert_int_eq(problem_rc("ring:5", CC_MNB, NULL, "1", "1", err), CC_EINPUT);
+    ck_assert_ptr_nonnull(strstr(err, "no messages"));
+    ck_assert_int_eq(problem_rc("ring:5", CC_MNB, NULL, "1", "7", err), CC_EINPUT);
+    ck_assert_int_eq(problem_rc("ring:5", CC_MNB, NULL, "1", "1,2", err), CC_OK);
+    ck_assert_int_eq(cc_kind_find("mns"), CC_MNS);
+    ck_assert_int_eq(cc_kind_find("gather"), -1);
+    ck_assert_int_eq(cc_switching_find("sf"), CC_SF);
+    ck_assert_int_eq(cc_switching_find("vct"), -1);
+}
+END_TEST
+
+static cc_instance *inst(const char *topo, cc_kind kind, const char *root, int ports, int sw)
+{
+    cc_desc d = cc_desc_empty();
+    d.topology = topo;
+    d.kind = kind;
+    d.root = root;
+    d.ports = ports;
+    d.sw = sw;
+    cc_instance *in;
+    char err[CC_ERRLEN];
+    ck_assert_msg(cc_instance_new(&d, 128, &in, err, sizeof err) == CC_OK, "%s", err);
+    return in;
+}
+
+static int bound_named(const cc_instance *in, const char *name)
+{
+    for (int i = 0; i < in->bounds.n; i++)
+        if (strcmp(in->bounds.b[i].name, name) == 0) return in->bounds.b[i].value;
+    return -1;
+}
+
+START_TEST(bounds_by_hand)
+{
+    /* one-port OAB on 16 nodes: informed nodes at most double per step: 4 */
+    cc_instance *in = inst("hypercube:4", CC_OAB, "0", 1, CC_UNSET);
+    ck_assert_int_eq(bound_named(in, "inform"), 4);
+    cc_instance_free(in);
+    /* 2-port OAS of the octagon: 7 messages, 2 per step: 4 */
+    in = inst("octagon", CC_OAS, "0", 2, CC_UNSET);
+    ck_assert_int_eq(bound_named(in, "inject"), 4);
+    ck_assert_int_eq(in->bounds.best, 4);
+    cc_instance_free(in);
+    /* SF OAS of the 8-ring from 0: node 4 is 4 hops away: eccentricity 4;
+     * the 7 messages leave over 2 channels: 4 as well */
+    in = inst("ring:8", CC_OAS, "0", 0, CC_SF);
+    ck_assert_int_eq(bound_named(in, "eccentricity"), 4);
+    ck_assert_int_eq(bound_named(in, "inject"), 4);
+    cc_instance_free(in);
+    /* AAS of the 6-ring: cut {0,1,2}: 9 messages over 2 channels: 5;
+     * distances 6 x (1+1+2+2+3) = 54 over 12 channels: 5 */
+    in = inst("ring:6", CC_AAS, NULL, 0, CC_UNSET);
+    ck_assert_int_eq(bound_named(in, "cut"), 5);
+    ck_assert_int_eq(bound_named(in, "distance"), 5);
+    cc_instance_free(in);
+    /* the cut bound above the exact-search size uses prefix and ball cuts:
+     * the 6x6 mesh's bisection, 18 x 18 messages over 6 channels = 54 */
+    in = inst("mesh:6x6", CC_AAS, NULL, 0, CC_UNSET);
+    ck_assert_int_eq(bound_named(in, "cut"), 54);
+    cc_instance_free(in);
+}
+END_TEST
+
+START_TEST(schedule_writers)
+{
+    cc_instance *in = inst("ring:4", CC_AAB, NULL, 0, CC_UNSET);
+    cc_schedule *s = cc_schedule_new();
+    int p01[] = { 0, 1 }, p32[] = { 3, 2 }, p123[] = { 1, 2, 3 };
+    ck_assert(cc_schedule_add(s, 1, 3, 2, p32) == CC_OK);
+    ck_assert(cc_schedule_add(s, 0, 0, 2, p01) == CC_OK);
+    ck_assert(cc_schedule_add(s, 1, 0, 3, p123) == CC_OK);
+    ck_assert_int_eq(cc_schedule_steps(s, CC_WH), 2);
+    ck_assert_int_eq(cc_schedule_steps(s, CC_SF), 3);   /* the 2-hop transfer ends a step later */
+    cc_schedule_sort(s);
+    ck_assert_int_eq(s->tr[0].step, 0);
+    ck_assert_int_eq(s->tr[1].origin, 0);               /* step 1: origin 0 before 3 */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    cc_schedule_write_text(f, s, in->pb);
+    fclose(f);
+    ck_assert_str_eq(text, "step 0: 0:0-1\nstep 1: 0:1-2-3 3:3-2\n");
+    free(text);
+    f = open_memstream(&text, &len);
+    cc_schedule_write_json(f, s, in->pb, "");
+    fclose(f);
+    char err[128];
+    js_value *v = js_parse(text, err, sizeof err);
+    ck_assert_msg(v != NULL, "%s", err);
+    ck_assert_str_eq(js_get(v, "topology")->str, "ring:4");
+    ck_assert_str_eq(js_get(v, "cc")->str, "aab");
+    ck_assert_str_eq(js_get(v, "ports")->str, "all");
+    ck_assert(js_get(v, "nonminimal")->num == 0);
+    ck_assert(js_get(v, "steps")->num == 2);
+    ck_assert_int_eq((int)js_get(js_get(v, "faults"), "links")->n, 0);
+    const js_value *st = js_get(v, "schedule");
+    ck_assert_int_eq((int)st->n, 2);
+    const js_value *tr = js_get(st->items[1], "transfers")->items[1];
+    ck_assert_str_eq(js_get(tr, "msg")->str, "3");
+    ck_assert_int_eq((int)js_get(tr, "path")->n, 2);
+    js_free(v);
+    free(text);
+    cc_schedule_free(s);
+    cc_instance_free(in);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("cc_io");
+    TCase *tc = tcase_create("io");
+    tcase_add_test(tc, json_values);
+    tcase_add_test(tc, json_errors_name_the_line);
+    tcase_add_test(tc, problem_definitions);
+    tcase_add_test(tc, bounds_by_hand);
+    tcase_add_test(tc, schedule_writers);
+    suite_add_tcase(s, tc);
+    return testutil_run(s);
+}
