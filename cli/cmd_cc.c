@@ -426,7 +426,10 @@ static void print_summary(const cc_opts *o, const cc_instance *in, const cc_seri
                    se->sum_evals_to_best / se->runs, se->sum_seconds / se->runs);
         if (ex) printf("exact: %s\n", ex->why);
         if (se->best.found) {
-            printf("best: %d steps (bound %d, run %d), verified%s\n", se->best.steps, bound, se->best_run + 1,
+            char from[48];
+            if (se->best_run >= 0) snprintf(from, sizeof from, "run %d", se->best_run + 1);
+            else snprintf(from, sizeof from, "from the SAT solver");
+            printf("best: %d steps (bound %d, %s), verified%s\n", se->best.steps, bound, from,
                    !ex || ex->status != CC_EXACT_OPTIMAL ? "" : ex->sat_proof ? ", optimal over these routes (SAT)" : ", optimal (lower bound)");
             cc_schedule_write_text(stdout, se->best.sched, in->pb);
         }
@@ -466,9 +469,11 @@ static int do_run(const cc_opts *o)
     }
     cc_exact_result ex, *exp = NULL;
     if (o->exact) {
-        cc_exact_params ep = { .seconds = o->exact_seconds, .bound = in->bounds.best };
+        cc_exact_params ep = { .seconds = o->exact_seconds, .bound = in->bounds.best, .max_steps = sp.max_steps };
+        int before = se.best.found ? se.best.steps : -1;
         rc = cc_exact_improve(in->pb, in->paths, &ep, &se.best, &ex, err, sizeof err);
         if (rc != CC_OK) { cc_search_result_clear(&se.best); cc_instance_free(in); return fail_msg(rc, err); }
+        if (se.best.found && (before < 0 || se.best.steps < before)) se.best_run = -1;   /* the solver's schedule */
         exp = &ex;
     }
     print_summary(o, in, &se, exp);

@@ -108,6 +108,19 @@ expect 0 "its file verifies from its own routing model" "$N" cc verify "$tmp/nm.
 sed 's/"nonminimal": 2/"nonminimal": 0/' "$tmp/nm.json" >"$tmp/nm0.json"
 expect 1 "and not under minimal routing" "$N" cc verify "$tmp/nm0.json"
 
+# ---- issue 14: --exact and --algo hgsa from the command line ----
+expect 0 "--exact proves octagon AAS 4" "$N" cc --topology octagon --cc aas --exact
+grep -q "SAT solver proved 3 steps impossible" "$tmp/out" || { echo "FAIL: --exact proof line"; fail=1; }
+grep -q "optimal over these routes (SAT)" "$tmp/out" || { echo "FAIL: --exact status beside the schedule"; fail=1; }
+expect 0 "--exact in JSON" "$N" cc --topology hypercube:3 --cc aas --exact --format json
+grep -q '"exact": {"status": "optimal"' "$tmp/out" || { echo "FAIL: --exact JSON status"; fail=1; }
+expect 0 "--exact finds what a tiny search misses" "$N" cc --topology octagon --cc aas --steps 4 --budget 1 --exact
+grep -q "best: 4 steps" "$tmp/out" || { echo "FAIL: --exact did not supply the schedule"; fail=1; }
+expect 0 "--algo hgsa with threads" "$N" cc --topology hypercube:3 --cc aas --algo hgsa --threads 2 --steps 4
+grep -q "algorithm hgsa" "$tmp/out" || { echo "FAIL: hgsa not named"; fail=1; }
+expect 2 "--nonminimal over its limit" "$N" cc --topology octagon --cc aas --nonminimal 9
+expect 2 "--threads 0" "$N" cc --topology octagon --cc aas --threads 0
+
 # Counts the exit-status checks; a failed content check above also fails the script.
 echo "cc_cli: $((checks - failed)) passed, $failed failed"
 exit $fail
