@@ -197,6 +197,38 @@ static bool cut_heuristic(const cc_problem *pb, const cc_paths *P, int *best, lo
     return true;
 }
 
+/* The cut bound: exact over all node sets for small graphs, else the best
+ * of index-prefix and ball cuts. */
+static int cut_bound(const cc_problem *pb, const cc_paths *P, cc_bounds *out)
+{
+    const cc_topo *t = pb->t;
+    int n = t->n;
+    char why[200];
+    if (n <= CC_CUT_EXACT_MAX) {
+        int cb;
+        unsigned long set;
+        if (!cut_exact(pb, &cb, &set)) return CC_ENOMEM;
+        char *in = calloc((size_t)n, 1);
+        if (!in) return CC_ENOMEM;
+        for (int v = 0; v < n; v++) in[v] = (set >> v) & 1;
+        long M, C;
+        cut_of(pb, in, &M, &C);
+        free(in);
+        int len = snprintf(why, sizeof why, "exact over all node sets: %ld messages cross %ld channels out of {", M, C);
+        for (int v = 0; v < n && len < (int)sizeof why - 8; v++)
+            if ((set >> v) & 1) len += snprintf(why + len, sizeof why - (size_t)len, "%s%s", len && why[len - 1] == '{' ? "" : ",", t->names[v]);
+        if (len < (int)sizeof why - 2) snprintf(why + len, sizeof why - (size_t)len, "}");
+        add(out, "cut", cb, why);
+    } else {
+        int cb;
+        long M = 0, C = 1;
+        if (!cut_heuristic(pb, P, &cb, &M, &C)) return CC_ENOMEM;
+        snprintf(why, sizeof why, "best of index-prefix and ball cuts (P > %d): %ld messages cross %ld channels", CC_CUT_EXACT_MAX, M, C);
+        add(out, "cut", cb, why);
+    }
+    return CC_OK;
+}
+
 int cc_bounds_compute(const cc_problem *pb, const cc_paths *P, cc_bounds *out)
 {
     const cc_topo *t = pb->t;
@@ -264,28 +296,7 @@ int cc_bounds_compute(const cc_problem *pb, const cc_paths *P, cc_bounds *out)
         for (int m = 0; m < pb->nmsg; m++) sum += P->dist[pb->msrc[m] * n + pb->mdst[m]];
         snprintf(why, sizeof why, "sum of shortest distances %ld over %d channels", sum, t->nch);
         add(out, "distance", ceil_div(sum, t->nch), why);
-        if (n <= CC_CUT_EXACT_MAX) {
-            int cb;
-            unsigned long set;
-            if (!cut_exact(pb, &cb, &set)) return CC_ENOMEM;
-            char *in = calloc((size_t)n, 1);
-            if (!in) return CC_ENOMEM;
-            for (int v = 0; v < n; v++) in[v] = (set >> v) & 1;
-            long M, C;
-            cut_of(pb, in, &M, &C);
-            free(in);
-            int len = snprintf(why, sizeof why, "exact over all node sets: %ld messages cross %ld channels out of {", M, C);
-            for (int v = 0; v < n && len < (int)sizeof why - 8; v++)
-                if ((set >> v) & 1) len += snprintf(why + len, sizeof why - (size_t)len, "%s%s", len && why[len - 1] == '{' ? "" : ",", t->names[v]);
-            if (len < (int)sizeof why - 2) snprintf(why + len, sizeof why - (size_t)len, "}");
-            add(out, "cut", cb, why);
-        } else {
-            int cb;
-            long M = 0, C = 1;
-            if (!cut_heuristic(pb, P, &cb, &M, &C)) return CC_ENOMEM;
-            snprintf(why, sizeof why, "best of index-prefix and ball cuts (P > %d): %ld messages cross %ld channels", CC_CUT_EXACT_MAX, M, C);
-            add(out, "cut", cb, why);
-        }
+        if (cut_bound(pb, P, out) != CC_OK) return CC_ENOMEM;
     }
     if (pb->sw == CC_SF) {
         int ecc = 0;

@@ -78,29 +78,15 @@ static void report(cc_verify_result *r, cc_verr kind, const char *fmt, ...)
     }
 }
 
-int cc_verify(const cc_problem *pb, const cc_schedule *s, cc_verify_result *r)
+/* Paths over working channels, no channel twice in a step, the port limit. */
+static int check_channels(const cc_problem *pb, const cc_schedule *s, int S, cc_verify_result *r)
 {
     const cc_topo *t = pb->t;
     int n = t->n;
-    memset(r, 0, sizeof *r);
-    r->ok = true;
-    r->steps = cc_schedule_steps(s, pb->sw);
-    int S = r->steps > 0 ? r->steps : 1;
     bool sf = pb->sw == CC_SF;
-    int *used = malloc((size_t)S * t->nch * sizeof *used);     /* transfer index + 1 using (step, channel) */
+    int *used = calloc((size_t)S * t->nch, sizeof *used);     /* transfer index + 1 using (step, channel) */
     int *sends = calloc((size_t)S * n, sizeof *sends), *recvs = calloc((size_t)S * n, sizeof *recvs);
-    int *informed = malloc((size_t)n * n * sizeof *informed);  /* [origin*n + v]: end step it arrived, or big */
-    int *order = malloc((size_t)(s->nt + 1) * sizeof *order);
-    char *got = calloc((size_t)n * n, 1);
-    if (!used || !sends || !recvs || !informed || !order || !got) {
-        free(used); free(sends); free(recvs); free(informed); free(order); free(got);
-        return CC_ENOMEM;
-    }
-    memset(used, 0, (size_t)S * t->nch * sizeof *used);
-    const int NEVER = 1 << 30;
-    for (int i = 0; i < n * n; i++) informed[i] = NEVER;
-    for (int o = 0; o < n; o++) informed[o * n + o] = -1;
-
+    if (!used || !sends || !recvs) { free(used); free(sends); free(recvs); return CC_ENOMEM; }
     for (int i = 0; i < s->nt; i++) {
         const cc_transfer *tr = &s->tr[i];
         const int *nd = cc_schedule_nodes(s, i);
@@ -131,55 +117,90 @@ int cc_verify(const cc_problem *pb, const cc_schedule *s, cc_verify_result *r)
                 if (recvs[st * n + v] > pb->ports)
                     report(r, CC_VERR_PORTS, "step %d: node %s receives %d messages, port limit %d", st, t->names[v], recvs[st * n + v], pb->ports);
             }
+    free(used); free(sends); free(recvs);
+    return CC_OK;
+}
 
-    if (pb->broadcast) {
-        /* Visit transfers by start step: a sender must hold the message from a
-         * strictly earlier step.  Arrival times are recorded after checking. */
-        int k = 0;
-        for (int st = 0; st < S; st++) {
-            int first = k;
-            for (int i = 0; i < s->nt; i++) if (s->tr[i].step == st) order[k++] = i;
-            for (int j = first; j < k; j++) {
-                const cc_transfer *tr = &s->tr[order[j]];
-                const int *nd = cc_schedule_nodes(s, order[j]);
-                int o = tr->origin;
-                if (!pb->sender[o]) { report(r, CC_VERR_EXTRA, "step %d: transfer carries the message of %s, which is not a sender", st, t->names[o]); continue; }
-                if (nd[tr->nnodes - 1] == o)
-                    report(r, CC_VERR_EXTRA, "step %d: a transfer brings the message of %s back to %s", st, t->names[o], t->names[o]);
-                if (informed[o * n + nd[0]] >= st)
-                    report(r, CC_VERR_UNINFORMED, "step %d: node %s sends the message of %s before having it",
-                           st, t->names[nd[0]], t->names[o]);
-            }
-            for (int j = first; j < k; j++) {
-                const cc_transfer *tr = &s->tr[order[j]];
-                const int *nd = cc_schedule_nodes(s, order[j]);
-                int o = tr->origin;
-                for (int h = 1; h < tr->nnodes; h++) {
-                    if (!sf && h + 1 < tr->nnodes) continue;   /* WH: intermediate routers do not keep it */
-                    int at = st + (sf ? h - 1 : 0);
-                    if (informed[o * n + nd[h]] > at) informed[o * n + nd[h]] = at;
-                }
+/* Broadcast: transfers visited by start step; a sender must hold the message
+ * from a strictly earlier step (arrival times are recorded after checking),
+ * no message goes back to its origin, every receiver gets every message. */
+static int check_broadcast(const cc_problem *pb, const cc_schedule *s, int S, cc_verify_result *r)
+{
+    const cc_topo *t = pb->t;
+    int n = t->n;
+    bool sf = pb->sw == CC_SF;
+    int *informed = malloc((size_t)n * n * sizeof *informed);  /* [origin*n + v]: end step it arrived, or NEVER */
+    int *order = malloc((size_t)(s->nt + 1) * sizeof *order);
+    if (!informed || !order) { free(informed); free(order); return CC_ENOMEM; }
+    const int NEVER = 1 << 30;
+    for (int i = 0; i < n * n; i++) informed[i] = NEVER;
+    for (int o = 0; o < n; o++) informed[o * n + o] = -1;
+    int k = 0;
+    for (int st = 0; st < S; st++) {
+        int first = k;
+        for (int i = 0; i < s->nt; i++) if (s->tr[i].step == st) order[k++] = i;
+        for (int j = first; j < k; j++) {
+            const cc_transfer *tr = &s->tr[order[j]];
+            const int *nd = cc_schedule_nodes(s, order[j]);
+            int o = tr->origin;
+            if (!pb->sender[o]) { report(r, CC_VERR_EXTRA, "step %d: transfer carries the message of %s, which is not a sender", st, t->names[o]); continue; }
+            if (nd[tr->nnodes - 1] == o)
+                report(r, CC_VERR_EXTRA, "step %d: a transfer brings the message of %s back to %s", st, t->names[o], t->names[o]);
+            if (informed[o * n + nd[0]] >= st)
+                report(r, CC_VERR_UNINFORMED, "step %d: node %s sends the message of %s before having it",
+                       st, t->names[nd[0]], t->names[o]);
+        }
+        for (int j = first; j < k; j++) {
+            const cc_transfer *tr = &s->tr[order[j]];
+            const int *nd = cc_schedule_nodes(s, order[j]);
+            int o = tr->origin;
+            for (int h = 1; h < tr->nnodes; h++) {
+                if (!sf && h + 1 < tr->nnodes) continue;   /* WH: intermediate routers do not keep it */
+                int at = st + (sf ? h - 1 : 0);
+                if (informed[o * n + nd[h]] > at) informed[o * n + nd[h]] = at;
             }
         }
-        for (int o = 0; o < n; o++)
-            for (int v = 0; v < n; v++)
-                if (pb->sender[o] && pb->receiver[v] && o != v && informed[o * n + v] == NEVER)
-                    report(r, CC_VERR_MISSING, "node %s never receives the message of %s", t->names[v], t->names[o]);
-    } else {
-        for (int i = 0; i < s->nt; i++) {
-            const int *nd = cc_schedule_nodes(s, i);
-            int a = nd[0], b = nd[s->tr[i].nnodes - 1];
-            if (a == b || !pb->sender[a] || !pb->receiver[b]) {
-                report(r, CC_VERR_EXTRA, "step %d: transfer %s->%s is not a message of this CC", s->tr[i].step, t->names[a], t->names[b]);
-                continue;
-            }
-            if (got[a * n + b]++)
-                report(r, CC_VERR_EXTRA, "step %d: message %s->%s sent more than once", s->tr[i].step, t->names[a], t->names[b]);
-        }
-        for (int m = 0; m < pb->nmsg; m++)
-            if (!got[pb->msrc[m] * n + pb->mdst[m]])
-                report(r, CC_VERR_MISSING, "message %s->%s is never sent", t->names[pb->msrc[m]], t->names[pb->mdst[m]]);
     }
-    free(used); free(sends); free(recvs); free(informed); free(order); free(got);
-    return check_routes(pb, s, r);
+    for (int o = 0; o < n; o++)
+        for (int v = 0; v < n; v++)
+            if (pb->sender[o] && pb->receiver[v] && o != v && informed[o * n + v] == NEVER)
+                report(r, CC_VERR_MISSING, "node %s never receives the message of %s", t->names[v], t->names[o]);
+    free(informed); free(order);
+    return CC_OK;
+}
+
+/* Scatter: each transfer one message of the CC, each message exactly once. */
+static int check_scatter(const cc_problem *pb, const cc_schedule *s, cc_verify_result *r)
+{
+    const cc_topo *t = pb->t;
+    int n = t->n;
+    char *got = calloc((size_t)n * n, 1);
+    if (!got) return CC_ENOMEM;
+    for (int i = 0; i < s->nt; i++) {
+        const int *nd = cc_schedule_nodes(s, i);
+        int a = nd[0], b = nd[s->tr[i].nnodes - 1];
+        if (a == b || !pb->sender[a] || !pb->receiver[b]) {
+            report(r, CC_VERR_EXTRA, "step %d: transfer %s->%s is not a message of this CC", s->tr[i].step, t->names[a], t->names[b]);
+            continue;
+        }
+        if (got[a * n + b]++)
+            report(r, CC_VERR_EXTRA, "step %d: message %s->%s sent more than once", s->tr[i].step, t->names[a], t->names[b]);
+    }
+    for (int m = 0; m < pb->nmsg; m++)
+        if (!got[pb->msrc[m] * n + pb->mdst[m]])
+            report(r, CC_VERR_MISSING, "message %s->%s is never sent", t->names[pb->msrc[m]], t->names[pb->mdst[m]]);
+    free(got);
+    return CC_OK;
+}
+
+int cc_verify(const cc_problem *pb, const cc_schedule *s, cc_verify_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->ok = true;
+    r->steps = cc_schedule_steps(s, pb->sw);
+    int S = r->steps > 0 ? r->steps : 1;
+    int rc = check_channels(pb, s, S, r);
+    if (rc == CC_OK) rc = pb->broadcast ? check_broadcast(pb, s, S, r) : check_scatter(pb, s, r);
+    if (rc == CC_OK) rc = check_routes(pb, s, r);
+    return rc;
 }
