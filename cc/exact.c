@@ -40,6 +40,7 @@ typedef struct {
     const cc_problem *pb;
     const cc_paths *P;
     int S, n, nch;
+    bool hop1;              /* broadcast deliveries over one channel only */
     CCaDiCaL *sat;
     int nv;                 /* variables used */
     long nclauses;
@@ -151,7 +152,7 @@ static int informed(const enc *e, int o, int v, int t)
  * otherwise. */
 static int bc_routes(const enc *e, int src, int d)
 {
-    if (e->pb->sw == CC_SF) return e->P->dist[src * e->n + d] == 1 ? 1 : 0;
+    if (e->pb->sw == CC_SF || e->hop1) return e->P->dist[src * e->n + d] == 1 ? 1 : 0;
     return cc_paths_count(e->P, src, d);
 }
 
@@ -237,10 +238,10 @@ static int decode(enc *e, cc_schedule **out)
     return CC_OK;
 }
 
-int cc_exact_solve(const cc_problem *pb, const cc_paths *paths, int S, double seconds, int *sat, cc_schedule **out,
+int cc_exact_solve(const cc_problem *pb, const cc_paths *paths, int S, bool hop1, double seconds, int *sat, cc_schedule **out,
                    long *vars, long *clauses, char *err, size_t errlen)
 {
-    enc e = { .pb = pb, .P = paths, .S = S, .n = pb->t->n, .nch = pb->t->nch };
+    enc e = { .pb = pb, .P = paths, .S = S, .n = pb->t->n, .nch = pb->t->nch, .hop1 = hop1 && pb->broadcast };
     *out = NULL;
     *sat = -1;
     e.deadline = now() + seconds;
@@ -285,6 +286,20 @@ int cc_exact_solve(const cc_problem *pb, const cc_paths *paths, int S, double se
     return rc;
 }
 
+/* WH broadcasts: first the one-hop deliveries only (a much smaller formula,
+ * and where all-to-all schedules live), with a third of the time; a schedule
+ * there is a schedule.  Otherwise, or for scatter, the full formula, which
+ * alone can prove impossibility. */
+static int solve_twice(const cc_problem *pb, const cc_paths *paths, int S, double seconds, int *sat, cc_schedule **out,
+                       cc_exact_result *res, char *err, size_t errlen)
+{
+    if (pb->broadcast && pb->sw == CC_WH) {
+        int rc = cc_exact_solve(pb, paths, S, true, seconds / 3, sat, out, &res->vars, &res->clauses, err, errlen);
+        if (rc != CC_OK || *sat == 1) return rc;
+    }
+    return cc_exact_solve(pb, paths, S, false, seconds, sat, out, &res->vars, &res->clauses, err, errlen);
+}
+
 int cc_exact_improve(const cc_problem *pb, const cc_paths *paths, const cc_exact_params *ep, cc_search_result *best,
                      cc_exact_result *res, char *err, size_t errlen)
 {
@@ -298,7 +313,7 @@ int cc_exact_improve(const cc_problem *pb, const cc_paths *paths, const cc_exact
     for (int S = lo; !best->found && S <= maxs && !timeout; S++) {
         int sat;
         cc_schedule *s;
-        if ((rc = cc_exact_solve(pb, paths, S, ep->seconds, &sat, &s, &res->vars, &res->clauses, err, errlen))) return rc;
+        if ((rc = solve_twice(pb, paths, S, ep->seconds, &sat, &s, res, err, errlen))) return rc;
         if (sat < 0) timeout = true;
         else if (sat == 0) { res->proved_below = S + 1; sat_proof = true; }
         else {
@@ -315,7 +330,7 @@ int cc_exact_improve(const cc_problem *pb, const cc_paths *paths, const cc_exact
         cc_schedule *s;
         /* below the bound the answer is known: the solver only confirms it */
         double limit = S < lo && ep->seconds > 5 ? 5 : ep->seconds;
-        if ((rc = cc_exact_solve(pb, paths, S, limit, &sat, &s, &res->vars, &res->clauses, err, errlen))) return rc;
+        if ((rc = solve_twice(pb, paths, S, limit, &sat, &s, res, err, errlen))) return rc;
         if (sat < 0) timeout = true;
         else if (sat == 0) { sat_proof = true; if (S + 1 > res->proved_below) res->proved_below = S + 1; }
         else {

@@ -40,10 +40,12 @@ typedef struct {
     char why[256];      /* one line: what was decided and how */
 } cc_exact_result;
 
-/* Decide whether S steps are possible.  *sat is 1 (then *out is a verified
- * schedule the caller frees), 0 (impossible) or -1 (time ran out).  CC_OK,
- * CC_ENOMEM, or CC_EINTERNAL if a solver model fails verification. */
-int cc_exact_solve(const cc_problem *pb, const cc_paths *paths, int S, double seconds, int *sat, cc_schedule **out,
+/* Decide whether S steps are possible (hop1: broadcast deliveries over one
+ * channel only, a subspace: 0 then proves nothing about the full problem).
+ * *sat is 1 (then *out is a verified schedule the caller frees), 0
+ * (impossible) or -1 (time ran out).  CC_OK, CC_ENOMEM, or CC_EINTERNAL if a
+ * solver model fails verification. */
+int cc_exact_solve(const cc_problem *pb, const cc_paths *paths, int S, bool hop1, double seconds, int *sat, cc_schedule **out,
                    long *vars, long *clauses, char *err, size_t errlen);
 
 /* Improve or prove best (a search result, found or not; replaced by a shorter

@@ -273,7 +273,7 @@ static int decide(const char *topo, cc_kind kind, const char *root, int ports, i
     cc_schedule *s;
     long v, c;
     char err[CC_ERRLEN];
-    int rc = cc_exact_solve(in->pb, in->paths, S, 60, &sat, &s, &v, &c, err, sizeof err);
+    int rc = cc_exact_solve(in->pb, in->paths, S, false, 60, &sat, &s, &v, &c, err, sizeof err);
     ck_assert_msg(rc == CC_OK, "%s", err);
     if (sat == 1) {
         cc_verify_result vr;
