@@ -24,6 +24,9 @@ typedef enum {
 
 extern const char *const cc_exact_status_names[CC_EXACT_STATUSES];   /* "optimal", "unknown", "infeasible" */
 
+/* Time per solver call unless the user says otherwise. */
+#define CC_EXACT_DEFAULT_SECONDS 60.0
+
 typedef struct {
     double seconds;   /* time limit per solver call (a check below the lower bound gets at most 5 s) */
     int bound;        /* the lower bound: a schedule this long needs no proof, and no S below it is tried */

@@ -20,6 +20,9 @@ typedef struct cc_paths {
     bool truncated;   /* some pair had more than the cap */
 } cc_paths;
 
+/* Routes kept per pair unless the user says otherwise. */
+#define CC_PATHS_DEFAULT_MAX 128
+
 /* Most extra hops --nonminimal accepts. */
 #define CC_PATHS_MAX_EXTRA 8
 

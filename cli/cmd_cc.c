@@ -52,7 +52,7 @@ static void usage(FILE *f)
 "  --nonminimal K     also allow paths up to K hops longer than the shortest, 0..%d [0]\n"
 "  --fail-link A-B    remove a link (a digraph: only the channel A->B); repeatable\n"
 "  --fail-node N      remove a node and its links; repeatable\n"
-"  --max-paths N      keep at most N routes per node pair [128]\n"
+"  --max-paths N      keep at most N routes per node pair [%d]\n"
 "\n"
 "search:\n"
 "  --steps S          target step count [auto: from the lower bound up, one at a time]\n"
@@ -68,7 +68,7 @@ static void usage(FILE *f)
 "  --exact            after the search, decide with a SAT solver (CaDiCaL) whether one\n"
 "                     step fewer is possible over the same routes: proves the schedule\n"
 "                     optimal or finds a shorter one\n"
-"  --exact-seconds T  give the solver at most T seconds per step count [60]\n"
+"  --exact-seconds T  give the solver at most T seconds per step count [%.0f]\n"
 "\n"
 "output:\n"
 "  --format text|json|csv   [text]\n"
@@ -84,7 +84,7 @@ static void usage(FILE *f)
 "\n"
 "Exit status: 0 success (a schedule found / valid), 1 none found / invalid or a\n"
 "run-time failure (out of memory, a failed write), 2 bad input.\n",
-            CC_MAX_NODES, CC_PATHS_MAX_EXTRA);
+            CC_MAX_NODES, CC_PATHS_MAX_EXTRA, CC_PATHS_DEFAULT_MAX, CC_EXACT_DEFAULT_SECONDS);
 }
 
 /* The exit status of a cc error code. */
@@ -504,8 +504,8 @@ static int parse_args(cc_opts *o, int argc, char **argv, int i)
 
 int cmd_cc(int argc, char **argv)
 {
-    cc_opts o = { .desc = cc_desc_empty(), .max_paths = 128, .sp = cc_search_defaults(), .runs = 1,
-                  .exact_seconds = 60, .fmt = FMT_TEXT };
+    cc_opts o = { .desc = cc_desc_empty(), .max_paths = CC_PATHS_DEFAULT_MAX, .sp = cc_search_defaults(), .runs = 1,
+                  .exact_seconds = CC_EXACT_DEFAULT_SECONDS, .fmt = FMT_TEXT };
     int mode = 0;   /* 0 run, 1 bounds, 2 verify */
     int i = 1;
     if (argc > 1 && strcmp(argv[1], "bounds") == 0) { mode = 1; i = 2; }
