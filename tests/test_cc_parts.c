@@ -350,6 +350,50 @@ START_TEST(exact_improves_a_search_result)
 }
 END_TEST
 
+
+/* Store-and-forward and the one-hop formula: ring:6 OAS from 0 in SF needs
+ * 3 steps (the message to 3 leaves at step 0 and arrives at step 2, the
+ * messages to 2 and 1 follow it on 0->1), and the octagon's AAB in 3 steps
+ * exists with one-hop deliveries only. */
+START_TEST(exact_sf_and_one_hop)
+{
+    cc_desc d = cc_desc_empty();
+    d.topology = "ring:6";
+    d.kind = CC_OAS;
+    d.root = "0";
+    d.sw = CC_SF;
+    cc_instance *in;
+    char err[CC_ERRLEN];
+    ck_assert(cc_instance_new(&d, 128, &in, err, sizeof err) == CC_OK);
+    int sat;
+    cc_schedule *s;
+    long v, c;
+    ck_assert(cc_exact_solve(in->pb, in->paths, 2, false, 60, &sat, &s, &v, &c, err, sizeof err) == CC_OK);
+    ck_assert_int_eq(sat, 0);
+    ck_assert(cc_exact_solve(in->pb, in->paths, 3, false, 60, &sat, &s, &v, &c, err, sizeof err) == CC_OK);
+    ck_assert_int_eq(sat, 1);
+    cc_verify_result vr;
+    ck_assert(cc_verify(in->pb, s, &vr) == CC_OK);
+    ck_assert_msg(vr.ok && vr.steps == 3, "%s", vr.first);
+    cc_schedule_free(s);
+    cc_instance_free(in);
+    in = inst("octagon", CC_AAB, NULL, 0, 0);
+    ck_assert(cc_exact_solve(in->pb, in->paths, 3, true, 60, &sat, &s, &v, &c, err, sizeof err) == CC_OK);
+    ck_assert_int_eq(sat, 1);
+    for (int i = 0; i < s->nt; i++) ck_assert_int_eq(s->tr[i].nnodes, 2);
+    ck_assert_int_eq(s->nt, 56);          /* one delivery per (origin, receiver) */
+    ck_assert(cc_verify(in->pb, s, &vr) == CC_OK);
+    ck_assert(vr.ok);
+    cc_schedule_free(s);
+    /* a 1-step AAB is impossible even with every route */
+    ck_assert(cc_exact_solve(in->pb, in->paths, 1, false, 60, &sat, &s, &v, &c, err, sizeof err) == CC_OK);
+    ck_assert_int_eq(sat, 0);
+    ck_assert_int_gt(v, 0);
+    ck_assert_int_gt(c, 0);
+    cc_instance_free(in);
+}
+END_TEST
+
 /* ---- schedule files and flags ---------------------------------------- */
 
 static char *write_temp(const char *text)
@@ -791,6 +835,7 @@ int main(void)
     tcase_add_test(tc, exact_decides_published_cases);
     tcase_add_test(tc, exact_broadcast_and_ports);
     tcase_add_test(tc, exact_improves_a_search_result);
+    tcase_add_test(tc, exact_sf_and_one_hop);
     tcase_add_test(tc, schedfile_carries_the_problem);
     tcase_add_test(tc, schedfile_fills_from_flags_and_rejects_bad_fields);
     tcase_add_test(tc, topo_limits_and_names);
