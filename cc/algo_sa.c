@@ -16,6 +16,11 @@
 #define SA_CYCLE_SHARE 0.25
 #endif
 #define SA_CYCLE_MIN 2000.0
+/* ... but at least this many moves per variable: a large problem needs a
+ * long cycle to settle (hypercube 64 AAS, 8064 variables). */
+#ifndef SA_CYCLE_PER_VAR
+#define SA_CYCLE_PER_VAR 15.0
+#endif
 #define SA_CYCLE_MAX 123000.0
 
 static int sa_run(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *out)
@@ -35,6 +40,7 @@ static int sa_run(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *ou
      * 100k evaluations with alpha 0.9995, 5/10 with 0.9999, 7/10 with this. */
     const double t0 = 2.0, tmin = 0.05;
     double cycle = (double)p->budget * SA_CYCLE_SHARE;
+    if (cycle < SA_CYCLE_PER_VAR * nv) cycle = SA_CYCLE_PER_VAR * nv;
     if (cycle > SA_CYCLE_MAX) cycle = SA_CYCLE_MAX;
     if (cycle < SA_CYCLE_MIN) cycle = SA_CYCLE_MIN;
     const double alpha = pow(tmin / t0, 1.0 / cycle);
