@@ -5,7 +5,7 @@
 
 #include "ga/ga.h"
 #include "ga/pool.h"
-#include "ga/rng.h"
+#include "util/rng.h"
 
 enum { KIND_NONE = 0, KIND_MUTATE, KIND_CROSS, KIND_REINIT };
 
@@ -30,7 +30,7 @@ struct ga {
     ga_effective *eff;
     ga_pool *pool;
     sim *single;            /* single-slice runs for records */
-    ga_rng rng;
+    rng rng;
     /* Population, children and the per-generation scratch. */
     sim_config **pop, **child;
     int64_t *score;

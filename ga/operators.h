@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "ga/rng.h"
+#include "util/rng.h"
 #include "sim/sim.h"
 
 enum { GENE_V = 1, GENE_I = 2, GENE_C = 4, GENE_Q = 8, GENE_ALL = 15 };
@@ -41,10 +41,10 @@ void ga_effective_free(ga_effective *e);
 
 /* Paper: every evolved gene uniform over its range, fixed genes at their
  * fixed values. */
-void ga_init_random(sim_config *c, const ga_space *sp, ga_rng *r);
+void ga_init_random(sim_config *c, const ga_space *sp, rng *r);
 /* Paper mutation: redraw round(ratio x evolved genes) genes (at least one),
  * each picked uniformly among all evolved genes. */
-void ga_mutate_paper(sim_config *c, const ga_space *sp, double ratio, ga_rng *r);
+void ga_mutate_paper(sim_config *c, const ga_space *sp, double ratio, rng *r);
 /* How a local mutation picks its genes: uniformly among all effective genes,
  * or first one of the evolved groups (V, I, C, Q) with effective genes,
  * uniformly, then a gene in it. */
@@ -52,10 +52,10 @@ typedef enum { GA_WEIGHT_GENES = 0, GA_WEIGHT_GROUPS } ga_weighting;
 
 /* Local mutation: k genes among the effective ones; V and I move by +-1..3,
  * a scheme changes to another, a queue order swaps two competing inputs. */
-void ga_mutate_local(sim_config *c, const ga_space *sp, const ga_effective *e, int k, ga_weighting w, ga_rng *r);
+void ga_mutate_local(sim_config *c, const ga_space *sp, const ga_effective *e, int k, ga_weighting w, rng *r);
 /* Uniform crossover: each evolved gene of a takes b's value with
  * probability rate (a Q list is one gene). */
-void ga_crossover(sim_config *a, const sim_config *b, const ga_space *sp, double rate, ga_rng *r);
+void ga_crossover(sim_config *a, const sim_config *b, const ga_space *sp, double rate, rng *r);
 /* Number of evolved genes (V counts one, each Q list one). */
 int64_t ga_gene_count(const sim_config *c, const ga_space *sp);
 
