@@ -66,7 +66,11 @@ struct ga {
     uint8_t *scratch;
 };
 
-/* Allocate a GA without a store run (ga_new and ga_resume build on it). */
+/* Allocate a GA without a store run (ga_new and ga_resume build on it):
+ * parameters checked and copied, dest copied, population, evaluation pool and
+ * generator seeded; nothing simulated.  Returns the ga for ga_free, or NULL
+ * with a message in err when gp or sp fails its check, memory runs out or
+ * the evaluation threads cannot start. */
 ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, const char *traffic_name,
              char *err, size_t errlen);
 

@@ -102,8 +102,8 @@ static int read_pairs(traffic *t, FILE *f, const char *name, char *err, size_t e
 
 static traffic *traffic_alloc(const char *spec, int n, char *err, size_t errlen)
 {
-    if (n < 2 || n % 2 != 0 || n > 4096) {
-        snprintf(err, errlen, "torus size %d: must be even, in [2, 4096]", n);
+    if (n < 2 || n % 2 != 0 || n > TRAFFIC_MAX_N) {
+        snprintf(err, errlen, "torus size %d: must be even, in [2, %d]", n, TRAFFIC_MAX_N);
         return NULL;
     }
     traffic *t = calloc(1, sizeof *t);
