@@ -409,6 +409,24 @@ START_TEST(tie_choice_picks_the_way_round)
 }
 END_TEST
 
+/* The duration of config c on traffic dest under p (both engines), then
+ * under p changed by `set`: the hand-worked pair of values of a choice. */
+static void check_choice(sim_params p, const int32_t *dest, const sim_config *c, void (*set)(sim_params *),
+                         int64_t want_default, int64_t want_choice)
+{
+    sim_metrics m = run(&p, dest, c);
+    ck_assert_int_eq(m.status, SIM_OK);
+    ck_assert_int_eq(m.duration, want_default);
+    set(&p);
+    m = run(&p, dest, c);
+    ck_assert_int_eq(m.status, SIM_OK);
+    ck_assert_int_eq(m.duration, want_choice);
+}
+
+static void set_same_cycle(sim_params *p) { p->slot_reuse = SLOT_SAME_CYCLE; }
+static void set_rotate(sim_params *p) { p->q_update = QUPDATE_ROTATE; }
+static void set_after_link(sim_params *p) { p->dateline = DATELINE_AFTER; }
+
 /* Slot reuse with one-flit FIFOs.  Same cycle: a slot emptied in cycle t is
  * refilled in t, every stage passes a flit a cycle, and an isolated packet
  * takes H + L + 1 as with deep FIFOs.  Next cycle: the slot emptied in t
@@ -423,12 +441,7 @@ START_TEST(slot_reuse_choice_sets_the_pipeline_rate)
     sim_params p = params(n, 4, 1);
     p.buffer = 1;
     sim_config *c = sim_config_new(n * n, 3, 0, 4);
-    sim_metrics m = run(&p, d, c);
-    ck_assert_int_eq(m.status, SIM_OK);
-    ck_assert_int_eq(m.duration, 3 + 2 * 4);
-    p.slot_reuse = SLOT_SAME_CYCLE;
-    m = run(&p, d, c);
-    ck_assert_int_eq(m.duration, 3 + 4 + 1);
+    check_choice(p, d, c, set_same_cycle, 3 + 2 * 4, 3 + 4 + 1);
     sim_config_free(c);
     free(d);
 }
@@ -452,12 +465,7 @@ START_TEST(q_update_choice_decides_the_second_grant)
     sim_params p = params(n, 8, 1);
     sim_config *c = sim_config_new(n * n, 3, 0, 8);
     c->inject[e] = 1;
-    sim_metrics m = run(&p, d, c);
-    ck_assert_int_eq(m.status, SIM_OK);
-    ck_assert_int_eq(m.duration, 27);
-    p.q_update = QUPDATE_ROTATE;
-    m = run(&p, d, c);
-    ck_assert_int_eq(m.duration, 29);
+    check_choice(p, d, c, set_rotate, 27, 29);
     sim_config_free(c);
     free(d);
 }
@@ -481,12 +489,7 @@ START_TEST(dateline_choice_decides_who_goes_first)
     sim_params p = params(n, 8, 1);
     sim_config *c = sim_config_new(n * n, 3, 0, 8);
     c->scheme[xy(n, 4, 3) * NPORTS + PORT_N] = 5;
-    sim_metrics m = run(&p, d, c);
-    ck_assert_int_eq(m.status, SIM_OK);
-    ck_assert_int_eq(m.duration, 19);
-    p.dateline = DATELINE_AFTER;
-    m = run(&p, d, c);
-    ck_assert_int_eq(m.duration, 20);
+    check_choice(p, d, c, set_after_link, 19, 20);
     sim_config_free(c);
     free(d);
 }
