@@ -20,10 +20,10 @@
  *
  * Conventions, as in store/store.h: functions that can fail return 0 (or a
  * pointer) on success and -1 (or NULL) on failure, with a one-line message in
- * err (errlen bytes, always terminated when errlen > 0); err is untouched on
- * success.  A ga owns everything it allocates; the store passed to ga_new or
- * ga_resume is borrowed and must stay open until ga_free.  Pointers returned
- * by accessors point into the ga and stay valid until ga_free. */
+ * err (errlen bytes); nothing is printed.  A ga owns everything it
+ * allocates; the store passed to ga_new or ga_resume is borrowed and must
+ * stay open until ga_free.  Pointers returned by accessors point into the ga
+ * and stay valid until ga_free. */
 #ifndef NOCSIM_GA_H
 #define NOCSIM_GA_H
 

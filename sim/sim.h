@@ -11,10 +11,10 @@
  *
  * Conventions, as in store/store.h: functions that can fail return 0 (or a
  * pointer) on success and -1 (or NULL) on failure, with a one-line message in
- * err (errlen bytes) naming the field or file and line; err is untouched on
- * success.  Objects from *_new are owned by the caller and freed with the
- * matching *_free, which accepts NULL.  The run functions cannot fail: a run
- * that cannot finish ends with a status other than SIM_OK. */
+ * err (errlen bytes) naming the field or file and line; nothing is printed.
+ * Objects from *_new are owned by the caller and freed with the matching
+ * *_free, which accepts NULL.  The run functions cannot fail: a run that
+ * cannot finish ends with a status other than SIM_OK. */
 #ifndef NOCSIM_SIM_H
 #define NOCSIM_SIM_H
 
