@@ -21,6 +21,7 @@
 #include "sim/fast.h"
 #include "sim/sim.h"
 #include "traffic/traffic.h"
+#include "util/rng.h"
 
 /* The paper: 563.2 s for 50 chromosomes x 1000 generations. */
 #define PAPER_MS_PER_EVAL (563.2 * 1000.0 / 50000.0)
@@ -44,14 +45,6 @@ static void die(const char *what)
     exit(1);
 }
 
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 /* A typical configuration of the GA's population: every scheme and queue
  * order drawn at random, injection timings in [0, imax], interval V. */
 static sim_config *typical_config(int nodes, uint32_t V, int imax, uint64_t seed)
@@ -59,15 +52,15 @@ static sim_config *typical_config(int nodes, uint32_t V, int imax, uint64_t seed
     sim_config *c = sim_config_new(nodes, 3, 0, V);
     if (!c) die("out of memory");
     uint64_t r = seed;
-    for (int k = 0; k < nodes * NPORTS; k++) c->scheme[k] = (uint8_t)(splitmix(&r) % VCSEL_NSCHEMES);
+    for (int k = 0; k < nodes * NPORTS; k++) c->scheme[k] = (uint8_t)(rng_splitmix64(&r) % VCSEL_NSCHEMES);
     for (size_t k = 0; k < (size_t)nodes * NPORTS * 3; k++) {
         uint8_t *q = c->qorder + k * NPORTS;
         for (int j = NPORTS - 1; j > 0; j--) {
-            int x = (int)(splitmix(&r) % (uint64_t)(j + 1));
+            int x = (int)(rng_splitmix64(&r) % (uint64_t)(j + 1));
             uint8_t t = q[j]; q[j] = q[x]; q[x] = t;
         }
     }
-    for (int i = 0; i < nodes; i++) c->inject[i] = (uint16_t)(splitmix(&r) % (uint64_t)(imax + 1));
+    for (int i = 0; i < nodes; i++) c->inject[i] = (uint16_t)(rng_splitmix64(&r) % (uint64_t)(imax + 1));
     return c;
 }
 

@@ -139,18 +139,18 @@ int cmd_ga(int argc, char **argv)
 #define VAL() do { if (!(v = arg_value(cmd, argc, argv, &i))) return EXIT_USAGE; } while (0)
 #define INTO(field, lo, hi) do { VAL(); if (!arg_int(cmd, a, v, lo, hi, &x)) return EXIT_USAGE; field = (int)x; } while (0)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { help(); return EXIT_OK; }
-        else if (!strcmp(a, "--algo")) { VAL(); if (!arg_choice(cmd, a, v, ga_algo_names, 2, &k)) return EXIT_USAGE; gp.algo = (ga_algo)k; }
+        else if (!strcmp(a, "--algo")) { VAL(); if (!arg_choice(cmd, a, v, ga_algo_names, GA_ALGO_COUNT, &k)) return EXIT_USAGE; gp.algo = (ga_algo)k; }
         else if (!strcmp(a, "--pop")) INTO(gp.pop, 2, 100000);
         else if (!strcmp(a, "--generations")) INTO(gp.generations, 0, 100000000);
         else if (!strcmp(a, "--evals")) { VAL(); if (!arg_int(cmd, a, v, 1, GA_MAX_EVALS, &x)) return EXIT_USAGE; gp.max_evals = x; }
         else if (!strcmp(a, "--train")) INTO(gp.train, 0, 100000000);
         else if (!strcmp(a, "--mutation")) { VAL(); if (!arg_double(cmd, a, v, 1e-6, 1, &d)) return EXIT_USAGE; gp.mutation = d; }
         else if (!strcmp(a, "--max-genes")) INTO(gp.max_genes, 1, 1000);
-        else if (!strcmp(a, "--weights")) { VAL(); if (!arg_choice(cmd, a, v, ga_weight_names, 2, &k)) return EXIT_USAGE; gp.weights = (ga_weighting)k; }
+        else if (!strcmp(a, "--weights")) { VAL(); if (!arg_choice(cmd, a, v, ga_weight_names, GA_WEIGHT_COUNT, &k)) return EXIT_USAGE; gp.weights = (ga_weighting)k; }
         else if (!strcmp(a, "--crossover-interval")) INTO(gp.crossover_interval, 0, 100000000);
         else if (!strcmp(a, "--crossover-rate")) { VAL(); if (!arg_double(cmd, a, v, 0, 1, &d)) return EXIT_USAGE; gp.crossover_rate = d; }
         else if (!strcmp(a, "--crossover-pairs")) INTO(gp.crossover_pairs, 0, 100000000);
-        else if (!strcmp(a, "--ties")) { VAL(); if (!arg_choice(cmd, a, v, ga_ties_names, 2, &k)) return EXIT_USAGE; gp.ties = (ga_ties)k; }
+        else if (!strcmp(a, "--ties")) { VAL(); if (!arg_choice(cmd, a, v, ga_ties_names, GA_TIES_COUNT, &k)) return EXIT_USAGE; gp.ties = (ga_ties)k; }
         else if (!strcmp(a, "--watchdog")) INTO(gp.watchdog, 0, 100000000);
         else if (!strcmp(a, "--lifetime")) INTO(gp.lifetime, 0, 100000000);
         else if (!strcmp(a, "--genes")) { VAL(); if (parse_genes(v, &gp.genes)) return EXIT_USAGE; }
@@ -162,7 +162,7 @@ int cmd_ga(int argc, char **argv)
         else if (!strcmp(a, "--stack-vmax")) { INTO(gp.stack_vmax, 1, 100000); vmax_given = 1; }
         else if (!strcmp(a, "--sort-key")) { VAL(); if (!arg_choice(cmd, a, v, ga_key_names, GA_KEY_COUNT, &k)) return EXIT_USAGE; gp.sort_key = (ga_sort_key)k; }
         else if (!strcmp(a, "--threads")) { INTO(gp.threads, 1, 256); threads_given = 1; }
-        else if (!strcmp(a, "--fitness")) { VAL(); if (!arg_choice(cmd, a, v, ga_fitness_names, 3, &k)) return EXIT_USAGE; gp.fitness = (ga_fitness)k; }
+        else if (!strcmp(a, "--fitness")) { VAL(); if (!arg_choice(cmd, a, v, ga_fitness_names, GA_FIT_COUNT, &k)) return EXIT_USAGE; gp.fitness = (ga_fitness)k; }
         else if (!strcmp(a, "--sort")) {
             static const char *const sorts[] = { "duration", "te" };
             VAL();

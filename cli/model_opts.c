@@ -31,7 +31,7 @@ int model_opts_parse(const char *cmd, int argc, char **argv, int *i, model_opts 
 #define CHOICE(field, names, type) do { VALUE(); if (!arg_choice(cmd, a, v, names, (int)(sizeof names / sizeof names[0]), &k)) return -1; field = (type)k; } while (0)
     if (!strcmp(a, "--traffic")) { VALUE(); mo->traffic = v; }
     else if (!strcmp(a, "--seed")) { VALUE(); if (!arg_int(cmd, a, v, 0, 2147483647L, &x)) return -1; mo->seed = (uint64_t)x; }
-    else if (!strcmp(a, "--size")) INT(p->n, 4, 1024);
+    else if (!strcmp(a, "--size")) INT(p->n, SIM_MIN_N, SIM_MAX_N);
     else if (!strcmp(a, "--vcs")) INT(p->vcs, 3, SIM_MAX_VCS);
     else if (!strcmp(a, "--buffer")) INT(p->buffer, 1, 255);
     else if (!strcmp(a, "--flits")) INT(p->flits, 2, SIM_MAX_FLITS);

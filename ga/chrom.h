@@ -20,16 +20,23 @@
 
 #define CHROM_MAGIC "NCG1"
 
-/* Bytes of the encoding for an n x n torus with vcs VCs. */
+/* Bytes of the encoding for an n x n torus with vcs VCs.  Cannot fail. */
 size_t chrom_encoded_size(int n, int vcs);
-/* Encode c into buf (chrom_encoded_size bytes). */
+/* Encode c (of an n x n torus) into buf, which the caller provides with
+ * chrom_encoded_size(n, c->vcs) bytes.  Cannot fail. */
 void chrom_encode(const sim_config *c, int n, uint8_t *buf);
-/* Read the header: n and vcs.  -1 if the bytes are no chromosome. */
+/* Read the header of len bytes at buf into *n and *vcs.  Returns 0, or -1
+ * if the bytes are no chromosome (bad magic, or a length that does not match
+ * the header's size); *n and *vcs are then unspecified. */
 int chrom_peek(const uint8_t *buf, size_t len, int *n, int *vcs);
-/* Decode into c (already sized for that n and vcs).  Checks every value's
- * range; on failure a message naming the first bad field. */
+/* Decode len bytes at buf into c, which the caller sized for the run.
+ * Returns 0, or -1 with a message in err when the bytes are no chromosome,
+ * were encoded for another torus size or VC count (c unchanged), or hold a
+ * value out of range (the first bad field is named; c is then partly
+ * overwritten). */
 int chrom_decode(sim_config *c, const uint8_t *buf, size_t len, char *err, size_t errlen);
-/* CRC-32 of the canonical encoding; buf is scratch of chrom_encoded_size. */
+/* CRC-32 of c's canonical encoding; scratch is the caller's buffer of
+ * chrom_encoded_size(n, c->vcs) bytes, overwritten.  Cannot fail. */
 uint32_t chrom_signature(const sim_config *c, int n, uint8_t *scratch);
 
 #endif

@@ -185,7 +185,7 @@ ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, con
     sim_params one = *sp;
     one.slices = 1;
     if (!(g->single = sim_new(&one, dest, err, errlen))) { ga_free(g); return NULL; }
-    ga_rng_seed(&g->rng, gp->seed);
+    rng_seed(&g->rng, gp->seed);
     g->best_score = SCORE_INF;
     return g;
 oom:
@@ -359,7 +359,7 @@ static void sort_population(ga *g)
     int P = g->gp.pop;
     for (int k = 0; k < P; k++) {
         g->order[k] = k;
-        g->tiekey[k] = g->gp.ties == GA_TIES_RANDOM ? ga_rng_next(&g->rng) : (uint64_t)(INT32_MAX - g->age[k]);
+        g->tiekey[k] = g->gp.ties == GA_TIES_RANDOM ? rng_next(&g->rng) : (uint64_t)(INT32_MAX - g->age[k]);
     }
     /* Insertion sort: stable, P is small, and no qsort_r in C11. */
     for (int i = 1; i < P; i++) {
@@ -396,7 +396,7 @@ static void make_children(ga *g)
         if (g->kind[k] != KIND_MUTATE) continue;
         sim_config_copy(g->child[k], g->pop[k]);
         if (gp->algo == GA_ALGO_PAPER) ga_mutate_paper(g->child[k], &g->space, gp->mutation, &g->rng);
-        else ga_mutate_local(g->child[k], &g->space, g->eff, 1 + (int)ga_rng_below(&g->rng, (uint32_t)gp->max_genes), gp->weights, &g->rng);
+        else ga_mutate_local(g->child[k], &g->space, g->eff, 1 + (int)rng_below(&g->rng, (uint32_t)gp->max_genes), gp->weights, &g->rng);
     }
 }
 
@@ -547,7 +547,7 @@ int ga_start(ga *g, char *err, size_t errlen)
     if (!def) return snprintf(err, errlen, "out of memory"), -1;
     sim_config_copy(c0, def);
     sim_config_free(def);
-    for (int k = 0; k < g->nodes * NPORTS; k++) c0->scheme[k] = (uint8_t)ga_rng_below(&g->rng, VCSEL_NSCHEMES);
+    for (int k = 0; k < g->nodes * NPORTS; k++) c0->scheme[k] = (uint8_t)rng_below(&g->rng, VCSEL_NSCHEMES);
     sim_metrics m0;
     sim_run(g->single, c0, &m0);
     g->evals++;
@@ -592,7 +592,7 @@ int ga_start(ga *g, char *err, size_t errlen)
         int s = seed_order[k % ns];
         ga_init_random(c, &(ga_space){ .genes = 0, .v_fixed = (gp->genes & GENE_V) ? bv[s] : g->space.v_fixed,
                                         .c_fixed = schemes[s] }, &g->rng);
-        if (k >= ns) ga_mutate_local(c, &g->space, g->eff, 1 + (int)ga_rng_below(&g->rng, (uint32_t)gp->max_genes), gp->weights, &g->rng);
+        if (k >= ns) ga_mutate_local(c, &g->space, g->eff, 1 + (int)rng_below(&g->rng, (uint32_t)gp->max_genes), gp->weights, &g->rng);
     }
     for (int k = 0; k < P; k++) g->jobs[k] = (ga_job){ .cfg = g->pop[k], .cutoff = 0 };
     evaluate(g, P);

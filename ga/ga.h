@@ -15,8 +15,15 @@
  *
  * Every chromosome that scores a new best, and every other signature that
  * scores the current best (a synonym), is recorded in the store with its
- * metrics; one transaction per generation, with a checkpoint from which
- * ga_resume continues. */
+ * metrics; one transaction per generation, with a checkpoint (at most once a
+ * second, and always at the start and the end) from which ga_resume continues.
+ *
+ * Conventions, as in store/store.h: functions that can fail return 0 (or a
+ * pointer) on success and -1 (or NULL) on failure, with a one-line message in
+ * err (errlen bytes); nothing is printed.  A ga owns everything it
+ * allocates; the store passed to ga_new or ga_resume is borrowed and must
+ * stay open until ga_free.  Pointers returned by accessors point into the ga
+ * and stay valid until ga_free. */
 #ifndef NOCSIM_GA_H
 #define NOCSIM_GA_H
 
@@ -27,8 +34,10 @@
 #include "sim/sim.h"
 #include "store/store.h"
 
-typedef enum { GA_ALGO_LOCAL = 0, GA_ALGO_PAPER } ga_algo;
-typedef enum { GA_TIES_RANDOM = 0, GA_TIES_AGE } ga_ties;
+typedef enum { GA_ALGO_LOCAL = 0, GA_ALGO_PAPER, GA_ALGO_COUNT } ga_algo;
+/* How equal scores are ordered when the population is sorted: by a random
+ * key drawn each generation, or the older chromosome first. */
+typedef enum { GA_TIES_RANDOM = 0, GA_TIES_AGE, GA_TIES_COUNT } ga_ties;
 /* Secondary sort keys (paper Table 5): how equal durations are ordered. */
 typedef enum {
     GA_KEY_NONE = 0, GA_KEY_OR, GA_KEY_OB, GA_KEY_TE, GA_KEY_TE_REV, GA_KEY_TB, GA_KEY_LB,
@@ -43,13 +52,17 @@ typedef enum {
     GA_FIT_DURATION = 0, /* T_d at S slices */
     GA_FIT_ESTIMATE,     /* rough estimation: T_e (S' - 1) + t_d from single-slice runs */
     GA_FIT_TE,           /* T_e alone (paper T09) */
+    GA_FIT_COUNT
 } ga_fitness;
 
-extern const char *const ga_fitness_names[];
-extern const char *const ga_weight_names[];
-extern const char *const ga_algo_names[];
-extern const char *const ga_ties_names[];
-extern const char *const ga_key_names[];
+/* Option names of each enum, indexed by its value (e.g. ga_algo_names[GA_ALGO_PAPER]
+ * is "paper"), for parsing and printing.  Each table has exactly its enum's
+ * COUNT entries, so `sizeof t / sizeof t[0]` is its length; static strings. */
+extern const char *const ga_fitness_names[GA_FIT_COUNT];
+extern const char *const ga_weight_names[GA_WEIGHT_COUNT];
+extern const char *const ga_algo_names[GA_ALGO_COUNT];
+extern const char *const ga_ties_names[GA_TIES_COUNT];
+extern const char *const ga_key_names[GA_KEY_COUNT];
 
 typedef struct {
     ga_algo algo;
@@ -78,15 +91,21 @@ typedef struct {
     uint64_t seed;
 } ga_params;
 
+/* Fill every field of *gp with the defaults of the local search (which pass
+ * ga_params_check).  Cannot fail. */
 void ga_params_default(ga_params *gp);
-/* The defaults that depend on the algorithm: population, generations and
- * secondary sort key (paper: 50, 1000, none; local: 8, 6250, late-lb). */
+/* Set algo and the defaults that depend on it: population, generations and
+ * secondary sort key (paper: 50, 1000, none; local: 8, 6250, late-lb).  Other
+ * fields are left alone.  Cannot fail. */
 void ga_params_for_algo(ga_params *gp, ga_algo algo);
-/* Range checks; one line naming the flag on failure. */
+/* Range checks.  Returns 0 if every field is in range, else -1 with one line
+ * in err naming the first bad flag and its allowed range. */
 int ga_params_check(const ga_params *gp, char *err, size_t errlen);
-/* The parameters as JSON members (no braces), for the runs table. */
+/* Write the parameters to f as JSON members (no braces), for the runs table.
+ * Write errors are left for the caller to see with ferror(f). */
 void ga_params_json(const ga_params *gp, FILE *f);
-/* "V,I,C,Q" style name of a gene set; buf of at least 8 bytes. */
+/* Write the "V,I,C,Q" style name of a gene set (GENE_* bits) into buf, which
+ * must hold at least 8 bytes, and return buf.  Cannot fail. */
 const char *ga_genes_name(unsigned genes, char *buf);
 
 typedef struct {
@@ -98,38 +117,71 @@ typedef struct {
 
 typedef struct ga ga;
 
-/* A run on traffic dest[].  db may be NULL (nothing recorded); otherwise
- * the run is created there, recording `version` and `params_json` (a JSON
- * object of every parameter, built by the caller). */
+/* A run on traffic dest[] (sp->n squared entries, copied; traffic_name is
+ * copied too).  db may be NULL (nothing recorded); otherwise the run is
+ * created there, recording `version` and `params_json` (a JSON object of
+ * every parameter, built by the caller), and db is borrowed until ga_free.
+ * Nothing is simulated yet: call ga_start.  Returns the new ga, or NULL with
+ * a message in err when gp or sp fails its check, memory runs out, the
+ * evaluation threads cannot start, or the store cannot create the run (the
+ * store is then unchanged). */
 ga *ga_new(const ga_params *gp, const sim_params *sp, const int32_t *dest, const char *traffic_name,
            store *db, const char *version, const char *params_json, char *err, size_t errlen);
-/* Continue run `run` of db from its checkpoint (parameters from the
- * checkpoint; only threads may be overridden, threads <= 0 keeps them). */
+/* Continue run `run` of db from its last checkpoint, in the state it had
+ * then (parameters and traffic from the checkpoint; only threads may be
+ * overridden, threads <= 0 keeps them); db is borrowed until ga_free.  Do not
+ * call ga_start: the next call is ga_step.  Returns the ga, or NULL with a
+ * message in err when the run has no checkpoint, the checkpoint is damaged,
+ * memory runs out or the store fails. */
 ga *ga_resume(store *db, int64_t run, int threads, char *err, size_t errlen);
+/* Free g and everything it owns (not its store).  g may be NULL. */
 void ga_free(ga *g);
 
-/* Evaluate the baselines and the initial population (generation 0). */
+/* Evaluate the baselines and the initial population (generation 0) and
+ * record them.  Returns 0, or -1 with a message in err when memory runs out
+ * or the store fails (the generation's transaction is then rolled back). */
 int ga_start(ga *g, char *err, size_t errlen);
-/* One generation.  Returns 1 while there is more to do, 0 when finished,
- * -1 on a store error. */
+/* One generation, recorded in one transaction.  Returns 1 while there is
+ * more to do, 0 when finished (generations or --evals used up, or the best
+ * at the link-load bound), -1 with a message in err when the store fails
+ * (that generation's rows are rolled back; the ga stays usable for ga_free). */
 int ga_step(ga *g, char *err, size_t errlen);
-/* Write the checkpoint now (e.g. before stopping on a signal). */
+/* Write the pending rows and the checkpoint now (e.g. before stopping on a
+ * signal).  Returns 0 (also without a store), or -1 with a message in err
+ * when the store fails. */
 int ga_flush(ga *g, char *err, size_t errlen);
-/* Mark the run finished in the store. */
+/* Mark the run finished in the store.  Returns 0 (also without a store), or
+ * -1 with a message in err when the store fails. */
 int ga_finish(ga *g, char *err, size_t errlen);
 
+/* Fill *p with the generation, simulations, best score and duration (-1
+ * before the first evaluation), population average and elapsed seconds
+ * (including those before a resume).  Cannot fail. */
 void ga_get_progress(const ga *g, ga_progress *p);
+/* The best chromosome so far; its metrics into *m and its signature into
+ * *crc when those are not NULL.  The pointer is owned by g and stays valid
+ * until ga_free, but its contents change when a later ga_step finds a better
+ * one: copy it (sim_config_copy) to keep it.  Before ga_start it holds no
+ * evaluated chromosome. */
 const sim_config *ga_best(const ga *g, sim_metrics *m, uint32_t *crc);
+/* The store's id of this run, or 0 when it records nothing. */
 int64_t ga_run_id(const ga *g);
-/* Recorded chromosomes with the best score, the best itself included. */
+/* Recorded chromosomes with the best score, the best itself included (0
+ * before the first evaluation). */
 int64_t ga_synonyms(const ga *g);
+/* The run's parameters (after ga_resume: those of the checkpoint, with the
+ * thread override).  Owned by g, valid until ga_free. */
 const ga_params *ga_get_params(const ga *g);
+/* The run's network and model parameters.  Owned by g, valid until ga_free. */
 const sim_params *ga_get_sim_params(const ga *g);
-/* Baselines: best simple stacking (scheme, interval, duration) and non-split
- * (the whole message as one packet, best scheme). */
+/* Baselines, known after ga_start: best simple stacking (scheme, interval,
+ * duration) and non-split (the whole message as one packet, best scheme).
+ * Any pointer may be NULL to skip that value. */
 void ga_baselines(const ga *g, int *scheme, uint32_t *interval, int64_t *stacking, int64_t *nonsplit);
 
-/* Score of metrics: the fitness first, then the secondary sort key. */
+/* Score of metrics, lower is better: the fitness (gp->fitness) shifted left
+ * by GA_KEY_BITS plus the secondary sort key, clamped to GA_KEY_BITS bits.
+ * A status other than SIM_OK scores above every finished run. */
 int64_t ga_score(const ga_params *gp, const sim_metrics *m);
 /* A score is the fitness shifted left by GA_KEY_BITS, plus the secondary key. */
 #define GA_KEY_BITS 24

@@ -5,7 +5,7 @@
 
 #include "ga/ga.h"
 #include "ga/pool.h"
-#include "ga/rng.h"
+#include "util/rng.h"
 
 enum { KIND_NONE = 0, KIND_MUTATE, KIND_CROSS, KIND_REINIT };
 
@@ -30,7 +30,7 @@ struct ga {
     ga_effective *eff;
     ga_pool *pool;
     sim *single;            /* single-slice runs for records */
-    ga_rng rng;
+    rng rng;
     /* Population, children and the per-generation scratch. */
     sim_config **pop, **child;
     int64_t *score;
@@ -66,7 +66,11 @@ struct ga {
     uint8_t *scratch;
 };
 
-/* Allocate a GA without a store run (ga_new and ga_resume build on it). */
+/* Allocate a GA without a store run (ga_new and ga_resume build on it):
+ * parameters checked and copied, dest copied, population, evaluation pool and
+ * generator seeded; nothing simulated.  Returns the ga for ga_free, or NULL
+ * with a message in err when gp or sp fails its check, memory runs out or
+ * the evaluation threads cannot start. */
 ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, const char *traffic_name,
              char *err, size_t errlen);
 

@@ -8,7 +8,10 @@
  *     the paper records them: a synonym counts only if one of ir, or, ib, ob,
  *     lb, T_e exceeds the last one kept;
  *   rough estimation (Sect. 6.2) ends with the extrapolation of its best.
- * Results are recorded as a new run whose parent is the source run. */
+ * Results are recorded as a new run whose parent is the source run.
+ *
+ * Conventions, as in store/store.h: 0 on success, -1 with a one-line message
+ * in err (errlen bytes) on failure; the store is borrowed for the call. */
 #ifndef NOCSIM_GA_METHODS_H
 #define NOCSIM_GA_METHODS_H
 
@@ -27,7 +30,16 @@ typedef struct {
     store_run run;
 } method_source;
 
+/* Fill *src for run `run` of db: the run's row, and the parameters and
+ * traffic of the nearest checkpoint among the run and its ancestors (at most
+ * 16 generations up), with the run's own number of slices.  src->dest and
+ * src->run's strings are owned by src: release them with
+ * method_source_clear.  Returns 0, or -1 with a message in err when the run
+ * does not exist, no ancestor has a checkpoint, a checkpoint is damaged or
+ * the store fails (src then owns nothing and needs no clear). */
 int method_source_load(store *db, int64_t run, method_source *src, char *err, size_t errlen);
+/* Release what src owns; src may then be loaded again.  Safe on a zeroed or
+ * already cleared src. */
 void method_source_clear(method_source *src);
 
 typedef enum { MINE_ALL = 0, MINE_SYNONYMS, MINE_SYNONYMS_FILTERED, MINE_BEST } method_mine_set;
@@ -53,9 +65,14 @@ typedef struct {
 
 /* Replay the chosen candidates of `src_run` at opt->slices with an interval
  * search each; record the winner as a new run of kind `kind` (e.g.
- * "extrapolate", "post-stack") when record != 0. */
+ * "extrapolate", "post-stack"), with `version`, when record != 0.  Fills
+ * *res (res->config is owned by res).  Returns 0, or -1 with a message in
+ * err when the source cannot be loaded, it has no recorded chromosome,
+ * memory or threads run out, or the store fails (nothing is recorded then).
+ * Call method_result_clear afterwards in both cases. */
 int method_mine(store *db, int64_t src_run, const method_options *opt, const char *kind, int record,
                 const char *version, method_result *res, char *err, size_t errlen);
+/* Free res->config and set it to NULL.  Safe to call twice. */
 void method_result_clear(method_result *res);
 
 #endif

@@ -64,24 +64,24 @@ void ga_effective_free(ga_effective *e)
     free(e);
 }
 
-static void random_permutation5(uint8_t *q, ga_rng *r)
+static void random_permutation5(uint8_t *q, rng *r)
 {
     for (int j = 0; j < NPORTS; j++) q[j] = (uint8_t)j;
     for (int j = NPORTS - 1; j > 0; j--) {
-        int k = (int)ga_rng_below(r, (uint32_t)j + 1);
+        int k = (int)rng_below(r, (uint32_t)j + 1);
         uint8_t t = q[j]; q[j] = q[k]; q[k] = t;
     }
 }
 
 static size_t qlist_count(const sim_config *c) { return (size_t)c->nodes * NPORTS * (size_t)c->vcs; }
 
-void ga_init_random(sim_config *c, const ga_space *sp, ga_rng *r)
+void ga_init_random(sim_config *c, const ga_space *sp, rng *r)
 {
-    c->interval = (sp->genes & GENE_V) ? sp->vmin + ga_rng_below(r, sp->vmax - sp->vmin + 1) : sp->v_fixed;
+    c->interval = (sp->genes & GENE_V) ? sp->vmin + rng_below(r, sp->vmax - sp->vmin + 1) : sp->v_fixed;
     for (int i = 0; i < c->nodes; i++)
-        c->inject[i] = (sp->genes & GENE_I) ? (uint16_t)ga_rng_below(r, (uint32_t)sp->imax + 1) : 0;
+        c->inject[i] = (sp->genes & GENE_I) ? (uint16_t)rng_below(r, (uint32_t)sp->imax + 1) : 0;
     for (int k = 0; k < c->nodes * NPORTS; k++)
-        c->scheme[k] = (uint8_t)((sp->genes & GENE_C) ? ga_rng_below(r, VCSEL_NSCHEMES) : (uint32_t)sp->c_fixed);
+        c->scheme[k] = (uint8_t)((sp->genes & GENE_C) ? rng_below(r, VCSEL_NSCHEMES) : (uint32_t)sp->c_fixed);
     for (size_t k = 0; k < qlist_count(c); k++) {
         uint8_t *q = c->qorder + k * NPORTS;
         if (sp->genes & GENE_Q) random_permutation5(q, r);
@@ -101,55 +101,55 @@ int64_t ga_gene_count(const sim_config *c, const ga_space *sp)
 
 /* Gene number g (0 .. ga_gene_count-1) in the order V, I, C, Q, counting only
  * evolved groups; redraw it over its full range. */
-static void redraw_gene(sim_config *c, const ga_space *sp, int64_t g, ga_rng *r)
+static void redraw_gene(sim_config *c, const ga_space *sp, int64_t g, rng *r)
 {
     if (sp->genes & GENE_V) {
-        if (g == 0) { c->interval = sp->vmin + ga_rng_below(r, sp->vmax - sp->vmin + 1); return; }
+        if (g == 0) { c->interval = sp->vmin + rng_below(r, sp->vmax - sp->vmin + 1); return; }
         g -= 1;
     }
     if (sp->genes & GENE_I) {
-        if (g < c->nodes) { c->inject[g] = (uint16_t)ga_rng_below(r, (uint32_t)sp->imax + 1); return; }
+        if (g < c->nodes) { c->inject[g] = (uint16_t)rng_below(r, (uint32_t)sp->imax + 1); return; }
         g -= c->nodes;
     }
     if (sp->genes & GENE_C) {
-        if (g < (int64_t)c->nodes * NPORTS) { c->scheme[g] = (uint8_t)ga_rng_below(r, VCSEL_NSCHEMES); return; }
+        if (g < (int64_t)c->nodes * NPORTS) { c->scheme[g] = (uint8_t)rng_below(r, VCSEL_NSCHEMES); return; }
         g -= (int64_t)c->nodes * NPORTS;
     }
     random_permutation5(c->qorder + (size_t)g * NPORTS, r);
 }
 
-void ga_mutate_paper(sim_config *c, const ga_space *sp, double ratio, ga_rng *r)
+void ga_mutate_paper(sim_config *c, const ga_space *sp, double ratio, rng *r)
 {
     int64_t total = ga_gene_count(c, sp);
     if (total == 0) return;
     int64_t k = llround(ratio * (double)total);
     if (k < 1) k = 1;
-    for (int64_t j = 0; j < k; j++) redraw_gene(c, sp, (int64_t)(ga_rng_next(r) % (uint64_t)total), r);
+    for (int64_t j = 0; j < k; j++) redraw_gene(c, sp, (int64_t)(rng_next(r) % (uint64_t)total), r);
 }
 
-static int step(ga_rng *r) /* +-1..3 */
+static int step(rng *r) /* +-1..3 */
 {
-    int s = 1 + (int)ga_rng_below(r, 3);
-    return ga_rng_below(r, 2) ? s : -s;
+    int s = 1 + (int)rng_below(r, 3);
+    return rng_below(r, 2) ? s : -s;
 }
 
 /* A gene number in [0, wv + wi + wc + wq), drawn by the weighting. */
-static int64_t pick_gene(int64_t wv, int64_t wi, int64_t wc, int64_t wq, ga_weighting w, ga_rng *r)
+static int64_t pick_gene(int64_t wv, int64_t wi, int64_t wc, int64_t wq, ga_weighting w, rng *r)
 {
     if (w == GA_WEIGHT_GENES)
-        return (int64_t)(ga_rng_next(r) % (uint64_t)(wv + wi + wc + wq));
+        return (int64_t)(rng_next(r) % (uint64_t)(wv + wi + wc + wq));
     const int64_t size[4] = { wv, wi, wc, wq };
     int groups = (wv > 0) + (wi > 0) + (wc > 0) + (wq > 0);
-    int pick = (int)ga_rng_below(r, (uint32_t)groups);
+    int pick = (int)rng_below(r, (uint32_t)groups);
     int64_t base = 0;
     for (int k = 0; k < 4; k++) {
-        if (size[k] > 0 && pick-- == 0) return base + (int64_t)(ga_rng_next(r) % (uint64_t)size[k]);
+        if (size[k] > 0 && pick-- == 0) return base + (int64_t)(rng_next(r) % (uint64_t)size[k]);
         base += size[k];
     }
     return 0;
 }
 
-void ga_mutate_local(sim_config *c, const ga_space *sp, const ga_effective *e, int k, ga_weighting w, ga_rng *r)
+void ga_mutate_local(sim_config *c, const ga_space *sp, const ga_effective *e, int k, ga_weighting w, rng *r)
 {
     /* One share per effective gene of each evolved group, V one share. */
     int64_t wv = (sp->genes & GENE_V) ? 1 : 0;
@@ -173,7 +173,7 @@ void ga_mutate_local(sim_config *c, const ga_space *sp, const ga_effective *e, i
             c->inject[node] = (uint16_t)v;
         } else if ((g -= wi) < wc) {
             int32_t port = e->ports[g];
-            c->scheme[port] = (uint8_t)((c->scheme[port] + 1 + ga_rng_below(r, VCSEL_NSCHEMES - 1)) % VCSEL_NSCHEMES);
+            c->scheme[port] = (uint8_t)((c->scheme[port] + 1 + rng_below(r, VCSEL_NSCHEMES - 1)) % VCSEL_NSCHEMES);
         } else {
             g -= wc;
             uint8_t *q = c->qorder + (size_t)e->qlists[g] * NPORTS;
@@ -181,23 +181,23 @@ void ga_mutate_local(sim_config *c, const ga_space *sp, const ga_effective *e, i
             int pos[NPORTS], np = 0;
             for (int x = 0; x < NPORTS; x++)
                 if (in & (1u << q[x])) pos[np++] = x;
-            int a = (int)ga_rng_below(r, (uint32_t)np), b = (int)ga_rng_below(r, (uint32_t)np - 1);
+            int a = (int)rng_below(r, (uint32_t)np), b = (int)rng_below(r, (uint32_t)np - 1);
             if (b >= a) b++;
             uint8_t t = q[pos[a]]; q[pos[a]] = q[pos[b]]; q[pos[b]] = t;
         }
     }
 }
 
-void ga_crossover(sim_config *a, const sim_config *b, const ga_space *sp, double rate, ga_rng *r)
+void ga_crossover(sim_config *a, const sim_config *b, const ga_space *sp, double rate, rng *r)
 {
-    if ((sp->genes & GENE_V) && ga_rng_unit(r) < rate) a->interval = b->interval;
+    if ((sp->genes & GENE_V) && rng_unit(r) < rate) a->interval = b->interval;
     if (sp->genes & GENE_I)
         for (int i = 0; i < a->nodes; i++)
-            if (ga_rng_unit(r) < rate) a->inject[i] = b->inject[i];
+            if (rng_unit(r) < rate) a->inject[i] = b->inject[i];
     if (sp->genes & GENE_C)
         for (int k = 0; k < a->nodes * NPORTS; k++)
-            if (ga_rng_unit(r) < rate) a->scheme[k] = b->scheme[k];
+            if (rng_unit(r) < rate) a->scheme[k] = b->scheme[k];
     if (sp->genes & GENE_Q)
         for (size_t k = 0; k < qlist_count(a); k++)
-            if (ga_rng_unit(r) < rate) memcpy(a->qorder + k * NPORTS, b->qorder + k * NPORTS, NPORTS);
+            if (rng_unit(r) < rate) memcpy(a->qorder + k * NPORTS, b->qorder + k * NPORTS, NPORTS);
 }

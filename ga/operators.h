@@ -4,13 +4,20 @@
  * ranges, mutation that redraws a ratio of the evolved genes over their full
  * range, uniform crossover that copies genes of one parent into the other.
  * Local operators (the default search): mutate a few genes by small steps,
- * and only genes that can change the outcome. */
+ * and only genes that can change the outcome.
+ *
+ * Conventions: a chromosome is a sim_config sized for the run (c->nodes,
+ * c->vcs); the operators change it in place, only through its evolved genes
+ * (sp->genes), and leave every value inside its range (V in [vmin, vmax], I
+ * in [0, imax], schemes 0..9, each Q list a permutation of 0..4).  All
+ * randomness comes from the caller's generator, so the same generator state
+ * gives the same result.  The operators cannot fail. */
 #ifndef NOCSIM_GA_OPERATORS_H
 #define NOCSIM_GA_OPERATORS_H
 
 #include <stdint.h>
 
-#include "ga/rng.h"
+#include "util/rng.h"
 #include "sim/sim.h"
 
 enum { GENE_V = 1, GENE_I = 2, GENE_C = 4, GENE_Q = 8, GENE_ALL = 15 };
@@ -35,28 +42,42 @@ typedef struct {
     uint8_t *qinputs;    /* per qlist: bit mask of the input directions */
 } ga_effective;
 
-/* Walk every packet's route once.  Returns NULL on allocation failure. */
+/* The effective genes of traffic dest[] (p->n squared entries, read only
+ * during the call) under p's routing choices, found by walking every packet's
+ * route once.  Returns a new object for ga_effective_free, or NULL when
+ * memory runs out. */
 ga_effective *ga_effective_new(const sim_params *p, const int32_t *dest);
+/* Free e and its arrays.  e may be NULL. */
 void ga_effective_free(ga_effective *e);
 
-/* Paper: every evolved gene uniform over its range, fixed genes at their
- * fixed values. */
-void ga_init_random(sim_config *c, const ga_space *sp, ga_rng *r);
-/* Paper mutation: redraw round(ratio x evolved genes) genes (at least one),
- * each picked uniformly among all evolved genes. */
-void ga_mutate_paper(sim_config *c, const ga_space *sp, double ratio, ga_rng *r);
+/* Paper initialisation: every evolved gene uniform over its full range;
+ * fixed genes at their fixed values (V = v_fixed, I = 0, schemes c_fixed,
+ * Q the identity order N,E,S,W,P). */
+void ga_init_random(sim_config *c, const ga_space *sp, rng *r);
+/* Paper mutation: redraw max(1, round(ratio x ga_gene_count)) genes, each
+ * picked uniformly (with repetition) among all evolved genes and redrawn
+ * over its full range (so it may keep its value).  Nothing changes when no
+ * gene evolves. */
+void ga_mutate_paper(sim_config *c, const ga_space *sp, double ratio, rng *r);
 /* How a local mutation picks its genes: uniformly among all effective genes,
  * or first one of the evolved groups (V, I, C, Q) with effective genes,
  * uniformly, then a gene in it. */
-typedef enum { GA_WEIGHT_GENES = 0, GA_WEIGHT_GROUPS } ga_weighting;
+typedef enum { GA_WEIGHT_GENES = 0, GA_WEIGHT_GROUPS, GA_WEIGHT_COUNT } ga_weighting;
 
-/* Local mutation: k genes among the effective ones; V and I move by +-1..3,
- * a scheme changes to another, a queue order swaps two competing inputs. */
-void ga_mutate_local(sim_config *c, const ga_space *sp, const ga_effective *e, int k, ga_weighting w, ga_rng *r);
+/* Local mutation: k steps, each on one gene picked (with repetition) among
+ * the effective genes of the evolved groups, V counting as one: V and an
+ * I[i] move by +-1..3 and are clamped to their range; a scheme changes to
+ * another scheme; a Q list swaps the positions of two of its competing input
+ * directions (e->qinputs), the other entries staying in place.  Genes that
+ * are not effective never change.  Nothing changes when k <= 0 or no
+ * effective gene evolves. */
+void ga_mutate_local(sim_config *c, const ga_space *sp, const ga_effective *e, int k, ga_weighting w, rng *r);
 /* Uniform crossover: each evolved gene of a takes b's value with
- * probability rate (a Q list is one gene). */
-void ga_crossover(sim_config *a, const sim_config *b, const ga_space *sp, double rate, ga_rng *r);
-/* Number of evolved genes (V counts one, each Q list one). */
+ * probability rate (a Q list is one gene: it is copied whole); a and b must
+ * have the same size; b is not changed. */
+void ga_crossover(sim_config *a, const sim_config *b, const ga_space *sp, double rate, rng *r);
+/* Number of evolved genes of c: V counts one, each I[i] one, each port's
+ * scheme one, each Q list one. */
 int64_t ga_gene_count(const sim_config *c, const ga_space *sp);
 
 #endif

@@ -12,7 +12,7 @@
 
 #define VCSEL_NSCHEMES 10
 
-/* Name "C00".."C09" of scheme k. */
+/* Name "C00".."C09" of a scheme (a static string); "C??" when out of range. */
 const char *vcsel_name(int scheme);
 /* Scheme number of a name "C00".."C09"; -1 if it is none of them. */
 int vcsel_parse(const char *name);

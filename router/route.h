@@ -30,11 +30,13 @@ typedef struct {
     route_dateline dateline;
 } route_params;
 
-/* The port letters "NESWP". */
+/* The letter of port 0..4, from "NESWP" (port must be in range). */
 char route_port_name(int port);
 /* Parse one port letter; -1 if not one of NESWP. */
 int route_port_parse(char c);
 
+/* The port at the other end of a link leaving through d: N<->S, E<->W;
+ * P (the local port) is its own opposite. */
 static inline int route_opposite(int d) { return d == PORT_P ? PORT_P : (d + 2) & 3; }
 
 /* Neighbour of node i through output port d (d < PORT_P). */

@@ -7,10 +7,10 @@
 void sim_params_default(sim_params *p)
 {
     memset(p, 0, sizeof *p);
-    p->n = 16;
-    p->vcs = 3;
-    p->buffer = 4;
-    p->flits = 8;
+    p->n = SIM_DEFAULT_N;
+    p->vcs = SIM_DEFAULT_VCS;
+    p->buffer = SIM_DEFAULT_BUFFER;
+    p->flits = SIM_DEFAULT_FLITS;
     p->slices = 1;
     p->tie = TIE_NOWRAP;
     p->dateline = DATELINE_ON_LINK;
@@ -24,8 +24,8 @@ void sim_params_default(sim_params *p)
 
 int sim_params_check(const sim_params *p, char *err, size_t errlen)
 {
-    if (p->n < 4 || p->n > 1024 || p->n % 2)
-        return snprintf(err, errlen, "--size %d: must be even, in [4, 1024]", p->n), -1;
+    if (p->n < SIM_MIN_N || p->n > SIM_MAX_N || p->n % 2)
+        return snprintf(err, errlen, "--size %d: must be even, in [%d, %d]", p->n, SIM_MIN_N, SIM_MAX_N), -1;
     if (p->vcs < 3 || p->vcs > SIM_MAX_VCS)
         return snprintf(err, errlen, "--vcs %d: must be in [3, %d] (datelines need 3)", p->vcs, SIM_MAX_VCS), -1;
     if (p->buffer < 1 || p->buffer > 255)

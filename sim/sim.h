@@ -7,7 +7,14 @@
  *               slice interval V, injection timings I[i], VC-selection schemes
  *               C[i][d] and queue-selection orders Q[i][d][c].
  * One sim_metrics comes out.  A sim object owns all state and is reused from
- * run to run without allocation, so the GA can evaluate millions of configs. */
+ * run to run without allocation, so the GA can evaluate millions of configs.
+ *
+ * Conventions, as in store/store.h: functions that can fail return 0 (or a
+ * pointer) on success and -1 (or NULL) on failure, with a one-line message in
+ * err (errlen bytes) naming the field or file and line; nothing is printed.
+ * Objects from *_new are owned by the caller and freed with the matching
+ * *_free, which accepts NULL.  The run functions cannot fail: a run that
+ * cannot finish ends with a status other than SIM_OK. */
 #ifndef NOCSIM_SIM_H
 #define NOCSIM_SIM_H
 
@@ -45,13 +52,26 @@ typedef struct {
                                engine's skipping of idle work off (default 0) */
 } sim_params;
 
+/* The ranges sim_params_check accepts; every other part refers to these. */
+#define SIM_MIN_N 4          /* torus size N, even */
+#define SIM_MAX_N 1024
 #define SIM_MAX_VCS 8
 #define SIM_MAX_FLITS 255
 #define SIM_MAX_SLICES 4096
 
-/* The defaults of model.md: 16x16, 3 VCs x 4 flits, 8-flit packets, 1 slice. */
+/* The defaults of model.md, set only by sim_params_default (the engine's
+ * specialised paths refer to these names, not to the numbers). */
+#define SIM_DEFAULT_N 16
+#define SIM_DEFAULT_VCS 3
+#define SIM_DEFAULT_BUFFER 4
+#define SIM_DEFAULT_FLITS 8
+
+/* Fill every field of *p with the defaults of model.md: 16x16, 3 VCs x 4
+ * flits, 8-flit packets, 1 slice, the first option of every [choice].
+ * Cannot fail. */
 void sim_params_default(sim_params *p);
-/* Check ranges; on failure a one-line message naming the field. */
+/* Check ranges.  Returns 0, or -1 with a one-line message in err naming the
+ * first bad field as its flag and the allowed range. */
 int sim_params_check(const sim_params *p, char *err, size_t errlen);
 
 /* The evolvable settings.  Plain arrays so the GA can fill them gene by gene. */
@@ -64,15 +84,22 @@ typedef struct {
     uint8_t *qorder;      /* Q[((i * NPORTS + d) * vcs + c) * NPORTS + j] */
 } sim_config;
 
-/* A config with every port on scheme `scheme`, I = 0, Q = (N,E,S,W,P). */
+/* A config for `nodes` nodes and `vcs` VCs with interval V = `interval`,
+ * every port on scheme `scheme`, I = 0, every Q list (N,E,S,W,P).  Returns it
+ * for sim_config_free, or NULL when memory runs out. */
 sim_config *sim_config_new(int nodes, int vcs, int scheme, uint32_t interval);
+/* Free c and its arrays.  c may be NULL. */
 void sim_config_free(sim_config *c);
+/* Copy every gene of src into dst, which must have the same nodes and vcs.
+ * Cannot fail. */
 void sim_config_copy(sim_config *dst, const sim_config *src);
+/* The NPORTS entries of Q[node][d][vc], inside c's own array. */
 static inline uint8_t *sim_config_q(const sim_config *c, int node, int d, int vc)
 {
     return c->qorder + (((size_t)node * NPORTS + (size_t)d) * (size_t)c->vcs + (size_t)vc) * NPORTS;
 }
-/* Every Q entry a permutation of 0..4 and every scheme in 0..9? */
+/* Returns 0 if every scheme is in 0..9 and every Q list a permutation of
+ * 0..4, else -1 with a message in err naming the first bad gene. */
 int sim_config_check(const sim_config *c, char *err, size_t errlen);
 /* First line of a chromosome file: a configuration file that holds every gene
  * and names its signature at the end of a header comment ("signature
@@ -97,7 +124,9 @@ int sim_config_read(sim_config *c, int n, FILE *f, const char *name, sim_config_
 /* sim_config_read of the file at path.  Returns 0 (either kind of file) or -1
  * with a message in err (including a file that cannot be opened). */
 int sim_config_load(sim_config *c, int n, const char *path, char *err, size_t errlen);
-/* Write c as a configuration text file that sim_config_load reads back. */
+/* Write c (of an n x n torus) to f as a configuration text file that
+ * sim_config_load reads back.  Returns 0, or -1 when f reports a write error
+ * (errno as the C library left it). */
 int sim_config_save(const sim_config *c, int n, FILE *f);
 
 typedef enum { SIM_OK = 0, SIM_DEADLOCK, SIM_TIMEOUT, SIM_CUTOFF } sim_status;
@@ -120,8 +149,12 @@ typedef struct {
 
 typedef struct sim sim;
 
-/* dest[src] for every node; copied.  Returns NULL with a message on error. */
+/* A simulator for p (copied) and traffic dest[src] (p->n squared entries,
+ * copied).  Returns it for sim_free, or NULL with a message in err when p
+ * fails sim_params_check, nodes x slices packets do not fit the flit
+ * encoding, or memory runs out. */
 sim *sim_new(const sim_params *p, const int32_t *dest, char *err, size_t errlen);
+/* Free s and all its state.  s may be NULL. */
 void sim_free(sim *s);
 
 /* Run one collective communication under config c (must match the sim's size
@@ -144,10 +177,12 @@ sim_status sim_run_cutoff(sim *s, const sim_config *c, int64_t cutoff, sim_metri
  * they compared. */
 int sim_ran_fast(const sim *s);
 
-/* After a run: per-link statistics (link k = node * 4 + port, port < P).
- * first/last are -1 for an unused link. */
+/* After a run: per-link statistics of link k = node * 4 + port (port < P):
+ * first and last cycle a flit used it (-1 for an unused link) and its flit
+ * count.  Values of the last run; unspecified after SIM_CUTOFF. */
 void sim_link_stats(const sim *s, int k, int64_t *first, int64_t *last, int64_t *flits);
-/* After a deadlock: print the non-empty FIFOs (at most `limit` lines). */
+/* After a deadlock: print the non-empty FIFOs to f (at most `limit` lines).
+ * Write errors are left for the caller to see with ferror(f). */
 void sim_report_blocked(const sim *s, FILE *f, int limit);
 
 #endif

@@ -113,8 +113,8 @@ int store_runs_best(store *s, const store_run_filter *f, store_run_cb cb, void *
 /* ---- generations --------------------------------------------------------- */
 typedef struct {
     int64_t run, generation;
-    int64_t best;          /* best score so far */
-    double average;        /* average score of the population */
+    int64_t best;          /* best duration so far (cycles) */
+    double average;        /* average duration of the population */
     int64_t evaluations;   /* evaluations in this generation */
     double elapsed;        /* seconds since the run started */
 } store_gen;

@@ -16,17 +16,11 @@
 #include "sim/fast.h"
 #include "sim/sim.h"
 #include "traffic/traffic.h"
+#include "util/rng.h"
 
 /* ---- helpers ---- */
 
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-static int rng_int(uint64_t *s, int n) { return (int)(rng_next(s) % (uint64_t)n); }
+static int rng_int(uint64_t *s, int n) { return (int)(rng_splitmix64(s) % (uint64_t)n); }
 
 static sim_params params(int n, int flits, int slices)
 {

@@ -1,7 +1,9 @@
 /* Tests of the GA: signatures against an independently computed golden
- * value, determinism across thread counts, monotone best, synonyms and
+ * value, scores and parameters against their contracts, determinism across
+ * thread counts, a best that re-simulates to what it claims, synonyms and
  * records that re-simulate to their recorded scores, resume equivalence, and
- * the default search never ending worse than the stacking it starts from. */
+ * the default search never ending worse than the stacking it starts from.
+ * The operators have their own tests (test_operators.c). */
 #include <check.h>
 
 #include "tests/testutil.h"
@@ -114,20 +116,53 @@ START_TEST(same_seed_same_result_any_threads)
 }
 END_TEST
 
-START_TEST(best_never_gets_worse)
+/* What ga_best and ga_get_progress report is the truth: after the start and
+ * every generation, the best chromosome simulated afresh has the reported
+ * metrics, score and signature, and the pointer stays the same (its contract:
+ * valid until ga_free, contents replaced by a better one). */
+START_TEST(best_is_what_it_claims)
 {
     for (int algo = 0; algo < 2; algo++) {
         traffic *t;
-        ga *g = make("brev", 8, (ga_algo)algo, 2, 3, 30, NULL, &t);
-        ga_progress p;
-        ga_get_progress(g, &p);
-        int64_t last = p.best_score;
+        ga *g = make("brot", 4, (ga_algo)algo, 2, 3, 30, NULL, &t);
+        const sim_params *sp = ga_get_sim_params(g);
+        ck_assert_int_eq(sp->n, 4);
+        ck_assert_int_eq(sp->slices, 2);
         char err[256];
-        while (ga_step(g, err, sizeof err) > 0) {
+        sim *s = sim_new(sp, t->dest, err, sizeof err);
+        ck_assert_msg(s != NULL, "%s", err);
+        uint8_t *scratch = malloc(chrom_encoded_size(4, sp->vcs));
+        const sim_config *first = ga_best(g, NULL, NULL);
+        int more = 1, improved = 0;
+        int64_t start_score = -1, last = INT64_MAX;
+        while (more > 0) {
+            sim_metrics m, again;
+            uint32_t crc;
+            const sim_config *best = ga_best(g, &m, &crc);
+            ck_assert_ptr_eq(best, first);
+            ck_assert_int_eq(sim_run_reference(s, best, &again), SIM_OK);
+            ck_assert_int_eq(again.duration, m.duration);
+            ck_assert_int_eq(again.te, m.te);
+            ck_assert_int_eq(again.or_, m.or_);
+            ck_assert_int_eq(again.lb, m.lb);
+            ck_assert_int_eq(again.late, m.late);
+            ck_assert_uint_eq(chrom_signature(best, 4, scratch), crc);
+            ga_progress p;
             ga_get_progress(g, &p);
+            ck_assert_int_eq(p.best_duration, again.duration);
+            ck_assert_int_eq(p.best_score, ga_score(ga_get_params(g), &again));
+            if (start_score < 0) start_score = p.best_score;
             ck_assert_int_le(p.best_score, last);
             last = p.best_score;
+            improved |= p.best_score < start_score;
+            more = ga_step(g, err, sizeof err);
         }
+        ck_assert_msg(more == 0, "%s", err);
+        /* From a random start the paper's GA always improves in 30
+         * generations, so the checks above ran on more than one best. */
+        if (algo == GA_ALGO_PAPER) ck_assert(improved);
+        free(scratch);
+        sim_free(s);
         ga_free(g);
         traffic_free(t);
     }
@@ -342,6 +377,145 @@ START_TEST(effective_genes_single_packet)
 }
 END_TEST
 
+/* Every name table has exactly its enum's COUNT entries, all set and
+ * distinct, so parsers can take the length from the table. */
+static void check_names(const char *const *names, size_t len, size_t count)
+{
+    ck_assert_uint_eq(len, count);
+    for (size_t k = 0; k < count; k++) {
+        ck_assert_ptr_nonnull(names[k]);
+        ck_assert_uint_gt(strlen(names[k]), 0);
+        for (size_t j = 0; j < k; j++) ck_assert_str_ne(names[j], names[k]);
+    }
+}
+#define CHECK_NAMES(t, count) check_names(t, sizeof t / sizeof t[0], count)
+
+START_TEST(name_tables_match_their_enums)
+{
+    CHECK_NAMES(ga_algo_names, GA_ALGO_COUNT);
+    CHECK_NAMES(ga_fitness_names, GA_FIT_COUNT);
+    CHECK_NAMES(ga_weight_names, GA_WEIGHT_COUNT);
+    CHECK_NAMES(ga_ties_names, GA_TIES_COUNT);
+    CHECK_NAMES(ga_key_names, GA_KEY_COUNT);
+    ck_assert_str_eq(ga_algo_names[GA_ALGO_PAPER], "paper");
+    ck_assert_str_eq(ga_fitness_names[GA_FIT_TE], "te");
+    ck_assert_str_eq(ga_key_names[GA_KEY_LATE_LB], "late-lb");
+}
+END_TEST
+
+/* ga_score: the fitness first (duration; T_e (S' - 1) + t_d; T_e), then the
+ * secondary key, lower is better; the key never spills into the fitness; a
+ * run that did not finish scores above every finished one. */
+START_TEST(score_orders_fitness_then_key)
+{
+    ga_params gp;
+    ga_params_default(&gp);
+    sim_metrics m = { .status = SIM_OK, .duration = 100, .te = 30, .or_ = 5, .ob = 6, .ib = 2, .lb = 7, .late = 3 };
+    gp.sort_key = GA_KEY_NONE;
+    gp.fitness = GA_FIT_DURATION;
+    ck_assert_int_eq(ga_score(&gp, &m), (int64_t)100 << GA_KEY_BITS);
+    gp.fitness = GA_FIT_ESTIMATE;
+    gp.estimate_slices = 4;
+    ck_assert_int_eq(ga_score_primary(ga_score(&gp, &m)), 30 * 3 + 100);
+    gp.fitness = GA_FIT_TE;
+    ck_assert_int_eq(ga_score_primary(ga_score(&gp, &m)), 30);
+
+    gp.fitness = GA_FIT_DURATION;
+    const struct { ga_sort_key key; int64_t sec; } keys[] = {
+        { GA_KEY_OR, 5 }, { GA_KEY_OB, 6 }, { GA_KEY_TE, 30 }, { GA_KEY_TB, 2 + 6 }, { GA_KEY_LB, 7 }, { GA_KEY_LATE, 3 },
+        { GA_KEY_TE_REV, ((int64_t)1 << GA_KEY_BITS) - 1 - 30 },
+    };
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        gp.sort_key = keys[k].key;
+        ck_assert_int_eq(ga_score(&gp, &m), ((int64_t)100 << GA_KEY_BITS) + keys[k].sec);
+    }
+    /* late-lb: late first, then lb. */
+    gp.sort_key = GA_KEY_LATE_LB;
+    sim_metrics a = m, b = m;
+    a.late = 1; a.lb = 60000;
+    b.late = 2; b.lb = 0;
+    ck_assert_int_lt(ga_score(&gp, &a), ga_score(&gp, &b));
+    /* A huge key stays below one cycle of fitness. */
+    gp.sort_key = GA_KEY_LB;
+    b = m;
+    b.lb = (int64_t)1 << 40;
+    sim_metrics c = m;
+    c.duration = 101;
+    c.lb = 0;
+    ck_assert_int_lt(ga_score(&gp, &b), ga_score(&gp, &c));
+    ck_assert_int_eq(ga_score_primary(ga_score(&gp, &b)), 100);
+    /* Unfinished runs lose to any finished one. */
+    sim_metrics dead = m, slow = m;
+    dead.status = SIM_DEADLOCK;
+    slow.duration = 1000000000;
+    ck_assert_int_gt(ga_score(&gp, &dead), ga_score(&gp, &slow));
+    dead.status = SIM_TIMEOUT;
+    ck_assert_int_gt(ga_score(&gp, &dead), ga_score(&gp, &slow));
+}
+END_TEST
+
+/* The defaults pass their own check; the algorithm's defaults are the ones
+ * ga.h documents; each bad field is refused with a message naming its flag. */
+START_TEST(parameter_defaults_and_ranges)
+{
+    ga_params gp;
+    char err[256];
+    ga_params_default(&gp);
+    ck_assert_int_eq(gp.algo, GA_ALGO_LOCAL);
+    ck_assert_int_eq(ga_params_check(&gp, err, sizeof err), 0);
+    ga_params_for_algo(&gp, GA_ALGO_PAPER);
+    ck_assert_int_eq(gp.algo, GA_ALGO_PAPER);
+    ck_assert_int_eq(gp.pop, 50);
+    ck_assert_int_eq(gp.generations, 1000);
+    ck_assert_int_eq(gp.sort_key, GA_KEY_NONE);
+    ck_assert_int_eq(ga_params_check(&gp, err, sizeof err), 0);
+    ga_params_for_algo(&gp, GA_ALGO_LOCAL);
+    ck_assert_int_eq(gp.pop, 8);
+    ck_assert_int_eq(gp.generations, 6250);
+    ck_assert_int_eq(gp.sort_key, GA_KEY_LATE_LB);
+    ck_assert_int_eq(ga_params_check(&gp, err, sizeof err), 0);
+
+    const char *flags[] = { "--pop", "--generations", "--train", "--mutation", "--max-genes", "--crossover-rate",
+                            "--genes", "--arb", "--estimate-slices", "--perturb" };
+    for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++) {
+        ga_params_default(&gp);
+        switch (k) {
+        case 0: gp.pop = 1; break;
+        case 1: gp.generations = -1; break;
+        case 2: gp.train = -1; break;
+        case 3: gp.mutation = 0; break;
+        case 4: gp.max_genes = 0; break;
+        case 5: gp.crossover_rate = -0.1; break;
+        case 6: gp.genes = 0; break;
+        case 7: gp.arb = VCSEL_NSCHEMES; break;
+        case 8: gp.estimate_slices = 0; break;
+        default: gp.perturb = -1; break;
+        }
+        err[0] = '\0';
+        ck_assert_int_eq(ga_params_check(&gp, err, sizeof err), -1);
+        ck_assert_msg(strstr(err, flags[k]) != NULL, "case %zu: '%s' does not name %s", k, err, flags[k]);
+    }
+}
+END_TEST
+
+/* Every gene set's name, built independently: the letters of V, I, C, Q
+ * present, in that order, joined by commas. */
+START_TEST(gene_set_names)
+{
+    const char *letters[4] = { "V", "I", "C", "Q" };
+    for (unsigned genes = 1; genes <= GENE_ALL; genes++) {
+        char want[16] = "", buf[8];
+        for (int b = 0; b < 4; b++)
+            if (genes & (1u << b)) {
+                if (want[0]) strcat(want, ",");
+                strcat(want, letters[b]);
+            }
+        ck_assert_ptr_eq(ga_genes_name(genes, buf), buf);
+        ck_assert_str_eq(buf, want);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("ga");
@@ -349,9 +523,13 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, signature_golden);
     tcase_add_test(tc, parameter_checks);
+    tcase_add_test(tc, name_tables_match_their_enums);
+    tcase_add_test(tc, score_orders_fitness_then_key);
+    tcase_add_test(tc, parameter_defaults_and_ranges);
+    tcase_add_test(tc, gene_set_names);
     tcase_add_test(tc, effective_genes_single_packet);
     tcase_add_test(tc, same_seed_same_result_any_threads);
-    tcase_add_test(tc, best_never_gets_worse);
+    tcase_add_test(tc, best_is_what_it_claims);
     tcase_add_test(tc, local_never_worse_than_stacking);
     tcase_add_test(tc, records_resimulate_and_synonyms_are_distinct);
     tcase_add_test(tc, resume_continues_identically);

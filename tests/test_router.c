@@ -93,6 +93,28 @@ START_TEST(wrap_link_raises_vc)
 }
 END_TEST
 
+/* DATELINE_AFTER: the VC goes up on the hop after the dateline link, so
+ * the dateline link itself is still on the old VC.  (6,1) -> (1,1) as above:
+ * 6->7 VC 0, 7->0 (dateline) VC 0, 0->1 VC 1, ejection VC 1.  A route whose
+ * last link is the dateline, (6,1) -> (0,1), goes up only at the ejection. */
+START_TEST(dateline_after_link_raises_one_hop_later)
+{
+    route_params rp = { 8, TIE_NOWRAP, DATELINE_AFTER };
+    int vcs[64], ports[64];
+    int h = walk(&rp, 1 * 8 + 6, 1 * 8 + 1, vcs, ports);
+    ck_assert_int_eq(h, 3);
+    ck_assert_int_eq(vcs[0], 0);
+    ck_assert_int_eq(vcs[1], 0);
+    ck_assert_int_eq(vcs[2], 1);
+    ck_assert_int_eq(ports[3], PORT_P); ck_assert_int_eq(vcs[3], 1);
+    h = walk(&rp, 1 * 8 + 6, 1 * 8 + 0, vcs, ports);
+    ck_assert_int_eq(h, 2);
+    ck_assert_int_eq(vcs[0], 0);
+    ck_assert_int_eq(vcs[1], 0);
+    ck_assert_int_eq(ports[2], PORT_P); ck_assert_int_eq(vcs[2], 1);
+}
+END_TEST
+
 START_TEST(x_and_y_datelines_end_on_vc2)
 {
     route_params rp = { 8, TIE_NOWRAP, DATELINE_ON_LINK };
@@ -202,6 +224,7 @@ int main(void)
     tcase_add_test(tc, offsets_and_ties);
     tcase_add_test(tc, datelines);
     tcase_add_test(tc, wrap_link_raises_vc);
+    tcase_add_test(tc, dateline_after_link_raises_one_hop_later);
     tcase_add_test(tc, x_and_y_datelines_end_on_vc2);
     tcase_add_test(tc, scheme_names);
     tcase_add_test(tc, schemes_pick_expected_vc);

@@ -9,6 +9,7 @@
 #include "util/lines.h"
 #include "util/parse.h"
 #include "util/quote.h"
+#include "util/rng.h"
 
 enum { T_BCMP, T_BREV, T_BROT, T_SHFL, T_TORN, T_TRNS, T_COUNT };
 
@@ -41,21 +42,12 @@ int32_t traffic_builtin_dest(int k, int n, int32_t w)
     }
 }
 
-/* A small seeded generator for random permutations; splitmix64. */
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
 static void random_permutation(int32_t *dest, int nodes, uint64_t seed)
 {
     uint64_t s = seed;
     for (int i = 0; i < nodes; i++) dest[i] = i;
     for (int i = nodes - 1; i > 0; i--) {
-        int j = (int)(splitmix64(&s) % (uint64_t)(i + 1));
+        int j = (int)(rng_splitmix64(&s) % (uint64_t)(i + 1));
         int32_t t = dest[i]; dest[i] = dest[j]; dest[j] = t;
     }
 }
@@ -110,8 +102,8 @@ static int read_pairs(traffic *t, FILE *f, const char *name, char *err, size_t e
 
 static traffic *traffic_alloc(const char *spec, int n, char *err, size_t errlen)
 {
-    if (n < 2 || n % 2 != 0 || n > 4096) {
-        snprintf(err, errlen, "torus size %d: must be even, in [2, 4096]", n);
+    if (n < 2 || n % 2 != 0 || n > TRAFFIC_MAX_N) {
+        snprintf(err, errlen, "torus size %d: must be even, in [2, %d]", n, TRAFFIC_MAX_N);
         return NULL;
     }
     traffic *t = calloc(1, sizeof *t);

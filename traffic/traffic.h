@@ -18,9 +18,16 @@ typedef struct {
     char name[64];  /* spec as given (a file spec is shortened) */
 } traffic;
 
-/* Build the pattern named by `spec` on an n x n torus.  Returns NULL and a
- * one-line message in err on bad input (unknown name, n not a power of two
- * for a bit pattern, a bad line in a file). */
+/* Largest ring size a pattern is built for: n * n destinations stay far
+ * inside int32_t.  The simulator's own, smaller bound is SIM_MAX_N. */
+#define TRAFFIC_MAX_N 4096
+
+/* Build the pattern named by `spec` on an n x n torus (n even, 2..
+ * TRAFFIC_MAX_N); seed draws randperm and is ignored by the other patterns.
+ * Returns a new traffic for traffic_free, or NULL with a one-line message in
+ * err on bad input (unknown name, bad n, n not a power of two for a bit
+ * pattern, an unreadable file or a bad line in it, naming file and line) or
+ * when memory runs out. */
 traffic *traffic_new(const char *spec, int n, uint64_t seed, char *err, size_t errlen);
 /* A traffic file's pairs read from f (its format: see above; name is the
  * file's name for messages and t->name).  Every line is read whole and every
@@ -29,10 +36,13 @@ traffic *traffic_new(const char *spec, int n, uint64_t seed, char *err, size_t e
  * the allowed range (a bad id, a second destination for a source, a NUL byte,
  * a read error, out of memory). */
 traffic *traffic_read(FILE *f, const char *name, int n, char *err, size_t errlen);
+/* Free t and its destination array.  t may be NULL. */
 void traffic_free(traffic *t);
 
-/* The names of the built-in patterns, for help texts and sweeps. */
+/* The names of the built-in patterns, for help texts and sweeps (static
+ * strings), and how many there are. */
 extern const char *const traffic_builtin_names[];
+/* Number of entries of traffic_builtin_names. */
 extern const int traffic_builtin_count;
 
 /* Destination of node w under a built-in pattern k on an n x n torus (n a
