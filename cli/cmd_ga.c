@@ -211,7 +211,7 @@ int cmd_ga(int argc, char **argv)
     traffic *t = NULL;
     if (!resume && !(t = model_opts_traffic(cmd, &mo))) return EXIT_USAGE;
     store *db = NULL;
-    if (!no_db && !(db = store_open(dbpath, STORE_CREATE, err, sizeof err))) {
+    if (!no_db && !(db = store_open(dbpath, resume ? 0 : STORE_CREATE, err, sizeof err))) {
         fprintf(stderr, "nocsim ga: --db: %s\n", err);
         traffic_free(t);
         return EXIT_FAIL;

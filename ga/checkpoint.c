@@ -4,6 +4,9 @@
  * resume; it is not meant for exchange (use exported chromosomes). */
 #include "ga/checkpoint.h"
 
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -12,7 +15,10 @@
 #include "ga/ga_internal.h"
 
 typedef struct { uint8_t *p; size_t len, cap; int oom; } wbuf;
-typedef struct { const uint8_t *p; size_t len, pos; int bad; } rbuf;
+/* A reader that never trusts the blob: every field is range-checked as it
+ * is read, and the first failure is kept in `why`; after a failure every
+ * read returns the field's lower bound, so later code stays in range. */
+typedef struct { const uint8_t *p; size_t len, pos; int bad; char why[192]; } rbuf;
 
 static void put(wbuf *w, const void *src, size_t n)
 {
@@ -36,9 +42,25 @@ static void put64(wbuf *w, uint64_t v)
     put(w, b, 8);
 }
 
+static void damaged(rbuf *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void damaged(rbuf *r, const char *fmt, ...)
+{
+    if (r->bad) return;
+    r->bad = 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->why, sizeof r->why, fmt, ap);
+    va_end(ap);
+}
+
 static void get(rbuf *r, void *dst, size_t n)
 {
-    if (r->bad || r->pos + n > r->len) { r->bad = 1; memset(dst, 0, n); return; }
+    if (!r->bad && n > r->len - r->pos) damaged(r, "truncated at byte %zu of %zu", r->pos, r->len);
+    if (r->bad) { memset(dst, 0, n); return; }
     memcpy(dst, r->p + r->pos, n);
     r->pos += n;
 }
@@ -52,6 +74,15 @@ static uint64_t get64(rbuf *r)
     return v;
 }
 
+/* A signed field that must lie in [lo, hi]; lo when it does not. */
+static int64_t get_in(rbuf *r, const char *what, int64_t lo, int64_t hi)
+{
+    int64_t v = (int64_t)get64(r);
+    if (!r->bad && (v < lo || v > hi))
+        damaged(r, "%s = %lld, outside [%lld, %lld]", what, (long long)v, (long long)lo, (long long)hi);
+    return r->bad ? lo : v;
+}
+
 static void put_metrics(wbuf *w, const sim_metrics *m)
 {
     const int64_t f[] = { m->status, m->duration, m->te, m->ir, m->or_, m->ib, m->ob, m->lb, m->flits_injected,
@@ -59,12 +90,26 @@ static void put_metrics(wbuf *w, const sim_metrics *m)
     for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) put64(w, (uint64_t)f[k]);
 }
 
-static void get_metrics(rbuf *r, sim_metrics *m)
+/* Any metric a simulation reports stays far below this (max_cycles is at
+ * most CKPT_MAX_CYCLES); the bound keeps every score computed from stored
+ * metrics free of overflow. */
+#define CKPT_MAX_METRIC ((int64_t)1 << 40)
+#define CKPT_MAX_CYCLES ((int64_t)1 << 36)
+
+static void get_metrics(rbuf *r, sim_metrics *m, const char *who)
 {
-    m->status = (sim_status)get64(r);
+    static const char *const names[] = { "duration", "te", "ir", "or", "ib", "ob", "lb", "flits_injected",
+                                         "flits_ejected", "packets", "idle_nodes", "cycles", "max_link_flits",
+                                         "stop_cycle", "late", "tail_profile" };
+    char what[96];
+    snprintf(what, sizeof what, "%s status", who);
+    m->status = (sim_status)get_in(r, what, SIM_OK, SIM_CUTOFF);
     int64_t *f[] = { &m->duration, &m->te, &m->ir, &m->or_, &m->ib, &m->ob, &m->lb, &m->flits_injected,
                      &m->flits_ejected, &m->packets, &m->idle_nodes, &m->cycles, &m->max_link_flits, &m->stop_cycle, &m->late, &m->tail_profile };
-    for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) *f[k] = (int64_t)get64(r);
+    for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) {
+        snprintf(what, sizeof what, "%s %s", who, names[k]);
+        *f[k] = get_in(r, what, 0, CKPT_MAX_METRIC);
+    }
 }
 
 static void put_params(wbuf *w, const ga_params *gp, const sim_params *sp)
@@ -83,25 +128,53 @@ static void put_params(wbuf *w, const ga_params *gp, const sim_params *sp)
     for (size_t k = 0; k < sizeof si / sizeof si[0]; k++) put64(w, (uint64_t)si[k]);
 }
 
+/* Every field in the range its type and meaning allow; ga_params_check and
+ * sim_params_check (in read_context) add the cross-field rules. */
 static void get_params(rbuf *r, ga_params *gp, sim_params *sp)
 {
-    gp->algo = (ga_algo)get64(r); gp->pop = (int)get64(r); gp->generations = (int)get64(r);
-    gp->train = (int)get64(r); gp->max_genes = (int)get64(r); gp->crossover_interval = (int)get64(r);
-    gp->crossover_pairs = (int)get64(r); gp->ties = (ga_ties)get64(r); gp->watchdog = (int)get64(r);
-    gp->lifetime = (int)get64(r); gp->genes = (unsigned)get64(r); gp->arb = (int)get64(r);
-    gp->interval = (uint32_t)get64(r); gp->stack_vmax = (int)get64(r); gp->sort_key = (ga_sort_key)get64(r);
-    gp->max_evals = (int64_t)get64(r); gp->threads = (int)get64(r);
-    gp->fitness = (ga_fitness)get64(r); gp->estimate_slices = (int)get64(r); gp->perturb = (int)get64(r);
-    gp->weights = (ga_weighting)get64(r);
+    gp->algo = (ga_algo)get_in(r, "algo", GA_ALGO_LOCAL, GA_ALGO_PAPER);
+    gp->pop = (int)get_in(r, "pop", 2, 100000);
+    gp->generations = (int)get_in(r, "generations", 0, INT32_MAX);
+    gp->train = (int)get_in(r, "train", 0, INT32_MAX);
+    gp->max_genes = (int)get_in(r, "max_genes", 1, 1000);
+    gp->crossover_interval = (int)get_in(r, "crossover_interval", 0, INT32_MAX);
+    gp->crossover_pairs = (int)get_in(r, "crossover_pairs", 0, INT32_MAX);
+    gp->ties = (ga_ties)get_in(r, "ties", GA_TIES_RANDOM, GA_TIES_AGE);
+    gp->watchdog = (int)get_in(r, "watchdog", 0, INT32_MAX);
+    gp->lifetime = (int)get_in(r, "lifetime", 0, INT32_MAX);
+    gp->genes = (unsigned)get_in(r, "genes", 1, GENE_ALL);
+    gp->arb = (int)get_in(r, "arb", 0, VCSEL_NSCHEMES - 1);
+    gp->interval = (uint32_t)get_in(r, "interval", 0, UINT32_MAX);
+    gp->stack_vmax = (int)get_in(r, "stack_vmax", 0, INT32_MAX);
+    gp->sort_key = (ga_sort_key)get_in(r, "sort_key", GA_KEY_NONE, GA_KEY_COUNT - 1);
+    gp->max_evals = get_in(r, "max_evals", 0, INT64_MAX / 4);
+    gp->threads = (int)get_in(r, "threads", 1, 4096);
+    gp->fitness = (ga_fitness)get_in(r, "fitness", GA_FIT_DURATION, GA_FIT_TE);
+    gp->estimate_slices = (int)get_in(r, "estimate_slices", 1, SIM_MAX_SLICES);
+    gp->perturb = (int)get_in(r, "perturb", 0, 1000);
+    gp->weights = (ga_weighting)get_in(r, "weights", GA_WEIGHT_GENES, GA_WEIGHT_GROUPS);
     get(r, &gp->mutation, sizeof gp->mutation);
     get(r, &gp->crossover_rate, sizeof gp->crossover_rate);
+    if (!r->bad && !(gp->mutation > 0 && gp->mutation <= 1))
+        damaged(r, "mutation = %g, outside (0, 1]", gp->mutation);
+    if (!r->bad && !(gp->crossover_rate >= 0 && gp->crossover_rate <= 1))
+        damaged(r, "crossover_rate = %g, outside [0, 1]", gp->crossover_rate);
     gp->seed = get64(r);
-    sp->n = (int)get64(r); sp->vcs = (int)get64(r); sp->buffer = (int)get64(r); sp->flits = (int)get64(r);
-    sp->slices = (int)get64(r); sp->tie = (route_tie)get64(r); sp->dateline = (route_dateline)get64(r);
-    sp->q_update = (qsel_update)get64(r); sp->slot_reuse = (sim_slot_reuse)get64(r);
-    sp->input_limit = (sim_input_limit)get64(r); sp->self = (sim_self)get64(r);
-    sp->deadlock_cycles = (int)get64(r); sp->max_cycles = (int64_t)get64(r);
-    sp->slice_reinit = (int)get64(r); sp->interlock = (int)get64(r);
+    sp->n = (int)get_in(r, "size", 4, 1024);
+    sp->vcs = (int)get_in(r, "vcs", 3, SIM_MAX_VCS);
+    sp->buffer = (int)get_in(r, "buffer", 1, 255);
+    sp->flits = (int)get_in(r, "flits", 2, SIM_MAX_FLITS);
+    sp->slices = (int)get_in(r, "slices", 1, SIM_MAX_SLICES);
+    sp->tie = (route_tie)get_in(r, "tie", TIE_NOWRAP, TIE_MINUS);
+    sp->dateline = (route_dateline)get_in(r, "dateline", DATELINE_ON_LINK, DATELINE_AFTER);
+    sp->q_update = (qsel_update)get_in(r, "q_update", QUPDATE_TAIL, QUPDATE_ROTATE);
+    sp->slot_reuse = (sim_slot_reuse)get_in(r, "slot_reuse", SLOT_NEXT_CYCLE, SLOT_SAME_CYCLE);
+    sp->input_limit = (sim_input_limit)get_in(r, "input_limit", INPUT_PER_VC, INPUT_PER_PORT);
+    sp->self = (sim_self)get_in(r, "self", SELF_SKIP, SELF_SEND);
+    sp->deadlock_cycles = (int)get_in(r, "deadlock_cycles", 1, INT32_MAX);
+    sp->max_cycles = get_in(r, "max_cycles", 1, CKPT_MAX_CYCLES);
+    sp->slice_reinit = (int)get_in(r, "slice_reinit", 0, 1);
+    sp->interlock = (int)get_in(r, "interlock", 0, 1);
 }
 
 static void put_config(wbuf *w, const ga *g, const sim_config *c)
@@ -114,12 +187,13 @@ static void put_config(wbuf *w, const ga *g, const sim_config *c)
     free(tmp);
 }
 
-static void get_config(rbuf *r, const ga *g, sim_config *c)
+static void get_config(rbuf *r, const ga *g, sim_config *c, const char *who)
 {
     size_t n = chrom_encoded_size(g->n, g->sp.vcs);
-    if (r->bad || r->pos + n > r->len) { r->bad = 1; return; }
-    char err[128];
-    if (chrom_decode(c, r->p + r->pos, n, err, sizeof err)) r->bad = 1;
+    if (!r->bad && n > r->len - r->pos) damaged(r, "truncated in %s", who);
+    if (r->bad) return;
+    char err[160];
+    if (chrom_decode(c, r->p + r->pos, n, err, sizeof err)) damaged(r, "%s: %s", who, err);
     r->pos += n;
 }
 
@@ -165,22 +239,28 @@ int ga_checkpoint_save(const ga *g, uint8_t **blob, size_t *len, char *err, size
     return 0;
 }
 
-/* Decompress a blob; *raw malloc'd. */
+#define DAMAGED "database is damaged: checkpoint: "
+
+/* Decompress a blob; *raw malloc'd.  zlib expands at most about 1032:1, so
+ * a header claiming more is damage, not a reason to allocate. */
 static int inflate_blob(const uint8_t *blob, size_t len, uint8_t **raw, size_t *rawlen, char *err, size_t errlen)
 {
-    if (len < 8) return snprintf(err, errlen, "checkpoint is truncated"), -1;
+    if (len < 8) return snprintf(err, errlen, DAMAGED "%zu bytes, shorter than its header", len), -1;
     uint64_t n = 0;
     for (int k = 0; k < 8; k++) n |= (uint64_t)blob[k] << (8 * k);
-    if (n > ((uint64_t)1 << 34)) return snprintf(err, errlen, "checkpoint is corrupt"), -1;
-    uint8_t *p = malloc(n ? n : 1);
-    if (!p) return snprintf(err, errlen, "out of memory reading a checkpoint"), -1;
+    if (n < 4 || n > ((uint64_t)1 << 34) || n / 1032 > len)
+        return snprintf(err, errlen, DAMAGED "claims %llu bytes from %zu compressed", (unsigned long long)n, len), -1;
+    uint8_t *p = malloc(n);
+    if (!p) return snprintf(err, errlen, "out of memory reading a checkpoint (%llu bytes)", (unsigned long long)n), -1;
     uLongf plen = (uLongf)n;
-    if (uncompress(p, &plen, blob + 8, (uLong)(len - 8)) != Z_OK || plen != n) {
+    int rc = uncompress(p, &plen, blob + 8, (uLong)(len - 8));
+    if (rc != Z_OK || plen != n) {
         free(p);
-        return snprintf(err, errlen, "checkpoint is corrupt (zlib)"), -1;
+        return snprintf(err, errlen, DAMAGED "corrupt compressed data (zlib %d, %lu of %llu bytes)", rc,
+                        (unsigned long)plen, (unsigned long long)n), -1;
     }
     *raw = p;
-    *rawlen = n;
+    *rawlen = (size_t)n;
     return 0;
 }
 
@@ -189,18 +269,29 @@ static int read_context(rbuf *r, ga_params *gp, sim_params *sp, char *traffic, i
 {
     char magic[4];
     get(r, magic, 4);
+    if (!r->bad && memcmp(magic, "NCK1", 4) != 0) damaged(r, "not a nocsim GA checkpoint (bad magic)");
     ga_params_default(gp);
     sim_params_default(sp);
     get_params(r, gp, sp);
     get(r, traffic, 256);
     traffic[255] = '\0';
-    if (r->bad || memcmp(magic, "NCK1", 4) != 0 || sp->n < 4 || sp->n > 1024)
-        return snprintf(err, errlen, "checkpoint is not a nocsim GA checkpoint"), -1;
-    int nodes = sp->n * sp->n;
+    char why[160];
+    if (!r->bad && (ga_params_check(gp, why, sizeof why) || sim_params_check(sp, why, sizeof why)))
+        damaged(r, "%s", why);
+    if (!r->bad && (int64_t)sp->n * sp->n * sp->slices >= (1 << 24))
+        damaged(r, "%d nodes x %d slices, at or above 2^24 packets", sp->n * sp->n, sp->slices);
+    int nodes = r->bad ? 0 : sp->n * sp->n;
+    /* Check the size before allocating: the destinations must be there. */
+    if (!r->bad && (size_t)nodes > (r->len - r->pos) / 8) damaged(r, "truncated in the destinations");
+    if (r->bad) return snprintf(err, errlen, DAMAGED "%s", r->why), -1;
     *dest = malloc(sizeof **dest * (size_t)nodes);
     if (!*dest) return snprintf(err, errlen, "out of memory reading a checkpoint"), -1;
-    for (int i = 0; i < nodes; i++) (*dest)[i] = (int32_t)(int64_t)get64(r);
-    if (r->bad) { free(*dest); *dest = NULL; return snprintf(err, errlen, "checkpoint is truncated"), -1; }
+    for (int i = 0; i < nodes; i++) {
+        char what[32];
+        snprintf(what, sizeof what, "dest[%d]", i);
+        (*dest)[i] = (int32_t)get_in(r, what, 0, nodes - 1);
+    }
+    if (r->bad) { free(*dest); *dest = NULL; return snprintf(err, errlen, DAMAGED "%s", r->why), -1; }
     return 0;
 }
 
@@ -210,10 +301,78 @@ int ga_checkpoint_peek(const uint8_t *blob, size_t len, ga_params *gp, sim_param
     uint8_t *p;
     size_t n;
     if (inflate_blob(blob, len, &p, &n, err, errlen)) return -1;
-    rbuf r = { p, n, 0, 0 };
+    rbuf r = { .p = p, .len = n };
     int rc = read_context(&r, gp, sp, traffic, dest, err, errlen);
     free(p);
     return rc;
+}
+
+/* Bytes the rest of a checkpoint needs at least, from its parameters: a
+ * blob too short for its population is refused before the GA is built. */
+static size_t min_rest(const ga_params *gp, const sim_params *sp)
+{
+    size_t cfg = chrom_encoded_size(sp->n, sp->vcs), metrics = 17 * 8;
+    return 4 * 8 + 18 * 8 + 8 + metrics + cfg + (size_t)gp->pop * (16 + metrics + cfg) + 8;
+}
+
+/* The search state after the parameters, checked against them. */
+static void read_state(rbuf *r, ga *g)
+{
+    for (int k = 0; k < 4; k++) g->rng.s[k] = get64(r);
+    if (!r->bad && !(g->rng.s[0] | g->rng.s[1] | g->rng.s[2] | g->rng.s[3]))
+        damaged(r, "random generator state is all zero");
+    g->generation = get_in(r, "generation", 0, g->gp.generations);
+    g->evals = get_in(r, "evaluations", 0, INT64_MAX / 4);
+    g->since_best = get_in(r, "since_best", 0, g->generation);
+    g->synonyms = get_in(r, "synonyms", 0, INT64_MAX / 4);
+    g->t_d0 = get_in(r, "t_d0", 0, CKPT_MAX_METRIC);
+    g->t_e0 = get_in(r, "t_e0", 0, CKPT_MAX_METRIC);
+    g->base_scheme = (int)get_in(r, "base_scheme", 0, VCSEL_NSCHEMES - 1);
+    g->base_interval = (uint32_t)get_in(r, "base_interval", 0, UINT32_MAX);
+    g->base_stack = get_in(r, "base_stack", -1, CKPT_MAX_METRIC);
+    g->base_nonsplit = get_in(r, "base_nonsplit", -1, CKPT_MAX_METRIC);
+    /* 0 before ga_start ran (a run's first checkpoint), the run's genes after. */
+    g->space.genes = (unsigned)get_in(r, "space genes", 0, GENE_ALL);
+    if (!r->bad && g->space.genes && g->space.genes != g->gp.genes)
+        damaged(r, "space genes = %u, but the run evolves %u", g->space.genes, g->gp.genes);
+    g->space.vmin = (uint32_t)get_in(r, "vmin", 0, UINT32_MAX);
+    g->space.vmax = (uint32_t)get_in(r, "vmax", g->space.vmin, UINT32_MAX);
+    g->space.imax = (uint16_t)get_in(r, "imax", 0, UINT16_MAX);
+    g->space.v_fixed = (uint32_t)get_in(r, "v_fixed", 0, UINT32_MAX);
+    g->space.c_fixed = (int)get_in(r, "c_fixed", 0, VCSEL_NSCHEMES - 1);
+    g->best_score = get_in(r, "best_score", 0, GA_SCORE_INF);
+    g->best_crc = (uint32_t)get_in(r, "best_crc", 0, UINT32_MAX);
+    if (!r->bad && !g->space.genes && (g->generation || g->evals || g->best_score != GA_SCORE_INF))
+        damaged(r, "a checkpoint from before the start has generation %lld, %lld evaluations",
+                (long long)g->generation, (long long)g->evals);
+    get(r, &g->elapsed_before, sizeof g->elapsed_before);
+    if (!r->bad && !(g->elapsed_before >= 0 && g->elapsed_before < 1e12))
+        damaged(r, "elapsed = %g s", g->elapsed_before);
+    get_metrics(r, &g->best_m, "best");
+    get_config(r, g, g->best, "best chromosome");
+    if (!r->bad && g->space.genes && g->best_score < GA_SCORE_INF && ga_score(&g->gp, &g->best_m) != g->best_score)
+        damaged(r, "best_score does not match the best's metrics");
+    for (int k = 0; k < g->gp.pop && !r->bad; k++) {
+        char who[48];
+        snprintf(who, sizeof who, "population[%d]", k);
+        g->score[k] = get_in(r, who, 0, GA_SCORE_INF);
+        g->age[k] = (int32_t)get_in(r, "age", 0, INT32_MAX);
+        get_metrics(r, &g->pop_m[k], who);
+        get_config(r, g, g->pop[k], who);
+        if (!r->bad && g->space.genes && g->score[k] != ga_score(&g->gp, &g->pop_m[k]))
+            damaged(r, "%s: score does not match its metrics", who);
+    }
+    uint64_t ncrc = (uint64_t)get_in(r, "signatures", 0, INT32_MAX);
+    if (!r->bad && ncrc > (r->len - r->pos) / 8) damaged(r, "truncated in the signatures");
+    if (r->bad) return;
+    if (ncrc > g->capcrc) {
+        uint32_t *q = realloc(g->crcs, (size_t)ncrc * sizeof *q);
+        if (!q) { damaged(r, "out of memory for %llu signatures", (unsigned long long)ncrc); return; }
+        g->crcs = q;
+        g->capcrc = (size_t)ncrc;
+    }
+    for (uint64_t k = 0; k < ncrc; k++) g->crcs[g->ncrc++] = (uint32_t)get_in(r, "signature", 0, UINT32_MAX);
+    if (!r->bad && r->pos != r->len) damaged(r, "%zu bytes after the end", r->len - r->pos);
 }
 
 ga *ga_checkpoint_load(const uint8_t *blob, size_t len, int threads, char *err, size_t errlen)
@@ -221,49 +380,26 @@ ga *ga_checkpoint_load(const uint8_t *blob, size_t len, int threads, char *err, 
     uint8_t *p;
     size_t raw;
     if (inflate_blob(blob, len, &p, &raw, err, errlen)) return NULL;
-    rbuf r = { p, raw, 0, 0 };
+    rbuf r = { .p = p, .len = raw };
     ga_params gp;
     sim_params sp;
     char traffic[256];
     int32_t *dest = NULL;
     if (read_context(&r, &gp, &sp, traffic, &dest, err, errlen)) { free(p); return NULL; }
+    if (min_rest(&gp, &sp) > r.len - r.pos) {
+        free(p);
+        free(dest);
+        return snprintf(err, errlen, DAMAGED "too short for a population of %d on a %dx%d torus", gp.pop, sp.n, sp.n), NULL;
+    }
     if (threads > 0) gp.threads = threads;
     ga *g = ga_alloc(&gp, &sp, dest, traffic, err, errlen);
     free(dest);
     if (!g) { free(p); return NULL; }
-    for (int k = 0; k < 4; k++) g->rng.s[k] = get64(&r);
-    g->generation = (int64_t)get64(&r); g->evals = (int64_t)get64(&r); g->since_best = (int64_t)get64(&r);
-    g->synonyms = (int64_t)get64(&r); g->t_d0 = (int64_t)get64(&r); g->t_e0 = (int64_t)get64(&r);
-    g->base_scheme = (int)get64(&r); g->base_interval = (uint32_t)get64(&r);
-    g->base_stack = (int64_t)get64(&r); g->base_nonsplit = (int64_t)get64(&r);
-    g->space.genes = (unsigned)get64(&r); g->space.vmin = (uint32_t)get64(&r); g->space.vmax = (uint32_t)get64(&r);
-    g->space.imax = (uint16_t)get64(&r); g->space.v_fixed = (uint32_t)get64(&r); g->space.c_fixed = (int)get64(&r);
-    g->best_score = (int64_t)get64(&r); g->best_crc = (uint32_t)get64(&r);
-    get(&r, &g->elapsed_before, sizeof g->elapsed_before);
-    get_metrics(&r, &g->best_m);
-    get_config(&r, g, g->best);
-    for (int k = 0; k < g->gp.pop; k++) {
-        g->score[k] = (int64_t)get64(&r);
-        g->age[k] = (int32_t)(int64_t)get64(&r);
-        get_metrics(&r, &g->pop_m[k]);
-        get_config(&r, g, g->pop[k]);
-    }
-    uint64_t ncrc = get64(&r);
-    for (uint64_t k = 0; !r.bad && k < ncrc; k++) {
-        uint32_t crc = (uint32_t)get64(&r);
-        if (g->ncrc == g->capcrc) {
-            size_t cap = g->capcrc ? 2 * g->capcrc : 64;
-            uint32_t *q = realloc(g->crcs, cap * sizeof *q);
-            if (!q) { r.bad = 1; break; }
-            g->crcs = q;
-            g->capcrc = cap;
-        }
-        g->crcs[g->ncrc++] = crc;
-    }
+    read_state(&r, g);
     free(p);
     if (r.bad) {
         ga_free(g);
-        return snprintf(err, errlen, "checkpoint is truncated or corrupt"), NULL;
+        return snprintf(err, errlen, DAMAGED "%s", r.why), NULL;
     }
     return g;
 }

@@ -17,7 +17,7 @@ const char *const ga_weight_names[] = { "genes", "groups" };
 const char *const ga_ties_names[] = { "random", "age" };
 const char *const ga_key_names[] = { "none", "or", "ob", "te", "te-rev", "tb", "lb", "late", "late-lb", "tail" };
 
-#define SCORE_INF (INT64_MAX / 4)
+#define SCORE_INF GA_SCORE_INF
 
 void ga_params_for_algo(ga_params *gp, ga_algo algo)
 {
@@ -128,6 +128,8 @@ int64_t ga_score(const ga_params *gp, const sim_metrics *m)
     }
     if (sec < 0) sec = 0;
     if (sec >= ((int64_t)1 << GA_KEY_BITS)) sec = ((int64_t)1 << GA_KEY_BITS) - 1;
+    /* Metrics (from a checkpoint, say) too large to shift are no better than a failure. */
+    if (primary < 0 || primary >= (SCORE_INF >> GA_KEY_BITS)) return SCORE_INF;
     return (primary << GA_KEY_BITS) | sec;
 }
 
@@ -233,8 +235,23 @@ ga *ga_new(const ga_params *gp, const sim_params *sp, const int32_t *dest, const
         r.genes = ga_genes_name(gp->genes, genes);
         r.algorithm = ga_algo_names[gp->algo];
         r.params = params_json;
-        if (store_run_create(db, &r, err, errlen) != STORE_OK) { ga_free(g); return NULL; }
+        /* The run and its first checkpoint (taken before ga_start) appear
+         * together: a run killed at any later moment can be resumed. */
+        g->t_start = now_seconds();
+        uint8_t *blob = NULL;
+        size_t len = 0;
+        int ok = store_begin(db, err, errlen) == STORE_OK;
+        ok = ok && store_run_create(db, &r, err, errlen) == STORE_OK;
         g->run = r.id;
+        ok = ok && ga_checkpoint_save(g, &blob, &len, err, errlen) == 0;
+        ok = ok && store_checkpoint_put(db, g->run, 0, blob, len, err, errlen) == STORE_OK;
+        ok = ok && store_commit(db, err, errlen) == STORE_OK;
+        free(blob);
+        if (!ok) {
+            store_rollback(db, NULL, 0);
+            ga_free(g);
+            return NULL;
+        }
     }
     return g;
 }
@@ -711,11 +728,14 @@ ga *ga_resume(store *db, int64_t run, int threads, char *err, size_t errlen)
     int rc = store_checkpoint_get(db, run, &generation, &blob, &len, err, errlen);
     if (rc == STORE_NOTFOUND) return snprintf(err, errlen, "run %lld has no checkpoint to resume from", (long long)run), NULL;
     if (rc != STORE_OK) return NULL;
-    ga *g = ga_checkpoint_load(blob, len, threads, err, errlen);
+    char why[384];
+    ga *g = ga_checkpoint_load(blob, len, threads, why, sizeof why);
     free(blob);
-    if (!g) return NULL;
+    if (!g) return snprintf(err, errlen, "%s: run %lld: %s", store_path(db), (long long)run, why), NULL;
     g->db = db;
     g->run = run;
     g->t_start = now_seconds();
+    /* Killed before its start was recorded: start it now, as it would have. */
+    if (!g->space.genes && ga_start(g, err, errlen)) { ga_free(g); return NULL; }
     return g;
 }

@@ -9,6 +9,9 @@
 
 enum { KIND_NONE = 0, KIND_MUTATE, KIND_CROSS, KIND_REINIT };
 
+/* The score of a failed simulation, above every real one. */
+#define GA_SCORE_INF (INT64_MAX / 4)
+
 /* A chromosome to write in this generation's transaction. */
 typedef struct {
     uint8_t *genes;

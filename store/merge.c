@@ -12,25 +12,6 @@
 
 #include "store/store_internal.h"
 
-/* "file:<path, percent-encoded>?mode=ro" for ATTACH. */
-static char *ro_uri(const char *path)
-{
-    size_t n = strlen(path);
-    char *u = malloc(n * 3 + 16), *p = u;
-    if (!u)
-        return NULL;
-    p += sprintf(p, "file:");
-    for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
-        if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-            strchr("/._~-", *c))
-            *p++ = (char)*c;
-        else
-            p += sprintf(p, "%%%02X", *c);
-    }
-    strcpy(p, "?mode=ro");
-    return u;
-}
-
 /* Data columns of a run (everything but id and parent). */
 #define RUN_DATA                                                                                   \
     "uuid, kind, version, started, finished, status, seed, traffic, size, slices, flits, genes,"  \
@@ -109,7 +90,7 @@ int store_merge(store *s, const char *other_path, store_merge_stats *stats, char
         return STORE_ERROR;
     store_close(o);
 
-    char *uri = ro_uri(other_path);
+    char *uri = store_uri(other_path, true);
     if (!uri)
         return store_err(err, errlen, "%s: out of memory", s->path);
     sqlite3_stmt *st = store_prepare(s, "ATTACH DATABASE ? AS merge_src", err, errlen,

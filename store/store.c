@@ -2,6 +2,7 @@
  * runs, generations, chromosomes, checkpoints and cc schedules.  Merging is
  * in merge.c, the --where language in filter.c, the schema in schema.c. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,9 +29,29 @@ int store_err(char *err, size_t errlen, const char *fmt, ...)
     return STORE_ERROR;
 }
 
-int store_sqlerr(const store *s, char *err, size_t errlen, const char *what)
+int store_sqlerr(store *s, char *err, size_t errlen, const char *what)
 {
-    return store_err(err, errlen, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+    int code = s->db ? sqlite3_errcode(s->db) & 0xff : SQLITE_NOMEM;
+    const char *msg = s->db ? sqlite3_errmsg(s->db) : "out of memory";
+    if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB) {
+        s->fault = STORE_FAULT_DAMAGED;
+        return store_err(err, errlen, "%s: database is damaged: %s: %s", s->path, what, msg);
+    }
+    s->fault = STORE_FAULT_IO;
+    return store_err(err, errlen, "%s: %s: %s", s->path, what, msg);
+}
+
+int store_damaged(store *s, char *err, size_t errlen, const char *fmt, ...)
+{
+    s->fault = STORE_FAULT_DAMAGED;
+    int n = snprintf(err, err ? errlen : 0, "%s: database is damaged: ", s->path);
+    if (err && n >= 0 && (size_t)n < errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return STORE_ERROR;
 }
 
 int store_exec(store *s, const char *sql, char *err, size_t errlen, const char *what)
@@ -167,19 +188,26 @@ static int zip(const store *s, const void *in, size_t n, uint8_t **out, size_t *
     return STORE_OK;
 }
 
-static int unzip(const store *s, const void *in, size_t inn, size_t n, uint8_t **out,
+/* zlib never expands more than about 1032:1: a larger claim is damage,
+ * refused before anything is allocated for it. */
+static int unzip(store *s, const void *in, size_t inn, size_t n, uint8_t **out,
                  char *err, size_t errlen, const char *what, int64_t id)
 {
+    if (n / 1032 > inn + 64)
+        return store_damaged(s, err, errlen, "%s %lld: %zu bytes claimed from %zu compressed", what,
+                             (long long)id, n, inn);
     uint8_t *buf = malloc(n ? n : 1);
-    if (!buf)
+    if (!buf) {
+        s->fault = STORE_FAULT_IO;
         return store_err(err, errlen, "%s: out of memory for %s %lld (%zu bytes)", s->path, what,
                          (long long)id, n);
+    }
     uLongf dl = n;
     int rc = uncompress(buf, &dl, in ? in : (const void *)"", (uLong)inn);
     if (rc != Z_OK || dl != n) {
         free(buf);
-        return store_err(err, errlen, "%s: %s %lld: corrupt compressed data (zlib %d, %lu of %zu bytes)",
-                         s->path, what, (long long)id, rc, (unsigned long)dl, n);
+        return store_damaged(s, err, errlen, "%s %lld: corrupt compressed data (zlib %d, %lu of %zu bytes)",
+                             what, (long long)id, rc, (unsigned long)dl, n);
     }
     *out = buf;
     return STORE_OK;
@@ -187,7 +215,8 @@ static int unzip(const store *s, const void *in, size_t inn, size_t n, uint8_t *
 
 /* ---- open / close -------------------------------------------------------- */
 
-/* Read application_id, user_version and the number of schema objects. */
+/* Read application_id, user_version and the number of schema objects, in
+ * the caller's transaction. */
 static int read_header(store *s, int64_t *appid, int64_t *ver, int64_t *nobj, char *err,
                        size_t errlen)
 {
@@ -201,10 +230,12 @@ static int read_header(store *s, int64_t *appid, int64_t *ver, int64_t *nobj, ch
             rc = sqlite3_step(st);
         if (rc != SQLITE_ROW) {
             int code = sqlite3_errcode(s->db) & 0xff;
-            if (code == SQLITE_NOTADB)
+            if (code == SQLITE_NOTADB) {
+                s->fault = STORE_FAULT_INPUT;
                 store_err(err, errlen, "%s: not a nocsim database (not an SQLite file)", s->path);
-            else
+            } else {
                 store_sqlerr(s, err, errlen, "cannot read the database");
+            }
             sqlite3_finalize(st);
             return STORE_ERROR;
         }
@@ -214,42 +245,15 @@ static int read_header(store *s, int64_t *appid, int64_t *ver, int64_t *nobj, ch
     return STORE_OK;
 }
 
-static int create_schema(store *s, char *err, size_t errlen)
+static bool header_empty(int64_t appid, int64_t ver, int64_t nobj)
 {
-    if (store_exec(s, "BEGIN IMMEDIATE", err, errlen, "cannot create the schema") != STORE_OK)
-        return STORE_ERROR;
-    int64_t appid, ver, nobj;
-    if (read_header(s, &appid, &ver, &nobj, err, errlen) != STORE_OK)
-        goto fail;
-    if (appid == 0 && ver == 0 && nobj == 0) { /* nobody created it meanwhile */
-        char pragmas[128];
-        snprintf(pragmas, sizeof pragmas, "PRAGMA application_id = %d; PRAGMA user_version = %d;",
-                 STORE_APPLICATION_ID, STORE_SCHEMA_VERSION);
-        if (store_exec(s, store_schema_sql, err, errlen, "cannot create the schema") != STORE_OK ||
-            store_exec(s, pragmas, err, errlen, "cannot create the schema") != STORE_OK)
-            goto fail;
-    }
-    if (store_exec(s, "COMMIT", err, errlen, "cannot create the schema") != STORE_OK)
-        goto fail;
-    return STORE_OK;
-fail:
-    if (!sqlite3_get_autocommit(s->db))
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL); /* best effort; error already set */
-    return STORE_ERROR;
+    return appid == 0 && ver == 0 && nobj == 0;
 }
 
-static int check_header(store *s, bool create, char *err, size_t errlen)
+/* Refuse anything but a nocsim database of this schema version. */
+static int header_ok(store *s, int64_t appid, int64_t ver, char *err, size_t errlen)
 {
-    int64_t appid, ver, nobj;
-    if (read_header(s, &appid, &ver, &nobj, err, errlen) != STORE_OK)
-        return STORE_ERROR;
-    if (appid == 0 && ver == 0 && nobj == 0) {
-        if (!create)
-            return store_err(err, errlen, "%s: not a nocsim database (empty file)", s->path);
-        if (create_schema(s, err, errlen) != STORE_OK ||
-            read_header(s, &appid, &ver, &nobj, err, errlen) != STORE_OK)
-            return STORE_ERROR;
-    }
+    s->fault = STORE_FAULT_INPUT;
     if (appid != STORE_APPLICATION_ID)
         return store_err(err, errlen,
                          "%s: not a nocsim database (an SQLite file with application id %lld)",
@@ -259,7 +263,86 @@ static int check_header(store *s, bool create, char *err, size_t errlen)
                          "%s: database schema version %lld, but this nocsim reads version %d "
                          "(use a matching nocsim, or a new file)",
                          s->path, (long long)ver, STORE_SCHEMA_VERSION);
+    s->fault = STORE_FAULT_NONE;
     return STORE_OK;
+}
+
+static int create_schema(store *s, char *err, size_t errlen)
+{
+    char pragmas[128];
+    snprintf(pragmas, sizeof pragmas, "PRAGMA application_id = %d; PRAGMA user_version = %d;",
+             STORE_APPLICATION_ID, STORE_SCHEMA_VERSION);
+    if (store_exec(s, store_schema_sql, err, errlen, "cannot create the schema") != STORE_OK ||
+        store_exec(s, pragmas, err, errlen, "cannot create the schema") != STORE_OK)
+        return STORE_ERROR;
+    return STORE_OK;
+}
+
+/* Check the header inside one transaction (a write transaction when an
+ * empty file may get the schema, so two processes cannot both see it
+ * empty); create the schema when the file is empty and create is set. */
+static int check_header(store *s, bool create, char *err, size_t errlen)
+{
+    const char *what = create ? "cannot create the schema" : "cannot read the database";
+    if (store_exec(s, create ? "BEGIN IMMEDIATE" : "BEGIN", err, errlen, what) != STORE_OK)
+        return STORE_ERROR;
+    int64_t appid, ver, nobj;
+    int ret = read_header(s, &appid, &ver, &nobj, err, errlen);
+    if (ret == STORE_OK && header_empty(appid, ver, nobj)) {
+        if (create) {
+            ret = create_schema(s, err, errlen);
+            appid = STORE_APPLICATION_ID;
+            ver = STORE_SCHEMA_VERSION;
+        } else {
+            s->fault = STORE_FAULT_INPUT;
+            ret = store_err(err, errlen, "%s: not a nocsim database (empty file)", s->path);
+        }
+    }
+    if (ret == STORE_OK)
+        ret = header_ok(s, appid, ver, err, errlen);
+    if (ret == STORE_OK)
+        ret = store_exec(s, "COMMIT", err, errlen, what);
+    if (ret != STORE_OK && !sqlite3_get_autocommit(s->db))
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL); /* best effort; error already set */
+    return ret;
+}
+
+/* WAL mode, so a reader never blocks the GA and a kill leaves a valid
+ * file.  Only a read-write handle sets it (persistent in the file). */
+static int set_wal(store *s, char *err, size_t errlen)
+{
+    static const char *const what = "cannot select WAL journal mode";
+    sqlite3_stmt *st = store_prepare(s, "PRAGMA journal_mode", err, errlen, what);
+    if (!st)
+        return STORE_ERROR;
+    int rc = sqlite3_step(st);
+    bool wal = rc == SQLITE_ROW && col_text(st, 0) && strcmp(col_text(st, 0), "wal") == 0;
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW)
+        return store_sqlerr(s, err, errlen, what);
+    if (wal)
+        return STORE_OK;
+    /* Leaving rollback mode needs a moment alone with the file; SQLite does
+     * not wait for it through the busy handler, so wait here. */
+    for (int waited = 0;; waited += 10) {
+        if (!(st = store_prepare(s, "PRAGMA journal_mode = WAL", err, errlen, what)))
+            return STORE_ERROR;
+        rc = sqlite3_step(st);
+        wal = rc == SQLITE_ROW && col_text(st, 0) && strcmp(col_text(st, 0), "wal") == 0;
+        char mode[16];
+        snprintf(mode, sizeof mode, "%s", rc == SQLITE_ROW && col_text(st, 0) ? col_text(st, 0) : "?");
+        sqlite3_finalize(st);
+        if (wal)
+            return STORE_OK;
+        if (rc == SQLITE_ROW) {
+            s->fault = STORE_FAULT_IO;
+            return store_err(err, errlen, "%s: cannot use the WAL journal (SQLite kept mode '%s')",
+                             s->path, mode);
+        }
+        if ((sqlite3_errcode(s->db) & 0xff) != SQLITE_BUSY || waited >= BUSY_TIMEOUT_MS)
+            return store_sqlerr(s, err, errlen, what);
+        sqlite3_sleep(10);
+    }
 }
 
 static int set_pragmas(store *s, char *err, size_t errlen)
@@ -268,37 +351,40 @@ static int set_pragmas(store *s, char *err, size_t errlen)
         return STORE_ERROR;
     if (s->readonly)
         return STORE_OK;
-    sqlite3_stmt *st = store_prepare(s, "PRAGMA journal_mode = WAL", err, errlen,
-                                     "cannot select WAL journal mode");
-    if (!st)
-        return STORE_ERROR;
-    if (sqlite3_step(st) != SQLITE_ROW) {
-        sqlite3_finalize(st);
-        return store_sqlerr(s, err, errlen, "cannot select WAL journal mode");
-    }
-    const char *mode = col_text(st, 0);
-    bool wal = mode && strcmp(mode, "wal") == 0;
-    if (!wal)
-        store_err(err, errlen, "%s: cannot use the WAL journal (SQLite kept mode '%s')", s->path,
-                  mode ? mode : "?");
-    sqlite3_finalize(st);
-    if (!wal)
+    if (set_wal(s, err, errlen) != STORE_OK)
         return STORE_ERROR;
     return store_exec(s, "PRAGMA synchronous = NORMAL", err, errlen, "cannot set synchronous mode");
 }
 
-static void remove_created(const char *path)
+/* path + suffix, malloc'd (NULL when out of memory). */
+static char *path_with(const char *path, const char *suffix)
+{
+    size_t n = strlen(path) + strlen(suffix) + 1;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s%s", path, suffix);
+    return p;
+}
+
+static bool exists(const char *path, const char *suffix)
+{
+    char *p = path_with(path, suffix);
+    struct stat sb;
+    bool e = p && stat(p, &sb) == 0;
+    free(p);
+    return e;
+}
+
+/* Remove a database file this process created, with its side files. */
+static void remove_own(const char *path)
 {
     static const char *const suffix[] = {"", "-wal", "-shm", "-journal"};
-    size_t n = strlen(path);
-    char *p = malloc(n + 16);
-    if (!p)
-        return;
     for (size_t i = 0; i < sizeof suffix / sizeof *suffix; i++) {
-        snprintf(p, n + 16, "%s%s", path, suffix[i]);
-        (void)unlink(p); /* best effort cleanup of what we created */
+        char *p = path_with(path, suffix[i]);
+        if (p)
+            (void)unlink(p); /* best effort: our own scratch file */
+        free(p);
     }
-    free(p);
 }
 
 /* Whether the directory of a new file lets us create it; a message if not
@@ -320,8 +406,118 @@ static bool can_create(const char *path, char *err, size_t errlen)
     return ok;
 }
 
-store *store_open(const char *path, int flags, char *err, size_t errlen)
+char *store_uri(const char *path, bool ro)
 {
+    char *uri = malloc(strlen(path) * 3 + 32), *p = uri;
+    if (!uri)
+        return NULL;
+    p += sprintf(p, "file:");
+    for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+        if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+            strchr("/._~-", *c))
+            *p++ = (char)*c;
+        else
+            p += sprintf(p, "%%%02X", *c);
+    }
+    strcpy(p, ro ? (exists(path, "-wal") ? "?mode=ro" : "?mode=ro&immutable=1") : "?mode=rw");
+    return uri;
+}
+
+static int connect(store *s, const char *path, bool ro, char *err, size_t errlen)
+{
+    char *uri = store_uri(path, ro);
+    if (!uri) {
+        s->fault = STORE_FAULT_IO;
+        return store_err(err, errlen, "%s: out of memory", path);
+    }
+    int rc = sqlite3_open_v2(uri, &s->db, (ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) |
+                                               SQLITE_OPEN_URI, NULL);
+    free(uri);
+    if (rc != SQLITE_OK) {
+        s->fault = STORE_FAULT_IO;
+        return store_err(err, errlen, "%s: cannot open: %s", path,
+                         s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
+    }
+    if (sqlite3_extended_result_codes(s->db, 1) != SQLITE_OK ||
+        sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS) != SQLITE_OK)
+        return store_sqlerr(s, err, errlen, "cannot configure the connection");
+    if (!ro && sqlite3_db_readonly(s->db, "main") != 0) {
+        s->fault = STORE_FAULT_IO;
+        return store_err(err, errlen, "%s: cannot write to the database file (permission denied)",
+                         path);
+    }
+    return STORE_OK;
+}
+
+static store *handle_new(const char *path, bool ro, char *err, size_t errlen)
+{
+    store *s = calloc(1, sizeof *s);
+    if (s && !(s->path = strdup(path))) {
+        free(s);
+        s = NULL;
+    }
+    if (!s)
+        store_err(err, errlen, "%s: out of memory", path);
+    else
+        s->readonly = ro;
+    return s;
+}
+
+/* Build a complete new database (schema, WAL mode) under a private name
+ * beside path, then link it to path: the name appears only complete, and
+ * if another process got there first (EEXIST) its file is used and ours
+ * removed.  Only the private file is ever deleted. */
+static int create_file(const char *path, store_fault *fault, char *err, size_t errlen)
+{
+    *fault = STORE_FAULT_IO;
+    if (!can_create(path, err, errlen))
+        return STORE_ERROR;
+    char suffix[64], *tmp = NULL;
+    int fd = -1;
+    for (unsigned k = 0; fd < 0 && k < 100; k++) {
+        snprintf(suffix, sizeof suffix, ".new-%ld-%u", (long)getpid(), k);
+        free(tmp);
+        if (!(tmp = path_with(path, suffix)))
+            return store_err(err, errlen, "%s: out of memory", path);
+        fd = open(tmp, O_RDWR | O_CREAT | O_EXCL, 0666);
+        if (fd < 0 && errno != EEXIST) {
+            store_err(err, errlen, "%s: cannot create the file: %s", path, strerror(errno));
+            free(tmp);
+            return STORE_ERROR;
+        }
+    }
+    if (fd < 0) {
+        free(tmp);
+        return store_err(err, errlen, "%s: cannot create a private file beside it", path);
+    }
+    close(fd);
+    store *s = handle_new(tmp, false, err, errlen);
+    int ret = s ? connect(s, tmp, false, err, errlen) : STORE_ERROR;
+    if (ret == STORE_OK)
+        ret = check_header(s, true, err, errlen);
+    if (ret == STORE_OK)
+        ret = set_pragmas(s, err, errlen);
+    if (s) {
+        if (ret != STORE_OK) /* name the user's file, not the private one */
+            store_err(err, errlen, "%s: cannot create the database: %s", path,
+                      s->db ? sqlite3_errmsg(s->db) : "out of memory");
+        store_close(s);
+    }
+    if (ret == STORE_OK && link(tmp, path) != 0 && errno != EEXIST)
+        ret = store_err(err, errlen, "%s: cannot create the file: %s", path, strerror(errno));
+    remove_own(tmp);
+    free(tmp);
+    if (ret == STORE_OK)
+        *fault = STORE_FAULT_NONE;
+    return ret;
+}
+
+store *store_open_fault(const char *path, int flags, store_fault *fault, char *err, size_t errlen)
+{
+    store_fault local;
+    if (!fault)
+        fault = &local;
+    *fault = STORE_FAULT_INPUT;
     if (!path || !*path) {
         store_err(err, errlen, "database path is empty");
         return NULL;
@@ -329,68 +525,53 @@ store *store_open(const char *path, int flags, char *err, size_t errlen)
     bool ro = flags & STORE_READONLY;
     bool create = (flags & STORE_CREATE) && !ro;
     struct stat sb;
-    bool existed = stat(path, &sb) == 0;
-    if (!existed) {
+    if (stat(path, &sb) != 0) {
         int e = errno;
         if (e != ENOENT || !create) {
+            if (e != ENOENT)
+                *fault = STORE_FAULT_IO;
             store_err(err, errlen, "%s: cannot open%s: %s", path, ro ? " read-only" : "",
                       strerror(e));
             return NULL;
         }
-        if (!can_create(path, err, errlen))
+        if (create_file(path, fault, err, errlen) != STORE_OK)
             return NULL;
+        *fault = STORE_FAULT_INPUT;
     } else if (S_ISDIR(sb.st_mode)) {
         store_err(err, errlen, "%s: is a directory, not a database file", path);
         return NULL;
-    }
-
-    if (existed && !ro && sb.st_size > 0) {
+    } else if (!ro && sb.st_size > 0) {
         /* Validate through a read-only connection first: closing a writable
          * one could checkpoint a leftover WAL into a file we must refuse. */
-        store *v = store_open(path, STORE_READONLY, err, errlen);
+        store *v = store_open_fault(path, STORE_READONLY, fault, err, errlen);
         if (!v)
             return NULL;
         store_close(v);
     }
 
-    store *s = calloc(1, sizeof *s);
-    char *name = s ? malloc(strlen(path) + 3) : NULL;
-    if (!s || !name) {
-        free(s);
-        store_err(err, errlen, "%s: out of memory", path);
+    store *s = handle_new(path, ro, err, errlen);
+    if (!s) {
+        *fault = STORE_FAULT_IO;
         return NULL;
     }
-    s->readonly = ro;
-    s->path = strdup(path);
-    /* SQLITE_OPEN_URI is on for ATTACH in store_merge; keep a plain path that
-     * happens to start with "file:" a path. */
-    snprintf(name, strlen(path) + 3, "%s%s", strncmp(path, "file:", 5) == 0 ? "./" : "", path);
-    int oflags = (ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
-                 | SQLITE_OPEN_URI;
-    int rc = s->path ? sqlite3_open_v2(name, &s->db, oflags, NULL) : SQLITE_NOMEM;
-    free(name);
-    if (rc != SQLITE_OK) {
-        store_err(err, errlen, "%s: cannot open: %s", path,
-                  s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
-        goto fail;
+    if (connect(s, path, ro, err, errlen) != STORE_OK ||
+        check_header(s, create, err, errlen) != STORE_OK || set_pragmas(s, err, errlen) != STORE_OK) {
+        *fault = s->fault != STORE_FAULT_NONE ? s->fault : STORE_FAULT_IO;
+        store_close(s);
+        return NULL;
     }
-    if (sqlite3_extended_result_codes(s->db, 1) != SQLITE_OK ||
-        sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS) != SQLITE_OK) {
-        store_sqlerr(s, err, errlen, "cannot configure the connection");
-        goto fail;
-    }
-    if (!ro && sqlite3_db_readonly(s->db, "main") != 0) {
-        store_err(err, errlen, "%s: cannot write to the database file (permission denied)", path);
-        goto fail;
-    }
-    if (check_header(s, create, err, errlen) != STORE_OK || set_pragmas(s, err, errlen) != STORE_OK)
-        goto fail;
+    *fault = STORE_FAULT_NONE;
     return s;
-fail:
-    store_close(s);
-    if (!existed)
-        remove_created(path);
-    return NULL;
+}
+
+store *store_open(const char *path, int flags, char *err, size_t errlen)
+{
+    return store_open_fault(path, flags, NULL, err, errlen);
+}
+
+store_fault store_last_fault(const store *s)
+{
+    return s->fault;
 }
 
 void store_close(store *s)

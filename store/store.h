@@ -41,11 +41,38 @@ enum {
 
 typedef struct store store;
 
+/* What kind of failure an error is, so that every command maps it to the
+ * same exit status: STORE_FAULT_INPUT is bad input (exit 2), the others are
+ * run-time failures (exit 1).  Messages of STORE_FAULT_DAMAGED contain
+ * "database is damaged: ". */
+typedef enum {
+    STORE_FAULT_NONE = 0,
+    STORE_FAULT_INPUT,    /* the path names no database of ours: missing (without STORE_CREATE),
+                             a directory, empty, not SQLite, a foreign SQLite file, another
+                             schema version */
+    STORE_FAULT_DAMAGED,  /* a nocsim database whose contents are corrupt or fail validation */
+    STORE_FAULT_IO,       /* I/O, permissions, full disk, locks, out of memory */
+} store_fault;
+
 /* Open (and with STORE_CREATE create) a nocsim database.  Fails, writing
  * nothing, when the file is missing (without STORE_CREATE), is not a nocsim
  * database, has another schema version, or cannot be written (unless
- * STORE_READONLY). */
+ * STORE_READONLY).
+ * - Creation is race-free: the file is built complete under a private name
+ *   beside path and linked into place; when several processes create the
+ *   same file at once, one wins and the others open its file.  On failure
+ *   nothing is left behind, and no file this process did not create is
+ *   ever removed.
+ * - STORE_READONLY never writes and leaves no -wal/-shm beside the file (it
+ *   opens the file as immutable unless a writer's -wal is present), so a
+ *   database in a read-only directory can be queried.
+ * *fault (may be NULL) says what kind of failure it was (STORE_FAULT_NONE
+ * on success). */
+store *store_open_fault(const char *path, int flags, store_fault *fault, char *err, size_t errlen);
+/* store_open_fault without the kind. */
 store *store_open(const char *path, int flags, char *err, size_t errlen);
+/* The kind of the last failure of a call on s (STORE_FAULT_NONE if none). */
+store_fault store_last_fault(const store *s);
 void store_close(store *s);                       /* NULL is fine */
 const char *store_path(const store *s);
 

@@ -10,6 +10,7 @@ struct store {
     sqlite3 *db;
     char *path;
     bool readonly;
+    store_fault fault;   /* of the last failure (store_last_fault) */
 };
 
 extern const char store_schema_sql[];
@@ -20,8 +21,19 @@ int store_err(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-/* "PATH: WHAT: <sqlite's message>"; returns STORE_ERROR. */
-int store_sqlerr(const store *s, char *err, size_t errlen, const char *what);
+/* "PATH: WHAT: <sqlite's message>" ("PATH: database is damaged: ..." when
+ * SQLite found the file corrupt); records the fault; returns STORE_ERROR. */
+int store_sqlerr(store *s, char *err, size_t errlen, const char *what);
+/* "PATH: database is damaged: <fmt>"; records the fault; STORE_ERROR. */
+int store_damaged(store *s, char *err, size_t errlen, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* "file:PATH?mode=..." for sqlite3_open_v2 and ATTACH (malloc'd; NULL when
+ * out of memory): read-write, or read-only as store_open_fault documents
+ * (immutable when no writer's -wal is beside the file). */
+char *store_uri(const char *path, bool ro);
 /* Run SQL without results. */
 int store_exec(store *s, const char *sql, char *err, size_t errlen, const char *what);
 /* Prepare sql; NULL with the message in err on failure. */

@@ -1,0 +1,338 @@
+/* GA checkpoints as untrusted input: every field of a damaged blob is
+ * refused with "database is damaged" and the field's name, never used (the
+ * offsets below follow the layout written by ga_checkpoint_save); chromosome
+ * blobs with out-of-range genes; scores from huge metrics; and the first
+ * checkpoint, written with the run before ga_start, resumes into the same
+ * run as an uninterrupted one. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "ga/checkpoint.h"
+#include "ga/chrom.h"
+#include "ga/ga.h"
+#include "store/store.h"
+#include "tests/testutil.h"
+#include "traffic/traffic.h"
+
+#define N 4
+#define NODES (N * N)
+#define POP 4
+/* Offsets in the decompressed checkpoint. */
+#define OFF_ALGO 4
+#define OFF_POP 12
+#define OFF_SORT_KEY (4 + 14 * 8)
+#define OFF_MUTATION (4 + 21 * 8)
+#define OFF_SIZE (4 + 21 * 8 + 16 + 8)
+#define OFF_DEST (OFF_SIZE + 15 * 8 + 256)
+#define OFF_RNG (OFF_DEST + NODES * 8)
+#define OFF_STATE (OFF_RNG + 32)
+#define OFF_BEST_METRICS (OFF_STATE + 18 * 8 + 8)
+#define OFF_BEST_CFG (OFF_BEST_METRICS + 17 * 8)
+#define CFG_LEN (12 + 7 * NODES + 5 * NODES * 3 * 5)
+#define OFF_POP0 (OFF_BEST_CFG + CFG_LEN)
+
+static traffic *tr;
+
+static void params(ga_params *gp, sim_params *sp)
+{
+    ga_params_default(gp);
+    gp->pop = POP;
+    gp->generations = 6;
+    gp->stack_vmax = 30;
+    gp->threads = 1;
+    gp->seed = 7;
+    sim_params_default(sp);
+    sp->n = N;
+    sp->slices = 2;
+}
+
+/* A blob from a GA a few generations in, decompressed into *raw. */
+static uint8_t *raw_checkpoint(size_t *n)
+{
+    ga_params gp;
+    sim_params sp;
+    params(&gp, &sp);
+    char err[256];
+    ga *g = ga_new(&gp, &sp, tr->dest, "brev", NULL, "test", "{}", err, sizeof err);
+    ck_assert_msg(g != NULL, "%s", err);
+    ck_assert_msg(ga_start(g, err, sizeof err) == 0, "%s", err);
+    for (int k = 0; k < 3; k++) ck_assert_int_ge(ga_step(g, err, sizeof err), 0);
+    uint8_t *blob;
+    size_t len;
+    ck_assert_int_eq(ga_checkpoint_save(g, &blob, &len, err, sizeof err), 0);
+    ga_free(g);
+    uint64_t rawn = 0;
+    for (int k = 0; k < 8; k++) rawn |= (uint64_t)blob[k] << (8 * k);
+    uint8_t *raw = malloc(rawn);
+    uLongf dl = (uLongf)rawn;
+    ck_assert_int_eq(uncompress(raw, &dl, blob + 8, (uLong)(len - 8)), Z_OK);
+    ck_assert_uint_eq(dl, rawn);
+    free(blob);
+    *n = (size_t)rawn;
+    return raw;
+}
+
+static uint8_t *pack(const uint8_t *raw, size_t n, size_t *len)
+{
+    uLongf zl = compressBound((uLong)n);
+    uint8_t *b = malloc(8 + zl);
+    for (int k = 0; k < 8; k++) b[k] = (uint8_t)((uint64_t)n >> (8 * k));
+    ck_assert_int_eq(compress2(b + 8, &zl, raw, (uLong)n, 1), Z_OK);
+    *len = 8 + zl;
+    return b;
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+    for (int k = 0; k < 8; k++) p[k] = (uint8_t)(v >> (8 * k));
+}
+
+/* Load raw (n bytes) and expect a refusal naming `what`. */
+static void expect_damaged(const uint8_t *raw, size_t n, const char *what)
+{
+    size_t len;
+    uint8_t *b = pack(raw, n, &len);
+    char err[384] = "";
+    ga *g = ga_checkpoint_load(b, len, 1, err, sizeof err);
+    free(b);
+    if (g) ga_free(g);
+    ck_assert_msg(g == NULL, "a checkpoint with bad %s was loaded", what);
+    ck_assert_msg(strstr(err, "database is damaged") && strstr(err, what), "'%s' lacks '%s'", err, what);
+}
+
+START_TEST(intact_checkpoint_loads)
+{
+    size_t n, len;
+    uint8_t *raw = raw_checkpoint(&n);
+    uint8_t *b = pack(raw, n, &len);
+    char err[384];
+    ga *g = ga_checkpoint_load(b, len, 1, err, sizeof err);
+    ck_assert_msg(g != NULL, "%s", err);
+    ga_progress pr;
+    ga_get_progress(g, &pr);
+    ck_assert_int_eq(pr.generation, 3);
+    ga_free(g);
+    free(b);
+    free(raw);
+}
+END_TEST
+
+START_TEST(every_field_range_checked)
+{
+    size_t n;
+    uint8_t *raw = raw_checkpoint(&n), *m = malloc(n);
+    /* Layout self-check: the fields we poke hold what the run had. */
+    ck_assert_uint_eq(raw[OFF_POP], POP);
+    ck_assert_uint_eq(raw[OFF_SIZE], N);
+    ck_assert_uint_eq(raw[OFF_DEST + 8 * 1], (uint8_t)tr->dest[1]);
+    ck_assert_uint_eq(raw[OFF_STATE], 3); /* generation */
+    ck_assert_mem_eq(raw + OFF_BEST_CFG, "NCG1", 4);
+    ck_assert_mem_eq(raw + OFF_POP0 + 16 + 17 * 8, "NCG1", 4);
+    static const struct { size_t off; uint64_t v; const char *what; } cases[] = {
+        { OFF_ALGO, 7, "algo" },
+        { OFF_POP, 5000000, "pop" },
+        { OFF_POP, (uint64_t)1 << 32 | POP, "pop" },       /* would truncate to 4 as an int */
+        { OFF_SORT_KEY, 99, "sort_key" },
+        { OFF_SIZE, 2000, "size" },
+        { OFF_DEST + 8 * 3, 99, "dest[3]" },               /* heap overflow in ga_effective_new */
+        { OFF_DEST + 8 * 5, (uint64_t)-1, "dest[5]" },
+        { OFF_STATE, 1000, "generation" },                 /* above --generations */
+        { OFF_STATE + 6 * 8, 10, "base_scheme" },
+        { OFF_STATE + 16 * 8, (uint64_t)-5, "best_score" },
+        { OFF_BEST_METRICS, 9, "best status" },
+        { OFF_BEST_METRICS + 8, (uint64_t)INT64_MAX, "best duration" },
+        { OFF_BEST_METRICS + 13 * 8, (uint64_t)INT64_MAX, "best max_link_flits" },
+        { OFF_POP0 + 16 + 8, (uint64_t)INT64_MAX, "population[0] duration" },
+        { OFF_POP0, 12345, "population[0]: score does not match" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        memcpy(m, raw, n);
+        put64(m + cases[k].off, cases[k].v);
+        expect_damaged(m, n, cases[k].what);
+    }
+    memcpy(m, raw, n);
+    double nan = NAN;
+    memcpy(m + OFF_MUTATION, &nan, 8);
+    expect_damaged(m, n, "mutation");
+    memcpy(m, raw, n);
+    memset(m + OFF_RNG, 0, 32);
+    expect_damaged(m, n, "random generator");
+    memcpy(m, raw, n);
+    m[OFF_BEST_CFG + 12 + 7 * NODES] = 32;   /* a queue-order byte: 1u << 32 in the old check */
+    expect_damaged(m, n, "queue order");
+    memcpy(m, raw, n);
+    m[OFF_BEST_CFG + 12 + 2 * NODES] = 10;   /* scheme C10 */
+    expect_damaged(m, n, "scheme");
+    memcpy(m, raw, n);
+    m[0] = 'X';
+    expect_damaged(m, n, "magic");
+    expect_damaged(raw, OFF_POP0 + 3, "too short");
+    expect_damaged(raw, n - 4, "truncated");
+    memcpy(m, raw, n);
+    expect_damaged(m, n - 8 + 4, "truncated");
+    uint8_t *longer = calloc(n + 5, 1);
+    memcpy(longer, raw, n);
+    expect_damaged(longer, n + 5, "after the end");
+    free(longer);
+    free(m);
+    free(raw);
+}
+END_TEST
+
+START_TEST(compressed_envelope_checked)
+{
+    size_t n, len;
+    uint8_t *raw = raw_checkpoint(&n);
+    uint8_t *b = pack(raw, n, &len);
+    char err[384];
+    /* A size claim far beyond zlib's ratio is refused before any allocation. */
+    put64(b, (uint64_t)1 << 33);
+    ck_assert_ptr_null(ga_checkpoint_load(b, len, 1, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "database is damaged"));
+    put64(b, n + 1);
+    ck_assert_ptr_null(ga_checkpoint_load(b, len, 1, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "corrupt compressed"));
+    put64(b, n);
+    b[len / 2] ^= 0x55;
+    ck_assert_ptr_null(ga_checkpoint_load(b, len, 1, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "database is damaged"));
+    ck_assert_ptr_null(ga_checkpoint_load(b, 5, 1, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "database is damaged"));
+    ga_params gp;
+    sim_params sp;
+    int32_t *dest = NULL;
+    char name[256];
+    ck_assert_int_ne(ga_checkpoint_peek(b, len, &gp, &sp, &dest, name, err, sizeof err), 0);
+    ck_assert_ptr_null(dest);
+    free(b);
+    free(raw);
+}
+END_TEST
+
+START_TEST(chromosome_blob_genes_checked)
+{
+    sim_config *c = sim_config_new(NODES, 3, 2, 8);
+    size_t n = chrom_encoded_size(N, 3);
+    uint8_t *buf = malloc(n);
+    chrom_encode(c, N, buf);
+    char err[160];
+    ck_assert_int_eq(chrom_decode(c, buf, n, err, sizeof err), 0);
+    /* 32 and 37 pass a 32-bit mask test through 1u << (q & 31) on x86. */
+    static const uint8_t bad[] = { 5, 32, 37, 255 };
+    for (size_t k = 0; k < sizeof bad; k++) {
+        chrom_encode(c, N, buf);
+        buf[n - 1] = bad[k];
+        ck_assert_int_ne(chrom_decode(c, buf, n, err, sizeof err), 0);
+        ck_assert_msg(strstr(err, "queue order"), "%s", err);
+    }
+    chrom_encode(c, N, buf);
+    buf[12 + 2 * NODES] = 10;
+    ck_assert_int_ne(chrom_decode(c, buf, n, err, sizeof err), 0);
+    ck_assert_int_ne(chrom_decode(c, buf, n - 1, err, sizeof err), 0);
+    free(buf);
+    sim_config_free(c);
+}
+END_TEST
+
+START_TEST(huge_metrics_score_as_failures)
+{
+    ga_params gp;
+    sim_params sp;
+    params(&gp, &sp);
+    sim_metrics m;
+    memset(&m, 0, sizeof m);
+    m.duration = 100;
+    ck_assert_int_eq(ga_score_primary(ga_score(&gp, &m)), 100);
+    int64_t fail = ga_score(&gp, &(sim_metrics){ .status = SIM_DEADLOCK });
+    m.duration = INT64_MAX;
+    ck_assert_int_eq(ga_score(&gp, &m), fail);
+    gp.fitness = GA_FIT_ESTIMATE;
+    gp.estimate_slices = SIM_MAX_SLICES;
+    m.duration = 10;
+    m.te = (int64_t)1 << 40;
+    ck_assert_int_eq(ga_score(&gp, &m), fail);
+}
+END_TEST
+
+/* The run's rows that must not depend on where it was interrupted. */
+static void run_digest(store *db, int64_t run, char *out, size_t len)
+{
+    store_run r;
+    char err[256];
+    ck_assert_msg(store_run_get(db, run, &r, err, sizeof err) == STORE_OK, "%s", err);
+    snprintf(out, len, "%lld %lld %lld %lld", (long long)r.best_duration, (long long)r.best_crc,
+             (long long)r.base_stacking, (long long)r.synonyms);
+    store_run_clear(&r);
+}
+
+START_TEST(first_checkpoint_precedes_start)
+{
+    char path[] = "/tmp/nocsim_ckpt_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    unlink(path);
+    char err[384];
+    store *db = store_open(path, STORE_CREATE, err, sizeof err);
+    ck_assert_msg(db != NULL, "%s", err);
+    ga_params gp;
+    sim_params sp;
+    params(&gp, &sp);
+    /* Uninterrupted. */
+    ga *g = ga_new(&gp, &sp, tr->dest, "brev", db, "test", "{}", err, sizeof err);
+    ck_assert_msg(g && ga_start(g, err, sizeof err) == 0, "%s", err);
+    while (ga_step(g, err, sizeof err) > 0) {}
+    int64_t a = ga_run_id(g);
+    ga_free(g);
+    /* "Killed" right after creation: the checkpoint is already there. */
+    g = ga_new(&gp, &sp, tr->dest, "brev", db, "test", "{}", err, sizeof err);
+    ck_assert_msg(g != NULL, "%s", err);
+    int64_t b = ga_run_id(g);
+    ga_free(g);
+    uint8_t *blob;
+    size_t len;
+    int64_t gen;
+    ck_assert_int_eq(store_checkpoint_get(db, b, &gen, &blob, &len, err, sizeof err), STORE_OK);
+    free(blob);
+    g = ga_resume(db, b, 1, err, sizeof err);
+    ck_assert_msg(g != NULL, "%s", err);
+    while (ga_step(g, err, sizeof err) > 0) {}
+    ga_free(g);
+    char da[128], dbuf[128];
+    run_digest(db, a, da, sizeof da);
+    run_digest(db, b, dbuf, sizeof dbuf);
+    ck_assert_str_eq(da, dbuf);
+    store_close(db);
+    char side[64];
+    unlink(path);
+    snprintf(side, sizeof side, "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    unlink(side);
+}
+END_TEST
+
+int main(void)
+{
+    char err[128];
+    tr = traffic_new("brev", N, 1, err, sizeof err);
+    if (!tr) { fprintf(stderr, "%s\n", err); return 1; }
+    Suite *s = suite_create("checkpoint");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, intact_checkpoint_loads);
+    tcase_add_test(tc, every_field_range_checked);
+    tcase_add_test(tc, compressed_envelope_checked);
+    tcase_add_test(tc, chromosome_blob_genes_checked);
+    tcase_add_test(tc, huge_metrics_score_as_failures);
+    tcase_add_test(tc, first_checkpoint_precedes_start);
+    suite_add_tcase(s, tc);
+    int rc = testutil_run(s);
+    traffic_free(tr);
+    return rc;
+}
