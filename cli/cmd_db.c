@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/db_cmds.h"
 #include "cli/db_table.h"
+#include "ga/dbcheck.h"
 
 /* Options a subcommand accepts beyond --db, --format and --help. */
 enum {
@@ -175,13 +176,11 @@ store *db_open(const db_opts *o, const char *path, int flags, int *rc)
         *rc = EXIT_USAGE;
         return NULL;
     }
-    store *s = store_open(path, flags, err, sizeof err);
+    store_fault fault;
+    store *s = store_open_fault(path, flags, &fault, err, sizeof err);
     if (!s) {
         fprintf(stderr, "nocsim %s: %s\n", o->cmd, err);
-        /* The store reports these through its message only; they are a wrong
-         * file given by the user, everything else is an I/O failure. */
-        *rc = strstr(err, "not a nocsim database") || strstr(err, "schema version") ||
-              strstr(err, "is a directory") ? EXIT_USAGE : EXIT_FAIL;
+        *rc = fault == STORE_FAULT_INPUT ? EXIT_USAGE : EXIT_FAIL;
     }
     return s;
 }
@@ -209,6 +208,13 @@ static int db_merge(const db_opts *o, FILE *out)
     store *other = db_open(o, o->arg, STORE_READONLY, &rc);
     if (!other)
         return rc;
+    /* Everything merged is later trusted by resume, replay and export. */
+    char why[512];
+    if (ga_db_check(other, why, sizeof why)) {
+        fprintf(stderr, "nocsim %s: %s (nothing merged)\n", o->cmd, why);
+        store_close(other);
+        return EXIT_FAIL;
+    }
     store_close(other);
     store *s = db_open(o, o->db, o->create ? STORE_CREATE : 0, &rc);
     if (!s)

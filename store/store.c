@@ -591,6 +591,21 @@ const char *store_path(const store *s)
     return s->path;
 }
 
+int store_quick_check(store *s, char *err, size_t errlen)
+{
+    static const char *const what = "cannot check the database";
+    sqlite3_stmt *st = store_prepare(s, "PRAGMA quick_check(1)", err, errlen, what);
+    if (!st)
+        return STORE_ERROR;
+    int rc = sqlite3_step(st), ret = STORE_OK;
+    if (rc != SQLITE_ROW)
+        ret = store_sqlerr(s, err, errlen, what);
+    else if (!col_text(st, 0) || strcmp(col_text(st, 0), "ok") != 0)
+        ret = store_damaged(s, err, errlen, "%s", col_text(st, 0) ? col_text(st, 0) : "quick_check failed");
+    sqlite3_finalize(st);
+    return ret;
+}
+
 /* ---- transactions -------------------------------------------------------- */
 
 int store_begin(store *s, char *err, size_t errlen)

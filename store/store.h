@@ -76,6 +76,10 @@ store_fault store_last_fault(const store *s);
 void store_close(store *s);                       /* NULL is fine */
 const char *store_path(const store *s);
 
+/* SQLite's PRAGMA quick_check of the whole file: STORE_OK, or STORE_ERROR
+ * with "PATH: database is damaged: <SQLite's first finding>". */
+int store_quick_check(store *s, char *err, size_t errlen);
+
 /* One write transaction (BEGIN IMMEDIATE); no nesting. */
 int store_begin(store *s, char *err, size_t errlen);
 int store_commit(store *s, char *err, size_t errlen);
