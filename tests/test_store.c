@@ -1000,6 +1000,134 @@ START_TEST(test_kill_mid_transaction)
 }
 END_TEST
 
+/* ---- hardening: fault kinds, damaged blobs, files left behind ------------- */
+
+/* Number of directory entries of tmpdir. */
+static int entries(void)
+{
+    DIR *d = opendir(tmpdir);
+    ck_assert_ptr_nonnull(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    closedir(d);
+    return n;
+}
+
+static store_fault open_fault(const char *path, int flags)
+{
+    store_fault f = STORE_FAULT_IO;
+    store *s = store_open_fault(path, flags, &f, ERR);
+    if (s) {
+        store_close(s);
+        return STORE_FAULT_NONE;
+    }
+    return f;
+}
+
+START_TEST(test_fault_kinds)
+{
+    FILE *f = fopen(tpath("text.db"), "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("not a database\n", f);
+    fclose(f);
+    raw_exec(tpath("foreign.db"), "CREATE TABLE t (x)");
+    store *s = open_new("v.db");
+    store_close(s);
+    raw_exec(tpath("v.db"), "PRAGMA user_version = 99");
+    static const int flags[] = {0, STORE_READONLY, STORE_CREATE};
+    for (int k = 0; k < 3; k++) {
+        ck_assert_int_eq(open_fault(tpath("text.db"), flags[k]), STORE_FAULT_INPUT);
+        ck_assert_int_eq(open_fault(tpath("foreign.db"), flags[k]), STORE_FAULT_INPUT);
+        ck_assert_int_eq(open_fault(tpath("v.db"), flags[k]), STORE_FAULT_INPUT);
+        ck_assert_int_eq(open_fault(tmpdir, flags[k]), STORE_FAULT_INPUT);
+    }
+    ck_assert_int_eq(open_fault(tpath("missing.db"), 0), STORE_FAULT_INPUT);
+    ck_assert_int_eq(open_fault(tpath("missing.db"), STORE_READONLY), STORE_FAULT_INPUT);
+    ck_assert(!exists(tpath("missing.db")));
+    ck_assert_int_eq(open_fault(tpath("no/such/dir.db"), STORE_CREATE), STORE_FAULT_IO);
+    ck_assert_int_eq(open_fault(tpath("new.db"), STORE_CREATE), STORE_FAULT_NONE);
+    /* Refused files and the new one leave no side file or private copy. */
+    ck_assert_int_eq(entries(), 4);
+}
+END_TEST
+
+START_TEST(test_readonly_leaves_nothing)
+{
+    store *s = open_new("a.db");
+    int64_t run = new_run(s, "brev", 1);
+    uint8_t g[64];
+    store_chrom c = chrom(run, 7, 100, 1, g, sizeof g);
+    add(s, &c);
+    store_close(s);
+    ck_assert_int_eq(entries(), 1);
+    s = store_open(tpath("a.db"), STORE_READONLY, ERR);
+    ck_assert_msg(s != NULL, "%s", errbuf);
+    store_chrom out;
+    ck_assert_int_eq(store_chrom_get(s, 1, &out, ERR), STORE_OK);
+    ck_assert_mem_eq(out.genes, g, sizeof g);
+    store_chrom_clear(&out);
+    ck_assert_int_eq(entries(), 1);   /* no -wal, no -shm while open */
+    /* A writer's WAL present: the read-only handle sees its commits. */
+    store *w = store_open(tpath("a.db"), 0, ERR);
+    ck_assert_msg(w != NULL, "%s", errbuf);
+    new_run(w, "shfl", 1);
+    store *r = store_open(tpath("a.db"), STORE_READONLY, ERR);
+    ck_assert_msg(r != NULL, "%s", errbuf);
+    store_run got;
+    ck_assert_int_eq(store_run_get(r, 2, &got, ERR), STORE_OK);
+    ck_assert_str_eq(got.traffic, "shfl");
+    store_run_clear(&got);
+    store_close(r);
+    store_close(w);
+    store_close(s);
+    ck_assert_int_eq(entries(), 1);
+}
+END_TEST
+
+START_TEST(test_damaged_blobs)
+{
+    store *s = open_new("d.db");
+    int64_t run = new_run(s, "brev", 1);
+    uint8_t g[64];
+    store_chrom c = chrom(run, 7, 100, 1, g, sizeof g);
+    int64_t id = add(s, &c);
+    ck_assert_int_eq(store_checkpoint_put(s, run, 3, g, sizeof g, ERR), STORE_OK);
+    store_close(s);
+    raw_exec(tpath("d.db"), "CREATE TABLE orig AS SELECT genes FROM chromosomes");
+    /* A size claim beyond zlib's ratio, garbage data, a short claim. */
+    static const char *const sql[] = {
+        "UPDATE chromosomes SET genes_len = 1000000000000",
+        "UPDATE chromosomes SET genes = x'00112233', genes_len = 64",
+        "UPDATE chromosomes SET genes_len = 63",
+    };
+    for (size_t k = 0; k < sizeof sql / sizeof *sql; k++) {
+        raw_exec(tpath("d.db"), "UPDATE chromosomes SET genes = (SELECT genes FROM orig), genes_len = 64");
+        sqlite3 *db;
+        ck_assert_int_eq(sqlite3_open(tpath("d.db"), &db), SQLITE_OK);
+        ck_assert_int_eq(sqlite3_exec(db, sql[k], NULL, NULL, NULL), SQLITE_OK);
+        sqlite3_close(db);
+        s = store_open(tpath("d.db"), STORE_READONLY, ERR);
+        ck_assert_ptr_nonnull(s);
+        store_chrom out;
+        ck_assert_int_eq(store_chrom_get(s, id, &out, ERR), STORE_ERROR);
+        ck_assert_msg(strstr(errbuf, "database is damaged"), "%s", errbuf);
+        ck_assert_int_eq(store_last_fault(s), STORE_FAULT_DAMAGED);
+        store_close(s);
+    }
+    raw_exec(tpath("d.db"), "UPDATE checkpoints SET data_len = 1 << 40");
+    s = store_open(tpath("d.db"), STORE_READONLY, ERR);
+    uint8_t *blob = NULL;
+    size_t len = 0;
+    ck_assert_int_eq(store_checkpoint_get(s, run, NULL, &blob, &len, ERR), STORE_ERROR);
+    ck_assert_ptr_null(blob);
+    ck_assert_int_eq(store_last_fault(s), STORE_FAULT_DAMAGED);
+    ck_assert_int_eq(store_quick_check(s, ERR), STORE_OK);
+    store_close(s);
+}
+END_TEST
+
 static Suite *store_suite(void)
 {
     Suite *s = suite_create("store");
@@ -1022,6 +1150,9 @@ static Suite *store_suite(void)
     tcase_add_test(t, test_merge);
     tcase_add_test(t, test_merge_odd_path);
     tcase_add_test(t, test_kill_mid_transaction);
+    tcase_add_test(t, test_fault_kinds);
+    tcase_add_test(t, test_readonly_leaves_nothing);
+    tcase_add_test(t, test_damaged_blobs);
     suite_add_tcase(s, t);
     return s;
 }
