@@ -16,7 +16,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 start=$(date +%s.%N)
 
-GA="--size 8 --slices 2 --generations 1500 --pop 8 --stack-vmax 200 --traffic brev --seed 5 --threads 2 --quiet"
+GA="--size 8 --slices 2 --generations 800 --pop 8 --stack-vmax 200 --traffic brev --seed 5 --threads 2 --quiet"
 $N ga $GA --db ref.db >/dev/null 2>err.txt || { bad "reference run: $(cat err.txt)"; echo "kill_loop: $pass passed, $fail failed"; exit 1; }
 
 RANDOM=42   # the kill times differ from run to run of the test only by scheduling
@@ -31,7 +31,7 @@ while [ $kills -lt 22 ] && [ $tries -lt 60 ]; do
   fi
   pid=$!
   # Mostly inside the first second, a few after the 1 s checkpoint interval.
-  if [ $kills -lt 4 ]; then ms=$((10 + RANDOM % 60)); elif [ $((kills % 5)) = 4 ]; then ms=$((1000 + RANDOM % 600)); else ms=$((20 + RANDOM % 400)); fi
+  if [ $kills -lt 4 ]; then ms=$((10 + RANDOM % 60)); elif [ $((kills % 10)) = 9 ]; then ms=$((1000 + RANDOM % 600)); else ms=$((20 + RANDOM % 400)); fi
   sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
   if kill -KILL $pid 2>/dev/null; then kills=$((kills + 1)); fi
   wait $pid 2>/dev/null
