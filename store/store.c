@@ -50,6 +50,9 @@ int store_damaged(store *s, char *err, size_t errlen, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
         va_end(ap);
+        for (char *c = err; *c; c++) /* one line: SQLite's findings span several */
+            if (*c == '\n')
+                *c = ' ';
     }
     return STORE_ERROR;
 }

@@ -70,6 +70,14 @@ PY
 expect_damaged "merge of a bad chromosome" "queue order" $N db merge d.db --db m.db --create
 rm -f d.db* m.db*
 
+# A file whose SQLite pages are garbled (the second page: the runs table).
+cp a.db d.db
+python3 -c 'f = open("d.db", "r+b"); f.seek(4096); f.write(bytes((i * 37 + 11) % 256 for i in range(4096)))'
+expect_damaged "db runs on a garbled file" "malformed" $N db runs --db d.db
+expect_damaged "merge of a garbled file" "" $N db merge d.db --db m.db --create
+check "merge of a garbled file: one line" "$(wc -l <err.txt)" 1
+rm -f d.db* m.db*
+
 # ---- --resume never creates the database -----------------------------------
 $N ga --resume 1 --db typo.db --quiet >/dev/null 2>err.txt; rc=$?
 [ $rc -ne 0 ] && ok || bad "resume from a missing file: exit 0"
