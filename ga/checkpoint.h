@@ -1,6 +1,15 @@
 /* A GA run's complete state as one compressed blob: parameters, traffic,
  * random generator, ranges, baselines, population and the signatures
- * recorded.  Resuming from it continues exactly as the run would have. */
+ * recorded.  Resuming from it continues exactly as the run would have.
+ *
+ * A blob read back is untrusted input (it comes from a file): peek and load
+ * check every field's range as they read it (parameters as ga_params_check
+ * and sim_params_check, each destination, RNG state, counters, metrics,
+ * every chromosome's genes, each score against its metrics, the exact
+ * length) and refuse anything else with "database is damaged: checkpoint:
+ * <field> = <value>, outside [lo, hi]" (or "out of memory ..."), never
+ * using a bad value.  A blob saved before ga_start ran (the first
+ * checkpoint of a run) has space.genes == 0 and generation 0. */
 #ifndef NOCSIM_GA_CHECKPOINT_H
 #define NOCSIM_GA_CHECKPOINT_H
 

@@ -130,9 +130,10 @@ ga *ga_new(const ga_params *gp, const sim_params *sp, const int32_t *dest, const
 /* Continue run `run` of db from its last checkpoint, in the state it had
  * then (parameters and traffic from the checkpoint; only threads may be
  * overridden, threads <= 0 keeps them); db is borrowed until ga_free.  Do not
- * call ga_start: the next call is ga_step.  Returns the ga, or NULL with a
- * message in err when the run has no checkpoint, the checkpoint is damaged,
- * memory runs out or the store fails. */
+ * call ga_start: the next call is ga_step (a run stopped before its start
+ * was recorded is started here).  Returns the ga, or NULL with a message in
+ * err when the run has no checkpoint, the checkpoint is damaged ("PATH: run
+ * N: database is damaged: ..."), memory runs out or the store fails. */
 ga *ga_resume(store *db, int64_t run, int threads, char *err, size_t errlen);
 /* Free g and everything it owns (not its store).  g may be NULL. */
 void ga_free(ga *g);

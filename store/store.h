@@ -245,7 +245,9 @@ typedef struct {
 /* Copy every run of the nocsim database at other_path whose uuid is not in s
  * (with its generations, chromosomes, checkpoint and schedules) under new
  * ids, in one transaction.  Parent links are translated through uuids.
- * other_path is opened read-only.  stats may be NULL. */
+ * other_path is opened read-only.  stats may be NULL.  Only the file's
+ * form is checked here (a nocsim database of this version); callers check
+ * its contents first (nocsim db merge runs ga_db_check, ga/dbcheck.h). */
 int store_merge(store *s, const char *other_path, store_merge_stats *stats,
                 char *err, size_t errlen);
 
