@@ -5,7 +5,9 @@
  *   1  the rest is a stored checkpoint blob as it is (length + zlib);
  *   2  the rest is a chromosome encoding, decoded as a stored gene blob;
  *   3  the rest is a checkpoint row's data for the store (zlib as the store
- *      writes it), read back through store_checkpoint_get and loaded.
+ *      writes it), read back through store_checkpoint_get and loaded;
+ *   4  the same for a chromosome row's genes, then the whole file is
+ *      checked as db merge checks it (ga_db_check).
  * A blob that loads and is small is then run for one generation, so state
  * that passes validation is also used.  Seeds: tests/fuzz/fuzz_db_checkpoint/. */
 #include <stdint.h>
@@ -18,6 +20,7 @@
 
 #include "ga/checkpoint.h"
 #include "ga/chrom.h"
+#include "ga/dbcheck.h"
 #include "ga/ga.h"
 #include "ga/ga_internal.h"
 #include "store/store.h"
@@ -56,8 +59,27 @@ static void decode_genes(const uint8_t *p, size_t n)
     sim_config_free(c);
 }
 
-/* A checkpoint row written with raw SQL, read through the store. */
-static void via_store(const uint8_t *p, size_t n)
+/* Replace one column pair of a row with the fuzz input, in raw SQL: the
+ * first 3 bytes are the claimed uncompressed length, the rest the data. */
+static void poke(const char *path, const char *sql, const uint8_t *p, size_t n)
+{
+    sqlite3 *db;
+    if (sqlite3_open(path, &db) == SQLITE_OK) {
+        sqlite3_stmt *st;
+        int64_t claimed = n >= 3 ? (int64_t)(p[0] | p[1] << 8 | p[2] << 16) : 0;
+        if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+            sqlite3_bind_blob(st, 1, n > 3 ? p + 3 : p, n > 3 ? (int)(n - 3) : 0, SQLITE_STATIC);
+            sqlite3_bind_int64(st, 2, claimed);
+            sqlite3_step(st);
+            sqlite3_finalize(st);
+        }
+    }
+    sqlite3_close(db);
+}
+
+/* A run with one checkpoint and one chromosome row, one of them replaced
+ * by the input, read back through the store. */
+static void via_store(const uint8_t *p, size_t n, int chromosome)
 {
     static char path[64];
     if (!path[0]) snprintf(path, sizeof path, "/tmp/fuzz_db_%ld.db", (long)getpid());
@@ -65,24 +87,15 @@ static void via_store(const uint8_t *p, size_t n)
     store *s = store_open(path, STORE_CREATE, err, sizeof err);
     if (!s) return;
     store_run r = store_run_init("ga");
-    if (store_run_create(s, &r, err, sizeof err) == STORE_OK) {
-        /* The store compresses what it is given: hand it bytes whose
-         * decompression is the fuzz input, by writing the row through
-         * the API and then replacing the data with raw SQL. */
-        if (store_checkpoint_put(s, r.id, 0, "", 0, err, sizeof err) == STORE_OK) {
-            sqlite3 *db;
-            if (sqlite3_open(path, &db) == SQLITE_OK) {
-                sqlite3_stmt *st;
-                int64_t claimed = n >= 4 ? (int64_t)(p[0] | p[1] << 8 | p[2] << 16) : 0;
-                if (sqlite3_prepare_v2(db, "UPDATE checkpoints SET data = ?, data_len = ? WHERE run = ?", -1, &st, NULL) == SQLITE_OK) {
-                    sqlite3_bind_blob(st, 1, n > 3 ? p + 3 : p, n > 3 ? (int)(n - 3) : 0, SQLITE_STATIC);
-                    sqlite3_bind_int64(st, 2, claimed);
-                    sqlite3_bind_int64(st, 3, r.id);
-                    sqlite3_step(st);
-                    sqlite3_finalize(st);
-                }
-                sqlite3_close(db);
-            }
+    store_chrom c = { .crc = 1, .genes = (const uint8_t *)"", .genes_len = 0 };
+    if (store_run_create(s, &r, err, sizeof err) == STORE_OK &&
+        store_checkpoint_put(s, r.id, 0, "", 0, err, sizeof err) == STORE_OK &&
+        (c.run = r.id, store_chrom_add(s, &c, NULL, err, sizeof err) == STORE_OK)) {
+        if (chromosome) {
+            poke(path, "UPDATE chromosomes SET genes = ?1, genes_len = ?2", p, n);
+            (void)ga_db_check(s, err, sizeof err);
+        } else {
+            poke(path, "UPDATE checkpoints SET data = ?1, data_len = ?2", p, n);
             uint8_t *blob = NULL;
             size_t len = 0;
             int64_t gen;
@@ -106,11 +119,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint8_t *p = data + 1;
     size_t n = size - 1;
     char err[384];
-    switch (data[0] % 4) {
+    switch (data[0] % 5) {
     case 0: load_raw(p, n); break;
     case 1: use(ga_checkpoint_load(p, n, 1, err, sizeof err)); break;
     case 2: decode_genes(p, n); break;
-    default: via_store(p, n); break;
+    case 3: via_store(p, n, 0); break;
+    default: via_store(p, n, 1); break;
     }
     return 0;
 }
