@@ -422,7 +422,10 @@ char *store_uri(const char *path, bool ro)
         else
             p += sprintf(p, "%%%02X", *c);
     }
-    strcpy(p, ro ? (exists(path, "-wal") ? "?mode=ro" : "?mode=ro&immutable=1") : "?mode=rw");
+    /* Immutable only when no writer's WAL (nor a crashed writer's rollback
+     * journal, which a normal connection would replay) is beside the file. */
+    bool quiet = ro && !exists(path, "-wal") && !exists(path, "-journal");
+    strcpy(p, !ro ? "?mode=rw" : quiet ? "?mode=ro&immutable=1" : "?mode=ro");
     return uri;
 }
 

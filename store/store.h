@@ -64,8 +64,8 @@ typedef enum {
  *   nothing is left behind, and no file this process did not create is
  *   ever removed.
  * - STORE_READONLY never writes and leaves no -wal/-shm beside the file (it
- *   opens the file as immutable unless a writer's -wal is present), so a
- *   database in a read-only directory can be queried.
+ *   opens the file as immutable unless a writer's -wal or -journal is
+ *   present), so a database in a read-only directory can be queried.
  * *fault (may be NULL) says what kind of failure it was (STORE_FAULT_NONE
  * on success). */
 store *store_open_fault(const char *path, int flags, store_fault *fault, char *err, size_t errlen);

@@ -32,7 +32,7 @@ int store_damaged(store *s, char *err, size_t errlen, const char *fmt, ...)
     ;
 /* "file:PATH?mode=..." for sqlite3_open_v2 and ATTACH (malloc'd; NULL when
  * out of memory): read-write, or read-only as store_open_fault documents
- * (immutable when no writer's -wal is beside the file). */
+ * (immutable when no writer's -wal or -journal is beside the file). */
 char *store_uri(const char *path, bool ro);
 /* Run SQL without results. */
 int store_exec(store *s, const char *sql, char *err, size_t errlen, const char *what);
