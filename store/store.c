@@ -509,8 +509,18 @@ static int create_file(const char *path, store_fault *fault, char *err, size_t e
                       s->db ? sqlite3_errmsg(s->db) : "out of memory");
         store_close(s);
     }
-    if (ret == STORE_OK && link(tmp, path) != 0 && errno != EEXIST)
-        ret = store_err(err, errlen, "%s: cannot create the file: %s", path, strerror(errno));
+    if (ret == STORE_OK && link(tmp, path) != 0 && errno != EEXIST) {
+        /* A file system without hard links: create the file empty in place
+         * (O_EXCL: never someone else's); store_open_fault then gives it the
+         * schema inside one write transaction.  A failure later leaves it
+         * empty, which the next creator initialises. */
+        int e = errno, fd2 = open(path, O_RDWR | O_CREAT | O_EXCL, 0666);
+        if (fd2 >= 0)
+            close(fd2);
+        else if (errno != EEXIST)
+            ret = store_err(err, errlen, "%s: cannot create the file: %s (after link: %s)", path,
+                            strerror(errno), strerror(e));
+    }
     remove_own(tmp);
     free(tmp);
     if (ret == STORE_OK)
