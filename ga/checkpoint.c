@@ -4,7 +4,6 @@
  * resume; it is not meant for exchange (use exported chromosomes). */
 #include "ga/checkpoint.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -353,10 +352,12 @@ static void read_state(rbuf *r, ga *g)
     if (!r->bad && g->space.genes && g->best_score < GA_SCORE_INF && ga_score(&g->gp, &g->best_m) != g->best_score)
         damaged(r, "best_score does not match the best's metrics");
     for (int k = 0; k < g->gp.pop && !r->bad; k++) {
-        char who[48];
+        char who[48], what[64];
         snprintf(who, sizeof who, "population[%d]", k);
-        g->score[k] = get_in(r, who, 0, GA_SCORE_INF);
-        g->age[k] = (int32_t)get_in(r, "age", 0, INT32_MAX);
+        snprintf(what, sizeof what, "%s score", who);
+        g->score[k] = get_in(r, what, 0, GA_SCORE_INF);
+        snprintf(what, sizeof what, "%s age", who);
+        g->age[k] = (int32_t)get_in(r, what, 0, INT32_MAX);
         get_metrics(r, &g->pop_m[k], who);
         get_config(r, g, g->pop[k], who);
         if (!r->bad && g->space.genes && g->score[k] != ga_score(&g->gp, &g->pop_m[k]))
