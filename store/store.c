@@ -390,9 +390,17 @@ static void remove_own(const char *path)
     }
 }
 
+/* A path that names nothing usable is the user's typo (bad input); a
+ * refusal by the system is a run-time failure. */
+static store_fault fault_of_errno(int e)
+{
+    return e == ENOENT || e == ENOTDIR || e == ENAMETOOLONG || e == ELOOP ? STORE_FAULT_INPUT
+                                                                          : STORE_FAULT_IO;
+}
+
 /* Whether the directory of a new file lets us create it; a message if not
  * (SQLite's own is only "unable to open database file"). */
-static bool can_create(const char *path, char *err, size_t errlen)
+static bool can_create(const char *path, store_fault *fault, char *err, size_t errlen)
 {
     char *dir = strdup(path);
     if (!dir) {
@@ -404,8 +412,10 @@ static bool can_create(const char *path, char *err, size_t errlen)
         slash[slash == dir ? 1 : 0] = 0;
     int ok = access(slash ? dir : ".", W_OK | X_OK) == 0, e = errno;
     free(dir);
-    if (!ok)
+    if (!ok) {
+        *fault = fault_of_errno(e);
         store_err(err, errlen, "%s: cannot create the file: %s", path, strerror(e));
+    }
     return ok;
 }
 
@@ -475,9 +485,9 @@ static store *handle_new(const char *path, bool ro, char *err, size_t errlen)
  * removed.  Only the private file is ever deleted. */
 static int create_file(const char *path, store_fault *fault, char *err, size_t errlen)
 {
-    *fault = STORE_FAULT_IO;
-    if (!can_create(path, err, errlen))
+    if (!can_create(path, fault, err, errlen))
         return STORE_ERROR;
+    *fault = STORE_FAULT_IO;
     char suffix[64], *tmp = NULL;
     int fd = -1;
     for (unsigned k = 0; fd < 0 && k < 100; k++) {
@@ -544,8 +554,7 @@ store *store_open_fault(const char *path, int flags, store_fault *fault, char *e
     if (stat(path, &sb) != 0) {
         int e = errno;
         if (e != ENOENT || !create) {
-            if (e != ENOENT)
-                *fault = STORE_FAULT_IO;
+            *fault = fault_of_errno(e);
             store_err(err, errlen, "%s: cannot open%s: %s", path, ro ? " read-only" : "",
                       strerror(e));
             return NULL;

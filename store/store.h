@@ -48,8 +48,8 @@ typedef struct store store;
 typedef enum {
     STORE_FAULT_NONE = 0,
     STORE_FAULT_INPUT,    /* the path names no database of ours: missing (without STORE_CREATE),
-                             a directory, empty, not SQLite, a foreign SQLite file, another
-                             schema version */
+                             in a missing directory, a directory, empty, not SQLite, a foreign
+                             SQLite file, another schema version */
     STORE_FAULT_DAMAGED,  /* a nocsim database whose contents are corrupt or fail validation */
     STORE_FAULT_IO,       /* I/O, permissions, full disk, locks, out of memory */
 } store_fault;

@@ -1046,7 +1046,13 @@ START_TEST(test_fault_kinds)
     ck_assert_int_eq(open_fault(tpath("missing.db"), 0), STORE_FAULT_INPUT);
     ck_assert_int_eq(open_fault(tpath("missing.db"), STORE_READONLY), STORE_FAULT_INPUT);
     ck_assert(!exists(tpath("missing.db")));
-    ck_assert_int_eq(open_fault(tpath("no/such/dir.db"), STORE_CREATE), STORE_FAULT_IO);
+    ck_assert_int_eq(open_fault(tpath("no/such/dir.db"), STORE_CREATE), STORE_FAULT_INPUT);
+    ck_assert_int_eq(open_fault(tpath("text.db/x.db"), STORE_CREATE), STORE_FAULT_INPUT);
+    if (geteuid() != 0) { /* root may write anywhere */
+        ck_assert_int_eq(chmod(tmpdir, 0500), 0);
+        ck_assert_int_eq(open_fault(tpath("denied.db"), STORE_CREATE), STORE_FAULT_IO);
+        ck_assert_int_eq(chmod(tmpdir, 0700), 0);
+    }
     ck_assert_int_eq(open_fault(tpath("new.db"), STORE_CREATE), STORE_FAULT_NONE);
     /* Refused files and the new one leave no side file or private copy. */
     ck_assert_int_eq(entries(), 4);
