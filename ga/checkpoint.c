@@ -128,7 +128,9 @@ static void put_params(wbuf *w, const ga_params *gp, const sim_params *sp)
 }
 
 /* Every field in the range its type and meaning allow; ga_params_check and
- * sim_params_check (in read_context) add the cross-field rules. */
+ * sim_params_check (in read_context) add the cross-field rules.  An enum's
+ * upper bound is its last value: keep them in step with ga.h, operators.h,
+ * sim.h and route.h (use the *_COUNT values where the enums have them). */
 static void get_params(rbuf *r, ga_params *gp, sim_params *sp)
 {
     gp->algo = (ga_algo)get_in(r, "algo", GA_ALGO_LOCAL, GA_ALGO_PAPER);
