@@ -16,7 +16,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 start=$(date +%s.%N)
 
-GA="--size 8 --slices 2 --generations 800 --pop 8 --stack-vmax 200 --traffic brev --seed 5 --threads 2 --quiet"
+GA="--size 8 --slices 2 --generations 1500 --pop 8 --stack-vmax 200 --traffic brev --seed 5 --threads 2 --quiet"
 $N ga $GA --db ref.db >/dev/null 2>err.txt || { bad "reference run: $(cat err.txt)"; echo "kill_loop: $pass passed, $fail failed"; exit 1; }
 
 RANDOM=42   # the kill times differ from run to run of the test only by scheduling
@@ -30,14 +30,17 @@ while [ $kills -lt 22 ] && [ $tries -lt 60 ]; do
     $N ga $GA --db k.db >/dev/null 2>err.txt &
   fi
   pid=$!
-  # Mostly inside the first second, a few after the 1 s checkpoint interval.
-  if [ $kills -lt 4 ]; then ms=$((10 + RANDOM % 60)); elif [ $((kills % 10)) = 9 ]; then ms=$((1000 + RANDOM % 600)); else ms=$((20 + RANDOM % 400)); fi
+  # Mostly inside the first 0.4 s (a resumed process checkpoints its first
+  # generation, then once a second, so these make little progress), one
+  # past the 1 s checkpoint interval (about a second of progress).
+  if [ $kills -lt 4 ]; then ms=$((10 + RANDOM % 60)); elif [ $kills = 12 ]; then ms=$((1050 + RANDOM % 250)); else ms=$((20 + RANDOM % 380)); fi
   sleep "$(printf '%d.%03d' $((ms / 1000)) $((ms % 1000)))"
   if kill -KILL $pid 2>/dev/null; then kills=$((kills + 1)); fi
   wait $pid 2>/dev/null
   [ -s err.txt ] && { bad "ga after $kills kills: $(cat err.txt)"; break; }
   [ "$(sqlite3 k.db 'select status from runs where id = 1' 2>/dev/null)" = finished ] && break
 done
+atkill=$(sqlite3 k.db 'select generation from checkpoints where run = 1')
 [ $kills -ge 20 ] && ok || bad "only $kills kills before the run finished (make the run longer)"
 for i in 1 2 3; do
   [ "$(sqlite3 k.db 'select status from runs where id = 1')" = finished ] && break
@@ -54,6 +57,6 @@ check "recorded chromosomes" "$(sqlite3 k.db "$q_chrom" | md5sum)" "$(sqlite3 re
 check "generations recorded" "$(sqlite3 k.db 'select count(*) from generations where run = 1')" \
       "$(sqlite3 ref.db 'select count(*) from generations where run = 1')"
 ls k.db.new-* >/dev/null 2>&1 && echo "kill_loop: note: a kill during creation left a private file: $(ls k.db.new-*)"
-echo "kill_loop: $kills kills ($starts before the run existed), $(echo "$(date +%s.%N) - $start" | bc | cut -c1-5) s"
+echo "kill_loop: $kills kills ($starts before the run existed; checkpoint at generation $atkill of 1500 after them), $(echo "$(date +%s.%N) - $start" | bc | cut -c1-5) s"
 echo "kill_loop: $pass passed, $fail failed"
 [ $fail -eq 0 ]
