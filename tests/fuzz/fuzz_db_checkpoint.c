@@ -9,7 +9,7 @@
  *   4  the same for a chromosome row's genes, then the whole file is
  *      checked as db merge checks it (ga_db_check).
  * A blob that loads and is small is then run for one generation, so state
- * that passes validation is also used.  Seeds: tests/fuzz/fuzz_db_checkpoint/. */
+ * that passes validation is also used.  Seeds: tests/fuzz/corpus/db_checkpoint/. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
