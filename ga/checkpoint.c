@@ -128,19 +128,19 @@ static void put_params(wbuf *w, const ga_params *gp, const sim_params *sp)
 }
 
 /* Every field in the range its type and meaning allow; ga_params_check and
- * sim_params_check (in read_context) add the cross-field rules.  An enum's
- * upper bound is its last value: keep them in step with ga.h, operators.h,
- * sim.h and route.h (use the *_COUNT values where the enums have them). */
+ * sim_params_check (in read_context) add the cross-field rules.  Enums end
+ * at their *_COUNT; the simulator's enums (no COUNT) at their last value:
+ * keep those in step with sim.h, route.h and arbiter.h. */
 static void get_params(rbuf *r, ga_params *gp, sim_params *sp)
 {
-    gp->algo = (ga_algo)get_in(r, "algo", GA_ALGO_LOCAL, GA_ALGO_PAPER);
+    gp->algo = (ga_algo)get_in(r, "algo", 0, GA_ALGO_COUNT - 1);
     gp->pop = (int)get_in(r, "pop", 2, 100000);
     gp->generations = (int)get_in(r, "generations", 0, INT32_MAX);
     gp->train = (int)get_in(r, "train", 0, INT32_MAX);
     gp->max_genes = (int)get_in(r, "max_genes", 1, 1000);
     gp->crossover_interval = (int)get_in(r, "crossover_interval", 0, INT32_MAX);
     gp->crossover_pairs = (int)get_in(r, "crossover_pairs", 0, INT32_MAX);
-    gp->ties = (ga_ties)get_in(r, "ties", GA_TIES_RANDOM, GA_TIES_AGE);
+    gp->ties = (ga_ties)get_in(r, "ties", 0, GA_TIES_COUNT - 1);
     gp->watchdog = (int)get_in(r, "watchdog", 0, INT32_MAX);
     gp->lifetime = (int)get_in(r, "lifetime", 0, INT32_MAX);
     gp->genes = (unsigned)get_in(r, "genes", 1, GENE_ALL);
@@ -150,10 +150,10 @@ static void get_params(rbuf *r, ga_params *gp, sim_params *sp)
     gp->sort_key = (ga_sort_key)get_in(r, "sort_key", GA_KEY_NONE, GA_KEY_COUNT - 1);
     gp->max_evals = get_in(r, "max_evals", 0, INT64_MAX / 4);
     gp->threads = (int)get_in(r, "threads", 1, 4096);
-    gp->fitness = (ga_fitness)get_in(r, "fitness", GA_FIT_DURATION, GA_FIT_TE);
+    gp->fitness = (ga_fitness)get_in(r, "fitness", 0, GA_FIT_COUNT - 1);
     gp->estimate_slices = (int)get_in(r, "estimate_slices", 1, SIM_MAX_SLICES);
     gp->perturb = (int)get_in(r, "perturb", 0, 1000);
-    gp->weights = (ga_weighting)get_in(r, "weights", GA_WEIGHT_GENES, GA_WEIGHT_GROUPS);
+    gp->weights = (ga_weighting)get_in(r, "weights", 0, GA_WEIGHT_COUNT - 1);
     get(r, &gp->mutation, sizeof gp->mutation);
     get(r, &gp->crossover_rate, sizeof gp->crossover_rate);
     if (!r->bad && !(gp->mutation > 0 && gp->mutation <= 1))
