@@ -88,7 +88,7 @@ int viz_act_render(const sim_activity *a, int64_t cycles, int slices, const viz_
     if (iw * ih > ((int64_t)1 << 28)) {
         snprintf(err, errlen, "the picture would be %lld x %lld pixels; narrow it with a link range or a smaller scale",
                  (long long)iw, (long long)ih);
-        return VIZ_FAIL;
+        return VIZ_BADINPUT;
     }
     uint8_t *p = malloc((size_t)(iw * ih * 3));
     if (!p) {

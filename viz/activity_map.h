@@ -31,8 +31,8 @@ void viz_act_colour(int cell, uint8_t rgb[3]);
 /* Draw cycles 0..cycles-1 of a into a new RGB buffer (caller frees) of
  * *w x *h pixels: (last - first + 1) * scale wide (at least the legend's
  * width when drawn), cycles * scale high plus VIZ_ACT_LEGEND_ROWS with the
- * legend.  VIZ_BADINPUT for a link range outside a or a bad scale; VIZ_FAIL
- * when the image would exceed 2^28 pixels or memory runs out. */
+ * legend.  VIZ_BADINPUT for a link range outside a, a bad scale or an image
+ * of more than 2^28 pixels; VIZ_FAIL when memory runs out. */
 int viz_act_render(const sim_activity *a, int64_t cycles, int slices, const viz_act_opts *o,
                    uint8_t **rgb, int *w, int *h, char *err, size_t errlen);
 

@@ -351,11 +351,5 @@ int viz_fig_render(const viz_figure *f, const char *out, int w, int h, char *err
         viz_out_abort(&o);
         return rc;
     }
-    /* viz_out_commit expects an open stream; reopen in append (no write). */
-    if (!(o.f = fopen(o.tmp, "ab"))) {
-        snprintf(err, errlen, "%s: %s", o.tmp, strerror(errno));
-        viz_out_abort(&o);
-        return VIZ_FAIL;
-    }
     return viz_out_commit(&o, err, errlen);
 }

@@ -50,9 +50,12 @@ int viz_out_open(viz_out *o, const char *path, char *err, size_t errlen)
 
 int viz_out_commit(viz_out *o, char *err, size_t errlen)
 {
-    int bad = ferror(o->f);
-    bad |= fclose(o->f) != 0;
-    o->f = NULL;
+    int bad = 0;
+    if (o->f) { /* NULL when another program wrote the file */
+        bad = ferror(o->f);
+        bad |= fclose(o->f) != 0;
+        o->f = NULL;
+    }
     if (bad) {
         snprintf(err, errlen, "%s: write failed (%s)", o->path, strerror(errno));
         viz_out_abort(o);

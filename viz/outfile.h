@@ -18,7 +18,8 @@ typedef struct {
  * directory; VIZ_FAIL when out of memory.  On failure *o holds nothing. */
 int viz_out_open(viz_out *o, const char *path, char *err, size_t errlen);
 /* Close the stream and rename the file into place.  VIZ_FAIL (file removed)
- * if a write failed.  Always releases *o. */
+ * if a write failed.  Always releases *o.  The caller may close o->f and set
+ * it to NULL first, when another program writes the file under o->tmp. */
 int viz_out_commit(viz_out *o, char *err, size_t errlen);
 /* Close and remove the temporary file; releases *o.  Safe on a released o. */
 void viz_out_abort(viz_out *o);
