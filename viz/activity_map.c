@@ -55,7 +55,7 @@ static void draw_legend(uint8_t *rgb, int w, int y0, int slices)
     fill(rgb, w, 0, y0, w, 1, rule); /* between map and legend */
     int y = y0 + 1 + (VIZ_ACT_LEGEND_ROWS - 1 - SW) / 2;
     for (int e = 0; e < n; e++) {
-        int x = MARGIN + e * ENTRY;
+        int x = MARGIN + e * ENTRY + (e == n - 1 ? SW : 0); /* the grey set apart from the slices */
         uint8_t c[3];
         viz_act_colour(e < n - 1 ? ACT_SLICE0 + e : ACT_BLOCKED, c);
         fill(rgb, w, x, y, SW, SW, c);
@@ -81,7 +81,7 @@ int viz_act_render(const sim_activity *a, int64_t cycles, int slices, const viz_
     const int64_t k = o->scale, mw = (last - o->first + 1) * k, mh = cycles * k;
     int64_t iw = mw, ih = mh;
     if (o->legend) {
-        int64_t lw = 2 * MARGIN + (int64_t)legend_entries(slices) * ENTRY;
+        int64_t lw = 2 * MARGIN + (int64_t)legend_entries(slices) * ENTRY + SW;
         if (lw > iw) iw = lw;
         ih += VIZ_ACT_LEGEND_ROWS;
     }
