@@ -75,6 +75,15 @@ if command -v gnuplot >/dev/null 2>&1; then
   $N stack --traffic brev --size 4 --arb C00 --interval 8:12 --format csv | $N plot stack - -o "$O" && ok || bad "plot stack from stdin"
   (cd "$tmp/gp" && gnuplot plot.gp) && is_png "$O" && [ "$(png_size "$O")" = 800x500 ] && ok || bad "the script-only script"
   rm -f "$O"
+  # SIGTERM while gnuplot draws a large picture: status 143 and no file at
+  # all (or, on a fast machine, a finished picture and nothing else).
+  $N plot stack "$tmp/s.csv" -o "$O" --size 8000x8000 & pid=$!
+  sleep 0.3; kill -TERM $pid 2>/dev/null; wait $pid; rc=$?
+  left=$(ls -A "$tmp/out")
+  if [ $rc -eq 143 ] && [ -z "$left" ]; then ok
+  elif [ $rc -eq 0 ] && [ "$left" = p.png ]; then ok
+  else bad "SIGTERM while drawing: exit $rc, left '$left'"; fi
+  rm -f "$tmp/out"/* "$tmp/out"/.??*
 else
   echo "plot_cli.sh: gnuplot not installed (Debian package gnuplot-nox): gnuplot drawing skipped"
 fi

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,7 +309,30 @@ static int looks_like_png(const char *path)
     return ok;
 }
 
+/* The signal that arrived while gnuplot ran (a process-wide fact, so the one
+ * piece of static state here): the files are removed before it takes effect. */
+static volatile sig_atomic_t caught;
+static void on_signal(int sig) { caught = sig; }
+
+static int render(const viz_figure *f, const char *out, int w, int h, char *err, size_t errlen);
+
 int viz_fig_render(const viz_figure *f, const char *out, int w, int h, char *err, size_t errlen)
+{
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    caught = 0;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    int rc = render(f, out, w, h, err, errlen);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (caught) raise(caught);   /* the usual death (status 130 or 143), files already gone */
+    return rc;
+}
+
+static int render(const viz_figure *f, const char *out, int w, int h, char *err, size_t errlen)
 {
     int rc = viz_fig_check(f, err, errlen);
     if (rc != VIZ_OK) return rc;
@@ -337,7 +361,7 @@ int viz_fig_render(const viz_figure *f, const char *out, int w, int h, char *err
     if (!data || !script) snprintf(err, errlen, "out of memory");
     else if (write_data(f, data, err, errlen) != VIZ_OK || write_script(f, script, dir, o.tmp, w, h, err, errlen) != VIZ_OK)
         rc = VIZ_FAIL;
-    else if (run_gnuplot(script, err, errlen) == 0) {
+    else if (run_gnuplot(script, err, errlen) == 0 && !caught) {
         if (!looks_like_png(o.tmp)) snprintf(err, errlen, "gnuplot wrote no PNG (script %s)", script);
         else rc = VIZ_OK;
     }

@@ -43,7 +43,8 @@ int viz_fig_write_script(const viz_figure *f, const char *dir, const char *out, 
  * folder, gnuplot run on it, its PNG renamed into place, the folder removed.
  * VIZ_BADINPUT: viz_fig_check fails or out cannot be created; VIZ_FAIL:
  * gnuplot missing (the message names the Debian package gnuplot-nox) or
- * failing, or a write failed.  Never leaves a partial `out`. */
+ * failing, or a write failed.  Never leaves a partial `out`: a SIGINT or
+ * SIGTERM that arrives meanwhile takes effect once the files are removed. */
 int viz_fig_render(const viz_figure *f, const char *out, int w, int h, char *err, size_t errlen);
 
 #endif
