@@ -72,7 +72,9 @@ int activity_opts_write(const char *cmd, const activity_opts *ao, const sim_para
         return EXIT_USAGE;
     }
     char err[512];
-    sim *s = sim_new(p, dest, err, sizeof err);
+    sim_params rp = *p;
+    rp.reference_only = 1; /* the recorder lives in the reference loop: no fast engine to build */
+    sim *s = sim_new(&rp, dest, err, sizeof err);
     sim_activity *a = sim_activity_new(links);
     int rc = EXIT_OK;
     if (!s || !a) {
