@@ -1,8 +1,9 @@
 /* The stacking-sweep CSV reader (see sweep.h). */
 #include "viz/sweep.h"
+#include "util/lines.h"
+#include "util/parse.h"
 #include "viz/viz.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,27 +23,27 @@ static int split(char *line, char **field)
     return n;
 }
 
+/* Integers as util/parse.h reads them: the whole field, nothing cut. */
 static int parse_long(const char *s, long *v)
 {
-    char *end;
-    errno = 0;
-    *v = strtol(s, &end, 10);
-    return *s && !*end && errno == 0;
+    int64_t x;
+    if (parse_int(s, -1000000000, 1000000000, &x) != PARSE_OK) return 0;
+    *v = (long)x;
+    return 1;
 }
 
 int viz_sweep_read(FILE *in, const char *name, viz_figure **out, char *err, size_t errlen)
 {
     *out = NULL;
-    char *line = NULL, *first = NULL, title[256];
-    size_t cap = 0;
+    char *line, *first = NULL, title[256];
     long lineno = 0, size = 0, slices = 0;
-    int rc = VIZ_OK, series = -1;
+    int rc = VIZ_OK, series = -1, got;
     char scheme[64] = "";
     viz_figure *f = NULL;
-    ssize_t len;
-    while (rc == VIZ_OK && (len = getline(&line, &cap, in)) >= 0) {
+    line_reader lr;
+    line_reader_init(&lr, in, name);
+    while (rc == VIZ_OK && (got = line_reader_next(&lr, &line, err, errlen)) > 0) {
         lineno++;
-        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = '\0';
         if (lineno == 1) {
             if (strcmp(line, VIZ_SWEEP_HEADER) != 0) {
                 snprintf(err, errlen, "%s:1: not a stacking sweep: the header must be '%s' (nocsim stack --format csv)",
@@ -89,15 +90,12 @@ int viz_sweep_read(FILE *in, const char *name, viz_figure **out, char *err, size
             snprintf(err, errlen, "out of memory");
         }
     }
-    if (rc == VIZ_OK && ferror(in)) {
-        snprintf(err, errlen, "%s: read failed", name);
-        rc = VIZ_FAIL;
-    }
+    if (rc == VIZ_OK && got < 0) rc = VIZ_BADINPUT; /* a NUL byte or a read error, named in err */
     if (rc == VIZ_OK && !f) {
         snprintf(err, errlen, "%s: no rows%s", name, lineno ? "" : " (empty file)");
         rc = VIZ_BADINPUT;
     }
-    free(line);
+    line_reader_free(&lr);
     free(first);
     if (rc != VIZ_OK) viz_fig_free(f);
     else *out = f;
