@@ -1,4 +1,4 @@
-# nocsim build.  One library of all parts (util, router, traffic, sim, store, ga, cc)
+# nocsim build.  One library of all parts (util, router, traffic, sim, viz, store, ga, cc)
 # and one binary (cli/).  Every tests/test_*.c is its own Check executable, so
 # a part's tests can be added without touching a shared list.
 #
@@ -17,11 +17,11 @@ BUILD   ?= build
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I.
-LDLIBS  += -lsqlite3 -lz -lpthread -lm -lcadical -lstdc++
+LDLIBS  += -lsqlite3 -lpng -lz -lpthread -lm -lcadical -lstdc++
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm -pthread)
 
-PARTS   := util router traffic sim store ga cc
+PARTS   := util router traffic sim viz store ga cc
 LIB_SRC := $(foreach p,$(PARTS),$(wildcard $(p)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_SRC := $(wildcard cli/*.c)

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/activity_opts.h"
 #include "cli/args.h"
 #include "cli/chromfile.h"
 #include "cli/cli.h"
@@ -132,6 +133,8 @@ static void replay_help(void)
            "  --interval V|MIN:MAX an interval, or a range to search (the best is reported)\n"
            "  --format F           text | json | csv (csv: one row per interval)\n\n");
     model_opts_help(stdout);
+    printf("\n");
+    activity_opts_help(stdout);
 }
 
 static void print_row(out_format fmt, uint32_t v, const sim_metrics *m, int first)
@@ -152,8 +155,11 @@ int cmd_replay(int argc, char **argv)
     model_opts_default(&mo);
     long slices = 0, vlo = 0, vhi = 0;
     out_format fmt = FMT_TEXT;
+    activity_opts ao;
+    activity_opts_default(&ao);
     for (int i = 1; i < argc; i++) {
         int r = parse_source(cmd, argc, argv, &i, &sel);
+        if (!r) r = activity_opts_parse(cmd, argc, argv, &i, &ao);
         if (r < 0) return EXIT_USAGE;
         if (r > 0) continue;
         const char *a = argv[i], *v;
@@ -232,6 +238,7 @@ int cmd_replay(int argc, char **argv)
     if (failed) { fprintf(stderr, "nocsim replay: out of memory\n"); rc = EXIT_FAIL; goto out; }
     if (best.status != SIM_OK) { fprintf(stderr, "nocsim replay: no interval finished (deadlock or timeout)\n"); rc = EXIT_FAIL; goto out; }
     cfg->interval = bestv;
+    if ((rc = activity_opts_write(cmd, &ao, &sp, dest, cfg, &best)) != EXIT_OK) goto out;
     uint8_t *scratch = malloc(chrom_encoded_size(sp.n, sp.vcs));
     uint32_t crc = scratch ? chrom_signature(cfg, sp.n, scratch) : 0;
     free(scratch);

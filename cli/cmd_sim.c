@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/activity_opts.h"
 #include "cli/args.h"
 #include "cli/chromfile.h"
 #include "cli/cli.h"
@@ -22,6 +23,8 @@ static void help(void)
            "  --links            also list every used link's occupation\n"
            "  --format F         text | json | csv (default text)\n\n");
     model_opts_help(stdout);
+    printf("\n");
+    activity_opts_help(stdout);
     printf("\nexample: nocsim sim --traffic brev --slices 2 --interval 16 --arb C00\n");
 }
 
@@ -100,8 +103,11 @@ int cmd_sim(int argc, char **argv)
     int arb = 0, links = 0;
     const char *config = NULL;
     out_format fmt = FMT_TEXT;
+    activity_opts ao;
+    activity_opts_default(&ao);
     for (int i = 1; i < argc; i++) {
         int r = model_opts_parse(cmd, argc, argv, &i, &mo);
+        if (!r) r = activity_opts_parse(cmd, argc, argv, &i, &ao);
         if (r < 0) return EXIT_USAGE;
         if (r > 0) continue;
         const char *a = argv[i], *v;
@@ -148,6 +154,7 @@ int cmd_sim(int argc, char **argv)
     }
     sim_metrics m;
     sim_status st = sim_run(s, c, &m);
+    if ((rc = activity_opts_write(cmd, &ao, p, t->dest, c, &m)) != EXIT_OK) goto out;
     print_metrics(stdout, fmt, &mo, config ? "config" : vcsel_name(arb), c->interval, &m);
     if (links && fmt != FMT_JSON) print_links(stdout, fmt, s, p->n);
     if (st == SIM_DEADLOCK) {

@@ -21,6 +21,7 @@ static const command commands[] = {
     { "post-stack", cmd_post_stack, "post-stacking: mine a run's synonyms for a better interval" },
     { "db",     cmd_db,     "query the result database (runs, synonyms, best, export, merge)" },
     { "cc",     cmd_cc,     "evolutionary scheduling of collective communications on any topology" },
+    { "plot",   cmd_plot,   "draw a figure with gnuplot: interval sweep, GA convergence, runs" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -13,6 +13,7 @@ declare -A allowed=(
   [traffic]="traffic util"
   [store]="store util"
   [sim]="sim router util"
+  [viz]="viz sim router util"
   [ga]="ga sim router store util"
   [cc]="cc store util"
   [bench]="bench sim traffic router ga util"

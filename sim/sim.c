@@ -6,6 +6,7 @@
  * makes the network a cellular automaton.  Idle stretches where the network
  * is empty and no packet is due are skipped: nothing can change in them. */
 #include "sim/sim.h"
+#include "sim/activity.h"
 #include "sim/tailwin.h"
 #include "sim/fast.h"
 
@@ -50,6 +51,7 @@ struct sim {
      * params; fast_ran says whose link statistics are the last run's. */
     fast_sim *fast;
     int fast_ran;
+    sim_activity *act; /* sim_run_traced's recorder during that run, else NULL */
 };
 
 static void *xcalloc(size_t n, size_t size, int *ok)
@@ -281,6 +283,15 @@ sim_status sim_run_reference(sim *s, const sim_config *c, sim_metrics *m)
     return run(s, c, INT64_MAX, m);
 }
 
+sim_status sim_run_traced(sim *s, const sim_config *c, sim_activity *a, sim_metrics *m)
+{
+    sim_activity_reset(a);
+    s->act = a;
+    sim_status st = sim_run_reference(s, c, m);
+    s->act = NULL;
+    return st;
+}
+
 /* The fast engine when it supports the params; a deadlock or timeout is
  * re-run by the reference so that its state (sim_report_blocked) shows it. */
 sim_status sim_run_cutoff(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *m)
@@ -349,7 +360,10 @@ static sim_status run(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *
             }
         }
         for (int k = 0; k < n * NPORTS; k++)
-            if (s->move[k] < 0 && s->blocked[k] && k % NPORTS != PORT_P) m->lb++;
+            if (s->move[k] < 0 && s->blocked[k] && k % NPORTS != PORT_P) {
+                m->lb++;
+                if (s->act) sim_activity_blocked(s->act, t, (k / NPORTS) * 4 + k % NPORTS);
+            }
 
         /* Step 3, injection, against the FIFO as it was at the start. */
         for (int i = 0; i < n; i++) {
@@ -396,6 +410,7 @@ static sim_status run(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *
                 if (s->lfirst[l] < 0) s->lfirst[l] = t;
                 s->llast[l] = t;
                 s->lflits[l]++;
+                if (s->act) sim_activity_flit(s->act, t, l, flit_slice(s, fl));
             }
         }
         for (int i = 0; i < n; i++) {

@@ -165,6 +165,10 @@ sim_status sim_run(sim *s, const sim_config *c, sim_metrics *m);
 /* The reference cycle loop of sim.c, a direct transcription of model.md:
  * the specification the fast engine is tested against. */
 sim_status sim_run_reference(sim *s, const sim_config *c, sim_metrics *m);
+/* sim_run_reference that also records every link's activity into a (reset
+ * first; its links must be nodes * 4).  For pictures, not for searches. */
+typedef struct sim_activity sim_activity;
+sim_status sim_run_traced(sim *s, const sim_config *c, sim_activity *a, sim_metrics *m);
 /* Like sim_run, but may stop as soon as the duration is certain to exceed
  * `cutoff` (status SIM_CUTOFF, duration cutoff + 1 meaning "more than
  * cutoff", other metrics unspecified).  When it does not stop, the metrics

@@ -1,0 +1,110 @@
+/* The link-activity flags (see activity_opts.h). */
+#include "cli/activity_opts.h"
+
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "sim/activity.h"
+#include "viz/outfile.h"
+#include "viz/viz.h"
+
+void activity_opts_default(activity_opts *ao)
+{
+    memset(ao, 0, sizeof *ao);
+    viz_act_opts_default(&ao->draw);
+}
+
+void activity_opts_help(FILE *f)
+{
+    fprintf(f, "link-activity map (paper Fig. 6; see README, Pictures):\n"
+               "  --activity FILE.png   draw one column per directed link (router 0 N E S W,\n"
+               "                        router 1 ..., node = y*N + x), one row per cycle:\n"
+               "                        slice colours, dark grey = blocked (lb), white = idle\n"
+               "  --activity-scale K    K x K pixels per link-cycle, 1..%d (default 1)\n"
+               "  --activity-links A:B  only links A..B (default all, 0:4*N*N-1)\n"
+               "  --activity-no-legend  leave out the legend strip under the map\n", VIZ_ACT_MAX_SCALE);
+}
+
+int activity_opts_parse(const char *cmd, int argc, char **argv, int *i, activity_opts *ao)
+{
+    const char *a = argv[*i], *v;
+    long x, y;
+    if (!strcmp(a, "--activity")) {
+        if (!(v = arg_value(cmd, argc, argv, i))) return -1;
+        viz_out probe;
+        char err[512];
+        if (viz_out_open(&probe, v, err, sizeof err) != VIZ_OK) {
+            fprintf(stderr, "nocsim %s: --activity: %s\n", cmd, err);
+            return -1;
+        }
+        viz_out_abort(&probe);
+        ao->path = v;
+        return 1;
+    }
+    if (!strcmp(a, "--activity-scale")) {
+        if (!(v = arg_value(cmd, argc, argv, i)) || !arg_int(cmd, a, v, 1, VIZ_ACT_MAX_SCALE, &x)) return -1;
+        ao->draw.scale = (int)x;
+        return 1;
+    }
+    if (!strcmp(a, "--activity-links")) {
+        if (!(v = arg_value(cmd, argc, argv, i)) || !arg_range(cmd, a, v, 0, 4L * 4096 * 4096, &x, &y)) return -1;
+        ao->draw.first = (int)x;
+        ao->draw.last = (int)y;
+        ao->links_given = 1;
+        return 1;
+    }
+    if (!strcmp(a, "--activity-no-legend")) {
+        ao->draw.legend = 0;
+        return 1;
+    }
+    return 0;
+}
+
+int activity_opts_write(const char *cmd, const activity_opts *ao, const sim_params *p, const int32_t *dest,
+                        const sim_config *c, const sim_metrics *expect)
+{
+    if (!ao->path) return EXIT_OK;
+    int links = p->n * p->n * 4;
+    if (ao->links_given && ao->draw.last >= links) {
+        fprintf(stderr, "nocsim %s: --activity-links: %d:%d is outside this network's links (allowed: 0:%d)\n",
+                cmd, ao->draw.first, ao->draw.last, links - 1);
+        return EXIT_USAGE;
+    }
+    char err[512];
+    sim_params rp = *p;
+    rp.reference_only = 1; /* the recorder lives in the reference loop: no fast engine to build */
+    sim *s = sim_new(&rp, dest, err, sizeof err);
+    sim_activity *a = sim_activity_new(links);
+    int rc = EXIT_OK;
+    if (!s || !a) {
+        fprintf(stderr, "nocsim %s: --activity: %s\n", cmd, s ? "out of memory" : err);
+        rc = EXIT_FAIL;
+        goto out;
+    }
+    sim_metrics m;
+    sim_run_traced(s, c, a, &m);
+    if (!sim_activity_ok(a)) {
+        fprintf(stderr, "nocsim %s: --activity: out of memory for the link activity\n", cmd);
+        rc = EXIT_FAIL;
+        goto out;
+    }
+    /* The two engines are tested to agree; a difference here is a bug. */
+    if (expect && (m.duration != expect->duration || m.lb != expect->lb)) {
+        fprintf(stderr, "nocsim %s: --activity: internal error: the reference run gives duration %lld, lb %lld, "
+                        "not %lld, %lld\n", cmd, (long long)m.duration, (long long)m.lb,
+                (long long)expect->duration, (long long)expect->lb);
+        rc = EXIT_FAIL;
+        goto out;
+    }
+    int64_t rows = m.duration > sim_activity_cycles(a) ? m.duration : sim_activity_cycles(a);
+    int vr = viz_act_write_png(a, rows, p->slices, &ao->draw, ao->path, err, sizeof err);
+    if (vr != VIZ_OK) {
+        fprintf(stderr, "nocsim %s: --activity: %s\n", cmd, err);
+        rc = vr == VIZ_BADINPUT ? EXIT_USAGE : EXIT_FAIL;
+    }
+out:
+    sim_activity_free(a);
+    sim_free(s);
+    return rc;
+}

@@ -1,0 +1,35 @@
+/* The link-activity flags shared by `nocsim sim` and `nocsim replay`:
+ *   --activity FILE.png   --activity-scale K   --activity-links A:B
+ *   --activity-no-legend
+ * One parser, one help text, one call after the run that re-simulates the
+ * configuration on the reference engine with a recorder and writes the map. */
+#ifndef NOCSIM_ACTIVITY_OPTS_H
+#define NOCSIM_ACTIVITY_OPTS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/sim.h"
+#include "viz/activity_map.h"
+
+typedef struct {
+    const char *path;     /* NULL: no map */
+    viz_act_opts draw;
+    int links_given;
+} activity_opts;
+
+void activity_opts_default(activity_opts *ao);
+/* Consume argv[*i] (and its value) if it is an activity flag: 1 consumed,
+ * 0 not an activity flag, -1 bad value (message printed).  --activity checks
+ * at once that its file can be created, so a bad path fails before any work. */
+int activity_opts_parse(const char *cmd, int argc, char **argv, int *i, activity_opts *ao);
+void activity_opts_help(FILE *f);
+/* If a map was asked for: run c on a fresh simulator of (p, dest) with the
+ * recorder, check that it reproduces `expect` (the command's own run; NULL
+ * skips the check), and write the PNG.  Returns an exit status (EXIT_OK,
+ * EXIT_USAGE for a link range outside the network or an unwritable path,
+ * EXIT_FAIL otherwise), the error printed. */
+int activity_opts_write(const char *cmd, const activity_opts *ao, const sim_params *p, const int32_t *dest,
+                        const sim_config *c, const sim_metrics *expect);
+
+#endif

@@ -1,0 +1,273 @@
+/* `nocsim plot`: curves drawn by gnuplot from a stacking sweep or from the
+ * database -- duration against interval per scheme (paper Fig. 3), best and
+ * average per generation (Fig. 4), best against average over repeated runs
+ * (Fig. 5).  The figures are built in viz/; this file reads the inputs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "store/plot_queries.h"
+#include "store/store.h"
+#include "viz/figure.h"
+#include "viz/sweep.h"
+#include "viz/viz.h"
+
+static void help(void)
+{
+    printf("usage: nocsim plot stack CSV -o FILE.png [options]\n"
+           "       nocsim plot generations RUN [RUN...] -o FILE.png [--db PATH] [options]\n"
+           "       nocsim plot runs -o FILE.png [--traffic T] [--slices S] [--kind K] [--db PATH] [options]\n\n"
+           "Draw a figure with gnuplot (Debian package gnuplot-nox):\n"
+           "  stack        duration against the inter-slice interval, one curve per scheme\n"
+           "               (paper Fig. 3), from `nocsim stack --format csv` output (CSV\n"
+           "               a file, or - for standard input)\n"
+           "  generations  best (solid) and population average (dashed) score per\n"
+           "               generation of one or several GA runs (paper Fig. 4)\n"
+           "  runs         one dot per setting: runs whose parameters differ only in the\n"
+           "               seed are repetitions; x = the mean of their best durations,\n"
+           "               y = the best of them, with the line y = x (paper Fig. 5)\n\n"
+           "  -o, --output FILE.png  the picture (written whole or not at all)\n"
+           "  --size WxH             pixels, each 100..8000 (default 800x500)\n"
+           "  --title TEXT           replace the figure's title\n"
+           "  --script-only DIR      do not run gnuplot: leave the data (figure.dat) and\n"
+           "                         the script (plot.gp, drawing to -o or DIR/plot.png)\n"
+           "                         in DIR, an existing folder, for editing\n"
+           "  --db PATH              database (default nocsim.db)\n"
+           "  --traffic T, --slices S, --kind K   which runs (runs; default kind ga)\n\n"
+           "example: nocsim stack --traffic brot --format csv | nocsim plot stack - -o fig3.png\n");
+}
+
+typedef struct {
+    const char *out, *script_dir, *title, *db;
+    long w, h;
+} plot_opts;
+
+static int parse_size(const char *v, long *w, long *h)
+{
+    char *x = v ? strchr(v, 'x') : NULL;
+    char buf[32];
+    if (!x || (size_t)(x - v) >= sizeof buf) goto bad;
+    memcpy(buf, v, (size_t)(x - v));
+    buf[x - v] = '\0';
+    char *e1, *e2;
+    *w = strtol(buf, &e1, 10);
+    *h = strtol(x + 1, &e2, 10);
+    if (!*buf || *e1 || !x[1] || *e2 || *w < 100 || *w > 8000 || *h < 100 || *h > 8000) goto bad;
+    return 1;
+bad:
+    fprintf(stderr, "nocsim plot: --size: '%s' is not WxH with W and H in [100, 8000] (e.g. 800x500)\n", v ? v : "");
+    return 0;
+}
+
+/* Common flags: 1 consumed, 0 not common, -1 bad. */
+static int parse_common(int argc, char **argv, int *i, plot_opts *o)
+{
+    const char *a = argv[*i];
+    const char *cmd = "plot";
+    if (!strcmp(a, "-o") || !strcmp(a, "--output")) return (o->out = arg_value(cmd, argc, argv, i)) ? 1 : -1;
+    if (!strcmp(a, "--script-only")) return (o->script_dir = arg_value(cmd, argc, argv, i)) ? 1 : -1;
+    if (!strcmp(a, "--title")) return (o->title = arg_value(cmd, argc, argv, i)) ? 1 : -1;
+    if (!strcmp(a, "--db")) return (o->db = arg_value(cmd, argc, argv, i)) ? 1 : -1;
+    if (!strcmp(a, "--size")) {
+        const char *v = arg_value(cmd, argc, argv, i);
+        return v && parse_size(v, &o->w, &o->h) ? 1 : -1;
+    }
+    return 0;
+}
+
+/* Draw or write the script; the exit status. */
+static int finish(const char *kind, viz_figure *f, const plot_opts *o)
+{
+    char err[1024];
+    int rc;
+    if (o->script_dir) rc = viz_fig_write_script(f, o->script_dir, o->out, (int)o->w, (int)o->h, err, sizeof err);
+    else rc = viz_fig_render(f, o->out, (int)o->w, (int)o->h, err, sizeof err);
+    if (rc != VIZ_OK) {
+        fprintf(stderr, "nocsim plot %s: %s\n", kind, err);
+        return rc == VIZ_BADINPUT ? EXIT_USAGE : EXIT_FAIL;
+    }
+    if (o->script_dir)
+        fprintf(stderr, "nocsim plot %s: wrote %s/figure.dat and %s/plot.gp; draw with: gnuplot %s/plot.gp\n", kind,
+                o->script_dir, o->script_dir, o->script_dir);
+    return EXIT_OK;
+}
+
+static int plot_stack(const char *csv, viz_figure **f)
+{
+    FILE *in = strcmp(csv, "-") ? fopen(csv, "r") : stdin;
+    if (!in) {
+        fprintf(stderr, "nocsim plot stack: %s: cannot open the file\n", csv);
+        return EXIT_USAGE;
+    }
+    char err[512];
+    int rc = viz_sweep_read(in, strcmp(csv, "-") ? csv : "(stdin)", f, err, sizeof err);
+    if (in != stdin) fclose(in);
+    if (rc != VIZ_OK) {
+        fprintf(stderr, "nocsim plot stack: %s\n", err);
+        return rc == VIZ_BADINPUT ? EXIT_USAGE : EXIT_FAIL;
+    }
+    return EXIT_OK;
+}
+
+typedef struct {
+    viz_figure *f;
+    int best, avg, oom;
+} gen_ctx;
+
+static int gen_row(const store_gen *g, void *arg)
+{
+    gen_ctx *c = arg;
+    if (viz_fig_point(c->f, c->best, (double)g->generation, (double)g->best) < 0 ||
+        viz_fig_point(c->f, c->avg, (double)g->generation, g->average) < 0)
+        return c->oom = 1;
+    return 0;
+}
+
+static int plot_generations(store *db, char **runs, int nruns, viz_figure **out)
+{
+    char title[256] = "GA convergence: run", err[512];
+    for (int k = 0; k < nruns && strlen(title) < 200; k++)
+        snprintf(title + strlen(title), sizeof title - strlen(title), "%s %s", k ? "," : (nruns > 1 ? "s" : ""), runs[k]);
+    viz_figure *f = viz_fig_new(title, "generation", "duration [cycles]");
+    if (!f) return EXIT_FAIL;
+    for (int k = 0; k < nruns; k++) {
+        long id;
+        if (!arg_int("plot", "RUN", runs[k], 1, INT64_MAX / 2, &id)) { viz_fig_free(f); return EXIT_USAGE; }
+        store_run r;
+        int rc = store_run_get(db, id, &r, err, sizeof err);
+        if (rc != STORE_OK) {
+            if (rc == STORE_NOTFOUND) fprintf(stderr, "nocsim plot generations: run %ld does not exist in %s\n", id, store_path(db));
+            else fprintf(stderr, "nocsim plot generations: %s\n", err);
+            viz_fig_free(f);
+            return rc == STORE_NOTFOUND ? EXIT_USAGE : EXIT_FAIL;
+        }
+        char name[160];
+        snprintf(name, sizeof name, "run %ld (%s, %d slices)", id, r.traffic ? r.traffic : "?", (int)r.slices);
+        store_run_clear(&r);
+        char bt[200], at[200];
+        snprintf(bt, sizeof bt, "best, %s", name);
+        snprintf(at, sizeof at, "average, %s", name);
+        gen_ctx c = { f, viz_fig_series(f, bt, VIZ_LINE, -1), -1, 0 };
+        if (c.best >= 0) c.avg = viz_fig_series(f, at, VIZ_DASHED, c.best);
+        if (c.avg < 0 || store_gen_list(db, id, gen_row, &c, err, sizeof err) != STORE_OK || c.oom) {
+            fprintf(stderr, "nocsim plot generations: %s\n", c.avg < 0 || c.oom ? "out of memory" : err);
+            viz_fig_free(f);
+            return EXIT_FAIL;
+        }
+        if (viz_fig_npoints(f, c.best) == 0) {
+            fprintf(stderr, "nocsim plot generations: run %ld has no generations recorded (not a GA run, or killed "
+                            "before its first generation)\n", id);
+            viz_fig_free(f);
+            return EXIT_USAGE;
+        }
+    }
+    *out = f;
+    return EXIT_OK;
+}
+
+typedef struct {
+    viz_figure *f;
+    char key[160];
+    int series, oom;
+} group_ctx;
+
+static int group_row(const store_run_group *g, void *arg)
+{
+    group_ctx *c = arg;
+    char key[160];
+    snprintf(key, sizeof key, "%s %dx%d, %d slices", g->traffic, (int)g->size, (int)g->size, (int)g->slices);
+    if (c->series < 0 || strcmp(key, c->key) != 0) {
+        snprintf(c->key, sizeof c->key, "%s", key);
+        if ((c->series = viz_fig_series(c->f, key, VIZ_POINTS, -1)) < 0) return c->oom = 1;
+    }
+    if (viz_fig_point(c->f, c->series, g->mean_best, (double)g->min_best) < 0) return c->oom = 1;
+    return 0;
+}
+
+static int plot_runs(store *db, const store_run_filter *flt, viz_figure **out)
+{
+    char err[512];
+    viz_figure *f = viz_fig_new("best against mean best duration of repeated runs (same settings, other seeds)",
+                                "mean of the runs' best durations [cycles]", "best duration [cycles]");
+    if (!f) return EXIT_FAIL;
+    viz_fig_diagonal(f);
+    group_ctx c = { .f = f, .series = -1 };
+    if (store_run_groups(db, flt, group_row, &c, err, sizeof err) != STORE_OK || c.oom) {
+        fprintf(stderr, "nocsim plot runs: %s\n", c.oom ? "out of memory" : err);
+        viz_fig_free(f);
+        return EXIT_FAIL;
+    }
+    if (viz_fig_nseries(f) == 0) {
+        fprintf(stderr, "nocsim plot runs: no %s runs with a best duration%s%s in %s\n", flt->kind ? flt->kind : "",
+                flt->traffic ? " for traffic " : "", flt->traffic ? flt->traffic : "", store_path(db));
+        viz_fig_free(f);
+        return EXIT_USAGE;
+    }
+    *out = f;
+    return EXIT_OK;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+    static const char *const kinds[] = { "stack", "generations", "runs" };
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        if (argc < 2) { fprintf(stderr, "nocsim plot: which figure? stack, generations or runs (see nocsim plot --help)\n"); return EXIT_USAGE; }
+        help();
+        return EXIT_OK;
+    }
+    int kind;
+    if (!arg_choice("plot", "FIGURE", argv[1], kinds, 3, &kind)) return EXIT_USAGE;
+    plot_opts o = { .db = STORE_DEFAULT_PATH, .w = 800, .h = 500 };
+    store_run_filter flt = { .kind = "ga" };
+    char **pos = calloc((size_t)argc, sizeof *pos);
+    int npos = 0;
+    long slices;
+    if (!pos) return EXIT_FAIL;
+    for (int i = 2; i < argc; i++) {
+        int r = parse_common(argc, argv, &i, &o);
+        if (r < 0) { free(pos); return EXIT_USAGE; }
+        if (r > 0) continue;
+        const char *a = argv[i], *v;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { help(); free(pos); return EXIT_OK; }
+        if (kind == 2 && !strcmp(a, "--traffic")) { if (!(flt.traffic = arg_value("plot", argc, argv, &i))) { free(pos); return EXIT_USAGE; } }
+        else if (kind == 2 && !strcmp(a, "--kind")) { if (!(flt.kind = arg_value("plot", argc, argv, &i))) { free(pos); return EXIT_USAGE; } }
+        else if (kind == 2 && !strcmp(a, "--slices")) {
+            if (!(v = arg_value("plot", argc, argv, &i)) || !arg_int("plot", a, v, 1, 1 << 20, &slices)) { free(pos); return EXIT_USAGE; }
+            flt.slices = (int32_t)slices;
+        } else if (a[0] == '-' && a[1]) { arg_unknown("plot", a); free(pos); return EXIT_USAGE; }
+        else pos[npos++] = argv[i];
+    }
+    int want_lo = kind == 0 ? 1 : kind == 1 ? 1 : 0, want_hi = kind == 0 ? 1 : kind == 1 ? argc : 0;
+    if (npos < want_lo || npos > want_hi) {
+        fprintf(stderr, "nocsim plot %s: %s\n", kinds[kind],
+                kind == 0 ? "give one CSV file (or - for standard input)" :
+                kind == 1 ? "give one or more run ids" : "takes no positional arguments");
+        free(pos);
+        return EXIT_USAGE;
+    }
+    if (!o.out && !o.script_dir) {
+        fprintf(stderr, "nocsim plot %s: give -o FILE.png (or --script-only DIR)\n", kinds[kind]);
+        free(pos);
+        return EXIT_USAGE;
+    }
+    viz_figure *f = NULL;
+    int rc;
+    if (kind == 0) rc = plot_stack(pos[0], &f);
+    else {
+        char err[512];
+        store *db = store_open(o.db, STORE_READONLY, err, sizeof err);
+        if (!db) {
+            fprintf(stderr, "nocsim plot %s: --db: %s\n", kinds[kind], err);
+            free(pos);
+            return EXIT_USAGE;
+        }
+        rc = kind == 1 ? plot_generations(db, pos, npos, &f) : plot_runs(db, &flt, &f);
+        store_close(db);
+    }
+    free(pos);
+    if (rc == EXIT_OK && o.title && viz_fig_set_title(f, o.title) < 0) rc = EXIT_FAIL;
+    if (rc == EXIT_OK) rc = finish(kinds[kind], f, &o);
+    viz_fig_free(f);
+    return rc;
+}

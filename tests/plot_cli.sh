@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# CLI contract of the pictures: `nocsim plot stack|generations|runs` and the
+# --activity flags of `nocsim sim` and `nocsim replay`.  Bad input gets one
+# line on stderr and exit status 2, and no picture (not even an empty one)
+# is left behind.  (tests/test_plot.c decodes the PNGs with libpng.)
+set -u
+N=${NOCSIM:-./nocsim}
+pass=0 fail=0
+ok()   { pass=$((pass + 1)); }
+bad()  { fail=$((fail + 1)); echo "FAIL: $*"; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# Nothing but the inputs may be left in $tmp/out after a failure.
+mkdir "$tmp/out"
+expect_usage() { # description, expected stderr fragment, command...
+  local what=$1 frag=$2; shift 2
+  local err; err=$("$@" 2>&1 >/dev/null); local rc=$?
+  if [ $rc -ne 2 ]; then bad "$what: exit $rc, want 2 ($err)"; return; fi
+  if [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ]; then bad "$what: error is not one line: $err"; return; fi
+  case $err in *"$frag"*) ok;; *) bad "$what: '$err' lacks '$frag'";; esac
+  if [ -n "$(ls -A "$tmp/out")" ]; then bad "$what: left $(ls -A "$tmp/out")"; rm -f "$tmp/out"/* "$tmp/out"/.??*; fi
+}
+# Width and height from the PNG header (bytes 16-23, big-endian).
+png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%dx%d", $3*256+$4, $7*256+$8 }'; }
+is_png() { [ "$(od -An -c -j1 -N3 "$1" | tr -d ' ')" = PNG ]; }
+
+db=$tmp/runs.db
+$N ga --traffic brev --size 4 --slices 2 --generations 12 --db "$db" --seed 1 >/dev/null 2>&1 || bad "ga run 1"
+$N ga --traffic brev --size 4 --slices 2 --generations 0 --db "$db" --seed 2 >/dev/null 2>&1 || bad "ga run 2"
+$N extrapolate --run 1 --slices 3 --db "$db" >/dev/null 2>&1 || bad "extrapolate (run 3)"
+$N stack --traffic brev --size 4 --arb C00,C05 --interval 8:20 --format csv > "$tmp/s.csv" || bad "stack"
+printf 'id,kind\n1,ga\n' > "$tmp/other.csv"
+O=$tmp/out/p.png
+
+# ---- nocsim plot: bad input -------------------------------------------------
+expect_usage "no figure"          "which figure"               $N plot
+expect_usage "unknown figure"     "stack generations runs"     $N plot pie -o "$O"
+expect_usage "no -o"              "give -o"                    $N plot stack "$tmp/s.csv"
+expect_usage "missing csv"        "cannot open"                $N plot stack "$tmp/nope.csv" -o "$O"
+expect_usage "not a sweep"        "other.csv:1: not a stacking sweep" $N plot stack "$tmp/other.csv" -o "$O"
+printf 'traffic,size,slices,scheme,interval,duration\nbrev,4,2,C00,8,36\n' > "$tmp/one.csv"
+expect_usage "one-point series"   "series 'C00' has 1 point"   $N plot stack "$tmp/one.csv" -o "$O"
+printf 'traffic,size,slices,scheme,interval,duration\nbrev,4,2,C00,8\n' > "$tmp/short.csv"
+expect_usage "short row"          "short.csv:2: expected 6 fields" $N plot stack "$tmp/short.csv" -o "$O"
+expect_usage "unwritable output"  "/nonexistent/dir/p.png"     $N plot stack "$tmp/s.csv" -o /nonexistent/dir/p.png
+expect_usage "output a directory" "is a directory"             $N plot stack "$tmp/s.csv" -o "$tmp/out"
+expect_usage "bad size"           "--size"                     $N plot stack "$tmp/s.csv" -o "$O" --size 80x9000
+expect_usage "no such run"        "run 99 does not exist"      $N plot generations 99 --db "$db" -o "$O"
+expect_usage "run, no generations" "run 3 has no generations"  $N plot generations 1 3 --db "$db" -o "$O"
+expect_usage "one generation"     "has 1 point"                $N plot generations 2 --db "$db" -o "$O"
+expect_usage "bad run id"         "RUN"                        $N plot generations x1 --db "$db" -o "$O"
+expect_usage "missing db"         "--db"                       $N plot generations 1 --db "$tmp/none.db" -o "$O"
+expect_usage "no runs"            "no ga runs"                 $N plot runs --db "$db" --traffic shfl -o "$O"
+# Runs 1 and 2 differ only in seed and generations: two settings, one point each.
+expect_usage "one point in all"   "only 1 point"               $N plot runs --db "$db" --kind extrapolate -o "$O"
+
+# ---- nocsim plot: gnuplot missing -------------------------------------------
+err=$(PATH=/nonexistent $N plot stack "$tmp/s.csv" -o "$O" 2>&1); rc=$?
+[ $rc -eq 1 ] && ok || bad "no gnuplot: exit $rc, want 1"
+case $err in *gnuplot-nox*) ok;; *) bad "no gnuplot: message lacks the package: $err";; esac
+[ -z "$(ls -A "$tmp/out")" ] && ok || bad "no gnuplot: left $(ls -A "$tmp/out")"
+
+# ---- --script-only: data and script, no picture, no gnuplot needed -----------
+mkdir "$tmp/gp"
+PATH=/nonexistent $N plot generations 1 --db "$db" -o "$O" --script-only "$tmp/gp" 2>/dev/null && ok || bad "script-only exit"
+[ -s "$tmp/gp/plot.gp" ] && [ -s "$tmp/gp/figure.dat" ] && ok || bad "script-only files missing"
+[ ! -e "$O" ] && ok || bad "script-only drew a picture"
+# figure.dat: best and average per generation of run 1 (13 generations).
+rows=$(grep -cv '^#\|^$' "$tmp/gp/figure.dat")
+[ "$rows" = 26 ] && ok || bad "script-only data rows $rows, want 26"
+
+# ---- nocsim plot with gnuplot ------------------------------------------------
+if command -v gnuplot >/dev/null 2>&1; then
+  $N plot stack "$tmp/s.csv" -o "$O" --size 640x400 && ok || bad "plot stack"
+  is_png "$O" && [ "$(png_size "$O")" = 640x400 ] && ok || bad "plot stack size $(png_size "$O")"
+  $N stack --traffic brev --size 4 --arb C00 --interval 8:12 --format csv | $N plot stack - -o "$O" && ok || bad "plot stack from stdin"
+  (cd "$tmp/gp" && gnuplot plot.gp) && is_png "$O" && [ "$(png_size "$O")" = 800x500 ] && ok || bad "the script-only script"
+  rm -f "$O"
+  # SIGTERM while gnuplot draws a large picture: status 143 and no file at
+  # all (or, on a fast machine, a finished picture and nothing else).
+  $N plot stack "$tmp/s.csv" -o "$O" --size 8000x8000 & pid=$!
+  sleep 0.3; kill -TERM $pid 2>/dev/null; wait $pid; rc=$?
+  left=$(ls -A "$tmp/out")
+  if [ $rc -eq 143 ] && [ -z "$left" ]; then ok
+  elif [ $rc -eq 0 ] && [ "$left" = p.png ]; then ok
+  else bad "SIGTERM while drawing: exit $rc, left '$left'"; fi
+  rm -f "$tmp/out"/* "$tmp/out"/.??*
+else
+  echo "plot_cli.sh: gnuplot not installed (Debian package gnuplot-nox): gnuplot drawing skipped"
+fi
+
+# ---- --activity ----------------------------------------------------------------
+expect_usage "activity path"      "/nonexistent/a.png"   $N sim --traffic brev --size 4 --activity /nonexistent/a.png
+expect_usage "activity links"     "allowed: 0:63"        $N sim --traffic brev --size 4 --activity "$O" --activity-links 10:64
+expect_usage "activity scale"     "--activity-scale"     $N sim --traffic brev --size 4 --activity "$O" --activity-scale 0
+$N sim --traffic brev --size 4 --slices 2 --interval 8 --activity "$O" --activity-scale 2 --activity-links 4:35 >/dev/null && ok || bad "sim --activity"
+d=$($N sim --traffic brev --size 4 --slices 2 --interval 8 --format csv | tail -1 | cut -d, -f8)
+[ "$(png_size "$O")" = "64x$((2 * d + 14))" ] && ok || bad "sim --activity size $(png_size "$O"), want 64x$((2 * d + 14))"
+$N replay --best 1 --db "$db" --activity "$tmp/out/r.png" --activity-no-legend >/dev/null && ok || bad "replay --activity"
+d=$($N replay --best 1 --db "$db" --format json | sed 's/.*"duration": \([0-9]*\).*/\1/')
+[ "$(png_size "$tmp/out/r.png")" = "64x$d" ] && ok || bad "replay --activity size $(png_size "$tmp/out/r.png"), want 64x$d"
+
+echo "plot_cli.sh: $pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,50 @@
+/* A figure of x-y series, drawn by gnuplot: the curves of `nocsim plot`
+ * (duration against interval per scheme, best and average per generation,
+ * best against average over runs).  The figure owns copies of everything
+ * added to it; viz_fig_render writes its data and a gnuplot script and runs
+ * gnuplot, or leaves both in a folder for the user to edit. */
+#ifndef NOCSIM_VIZ_FIGURE_H
+#define NOCSIM_VIZ_FIGURE_H
+
+#include <stddef.h>
+
+typedef enum { VIZ_LINE = 0, VIZ_DASHED, VIZ_POINTS } viz_style;
+
+typedef struct viz_figure viz_figure;
+
+/* An empty figure with a title and axis labels (copied; NULL = none).  NULL
+ * when out of memory. */
+viz_figure *viz_fig_new(const char *title, const char *xlabel, const char *ylabel);
+void viz_fig_free(viz_figure *f);   /* NULL is fine */
+/* Replace the title (copied); -1 when out of memory (title unchanged). */
+int viz_fig_set_title(viz_figure *f, const char *title);
+/* Add an empty series; returns its index, or -1 when out of memory.
+ * `colour_of` >= 0 draws it in the colour of that earlier series (a run's
+ * average dashed beside its best), -1 gives it the next colour. */
+int viz_fig_series(viz_figure *f, const char *title, viz_style style, int colour_of);
+/* Append a point to series k; -1 when out of memory. */
+int viz_fig_point(viz_figure *f, int k, double x, double y);
+/* Draw the line y = x under the series (paper Fig. 5). */
+void viz_fig_diagonal(viz_figure *f);
+int viz_fig_nseries(const viz_figure *f);
+int viz_fig_npoints(const viz_figure *f, int k);
+
+/* Check that the figure can be drawn: at least one series, every line series
+ * at least two points, the figure at least two points.  VIZ_BADINPUT naming
+ * the first series that fails. */
+int viz_fig_check(const viz_figure *f, char *err, size_t errlen);
+
+/* Write the data (FIGURE.dat) and the script (plot.gp) into `dir`, an
+ * existing folder, for a w x h PNG at `out` (NULL: "plot.png" in dir). */
+int viz_fig_write_script(const viz_figure *f, const char *dir, const char *out, int w, int h,
+                         char *err, size_t errlen);
+
+/* Draw the figure as a w x h PNG at `out`: data and script in a temporary
+ * folder, gnuplot run on it, its PNG renamed into place, the folder removed.
+ * VIZ_BADINPUT: viz_fig_check fails or out cannot be created; VIZ_FAIL:
+ * gnuplot missing (the message names the Debian package gnuplot-nox) or
+ * failing, or a write failed.  Never leaves a partial `out`: a SIGINT or
+ * SIGTERM that arrives meanwhile takes effect once the files are removed. */
+int viz_fig_render(const viz_figure *f, const char *out, int w, int h, char *err, size_t errlen);
+
+#endif

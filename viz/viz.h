@@ -1,0 +1,18 @@
+/* The pictures part: PNG images written with libpng (link-activity maps) and
+ * curves drawn by gnuplot (interval sweeps, GA convergence, run scatter).
+ *
+ * Conventions
+ * - Functions that can fail take (char *err, size_t errlen) and write one
+ *   line there (no newline) naming the file or the value and the cause.
+ * - They return VIZ_OK, VIZ_BADINPUT (the caller's input cannot give a
+ *   picture: an unwritable output path, a link range outside the network, a
+ *   series too short to draw) or VIZ_FAIL (a run-time failure: out of memory,
+ *   a failed write, gnuplot missing or failing).
+ * - A picture is written to a temporary file beside its destination and
+ *   renamed into place only when complete: on any failure no file is left. */
+#ifndef NOCSIM_VIZ_H
+#define NOCSIM_VIZ_H
+
+enum { VIZ_OK = 0, VIZ_BADINPUT = 1, VIZ_FAIL = 2 };
+
+#endif
