@@ -39,7 +39,10 @@ static void help(void)
            "  --train G                mutation-only generations at the start (default 100)\n"
            "  --mutation R             paper: ratio of genes redrawn, e.g. 0.1|0.05|0.02 (default 0.05)\n"
            "  --max-genes K            local: genes changed per child, 1..K (default 8)\n"
-           "  --weights genes|groups   local: pick genes uniformly, or a group (V, I, C, Q) first\n"
+           "  --weights genes|groups|mix  local: pick genes uniformly (default), or a group\n"
+           "                           (V, I, C, Q) first, uniformly or by the fixed mix 5/30/20/45 %%\n"
+           "  --shift P                local: probability that a child also shifts the injection\n"
+           "                           timings of a whole row or column by +-1..3 (default 0.3)\n"
            "  --crossover-interval G   generations between crossovers, 0 = none (default 10)\n"
            "  --crossover-rate R       probability a gene is copied, 0.1-0.9 (default 0.4)\n"
            "  --crossover-pairs P      pairs per crossover (default pop/2)\n"
@@ -53,7 +56,8 @@ static void help(void)
            "  --stack-vmax V           simple-stacking sweep range l_c..V (default 200)\n"
            "  --sort-key K             secondary key for equal durations, one of: none, or, ob,\n"
            "                           te, te-rev, tb, lb, late (packets finishing in the last l_c\n"
-           "                           cycles), late-lb, tail (default: local late-lb, paper none)\n"
+           "                           cycles), late-lb, tail, late3 (packets finishing in the last\n"
+           "                           3 cycles) (default: local late-lb, paper none)\n"
            "  --sort duration|te       first key (te: effective thickness alone, paper T09)\n"
            "  --fitness estimate       rough estimation (paper 6.2): single-slice runs scored\n"
            "                           T_e (S'-1) + t_d, then the best is replayed at S' slices\n"
@@ -147,6 +151,7 @@ int cmd_ga(int argc, char **argv)
         else if (!strcmp(a, "--mutation")) { VAL(); if (!arg_double(cmd, a, v, 1e-6, 1, &d)) return EXIT_USAGE; gp.mutation = d; }
         else if (!strcmp(a, "--max-genes")) INTO(gp.max_genes, 1, 1000);
         else if (!strcmp(a, "--weights")) { VAL(); if (!arg_choice(cmd, a, v, ga_weight_names, GA_WEIGHT_COUNT, &k)) return EXIT_USAGE; gp.weights = (ga_weighting)k; }
+        else if (!strcmp(a, "--shift")) { VAL(); if (!arg_double(cmd, a, v, 0, 1, &d)) return EXIT_USAGE; gp.shift = d; }
         else if (!strcmp(a, "--crossover-interval")) INTO(gp.crossover_interval, 0, 100000000);
         else if (!strcmp(a, "--crossover-rate")) { VAL(); if (!arg_double(cmd, a, v, 0, 1, &d)) return EXIT_USAGE; gp.crossover_rate = d; }
         else if (!strcmp(a, "--crossover-pairs")) INTO(gp.crossover_pairs, 0, 100000000);
@@ -326,10 +331,10 @@ int cmd_ga(int argc, char **argv)
         printf(", \"size\": %d, \"slices\": %d, \"algo\": \"%s\", \"best_duration\": %lld, \"signature\": \"%08x\", "
                "\"synonyms\": %lld, \"interval\": %u, \"te\": %lld, \"lb\": %lld, \"stacking\": %lld, "
                "\"stacking_scheme\": \"%s\", \"stacking_interval\": %u, \"nonsplit\": %lld, \"ratio\": %.4f, "
-               "\"generations\": %lld, \"evaluations\": %lld, \"seconds\": %.2f}\n",
+               "\"floor\": %lld, \"generations\": %lld, \"evaluations\": %lld, \"seconds\": %.2f}\n",
                rsp->n, rsp->slices, ga_algo_names[rgp->algo], (long long)bm.duration, crc, (long long)ga_synonyms(g),
                best->interval, (long long)bm.te, (long long)bm.lb, (long long)stack_d, vcsel_name(bscheme), bint,
-               (long long)nonsplit_d, ratio, (long long)p.generation, (long long)p.evals, p.elapsed);
+               (long long)nonsplit_d, ratio, (long long)ga_get_floor(g), (long long)p.generation, (long long)p.evals, p.elapsed);
     } else {
         printf("best duration      %lld cycles (signature %08x, interval %u)\n", (long long)bm.duration, crc, best->interval);
         printf("synonyms           %lld (recorded chromosomes with the best score, the best included)\n",
@@ -337,6 +342,7 @@ int cmd_ga(int argc, char **argv)
         printf("simple stacking    %lld cycles (%s, interval %u)\n", (long long)stack_d, vcsel_name(bscheme), bint);
         printf("non-split          %lld cycles (one packet of %d flits)\n", (long long)nonsplit_d, rsp->slices * rsp->flits);
         printf("improvement        %.3f of simple stacking\n", ratio);
+        printf("floor              %lld cycles (no schedule can be shorter: busiest link or source)\n", (long long)ga_get_floor(g));
         printf("search             %s, %lld generations, %lld simulations, %.1f s\n", ga_algo_names[rgp->algo],
                (long long)p.generation, (long long)p.evals, p.elapsed);
         if (db) printf("run                %lld in %s (nocsim db show %lld)\n", (long long)ga_run_id(g), dbpath,

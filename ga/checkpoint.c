@@ -120,6 +120,7 @@ static void put_params(wbuf *w, const ga_params *gp, const sim_params *sp)
     for (size_t k = 0; k < sizeof gi / sizeof gi[0]; k++) put64(w, (uint64_t)gi[k]);
     put(w, &gp->mutation, sizeof gp->mutation); /* IEEE doubles: same on every platform we build for */
     put(w, &gp->crossover_rate, sizeof gp->crossover_rate);
+    put(w, &gp->shift, sizeof gp->shift);
     put64(w, gp->seed);
     const int64_t si[] = { sp->n, sp->vcs, sp->buffer, sp->flits, sp->slices, sp->tie, sp->dateline, sp->q_update,
                            sp->slot_reuse, sp->input_limit, sp->self, sp->deadlock_cycles, sp->max_cycles,
@@ -156,10 +157,13 @@ static void get_params(rbuf *r, ga_params *gp, sim_params *sp)
     gp->weights = (ga_weighting)get_in(r, "weights", 0, GA_WEIGHT_COUNT - 1);
     get(r, &gp->mutation, sizeof gp->mutation);
     get(r, &gp->crossover_rate, sizeof gp->crossover_rate);
+    get(r, &gp->shift, sizeof gp->shift);
     if (!r->bad && !(gp->mutation > 0 && gp->mutation <= 1))
         damaged(r, "mutation = %g, outside (0, 1]", gp->mutation);
     if (!r->bad && !(gp->crossover_rate >= 0 && gp->crossover_rate <= 1))
         damaged(r, "crossover_rate = %g, outside [0, 1]", gp->crossover_rate);
+    if (!r->bad && !(gp->shift >= 0 && gp->shift <= 1))
+        damaged(r, "shift = %g, outside [0, 1]", gp->shift);
     gp->seed = get64(r);
     sp->n = (int)get_in(r, "size", 4, 1024);
     sp->vcs = (int)get_in(r, "vcs", 3, SIM_MAX_VCS);

@@ -8,14 +8,15 @@
 
 #include "ga/chrom.h"
 #include "ga/checkpoint.h"
+#include "ga/floor.h"
 #include "ga/ga_internal.h"
 #include "ga/interval.h"
 
 const char *const ga_algo_names[] = { "local", "paper" };
 const char *const ga_fitness_names[] = { "duration", "estimate", "te" };
-const char *const ga_weight_names[] = { "genes", "groups" };
+const char *const ga_weight_names[] = { "genes", "groups", "mix" };
 const char *const ga_ties_names[] = { "random", "age" };
-const char *const ga_key_names[] = { "none", "or", "ob", "te", "te-rev", "tb", "lb", "late", "late-lb", "tail" };
+const char *const ga_key_names[] = { "none", "or", "ob", "te", "te-rev", "tb", "lb", "late", "late-lb", "tail", "late3" };
 
 #define SCORE_INF GA_SCORE_INF
 
@@ -26,6 +27,7 @@ void ga_params_for_algo(ga_params *gp, ga_algo algo)
         gp->pop = 50;
         gp->generations = 1000;
         gp->sort_key = GA_KEY_NONE;
+        gp->shift = 0;
     } else {
         /* The paper's budget, 50,000 simulations, in eight lineages; equal
          * durations ordered by how many packets finish in the last l_c
@@ -33,6 +35,7 @@ void ga_params_for_algo(ga_params *gp, ga_algo algo)
         gp->pop = 8;
         gp->generations = 6250;
         gp->sort_key = GA_KEY_LATE_LB;
+        gp->shift = 0.3;
     }
 }
 
@@ -69,6 +72,7 @@ int ga_params_check(const ga_params *gp, char *err, size_t errlen)
     if (!(gp->mutation > 0 && gp->mutation <= 1)) return snprintf(err, errlen, "--mutation %g: must be in (0, 1]", gp->mutation), -1;
     if (gp->max_genes < 1 || gp->max_genes > 1000) return snprintf(err, errlen, "--max-genes %d: must be in [1, 1000]", gp->max_genes), -1;
     if (gp->crossover_rate < 0 || gp->crossover_rate > 1) return snprintf(err, errlen, "--crossover-rate %g: must be in [0, 1]", gp->crossover_rate), -1;
+    if (!(gp->shift >= 0 && gp->shift <= 1)) return snprintf(err, errlen, "--shift %g: must be in [0, 1]", gp->shift), -1;
     if (gp->watchdog > 0 && gp->lifetime > 0)
         return snprintf(err, errlen, "--watchdog and --lifetime exclude each other (set one of them to 0)"), -1;
     if (gp->genes == 0 || gp->genes > GENE_ALL) return snprintf(err, errlen, "--genes: need at least one of V,I,C,Q"), -1;
@@ -96,12 +100,12 @@ void ga_params_json(const ga_params *gp, FILE *f)
 {
     char genes[8];
     fprintf(f, "\"algo\": \"%s\", \"pop\": %d, \"generations\": %d, \"train\": %d, \"mutation\": %g, "
-               "\"max_genes\": %d, \"weights\": \"%s\", \"crossover_interval\": %d, \"crossover_rate\": %g, \"crossover_pairs\": %d, "
+               "\"max_genes\": %d, \"weights\": \"%s\", \"shift\": %g, \"crossover_interval\": %d, \"crossover_rate\": %g, \"crossover_pairs\": %d, "
                "\"ties\": \"%s\", \"watchdog\": %d, \"lifetime\": %d, \"genes\": \"%s\", \"arb\": \"%s\", "
                "\"interval\": %u, \"stack_vmax\": %d, \"sort_key\": \"%s\", \"fitness\": \"%s\", \"estimate_slices\": %d, "
                "\"perturb\": %d, \"max_evals\": %lld, \"ga_seed\": %llu",
             ga_algo_names[gp->algo], gp->pop, gp->generations, gp->train, gp->mutation, gp->max_genes,
-            ga_weight_names[gp->weights],
+            ga_weight_names[gp->weights], gp->shift,
             gp->crossover_interval, gp->crossover_rate, gp->crossover_pairs, ga_ties_names[gp->ties],
             gp->watchdog, gp->lifetime, ga_genes_name(gp->genes, genes), vcsel_name(gp->arb), gp->interval,
             gp->stack_vmax, ga_key_names[gp->sort_key], ga_fitness_names[gp->fitness], gp->estimate_slices,
@@ -124,6 +128,7 @@ int64_t ga_score(const ga_params *gp, const sim_metrics *m)
     case GA_KEY_LATE:   sec = m->late; break;
     case GA_KEY_LATE_LB: sec = (m->late < 255 ? m->late : 255) << 16 | (m->lb < 65535 ? m->lb : 65535); break;
     case GA_KEY_TAIL:   sec = m->tail_profile; break;
+    case GA_KEY_LATE3:  sec = (m->tail_profile >> 16 & 255) + (m->tail_profile >> 8 & 255) + (m->tail_profile & 255); break;
     default:            sec = 0; break;
     }
     if (sec < 0) sec = 0;
@@ -183,6 +188,7 @@ ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, con
             if (!(g->pert[k] = new_config(g))) goto oom;
     }
     if (!(g->eff = ga_effective_new(sp, dest))) goto oom;
+    if ((g->floor = ga_floor(sp, dest)) < 0) goto oom;
     if (!(g->pool = ga_pool_new(sp, dest, gp->threads, err, errlen))) { ga_free(g); return NULL; }
     sim_params one = *sp;
     one.slices = 1;
@@ -331,13 +337,29 @@ static int consider(ga *g, const sim_config *c, const sim_metrics *m, int64_t sc
 
 /* ---- the generation loop ------------------------------------------------- */
 
+/* A local mutation of k moves by the run's weighting.  The fixed mix is the
+ * one of the independent implementation in issue 16 (data/ga_study.md). */
+static void mutate_local(ga *g, sim_config *c, int k)
+{
+    static const double mix[4] = { 0.05, 0.30, 0.20, 0.45 };
+    /* With probability shift one of the k moves retimes a whole row or
+     * column: it keeps the order inside the line and moves the line against
+     * the others (data/ga_study.md). */
+    if (g->gp.shift > 0 && rng_unit(&g->rng) < g->gp.shift) {
+        ga_shift_line(c, &g->space, g->eff, &g->rng);
+        if (--k == 0) return;
+    }
+    if (g->gp.weights == GA_WEIGHT_MIX) ga_mutate_local_mix(c, &g->space, g->eff, k, mix, &g->rng);
+    else ga_mutate_local(c, &g->space, g->eff, k, g->gp.weights, &g->rng);
+}
+
 static void reinit(ga *g, sim_config *c)
 {
     if (g->gp.algo == GA_ALGO_PAPER) {
         ga_init_random(c, &g->space, &g->rng);
     } else {
         sim_config_copy(c, g->best);
-        ga_mutate_local(c, &g->space, g->eff, g->gp.max_genes, g->gp.weights, &g->rng);
+        mutate_local(g, c, g->gp.max_genes);
     }
 }
 
@@ -413,7 +435,7 @@ static void make_children(ga *g)
         if (g->kind[k] != KIND_MUTATE) continue;
         sim_config_copy(g->child[k], g->pop[k]);
         if (gp->algo == GA_ALGO_PAPER) ga_mutate_paper(g->child[k], &g->space, gp->mutation, &g->rng);
-        else ga_mutate_local(g->child[k], &g->space, g->eff, 1 + (int)rng_below(&g->rng, (uint32_t)gp->max_genes), gp->weights, &g->rng);
+        else mutate_local(g, g->child[k], 1 + (int)rng_below(&g->rng, (uint32_t)gp->max_genes));
     }
 }
 
@@ -497,9 +519,8 @@ int ga_step(ga *g, char *err, size_t errlen)
         g->since_best = 0;
     }
     run_reinits(g);
-    /* At the link-load bound (busiest link's flits + 1) nothing can be better. */
-    int at_bound = gp->fitness == GA_FIT_DURATION && g->best_score < SCORE_INF &&
-                   g->best_m.duration <= g->best_m.max_link_flits + 1;
+    /* At the floor nothing can be better. */
+    int at_bound = gp->fitness == GA_FIT_DURATION && g->best_score < SCORE_INF && g->best_m.duration <= g->floor;
     int more = g->generation < gp->generations && !(gp->max_evals > 0 && g->evals >= gp->max_evals) && !at_bound;
     if (persist(g, !more, err, errlen)) return -1;
     return more;
@@ -600,16 +621,32 @@ int ga_start(ga *g, char *err, size_t errlen)
         for (int j = i; j > 0 && bd[seed_order[j]] < bd[seed_order[j - 1]]; j--) {
             int t = seed_order[j]; seed_order[j] = seed_order[j - 1]; seed_order[j - 1] = t;
         }
+    /* Distinct seeds first: a scheme whose optimum has the same duration at
+     * the same interval as a better one's is taken for a duplicate (e.g. every
+     * scheme when no port ever chooses between two VCs, as in bcmp).  Each
+     * distinct optimum seeds one lineage as it is; the other lineages start as
+     * mutated copies of them, never as clones: the stacking optimum can be a
+     * strict local minimum that no lineage started on it leaves
+     * (data/ga_study.md). */
+    int nd = 0, dup[VCSEL_NSCHEMES], ndup = 0;
+    for (int i = 0; i < ns; i++) {
+        int s = seed_order[i], same = 0;
+        for (int j = 0; j < nd; j++)
+            if (bd[seed_order[j]] == bd[s] && bv[seed_order[j]] == bv[s]) same = 1;
+        if (same) dup[ndup++] = s;
+        else seed_order[nd++] = s;
+    }
+    for (int i = 0; i < ndup; i++) seed_order[nd + i] = dup[i];
     for (int k = 0; k < P; k++) {
         sim_config *c = g->pop[k];
         if (gp->algo == GA_ALGO_PAPER) {
             ga_init_random(c, &g->space, &g->rng);
             continue;
         }
-        int s = seed_order[k % ns];
+        int s = seed_order[k % nd];
         ga_init_random(c, &(ga_space){ .genes = 0, .v_fixed = (gp->genes & GENE_V) ? bv[s] : g->space.v_fixed,
                                         .c_fixed = schemes[s] }, &g->rng);
-        if (k >= ns) ga_mutate_local(c, &g->space, g->eff, 1 + (int)rng_below(&g->rng, (uint32_t)gp->max_genes), gp->weights, &g->rng);
+        if (k >= nd) mutate_local(g, c, 1 + (int)rng_below(&g->rng, (uint32_t)gp->max_genes));
     }
     for (int k = 0; k < P; k++) g->jobs[k] = (ga_job){ .cfg = g->pop[k], .cutoff = 0 };
     evaluate(g, P);
@@ -706,6 +743,7 @@ const sim_config *ga_best(const ga *g, sim_metrics *m, uint32_t *crc)
 }
 
 int64_t ga_run_id(const ga *g) { return g->run; }
+int64_t ga_get_floor(const ga *g) { return g->floor; }
 int64_t ga_synonyms(const ga *g) { return g->best_score < SCORE_INF ? g->synonyms + 1 : 0; }
 const ga_params *ga_get_params(const ga *g) { return &g->gp; }
 const sim_params *ga_get_sim_params(const ga *g) { return &g->sp; }

@@ -44,6 +44,7 @@ typedef enum {
     GA_KEY_LATE,    /* packets finishing in the last l_c cycles */
     GA_KEY_LATE_LB, /* late first, then lb */
     GA_KEY_TAIL,    /* tails in the last, second and third last cycles, lexicographically */
+    GA_KEY_LATE3,   /* tails in the last three cycles */
     GA_KEY_COUNT
 } ga_sort_key;
 
@@ -72,6 +73,7 @@ typedef struct {
     double mutation;         /* paper: ratio of genes redrawn */
     int max_genes;           /* local: genes changed per child, 1..max_genes */
     ga_weighting weights;    /* local: how genes are picked */
+    double shift;            /* local: probability a child shifts a whole row or column of I */
     int crossover_interval;  /* generations between crossovers (0 = none) */
     double crossover_rate;   /* probability each gene is copied */
     int crossover_pairs;     /* pairs per crossover (0 = pop / 2) */
@@ -94,9 +96,9 @@ typedef struct {
 /* Fill every field of *gp with the defaults of the local search (which pass
  * ga_params_check).  Cannot fail. */
 void ga_params_default(ga_params *gp);
-/* Set algo and the defaults that depend on it: population, generations and
- * secondary sort key (paper: 50, 1000, none; local: 8, 6250, late-lb).  Other
- * fields are left alone.  Cannot fail. */
+/* Set algo and the defaults that depend on it: population, generations,
+ * secondary sort key and line shifts (paper: 50, 1000, none, 0; local: 8,
+ * 6250, late-lb, 0.3).  Other fields are left alone.  Cannot fail. */
 void ga_params_for_algo(ga_params *gp, ga_algo algo);
 /* Range checks.  Returns 0 if every field is in range, else -1 with one line
  * in err naming the first bad flag and its allowed range. */
@@ -167,6 +169,9 @@ void ga_get_progress(const ga *g, ga_progress *p);
 const sim_config *ga_best(const ga *g, sim_metrics *m, uint32_t *crc);
 /* The store's id of this run, or 0 when it records nothing. */
 int64_t ga_run_id(const ga *g);
+/* The traffic's floor (ga/floor.h): no duration can be shorter.  Known from
+ * ga_new / ga_resume on.  Cannot fail. */
+int64_t ga_get_floor(const ga *g);
 /* Recorded chromosomes with the best score, the best itself included (0
  * before the first evaluation). */
 int64_t ga_synonyms(const ga *g);

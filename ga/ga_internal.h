@@ -57,6 +57,7 @@ struct ga {
     /* Progress. */
     int64_t generation, evals, since_best;
     int64_t t_d0, t_e0;
+    int64_t floor;          /* ga_floor of the traffic: no chromosome can be shorter */
     int base_scheme;
     uint32_t base_interval;
     int64_t base_stack, base_nonsplit;

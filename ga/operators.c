@@ -149,42 +149,94 @@ static int64_t pick_gene(int64_t wv, int64_t wi, int64_t wc, int64_t wq, ga_weig
     return 0;
 }
 
+/* Move gene idx of group grp (0 V, 1 I, 2 C, 3 Q; idx counts effective genes). */
+static void move_gene(sim_config *c, const ga_space *sp, const ga_effective *e, int grp, int64_t idx, rng *r)
+{
+    if (grp == 0) {
+        int64_t v = (int64_t)c->interval + step(r);
+        if (v < sp->vmin) v = sp->vmin;
+        if (v > sp->vmax) v = sp->vmax;
+        c->interval = (uint32_t)v;
+    } else if (grp == 1) {
+        int node = e->senders[idx];
+        int v = c->inject[node] + step(r);
+        if (v < 0) v = 0;
+        if (v > sp->imax) v = sp->imax;
+        c->inject[node] = (uint16_t)v;
+    } else if (grp == 2) {
+        int32_t port = e->ports[idx];
+        c->scheme[port] = (uint8_t)((c->scheme[port] + 1 + rng_below(r, VCSEL_NSCHEMES - 1)) % VCSEL_NSCHEMES);
+    } else {
+        uint8_t *q = c->qorder + (size_t)e->qlists[idx] * NPORTS;
+        unsigned in = e->qinputs[idx];
+        int pos[NPORTS], np = 0;
+        for (int x = 0; x < NPORTS; x++)
+            if (in & (1u << q[x])) pos[np++] = x;
+        int a = (int)rng_below(r, (uint32_t)np), b = (int)rng_below(r, (uint32_t)np - 1);
+        if (b >= a) b++;
+        uint8_t t = q[pos[a]]; q[pos[a]] = q[pos[b]]; q[pos[b]] = t;
+    }
+}
+
+/* Effective genes per group, 0 for groups that do not evolve. */
+static void group_sizes(const ga_space *sp, const ga_effective *e, int64_t size[4])
+{
+    size[0] = (sp->genes & GENE_V) ? 1 : 0;
+    size[1] = (sp->genes & GENE_I) ? e->nsenders : 0;
+    size[2] = (sp->genes & GENE_C) ? e->nports : 0;
+    size[3] = (sp->genes & GENE_Q) ? e->nqlists : 0;
+}
+
 void ga_mutate_local(sim_config *c, const ga_space *sp, const ga_effective *e, int k, ga_weighting w, rng *r)
 {
     /* One share per effective gene of each evolved group, V one share. */
-    int64_t wv = (sp->genes & GENE_V) ? 1 : 0;
-    int64_t wi = (sp->genes & GENE_I) ? e->nsenders : 0;
-    int64_t wc = (sp->genes & GENE_C) ? e->nports : 0;
-    int64_t wq = (sp->genes & GENE_Q) ? e->nqlists : 0;
-    int64_t total = wv + wi + wc + wq;
-    if (total == 0) return;
+    int64_t size[4];
+    group_sizes(sp, e, size);
+    if (size[0] + size[1] + size[2] + size[3] == 0) return;
     for (int j = 0; j < k; j++) {
-        int64_t g = pick_gene(wv, wi, wc, wq, w, r);
-        if (g < wv) {
-            int64_t v = (int64_t)c->interval + step(r);
-            if (v < sp->vmin) v = sp->vmin;
-            if (v > sp->vmax) v = sp->vmax;
-            c->interval = (uint32_t)v;
-        } else if ((g -= wv) < wi) {
-            int node = e->senders[g];
-            int v = c->inject[node] + step(r);
-            if (v < 0) v = 0;
-            if (v > sp->imax) v = sp->imax;
-            c->inject[node] = (uint16_t)v;
-        } else if ((g -= wi) < wc) {
-            int32_t port = e->ports[g];
-            c->scheme[port] = (uint8_t)((c->scheme[port] + 1 + rng_below(r, VCSEL_NSCHEMES - 1)) % VCSEL_NSCHEMES);
-        } else {
-            g -= wc;
-            uint8_t *q = c->qorder + (size_t)e->qlists[g] * NPORTS;
-            unsigned in = e->qinputs[g];
-            int pos[NPORTS], np = 0;
-            for (int x = 0; x < NPORTS; x++)
-                if (in & (1u << q[x])) pos[np++] = x;
-            int a = (int)rng_below(r, (uint32_t)np), b = (int)rng_below(r, (uint32_t)np - 1);
-            if (b >= a) b++;
-            uint8_t t = q[pos[a]]; q[pos[a]] = q[pos[b]]; q[pos[b]] = t;
-        }
+        int64_t g = pick_gene(size[0], size[1], size[2], size[3], w, r);
+        int grp = 0;
+        while (g >= size[grp]) g -= size[grp++];
+        move_gene(c, sp, e, grp, g, r);
+    }
+}
+
+int ga_mutate_local_mix(sim_config *c, const ga_space *sp, const ga_effective *e, int k, const double mix[4], rng *r)
+{
+    int64_t size[4];
+    group_sizes(sp, e, size);
+    double total = 0;
+    for (int x = 0; x < 4; x++) if (size[x] > 0 && mix[x] > 0) total += mix[x];
+    if (total <= 0) return 0;
+    unsigned used = 0;
+    for (int j = 0; j < k; j++) {
+        double u = rng_unit(r) * total;
+        int grp = -1;
+        for (int x = 0; x < 4; x++)
+            if (size[x] > 0 && mix[x] > 0) {
+                grp = x;
+                if ((u -= mix[x]) < 0) break;
+            }
+        move_gene(c, sp, e, grp, (int64_t)(rng_next(r) % (uint64_t)size[grp]), r);
+        used |= 1u << grp;
+    }
+    return (int)used;
+}
+
+void ga_shift_line(sim_config *c, const ga_space *sp, const ga_effective *e, rng *r)
+{
+    if (!(sp->genes & GENE_I) || e->nsenders == 0) return;
+    int n = 1;
+    while (n * n < c->nodes) n++;
+    int node = e->senders[rng_below(r, (uint32_t)e->nsenders)];
+    int row = (int)rng_below(r, 2), d = step(r);
+    for (int k = 0; k < e->nsenders; k++) {
+        int s = e->senders[k];
+        if (row ? s / n != node / n : s % n != node % n) continue;
+        int v = c->inject[s] + d;
+        if (v < 0) v = 0;
+        if (v > sp->imax) v = sp->imax;
+        c->inject[s] = (uint16_t)v;
     }
 }
 

@@ -62,7 +62,7 @@ void ga_mutate_paper(sim_config *c, const ga_space *sp, double ratio, rng *r);
 /* How a local mutation picks its genes: uniformly among all effective genes,
  * or first one of the evolved groups (V, I, C, Q) with effective genes,
  * uniformly, then a gene in it. */
-typedef enum { GA_WEIGHT_GENES = 0, GA_WEIGHT_GROUPS, GA_WEIGHT_COUNT } ga_weighting;
+typedef enum { GA_WEIGHT_GENES = 0, GA_WEIGHT_GROUPS, GA_WEIGHT_MIX, GA_WEIGHT_COUNT } ga_weighting;
 
 /* Local mutation: k steps, each on one gene picked (with repetition) among
  * the effective genes of the evolved groups, V counting as one: V and an
@@ -72,6 +72,15 @@ typedef enum { GA_WEIGHT_GENES = 0, GA_WEIGHT_GROUPS, GA_WEIGHT_COUNT } ga_weigh
  * are not effective never change.  Nothing changes when k <= 0 or no
  * effective gene evolves. */
 void ga_mutate_local(sim_config *c, const ga_space *sp, const ga_effective *e, int k, ga_weighting w, rng *r);
+/* The same moves, each gene's group (V, I, C, Q) drawn first with
+ * probabilities proportional to mix[0..3] among the evolved groups with
+ * effective genes, then a gene of it uniformly.  Returns the groups moved as
+ * a bit mask (bit g for group g), 0 if no group can move (nothing changes). */
+int ga_mutate_local_mix(sim_config *c, const ga_space *sp, const ga_effective *e, int k, const double mix[4], rng *r);
+/* Shift the injection timings of every sender in the row or the column
+ * (drawn) of a random sender by the same step of +-1..3, each clamped to
+ * [0, imax].  Nothing changes when I does not evolve or nobody sends. */
+void ga_shift_line(sim_config *c, const ga_space *sp, const ga_effective *e, rng *r);
 /* Uniform crossover: each evolved gene of a takes b's value with
  * probability rate (a Q list is one gene: it is copied whole); a and b must
  * have the same size; b is not changed. */

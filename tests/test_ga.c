@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ga/chrom.h"
+#include "ga/floor.h"
 #include "ga/ga.h"
 #include "store/store.h"
 #include "traffic/traffic.h"
@@ -516,6 +517,98 @@ START_TEST(gene_set_names)
 }
 END_TEST
 
+/* The floor, worked out by hand on a 4x4 torus with two 8-flit slices.
+ * One packet (0,0) -> (2,0): 16 flits over two links, the first reached at
+ * hop 1 with one link to go, so 16 + 1 + 1 + 1 = 19 (the source: 16 + 2 + 1
+ * = 19); with V = 8 and I = 0 the run takes exactly that.  Add (1,0) -> (3,0):
+ * link 1->2 carries 32 flits, reached at hop 1 (from 1) and left with 0 links
+ * to go (by the packet from 0): 32 + 1 + 0 + 1 = 34, and no random chromosome
+ * beats it. */
+START_TEST(floor_by_hand)
+{
+    sim_params sp;
+    sim_params_default(&sp);
+    sp.n = 4;
+    sp.slices = 2;
+    sp.flits = 8;
+    int32_t dest[16];
+    char err[256];
+    for (int i = 0; i < 16; i++) dest[i] = i;
+    dest[0] = 2;
+    ck_assert_int_eq(ga_floor(&sp, dest), 19);
+    sim *s = sim_new(&sp, dest, err, sizeof err);
+    sim_config *c = sim_config_new(16, sp.vcs, 0, 8);
+    sim_metrics m;
+    ck_assert_int_eq(sim_run(s, c, &m), SIM_OK);
+    ck_assert_int_eq(m.duration, 19);
+    sim_free(s);
+
+    dest[1] = 3;
+    ck_assert_int_eq(ga_floor(&sp, dest), 34);
+    s = sim_new(&sp, dest, err, sizeof err);
+    rng r;
+    rng_seed(&r, 7);
+    ga_space space = { .genes = GENE_ALL, .vmin = 8, .vmax = 40, .imax = 20 };
+    for (int k = 0; k < 300; k++) {
+        ga_init_random(c, &space, &r);
+        ck_assert_int_eq(sim_run(s, c, &m), SIM_OK);
+        ck_assert_int_ge(m.duration, 34);
+    }
+    sim_free(s);
+    sim_config_free(c);
+}
+END_TEST
+
+/* A line shift moves every sender of one row or one column by the same
+ * +-1..3 and nothing else; a mix that gives all weight to Q moves Q only. */
+START_TEST(line_shift_and_mix)
+{
+    sim_params sp;
+    sim_params_default(&sp);
+    sp.n = 4;
+    int32_t dest[16];
+    for (int i = 0; i < 16; i++) dest[i] = (i + 5) % 16;   /* (x+1, y+1): all send, X and Y traffic meet */
+    ga_effective *e = ga_effective_new(&sp, dest);
+    ck_assert_int_eq(e->nsenders, 16);
+    ck_assert_int_gt(e->nqlists, 0);
+    sim_config *c = sim_config_new(16, sp.vcs, 0, 8), *d = sim_config_new(16, sp.vcs, 0, 8);
+    ga_space space = { .genes = GENE_ALL, .vmin = 8, .vmax = 40, .imax = 20 };
+    rng r;
+    rng_seed(&r, 3);
+    int rows = 0, cols = 0;
+    for (int t = 0; t < 200; t++) {
+        for (int i = 0; i < 16; i++) c->inject[i] = 10;
+        ga_shift_line(c, &space, e, &r);
+        int moved = 0, delta = 0, rowmask = 0, colmask = 0;
+        for (int i = 0; i < 16; i++)
+            if (c->inject[i] != 10) {
+                if (moved++ == 0) delta = c->inject[i] - 10;
+                ck_assert_int_eq(c->inject[i] - 10, delta);
+                rowmask |= 1 << (i / 4);
+                colmask |= 1 << (i % 4);
+            }
+        ck_assert_int_eq(moved, 4);
+        ck_assert(delta != 0 && delta >= -3 && delta <= 3);
+        ck_assert((rowmask & (rowmask - 1)) == 0 || (colmask & (colmask - 1)) == 0);
+        rows += (rowmask & (rowmask - 1)) == 0;
+        cols += (colmask & (colmask - 1)) == 0;
+    }
+    ck_assert(rows > 50 && cols > 50);
+    const double qonly[4] = { 0, 0, 0, 1 };
+    for (int t = 0; t < 50; t++) {
+        sim_config_copy(d, c);
+        ck_assert_int_eq(ga_mutate_local_mix(d, &space, e, 3, qonly, &r), GENE_Q);
+        ck_assert_int_eq(d->interval, c->interval);
+        ck_assert(memcmp(d->inject, c->inject, sizeof *c->inject * 16) == 0);
+        ck_assert(memcmp(d->scheme, c->scheme, 16 * NPORTS) == 0);
+        sim_config_copy(c, d);
+    }
+    sim_config_free(c);
+    sim_config_free(d);
+    ga_effective_free(e);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("ga");
@@ -528,6 +621,8 @@ int main(void)
     tcase_add_test(tc, parameter_defaults_and_ranges);
     tcase_add_test(tc, gene_set_names);
     tcase_add_test(tc, effective_genes_single_packet);
+    tcase_add_test(tc, floor_by_hand);
+    tcase_add_test(tc, line_shift_and_mix);
     tcase_add_test(tc, same_seed_same_result_any_threads);
     tcase_add_test(tc, best_is_what_it_claims);
     tcase_add_test(tc, local_never_worse_than_stacking);
