@@ -27,7 +27,8 @@
 #define OFF_POP 12
 #define OFF_SORT_KEY (4 + 14 * 8)
 #define OFF_MUTATION (4 + 21 * 8)
-#define OFF_SIZE (4 + 21 * 8 + 16 + 8)
+#define OFF_SHIFT (OFF_MUTATION + 16)
+#define OFF_SIZE (4 + 21 * 8 + 24 + 8)
 #define OFF_DEST (OFF_SIZE + 15 * 8 + 256)
 #define OFF_RNG (OFF_DEST + NODES * 8)
 #define OFF_STATE (OFF_RNG + 32)
@@ -159,6 +160,9 @@ START_TEST(every_field_range_checked)
     double nan = NAN;
     memcpy(m + OFF_MUTATION, &nan, 8);
     expect_damaged(m, n, "mutation");
+    memcpy(m, raw, n);
+    memcpy(m + OFF_SHIFT, &nan, 8);
+    expect_damaged(m, n, "shift");
     memcpy(m, raw, n);
     memset(m + OFF_RNG, 0, 32);
     expect_damaged(m, n, "random generator");
