@@ -146,7 +146,7 @@ void ga_free(ga *g);
 int ga_start(ga *g, char *err, size_t errlen);
 /* One generation, recorded in one transaction.  Returns 1 while there is
  * more to do, 0 when finished (generations or --evals used up, or the best
- * at the link-load bound), -1 with a message in err when the store fails
+ * at the floor, ga_get_floor), -1 with a message in err when the store fails
  * (that generation's rows are rolled back; the ga stays usable for ga_free). */
 int ga_step(ga *g, char *err, size_t errlen);
 /* Write the pending rows and the checkpoint now (e.g. before stopping on a
