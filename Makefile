@@ -1,4 +1,4 @@
-# nocsim build.  One library of all parts (util, router, traffic, sim, viz, store, ga, cc)
+# nocsim build.  One library of all parts (util, router, traffic, sim, viz, store, ga, cc, ccsim)
 # and one binary (cli/).  Every tests/test_*.c is its own Check executable, so
 # a part's tests can be added without touching a shared list.
 #
@@ -21,7 +21,7 @@ LDLIBS  += -lsqlite3 -lpng -lz -lpthread -lm -lcadical -lstdc++
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm -pthread)
 
-PARTS   := util router traffic sim viz store ga cc
+PARTS   := util router traffic sim viz store ga cc ccsim
 LIB_SRC := $(foreach p,$(PARTS),$(wildcard $(p)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_SRC := $(wildcard cli/*.c)

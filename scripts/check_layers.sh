@@ -17,6 +17,7 @@ declare -A allowed=(
   [ga]="ga sim router store util"
   [cc]="cc store util"
   [bench]="bench sim traffic router ga util"
+  [ccsim]="ccsim cc"
 )
 bad=0
 for part in "${!allowed[@]}"; do
