@@ -129,7 +129,67 @@ typedef struct {
     int64_t *has;          /* [n*n] broadcast: cycle node v has origin o's message, or -1 */
     int *send, *recv;      /* [n] free ports */
     int *back, nback;      /* ports freed this cycle, usable from the next: v (send) or n + v (receive) */
+    /* Each resource's users in schedule order (channels; with K ports also
+     * send port v = nch + v and receive port nch + n + v): rstart/rlist CSR,
+     * rnext the first user not yet started. */
+    int nres, *rstart, *rlist, *rnext;
 } overlap_state;
+
+/* The resources transfer i uses: its channels, and with K ports its
+ * sender's and receiver's ports.  Writes them to out (room for hops + 2),
+ * returns how many. */
+static int overlap_resources(const replay *r, int i, int *out)
+{
+    const int *ch = r->chpool + r->choff[i];
+    int k = 0;
+    for (int h = 0; h < r->hops[i]; h++) out[k++] = ch[h];
+    if (r->pb->ports > 0) {
+        const int *nd = cc_schedule_nodes(r->s, i);
+        int nch = r->pb->t->nch, n = r->pb->t->n;
+        out[k++] = nch + nd[0];
+        out[k++] = nch + n + nd[r->hops[i]];
+    }
+    return k;
+}
+
+static int overlap_index(const replay *r, overlap_state *ov)
+{
+    int n = r->pb->t->n, maxh = 0;
+    ov->nres = r->pb->t->nch + 2 * n;
+    ov->rstart = calloc((size_t)ov->nres + 1, sizeof *ov->rstart);
+    ov->rnext = calloc((size_t)ov->nres + 1, sizeof *ov->rnext);
+    for (int i = 0; i < r->s->nt; i++) if (r->hops[i] > maxh) maxh = r->hops[i];
+    int *tmp = malloc(((size_t)maxh + 2) * sizeof *tmp);
+    size_t total = 0;
+    for (int q = 0; q < r->nt; q++) total += (size_t)r->hops[r->order[q]] + 2;
+    ov->rlist = malloc((total + 1) * sizeof *ov->rlist);
+    if (!ov->rstart || !ov->rnext || !tmp || !ov->rlist) { free(tmp); return CC_ENOMEM; }
+    for (int q = 0; q < r->nt; q++) {
+        int k = overlap_resources(r, r->order[q], tmp);
+        for (int j = 0; j < k; j++) ov->rstart[tmp[j] + 1]++;
+    }
+    for (int x = 0; x < ov->nres; x++) { ov->rstart[x + 1] += ov->rstart[x]; ov->rnext[x] = ov->rstart[x]; }
+    for (int q = 0; q < r->nt; q++) {
+        int k = overlap_resources(r, r->order[q], tmp);
+        for (int j = 0; j < k; j++) ov->rlist[ov->rnext[tmp[j]]++] = r->order[q];
+    }
+    for (int x = 0; x < ov->nres; x++) ov->rnext[x] = ov->rstart[x];
+    free(tmp);
+    return CC_OK;
+}
+
+/* No transfer of an earlier step that shares a resource with i is still
+ * waiting to start. */
+static bool overlap_in_turn(const replay *r, overlap_state *ov, int i, int *tmp)
+{
+    int k = overlap_resources(r, i, tmp), st = r->s->tr[i].step;
+    for (int j = 0; j < k; j++) {
+        int x = tmp[j];
+        while (ov->rnext[x] < ov->rstart[x + 1] && r->moved[ov->rlist[ov->rnext[x]]] >= 0) ov->rnext[x]++;
+        if (ov->rnext[x] < ov->rstart[x + 1] && r->s->tr[ov->rlist[ov->rnext[x]]].step < st) return false;
+    }
+    return true;
+}
 
 static bool overlap_ready(const replay *r, const overlap_state *ov, int i, int64_t c)
 {
@@ -182,8 +242,12 @@ static int run_overlap(replay *r, int64_t *cycles, char *err, size_t errlen)
     ov.send = malloc((size_t)n * sizeof *ov.send);
     ov.recv = malloc((size_t)n * sizeof *ov.recv);
     ov.back = malloc(((size_t)r->nt * 2 + 1) * sizeof *ov.back);
-    if ((pb->broadcast && !ov.has) || !ov.send || !ov.recv || !ov.back) {
-        free(ov.has); free(ov.send); free(ov.recv); free(ov.back);
+    int maxh = 0;
+    for (int i = 0; i < r->s->nt; i++) if (r->hops[i] > maxh) maxh = r->hops[i];
+    int *tmp = malloc(((size_t)maxh + 2) * sizeof *tmp);
+    if ((pb->broadcast && !ov.has) || !ov.send || !ov.recv || !ov.back || !tmp || overlap_index(r, &ov) != CC_OK) {
+        free(ov.has); free(ov.send); free(ov.recv); free(ov.back); free(tmp);
+        free(ov.rstart); free(ov.rlist); free(ov.rnext);
         return cc_fail(CC_ENOMEM, err, errlen, "out of memory replaying the schedule");
     }
     if (ov.has) for (size_t k = 0; k < (size_t)n * n; k++) ov.has[k] = -1;
@@ -194,7 +258,7 @@ static int run_overlap(replay *r, int64_t *cycles, char *err, size_t errlen)
         bool any = false;
         for (int q = 0; q < r->nt; q++) {
             int i = r->order[q];
-            if (r->moved[i] < 0 && overlap_ready(r, &ov, i, c)) overlap_start(r, &ov, i);
+            if (r->moved[i] < 0 && overlap_ready(r, &ov, i, c) && overlap_in_turn(r, &ov, i, tmp)) overlap_start(r, &ov, i);
             if (r->moved[i] < 0 || r->done[i] >= 0) continue;
             replay_move(r, i, c);      /* a claimed path never blocks */
             any = true;
@@ -215,7 +279,8 @@ static int run_overlap(replay *r, int64_t *cycles, char *err, size_t errlen)
         c++;
     }
     *cycles = c;
-    free(ov.has); free(ov.send); free(ov.recv); free(ov.back);
+    free(ov.has); free(ov.send); free(ov.recv); free(ov.back); free(tmp);
+    free(ov.rstart); free(ov.rlist); free(ov.rnext);
     return rc;
 }
 

@@ -30,11 +30,19 @@
  *   to it is done (the origin itself from cycle 0); (b) every channel of its
  *   path is free; (c) the sender has a free send port and the receiver a
  *   free receive port (K of each in the K-port model, the degree in
- *   all-port).  It then claims its whole path at once, so a started packet
- *   never blocks and arbitrary source routes cannot deadlock; each channel
- *   is freed as its tail crosses it, the send port when the tail has left
- *   the sender (m cycles), the receive port when the packet is done.  Each
- *   cycle, waiting transfers are tried in schedule order.
+ *   all-port); (d) no transfer of an earlier step that uses one of its
+ *   channels (with K ports: its sender's send port or its receiver's
+ *   receive port) is still waiting to start, so every channel and port
+ *   serves its transfers in the schedule's order.  It then claims its whole
+ *   path at once, so a started packet never blocks and arbitrary source
+ *   routes cannot deadlock; each channel is freed as its tail crosses it,
+ *   the send port when the tail has left the sender (m cycles), the receive
+ *   port when the packet is done.  Each cycle, waiting transfers are tried
+ *   in schedule order.  By (d), for a valid schedule no transfer starts
+ *   later than in CCSIM_STEPS (by induction over steps: whatever it waits
+ *   for is of an earlier step), so overlapped is never slower; without (d)
+ *   a greedy start can take a channel an earlier step needs, and was 20%
+ *   slower than steps on mesh 4x4 AAS with 64-flit packets.
  *
  * Conventions as in cc/errors.h. */
 #ifndef NOCSIM_CCSIM_REPLAY_H

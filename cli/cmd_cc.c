@@ -11,6 +11,7 @@
 #include "cc/instance.h"
 #include "cc/schedfile.h"
 #include "cc/search.h"
+#include "ccsim/report.h"
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "store/store.h"
@@ -25,7 +26,10 @@ typedef struct {
     out_format fmt;
     const char *out;
     const char *db;
-    const char *file;    /* verify */
+    const char *file;    /* verify, cycles */
+    bool cycles;         /* replay the best schedule flit by flit */
+    int flits;
+    long ts;             /* the step model's t_s in cycles; -1: the default */
 } cc_opts;
 
 static void usage(FILE *f)
@@ -34,6 +38,7 @@ static void usage(FILE *f)
 "usage: nocsim cc --topology T --cc CC [options]          schedule a CC\n"
 "       nocsim cc bounds --topology T --cc CC [options]   print the lower bounds\n"
 "       nocsim cc verify SCHEDULE.json [options]          check a schedule file\n"
+"       nocsim cc cycles SCHEDULE.json [options]          replay a wormhole schedule flit by flit\n"
 "\n"
 "Find a schedule of a collective communication (CC) in the fewest synchronised\n"
 "steps, no two transfers of a step sharing a channel (simulated annealing; UMDA of\n"
@@ -70,6 +75,16 @@ static void usage(FILE *f)
 "                     optimal or finds a shorter one\n"
 "  --exact-seconds T  give the solver at most T seconds per step count [%.0f]\n"
 "\n"
+"cycles (--cycles after a search, or nocsim cc cycles FILE; wormhole only):\n"
+"  --cycles           replay the schedule on a flit-level model (one flit per channel\n"
+"                     per cycle, source-routed along its paths, a blocked header waits):\n"
+"                     steps one after another, and overlapped (a transfer starts when\n"
+"                     its sender has the message and its whole path and ports are free);\n"
+"                     printed next to paper 000's model t = S x t_s + m x t_1 (see\n"
+"                     ccsim/replay.h and cc/README.md)\n"
+"  --flits M          packet length m in flits, 1..%d [%d]\n"
+"  --ts T             the step model's start-up t_s in cycles [the longest path in hops]\n"
+"\n"
 "output:\n"
 "  --format text|json|csv   [text]\n"
 "  --out FILE         write the best schedule as JSON: the whole problem and the steps\n"
@@ -84,7 +99,7 @@ static void usage(FILE *f)
 "\n"
 "Exit status: 0 success (a schedule found / valid), 1 none found / invalid or a\n"
 "run-time failure (out of memory, a failed write), 2 bad input.\n",
-            CC_MAX_NODES, CC_PATHS_MAX_EXTRA, CC_PATHS_DEFAULT_MAX, CC_EXACT_DEFAULT_SECONDS);
+            CC_MAX_NODES, CC_PATHS_MAX_EXTRA, CC_PATHS_DEFAULT_MAX, CC_EXACT_DEFAULT_SECONDS, CCSIM_MAX_FLITS, CCSIM_DEFAULT_FLITS);
 }
 
 /* The exit status of a cc error code. */
@@ -171,6 +186,9 @@ static bool parse_search(cc_opts *o, int argc, char **argv, int *i, bool *handle
     else if (parse_int_flag(a, "--threads", argc, argv, i, 1, 256, &x, &ok)) o->sp.threads = (int)x;
     else if (parse_int_flag(a, "--runs", argc, argv, i, 1, CC_RUNS_MAX, &x, &ok)) o->runs = (int)x;
     else if (parse_int_flag(a, "--seed", argc, argv, i, 0, 2000000000L, &x, &ok)) o->sp.seed = (uint64_t)x;
+    else if (parse_int_flag(a, "--flits", argc, argv, i, 1, CCSIM_MAX_FLITS, &x, &ok)) o->flits = (int)x;
+    else if (parse_int_flag(a, "--ts", argc, argv, i, 0, 1000000000L, &x, &ok)) o->ts = x;
+    else if (strcmp(a, "--cycles") == 0) o->cycles = true;
     else if (strcmp(a, "--algo") == 0) {
         int k, na = 0;
         const char *names[8];
@@ -266,20 +284,32 @@ static void print_verify(const cc_opts *o, const cc_instance *in, const cc_verif
     if (too_long) printf("INVALID: %d steps, more than --steps %d\n", vr->steps, o->sp.steps);
 }
 
+/* Read o->file, build its problem (flags merged) and verify its schedule.
+ * CC_OK with *in, *sch and *vr filled (the caller frees *in and *sch, also
+ * after a failure), or a cc error code with err. */
+static int load_schedule(const cc_opts *o, cc_instance **in, cc_schedule **sch, cc_verify_result *vr, char *err, size_t errlen)
+{
+    cc_schedfile *f;
+    *in = NULL;
+    *sch = NULL;
+    int rc = cc_schedfile_read(o->file, &f, err, errlen);
+    if (rc != CC_OK) return rc;
+    cc_desc d = *cc_schedfile_desc(f);
+    rc = cc_desc_merge(&d, &o->desc, err, errlen);
+    if (rc == CC_OK) rc = cc_instance_new(&d, o->max_paths, in, err, errlen);
+    if (rc == CC_OK) rc = cc_schedfile_schedule(f, (*in)->t, sch, err, errlen);
+    if (rc == CC_OK && cc_verify((*in)->pb, *sch, vr) != CC_OK) rc = cc_fail(CC_ENOMEM, err, errlen, "out of memory verifying");
+    cc_schedfile_free(f);
+    return rc;
+}
+
 static int do_verify(const cc_opts *o)
 {
     char err[CC_ERRLEN];
-    cc_schedfile *f;
-    int rc = cc_schedfile_read(o->file, &f, err, sizeof err);
-    if (rc != CC_OK) return fail_msg(rc, err);
-    cc_desc d = *cc_schedfile_desc(f);
-    cc_instance *in = NULL;
-    cc_schedule *sch = NULL;
+    cc_instance *in;
+    cc_schedule *sch;
     cc_verify_result vr;
-    rc = cc_desc_merge(&d, &o->desc, err, sizeof err);
-    if (rc == CC_OK) rc = cc_instance_new(&d, o->max_paths, &in, err, sizeof err);
-    if (rc == CC_OK) rc = cc_schedfile_schedule(f, in->t, &sch, err, sizeof err);
-    if (rc == CC_OK && cc_verify(in->pb, sch, &vr) != CC_OK) rc = cc_fail(CC_ENOMEM, err, sizeof err, "out of memory verifying");
+    int rc = load_schedule(o, &in, &sch, &vr, err, sizeof err);
     int status = rc != CC_OK ? fail_msg(rc, err) : EXIT_OK;
     if (rc == CC_OK) {
         bool too_long = o->sp.steps > 0 && vr.steps > o->sp.steps;
@@ -288,7 +318,54 @@ static int do_verify(const cc_opts *o)
     }
     cc_schedule_free(sch);
     cc_instance_free(in);
-    cc_schedfile_free(f);
+    return status;
+}
+
+static void print_cycles_json(FILE *f, const ccsim_report *r)
+{
+    fprintf(f, "{\"flits\": %d, \"steps\": %d, \"max_hops\": %d, \"cycles_steps\": %lld, \"cycles_overlap\": %lld, "
+               "\"stalls_steps\": %lld, \"model\": %lld, \"ts\": %lld, \"t1\": %lld}",
+            r->flits, r->steps, r->max_hops, (long long)r->mode[CCSIM_STEPS].cycles, (long long)r->mode[CCSIM_OVERLAP].cycles,
+            (long long)r->mode[CCSIM_STEPS].stalls, (long long)r->model, (long long)r->ts, (long long)r->t1);
+}
+
+static void print_cycles_text(const cc_opts *o, const ccsim_report *r)
+{
+    printf("cycles, packets of m = %d flits, one flit per channel per cycle:\n", r->flits);
+    printf("  steps one after another  %lld cycles", (long long)r->mode[CCSIM_STEPS].cycles);
+    if (r->mode[CCSIM_STEPS].stalls) printf(" (%lld header stalls: channels shared in a step)", (long long)r->mode[CCSIM_STEPS].stalls);
+    printf("\n  overlapped               %lld cycles\n", (long long)r->mode[CCSIM_OVERLAP].cycles);
+    printf("  step model (paper 000)   t = S x t_s + m x t_1 = %d x %lld + %d x %lld = %lld cycles (t_s = %lld%s; t_1 = 1 cycle per flit)\n",
+           r->steps, (long long)r->ts, r->flits, (long long)r->t1, (long long)r->model, (long long)r->ts,
+           o->ts >= 0 ? ", given" : ": the longest path in hops");
+}
+
+static int do_cycles(const cc_opts *o)
+{
+    char err[CC_ERRLEN];
+    cc_instance *in;
+    cc_schedule *sch;
+    cc_verify_result vr;
+    ccsim_report rep;
+    int rc = load_schedule(o, &in, &sch, &vr, err, sizeof err);
+    if (rc == CC_OK && !vr.ok) rc = cc_fail(CC_EINPUT, err, sizeof err, "%s: not a valid schedule: %s", o->file, vr.first);
+    if (rc == CC_OK) rc = ccsim_report_new(in->pb, sch, o->flits, o->ts, &rep, err, sizeof err);
+    int status = rc != CC_OK ? fail_msg(rc, err) : EXIT_OK;
+    if (rc == CC_OK) {
+        if (o->fmt == FMT_JSON) { print_cycles_json(stdout, &rep); printf("\n"); }
+        else if (o->fmt == FMT_CSV)
+            printf("flits,steps,max_hops,cycles_steps,cycles_overlap,stalls_steps,model,ts,t1\n%d,%d,%d,%lld,%lld,%lld,%lld,%lld,%lld\n",
+                   rep.flits, rep.steps, rep.max_hops, (long long)rep.mode[CCSIM_STEPS].cycles, (long long)rep.mode[CCSIM_OVERLAP].cycles,
+                   (long long)rep.mode[CCSIM_STEPS].stalls, (long long)rep.model, (long long)rep.ts, (long long)rep.t1);
+        else {
+            describe(stdout, in);
+            printf("schedule %s: %d steps (lower bound %d)\n", o->file, vr.steps, in->bounds.best);
+            print_cycles_text(o, &rep);
+        }
+        status = flush_stdout(EXIT_OK);
+    }
+    cc_schedule_free(sch);
+    cc_instance_free(in);
     return status;
 }
 
@@ -415,7 +492,8 @@ static void print_run_header(const cc_opts *o, const cc_instance *in)
     }
 }
 
-static void print_summary(const cc_opts *o, const cc_instance *in, const cc_series *se, const cc_exact_result *ex)
+static void print_summary(const cc_opts *o, const cc_instance *in, const cc_series *se, const cc_exact_result *ex,
+                          const ccsim_report *cyc)
 {
     int bound = in->bounds.best;
     double rate = (double)se->reached / se->runs;
@@ -432,6 +510,7 @@ static void print_summary(const cc_opts *o, const cc_instance *in, const cc_seri
             printf("best: %d steps (bound %d, %s), verified%s\n", se->best.steps, bound, from,
                    !ex || ex->status != CC_EXACT_OPTIMAL ? "" : ex->sat_proof ? ", optimal over these routes (SAT)" : ", optimal (lower bound)");
             cc_schedule_write_text(stdout, se->best.sched, in->pb);
+            if (cyc) print_cycles_text(o, cyc);
         }
     } else if (o->fmt == FMT_JSON) {
         printf("], \"found\": %d, \"success_rate\": %.4f, \"mean_seconds\": %.4f, \"mean_evals_to_best\": %.1f",
@@ -445,6 +524,7 @@ static void print_summary(const cc_opts *o, const cc_instance *in, const cc_seri
             printf(", \"best_steps\": %d, \"verified\": true, \"schedule\": ", se->best.steps);
             cc_schedule_write_json(stdout, se->best.sched, in->pb, "");
         }
+        if (cyc) { printf(", \"cycles\": "); print_cycles_json(stdout, cyc); }
         printf("}\n");
     }
 }
@@ -455,6 +535,10 @@ static int do_run(const cc_opts *o)
     cc_instance *in;
     int rc = cc_instance_new(&o->desc, o->max_paths, &in, err, sizeof err);
     if (rc != CC_OK) return fail_msg(rc, err);
+    if (o->cycles && in->pb->sw != CC_WH) {
+        cc_instance_free(in);
+        return fail_msg(CC_EINPUT, "--cycles: the cycle replay takes wormhole schedules, not --switching sf");
+    }
     cc_search_params sp = o->sp;
     sp.start_steps = in->bounds.best;
     print_run_header(o, in);
@@ -476,7 +560,12 @@ static int do_run(const cc_opts *o)
         if (se.best.found && (before < 0 || se.best.steps < before)) se.best_run = -1;   /* the solver's schedule */
         exp = &ex;
     }
-    print_summary(o, in, &se, exp);
+    ccsim_report cyc;
+    if (o->cycles && se.best.found) {
+        rc = ccsim_report_new(in->pb, se.best.sched, o->flits, o->ts, &cyc, err, sizeof err);
+        if (rc != CC_OK) { cc_search_result_clear(&se.best); cc_instance_free(in); return fail_msg(rc, err); }
+    }
+    print_summary(o, in, &se, exp, o->cycles && se.best.found ? &cyc : NULL);
     bool ok = true;
     if (o->out && se.best.found) ok = write_schedule(o->out, se.best.sched, in->pb);
     if (o->out && !se.best.found) fprintf(stderr, "nocsim cc: no schedule found, %s not written\n", o->out);
@@ -505,16 +594,16 @@ static int parse_args(cc_opts *o, int argc, char **argv, int i)
 int cmd_cc(int argc, char **argv)
 {
     cc_opts o = { .desc = cc_desc_empty(), .max_paths = CC_PATHS_DEFAULT_MAX, .sp = cc_search_defaults(), .runs = 1,
-                  .exact_seconds = CC_EXACT_DEFAULT_SECONDS, .fmt = FMT_TEXT };
-    int mode = 0;   /* 0 run, 1 bounds, 2 verify */
+                  .exact_seconds = CC_EXACT_DEFAULT_SECONDS, .fmt = FMT_TEXT, .flits = CCSIM_DEFAULT_FLITS, .ts = -1 };
+    int mode = 0;   /* 0 run, 1 bounds, 2 verify, 3 cycles */
     int i = 1;
     if (argc > 1 && strcmp(argv[1], "bounds") == 0) { mode = 1; i = 2; }
-    else if (argc > 1 && strcmp(argv[1], "verify") == 0) {
-        mode = 2;
+    else if (argc > 1 && (strcmp(argv[1], "verify") == 0 || strcmp(argv[1], "cycles") == 0)) {
+        mode = argv[1][0] == 'v' ? 2 : 3;
         i = 2;
         if (argc < 3 || argv[2][0] == '-') {
             if (argc >= 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) { usage(stdout); return flush_stdout(EXIT_OK); }
-            fprintf(stderr, "nocsim cc verify: needs a schedule file: nocsim cc verify SCHEDULE.json [options]\n");
+            fprintf(stderr, "nocsim cc %s: needs a schedule file: nocsim cc %s SCHEDULE.json [options]\n", argv[1], argv[1]);
             return EXIT_USAGE;
         }
         o.file = argv[i++];
@@ -523,5 +612,10 @@ int cmd_cc(int argc, char **argv)
     if (p != 0) return p > 0 ? EXIT_OK : (ferror(stdout) ? EXIT_FAIL : EXIT_USAGE);
     if (mode == 1) return do_bounds(&o);
     if (mode == 2) return do_verify(&o);
+    if (mode == 3) return do_cycles(&o);
+    if (o.cycles && o.fmt == FMT_CSV) {
+        fprintf(stderr, "nocsim cc: --cycles: not with --format csv (one row per run); use --out FILE, then nocsim cc cycles FILE --format csv\n");
+        return EXIT_USAGE;
+    }
     return do_run(&o);
 }

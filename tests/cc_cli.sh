@@ -121,6 +121,27 @@ grep -q "algorithm hgsa" "$tmp/out" || { echo "FAIL: hgsa not named"; fail=1; }
 expect 2 "--nonminimal over its limit" "$N" cc --topology octagon --cc aas --nonminimal 9
 expect 2 "--threads 0" "$N" cc --topology octagon --cc aas --threads 0
 
+# ---- --cycles: the flit-level replay (ccsim/replay.h) ----
+# good.json by hand, m = 8: step 1 three one-hop packets (8 cycles), step 2 a
+# 3-hop packet (3 + 8 - 1 = 10): 18.  Overlapped: the one-hop packets of
+# step 2 wait for their message (cycle 8), 0-4-6-7 for channel 0->4 (free
+# from 8): 18.  Model: 2 x 3 + 8 x 1 = 14 (t_s = the longest path, 3).
+expect 0 "cycles of a hand-made OAB" "$N" cc cycles "$tmp/good.json" --flits 8 --format csv
+[ "$(tail -1 "$tmp/out")" = "8,2,3,18,18,0,14,3,1" ] || { echo "FAIL: cycles row: $(tail -1 "$tmp/out")"; fail=1; }
+expect 0 "cycles with --ts" "$N" cc cycles "$tmp/good.json" --ts 5
+grep -q "= 2 x 5 + 8 x 1 = 18 cycles (t_s = 5, given" "$tmp/out" || { echo "FAIL: --ts model line"; fail=1; }
+grep -q "steps one after another  18 cycles" "$tmp/out" || { echo "FAIL: cycles text"; fail=1; }
+expect 2 "cycles of an invalid schedule" "$N" cc cycles "$tmp/wrongroot.json"
+grep -q "not a valid schedule" "$tmp/err" || { echo "FAIL: invalid schedule not named"; fail=1; }
+expect 2 "cycles without a file" "$N" cc cycles
+expect 2 "--flits 0" "$N" cc cycles "$tmp/good.json" --flits 0
+expect 0 "search with --cycles" "$N" cc --topology hypercube:3 --cc oab --cycles --flits 4
+grep -q "step model (paper 000)" "$tmp/out" || { echo "FAIL: --cycles text"; fail=1; }
+expect 0 "search with --cycles, JSON" "$N" cc --topology hypercube:3 --cc oab --cycles --format json
+grep -q '"cycles": {"flits": 8, "steps": 2' "$tmp/out" || { echo "FAIL: --cycles JSON"; fail=1; }
+expect 2 "--cycles of a store-and-forward schedule" "$N" cc --topology hypercube:3 --cc oab --switching sf --cycles
+expect 2 "--cycles with --format csv" "$N" cc --topology hypercube:3 --cc oab --cycles --format csv
+
 # Counts the exit-status checks; a failed content check above also fails the script.
 echo "cc_cli: $((checks - failed)) passed, $failed failed"
 exit $fail

@@ -146,6 +146,25 @@ START_TEST(overlap_waits_for_the_message)
 }
 END_TEST
 
+START_TEST(overlap_keeps_each_channels_order)
+{
+    /* ring:4, m = 4.  Step 1: A = 0-1-2 (done 5; 1->2 free from 5) and
+     * B = 3-0 (3->0 free from 4); step 2: W = 1-2-3; step 3: Y = 2-3-0.
+     * Steps: 5, then W 5..10, Y 10..15.  Overlapped, Y may not take 2->3
+     * before W (an earlier step) has started: W starts at 5 (done 10, its tail
+     * crosses 2->3 in cycle 9), Y at 10, done 15.  (A greedy start would let Y
+     * claim 2->3 at cycle 4 and hold W back to 8: 13.) */
+    fixture f = fx_new("ring:4", CC_AAS, 0);
+    add(&f, 0, 3, (int[]){ 0, 1, 2 });
+    add(&f, 0, 2, (int[]){ 3, 0 });
+    add(&f, 1, 3, (int[]){ 1, 2, 3 });
+    add(&f, 2, 3, (int[]){ 2, 3, 0 });
+    ck_assert_int_eq(cycles(&f, 4, CCSIM_STEPS, NULL), 15);
+    ck_assert_int_eq(cycles(&f, 4, CCSIM_OVERLAP, NULL), 15);
+    fx_free(&f);
+}
+END_TEST
+
 START_TEST(overlap_respects_ports)
 {
     /* One-port OAS from 0 on ring:4, m = 4: 0-1, 0-3, 0-1-2 in steps 1..3.
@@ -205,6 +224,7 @@ int main(void)
     tcase_add_test(tc, header_blocks_on_busy_link);
     tcase_add_test(tc, steps_one_after_another);
     tcase_add_test(tc, overlap_waits_for_the_message);
+    tcase_add_test(tc, overlap_keeps_each_channels_order);
     tcase_add_test(tc, overlap_respects_ports);
     tcase_add_test(tc, bad_input_refused);
     suite_add_tcase(s, tc);
