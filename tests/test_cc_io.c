@@ -169,6 +169,58 @@ START_TEST(bounds_by_hand)
 }
 END_TEST
 
+/* Store-and-forward AAB and AAS bounds, by hand. */
+START_TEST(sf_all_to_all_bounds_by_hand)
+{
+    /* ring:4 AAS, all-port: distances 4 x (1+2+1) = 16 over 8 channels: 2;
+     * node 0's 3 messages over 2 channels: 2; the farthest node 2 hops: 2.
+     * No hop-sends bound without a port limit. */
+    cc_instance *in = inst("ring:4", CC_AAS, NULL, 0, CC_SF);
+    ck_assert_int_eq(bound_named(in, "distance"), 2);
+    ck_assert_int_eq(bound_named(in, "eccentricity"), 2);
+    ck_assert_int_eq(bound_named(in, "hop-sends"), -1);
+    ck_assert_int_eq(in->bounds.best, 2);
+    cc_instance_free(in);
+    /* one-port: the 16 hops are 16 sends, 4 nodes x 1 per step: 4 (inject: 3) */
+    in = inst("ring:4", CC_AAS, NULL, 1, CC_SF);
+    ck_assert_int_eq(bound_named(in, "inject"), 3);
+    ck_assert_int_eq(bound_named(in, "hop-sends"), 4);
+    ck_assert_int_eq(in->bounds.best, 4);
+    cc_instance_free(in);
+    /* 3-cube AAS: distances 8 x (3x1 + 3x2 + 1x3) = 96 over 24 channels: 4;
+     * bisection 16 messages over 4 channels: 4; diameter 3.  One-port: 96
+     * sends, 8 per step: 12, far above inject 7. */
+    in = inst("hypercube:3", CC_AAS, NULL, 0, CC_SF);
+    ck_assert_int_eq(bound_named(in, "distance"), 4);
+    ck_assert_int_eq(bound_named(in, "cut"), 4);
+    ck_assert_int_eq(bound_named(in, "eccentricity"), 3);
+    ck_assert_int_eq(in->bounds.best, 4);
+    cc_instance_free(in);
+    in = inst("hypercube:3", CC_AAS, NULL, 1, CC_SF);
+    ck_assert_int_eq(bound_named(in, "hop-sends"), 12);
+    ck_assert_int_eq(in->bounds.best, 12);
+    cc_instance_free(in);
+    /* The 2x4 ladder (paper 001 Table 1: SF AAB 4, no bound given): a corner
+     * receives 7 messages over 2 channels: 4; diameter 4.  AAS: the middle
+     * cut, 4 x 4 messages each way over 2 channels: 8. */
+    in = inst("mesh:2x4", CC_AAB, NULL, 0, CC_SF);
+    ck_assert_int_eq(bound_named(in, "receive"), 4);
+    ck_assert_int_eq(bound_named(in, "eccentricity"), 4);
+    ck_assert_int_eq(in->bounds.best, 4);
+    cc_instance_free(in);
+    in = inst("mesh:2x4", CC_AAS, NULL, 0, CC_SF);
+    ck_assert_int_eq(bound_named(in, "cut"), 8);
+    ck_assert_int_eq(in->bounds.best, 8);
+    cc_instance_free(in);
+    /* one-port SF AAB of the 3-cube: 56 deliveries, one hop and one send
+     * each, 8 per step: 7 = receive 7 */
+    in = inst("hypercube:3", CC_AAB, NULL, 1, CC_SF);
+    ck_assert_int_eq(bound_named(in, "hop-sends"), 7);
+    ck_assert_int_eq(bound_named(in, "receive"), 7);
+    cc_instance_free(in);
+}
+END_TEST
+
 START_TEST(schedule_writers)
 {
     cc_instance *in = inst("ring:4", CC_AAB, NULL, 0, CC_UNSET);
@@ -221,6 +273,7 @@ int main(void)
     tcase_add_test(tc, json_errors_name_the_line);
     tcase_add_test(tc, problem_definitions);
     tcase_add_test(tc, bounds_by_hand);
+    tcase_add_test(tc, sf_all_to_all_bounds_by_hand);
     tcase_add_test(tc, schedule_writers);
     suite_add_tcase(s, tc);
     return testutil_run(s);

@@ -16,7 +16,7 @@
 #include "cc/search.h"
 
 /* An instance from a description in a few words. */
-static cc_instance *inst(const char *topo, cc_kind kind, const char *root, int ports, int extra)
+static cc_instance *inst_sw(const char *topo, cc_kind kind, const char *root, int ports, int extra, int sw)
 {
     cc_desc d = cc_desc_empty();
     d.topology = topo;
@@ -24,11 +24,17 @@ static cc_instance *inst(const char *topo, cc_kind kind, const char *root, int p
     d.root = root;
     d.ports = ports;
     d.extra = extra;
+    d.sw = sw;
     cc_instance *in;
     char err[CC_ERRLEN];
     int rc = cc_instance_new(&d, 128, &in, err, sizeof err);
     ck_assert_msg(rc == CC_OK, "%s", err);
     return in;
+}
+
+static cc_instance *inst(const char *topo, cc_kind kind, const char *root, int ports, int extra)
+{
+    return inst_sw(topo, kind, root, ports, extra, CC_UNSET);
 }
 
 static cc_enc *enc(const cc_instance *in, int S, bool hop1)
@@ -266,9 +272,9 @@ END_TEST
 
 /* ---- exact (SAT) ---------------------------------------------------- */
 
-static int decide(const char *topo, cc_kind kind, const char *root, int ports, int extra, int S)
+/* Solve in for S steps; a found schedule must verify.  Frees in. */
+static int decide_in(cc_instance *in, int S)
 {
-    cc_instance *in = inst(topo, kind, root, ports, extra);
     int sat;
     cc_schedule *s;
     long v, c;
@@ -283,6 +289,11 @@ static int decide(const char *topo, cc_kind kind, const char *root, int ports, i
     }
     cc_instance_free(in);
     return sat;
+}
+
+static int decide(const char *topo, cc_kind kind, const char *root, int ports, int extra, int S)
+{
+    return decide_in(inst(topo, kind, root, ports, extra), S);
 }
 
 START_TEST(exact_decides_published_cases)
@@ -351,20 +362,37 @@ START_TEST(exact_improves_a_search_result)
 END_TEST
 
 
+/* SF all-to-all at the bounds tests/test_cc_io.c works out by hand: ring:4
+ * AAS all-port 2; one-port 4 (the hop-sends bound; 3 impossible);
+ * the 2x4 ladder's AAB 4 (paper 001 Table 1) and AAS 8; 3-cube AAS 4, and
+ * one-port 12 (the hop-sends bound; the default SA search finds only 18). */
+static void sf_decide(const char *topo, cc_kind kind, int ports, int S, int want)
+{
+    int sat = decide_in(inst_sw(topo, kind, NULL, ports, 0, CC_SF), S);
+    ck_assert_msg(sat == want, "%s %s %d-port SF in %d steps: %d, want %d", topo, cc_kind_names[kind], ports, S, sat, want);
+}
+
 /* Store-and-forward and the one-hop formula: ring:6 OAS from 0 in SF needs
  * 3 steps (the message to 3 leaves at step 0 and arrives at step 2, the
  * messages to 2 and 1 follow it on 0->1), and the octagon's AAB in 3 steps
  * exists with one-hop deliveries only. */
+START_TEST(exact_sf_all_to_all)
+{
+    sf_decide("ring:4", CC_AAS, 0, 2, 1);
+    sf_decide("ring:4", CC_AAS, 0, 1, 0);
+    sf_decide("ring:4", CC_AAS, 1, 4, 1);
+    sf_decide("ring:4", CC_AAS, 1, 3, 0);
+    sf_decide("mesh:2x4", CC_AAB, 0, 4, 1);
+    sf_decide("mesh:2x4", CC_AAS, 0, 8, 1);
+    sf_decide("hypercube:3", CC_AAS, 0, 4, 1);
+    sf_decide("hypercube:3", CC_AAS, 1, 12, 1);
+}
+END_TEST
+
 START_TEST(exact_sf_and_one_hop)
 {
-    cc_desc d = cc_desc_empty();
-    d.topology = "ring:6";
-    d.kind = CC_OAS;
-    d.root = "0";
-    d.sw = CC_SF;
-    cc_instance *in;
+    cc_instance *in = inst_sw("ring:6", CC_OAS, "0", 0, 0, CC_SF);
     char err[CC_ERRLEN];
-    ck_assert(cc_instance_new(&d, 128, &in, err, sizeof err) == CC_OK);
     int sat;
     cc_schedule *s;
     long v, c;
@@ -836,6 +864,7 @@ int main(void)
     tcase_add_test(tc, exact_broadcast_and_ports);
     tcase_add_test(tc, exact_improves_a_search_result);
     tcase_add_test(tc, exact_sf_and_one_hop);
+    tcase_add_test(tc, exact_sf_all_to_all);
     tcase_add_test(tc, schedfile_carries_the_problem);
     tcase_add_test(tc, schedfile_fills_from_flags_and_rejects_bad_fields);
     tcase_add_test(tc, topo_limits_and_names);
