@@ -1,6 +1,11 @@
-/* The flit-level replay of a wormhole CC schedule (the model is stated in
- * replay.h).  Packets move as units, so a packet's whole state is its start
- * cycle and the number of cycles it has moved. */
+/* The replay of a wormhole CC schedule (the model is stated in replay.h).
+ * Steps mode: a step whose packets share no channel has a closed-form length
+ * (longest path + m - 1); a step that shares one runs cycle by cycle, where
+ * packets move as units, so a packet's whole state is the number of cycles
+ * it has moved.  Overlap mode: started packets never block, so it jumps
+ * from one release time to the next.  Either way the work does not grow
+ * with m (a packet of a million flits costs what one of eight does) except
+ * in the per-cycle loop of a step with shared channels. */
 #include "ccsim/replay.h"
 
 #include <stdlib.h>
@@ -98,6 +103,30 @@ static void replay_end_cycle(replay *r)
     r->nfreed = 0;
 }
 
+/* Transfers order[k .. end) share no channel: then no header blocks and the
+ * step lasts its longest path + m - 1 cycles (the rules of replay.h); the
+ * per-cycle loop is needed only otherwise.  Returns that length, or -1. */
+static int64_t unshared_step_length(replay *r, int k, int end)
+{
+    int64_t longest = 0;
+    bool shared = false;
+    for (int q = k; q < end && !shared; q++) {
+        int i = r->order[q];
+        const int *ch = r->chpool + r->choff[i];
+        for (int h = 0; h < r->hops[i]; h++) {
+            if (r->owner[ch[h]] >= 0) { shared = true; break; }
+            r->owner[ch[h]] = i;
+        }
+        if (r->hops[i] > longest) longest = r->hops[i];
+    }
+    for (int q = k; q < end; q++) {   /* give the channels back */
+        int i = r->order[q];
+        const int *ch = r->chpool + r->choff[i];
+        for (int h = 0; h < r->hops[i]; h++) if (r->owner[ch[h]] == i) r->owner[ch[h]] = -1;
+    }
+    return shared ? -1 : longest + r->m - 1;
+}
+
 static int run_steps(replay *r, int64_t *cycles, char *err, size_t errlen)
 {
     const cc_schedule *s = r->s;
@@ -105,6 +134,13 @@ static int run_steps(replay *r, int64_t *cycles, char *err, size_t errlen)
     for (int k = 0; k < r->nt;) {
         int st = s->tr[r->order[k]].step, end = k;
         while (end < r->nt && s->tr[r->order[end]].step == st) r->moved[r->order[end++]] = 0;
+        int64_t len = unshared_step_length(r, k, end);
+        if (len >= 0) {
+            for (int q = k; q < end; q++) r->done[r->order[q]] = c + r->hops[r->order[q]] + r->m - 1;
+            c += len;
+            k = end;
+            continue;
+        }
         for (int left = end - k; left > 0; c++) {
             bool any = false;
             for (int q = k; q < end; q++) {
@@ -123,17 +159,47 @@ static int run_steps(replay *r, int64_t *cycles, char *err, size_t errlen)
     return CC_OK;
 }
 
-/* Overlap mode state beyond the flit engine: when each (origin, node) has
- * the message, and free ports. */
+/* Overlap mode.  A started packet has claimed its whole path, so it never
+ * blocks and its timeline is fixed at its start t: channel j free from
+ * t + j + m, the send port from t + m, the receive port and the message at
+ * the receiver from its done time t + H + m - 1.  Start conditions change
+ * only at those times, so the replay jumps from one to the next (a min-heap)
+ * instead of stepping every cycle; the result is the per-cycle rule's. */
 typedef struct {
+    int64_t *chfree;       /* [nch] cycle from which the channel is free */
     int64_t *has;          /* [n*n] broadcast: cycle node v has origin o's message, or -1 */
-    int *send, *recv;      /* [n] free ports */
-    int *back, nback;      /* ports freed this cycle, usable from the next: v (send) or n + v (receive) */
+    int *sslot, *rslot;    /* [n+1] CSR: node v's send ports sfree[sslot[v] .. sslot[v+1]) */
+    int64_t *sfree, *rfree;
+    int64_t *heap; int nheap;
     /* Each resource's users in schedule order (channels; with K ports also
      * send port v = nch + v and receive port nch + n + v): rstart/rlist CSR,
      * rnext the first user not yet started. */
-    int nres, *rstart, *rlist, *rnext;
+    int *rstart, *rlist, *rnext;
+    int *tmp;              /* room for one transfer's resources */
 } overlap_state;
+
+static void heap_push(overlap_state *ov, int64_t x)
+{
+    int k = ov->nheap++;
+    for (; k > 0 && ov->heap[(k - 1) / 2] > x; k = (k - 1) / 2) ov->heap[k] = ov->heap[(k - 1) / 2];
+    ov->heap[k] = x;
+}
+
+static int64_t heap_pop(overlap_state *ov)
+{
+    int64_t top = ov->heap[0], x = ov->heap[--ov->nheap];
+    int k = 0;
+    for (;;) {
+        int c = 2 * k + 1;
+        if (c >= ov->nheap) break;
+        if (c + 1 < ov->nheap && ov->heap[c + 1] < ov->heap[c]) c++;
+        if (ov->heap[c] >= x) break;
+        ov->heap[k] = ov->heap[c];
+        k = c;
+    }
+    if (ov->nheap > 0) ov->heap[k] = x;
+    return top;
+}
 
 /* The resources transfer i uses: its channels, and with K ports its
  * sender's and receiver's ports.  Writes them to out (room for hops + 2),
@@ -152,135 +218,137 @@ static int overlap_resources(const replay *r, int i, int *out)
     return k;
 }
 
-static int overlap_index(const replay *r, overlap_state *ov)
+static int overlap_alloc(const replay *r, overlap_state *ov)
 {
-    int n = r->pb->t->n, maxh = 0;
-    ov->nres = r->pb->t->nch + 2 * n;
-    ov->rstart = calloc((size_t)ov->nres + 1, sizeof *ov->rstart);
-    ov->rnext = calloc((size_t)ov->nres + 1, sizeof *ov->rnext);
-    for (int i = 0; i < r->s->nt; i++) if (r->hops[i] > maxh) maxh = r->hops[i];
-    int *tmp = malloc(((size_t)maxh + 2) * sizeof *tmp);
+    const cc_problem *pb = r->pb;
+    int n = pb->t->n, nch = pb->t->nch, nres = nch + 2 * n, maxh = 0;
     size_t total = 0;
-    for (int q = 0; q < r->nt; q++) total += (size_t)r->hops[r->order[q]] + 2;
+    for (int q = 0; q < r->nt; q++) {
+        int h = r->hops[r->order[q]];
+        total += (size_t)h + 2;
+        if (h > maxh) maxh = h;
+    }
+    ov->chfree = calloc((size_t)nch + 1, sizeof *ov->chfree);
+    if (pb->broadcast) ov->has = malloc((size_t)n * n * sizeof *ov->has);
+    ov->sslot = calloc((size_t)n + 1, sizeof *ov->sslot);
+    ov->rslot = calloc((size_t)n + 1, sizeof *ov->rslot);
+    ov->sfree = calloc((size_t)nch + 1, sizeof *ov->sfree);   /* a node has at most out-degree ports */
+    ov->rfree = calloc((size_t)nch + 1, sizeof *ov->rfree);
+    ov->heap = malloc((total + 1) * sizeof *ov->heap);
+    ov->rstart = calloc((size_t)nres + 1, sizeof *ov->rstart);
+    ov->rnext = calloc((size_t)nres + 1, sizeof *ov->rnext);
     ov->rlist = malloc((total + 1) * sizeof *ov->rlist);
-    if (!ov->rstart || !ov->rnext || !tmp || !ov->rlist) { free(tmp); return CC_ENOMEM; }
-    for (int q = 0; q < r->nt; q++) {
-        int k = overlap_resources(r, r->order[q], tmp);
-        for (int j = 0; j < k; j++) ov->rstart[tmp[j] + 1]++;
+    ov->tmp = malloc(((size_t)maxh + 2) * sizeof *ov->tmp);
+    if (!ov->chfree || (pb->broadcast && !ov->has) || !ov->sslot || !ov->rslot || !ov->sfree || !ov->rfree || !ov->heap ||
+        !ov->rstart || !ov->rnext || !ov->rlist || !ov->tmp)
+        return CC_ENOMEM;
+    if (ov->has) for (size_t k = 0; k < (size_t)n * n; k++) ov->has[k] = -1;
+    for (int v = 0; v < n; v++) {
+        int ko = cc_problem_kout(pb, v), ki = cc_problem_kin(pb, v), d = cc_topo_outdeg(pb->t, v), e = cc_topo_indeg(pb->t, v);
+        ov->sslot[v + 1] = ov->sslot[v] + (ko < d ? ko : d);
+        ov->rslot[v + 1] = ov->rslot[v] + (ki < e ? ki : e);
     }
-    for (int x = 0; x < ov->nres; x++) { ov->rstart[x + 1] += ov->rstart[x]; ov->rnext[x] = ov->rstart[x]; }
     for (int q = 0; q < r->nt; q++) {
-        int k = overlap_resources(r, r->order[q], tmp);
-        for (int j = 0; j < k; j++) ov->rlist[ov->rnext[tmp[j]]++] = r->order[q];
+        int k = overlap_resources(r, r->order[q], ov->tmp);
+        for (int j = 0; j < k; j++) ov->rstart[ov->tmp[j] + 1]++;
     }
-    for (int x = 0; x < ov->nres; x++) ov->rnext[x] = ov->rstart[x];
-    free(tmp);
+    for (int x = 0; x < nres; x++) { ov->rstart[x + 1] += ov->rstart[x]; ov->rnext[x] = ov->rstart[x]; }
+    for (int q = 0; q < r->nt; q++) {
+        int k = overlap_resources(r, r->order[q], ov->tmp);
+        for (int j = 0; j < k; j++) ov->rlist[ov->rnext[ov->tmp[j]]++] = r->order[q];
+    }
+    for (int x = 0; x < nres; x++) ov->rnext[x] = ov->rstart[x];
     return CC_OK;
+}
+
+static void overlap_free(overlap_state *ov)
+{
+    free(ov->chfree); free(ov->has); free(ov->sslot); free(ov->rslot); free(ov->sfree); free(ov->rfree);
+    free(ov->heap); free(ov->rstart); free(ov->rnext); free(ov->rlist); free(ov->tmp);
 }
 
 /* No transfer of an earlier step that shares a resource with i is still
  * waiting to start. */
-static bool overlap_in_turn(const replay *r, overlap_state *ov, int i, int *tmp)
+static bool overlap_in_turn(const replay *r, overlap_state *ov, int i)
 {
-    int k = overlap_resources(r, i, tmp), st = r->s->tr[i].step;
+    int k = overlap_resources(r, i, ov->tmp), st = r->s->tr[i].step;
     for (int j = 0; j < k; j++) {
-        int x = tmp[j];
+        int x = ov->tmp[j];
         while (ov->rnext[x] < ov->rstart[x + 1] && r->moved[ov->rlist[ov->rnext[x]]] >= 0) ov->rnext[x]++;
         if (ov->rnext[x] < ov->rstart[x + 1] && r->s->tr[ov->rlist[ov->rnext[x]]].step < st) return false;
     }
     return true;
 }
 
-static bool overlap_ready(const replay *r, const overlap_state *ov, int i, int64_t c)
+/* A port of slots [a, b) free at t, or -1. */
+static int free_slot(const int64_t *slot, int a, int b, int64_t t)
+{
+    for (int k = a; k < b; k++) if (slot[k] <= t) return k;
+    return -1;
+}
+
+/* Start transfer i at cycle t if it may; returns whether it started. */
+static bool overlap_try(replay *r, overlap_state *ov, int i, int64_t t)
 {
     const cc_problem *pb = r->pb;
     const cc_transfer *tr = &r->s->tr[i];
     const int *nd = cc_schedule_nodes(r->s, i);
-    int from = nd[0], to = nd[tr->nnodes - 1];
+    const int *ch = r->chpool + r->choff[i];
+    int h = r->hops[i], from = nd[0], to = nd[h], n = pb->t->n;
     if (pb->broadcast && from != tr->origin) {
-        int64_t h = ov->has[(size_t)tr->origin * pb->t->n + from];
-        if (h < 0 || h > c) return false;
+        int64_t has = ov->has[(size_t)tr->origin * n + from];
+        if (has < 0 || has > t) return false;
     }
-    if (ov->send[from] <= 0 || ov->recv[to] <= 0) return false;
-    const int *ch = r->chpool + r->choff[i];
-    for (int h = 0; h < r->hops[i]; h++) if (r->owner[ch[h]] >= 0) return false;
-    return true;
-}
-
-static void overlap_start(replay *r, overlap_state *ov, int i)
-{
-    const int *ch = r->chpool + r->choff[i];
-    const int *nd = cc_schedule_nodes(r->s, i);
-    for (int h = 0; h < r->hops[i]; h++) r->owner[ch[h]] = i;
+    for (int j = 0; j < h; j++) if (ov->chfree[ch[j]] > t) return false;
+    int ss = free_slot(ov->sfree, ov->sslot[from], ov->sslot[from + 1], t);
+    int rs = free_slot(ov->rfree, ov->rslot[to], ov->rslot[to + 1], t);
+    if (ss < 0 || rs < 0 || !overlap_in_turn(r, ov, i)) return false;
+    int64_t m = r->m, done = t + h + m - 1;
+    for (int j = 0; j < h; j++) { ov->chfree[ch[j]] = t + j + m; heap_push(ov, t + j + m); }
+    ov->sfree[ss] = t + m;
+    ov->rfree[rs] = done;
+    heap_push(ov, t + m);
+    heap_push(ov, done);
+    if (pb->broadcast) {
+        int64_t *has = &ov->has[(size_t)tr->origin * n + to];
+        if (*has < 0 || *has > done) *has = done;
+    }
     r->moved[i] = 0;
-    ov->send[nd[0]]--;
-    ov->recv[nd[r->hops[i]]]--;
-}
-
-/* After packet i moved in cycle c: give back the ports it no longer needs
- * and record a delivered broadcast message. */
-static void overlap_after_move(replay *r, overlap_state *ov, int i, int64_t c)
-{
-    const int *nd = cc_schedule_nodes(r->s, i);
-    int n = r->pb->t->n;
-    if (r->moved[i] == r->m) ov->back[ov->nback++] = nd[0];   /* the tail has left the sender */
-    if (r->done[i] != c + 1) return;
-    int to = nd[r->hops[i]];
-    ov->back[ov->nback++] = n + to;
-    if (r->pb->broadcast) {
-        int64_t *h = &ov->has[(size_t)r->s->tr[i].origin * r->pb->t->n + to];
-        if (*h < 0 || *h > c + 1) *h = c + 1;
-    }
+    r->done[i] = done;
+    return true;
 }
 
 static int run_overlap(replay *r, int64_t *cycles, char *err, size_t errlen)
 {
-    const cc_problem *pb = r->pb;
-    int n = pb->t->n;
     overlap_state ov = { 0 };
-    if (pb->broadcast) ov.has = malloc((size_t)n * n * sizeof *ov.has);
-    ov.send = malloc((size_t)n * sizeof *ov.send);
-    ov.recv = malloc((size_t)n * sizeof *ov.recv);
-    ov.back = malloc(((size_t)r->nt * 2 + 1) * sizeof *ov.back);
-    int maxh = 0;
-    for (int i = 0; i < r->s->nt; i++) if (r->hops[i] > maxh) maxh = r->hops[i];
-    int *tmp = malloc(((size_t)maxh + 2) * sizeof *tmp);
-    if ((pb->broadcast && !ov.has) || !ov.send || !ov.recv || !ov.back || !tmp || overlap_index(r, &ov) != CC_OK) {
-        free(ov.has); free(ov.send); free(ov.recv); free(ov.back); free(tmp);
-        free(ov.rstart); free(ov.rlist); free(ov.rnext);
+    if (overlap_alloc(r, &ov) != CC_OK) {
+        overlap_free(&ov);
         return cc_fail(CC_ENOMEM, err, errlen, "out of memory replaying the schedule");
     }
-    if (ov.has) for (size_t k = 0; k < (size_t)n * n; k++) ov.has[k] = -1;
-    for (int v = 0; v < n; v++) { ov.send[v] = cc_problem_kout(pb, v); ov.recv[v] = cc_problem_kin(pb, v); }
     int rc = CC_OK, left = r->nt;
-    int64_t c = 0;
-    while (left > 0) {
-        bool any = false;
+    int64_t t = 0, last = 0;
+    for (;;) {
         for (int q = 0; q < r->nt; q++) {
             int i = r->order[q];
-            if (r->moved[i] < 0 && overlap_ready(r, &ov, i, c) && overlap_in_turn(r, &ov, i, tmp)) overlap_start(r, &ov, i);
-            if (r->moved[i] < 0 || r->done[i] >= 0) continue;
-            replay_move(r, i, c);      /* a claimed path never blocks */
-            any = true;
-            overlap_after_move(r, &ov, i, c);
-            if (r->done[i] >= 0) left--;
+            if (r->moved[i] < 0 && overlap_try(r, &ov, i, t)) {
+                left--;
+                if (r->done[i] > last) last = r->done[i];
+            }
         }
-        if (!any) {   /* nothing in flight and nothing could start: nothing will change */
+        if (left == 0) break;
+        while (ov.nheap > 0 && ov.heap[0] <= t) heap_pop(&ov);
+        if (ov.nheap == 0) {   /* nothing in flight and nothing could start: nothing will change */
             int i = -1;
             for (int q = 0; q < r->nt && i < 0; q++) if (r->moved[r->order[q]] < 0) i = r->order[q];
             const int *nd = cc_schedule_nodes(r->s, i);
             rc = cc_fail(CC_EINPUT, err, errlen, "transfer %d (step %d, %s-...-%s) can never start: its sender never has the message",
-                         i + 1, r->s->tr[i].step + 1, pb->t->names[nd[0]], pb->t->names[nd[r->hops[i]]]);
+                         i + 1, r->s->tr[i].step + 1, r->pb->t->names[nd[0]], r->pb->t->names[nd[r->hops[i]]]);
             break;
         }
-        replay_end_cycle(r);
-        for (int k = 0; k < ov.nback; k++) { if (ov.back[k] < n) ov.send[ov.back[k]]++; else ov.recv[ov.back[k] - n]++; }
-        ov.nback = 0;
-        c++;
+        t = heap_pop(&ov);
     }
-    *cycles = c;
-    free(ov.has); free(ov.send); free(ov.recv); free(ov.back); free(tmp);
-    free(ov.rstart); free(ov.rlist); free(ov.rnext);
+    *cycles = last;
+    overlap_free(&ov);
     return rc;
 }
 
