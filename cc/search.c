@@ -4,6 +4,8 @@
  * increased"). */
 #include "cc/search.h"
 
+#include "cc/ring.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -11,7 +13,7 @@
 cc_search_params cc_search_defaults(void)
 {
     return (cc_search_params){ .algo = &cc_algo_sa, .budget = 100000, .pop = 60, .pmut = 0.9, .threads = 1,
-                               .neighbour_first = true, .seed = 1 };
+                               .neighbour_first = true, .ring = true, .seed = 1 };
 }
 
 static double now(void)
@@ -59,6 +61,23 @@ static int accept(cc_enc *e, int *x, const cc_problem *pb, bool hop1, cc_rng *rn
     return CC_OK;
 }
 
+/* The constructed ring (owned by the call): verified like any schedule. */
+static int accept_ring(const cc_problem *pb, cc_schedule *s, cc_search_result *res, char *err, size_t errlen)
+{
+    if (cc_verify(pb, s, &res->vr) != CC_OK) { cc_schedule_free(s); return cc_fail(CC_ENOMEM, err, errlen, "out of memory verifying"); }
+    if (!res->vr.ok) {
+        cc_schedule_free(s);
+        return cc_fail(CC_EINTERNAL, err, errlen, "internal error: verifier rejects the ring schedule: %.180s", res->vr.first);
+    }
+    cc_schedule_sort(s);
+    res->sched = s;
+    res->found = true;
+    res->ring = true;
+    res->steps = res->vr.steps;
+    res->evals_to_best = res->evals;
+    return CC_OK;
+}
+
 /* One target S in one phase; res->found when a verified schedule was found. */
 static int run_target(const cc_problem *pb, const cc_paths *paths, const cc_search_params *sp, int S, bool hop1,
                       cc_rng *rng, cc_search_result *res, char *err, size_t errlen)
@@ -103,13 +122,26 @@ int cc_search(const cc_problem *pb, const cc_paths *paths, const cc_search_param
             int d = paths->dist[pb->msrc[m] * paths->n + pb->mdst[m]];
             if (d > far) far = d;
         }
-    for (; S <= last && !res->found; S++)
+    cc_schedule *ring = NULL;
+    if (sp->ring && pb->kind == CC_AAB && last >= pb->t->n - 1) {
+        int rc = cc_ring_schedule(pb, CC_RING_EXPANSIONS, &ring, err, errlen);
+        if (rc != CC_OK) return rc;
+    }
+    for (; S <= last && !res->found; S++) {
+        if (ring && S >= pb->t->n - 1) {
+            int rc = accept_ring(pb, ring, res, err, errlen);
+            ring = NULL;
+            if (rc != CC_OK) { cc_search_result_clear(res); return rc; }
+            break;
+        }
         for (int phase = 0; phase < 2 && !res->found; phase++) {
             bool hop1 = phase == 0;
             if (hop1 && (far == 0 || S < far)) continue;
             int rc = run_target(pb, paths, sp, S, hop1, &rng, res, err, errlen);
-            if (rc != CC_OK) { cc_search_result_clear(res); return rc; }
+            if (rc != CC_OK) { cc_schedule_free(ring); cc_search_result_clear(res); return rc; }
         }
+    }
+    cc_schedule_free(ring);
     res->seconds = now() - t0;
     return CC_OK;
 }

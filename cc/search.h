@@ -32,11 +32,14 @@ typedef struct {
      * neighbour-only deliveries (cc_enc_new), then, if that fails, with all
      * routes; each phase gets the full budget. */
     bool neighbour_first;
+    /* AAB: at a target S >= P - 1, take the pipelined ring along a
+     * Hamiltonian cycle (cc/ring.h) instead of searching, if one is found. */
+    bool ring;
 } cc_search_params;
 
 /* The defaults: simulated annealing, 100,000 evaluations per target,
  * population 60 (paper 002's UMDA), mutation probability 0.9 (paper 002),
- * neighbour-only phase on, seed 1, no fixed target. */
+ * neighbour-only phase on, the ring on, seed 1, no fixed target. */
 cc_search_params cc_search_defaults(void);
 
 typedef struct {
@@ -46,6 +49,7 @@ typedef struct {
     long evals_to_best;    /* evaluations until the final schedule was first reached */
     double seconds;
     bool neighbour_only;   /* the schedule came from the neighbour-only phase */
+    bool ring;             /* the schedule is the constructed ring (cc/ring.h), not searched */
     cc_schedule *sched;    /* owned; NULL if not found */
     cc_verify_result vr;
 } cc_search_result;

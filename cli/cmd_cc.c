@@ -66,6 +66,9 @@ static void usage(FILE *f)
 "  --threads N        hgsa: chains run in N threads [1]\n"
 "  --neighbour-first 0|1  WH broadcasts: at each target first search one-hop\n"
 "                     deliveries only (SF-style), then all routes [1]\n"
+"  --ring 0|1         AAB: at a target of P-1 steps or more, take the pipelined ring\n"
+"                     along a Hamiltonian cycle (constructed, not searched; optimal\n"
+"                     when the bound is P-1, as in one-port AAB) [1]\n"
 "  --budget N         evaluations per target step count (and phase) [100000]\n"
 "  --pop N            population size (hgsa: chains) [60]\n"
 "  --runs N           independent runs (seeds SEED, SEED+1, ..) with success statistics [1]\n"
@@ -181,6 +184,7 @@ static bool parse_search(cc_opts *o, int argc, char **argv, int *i, bool *handle
     if (parse_int_flag(a, "--steps", argc, argv, i, 1, CC_STEPS_MAX, &x, &ok)) o->sp.steps = (int)x;
     else if (parse_int_flag(a, "--max-steps", argc, argv, i, 1, CC_STEPS_MAX, &x, &ok)) o->sp.max_steps = (int)x;
     else if (parse_int_flag(a, "--neighbour-first", argc, argv, i, 0, 1, &x, &ok)) o->sp.neighbour_first = x != 0;
+    else if (parse_int_flag(a, "--ring", argc, argv, i, 0, 1, &x, &ok)) o->sp.ring = x != 0;
     else if (parse_int_flag(a, "--budget", argc, argv, i, 1, CC_BUDGET_MAX, &x, &ok)) o->sp.budget = x;
     else if (parse_int_flag(a, "--pop", argc, argv, i, CC_POP_MIN, CC_POP_MAX, &x, &ok)) o->sp.pop = (int)x;
     else if (parse_int_flag(a, "--threads", argc, argv, i, 1, 256, &x, &ok)) o->sp.threads = (int)x;
@@ -458,7 +462,8 @@ static void print_run(void *ctx, int run, uint64_t seed, const cc_search_result 
     if (o->fmt == FMT_TEXT)
         printf("run %d (seed %llu): %s %d steps%s, %ld evaluations (%ld to the best), %.3f s\n", run + 1,
                (unsigned long long)seed, res->found ? "found" : "NOT found in", res->steps,
-               res->neighbour_only ? " (one-hop deliveries)" : "", res->evals, res->evals_to_best, res->seconds);
+               res->ring ? " (ring along a Hamiltonian cycle)" : res->neighbour_only ? " (one-hop deliveries)" : "", res->evals,
+               res->evals_to_best, res->seconds);
     else if (o->fmt == FMT_CSV) {
         printf("\"%s\",%s,%s,%s,", t->spec, cc_kind_names[pb->kind], pb->root >= 0 ? t->names[pb->root] : "", cc_switching_names[pb->sw]);
         if (pb->ports) printf("%d,", pb->ports); else printf("all,");
@@ -467,9 +472,9 @@ static void print_run(void *ctx, int run, uint64_t seed, const cc_search_result 
         printf(",%s,%d,%d,%llu,%d,%d,%ld,%ld,%.4f\n", o->sp.algo->name, c->in->bounds.best, run + 1, (unsigned long long)seed, res->found,
                res->found ? res->steps : -1, res->evals, res->evals_to_best, res->seconds);
     } else
-        printf("%s{\"seed\": %llu, \"found\": %s, \"steps\": %d, \"neighbour_only\": %s, \"evals\": %ld, \"evals_to_best\": %ld, \"seconds\": %.4f}",
+        printf("%s{\"seed\": %llu, \"found\": %s, \"steps\": %d, \"neighbour_only\": %s, \"ring\": %s, \"evals\": %ld, \"evals_to_best\": %ld, \"seconds\": %.4f}",
                run ? ", " : "", (unsigned long long)seed, res->found ? "true" : "false", res->found ? res->steps : -1,
-               res->neighbour_only ? "true" : "false", res->evals, res->evals_to_best, res->seconds);
+               res->neighbour_only ? "true" : "false", res->ring ? "true" : "false", res->evals, res->evals_to_best, res->seconds);
 }
 
 static void print_run_header(const cc_opts *o, const cc_instance *in)

@@ -30,7 +30,7 @@ row() {  # label paper-bound paper-found cc senders receivers
   local bound ea status
   bound=$(sed -n 's/.*"bound": \([0-9]*\),.*/\1/p' "$tmp" | head -1)
   ea=$(sed -n 's/.*"runs": \[{[^]]*"steps": \([0-9-]*\),.*/\1/p' "$tmp" | head -1)
-  status=$(sed -n 's/.*"exact": {"status": "\([a-z]*\)".*"why": "\([^"]*\)".*/\1: \2/p' "$tmp" | head -1)
+  status=$(sed -n 's/.*"exact": {"status": "[a-z]*".*"why": "\([^"]*\)".*/\1/p' "$tmp" | head -1)
   printf '| %s | %s | %s | %s | %s | %s | %.1f |\n' "$1" "$2" "$3" "$bound" "$ea" "$status" "$(echo "$t1 - $t0" | bc)" >>"$out"
 }
 row "MNB 8 to the same 8" 7 7 mnb "$A" "$A"

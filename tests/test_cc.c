@@ -12,6 +12,7 @@
 #include "cc/algo.h"
 #include "cc/bounds.h"
 #include "cc/instance.h"
+#include "cc/ring.h"
 #include "cc/schedfile.h"
 #include "cc/search.h"
 
@@ -560,6 +561,42 @@ START_TEST(fat_octagon)
 }
 END_TEST
 
+/* One-port AAB (issue 14: mesh 4x4 <= 15, published 15): the bound is P - 1
+ * (a node receives 15 messages, one per step), which the pipelined ring
+ * along a Hamiltonian cycle meets.  The 3x3 mesh has no Hamiltonian cycle
+ * (bipartite with 5 and 4 nodes), so no ring there. */
+START_TEST(one_port_aab_ring)
+{
+    fx f = make("mesh:4x4", CC_AAB, NULL, 1);
+    char err[CC_ERRLEN];
+    cc_schedule *s;
+    ck_assert_int_eq(cc_ring_schedule(f.pb, CC_RING_EXPANSIONS, &s, err, sizeof err), CC_OK);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(s->nt, 16 * 15);
+    cc_verify_result vr;
+    ck_assert(!cc_verify(f.pb, s, &vr));
+    ck_assert_msg(vr.ok && vr.steps == 15, "%s", vr.first);
+    cc_schedule_free(s);
+    cc_search_params sp = cc_search_defaults();
+    sp.start_steps = 15;
+    cc_search_result res;
+    ck_assert(!cc_search(f.pb, f.p, &sp, &res, err, sizeof err));
+    ck_assert(res.found && res.ring);
+    ck_assert_int_eq(res.steps, 15);
+    cc_search_result_clear(&res);
+    unmake(&f);
+
+    fx g = make("mesh:3x3", CC_AAB, NULL, 1);
+    ck_assert_int_eq(cc_ring_schedule(g.pb, CC_RING_EXPANSIONS, &s, err, sizeof err), CC_OK);
+    ck_assert_ptr_null(s);
+    unmake(&g);
+    fx h = make("mesh:4x4", CC_AAS, NULL, 1);   /* not a broadcast: no ring */
+    ck_assert_int_eq(cc_ring_schedule(h.pb, CC_RING_EXPANSIONS, &s, err, sizeof err), CC_OK);
+    ck_assert_ptr_null(s);
+    unmake(&h);
+}
+END_TEST
+
 START_TEST(search_auto_and_ga)
 {
     /* auto mode climbs from the bound; the GA baseline solves an easy case */
@@ -599,6 +636,7 @@ int main(void)
     tcase_add_test(tc, search_mesh_aas_16);
     tcase_add_test(tc, data_topologies);
     tcase_add_test(tc, fat_octagon);
+    tcase_add_test(tc, one_port_aab_ring);
     tcase_add_test(tc, search_auto_and_ga);
     suite_add_tcase(s, tc);
     return testutil_run(s);
