@@ -122,26 +122,25 @@ int cc_search(const cc_problem *pb, const cc_paths *paths, const cc_search_param
             int d = paths->dist[pb->msrc[m] * paths->n + pb->mdst[m]];
             if (d > far) far = d;
         }
-    cc_schedule *ring = NULL;
-    if (sp->ring && pb->kind == CC_AAB && last >= pb->t->n - 1) {
-        int rc = cc_ring_schedule(pb, CC_RING_EXPANSIONS, &ring, err, errlen);
-        if (rc != CC_OK) return rc;
-    }
+    int members = 0;
+    for (int v = 0; v < pb->t->n; v++) members += pb->receiver[v];
+    bool ring_tried = !sp->ring || !pb->broadcast;
     for (; S <= last && !res->found; S++) {
-        if (ring && S >= pb->t->n - 1) {
-            int rc = accept_ring(pb, ring, res, err, errlen);
-            ring = NULL;
+        if (!ring_tried && S >= members - 1) {   /* looked for only when a target needs it */
+            ring_tried = true;
+            cc_schedule *ring = NULL;
+            int rc = cc_ring_schedule(pb, paths, CC_RING_EXPANSIONS, &ring, err, errlen);
+            if (rc == CC_OK && ring) rc = accept_ring(pb, ring, res, err, errlen);
             if (rc != CC_OK) { cc_search_result_clear(res); return rc; }
-            break;
+            if (res->found) break;
         }
         for (int phase = 0; phase < 2 && !res->found; phase++) {
             bool hop1 = phase == 0;
             if (hop1 && (far == 0 || S < far)) continue;
             int rc = run_target(pb, paths, sp, S, hop1, &rng, res, err, errlen);
-            if (rc != CC_OK) { cc_schedule_free(ring); cc_search_result_clear(res); return rc; }
+            if (rc != CC_OK) { cc_search_result_clear(res); return rc; }
         }
     }
-    cc_schedule_free(ring);
     res->seconds = now() - t0;
     return CC_OK;
 }

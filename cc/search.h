@@ -32,8 +32,9 @@ typedef struct {
      * neighbour-only deliveries (cc_enc_new), then, if that fails, with all
      * routes; each phase gets the full budget. */
     bool neighbour_first;
-    /* AAB: at a target S >= P - 1, take the pipelined ring along a
-     * Hamiltonian cycle (cc/ring.h) instead of searching, if one is found. */
+    /* AAB, or MNB with senders = receivers (k nodes): at a target S >= k - 1,
+     * take the pipelined ring (cc/ring.h) instead of searching, if a cycle
+     * is found. */
     bool ring;
 } cc_search_params;
 

@@ -66,9 +66,10 @@ static void usage(FILE *f)
 "  --threads N        hgsa: chains run in N threads [1]\n"
 "  --neighbour-first 0|1  WH broadcasts: at each target first search one-hop\n"
 "                     deliveries only (SF-style), then all routes [1]\n"
-"  --ring 0|1         AAB: at a target of P-1 steps or more, take the pipelined ring\n"
-"                     along a Hamiltonian cycle (constructed, not searched; optimal\n"
-"                     when the bound is P-1, as in one-port AAB) [1]\n"
+"  --ring 0|1         AAB, or MNB with senders = receivers (k nodes): at a target of\n"
+"                     k-1 steps or more, take the pipelined ring along a cycle of\n"
+"                     channel-disjoint routes (constructed, not searched; optimal when\n"
+"                     the bound is k-1, as with one port) [1]\n"
 "  --budget N         evaluations per target step count (and phase) [100000]\n"
 "  --pop N            population size (hgsa: chains) [60]\n"
 "  --runs N           independent runs (seeds SEED, SEED+1, ..) with success statistics [1]\n"
@@ -462,7 +463,7 @@ static void print_run(void *ctx, int run, uint64_t seed, const cc_search_result 
     if (o->fmt == FMT_TEXT)
         printf("run %d (seed %llu): %s %d steps%s, %ld evaluations (%ld to the best), %.3f s\n", run + 1,
                (unsigned long long)seed, res->found ? "found" : "NOT found in", res->steps,
-               res->ring ? " (ring along a Hamiltonian cycle)" : res->neighbour_only ? " (one-hop deliveries)" : "", res->evals,
+               res->ring ? " (pipelined ring)" : res->neighbour_only ? " (one-hop deliveries)" : "", res->evals,
                res->evals_to_best, res->seconds);
     else if (o->fmt == FMT_CSV) {
         printf("\"%s\",%s,%s,%s,", t->spec, cc_kind_names[pb->kind], pb->root >= 0 ? t->names[pb->root] : "", cc_switching_names[pb->sw]);

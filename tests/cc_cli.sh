@@ -142,9 +142,9 @@ grep -q '"cycles": {"flits": 8, "steps": 2' "$tmp/out" || { echo "FAIL: --cycles
 expect 2 "--cycles of a store-and-forward schedule" "$N" cc --topology hypercube:3 --cc oab --switching sf --cycles
 expect 2 "--cycles with --format csv" "$N" cc --topology hypercube:3 --cc oab --cycles --format csv
 
-# ---- one-port AAB of the 4x4 mesh: 15 steps (paper 000), the ring along a Hamiltonian cycle ----
+# ---- one-port AAB of the 4x4 mesh: 15 steps (paper 000), the pipelined ring ----
 expect 0 "one-port AAB mesh 4x4" "$N" cc --topology mesh:4x4 --cc aab --ports 1
-grep -q "found 15 steps (ring along a Hamiltonian cycle)" "$tmp/out" || { echo "FAIL: one-port AAB 15 by the ring"; fail=1; }
+grep -q "found 15 steps (pipelined ring)" "$tmp/out" || { echo "FAIL: one-port AAB 15 by the ring"; fail=1; }
 expect 1 "--ring 0: a tiny search does not find 15" "$N" cc --topology mesh:4x4 --cc aab --ports 1 --ring 0 --steps 15 --budget 1
 expect 2 "--ring 2" "$N" cc --topology mesh:4x4 --cc aab --ring 2
 

@@ -553,6 +553,9 @@ START_TEST(fat_octagon)
     ck_assert_int_eq(fat_case(CC_MNB, all, all, 0, &found), 15);
     ck_assert_int_eq(fat_case(CC_MNS, A, A, 0, &found), 7);
     ck_assert_int_eq(fat_case(CC_MNS, all, all, 0, &found), 15);
+    /* MNB all 16 to all 16: the pipelined ring, 15 (the paper: 15) */
+    ck_assert_int_eq(fat_case(CC_MNB, all, all, 1, &found), 15);
+    ck_assert_int_eq(found, 15);
     /* reached at the bound: MNS A to B 8 and A to all 16 15 (the paper: 10, 15) */
     ck_assert_int_eq(fat_case(CC_MNS, A, B, 20000, &found), 8);
     ck_assert_int_eq(found, 8);
@@ -563,14 +566,16 @@ END_TEST
 
 /* One-port AAB (issue 14: mesh 4x4 <= 15, published 15): the bound is P - 1
  * (a node receives 15 messages, one per step), which the pipelined ring
- * along a Hamiltonian cycle meets.  The 3x3 mesh has no Hamiltonian cycle
- * (bipartite with 5 and 4 nodes), so no ring there. */
+ * meets.  The 3x3 mesh has no Hamiltonian cycle (bipartite, 5 and 4 nodes):
+ * in WH the ring then needs a 2-hop route (a closed walk through 9 nodes of
+ * a bipartite graph has even length, so at least 10 hops), and in SF, which
+ * takes one-hop routes only, there is no ring. */
 START_TEST(one_port_aab_ring)
 {
     fx f = make("mesh:4x4", CC_AAB, NULL, 1);
     char err[CC_ERRLEN];
     cc_schedule *s;
-    ck_assert_int_eq(cc_ring_schedule(f.pb, CC_RING_EXPANSIONS, &s, err, sizeof err), CC_OK);
+    ck_assert_int_eq(cc_ring_schedule(f.pb, f.p, CC_RING_EXPANSIONS, &s, err, sizeof err), CC_OK);
     ck_assert_ptr_nonnull(s);
     ck_assert_int_eq(s->nt, 16 * 15);
     cc_verify_result vr;
@@ -587,11 +592,22 @@ START_TEST(one_port_aab_ring)
     unmake(&f);
 
     fx g = make("mesh:3x3", CC_AAB, NULL, 1);
-    ck_assert_int_eq(cc_ring_schedule(g.pb, CC_RING_EXPANSIONS, &s, err, sizeof err), CC_OK);
+    ck_assert_int_eq(cc_ring_schedule(g.pb, g.p, CC_RING_EXPANSIONS, &s, err, sizeof err), CC_OK);
+    ck_assert_ptr_nonnull(s);
+    ck_assert(!cc_verify(g.pb, s, &vr));
+    ck_assert_msg(vr.ok && vr.steps == 8, "%s", vr.first);
+    int hops = 0;
+    for (int i = 0; i < s->nt; i++) if (s->tr[i].step == 0) hops += s->tr[i].nnodes - 1;
+    ck_assert_int_ge(hops, 10);
+    cc_schedule_free(s);
+    cc_problem_free(g.pb);
+    g.pb = problem_new(g.t, CC_AAB, CC_SF, 1, NULL, err);
+    ck_assert_ptr_nonnull(g.pb);
+    ck_assert_int_eq(cc_ring_schedule(g.pb, g.p, CC_RING_EXPANSIONS, &s, err, sizeof err), CC_OK);
     ck_assert_ptr_null(s);
     unmake(&g);
     fx h = make("mesh:4x4", CC_AAS, NULL, 1);   /* not a broadcast: no ring */
-    ck_assert_int_eq(cc_ring_schedule(h.pb, CC_RING_EXPANSIONS, &s, err, sizeof err), CC_OK);
+    ck_assert_int_eq(cc_ring_schedule(h.pb, h.p, CC_RING_EXPANSIONS, &s, err, sizeof err), CC_OK);
     ck_assert_ptr_null(s);
     unmake(&h);
 }
