@@ -25,7 +25,7 @@ typedef struct {
     const char *summary;
     /* Search until a conflict-free x or the budget is spent.  CC_OK, or
      * CC_ENOMEM (out is then undefined). */
-    int (*run)(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *out);
+    int (*run)(cc_enc *e, const cc_algo_params *p, rng *r, cc_algo_out *out);
 } cc_algo;
 
 extern const cc_algo cc_algo_umda, cc_algo_ga, cc_algo_sa, cc_algo_hgsa;

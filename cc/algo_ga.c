@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int ga_run(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *out)
+static int ga_run(cc_enc *e, const cc_algo_params *p, rng *r, cc_algo_out *out)
 {
     int N = p->pop < 4 ? 4 : p->pop, nv = cc_enc_nvar(e), gw = cc_enc_gene_width(e);
     int *pop = malloc((size_t)N * nv * sizeof *pop), *next = malloc((size_t)N * nv * sizeof *next);
@@ -28,15 +28,15 @@ static int ga_run(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *ou
         for (int k = 1; k < N && out->best > 0; k++) {
             int pa[2];
             for (int j = 0; j < 2; j++) {
-                int a = cc_rng_below(r, N), b = cc_rng_below(r, N);
+                int a = (int)rng_below(r, (uint32_t)(N)), b = (int)rng_below(r, (uint32_t)(N));
                 pa[j] = fit[a] <= fit[b] ? a : b;
             }
             int *child = next + (size_t)k * nv;
             for (int g = 0; g < nv; g += gw) {
-                const int *src = pop + (size_t)pa[cc_rng_below(r, 2)] * nv;
+                const int *src = pop + (size_t)pa[(int)rng_below(r, (uint32_t)(2))] * nv;
                 memcpy(child + g, src + g, (size_t)gw * sizeof *child);
             }
-            if (cc_rng_unit(r) < p->pmut) cc_enc_mutate(e, child, r);
+            if (rng_unit(r) < p->pmut) cc_enc_mutate(e, child, r);
             nfit[k] = cc_enc_eval(e, child, r);
             out->evals++;
             if (nfit[k] < out->best) { out->best = nfit[k]; out->evals_to_best = out->evals; memcpy(out->x, child, (size_t)nv * sizeof *child); }

@@ -32,7 +32,7 @@
 
 typedef struct {
     cc_enc *e;
-    cc_rng r;
+    rng r;
     int *x, *y;                /* current state; scratch */
     long fx;
     double T;
@@ -41,9 +41,9 @@ typedef struct {
     int *bestx;
 } chain;
 
-static bool metropolis(cc_rng *r, long fnew, long fold, double T)
+static bool metropolis(rng *r, long fnew, long fold, double T)
 {
-    return fnew <= fold || cc_rng_unit(r) < exp(-HGSA_SCALE * (double)(fnew - fold) / T);
+    return fnew <= fold || rng_unit(r) < exp(-HGSA_SCALE * (double)(fnew - fold) / T);
 }
 
 static void keep_best(chain *c, int nv)
@@ -102,11 +102,11 @@ static void all_phases(chain *ch, int nc, int nv, int threads)
 }
 
 /* Roulette wheel over the chains' current solutions: weight 1/(1+conflicts). */
-static int roulette(const chain *ch, int nc, cc_rng *r)
+static int roulette(const chain *ch, int nc, rng *r)
 {
     double sum = 0;
     for (int i = 0; i < nc; i++) sum += 1.0 / (1.0 + (double)ch[i].fx);
-    double u = cc_rng_unit(r) * sum;
+    double u = rng_unit(r) * sum;
     for (int i = 0; i < nc; i++) {
         u -= 1.0 / (1.0 + (double)ch[i].fx);
         if (u < 0) return i;
@@ -117,7 +117,7 @@ static int roulette(const chain *ch, int nc, cc_rng *r)
 /* The genetic step of one chain with the received solution got. */
 static void genetic_step(chain *c, const int *got, int nv, int gw, double pmut, int *kid[2])
 {
-    int ng = nv / gw, a = cc_rng_below(&c->r, ng + 1), b = cc_rng_below(&c->r, ng + 1);
+    int ng = nv / gw, a = (int)rng_below(&c->r, (uint32_t)(ng + 1)), b = (int)rng_below(&c->r, (uint32_t)(ng + 1));
     if (a > b) { int t = a; a = b; b = t; }
     memcpy(kid[0], c->x, (size_t)nv * sizeof *c->x);
     memcpy(kid[1], got, (size_t)nv * sizeof *got);
@@ -134,7 +134,7 @@ static void genetic_step(chain *c, const int *got, int nv, int gw, double pmut, 
     if (f0 < fp) { pick = kid[0]; fp = f0; parent = false; }
     if (f1 < fp) { pick = kid[1]; fp = f1; parent = false; }
     if (pick != c->y) memcpy(c->y, pick, (size_t)nv * sizeof *pick);
-    if (parent || cc_rng_unit(&c->r) < pmut) {
+    if (parent || rng_unit(&c->r) < pmut) {
         cc_enc_mutate(c->e, c->y, &c->r);
         fp = cc_enc_eval(c->e, c->y, &c->r);
         c->evals++;
@@ -154,7 +154,7 @@ static void free_chains(chain *ch, int nc)
     }
 }
 
-static int hgsa_run(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *out)
+static int hgsa_run(cc_enc *e, const cc_algo_params *p, rng *r, cc_algo_out *out)
 {
     int nv = cc_enc_nvar(e), gw = cc_enc_gene_width(e), nc = HGSA_CHAINS;
     chain ch[HGSA_CHAINS];
@@ -169,7 +169,7 @@ static int hgsa_run(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *
         ch[i].bestx = malloc((size_t)nv * sizeof(int));
         ok = ok && ch[i].x && ch[i].y && ch[i].bestx;
         if (!ok) break;
-        cc_rng_seed(&ch[i].r, cc_rng_next(r));
+        rng_seed(&ch[i].r, rng_next(r));
         cc_enc_random(ch[i].e, ch[i].x, &ch[i].r);
         ch[i].fx = cc_enc_eval(ch[i].e, ch[i].x, &ch[i].r);
         ch[i].evals = 1;

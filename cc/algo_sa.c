@@ -23,7 +23,7 @@
 #endif
 #define SA_CYCLE_MAX 123000.0
 
-static int sa_run(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *out)
+static int sa_run(cc_enc *e, const cc_algo_params *p, rng *r, cc_algo_out *out)
 {
     int nv = cc_enc_nvar(e);
     int *x = malloc((size_t)nv * sizeof *x), *y = malloc((size_t)nv * sizeof *y);
@@ -50,7 +50,7 @@ static int sa_run(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *ou
         cc_enc_mutate_n(e, y, r, 1);
         long fy = cc_enc_eval(e, y, r);
         out->evals++;
-        if (fy <= fx || cc_rng_unit(r) < exp(-(double)(fy - fx) / T)) {
+        if (fy <= fx || rng_unit(r) < exp(-(double)(fy - fx) / T)) {
             int *t = x; x = y; y = t;
             fx = fy;
             if (fx < out->best) {

@@ -20,7 +20,7 @@ static void sort_by_fit(int *idx, const long *fit, int n)
     }
 }
 
-static int umda_run(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *out)
+static int umda_run(cc_enc *e, const cc_algo_params *p, rng *r, cc_algo_out *out)
 {
     int N = p->pop < 4 ? 4 : p->pop, half = N / 2, nv = cc_enc_nvar(e);
     int *pop = malloc((size_t)N * nv * sizeof *pop);
@@ -40,16 +40,16 @@ static int umda_run(cc_enc *e, const cc_algo_params *p, cc_rng *r, cc_algo_out *
     while (out->best > 0 && out->evals < p->budget) {
         sort_by_fit(idx, fit, N);
         for (int k = 0; k < half; k++) {
-            int a = cc_rng_below(r, N), b = cc_rng_below(r, N);
+            int a = (int)rng_below(r, (uint32_t)(N)), b = (int)rng_below(r, (uint32_t)(N));
             /* copied out: a parent may sit in the worse half that is replaced */
             memcpy(par + (size_t)k * nv, pop + (size_t)(fit[a] <= fit[b] ? a : b) * nv, (size_t)nv * sizeof *par);
         }
         for (int k = half; k < N && out->best > 0; k++) {
             int *child = pop + (size_t)idx[k] * nv;
             for (int v = 0; v < nv; v++) {
-                child[v] = par[(size_t)cc_rng_below(r, half) * nv + v];
+                child[v] = par[(size_t)(int)rng_below(r, (uint32_t)(half)) * nv + v];
             }
-            if (cc_rng_unit(r) < p->pmut) cc_enc_mutate(e, child, r);
+            if (rng_unit(r) < p->pmut) cc_enc_mutate(e, child, r);
             fit[idx[k]] = cc_enc_eval(e, child, r);
             out->evals++;
             if (fit[idx[k]] < out->best) {

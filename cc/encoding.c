@@ -102,9 +102,9 @@ int cc_enc_clone(const cc_enc *e, cc_enc **out, char *err, size_t errlen)
     return cc_enc_new(e->pb, e->P, e->S, e->hop1 && !e->sf, out, err, errlen);
 }
 
-void cc_enc_random(cc_enc *e, int *x, cc_rng *r)
+void cc_enc_random(cc_enc *e, int *x, rng *r)
 {
-    for (int i = 0; i < e->nvar; i++) x[i] = cc_rng_below(r, e->card[i]);
+    for (int i = 0; i < e->nvar; i++) x[i] = (int)rng_below(r, (uint32_t)(e->card[i]));
 }
 
 /* ---- channel bookkeeping ---------------------------------------------- */
@@ -201,7 +201,7 @@ static void clamp_start(const cc_enc *e, int *x, int m)
 /* Acceleration heuristic: no node can inject more than K messages a step, so
  * move a sender's excess messages to its least loaded steps before counting
  * conflicts. */
-static void accelerate(cc_enc *e, int *x, cc_rng *r)
+static void accelerate(cc_enc *e, int *x, rng *r)
 {
     int *load = e->load;
     for (int v = 0; v < e->n; v++) {
@@ -209,7 +209,7 @@ static void accelerate(cc_enc *e, int *x, cc_rng *r)
         if (b - a <= e->K) continue;   /* cannot exceed the limit */
         memset(load, 0, (size_t)e->S * sizeof *load);
         for (int m = a; m < b; m++) load[x[2 * m + 1]]++;
-        int off = cc_rng_below(r, b - a);
+        int off = (int)rng_below(r, (uint32_t)(b - a));
         for (int k = 0; k < b - a; k++) {
             int m = a + (k + off) % (b - a), st = x[2 * m + 1];
             if (load[st] <= e->K) continue;
@@ -222,7 +222,7 @@ static void accelerate(cc_enc *e, int *x, cc_rng *r)
     }
 }
 
-static long scatter_eval(cc_enc *e, int *x, cc_rng *r)
+static long scatter_eval(cc_enc *e, int *x, rng *r)
 {
     clear(e);
     if (e->K) accelerate(e, x, r);
@@ -237,7 +237,7 @@ static long scatter_eval(cc_enc *e, int *x, cc_rng *r)
 }
 
 /* Best path for message m at step st given the current use (m removed). */
-static int best_path(const cc_enc *e, int m, int st, cc_rng *r, long *best_cost)
+static int best_path(const cc_enc *e, int m, int st, rng *r, long *best_cost)
 {
     int s = e->pb->msrc[m], d = e->pb->mdst[m], np = npaths(e, s, d);
     int best = 0, ties = 0;
@@ -245,7 +245,7 @@ static int best_path(const cc_enc *e, int m, int st, cc_rng *r, long *best_cost)
     for (int k = 0; k < np; k++) {
         long c = cost(e, cc_paths_id(e->P, s, d, k), st);
         if (bc < 0 || c < bc) { bc = c; best = k; ties = 1; }
-        else if (c == bc && cc_rng_below(r, ++ties) == 0) best = k;
+        else if (c == bc && (int)rng_below(r, (uint32_t)(++ties)) == 0) best = k;
     }
     *best_cost = bc;
     return best;
@@ -272,7 +272,7 @@ static int message_at(const cc_enc *e, const int *x, int s, int m, int st)
 
 /* Cost of message m (removed from the tables) at step st on its best route,
  * the receiver's port excess included. */
-static long placed_cost(const cc_enc *e, int m, int st, cc_rng *r, int *path)
+static long placed_cost(const cc_enc *e, int m, int st, rng *r, int *path)
 {
     long bc;
     *path = best_path(e, m, st, r, &bc);
@@ -289,7 +289,7 @@ static void port_add(cc_enc *e, int m, int st, int sign)
  * step; where its sender's ports are full, the sender's message there swaps
  * into m's old step.  Channel conflicts and receive-port excess both count,
  * so a message can leave a receiver that is busy in its step. */
-static void port_move(cc_enc *e, int *x, cc_rng *r, int m)
+static void port_move(cc_enc *e, int *x, rng *r, int m)
 {
     int s = e->pb->msrc[m], old = x[2 * m + 1], ties = 0, bs = old, bp = x[2 * m], bp2 = -1, bm2 = -1;
     long best = -1;
@@ -306,7 +306,7 @@ static void port_move(cc_enc *e, int *x, cc_rng *r, int m)
             touch(e, scatter_path(e, x, m2), st, +1);
         } else c = placed_cost(e, m, st, r, &p);
         if (best < 0 || c < best) { best = c; bs = st; bp = p; bm2 = m2; bp2 = p2; ties = 1; }
-        else if (c == best && cc_rng_below(r, ++ties) == 0) { bs = st; bp = p; bm2 = m2; bp2 = p2; }
+        else if (c == best && (int)rng_below(r, (uint32_t)(++ties)) == 0) { bs = st; bp = p; bm2 = m2; bp2 = p2; }
     }
     if (bm2 >= 0) {
         touch(e, scatter_path(e, x, bm2), bs, -1);
@@ -321,11 +321,11 @@ static void port_move(cc_enc *e, int *x, cc_rng *r, int m)
     port_add(e, m, bs, +1);
 }
 
-static void scatter_mutate(cc_enc *e, int *x, cc_rng *r)
+static void scatter_mutate(cc_enc *e, int *x, rng *r)
 {
     int m = 0;
     for (int tries = 0; tries < 16; tries++) {
-        int c = cc_rng_below(r, e->M);
+        int c = (int)rng_below(r, (uint32_t)(e->M));
         m = c;
         if (in_conflict(e, scatter_path(e, x, c), x[2 * c + 1])) break;
         if (e->K && !e->sf && e->recvs[x[2 * c + 1] * e->n + e->pb->mdst[c]] > e->K) break;
@@ -333,7 +333,7 @@ static void scatter_mutate(cc_enc *e, int *x, cc_rng *r)
     int s = e->pb->msrc[m];
     long bc;
     touch(e, scatter_path(e, x, m), x[2 * m + 1], -1);
-    double u = cc_rng_unit(r);
+    double u = rng_unit(r);
     if (e->K && !e->sf && u < 0.5) {
         port_move(e, x, r, m);
     } else if (!e->K && u < 0.5) {
@@ -346,14 +346,14 @@ static void scatter_mutate(cc_enc *e, int *x, cc_rng *r)
             if (x[2 * m + 1] != st) continue;
             int p = best_path(e, m, st, r, &bc);
             if (best < 0 || bc < best) { best = bc; bs = st; bp = p; ties = 1; }
-            else if (bc == best && cc_rng_below(r, ++ties) == 0) { bs = st; bp = p; }
+            else if (bc == best && (int)rng_below(r, (uint32_t)(++ties)) == 0) { bs = st; bp = p; }
         }
         x[2 * m + 1] = bs;
         x[2 * m] = bp;
     } else if (u < 0.75 && e->grp[s + 1] - e->grp[s] > 1) {
         /* Swap time slots with another message of the same sender (keeps the
          * sender's per-step load, so the port limit stays met). */
-        int a = e->grp[s], cnt = e->grp[s + 1] - a, m2 = a + cc_rng_below(r, cnt);
+        int a = e->grp[s], cnt = e->grp[s + 1] - a, m2 = a + (int)rng_below(r, (uint32_t)(cnt));
         if (m2 == m) m2 = a + (m2 - a + 1) % cnt;
         touch(e, scatter_path(e, x, m2), x[2 * m2 + 1], -1);
         int tmp = x[2 * m + 1]; x[2 * m + 1] = x[2 * m2 + 1]; x[2 * m2 + 1] = tmp;
@@ -380,7 +380,7 @@ static bool good_source(const cc_enc *e, int o, int v, int d, int st)
 
 /* Restoration: an informed source for delivery (o -> d) at step st, chosen at
  * random among the nodes informed before st; -1 if there is none. */
-static int restore_source(cc_enc *e, int o, int d, int st, const int *list, int ninformed, int pidx, cc_rng *r)
+static int restore_source(cc_enc *e, int o, int d, int st, const int *list, int ninformed, int pidx, rng *r)
 {
     /* Among the informed nodes, the one whose route (the gene's path index,
      * modulo) adds the fewest conflicts so far; ties broken at random.  Paper
@@ -395,7 +395,7 @@ static int restore_source(cc_enc *e, int o, int d, int st, const int *list, int 
         /* conflicts first, then length: a shorter route leaves channels free */
         long c = cost(e, id, st) * 64 + cc_paths_len(e->P, id);
         if (bc < 0 || c < bc) { bc = c; best = v; ties = 1; }
-        else if (c == bc && cc_rng_below(r, ++ties) == 0) best = v;
+        else if (c == bc && (int)rng_below(r, (uint32_t)(++ties)) == 0) best = v;
     }
     return best;
 }
@@ -405,7 +405,7 @@ static int bc_path(const cc_enc *e, const int *x, int g)
     return cc_paths_id(e->P, x[3 * g], e->pb->mdst[g], x[3 * g + 1]);
 }
 
-static long broadcast_eval(cc_enc *e, int *x, cc_rng *r)
+static long broadcast_eval(cc_enc *e, int *x, rng *r)
 {
     clear(e);
     int n = e->n, S = e->S, M = e->M;
@@ -429,7 +429,7 @@ static long broadcast_eval(cc_enc *e, int *x, cc_rng *r)
     for (int st = 0; st < S; st++) {
         for (int o = 0; o < n; o++) e->nb[o] = e->nl[o];   /* informed before st */
         int np = 0, inbucket = e->bstart[st + 1] - e->bstart[st];
-        int total = carry + inbucket, rot = inbucket ? cc_rng_below(r, inbucket) : 0;
+        int total = carry + inbucket, rot = inbucket ? (int)rng_below(r, (uint32_t)(inbucket)) : 0;
         for (int k = 0; k < total; k++) {
             /* the bucket is visited from a random rotation: no origin always first */
             int g = k < carry ? post[k] : e->order[e->bstart[st] + (k - carry + rot) % inbucket];
@@ -455,25 +455,25 @@ static long broadcast_eval(cc_enc *e, int *x, cc_rng *r)
     return c + port_excess(e);
 }
 
-static void broadcast_mutate(cc_enc *e, int *x, cc_rng *r)
+static void broadcast_mutate(cc_enc *e, int *x, rng *r)
 {
     int g = 0;
     for (int tries = 0; tries < 16; tries++) {
-        g = cc_rng_below(r, e->M);
+        g = (int)rng_below(r, (uint32_t)(e->M));
         int o = e->pb->msrc[g], d = e->pb->mdst[g];
         if (e->itime[o * e->n + d] > e->S) continue;    /* undelivered: not in use */
         if (in_conflict(e, bc_path(e, x, g), x[3 * g + 2])) break;
         if (e->K && e->recvs[x[3 * g + 2] * e->n + d] > e->K) break;
     }
     int o = e->pb->msrc[g], d = e->pb->mdst[g], st = x[3 * g + 2];
-    double u = cc_rng_unit(r);
+    double u = rng_unit(r);
     if (e->K && e->recvs[st * e->n + d] > e->K && u < 0.5) {
         /* K-port: the receiver takes too many in this step; move the
          * delivery to a step where its port is free (restoration then finds
          * an informed source there). */
         int free_steps = 0, pick = st;
         for (int t = 0; t < e->S; t++)
-            if (e->recvs[t * e->n + d] < e->K && cc_rng_below(r, ++free_steps) == 0) pick = t;
+            if (e->recvs[t * e->n + d] < e->K && (int)rng_below(r, (uint32_t)(++free_steps)) == 0) pick = t;
         if (free_steps) {
             e->recvs[st * e->n + d]--;
             e->recvs[pick * e->n + d]++;
@@ -483,7 +483,7 @@ static void broadcast_mutate(cc_enc *e, int *x, cc_rng *r)
     }
     if (e->itime[o * e->n + d] > e->S || u < 0.15) {
         /* Move it to another step; restoration repairs the tree next time. */
-        x[3 * g + 2] = cc_rng_below(r, e->S);
+        x[3 * g + 2] = (int)rng_below(r, (uint32_t)(e->S));
         return;
     }
     touch(e, bc_path(e, x, g), st, -1);
@@ -498,7 +498,7 @@ static void broadcast_mutate(cc_enc *e, int *x, cc_rng *r)
             int id = cc_paths_id(e->P, v, d, k);
             long c = cost(e, id, st) * 64 + cc_paths_len(e->P, id);
             if (best < 0 || c < best) { best = c; bsrc = v; bp = k; ties = 1; }
-            else if (c == best && cc_rng_below(r, ++ties) == 0) { bsrc = v; bp = k; }
+            else if (c == best && (int)rng_below(r, (uint32_t)(++ties)) == 0) { bsrc = v; bp = k; }
         }
     }
     x[3 * g] = bsrc;
@@ -509,20 +509,20 @@ static void broadcast_mutate(cc_enc *e, int *x, cc_rng *r)
 
 /* ---- interface ---------------------------------------------------------- */
 
-long cc_enc_eval(cc_enc *e, int *x, cc_rng *r)
+long cc_enc_eval(cc_enc *e, int *x, rng *r)
 {
     return e->bc ? broadcast_eval(e, x, r) : scatter_eval(e, x, r);
 }
 
-void cc_enc_mutate(cc_enc *e, int *x, cc_rng *r)
+void cc_enc_mutate(cc_enc *e, int *x, rng *r)
 {
     cc_enc_mutate_n(e, x, r, e->bc ? CC_ENC_MOVES_BC : CC_ENC_MOVES_SC);
 }
 
-void cc_enc_mutate_n(cc_enc *e, int *x, cc_rng *r, int maxmoves)
+void cc_enc_mutate_n(cc_enc *e, int *x, rng *r, int maxmoves)
 {
     cc_enc_eval(e, x, r);     /* bring use[] and the repairs up to date */
-    int moves = 1 + cc_rng_below(r, maxmoves < 1 ? 1 : maxmoves);
+    int moves = 1 + (int)rng_below(r, (uint32_t)(maxmoves < 1 ? 1 : maxmoves));
     for (int k = 0; k < moves; k++) {
         if (e->bc) broadcast_mutate(e, x, r);
         else scatter_mutate(e, x, r);

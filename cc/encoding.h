@@ -13,7 +13,7 @@
 
 #include "cc/paths.h"
 #include "cc/problem.h"
-#include "cc/rng.h"
+#include "util/rng.h"
 #include "cc/schedule.h"
 
 typedef struct cc_enc cc_enc;
@@ -44,18 +44,18 @@ int cc_enc_nvar(const cc_enc *e);
 const int *cc_enc_card(const cc_enc *e);
 int cc_enc_gene_width(const cc_enc *e);   /* variables per gene: 2 or 3 */
 
-void cc_enc_random(cc_enc *e, int *x, cc_rng *r);
+void cc_enc_random(cc_enc *e, int *x, rng *r);
 /* Repair x in place and return its conflict count (0 = a valid schedule in
  * the target number of steps). */
-long cc_enc_eval(cc_enc *e, int *x, cc_rng *r);
+long cc_enc_eval(cc_enc *e, int *x, rng *r);
 /* The mutation of paper 002: pick a communication (preferably one in
  * conflict) and test its alternatives — other paths, other informed sources
  * (broadcast), swapped time slots (scatter) — keeping the least conflicting. */
-void cc_enc_mutate(cc_enc *e, int *x, cc_rng *r);
+void cc_enc_mutate(cc_enc *e, int *x, rng *r);
 /* The same with 1..maxmoves tested moves (cc_enc_mutate uses
  * CC_ENC_MOVES_BC / CC_ENC_MOVES_SC): a population method wants big jumps,
  * a local search single moves. */
-void cc_enc_mutate_n(cc_enc *e, int *x, cc_rng *r, int maxmoves);
+void cc_enc_mutate_n(cc_enc *e, int *x, rng *r, int maxmoves);
 /* Turn x, evaluated last by cc_enc_eval, into a schedule (appends to out).
  * CC_OK, or CC_ENOMEM. */
 int cc_enc_decode(cc_enc *e, const int *x, cc_schedule *out);

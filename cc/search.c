@@ -41,7 +41,7 @@ static double search_bytes(const cc_problem *pb, const cc_search_params *sp, int
 }
 
 /* A schedule the search believes valid: decode, verify, keep. */
-static int accept(cc_enc *e, int *x, const cc_problem *pb, bool hop1, cc_rng *rng, cc_search_result *res, char *err, size_t errlen)
+static int accept(cc_enc *e, int *x, const cc_problem *pb, bool hop1, rng *rng, cc_search_result *res, char *err, size_t errlen)
 {
     cc_schedule *s = cc_schedule_new();
     cc_enc_eval(e, x, rng);   /* re-derive the repaired tree for decoding */
@@ -80,7 +80,7 @@ static int accept_ring(const cc_problem *pb, cc_schedule *s, cc_search_result *r
 
 /* One target S in one phase; res->found when a verified schedule was found. */
 static int run_target(const cc_problem *pb, const cc_paths *paths, const cc_search_params *sp, int S, bool hop1,
-                      cc_rng *rng, cc_search_result *res, char *err, size_t errlen)
+                      rng *rng, cc_search_result *res, char *err, size_t errlen)
 {
     cc_algo_params ap = { sp->budget, sp->pop, sp->pmut, sp->threads };
     cc_enc *e;
@@ -107,8 +107,8 @@ int cc_search(const cc_problem *pb, const cc_paths *paths, const cc_search_param
 {
     memset(res, 0, sizeof *res);
     double t0 = now();
-    cc_rng rng;
-    cc_rng_seed(&rng, sp->seed);
+    rng rng;
+    rng_seed(&rng, sp->seed);
     int S = sp->steps > 0 ? sp->steps : (sp->start_steps > 0 ? sp->start_steps : 1);
     int last = sp->steps > 0 ? sp->steps : sp->max_steps > 0 ? sp->max_steps : 4 * S + 8;
     if (search_bytes(pb, sp, last) > (double)CC_MAX_BYTES)

@@ -90,8 +90,8 @@ START_TEST(enc_scatter_conflicts_by_hand)
     cc_enc *e = enc(in, 3, false);
     int x[14];
     for (int m = 0; m < 7; m++) { x[2 * m] = 0; x[2 * m + 1] = 0; }
-    cc_rng r;
-    cc_rng_seed(&r, 1);
+    rng r;
+    rng_seed(&r, 1);
     /* Routes (path 0 of each): 0-1, 0-1-2, 0-4-3 (or 0-1-2-3? dist(0,3) = 2
      * via 4), 0-4, 0-7-6 or 0-4-5, 0-7-6, 0-7.  The root's three channels
      * 0->1, 0->4, 0->7 carry all seven messages in step 0, so at least
@@ -138,8 +138,8 @@ START_TEST(enc_broadcast_restoration)
     cc_instance *in = inst("hypercube:3", CC_OAB, "0", 0, 0);
     cc_enc *e = enc(in, 3, false);
     int nv = cc_enc_nvar(e), *x = malloc((size_t)nv * sizeof *x);
-    cc_rng r;
-    cc_rng_seed(&r, 7);
+    rng r;
+    rng_seed(&r, 7);
     for (int g = 0; g < in->pb->nmsg; g++) {
         x[3 * g] = 7;       /* node 7 is informed last at best: a bad source for step 0 */
         x[3 * g + 1] = 0;
@@ -173,8 +173,8 @@ START_TEST(enc_acceleration)
     cc_enc *e = enc(in, 7, false);
     int x[14];
     for (int m = 0; m < 7; m++) { x[2 * m] = 0; x[2 * m + 1] = 0; }
-    cc_rng r;
-    cc_rng_seed(&r, 3);
+    rng r;
+    rng_seed(&r, 3);
     cc_enc_eval(e, x, &r);
     int load[7] = { 0 };
     for (int m = 0; m < 7; m++) load[x[2 * m + 1]]++;
@@ -193,8 +193,8 @@ static void eval_matches_verify(const char *topo, cc_kind kind, int ports, int S
     cc_enc *e = enc(in, S, hop1);
     int nv = cc_enc_nvar(e), *x = malloc((size_t)nv * sizeof *x);
     const int *card = cc_enc_card(e);
-    cc_rng r;
-    cc_rng_seed(&r, seed);
+    rng r;
+    rng_seed(&r, seed);
     int zeros = 0;
     cc_enc_random(e, x, &r);
     for (int it = 0; it < 1000; it++) {
@@ -234,13 +234,13 @@ START_TEST(enc_clone_evaluates_alike)
     cc_enc *e = enc(in, 9, false), *f;
     ck_assert(cc_enc_clone(e, &f, NULL, 0) == CC_OK);
     int nv = cc_enc_nvar(e), *x = malloc((size_t)nv * sizeof *x), *y = malloc((size_t)nv * sizeof *y);
-    cc_rng r, r1, r2;
-    cc_rng_seed(&r, 11);
+    rng r, r1, r2;
+    rng_seed(&r, 11);
     for (int k = 0; k < 20; k++) {
         cc_enc_random(e, x, &r);
         memcpy(y, x, (size_t)nv * sizeof *y);
-        cc_rng_seed(&r1, (uint64_t)k);
-        cc_rng_seed(&r2, (uint64_t)k);
+        rng_seed(&r1, (uint64_t)k);
+        rng_seed(&r2, (uint64_t)k);
         ck_assert_int_eq(cc_enc_eval(e, x, &r1), cc_enc_eval(f, y, &r2));
         ck_assert_int_eq(memcmp(x, y, (size_t)nv * sizeof *x), 0);   /* the same repairs */
     }
