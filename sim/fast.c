@@ -130,6 +130,11 @@ struct fast_sim {
     int nheap;
     fmove *moves;
     flink *links;
+    /* The cutoff's load bound: flits every link carries in a whole run
+     * (fixed by the routes), and the loaded links by decreasing load. */
+    int32_t *load;
+    int32_t *lorder;
+    int nloaded;
 };
 
 /* Where a source is: waiting for its release (heap) or done, listed for a
@@ -184,11 +189,45 @@ void fast_free(fast_sim *f)
     free(f->reqm); free(f->livem); free(f->dfull);
     for (int k = 0; k < 2; k++) { free(f->pbits[k]); free(f->qbits[k]); free(f->ilist[k]); }
     free(f->slice); free(f->seq); free(f->istate); free(f->injok); free(f->heap);
-    free(f->moves); free(f->links);
+    free(f->moves); free(f->links); free(f->load); free(f->lorder);
     free(f);
 }
 
 size_t fast_bytes(const fast_sim *f) { return f->bytes + sizeof *f; }
+
+static int u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Flits each link carries in a whole run: S packets of L flits from every
+ * sending source along its route (x first, then y, as route_req), and the
+ * loaded links sorted by decreasing load. */
+static int link_loads(fast_sim *f, const route_params *rp)
+{
+    for (int i = 0; i < f->nodes; i++) {
+        if (!f->sends[i]) continue;
+        for (int j = i;;) {
+            int dx = route_offset(rp, f->x[j], f->dx[i]), dy = route_offset(rp, f->y[j], f->dy[i]), d;
+            if (dx) d = dx > 0 ? PORT_E : PORT_W;
+            else if (dy) d = dy > 0 ? PORT_N : PORT_S;
+            else break;
+            f->load[j * 4 + d] += f->L * f->S;
+            j = f->nbr[j * 4 + d];
+        }
+    }
+    /* Sort keys: the load's complement above the link number. */
+    uint64_t *key = malloc(sizeof *key * (size_t)f->nodes * 4);
+    if (!key) return -1;
+    f->nloaded = 0;
+    for (int l = 0; l < f->nodes * 4; l++)
+        if (f->load[l]) key[f->nloaded++] = (uint64_t)(INT32_MAX - f->load[l]) << 32 | (uint32_t)l;
+    qsort(key, (size_t)f->nloaded, sizeof *key, u64_cmp);
+    for (int k = 0; k < f->nloaded; k++) f->lorder[k] = (int32_t)(uint32_t)key[k];
+    free(key);
+    return 0;
+}
 
 fast_sim *fast_new(const sim_params *p, const int32_t *dest)
 {
@@ -243,6 +282,8 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
     f->heap = alloc(f, nodes, sizeof *f->heap, &ok);
     f->moves = alloc(f, nodes * NPORTS, sizeof *f->moves, &ok);
     f->links = alloc(f, nodes * 4, sizeof *f->links, &ok);
+    f->load = alloc(f, nodes * 4, sizeof *f->load, &ok);
+    f->lorder = alloc(f, nodes * 4, sizeof *f->lorder, &ok);
     if (!ok) {
         fast_free(f);
         return NULL;
@@ -280,6 +321,10 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
     memset(f->route, -1, nf);
     memset(f->holder, -1, nf);
     memset(f->blocked, -1, nodes * PSTRIDE * sizeof *f->blocked);
+    if (link_loads(f, &rp)) {
+        fast_free(f);
+        return NULL;
+    }
     f->ok_run = 1;
     return f;
 }
@@ -582,16 +627,16 @@ HOT void apply_moves(fast_sim *f, const geo G, events *ev, int nmoves, int64_t t
         const size_t dst = mv->dst;
         if (f->cnt[dst] == G.B - 1) f->dfull[i] |= 1ull << lo;
         push(f, G, ev, f->nbr[i * 4 + d], route_opposite(d) * G.V + (int)mv->vc, dst, fl);
-        /* Link statistics per packet: a link's first flit is a header, its
-         * last a tail, and every packet that starts over it crosses it whole
-         * in a run that ends (a cut run's statistics are unspecified). */
+        /* Link statistics: a link's first flit is a header and its last a
+         * tail; the flits are counted one by one, as the load bound needs
+         * them up to date (a cut run's statistics are unspecified). */
         const int seq = FL_SEQ(fl);
+        flink *lk = &f->links[(size_t)i * 4 + (size_t)d];
+        lk->flits++;
         if (seq == 0) {
-            flink *lk = &f->links[(size_t)i * 4 + (size_t)d];
             if (!lk->first1) lk->first1 = (int32_t)t + 1;
-            lk->flits += G.L;
         } else if (seq == G.L - 1) {
-            f->links[(size_t)i * 4 + (size_t)d].last = (int32_t)t;
+            lk->last = (int32_t)t;
         }
     }
     pr->moved = nmoves;
@@ -715,6 +760,27 @@ HOT void swap_events(events *ev)
     int32_t *tl = ev->ic; ev->ic = ev->in; ev->in = tl; ev->nic = ev->nin; ev->nin = 0;
 }
 
+/* The load bound of a cut run: is the duration certain to exceed cutoff?
+ * A link carries at most one flit per cycle, so a link with R flits still
+ * to carry at the start of cycle t carries its last one at t + R - 1 or
+ * later, and that flit ejects a cycle later at the earliest: the duration
+ * (last ejection + 1) is at least t + R + 1, which exceeds cutoff when
+ * R >= cutoff - t.  Only links whose whole load reaches cutoff - t can
+ * prove it; they are a prefix of the links sorted by load, *ncand long,
+ * which grows with t. */
+HOT int load_exceeds(const fast_sim *f, int64_t t, int64_t cutoff, int *ncand)
+{
+    const int64_t need = cutoff - t;
+    int n = *ncand;
+    while (n < f->nloaded && f->load[f->lorder[n]] >= need) n++;
+    *ncand = n;
+    for (int k = 0; k < n; k++) {
+        const int32_t l = f->lorder[k];
+        if (f->load[l] - f->links[l].flits >= need) return 1;
+    }
+    return 0;
+}
+
 /* The cycles of one run, after the sources are set and the state reset. */
 HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_t cutoff, int64_t to_send,
                           sim_metrics *m)
@@ -727,10 +793,12 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
     tailwin_reset(&pr.tw, G.L);
     int64_t idle = 0, t = 0;
     sim_status st = SIM_OK;
+    const int bound = cutoff < INT64_MAX && !f->p.no_load_bound;
+    int ncand = 0;
     while (pr.done < to_send) {
         if (pr.in_net == 0) t = skip_idle(f, c, &ev, t);
         if (t >= f->p.max_cycles) { st = SIM_TIMEOUT; break; }
-        if (t >= cutoff) { st = SIM_CUTOFF; break; }
+        if (t >= cutoff || (bound && load_exceeds(f, t, cutoff, &ncand))) { st = SIM_CUTOFF; break; }
         m->cycles++;
         release_due(f, &ev, t);
         int nmoves = select_all(f, G, &ev, t, m);

@@ -50,6 +50,9 @@ typedef struct {
     int64_t max_cycles;     /* hard stop */
     int reference_only;     /* every run on the reference loop: the switch that turns the fast
                                engine's skipping of idle work off (default 0) */
+    int no_load_bound;      /* 1: a cut run (sim_run_cutoff) stops only when its cycle reaches the
+                               cutoff, not earlier when the links' remaining load proves the
+                               duration will exceed it: the switch that turns that skip off */
 } sim_params;
 
 /* The ranges sim_params_check accepts; every other part refers to these. */

@@ -514,6 +514,99 @@ START_TEST(reference_only_switch)
 }
 END_TEST
 
+/* ---- the load bound of sim_run_cutoff ---- */
+
+/* Worked by hand on an 8x8 torus: node 0 sends to node 2 (links 0E, 1E) and
+ * node 1 to node 2 (link 1E); every other node to itself (nothing).  Two
+ * slices of 8 flits: link 1E carries 2 x 2 x 8 = 32 flits.  V = 8, I = 0:
+ * the static bound (last slice released at 8, 2 hops, 8 flits, + 1) is 19.
+ * No flit crosses a link in cycle 0 (injection comes last), so at the start
+ * of cycles 0 and 1 link 1E still has 32 flits to carry and the duration is
+ * at least t + 33.  Cutoff 25 or 32: the bound stops at cycle 0; cutoff 33:
+ * at cycle 1.  With no_load_bound the run goes on to the cutoff cycle. */
+START_TEST(load_bound_by_hand)
+{
+    int32_t dest[64];
+    for (int i = 0; i < 64; i++) dest[i] = i;
+    dest[0] = 2;
+    dest[1] = 2;
+    sim_params p = params(8, 8, 2);
+    sim *s = new_sim(&p, dest);
+    p.no_load_bound = 1;
+    sim *off = new_sim(&p, dest);
+    sim_config *c = sim_config_new(64, 3, 0, 8);
+    sim_metrics ref, m;
+    sim_run_reference(s, c, &ref);
+    ck_assert_int_ge(ref.duration, 34);
+    const int64_t cuts[] = { 25, 32, 33 }, stop[] = { 0, 0, 1 };
+    for (int k = 0; k < 3; k++) {
+        ck_assert_int_eq(sim_run_cutoff(s, c, cuts[k], &m), SIM_CUTOFF);
+        ck_assert(sim_ran_fast(s));
+        ck_assert_int_eq(m.stop_cycle, stop[k]);
+        ck_assert_int_eq(m.cycles, stop[k]);
+        ck_assert_int_eq(m.duration, cuts[k] + 1);
+        ck_assert_int_eq(sim_run_cutoff(off, c, cuts[k], &m), SIM_CUTOFF);
+        ck_assert_int_eq(m.stop_cycle, cuts[k]);
+    }
+    /* Below the static bound both stop before the first cycle. */
+    ck_assert_int_eq(sim_run_cutoff(off, c, 18, &m), SIM_CUTOFF);
+    ck_assert_int_eq(m.cycles, 0);
+    /* At the duration nothing is cut, with or without the bound. */
+    sim_run_cutoff(s, c, ref.duration, &m);
+    same_metrics(&m, &ref, "load bound, cutoff = duration");
+    sim_run_cutoff(off, c, ref.duration, &m);
+    same_metrics(&m, &ref, "no load bound, cutoff = duration");
+    sim_config_free(c);
+    sim_free(s);
+    sim_free(off);
+}
+END_TEST
+
+/* Random configurations on every pattern: a cutoff at the duration never
+ * cuts (the bound is a true lower bound), one below always does, the bound
+ * stops no later than the cutoff cycle and, over all runs, stops some of
+ * them earlier; without it a cut run reaches the cutoff cycle. */
+START_TEST(load_bound_random)
+{
+    uint64_t r = 77;
+    int64_t earlier = 0, cut = 0;
+    for (int k = 0; k < traffic_builtin_count; k++)
+        for (int slices = 2; slices <= 3; slices++) {
+            traffic *t = pattern(traffic_builtin_names[k], 8, 1);
+            sim_params p = params(8, 8, slices);
+            sim *s = new_sim(&p, t->dest);
+            p.no_load_bound = 1;
+            sim *off = new_sim(&p, t->dest);
+            for (int it = 0; it < 6; it++) {
+                sim_config *c = sim_config_new(64, 3, 0, 8);
+                randomize(c, &r, 8, 6, 6);
+                sim_metrics ref, m, mo;
+                sim_run_reference(s, c, &ref);
+                ck_assert_int_eq(ref.status, SIM_OK);
+                const int64_t D = ref.duration;
+                sim_run_cutoff(s, c, D, &m);
+                same_metrics(&m, &ref, "load bound, cutoff = duration");
+                for (int64_t q = D - 1; q >= D - 12 && q > 0; q -= 3) {
+                    ck_assert_int_eq(sim_run_cutoff(s, c, q, &m), SIM_CUTOFF);
+                    ck_assert_int_eq(sim_run_cutoff(off, c, q, &mo), SIM_CUTOFF);
+                    ck_assert_int_le(m.stop_cycle, q);
+                    ck_assert_int_le(m.cycles, mo.cycles);
+                    if (mo.cycles > 0) ck_assert_int_eq(mo.stop_cycle, q);
+                    cut++;
+                    earlier += m.cycles < mo.cycles;
+                }
+                sim_config_free(c);
+            }
+            sim_free(s);
+            sim_free(off);
+            traffic_free(t);
+        }
+    ck_assert_int_gt(cut, 100);
+    ck_assert_msg(earlier > cut / 10, "the load bound stopped only %lld of %lld cut runs earlier",
+                  (long long)earlier, (long long)cut);
+}
+END_TEST
+
 /* The same sim object reused for many configurations gives what fresh
  * objects give (reset between runs touches only what was used). */
 START_TEST(reuse_matches_fresh)
@@ -552,6 +645,8 @@ int main(void)
     tcase_add_test(tc, file_traffic);
     tcase_add_test(tc, timeout_and_watchdog);
     tcase_add_test(tc, cutoff);
+    tcase_add_test(tc, load_bound_by_hand);
+    tcase_add_test(tc, load_bound_random);
     tcase_add_test(tc, reuse_matches_fresh);
     tcase_add_test(tc, reference_only_switch);
     tcase_add_test(tc, supports_limits);
