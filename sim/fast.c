@@ -130,9 +130,10 @@ struct fast_sim {
     int nheap;
     fmove *moves;
     flink *links;
-    /* The cutoff's load bound: flits every link carries in a whole run
-     * (fixed by the routes), and the loaded links by decreasing load. */
-    int32_t *load;
+    /* The cutoff's load bound (link_reach): per link its whole load plus
+     * the hops after it, and the loaded links by decreasing reach. */
+    int32_t *reach;
+    int32_t *after;        /* the hops after the link */
     int32_t *lorder;
     int nloaded;
 };
@@ -189,7 +190,7 @@ void fast_free(fast_sim *f)
     free(f->reqm); free(f->livem); free(f->dfull);
     for (int k = 0; k < 2; k++) { free(f->pbits[k]); free(f->qbits[k]); free(f->ilist[k]); }
     free(f->slice); free(f->seq); free(f->istate); free(f->injok); free(f->heap);
-    free(f->moves); free(f->links); free(f->load); free(f->lorder);
+    free(f->moves); free(f->links); free(f->reach); free(f->after); free(f->lorder);
     free(f);
 }
 
@@ -201,28 +202,37 @@ static int u64_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Flits each link carries in a whole run: S packets of L flits from every
- * sending source along its route (x first, then y, as route_req), and the
- * loaded links sorted by decreasing load. */
-static int link_loads(fast_sim *f, const route_params *rp)
+/* What the load bound knows of each link before a run: the flits it
+ * carries in a whole run (S packets of L flits from every sending source
+ * whose route, x first, then y, as route_req, uses it), plus the fewest hops
+ * a packet over it still has to go after it; and the loaded links sorted by
+ * decreasing reach. */
+static int link_reach(fast_sim *f, const route_params *rp)
 {
+    const int nl = f->nodes * 4;
+    int32_t *after = f->after;
+    uint64_t *key = malloc(sizeof *key * (size_t)nl);
+    if (!key) return -1;
+    for (int l = 0; l < nl; l++) after[l] = INT32_MAX;
     for (int i = 0; i < f->nodes; i++) {
         if (!f->sends[i]) continue;
-        for (int j = i;;) {
+        for (int j = i, h = f->hops[i];; h--) {
             int dx = route_offset(rp, f->x[j], f->dx[i]), dy = route_offset(rp, f->y[j], f->dy[i]), d;
             if (dx) d = dx > 0 ? PORT_E : PORT_W;
             else if (dy) d = dy > 0 ? PORT_N : PORT_S;
             else break;
-            f->load[j * 4 + d] += f->L * f->S;
+            f->reach[j * 4 + d] += f->L * f->S;
+            if (h - 1 < after[j * 4 + d]) after[j * 4 + d] = h - 1;
             j = f->nbr[j * 4 + d];
         }
     }
-    /* Sort keys: the load's complement above the link number. */
-    uint64_t *key = malloc(sizeof *key * (size_t)f->nodes * 4);
-    if (!key) return -1;
     f->nloaded = 0;
-    for (int l = 0; l < f->nodes * 4; l++)
-        if (f->load[l]) key[f->nloaded++] = (uint64_t)(INT32_MAX - f->load[l]) << 32 | (uint32_t)l;
+    for (int l = 0; l < nl; l++)
+        if (f->reach[l]) {
+            f->reach[l] += after[l];
+            /* Sort keys: the reach's complement above the link number. */
+            key[f->nloaded++] = (uint64_t)(INT32_MAX - f->reach[l]) << 32 | (uint32_t)l;
+        }
     qsort(key, (size_t)f->nloaded, sizeof *key, u64_cmp);
     for (int k = 0; k < f->nloaded; k++) f->lorder[k] = (int32_t)(uint32_t)key[k];
     free(key);
@@ -282,7 +292,8 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
     f->heap = alloc(f, nodes, sizeof *f->heap, &ok);
     f->moves = alloc(f, nodes * NPORTS, sizeof *f->moves, &ok);
     f->links = alloc(f, nodes * 4, sizeof *f->links, &ok);
-    f->load = alloc(f, nodes * 4, sizeof *f->load, &ok);
+    f->reach = alloc(f, nodes * 4, sizeof *f->reach, &ok);
+    f->after = alloc(f, nodes * 4, sizeof *f->after, &ok);
     f->lorder = alloc(f, nodes * 4, sizeof *f->lorder, &ok);
     if (!ok) {
         fast_free(f);
@@ -321,7 +332,7 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
     memset(f->route, -1, nf);
     memset(f->holder, -1, nf);
     memset(f->blocked, -1, nodes * PSTRIDE * sizeof *f->blocked);
-    if (link_loads(f, &rp)) {
+    if (link_reach(f, &rp)) {
         fast_free(f);
         return NULL;
     }
@@ -763,20 +774,23 @@ HOT void swap_events(events *ev)
 /* The load bound of a cut run: is the duration certain to exceed cutoff?
  * A link carries at most one flit per cycle, so a link with R flits still
  * to carry at the start of cycle t carries its last one at t + R - 1 or
- * later, and that flit ejects a cycle later at the earliest: the duration
- * (last ejection + 1) is at least t + R + 1, which exceeds cutoff when
- * R >= cutoff - t.  Only links whose whole load reaches cutoff - t can
- * prove it; they are a prefix of the links sorted by load, *ncand long,
- * which grows with t. */
+ * later; that flit then crosses at least A more links (A: the fewest hops
+ * any packet over the link has left after it), one per cycle, and ejects a
+ * cycle after its last hop: the duration (last ejection + 1) is at least
+ * t + R + A + 1, which exceeds cutoff when R + A >= cutoff - t (and R > 0:
+ * a link with nothing left to carry proves nothing).  Only links
+ * whose reach (whole load + A) is at least cutoff - t can prove it; they are
+ * a prefix of the links sorted by reach, *ncand long, which grows with t. */
 HOT int load_exceeds(const fast_sim *f, int64_t t, int64_t cutoff, int *ncand)
 {
     const int64_t need = cutoff - t;
     int n = *ncand;
-    while (n < f->nloaded && f->load[f->lorder[n]] >= need) n++;
+    while (n < f->nloaded && f->reach[f->lorder[n]] >= need) n++;
     *ncand = n;
     for (int k = 0; k < n; k++) {
         const int32_t l = f->lorder[k];
-        if (f->load[l] - f->links[l].flits >= need) return 1;
+        const int32_t r = f->reach[l] - f->links[l].flits; /* R + A */
+        if (r >= need && r > f->after[l]) return 1;        /* and R > 0 */
     }
     return 0;
 }

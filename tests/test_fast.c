@@ -516,20 +516,16 @@ END_TEST
 
 /* ---- the load bound of sim_run_cutoff ---- */
 
-/* Worked by hand on an 8x8 torus: node 0 sends to node 2 (links 0E, 1E) and
- * node 1 to node 2 (link 1E); every other node to itself (nothing).  Two
- * slices of 8 flits: link 1E carries 2 x 2 x 8 = 32 flits.  V = 8, I = 0:
- * the static bound (last slice released at 8, 2 hops, 8 flits, + 1) is 19.
- * No flit crosses a link in cycle 0 (injection comes last), so at the start
- * of cycles 0 and 1 link 1E still has 32 flits to carry and the duration is
- * at least t + 33.  Cutoff 25 or 32: the bound stops at cycle 0; cutoff 33:
- * at cycle 1.  With no_load_bound the run goes on to the cutoff cycle. */
-START_TEST(load_bound_by_hand)
+/* Runs a traffic in which only nodes src[] send (to dst[]), two slices of 8
+ * flits, V = 8, I = 0, with cutoffs cuts[]: the load bound must stop at
+ * cycles stop[], and without it (no_load_bound) a run reaches its cutoff
+ * cycle; at the duration nothing is cut either way. */
+static void by_hand(const int *src, const int *dst, int nsrc, const int64_t *cuts, const int64_t *stop, int ncut,
+                    int64_t min_duration)
 {
     int32_t dest[64];
     for (int i = 0; i < 64; i++) dest[i] = i;
-    dest[0] = 2;
-    dest[1] = 2;
+    for (int k = 0; k < nsrc; k++) dest[src[k]] = dst[k];
     sim_params p = params(8, 8, 2);
     sim *s = new_sim(&p, dest);
     p.no_load_bound = 1;
@@ -537,21 +533,16 @@ START_TEST(load_bound_by_hand)
     sim_config *c = sim_config_new(64, 3, 0, 8);
     sim_metrics ref, m;
     sim_run_reference(s, c, &ref);
-    ck_assert_int_ge(ref.duration, 34);
-    const int64_t cuts[] = { 25, 32, 33 }, stop[] = { 0, 0, 1 };
-    for (int k = 0; k < 3; k++) {
+    ck_assert_int_ge(ref.duration, min_duration);
+    for (int k = 0; k < ncut; k++) {
         ck_assert_int_eq(sim_run_cutoff(s, c, cuts[k], &m), SIM_CUTOFF);
         ck_assert(sim_ran_fast(s));
-        ck_assert_int_eq(m.stop_cycle, stop[k]);
-        ck_assert_int_eq(m.cycles, stop[k]);
+        ck_assert_msg(m.stop_cycle == stop[k] && m.cycles == stop[k], "cutoff %lld: stopped at %lld (%lld cycles), not %lld",
+                      (long long)cuts[k], (long long)m.stop_cycle, (long long)m.cycles, (long long)stop[k]);
         ck_assert_int_eq(m.duration, cuts[k] + 1);
         ck_assert_int_eq(sim_run_cutoff(off, c, cuts[k], &m), SIM_CUTOFF);
         ck_assert_int_eq(m.stop_cycle, cuts[k]);
     }
-    /* Below the static bound both stop before the first cycle. */
-    ck_assert_int_eq(sim_run_cutoff(off, c, 18, &m), SIM_CUTOFF);
-    ck_assert_int_eq(m.cycles, 0);
-    /* At the duration nothing is cut, with or without the bound. */
     sim_run_cutoff(s, c, ref.duration, &m);
     same_metrics(&m, &ref, "load bound, cutoff = duration");
     sim_run_cutoff(off, c, ref.duration, &m);
@@ -559,6 +550,26 @@ START_TEST(load_bound_by_hand)
     sim_config_free(c);
     sim_free(s);
     sim_free(off);
+}
+
+/* Worked by hand on an 8x8 torus (node = 8y + x), two slices of 8 flits,
+ * V = 8, I = 0.  No flit crosses a link in cycle 0 (injection comes last),
+ * so a link's load is all still to come at the start of cycles 0 and 1.
+ * (1) Nodes 0 and 1 send to node 2: link 1E carries 2 x 2 x 8 = 32 flits,
+ *     the last of them to their destination (A = 0): duration >= t + 33.
+ *     The static bound (last slice released at 8, 2 hops, 8 flits, + 1) is
+ *     19, so cutoff 25 or 32 stops at cycle 0, cutoff 33 at cycle 1.
+ * (2) Nodes 0 and 1 send to node 18 (x 2, y 2): link 1E carries 32 flits,
+ *     each with two hops (north) after it: duration >= t + 32 + 2 + 1.
+ *     Cutoff 34 stops at cycle 0, 35 at cycle 1 (static bound 21). */
+START_TEST(load_bound_by_hand)
+{
+    const int src1[] = { 0, 1 }, dst1[] = { 2, 2 };
+    const int64_t cuts1[] = { 25, 32, 33 }, stop1[] = { 0, 0, 1 };
+    by_hand(src1, dst1, 2, cuts1, stop1, 3, 34);
+    const int dst2[] = { 18, 18 };
+    const int64_t cuts2[] = { 34, 35 }, stop2[] = { 0, 1 };
+    by_hand(src1, dst2, 2, cuts2, stop2, 2, 36);
 }
 END_TEST
 
