@@ -638,16 +638,18 @@ HOT void apply_moves(fast_sim *f, const geo G, events *ev, int nmoves, int64_t t
         const size_t dst = mv->dst;
         if (f->cnt[dst] == G.B - 1) f->dfull[i] |= 1ull << lo;
         push(f, G, ev, f->nbr[i * 4 + d], route_opposite(d) * G.V + (int)mv->vc, dst, fl);
-        /* Link statistics: a link's first flit is a header and its last a
-         * tail; the flits are counted one by one, as the load bound needs
-         * them up to date (a cut run's statistics are unspecified). */
+        /* Link statistics per packet: a link's first flit is a header, its
+         * last a tail, and every packet that starts over it crosses it whole
+         * in a run that ends (a cut run's statistics are unspecified).  The
+         * load bound reads the flits counted so far, which are never fewer
+         * than the flits that crossed. */
         const int seq = FL_SEQ(fl);
-        flink *lk = &f->links[(size_t)i * 4 + (size_t)d];
-        lk->flits++;
         if (seq == 0) {
+            flink *lk = &f->links[(size_t)i * 4 + (size_t)d];
             if (!lk->first1) lk->first1 = (int32_t)t + 1;
+            lk->flits += G.L;
         } else if (seq == G.L - 1) {
-            lk->last = (int32_t)t;
+            f->links[(size_t)i * 4 + (size_t)d].last = (int32_t)t;
         }
     }
     pr->moved = nmoves;
@@ -777,10 +779,15 @@ HOT void swap_events(events *ev)
  * later; that flit then crosses at least A more links (A: the fewest hops
  * any packet over the link has left after it), one per cycle, and ejects a
  * cycle after its last hop: the duration (last ejection + 1) is at least
- * t + R + A + 1, which exceeds cutoff when R + A >= cutoff - t (and R > 0:
- * a link with nothing left to carry proves nothing).  Only links
- * whose reach (whole load + A) is at least cutoff - t can prove it; they are
- * a prefix of the links sorted by reach, *ncand long, which grows with t. */
+ * t + R + A + 1, which exceeds cutoff when R + A >= cutoff - t.  R is taken
+ * as the whole load minus L per header that crossed (links[].flits), never
+ * more than the flits really left, so the bound stays a lower bound; it
+ * must be above 0, as a link with nothing left proves nothing.  (Counting
+ * flits one by one saved 9.5 % of a GA run's cycles instead of 9.0 %, but
+ * cost 2.2 % of the instructions of every run.)
+ * Only links whose reach (whole load + A) is at least cutoff - t can prove
+ * it; they are a prefix of the links sorted by reach, *ncand long, which
+ * grows with t. */
 HOT int load_exceeds(const fast_sim *f, int64_t t, int64_t cutoff, int *ncand)
 {
     const int64_t need = cutoff - t;
