@@ -16,7 +16,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 start=$(date +%s.%N)
 
-GA="--size 8 --slices 2 --generations 1500 --pop 8 --stack-vmax 200 --traffic brev --seed 5 --threads 2 --quiet"
+GA="--size 8 --slices 2 --generations 3000 --pop 8 --stack-vmax 200 --traffic brev --seed 5 --threads 2 --quiet"
 $N ga $GA --db ref.db >/dev/null 2>err.txt || { bad "reference run: $(cat err.txt)"; echo "kill_loop: $pass passed, $fail failed"; exit 1; }
 
 RANDOM=42   # the kill times differ from run to run of the test only by scheduling
@@ -57,6 +57,6 @@ check "recorded chromosomes" "$(sqlite3 k.db "$q_chrom" | md5sum)" "$(sqlite3 re
 check "generations recorded" "$(sqlite3 k.db 'select count(*) from generations where run = 1')" \
       "$(sqlite3 ref.db 'select count(*) from generations where run = 1')"
 ls k.db.new-* >/dev/null 2>&1 && echo "kill_loop: note: a kill during creation left a private file: $(ls k.db.new-*)"
-echo "kill_loop: $kills kills ($starts before the run existed; checkpoint at generation $atkill of 1500 after them), $(echo "$(date +%s.%N) - $start" | bc | cut -c1-5) s"
+echo "kill_loop: $kills kills ($starts before the run existed; checkpoint at generation $atkill of 3000 after them), $(echo "$(date +%s.%N) - $start" | bc | cut -c1-5) s"
 echo "kill_loop: $pass passed, $fail failed"
 [ $fail -eq 0 ]
