@@ -11,7 +11,7 @@
 #include "cli/cli.h"
 #include "cli/model_opts.h"
 #include "ga/chrom.h"
-#include "ga/interval.h"
+#include "sim/interval.h"
 #include "ga/methods.h"
 #include "store/store.h"
 #include "util/parse.h"
@@ -225,14 +225,14 @@ int cmd_replay(int argc, char **argv)
         rc = EXIT_USAGE;
         goto out;
     }
-    ga_pool *pool = ga_pool_new(&sp, dest, (int)sysconf(_SC_NPROCESSORS_ONLN), err, sizeof err);
+    sim_pool *pool = sim_pool_new(&sp, dest, (int)sysconf(_SC_NPROCESSORS_ONLN), err, sizeof err);
     if (!pool) { fprintf(stderr, "nocsim replay: %s\n", err); rc = EXIT_USAGE; goto out; }
     size_t width = (size_t)(vhi - vlo + 1);
     sim_metrics best, *all = calloc(width, sizeof *all);
     uint32_t bestv = 0;
     int64_t sims = 0;
-    int failed = !all || ga_interval_search(pool, cfg, (uint32_t)vlo, (uint32_t)vhi, &bestv, &best, all, &sims);
-    ga_pool_free(pool);
+    int failed = !all || sim_interval_search(pool, cfg, (uint32_t)vlo, (uint32_t)vhi, &bestv, &best, all, &sims);
+    sim_pool_free(pool);
     for (size_t j = 0; !failed && j < width; j++) print_row(fmt, (uint32_t)vlo + (uint32_t)j, &all[j], j == 0);
     free(all);
     if (failed) { fprintf(stderr, "nocsim replay: out of memory\n"); rc = EXIT_FAIL; goto out; }
