@@ -2,11 +2,11 @@
  * mine recorded chromosomes (Sect. 6.1 and 6.3).  Each result is recorded as
  * a new run whose parent is the source run. */
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "ga/methods.h"
+#include "sim/pool.h"
 #include "store/store.h"
 
 typedef struct {
@@ -35,7 +35,7 @@ static void help(const method_cmd *mc)
 static int run_method(const method_cmd *mc, int argc, char **argv)
 {
     const char *cmd = mc->name, *dbpath = STORE_DEFAULT_PATH, *v;
-    long run = 0, slices = 0, limit = 0, threads = sysconf(_SC_NPROCESSORS_ONLN);
+    long run = 0, slices = 0, limit = 0, threads = sim_pool_default_threads();
     int record = 1;
     method_options opt = { .set = mc->post_stack ? MINE_SYNONYMS_FILTERED : MINE_ALL };
     out_format fmt = FMT_TEXT;
@@ -45,7 +45,7 @@ static int run_method(const method_cmd *mc, int argc, char **argv)
         else if (!strcmp(a, "--run")) { if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, INT64_MAX / 2, &run)) return EXIT_USAGE; }
         else if (!strcmp(a, "--slices")) { if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, SIM_MAX_SLICES, &slices)) return EXIT_USAGE; }
         else if (!strcmp(a, "--limit")) { if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, INT64_MAX / 2, &limit)) return EXIT_USAGE; }
-        else if (!strcmp(a, "--threads")) { if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, 256, &threads)) return EXIT_USAGE; }
+        else if (!strcmp(a, "--threads")) { if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, SIM_POOL_MAX_THREADS, &threads)) return EXIT_USAGE; }
         else if (!strcmp(a, "--db")) { if (!(dbpath = arg_value(cmd, argc, argv, &i))) return EXIT_USAGE; }
         else if (!strcmp(a, "--no-record")) record = 0;
         else if (mc->post_stack && !strcmp(a, "--all")) opt.set = MINE_SYNONYMS;
@@ -59,10 +59,11 @@ static int run_method(const method_cmd *mc, int argc, char **argv)
     }
     if (!run) { fprintf(stderr, "nocsim %s: --run RUN is required (nocsim db runs lists them)\n", cmd); return EXIT_USAGE; }
     char err[512];
-    store *db = store_open(dbpath, record ? 0 : STORE_READONLY, err, sizeof err);
-    if (!db) { fprintf(stderr, "nocsim %s: --db: %s\n", cmd, err); return EXIT_USAGE; }
+    int rc = EXIT_OK;
+    store *db = cli_store_open(cmd, dbpath, record ? 0 : STORE_READONLY, &rc);
+    if (!db) return rc;
     store_run src;
-    int rc = store_run_get(db, run, &src, err, sizeof err);
+    rc = store_run_get(db, run, &src, err, sizeof err);
     if (rc != STORE_OK) {
         if (rc == STORE_NOTFOUND) fprintf(stderr, "nocsim %s: --run: run %ld is not in %s\n", cmd, run, dbpath);
         else fprintf(stderr, "nocsim %s: %s\n", cmd, err);

@@ -148,8 +148,7 @@ int cmd_sim(int argc, char **argv)
         goto out;
     }
     if (!(s = sim_new(p, t->dest, err, sizeof err))) {
-        fprintf(stderr, "nocsim sim: %s\n", err);
-        rc = EXIT_USAGE;
+        rc = cli_fail("sim", cli_setup_status(err), "%s", err);
         goto out;
     }
     sim_metrics m;

@@ -42,6 +42,11 @@ store *cli_store_open(const char *cmd, const char *path, int flags, int *status)
     return db;
 }
 
+int cli_setup_status(const char *err)
+{
+    return strstr(err, "out of memory") ? EXIT_FAIL : EXIT_USAGE;
+}
+
 int cli_check_output(const char *cmd, const char *flag, const char *path)
 {
     if (strcmp(path, "-") == 0) return EXIT_OK;

@@ -30,6 +30,11 @@ int cli_store_status(const char *err);
  * *status (cli_store_status) and returns NULL.  Close with store_close. */
 store *cli_store_open(const char *cmd, const char *path, int flags, int *status);
 
+/* The status of a simulator that could not be set up (sim_new, sim_pool_new)
+ * with message err: EXIT_FAIL when memory ran out, EXIT_USAGE when the
+ * parameters or the traffic were refused. */
+int cli_setup_status(const char *err);
+
 /* Whether a file can be created or overwritten at path ("-" is stdout), so a
  * long run learns of a bad output path before it starts.  Returns EXIT_OK,
  * or EXIT_USAGE after printing "nocsim CMD: FLAG PATH: <why>".  Writes

@@ -66,11 +66,14 @@ void ga_params_default(ga_params *gp)
 
 int ga_params_check(const ga_params *gp, char *err, size_t errlen)
 {
-    if (gp->pop < 2 || gp->pop > 100000) return snprintf(err, errlen, "--pop %d: must be in [2, 100000]", gp->pop), -1;
+    if (gp->pop < GA_POP_MIN || gp->pop > GA_POP_MAX)
+        return snprintf(err, errlen, "--pop %d: must be in [%d, %d]", gp->pop, GA_POP_MIN, GA_POP_MAX), -1;
     if (gp->generations < 0) return snprintf(err, errlen, "--generations %d: must be >= 0", gp->generations), -1;
     if (gp->train < 0) return snprintf(err, errlen, "--train %d: must be >= 0", gp->train), -1;
-    if (!(gp->mutation > 0 && gp->mutation <= 1)) return snprintf(err, errlen, "--mutation %g: must be in (0, 1]", gp->mutation), -1;
-    if (gp->max_genes < 1 || gp->max_genes > 1000) return snprintf(err, errlen, "--max-genes %d: must be in [1, 1000]", gp->max_genes), -1;
+    if (!(gp->mutation >= GA_MUTATION_MIN && gp->mutation <= 1))
+        return snprintf(err, errlen, "--mutation %g: must be in [%g, 1]", gp->mutation, GA_MUTATION_MIN), -1;
+    if (gp->max_genes < 1 || gp->max_genes > GA_MAX_GENES_MAX)
+        return snprintf(err, errlen, "--max-genes %d: must be in [1, %d]", gp->max_genes, GA_MAX_GENES_MAX), -1;
     if (gp->crossover_rate < 0 || gp->crossover_rate > 1) return snprintf(err, errlen, "--crossover-rate %g: must be in [0, 1]", gp->crossover_rate), -1;
     if (!(gp->shift >= 0 && gp->shift <= 1)) return snprintf(err, errlen, "--shift %g: must be in [0, 1]", gp->shift), -1;
     if (gp->watchdog > 0 && gp->lifetime > 0)
@@ -79,7 +82,17 @@ int ga_params_check(const ga_params *gp, char *err, size_t errlen)
     if (gp->arb < 0 || gp->arb >= VCSEL_NSCHEMES) return snprintf(err, errlen, "--arb: must be C00-C09"), -1;
     if (gp->estimate_slices < 1 || gp->estimate_slices > SIM_MAX_SLICES)
         return snprintf(err, errlen, "--estimate-slices %d: must be in [1, %d]", gp->estimate_slices, SIM_MAX_SLICES), -1;
-    if (gp->perturb < 0 || gp->perturb > 1000) return snprintf(err, errlen, "--perturb %d: must be in [0, 1000]", gp->perturb), -1;
+    if (gp->perturb < 0 || gp->perturb > GA_PERTURB_MAX)
+        return snprintf(err, errlen, "--perturb %d: must be in [0, %d]", gp->perturb, GA_PERTURB_MAX), -1;
+    return 0;
+}
+
+int ga_setup_check(const ga_params *gp, const sim_params *sp, char *err, size_t errlen)
+{
+    if (ga_params_check(gp, err, errlen) || sim_params_check(sp, err, errlen)) return -1;
+    if (gp->interval && gp->interval < (uint32_t)sp->flits)
+        return snprintf(err, errlen, "--interval: %u is below the packet length %d (allowed: >= %d)", gp->interval,
+                        sp->flits, sp->flits), -1;
     return 0;
 }
 
@@ -734,6 +747,7 @@ const sim_config *ga_best(const ga *g, sim_metrics *m, uint32_t *crc)
 
 int64_t ga_run_id(const ga *g) { return g->run; }
 int64_t ga_get_floor(const ga *g) { return g->floor; }
+const char *ga_traffic_name(const ga *g) { return g->traffic; }
 int64_t ga_synonyms(const ga *g) { return g->best_score < SCORE_INF ? g->synonyms + 1 : 0; }
 const ga_params *ga_get_params(const ga *g) { return &g->gp; }
 const sim_params *ga_get_sim_params(const ga *g) { return &g->sp; }

@@ -25,10 +25,10 @@ expect_usage "algo"             "local paper"      $N ga --algo magic
 expect_usage "interval"         "packet length"    $N ga --interval 3
 [ ! -e nocsim.db ] && ok || bad "bad input created nocsim.db"
 
-# A directory where the database should be: clear error, exit 1.
+# A directory where the database should be: a wrong file given, exit 2 like every --db.
 mkdir not-a-file.db
 err=$($N ga --size 4 --generations 1 --db not-a-file.db 2>&1 >/dev/null); rc=$?
-[ $rc -eq 1 ] && case $err in *not-a-file.db*) true;; *) false;; esac && ok || bad "unwritable db: rc $rc '$err'"
+[ $rc -eq 2 ] && case $err in *not-a-file.db*) true;; *) false;; esac && ok || bad "unwritable db: rc $rc '$err'"
 
 # Kill test.  The run is long enough that it is still going when killed.
 db=$tmp/kill.db
