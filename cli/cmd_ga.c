@@ -313,9 +313,13 @@ static int conclude(const ga_opts *o, ga_session *s)
     char err[512];
     int sig = cli_stop_signal();
     if (sig) {
+        const char *name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+        if (!s->db)
+            return cli_fail("ga", cli_signal_status(sig), "stopped by %s at generation %lld (--no-db: nothing to resume)",
+                            name, (long long)s->p.generation);
         if (ga_flush(s->g, err, sizeof err)) return cli_fail("ga", EXIT_FAIL, "database: %s", err);
         return cli_fail("ga", cli_signal_status(sig), "stopped by %s at generation %lld; continue with: nocsim ga --db %s --resume %lld",
-                        sig == SIGINT ? "SIGINT" : "SIGTERM", (long long)s->p.generation, o->db, (long long)ga_run_id(s->g));
+                        name, (long long)s->p.generation, o->db, (long long)ga_run_id(s->g));
     }
     if (ga_finish(s->g, err, sizeof err)) return cli_fail("ga", EXIT_FAIL, "database: %s", err);
     return EXIT_OK;
