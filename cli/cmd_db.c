@@ -180,7 +180,7 @@ store *db_open(const db_opts *o, const char *path, int flags, int *rc)
     store *s = store_open_fault(path, flags, &fault, err, sizeof err);
     if (!s) {
         fprintf(stderr, "nocsim %s: %s%s\n", o->cmd, path == o->db ? "--db: " : "", err);
-        *rc = fault == STORE_FAULT_INPUT ? EXIT_USAGE : EXIT_FAIL;
+        *rc = cli_store_status(fault);   /* the one mapping of every command (cli/status.c) */
     }
     return s;
 }

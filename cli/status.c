@@ -20,25 +20,17 @@ int cli_fail(const char *cmd, int status, const char *fmt, ...)
     return status;
 }
 
-int cli_store_status(const char *err)
+int cli_store_status(store_fault fault)
 {
-    /* The store reports the kind of failure through its message only; these
-     * are a wrong file named by the user, everything else is an I/O failure.
-     * The one place to change when the store returns error kinds. */
-    static const char *const wrong_file[] = {
-        "not a nocsim database", "schema version", "is a directory", "No such file or directory",
-        "database path is empty", "Not a directory",
-    };
-    for (size_t k = 0; k < sizeof wrong_file / sizeof wrong_file[0]; k++)
-        if (strstr(err, wrong_file[k])) return EXIT_USAGE;
-    return EXIT_FAIL;
+    return fault == STORE_FAULT_INPUT ? EXIT_USAGE : EXIT_FAIL;
 }
 
 store *cli_store_open(const char *cmd, const char *path, int flags, int *status)
 {
     char err[1024];
-    store *db = store_open(path, flags, err, sizeof err);
-    if (!db) *status = cli_fail(cmd, cli_store_status(err), "--db: %s", err);
+    store_fault fault;
+    store *db = store_open_fault(path, flags, &fault, err, sizeof err);
+    if (!db) *status = cli_fail(cmd, cli_store_status(fault), "--db: %s", err);
     return db;
 }
 

@@ -22,12 +22,13 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
  * and returned in one statement. */
 int cli_fail(const char *cmd, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* The status of a store_open failure whose message is err: EXIT_USAGE when
- * the file given is not a usable nocsim database (missing, a directory, not
- * SQLite, foreign, another schema version), EXIT_FAIL otherwise (I/O). */
-int cli_store_status(const char *err);
-/* store_open(path, flags); on failure prints "nocsim CMD: --db: <why>", sets
- * *status (cli_store_status) and returns NULL.  Close with store_close. */
+/* The status of a store failure of kind fault: EXIT_USAGE for
+ * STORE_FAULT_INPUT (the path names no usable nocsim database: missing, a
+ * directory, not SQLite, foreign, another schema version), EXIT_FAIL for
+ * every other kind (damaged contents, I/O, permissions, memory). */
+int cli_store_status(store_fault fault);
+/* store_open_fault(path, flags); on failure prints "nocsim CMD: --db: <why>",
+ * sets *status (cli_store_status) and returns NULL.  Close with store_close. */
 store *cli_store_open(const char *cmd, const char *path, int flags, int *status);
 
 /* The status of a simulator that could not be set up (sim_new, sim_pool_new)
