@@ -1,11 +1,11 @@
 /* The command-line front end: one function per subcommand.  Each returns the
- * process exit status: 0 success, 1 a run-time failure, 2 bad input. */
+ * process exit status (cli/status.h decides them). */
 #ifndef NOCSIM_CLI_H
 #define NOCSIM_CLI_H
 
 #define NOCSIM_VERSION "0.1.0"
 
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+#include "cli/status.h"
 
 int cmd_sim(int argc, char **argv);
 int cmd_stack(int argc, char **argv);

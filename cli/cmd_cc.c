@@ -623,5 +623,11 @@ int cmd_cc(int argc, char **argv)
         fprintf(stderr, "nocsim cc: --cycles: not with --format csv (one row per run); use --out FILE, then nocsim cc cycles FILE --format csv\n");
         return EXIT_USAGE;
     }
+    if (o.db) {   /* a bad --db is refused before the search, as by every command */
+        int rc = EXIT_OK;
+        store *db = cli_store_open("cc", o.db, STORE_CREATE, &rc);
+        if (!db) return rc;
+        store_close(db);
+    }
     return do_run(&o);
 }

@@ -179,8 +179,8 @@ store *db_open(const db_opts *o, const char *path, int flags, int *rc)
     store_fault fault;
     store *s = store_open_fault(path, flags, &fault, err, sizeof err);
     if (!s) {
-        fprintf(stderr, "nocsim %s: %s\n", o->cmd, err);
-        *rc = fault == STORE_FAULT_INPUT ? EXIT_USAGE : EXIT_FAIL;
+        fprintf(stderr, "nocsim %s: %s%s\n", o->cmd, path == o->db ? "--db: " : "", err);
+        *rc = cli_store_status(fault);   /* the one mapping of every command (cli/status.c) */
     }
     return s;
 }

@@ -1,5 +1,7 @@
 /* `nocsim ga`: run the Cup-Stacking GA, record it in the database, print a
- * progress line and a summary with the baselines it has to beat. */
+ * progress line and a summary with the baselines it has to beat.  Parse the
+ * flags, run (new or resumed), print; the GA's parameters, their ranges and
+ * the rule for which runs may be resumed live in ga/. */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,16 +13,30 @@
 #include "cli/model_opts.h"
 #include "ga/ga.h"
 #include "ga/methods.h"
+#include "ga/resume.h"
+#include "sim/interval.h"
+#include "sim/stacking.h"
 #include "store/store.h"
 
-/* Set by SIGINT/SIGTERM: finish the generation, leave the run resumable.
- * A signal handler can only talk through a global. */
-static volatile sig_atomic_t stop_requested;
-static void on_signal(int sig) { (void)sig; stop_requested = 1; }
+typedef struct {
+    model_opts mo;
+    ga_params gp;
+    const char *db, *save_best;
+    int no_db, quiet, threads_given, vmax_given, help;
+    long resume, every;
+    out_format fmt;
+    const char *fixed_flag;   /* the first flag that a resumed run takes from its record */
+} ga_opts;
 
-/* --evals beyond this is a typo, not a budget: a billion evaluations of even
- * a 4x4 torus are hours of work, of the default 16x16 weeks. */
-#define GA_MAX_EVALS 1000000000L
+/* Everything a run holds; ga_session_clear frees it. */
+typedef struct {
+    store *db;
+    traffic *t;
+    ga *g;
+    ga_progress p;            /* at the end */
+    method_result est;        /* --fitness estimate: the best replayed at S' slices */
+    int have_est;
+} ga_session;
 
 static void help(void)
 {
@@ -53,7 +69,7 @@ static void help(void)
            "                           timing adjustment; V,I with --arb C00 = original Cup-Stacking\n"
            "  --arb Cxx                scheme of every port when C does not evolve (default C00)\n"
            "  --interval V             V when V does not evolve (default: best simple stacking)\n"
-           "  --stack-vmax V           simple-stacking sweep range l_c..V (default 200)\n"
+           "  --stack-vmax V           simple-stacking sweep range l_c..V (default %d)\n"
            "  --sort-key K             secondary key for equal durations, one of: none, or, ob,\n"
            "                           te, te-rev, tb, lb, late (packets finishing in the last l_c\n"
            "                           cycles), late-lb, tail, late3 (packets finishing in the last\n"
@@ -68,11 +84,13 @@ static void help(void)
            "  --seed X                 (default 1)\n"
            "recording:\n"
            "  --db PATH                database (default nocsim.db); --no-db records nothing\n"
-           "  --resume RUN             continue an unfinished run of the database\n"
+           "  --resume RUN             continue an unfinished run of the database with its\n"
+           "                           recorded parameters; only --db, --threads, --save-best,\n"
+           "                           --quiet, --progress-every and --format may be given\n"
            "  --save-best FILE         write the best chromosome as a --config file\n"
            "output:\n"
            "  --quiet                  no progress line; --progress-every G for a line per G generations\n"
-           "  --format text|json       summary format (default text)\n\n");
+           "  --format text|json       summary format (default text)\n\n", SIM_STACK_VMAX_DEFAULT);
     model_opts_help(stdout);
     printf("\nexamples:\n  nocsim ga --traffic brev --slices 2 --generations 200\n"
            "  nocsim ga --traffic brev --slices 2 --algo paper --watchdog 200   # the paper's setting\n");
@@ -114,247 +132,304 @@ static void progress_line(const ga_progress *p, const ga_params *gp, int tty, do
     fflush(stderr);
 }
 
-int cmd_ga(int argc, char **argv)
+/* Flags that may be given with --resume: where and how the run continues,
+ * not what it computes. */
+static int applies_to_resume(const char *flag)
 {
-    const char *cmd = "ga";
-    model_opts mo;
-    model_opts_default(&mo);
-    mo.params.slices = 2;
-    ga_params gp;
-    ga_params_default(&gp);
-    /* Population, generations and sort key default per algorithm: look for
-     * --algo first so the flags after it override those defaults. */
-    for (int i = 1; i + 1 < argc; i++)
-        if (!strcmp(argv[i], "--algo") && !strcmp(argv[i + 1], "paper")) ga_params_for_algo(&gp, GA_ALGO_PAPER);
-    if (gp.algo != GA_ALGO_PAPER) ga_params_for_algo(&gp, GA_ALGO_LOCAL);
-    gp.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    if (gp.threads < 1) gp.threads = 1;
-    const char *dbpath = STORE_DEFAULT_PATH, *save_best = NULL;
-    int no_db = 0, quiet = 0, threads_given = 0, vmax_given = 0;
-    long resume = 0, every = 0, x;
+    static const char *const flags[] = { "--db", "--resume", "--threads", "--save-best", "--quiet",
+                                         "--progress-every", "--format", "--no-db" };
+    for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
+        if (!strcmp(flag, flags[k])) return 1;
+    return 0;
+}
+
+/* One GA option at argv[*i] into o.  Returns 1 if consumed, 0 if unknown,
+ * -1 on a bad value (message printed). */
+static int parse_ga_option(int argc, char **argv, int *i, ga_opts *o)
+{
+    const char *cmd = "ga", *a = argv[*i], *v = NULL;
+    ga_params *gp = &o->gp;
+    long x;
     double d;
     int k;
-    out_format fmt = FMT_TEXT;
-    for (int i = 1; i < argc; i++) {
-        int r = model_opts_parse(cmd, argc, argv, &i, &mo);
-        if (r < 0) return EXIT_USAGE;
-        if (r > 0) continue;
-        const char *a = argv[i], *v = NULL;
-#define VAL() do { if (!(v = arg_value(cmd, argc, argv, &i))) return EXIT_USAGE; } while (0)
-#define INTO(field, lo, hi) do { VAL(); if (!arg_int(cmd, a, v, lo, hi, &x)) return EXIT_USAGE; field = (int)x; } while (0)
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { help(); return EXIT_OK; }
-        else if (!strcmp(a, "--algo")) { VAL(); if (!arg_choice(cmd, a, v, ga_algo_names, GA_ALGO_COUNT, &k)) return EXIT_USAGE; gp.algo = (ga_algo)k; }
-        else if (!strcmp(a, "--pop")) INTO(gp.pop, 2, 100000);
-        else if (!strcmp(a, "--generations")) INTO(gp.generations, 0, 100000000);
-        else if (!strcmp(a, "--evals")) { VAL(); if (!arg_int(cmd, a, v, 1, GA_MAX_EVALS, &x)) return EXIT_USAGE; gp.max_evals = x; }
-        else if (!strcmp(a, "--train")) INTO(gp.train, 0, 100000000);
-        else if (!strcmp(a, "--mutation")) { VAL(); if (!arg_double(cmd, a, v, 1e-6, 1, &d)) return EXIT_USAGE; gp.mutation = d; }
-        else if (!strcmp(a, "--max-genes")) INTO(gp.max_genes, 1, 1000);
-        else if (!strcmp(a, "--weights")) { VAL(); if (!arg_choice(cmd, a, v, ga_weight_names, GA_WEIGHT_COUNT, &k)) return EXIT_USAGE; gp.weights = (ga_weighting)k; }
-        else if (!strcmp(a, "--shift")) { VAL(); if (!arg_double(cmd, a, v, 0, 1, &d)) return EXIT_USAGE; gp.shift = d; }
-        else if (!strcmp(a, "--crossover-interval")) INTO(gp.crossover_interval, 0, 100000000);
-        else if (!strcmp(a, "--crossover-rate")) { VAL(); if (!arg_double(cmd, a, v, 0, 1, &d)) return EXIT_USAGE; gp.crossover_rate = d; }
-        else if (!strcmp(a, "--crossover-pairs")) INTO(gp.crossover_pairs, 0, 100000000);
-        else if (!strcmp(a, "--ties")) { VAL(); if (!arg_choice(cmd, a, v, ga_ties_names, GA_TIES_COUNT, &k)) return EXIT_USAGE; gp.ties = (ga_ties)k; }
-        else if (!strcmp(a, "--watchdog")) INTO(gp.watchdog, 0, 100000000);
-        else if (!strcmp(a, "--lifetime")) INTO(gp.lifetime, 0, 100000000);
-        else if (!strcmp(a, "--genes")) { VAL(); if (parse_genes(v, &gp.genes)) return EXIT_USAGE; }
-        else if (!strcmp(a, "--arb")) {
-            VAL();
-            if ((gp.arb = vcsel_parse(v)) < 0) { fprintf(stderr, "nocsim ga: --arb: '%s' is not a scheme (allowed: C00-C09)\n", v); return EXIT_USAGE; }
-        }
-        else if (!strcmp(a, "--interval")) { VAL(); if (!arg_int(cmd, a, v, 1, 1000000, &x)) return EXIT_USAGE; gp.interval = (uint32_t)x; }
-        else if (!strcmp(a, "--stack-vmax")) { INTO(gp.stack_vmax, 1, 100000); vmax_given = 1; }
-        else if (!strcmp(a, "--sort-key")) { VAL(); if (!arg_choice(cmd, a, v, ga_key_names, GA_KEY_COUNT, &k)) return EXIT_USAGE; gp.sort_key = (ga_sort_key)k; }
-        else if (!strcmp(a, "--threads")) { INTO(gp.threads, 1, 256); threads_given = 1; }
-        else if (!strcmp(a, "--fitness")) { VAL(); if (!arg_choice(cmd, a, v, ga_fitness_names, GA_FIT_COUNT, &k)) return EXIT_USAGE; gp.fitness = (ga_fitness)k; }
-        else if (!strcmp(a, "--sort")) {
-            static const char *const sorts[] = { "duration", "te" };
-            VAL();
-            if (!arg_choice(cmd, a, v, sorts, 2, &k)) return EXIT_USAGE;
-            gp.fitness = k ? GA_FIT_TE : GA_FIT_DURATION;
-        }
-        else if (!strcmp(a, "--estimate-slices")) INTO(gp.estimate_slices, 1, SIM_MAX_SLICES);
-        else if (!strcmp(a, "--perturb")) INTO(gp.perturb, 0, 1000);
-        else if (!strcmp(a, "--db")) { VAL(); dbpath = v; }
-        else if (!strcmp(a, "--no-db")) no_db = 1;
-        else if (!strcmp(a, "--resume")) { VAL(); if (!arg_int(cmd, a, v, 1, INT64_MAX / 2, &resume)) return EXIT_USAGE; }
-        else if (!strcmp(a, "--save-best")) { VAL(); save_best = v; }
-        else if (!strcmp(a, "--quiet")) quiet = 1;
-        else if (!strcmp(a, "--progress-every")) { VAL(); if (!arg_int(cmd, a, v, 1, 100000000, &every)) return EXIT_USAGE; }
-        else if (!strcmp(a, "--format")) {
-            VAL();
-            if (!arg_format(cmd, v, &fmt)) return EXIT_USAGE;
-            if (fmt == FMT_CSV) { fprintf(stderr, "nocsim ga: --format: the summary is text or json\n"); return EXIT_USAGE; }
-        }
-        else { arg_unknown(cmd, a); return EXIT_USAGE; }
+#define VAL() do { if (!(v = arg_value(cmd, argc, argv, i))) return -1; } while (0)
+#define INTO(field, lo, hi) do { VAL(); if (!arg_int(cmd, a, v, lo, hi, &x)) return -1; field = x; } while (0)
+#define REAL(field, lo, hi) do { VAL(); if (!arg_double(cmd, a, v, lo, hi, &d)) return -1; field = d; } while (0)
+#define PICK(field, type, names, n) do { VAL(); if (!arg_choice(cmd, a, v, names, n, &k)) return -1; field = (type)k; } while (0)
+    if (!strcmp(a, "--algo")) PICK(gp->algo, ga_algo, ga_algo_names, GA_ALGO_COUNT);
+    else if (!strcmp(a, "--pop")) INTO(gp->pop, GA_POP_MIN, GA_POP_MAX);
+    else if (!strcmp(a, "--generations")) INTO(gp->generations, 0, GA_COUNT_MAX);
+    else if (!strcmp(a, "--evals")) INTO(gp->max_evals, 1, GA_EVALS_MAX);
+    else if (!strcmp(a, "--train")) INTO(gp->train, 0, GA_COUNT_MAX);
+    else if (!strcmp(a, "--mutation")) REAL(gp->mutation, GA_MUTATION_MIN, 1);
+    else if (!strcmp(a, "--max-genes")) INTO(gp->max_genes, 1, GA_MAX_GENES_MAX);
+    else if (!strcmp(a, "--weights")) PICK(gp->weights, ga_weighting, ga_weight_names, GA_WEIGHT_COUNT);
+    else if (!strcmp(a, "--shift")) REAL(gp->shift, 0, 1);
+    else if (!strcmp(a, "--crossover-interval")) INTO(gp->crossover_interval, 0, GA_COUNT_MAX);
+    else if (!strcmp(a, "--crossover-rate")) REAL(gp->crossover_rate, 0, 1);
+    else if (!strcmp(a, "--crossover-pairs")) INTO(gp->crossover_pairs, 0, GA_COUNT_MAX);
+    else if (!strcmp(a, "--ties")) PICK(gp->ties, ga_ties, ga_ties_names, GA_TIES_COUNT);
+    else if (!strcmp(a, "--watchdog")) INTO(gp->watchdog, 0, GA_COUNT_MAX);
+    else if (!strcmp(a, "--lifetime")) INTO(gp->lifetime, 0, GA_COUNT_MAX);
+    else if (!strcmp(a, "--genes")) { VAL(); if (parse_genes(v, &gp->genes)) return -1; }
+    else if (!strcmp(a, "--arb")) {
+        VAL();
+        if ((gp->arb = vcsel_parse(v)) < 0) return cli_fail(cmd, -1, "--arb: '%s' is not a scheme (allowed: C00-C09)", v);
+    }
+    else if (!strcmp(a, "--interval")) INTO(gp->interval, 1, SIM_INTERVAL_MAX);
+    else if (!strcmp(a, "--stack-vmax")) { INTO(gp->stack_vmax, 1, SIM_SWEEP_MAX); o->vmax_given = 1; }
+    else if (!strcmp(a, "--sort-key")) PICK(gp->sort_key, ga_sort_key, ga_key_names, GA_KEY_COUNT);
+    else if (!strcmp(a, "--threads")) { INTO(gp->threads, 1, SIM_POOL_MAX_THREADS); o->threads_given = 1; }
+    else if (!strcmp(a, "--fitness")) PICK(gp->fitness, ga_fitness, ga_fitness_names, GA_FIT_COUNT);
+    else if (!strcmp(a, "--sort")) {
+        static const char *const sorts[] = { "duration", "te" };
+        PICK(k, int, sorts, 2);
+        gp->fitness = k ? GA_FIT_TE : GA_FIT_DURATION;
+    }
+    else if (!strcmp(a, "--estimate-slices")) INTO(gp->estimate_slices, 1, SIM_MAX_SLICES);
+    else if (!strcmp(a, "--perturb")) INTO(gp->perturb, 0, GA_PERTURB_MAX);
+    else if (!strcmp(a, "--db")) { VAL(); o->db = v; }
+    else if (!strcmp(a, "--no-db")) o->no_db = 1;
+    else if (!strcmp(a, "--resume")) INTO(o->resume, 1, INT64_MAX / 2);
+    else if (!strcmp(a, "--save-best")) { VAL(); o->save_best = v; }
+    else if (!strcmp(a, "--quiet")) o->quiet = 1;
+    else if (!strcmp(a, "--progress-every")) INTO(o->every, 1, GA_COUNT_MAX);
+    else if (!strcmp(a, "--format")) {
+        VAL();
+        if (!arg_format(cmd, v, &o->fmt)) return -1;
+        if (o->fmt == FMT_CSV) return cli_fail(cmd, -1, "--format: the summary is text or json");
+    }
+    else return 0;
 #undef VAL
 #undef INTO
-    }
-    gp.seed = mo.seed;
-    /* Rough estimation scores single-slice runs. */
-    if (gp.fitness == GA_FIT_ESTIMATE) mo.params.slices = 1;
-    char err[512];
-    if (!resume) {
-        if (ga_params_check(&gp, err, sizeof err) || sim_params_check(&mo.params, err, sizeof err)) {
-            fprintf(stderr, "nocsim ga: %s\n", err);
-            return EXIT_USAGE;
-        }
-        if (vmax_given && gp.stack_vmax < mo.params.flits) {
-            fprintf(stderr, "nocsim ga: --stack-vmax: %d is below the packet length %d (allowed: [%d, 100000])\n",
-                    gp.stack_vmax, mo.params.flits, mo.params.flits);
-            return EXIT_USAGE;
-        }
-        if (gp.interval && gp.interval < (uint32_t)mo.params.flits) {
-            fprintf(stderr, "nocsim ga: --interval: %u is below the packet length %d (allowed: >= %d)\n",
-                    gp.interval, mo.params.flits, mo.params.flits);
-            return EXIT_USAGE;
-        }
-    }
-    if (resume && no_db) { fprintf(stderr, "nocsim ga: --resume needs the database (drop --no-db)\n"); return EXIT_USAGE; }
+#undef REAL
+#undef PICK
+    return 1;
+}
 
-    traffic *t = NULL;
-    if (!resume && !(t = model_opts_traffic(cmd, &mo))) return EXIT_USAGE;
-    store *db = NULL;
-    if (!no_db && !(db = store_open(dbpath, resume ? 0 : STORE_CREATE, err, sizeof err))) {
-        fprintf(stderr, "nocsim ga: --db: %s\n", err);
-        traffic_free(t);
-        return EXIT_FAIL;
+/* Fills o from argv and checks it.  Returns EXIT_OK or EXIT_USAGE. */
+static int parse(int argc, char **argv, ga_opts *o)
+{
+    model_opts_default(&o->mo);
+    o->mo.params.slices = 2;
+    ga_params_default(&o->gp);
+    /* Population, generations and sort key default per algorithm: look for
+     * --algo first so the flags after it override those defaults. */
+    ga_algo algo = GA_ALGO_LOCAL;
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--algo") && !strcmp(argv[i + 1], "paper")) algo = GA_ALGO_PAPER;
+    ga_params_for_algo(&o->gp, algo);
+    o->gp.threads = sim_pool_default_threads();
+    o->db = STORE_DEFAULT_PATH;
+    o->fmt = FMT_TEXT;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { o->help = 1; return EXIT_OK; }
+        int r = model_opts_parse("ga", argc, argv, &i, &o->mo);
+        if (r == 0) r = parse_ga_option(argc, argv, &i, o);
+        if (r < 0) return EXIT_USAGE;
+        if (r == 0) { arg_unknown("ga", a); return EXIT_USAGE; }
+        if (!o->fixed_flag && !applies_to_resume(a)) o->fixed_flag = a;
     }
-    ga *g = NULL;
+    o->gp.seed = o->mo.seed;
+    /* Rough estimation scores single-slice runs. */
+    if (o->gp.fitness == GA_FIT_ESTIMATE) o->mo.params.slices = 1;
+    if (o->resume && o->no_db) return cli_fail("ga", EXIT_USAGE, "--resume needs the database (drop --no-db)");
+    if (o->resume && o->fixed_flag)
+        return cli_fail("ga", EXIT_USAGE, "%s: a resumed run keeps its recorded parameters (with --resume only --db, "
+                        "--threads, --save-best, --quiet, --progress-every and --format apply)", o->fixed_flag);
+    char err[512];
+    if (!o->resume && ga_setup_check(&o->gp, &o->mo.params, err, sizeof err)) return cli_fail("ga", EXIT_USAGE, "%s", err);
+    /* The default sweep end is raised to the packet length; a given one must reach it. */
+    if (!o->resume && o->vmax_given && o->gp.stack_vmax < o->mo.params.flits)
+        return cli_fail("ga", EXIT_USAGE, "--stack-vmax: %d is below the packet length %d (allowed: [%d, %d])",
+                        o->gp.stack_vmax, o->mo.params.flits, o->mo.params.flits, SIM_SWEEP_MAX);
+    /* An output path that cannot be written is refused before the run, not after it. */
+    if (o->save_best) return cli_check_output("ga", "--save-best", o->save_best);
+    return EXIT_OK;
+}
+
+static void ga_session_clear(ga_session *s)
+{
+    method_result_clear(&s->est);
+    ga_free(s->g);
+    store_close(s->db);
+    traffic_free(s->t);
+    memset(s, 0, sizeof *s);
+}
+
+/* Opens the store and creates the run, or loads the one to resume. */
+static int open_run(const ga_opts *o, ga_session *s)
+{
+    char err[512];
     int rc = EXIT_OK;
-    if (resume) {
-        store_run r;
-        int st = store_run_get(db, resume, &r, err, sizeof err);
-        if (st != STORE_OK) {
-            if (st == STORE_NOTFOUND) fprintf(stderr, "nocsim ga: --resume: run %ld is not in %s\n", resume, dbpath);
-            else fprintf(stderr, "nocsim ga: --resume: %s\n", err);
-            store_close(db);
-            return st == STORE_NOTFOUND ? EXIT_USAGE : EXIT_FAIL;
-        }
-        int finished = r.status && strcmp(r.status, "finished") == 0;
-        int is_ga = r.kind && strcmp(r.kind, "ga") == 0;
-        store_run_clear(&r);
-        if (!is_ga || finished) {
-            fprintf(stderr, "nocsim ga: --resume: run %ld is %s\n", resume, !is_ga ? "not a GA run" : "finished already");
-            store_close(db);
-            return EXIT_USAGE;
-        }
-        g = ga_resume(db, resume, threads_given ? gp.threads : -1, err, sizeof err);
+    /* Bad traffic is refused before a database file is created. */
+    if (!o->resume && !(s->t = model_opts_traffic("ga", &o->mo))) return EXIT_USAGE;
+    /* Resuming never creates a file: a typo in --db is a missing database. */
+    if (!o->no_db && !(s->db = cli_store_open("ga", o->db, o->resume ? 0 : STORE_CREATE, &rc))) return rc;
+    if (o->resume) {
+        int st = ga_resume_allowed(s->db, o->resume, err, sizeof err);
+        if (st != GA_RESUME_OK) return cli_fail("ga", st == GA_RESUME_REFUSED ? EXIT_USAGE : EXIT_FAIL, "--resume: %s", err);
+        s->g = ga_resume(s->db, o->resume, o->threads_given ? o->gp.threads : -1, err, sizeof err);
     } else {
-        char *pj = params_json(&mo, &gp);
-        g = pj ? ga_new(&gp, &mo.params, t->dest, mo.traffic, db, NOCSIM_VERSION, pj, err, sizeof err) : NULL;
-        if (!pj) snprintf(err, sizeof err, "out of memory");
+        char *pj = params_json(&o->mo, &o->gp);
+        if (!pj) return cli_fail("ga", EXIT_FAIL, "out of memory");
+        s->g = ga_new(&o->gp, &o->mo.params, s->t->dest, o->mo.traffic, s->db, NOCSIM_VERSION, pj, err, sizeof err);
         free(pj);
     }
-    if (!g) {
-        fprintf(stderr, "nocsim ga: %s\n", err);
-        store_close(db);
-        traffic_free(t);
-        return EXIT_FAIL;
-    }
-    const ga_params *rgp = ga_get_params(g);
-    const sim_params *rsp = ga_get_sim_params(g);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    return s->g ? EXIT_OK : cli_fail("ga", EXIT_FAIL, "%s", err);
+}
 
-    int tty = isatty(STDERR_FILENO) && !quiet;
-    if (!every) every = quiet ? 0 : 100;
-    if (!resume && ga_start(g, err, sizeof err)) {
-        fprintf(stderr, "nocsim ga: %s\n", err);
-        rc = EXIT_FAIL;
-        goto out;
-    }
-    ga_progress p, prev;
-    ga_get_progress(g, &prev);
+/* Generations until the end or a stop signal, with the progress line. */
+static int evolve(const ga_opts *o, ga_session *s)
+{
+    char err[512];
+    const ga_params *rgp = ga_get_params(s->g);
+    int tty = isatty(STDERR_FILENO) && !o->quiet;
+    long every = o->every ? o->every : o->quiet ? 0 : 100;
+    if (!o->resume && ga_start(s->g, err, sizeof err)) return cli_fail("ga", EXIT_FAIL, "%s", err);
+    ga_progress prev;
+    ga_get_progress(s->g, &prev);
     double rate = 0;
     int more = 1;
-    while (more > 0 && !stop_requested) {
-        more = ga_step(g, err, sizeof err);
-        ga_get_progress(g, &p);
-        if (p.elapsed > prev.elapsed + 0.5 || more <= 0) {
-            rate = (double)(p.evals - prev.evals) / (p.elapsed - prev.elapsed + 1e-9);
-            prev = p;
-            if (tty) progress_line(&p, rgp, 1, rate);
+    while (more > 0 && !cli_stop_signal()) {
+        more = ga_step(s->g, err, sizeof err);
+        ga_get_progress(s->g, &s->p);
+        if (s->p.elapsed > prev.elapsed + 0.5 || more <= 0) {
+            rate = (double)(s->p.evals - prev.evals) / (s->p.elapsed - prev.elapsed + 1e-9);
+            prev = s->p;
+            if (tty) progress_line(&s->p, rgp, 1, rate);
         }
-        if (!tty && every && p.generation % every == 0) progress_line(&p, rgp, 0, rate);
+        if (!tty && every && s->p.generation % every == 0) progress_line(&s->p, rgp, 0, rate);
     }
     if (tty) fputc('\n', stderr);
-    if (more < 0) { fprintf(stderr, "nocsim ga: database: %s\n", err); rc = EXIT_FAIL; goto out; }
-    if (stop_requested && ga_flush(g, err, sizeof err)) {
-        fprintf(stderr, "nocsim ga: database: %s\n", err);
-        rc = EXIT_FAIL;
-        goto out;
-    }
-    if (stop_requested) {
-        fprintf(stderr, "nocsim ga: interrupted at generation %lld; continue with: nocsim ga --db %s --resume %lld\n",
-                (long long)p.generation, dbpath, (long long)ga_run_id(g));
-        rc = 130;
-        goto out;
-    }
-    if (ga_finish(g, err, sizeof err)) { fprintf(stderr, "nocsim ga: database: %s\n", err); rc = EXIT_FAIL; goto out; }
+    if (more < 0) return cli_fail("ga", EXIT_FAIL, "database: %s", err);
+    return EXIT_OK;
+}
 
+/* After the loop: leave a stopped run resumable, or mark it finished. */
+static int conclude(const ga_opts *o, ga_session *s)
+{
+    char err[512];
+    int sig = cli_stop_signal();
+    if (sig) {
+        const char *name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+        if (!s->db)
+            return cli_fail("ga", cli_signal_status(sig), "stopped by %s at generation %lld (--no-db: nothing to resume)",
+                            name, (long long)s->p.generation);
+        if (ga_flush(s->g, err, sizeof err)) return cli_fail("ga", EXIT_FAIL, "database: %s", err);
+        return cli_fail("ga", cli_signal_status(sig), "stopped by %s at generation %lld; continue with: nocsim ga --db %s --resume %lld",
+                        name, (long long)s->p.generation, o->db, (long long)ga_run_id(s->g));
+    }
+    if (ga_finish(s->g, err, sizeof err)) return cli_fail("ga", EXIT_FAIL, "database: %s", err);
+    return EXIT_OK;
+}
+
+/* --fitness estimate: replay the best at the S' slices it was scored for. */
+static int replay_estimate(ga_session *s)
+{
+    char err[512];
+    const ga_params *rgp = ga_get_params(s->g);
+    if (rgp->fitness != GA_FIT_ESTIMATE || !s->db) return EXIT_OK;
+    method_options opt = { .slices = rgp->estimate_slices, .set = MINE_BEST, .threads = rgp->threads };
+    if (method_mine(s->db, ga_run_id(s->g), &opt, "estimate-stack", 1, NOCSIM_VERSION, &s->est, err, sizeof err))
+        return cli_fail("ga", EXIT_FAIL, "replaying the estimate at %d slices: %s", rgp->estimate_slices, err);
+    s->have_est = 1;
+    return EXIT_OK;
+}
+
+static int save_best(const char *path, const ga *g)
+{
+    const sim_params *sp = ga_get_sim_params(g);
     sim_metrics bm;
     uint32_t crc;
     const sim_config *best = ga_best(g, &bm, &crc);
-    method_result est;
-    memset(&est, 0, sizeof est);
-    int have_est = 0;
-    if (rgp->fitness == GA_FIT_ESTIMATE && db) {
-        method_options opt = { .slices = rgp->estimate_slices, .set = MINE_BEST, .threads = rgp->threads };
-        if (method_mine(db, ga_run_id(g), &opt, "estimate-stack", 1, NOCSIM_VERSION, &est, err, sizeof err)) {
-            fprintf(stderr, "nocsim ga: replaying the estimate at %d slices: %s\n", rgp->estimate_slices, err);
-            rc = EXIT_FAIL;
-        } else {
-            have_est = 1;
-        }
-    }
+    chromfile_meta meta = { .traffic = ga_traffic_name(g), .slices = sp->slices, .flits = sp->flits,
+                            .run = ga_run_id(g), .chromosome = 0, .duration = bm.duration, .crc = crc };
+    if (chromfile_write(path, best, sp->n, &meta)) return cli_fail("ga", EXIT_FAIL, "--save-best %s: cannot write the file", path);
+    return EXIT_OK;
+}
+
+/* What the summary reports: the best and the baselines it had to beat. */
+typedef struct {
+    sim_metrics bm;
+    uint32_t crc, bint;
+    const sim_config *best;
     int bscheme;
-    uint32_t bint;
     int64_t stack_d, nonsplit_d;
-    ga_baselines(g, &bscheme, &bint, &stack_d, &nonsplit_d);
-    double ratio = stack_d > 0 ? (double)bm.duration / (double)stack_d : 0;
-    if (save_best) {
-        chromfile_meta meta = { .traffic = resume ? NULL : mo.traffic, .slices = rsp->slices, .flits = rsp->flits,
-                                .run = ga_run_id(g), .chromosome = 0, .duration = bm.duration, .crc = crc };
-        if (chromfile_write(save_best, best, rsp->n, &meta)) {
-            fprintf(stderr, "nocsim ga: --save-best %s: cannot write the file\n", save_best);
-            rc = EXIT_FAIL;
-        }
+    double ratio;             /* best / simple stacking */
+} ga_summary;
+
+static void summarize(const ga *g, ga_summary *u)
+{
+    u->best = ga_best(g, &u->bm, &u->crc);
+    ga_baselines(g, &u->bscheme, &u->bint, &u->stack_d, &u->nonsplit_d);
+    u->ratio = u->stack_d > 0 ? (double)u->bm.duration / (double)u->stack_d : 0;
+}
+
+static void print_json(const ga_session *s)
+{
+    const ga *g = s->g;
+    const sim_params *rsp = ga_get_sim_params(g);
+    ga_summary u;
+    summarize(g, &u);
+    printf("{\"run\": %lld, \"traffic\": ", (long long)ga_run_id(g));
+    json_string(stdout, ga_traffic_name(g));
+    printf(", \"size\": %d, \"slices\": %d, \"algo\": \"%s\", \"best_duration\": %lld, \"signature\": \"%08x\", "
+           "\"synonyms\": %lld, \"interval\": %u, \"te\": %lld, \"lb\": %lld, \"stacking\": %lld, "
+           "\"stacking_scheme\": \"%s\", \"stacking_interval\": %u, \"nonsplit\": %lld, \"ratio\": %.4f, "
+           "\"floor\": %lld, \"generations\": %lld, \"evaluations\": %lld, \"seconds\": %.2f}\n",
+           rsp->n, rsp->slices, ga_algo_names[ga_get_params(g)->algo], (long long)u.bm.duration, u.crc,
+           (long long)ga_synonyms(g), u.best->interval, (long long)u.bm.te, (long long)u.bm.lb, (long long)u.stack_d,
+           vcsel_name(u.bscheme), u.bint, (long long)u.nonsplit_d, u.ratio, (long long)ga_get_floor(g),
+           (long long)s->p.generation, (long long)s->p.evals, s->p.elapsed);
+}
+
+static void print_text(const ga_opts *o, const ga_session *s)
+{
+    const ga *g = s->g;
+    const sim_params *rsp = ga_get_sim_params(g);
+    const ga_params *rgp = ga_get_params(g);
+    ga_summary u;
+    summarize(g, &u);
+    printf("best duration      %lld cycles (signature %08x, interval %u)\n", (long long)u.bm.duration, u.crc,
+           u.best->interval);
+    printf("synonyms           %lld (recorded chromosomes with the best score, the best included)\n",
+           (long long)ga_synonyms(g));
+    printf("simple stacking    %lld cycles (%s, interval %u)\n", (long long)u.stack_d, vcsel_name(u.bscheme), u.bint);
+    printf("non-split          %lld cycles (one packet of %d flits)\n", (long long)u.nonsplit_d, rsp->slices * rsp->flits);
+    printf("improvement        %.3f of simple stacking\n", u.ratio);
+    printf("floor              %lld cycles (no schedule can be shorter: busiest link or source)\n", (long long)ga_get_floor(g));
+    printf("search             %s, %lld generations, %lld simulations, %.1f s\n", ga_algo_names[rgp->algo],
+           (long long)s->p.generation, (long long)s->p.evals, s->p.elapsed);
+    if (s->db)
+        printf("run                %lld in %s (nocsim db show %lld)\n", (long long)ga_run_id(g), o->db, (long long)ga_run_id(g));
+    if (s->have_est)
+        printf("estimate replayed  %lld cycles at %d slices, interval %u (recorded as run %lld)\n",
+               (long long)s->est.best.duration, rgp->estimate_slices, s->est.best_interval, (long long)s->est.run);
+}
+
+int cmd_ga(int argc, char **argv)
+{
+    ga_opts o;
+    memset(&o, 0, sizeof o);
+    int rc = parse(argc, argv, &o);
+    if (rc != EXIT_OK || o.help) {
+        if (o.help) help();
+        return rc;
     }
-    if (fmt == FMT_JSON) {
-        printf("{\"run\": %lld, \"traffic\": ", (long long)ga_run_id(g));
-        json_string(stdout, resume ? "" : mo.traffic);
-        printf(", \"size\": %d, \"slices\": %d, \"algo\": \"%s\", \"best_duration\": %lld, \"signature\": \"%08x\", "
-               "\"synonyms\": %lld, \"interval\": %u, \"te\": %lld, \"lb\": %lld, \"stacking\": %lld, "
-               "\"stacking_scheme\": \"%s\", \"stacking_interval\": %u, \"nonsplit\": %lld, \"ratio\": %.4f, "
-               "\"floor\": %lld, \"generations\": %lld, \"evaluations\": %lld, \"seconds\": %.2f}\n",
-               rsp->n, rsp->slices, ga_algo_names[rgp->algo], (long long)bm.duration, crc, (long long)ga_synonyms(g),
-               best->interval, (long long)bm.te, (long long)bm.lb, (long long)stack_d, vcsel_name(bscheme), bint,
-               (long long)nonsplit_d, ratio, (long long)ga_get_floor(g), (long long)p.generation, (long long)p.evals, p.elapsed);
-    } else {
-        printf("best duration      %lld cycles (signature %08x, interval %u)\n", (long long)bm.duration, crc, best->interval);
-        printf("synonyms           %lld (recorded chromosomes with the best score, the best included)\n",
-               (long long)ga_synonyms(g));
-        printf("simple stacking    %lld cycles (%s, interval %u)\n", (long long)stack_d, vcsel_name(bscheme), bint);
-        printf("non-split          %lld cycles (one packet of %d flits)\n", (long long)nonsplit_d, rsp->slices * rsp->flits);
-        printf("improvement        %.3f of simple stacking\n", ratio);
-        printf("floor              %lld cycles (no schedule can be shorter: busiest link or source)\n", (long long)ga_get_floor(g));
-        printf("search             %s, %lld generations, %lld simulations, %.1f s\n", ga_algo_names[rgp->algo],
-               (long long)p.generation, (long long)p.evals, p.elapsed);
-        if (db) printf("run                %lld in %s (nocsim db show %lld)\n", (long long)ga_run_id(g), dbpath,
-                       (long long)ga_run_id(g));
-        if (have_est)
-            printf("estimate replayed  %lld cycles at %d slices, interval %u (recorded as run %lld)\n",
-                   (long long)est.best.duration, rgp->estimate_slices, est.best_interval, (long long)est.run);
+    ga_session s;
+    memset(&s, 0, sizeof s);
+    if ((rc = open_run(&o, &s)) == EXIT_OK && cli_catch_stop_signals())
+        rc = cli_fail("ga", EXIT_FAIL, "cannot install the signal handlers");
+    if (rc == EXIT_OK && (rc = evolve(&o, &s)) == EXIT_OK && (rc = conclude(&o, &s)) == EXIT_OK) {
+        /* A failed estimate replay or --save-best fails the command, but the
+         * run is recorded and its summary still printed. */
+        rc = replay_estimate(&s);
+        if (o.save_best && save_best(o.save_best, s.g) != EXIT_OK) rc = EXIT_FAIL;
+        if (o.fmt == FMT_JSON) print_json(&s);
+        else print_text(&o, &s);
     }
-    method_result_clear(&est);
-out:
-    ga_free(g);
-    store_close(db);
-    traffic_free(t);
+    ga_session_clear(&s);
     return rc;
 }

@@ -2,11 +2,11 @@
  * mine recorded chromosomes (Sect. 6.1 and 6.3).  Each result is recorded as
  * a new run whose parent is the source run. */
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "ga/methods.h"
+#include "sim/pool.h"
 #include "store/store.h"
 
 typedef struct {
@@ -32,77 +32,116 @@ static void help(const method_cmd *mc)
            "  --format F      text | json (default text)\n");
 }
 
-static int run_method(const method_cmd *mc, int argc, char **argv)
+typedef struct {
+    const char *db;
+    long run, slices, limit, threads;   /* slices 0 = the method's default */
+    int record, help;
+    method_options opt;
+    out_format fmt;
+} method_opts;
+
+/* Fills o from argv.  Returns EXIT_OK, or EXIT_USAGE after a message. */
+static int parse(const method_cmd *mc, int argc, char **argv, method_opts *o)
 {
-    const char *cmd = mc->name, *dbpath = STORE_DEFAULT_PATH, *v;
-    long run = 0, slices = 0, limit = 0, threads = sysconf(_SC_NPROCESSORS_ONLN);
-    int record = 1;
-    method_options opt = { .set = mc->post_stack ? MINE_SYNONYMS_FILTERED : MINE_ALL };
-    out_format fmt = FMT_TEXT;
+    const char *cmd = mc->name, *v;
+    o->db = STORE_DEFAULT_PATH;
+    o->threads = sim_pool_default_threads();
+    o->record = 1;
+    o->opt.set = mc->post_stack ? MINE_SYNONYMS_FILTERED : MINE_ALL;
+    o->fmt = FMT_TEXT;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { help(mc); return EXIT_OK; }
-        else if (!strcmp(a, "--run")) { if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, INT64_MAX / 2, &run)) return EXIT_USAGE; }
-        else if (!strcmp(a, "--slices")) { if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, SIM_MAX_SLICES, &slices)) return EXIT_USAGE; }
-        else if (!strcmp(a, "--limit")) { if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, INT64_MAX / 2, &limit)) return EXIT_USAGE; }
-        else if (!strcmp(a, "--threads")) { if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, 256, &threads)) return EXIT_USAGE; }
-        else if (!strcmp(a, "--db")) { if (!(dbpath = arg_value(cmd, argc, argv, &i))) return EXIT_USAGE; }
-        else if (!strcmp(a, "--no-record")) record = 0;
-        else if (mc->post_stack && !strcmp(a, "--all")) opt.set = MINE_SYNONYMS;
-        else if (!mc->post_stack && !strcmp(a, "--best-only")) opt.set = MINE_BEST;
-        else if (!mc->post_stack && !strcmp(a, "--synonyms")) opt.set = MINE_SYNONYMS;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { o->help = 1; return EXIT_OK; }
+        else if (!strcmp(a, "--run")) { if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, INT64_MAX / 2, &o->run)) return EXIT_USAGE; }
+        else if (!strcmp(a, "--slices")) { if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, SIM_MAX_SLICES, &o->slices)) return EXIT_USAGE; }
+        else if (!strcmp(a, "--limit")) { if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, INT64_MAX / 2, &o->limit)) return EXIT_USAGE; }
+        else if (!strcmp(a, "--threads")) { if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, SIM_POOL_MAX_THREADS, &o->threads)) return EXIT_USAGE; }
+        else if (!strcmp(a, "--db")) { if (!(o->db = arg_value(cmd, argc, argv, &i))) return EXIT_USAGE; }
+        else if (!strcmp(a, "--no-record")) o->record = 0;
+        else if (mc->post_stack && !strcmp(a, "--all")) o->opt.set = MINE_SYNONYMS;
+        else if (!mc->post_stack && !strcmp(a, "--best-only")) o->opt.set = MINE_BEST;
+        else if (!mc->post_stack && !strcmp(a, "--synonyms")) o->opt.set = MINE_SYNONYMS;
         else if (!strcmp(a, "--format")) {
-            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_format(cmd, v, &fmt)) return EXIT_USAGE;
-            if (fmt == FMT_CSV) { fprintf(stderr, "nocsim %s: --format: text or json\n", cmd); return EXIT_USAGE; }
+            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_format(cmd, v, &o->fmt)) return EXIT_USAGE;
+            if (o->fmt == FMT_CSV) return cli_fail(cmd, EXIT_USAGE, "--format: text or json");
         }
         else { arg_unknown(cmd, a); return EXIT_USAGE; }
     }
-    if (!run) { fprintf(stderr, "nocsim %s: --run RUN is required (nocsim db runs lists them)\n", cmd); return EXIT_USAGE; }
+    if (!o->run) return cli_fail(cmd, EXIT_USAGE, "--run RUN is required (nocsim db runs lists them)");
+    return EXIT_OK;
+}
+
+/* Mines the source run into res (cleared by the caller); *base and *src_slices
+ * are its stacking baseline and slice count, for the ratio. */
+static int run(const method_cmd *mc, method_opts *o, method_result *res, int64_t *base, int *src_slices)
+{
+    const char *cmd = mc->name;
     char err[512];
-    store *db = store_open(dbpath, record ? 0 : STORE_READONLY, err, sizeof err);
-    if (!db) { fprintf(stderr, "nocsim %s: --db: %s\n", cmd, err); return EXIT_USAGE; }
+    int rc = EXIT_OK;
+    store *db = cli_store_open(cmd, o->db, o->record ? 0 : STORE_READONLY, &rc);
+    if (!db) return rc;
     store_run src;
-    int rc = store_run_get(db, run, &src, err, sizeof err);
+    rc = store_run_get(db, o->run, &src, err, sizeof err);
     if (rc != STORE_OK) {
-        if (rc == STORE_NOTFOUND) fprintf(stderr, "nocsim %s: --run: run %ld is not in %s\n", cmd, run, dbpath);
-        else fprintf(stderr, "nocsim %s: %s\n", cmd, err);
+        rc = rc == STORE_NOTFOUND ? cli_fail(cmd, EXIT_USAGE, "--run: run %ld is not in %s", o->run, o->db)
+                                  : cli_fail(cmd, EXIT_FAIL, "%s", err);
         store_close(db);
-        return rc == STORE_NOTFOUND ? EXIT_USAGE : EXIT_FAIL;
+        return rc;
     }
-    opt.slices = slices ? (int)slices : (mc->post_stack ? src.slices : 2);
-    opt.threads = (int)threads;
-    opt.limit = limit;
-    int64_t base = src.base_stacking;
-    int src_slices = src.slices;
+    o->opt.slices = o->slices ? (int)o->slices : (mc->post_stack ? src.slices : 2);
+    o->opt.threads = (int)o->threads;
+    o->opt.limit = o->limit;
+    *base = src.base_stacking;
+    *src_slices = src.slices;
     store_run_clear(&src);
-    method_result res;
-    if (method_mine(db, run, &opt, mc->name, record, NOCSIM_VERSION, &res, err, sizeof err)) {
-        fprintf(stderr, "nocsim %s: %s\n", cmd, err);
-        method_result_clear(&res);
-        store_close(db);
-        return EXIT_FAIL;
-    }
-    /* The stacking baseline compares only at the source run's slice count. */
-    double ratio = (base > 0 && opt.slices == src_slices) ? (double)res.best.duration / (double)base : 0;
-    if (fmt == FMT_JSON) {
+    rc = EXIT_OK;
+    if (method_mine(db, o->run, &o->opt, mc->name, o->record, NOCSIM_VERSION, res, err, sizeof err))
+        rc = cli_fail(cmd, EXIT_FAIL, "%s", err);
+    store_close(db);
+    return rc;
+}
+
+static void print(const method_cmd *mc, const method_opts *o, const method_result *res, double ratio, int64_t base)
+{
+    const char *cmd = mc->name;
+    if (o->fmt == FMT_JSON) {
         printf("{\"method\": \"%s\", \"source_run\": %ld, \"slices\": %d, \"candidates\": %lld, \"simulations\": %lld, "
                "\"best_duration\": %lld, \"interval\": %u, \"source_chromosome\": %lld, \"signature\": \"%08x\", "
                "\"te\": %lld, \"t_d\": %lld, \"ratio_to_stacking\": %.4f, \"run\": %lld}\n",
-               cmd, run, opt.slices, (long long)res.candidates, (long long)res.sims, (long long)res.best.duration,
-               res.best_interval, (long long)res.best_chrom, res.best_crc, (long long)res.best1.te,
-               (long long)res.best1.duration, ratio, (long long)res.run);
-    } else {
-        printf("%s of run %ld at %d slices: %lld candidates, %lld simulations\n", cmd, run, opt.slices,
-               (long long)res.candidates, (long long)res.sims);
-        printf("best duration  %lld cycles at interval %u (from chromosome %lld; single slice t_d %lld, T_e %lld)\n",
-               (long long)res.best.duration, res.best_interval, (long long)res.best_chrom, (long long)res.best1.duration,
-               (long long)res.best1.te);
-        if (ratio > 0) printf("improvement    %.3f of simple stacking (%lld)\n", ratio, (long long)base);
-        if (res.run) printf("recorded as run %lld (signature %08x)\n", (long long)res.run, res.best_crc);
+               cmd, o->run, o->opt.slices, (long long)res->candidates, (long long)res->sims, (long long)res->best.duration,
+               res->best_interval, (long long)res->best_chrom, res->best_crc, (long long)res->best1.te,
+               (long long)res->best1.duration, ratio, (long long)res->run);
+        return;
+    }
+    printf("%s of run %ld at %d slices: %lld candidates, %lld simulations\n", cmd, o->run, o->opt.slices,
+           (long long)res->candidates, (long long)res->sims);
+    printf("best duration  %lld cycles at interval %u (from chromosome %lld; single slice t_d %lld, T_e %lld)\n",
+           (long long)res->best.duration, res->best_interval, (long long)res->best_chrom, (long long)res->best1.duration,
+           (long long)res->best1.te);
+    if (ratio > 0) printf("improvement    %.3f of simple stacking (%lld)\n", ratio, (long long)base);
+    if (res->run) printf("recorded as run %lld (signature %08x)\n", (long long)res->run, res->best_crc);
+}
+
+static int run_method(const method_cmd *mc, int argc, char **argv)
+{
+    method_opts o;
+    memset(&o, 0, sizeof o);
+    int rc = parse(mc, argc, argv, &o);
+    if (rc != EXIT_OK || o.help) {
+        if (o.help) help(mc);
+        return rc;
+    }
+    method_result res;
+    memset(&res, 0, sizeof res);
+    int64_t base = 0;
+    int src_slices = 0;
+    if ((rc = run(mc, &o, &res, &base, &src_slices)) == EXIT_OK) {
+        /* The stacking baseline compares only at the source run's slice count. */
+        double ratio = (base > 0 && o.opt.slices == src_slices) ? (double)res.best.duration / (double)base : 0;
+        print(mc, &o, &res, ratio, base);
     }
     method_result_clear(&res);
-    store_close(db);
-    return EXIT_OK;
+    return rc;
 }
 
 int cmd_extrapolate(int argc, char **argv)

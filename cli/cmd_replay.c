@@ -3,7 +3,6 @@
  * run-time parameters given, optionally searching the interval. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/activity_opts.h"
 #include "cli/args.h"
@@ -11,8 +10,8 @@
 #include "cli/cli.h"
 #include "cli/model_opts.h"
 #include "ga/chrom.h"
-#include "ga/interval.h"
 #include "ga/methods.h"
+#include "sim/interval.h"
 #include "store/store.h"
 #include "util/parse.h"
 #include "util/quote.h"
@@ -137,135 +136,194 @@ static void replay_help(void)
     activity_opts_help(stdout);
 }
 
-static void print_row(out_format fmt, uint32_t v, const sim_metrics *m, int first)
+typedef struct {
+    source_sel sel;
+    model_opts mo;        /* the network and traffic of --file; --slices of every source */
+    const char *db;
+    long slices, vlo, vhi;  /* 0 = the source's */
+    out_format fmt;
+    activity_opts ao;     /* --activity FILE.png */
+    int help;
+} replay_opts;
+
+/* What is replayed: a configuration, its network and traffic, and where it
+ * came from (rec.id == 0 for a file).  replay_input_clear frees it. */
+typedef struct {
+    sim_params sp;
+    const int32_t *dest;
+    const char *traffic;
+    sim_config *cfg;
+    store *db;
+    store_chrom rec;
+    method_source src;
+    traffic *t;
+} replay_input;
+
+typedef struct {
+    uint32_t vlo, vhi, bestv, crc;
+    sim_metrics best, *all;   /* all[V - vlo] */
+} replay_result;
+
+/* Fills o from argv.  Returns EXIT_OK, or EXIT_USAGE after a message. */
+static int replay_parse(int argc, char **argv, replay_opts *o)
 {
-    if (fmt == FMT_CSV) {
-        if (first) printf("interval,status,duration,te,ir,or,ib,ob,lb\n");
+    const char *cmd = "replay";
+    o->db = STORE_DEFAULT_PATH;
+    model_opts_default(&o->mo);
+    o->fmt = FMT_TEXT;
+    activity_opts_default(&o->ao);
+    for (int i = 1; i < argc; i++) {
+        int r = parse_source(cmd, argc, argv, &i, &o->sel);
+        if (!r) r = activity_opts_parse(cmd, argc, argv, &i, &o->ao);
+        if (r < 0) return EXIT_USAGE;
+        if (r > 0) continue;
+        const char *a = argv[i], *v;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { o->help = 1; return EXIT_OK; }
+        if (!strcmp(a, "--slices")) {
+            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, SIM_MAX_SLICES, &o->slices)) return EXIT_USAGE;
+            o->mo.params.slices = (int)o->slices;
+            continue;
+        }
+        r = model_opts_parse(cmd, argc, argv, &i, &o->mo);
+        if (r < 0) return EXIT_USAGE;
+        if (r > 0) continue;
+        if (!strcmp(a, "--db")) { if (!(o->db = arg_value(cmd, argc, argv, &i))) return EXIT_USAGE; }
+        else if (!strcmp(a, "--interval")) {
+            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_range(cmd, a, v, 1, SIM_SWEEP_MAX, &o->vlo, &o->vhi)) return EXIT_USAGE;
+        } else if (!strcmp(a, "--format")) {
+            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_format(cmd, v, &o->fmt)) return EXIT_USAGE;
+        } else { arg_unknown(cmd, a); return EXIT_USAGE; }
+    }
+    if (count_sources(&o->sel) != 1)
+        return cli_fail(cmd, EXIT_USAGE, "give exactly one of --chrom, --crc, --best, --file");
+    return EXIT_OK;
+}
+
+static void replay_input_clear(replay_input *in)
+{
+    sim_config_free(in->cfg);
+    store_chrom_clear(&in->rec);
+    method_source_clear(&in->src);
+    store_close(in->db);
+    traffic_free(in->t);
+    memset(in, 0, sizeof *in);
+}
+
+/* The configuration of --file, on the network and traffic of the model options. */
+static int load_file(const replay_opts *o, replay_input *in)
+{
+    char err[512];
+    in->sp = o->mo.params;
+    in->traffic = o->mo.traffic;
+    if (!(in->t = model_opts_traffic("replay", &o->mo))) return EXIT_USAGE;
+    in->dest = in->t->dest;
+    if (!(in->cfg = sim_config_new(in->t->nodes, in->sp.vcs, 0, (uint32_t)in->sp.flits)))
+        return cli_fail("replay", EXIT_FAIL, "out of memory");
+    if (chromfile_load(in->cfg, in->sp.n, o->sel.file, err, sizeof err))
+        return cli_fail("replay", EXIT_USAGE, "--file: %s", err);
+    return EXIT_OK;
+}
+
+/* A recorded chromosome, in its run's network and traffic. */
+static int load_db(const replay_opts *o, replay_input *in)
+{
+    int rc = EXIT_OK;
+    int64_t id;
+    if (!(in->db = cli_store_open("replay", o->db, STORE_READONLY, &rc))) return rc;
+    if ((rc = resolve_chrom("replay", in->db, &o->sel, &id)) != EXIT_OK) return rc;
+    if ((rc = load_recorded("replay", in->db, id, &in->src, &in->cfg, &in->rec)) != EXIT_OK) return rc;
+    in->sp = in->src.sp;
+    if (o->slices) in->sp.slices = (int)o->slices;
+    in->dest = in->src.dest;
+    in->traffic = in->src.traffic;
+    return EXIT_OK;
+}
+
+/* Simulates in->cfg at every V of the range into res (res->all owned by the
+ * caller); picks the best V and the signature of the configuration at it. */
+static int replay_run(const replay_opts *o, replay_input *in, replay_result *res)
+{
+    char err[512];
+    res->vlo = (uint32_t)(o->vlo ? o->vlo : in->cfg->interval);
+    res->vhi = (uint32_t)(o->vlo ? o->vhi : in->cfg->interval);
+    if (res->vlo < (uint32_t)in->sp.flits && in->sp.slices > 1)
+        return cli_fail("replay", EXIT_USAGE, "--interval: %u is below the packet length %d (allowed: >= %d)",
+                        res->vlo, in->sp.flits, in->sp.flits);
+    sim_pool *pool = sim_pool_new(&in->sp, in->dest, sim_pool_default_threads(), err, sizeof err);
+    if (!pool) return cli_fail("replay", cli_setup_status(err), "%s", err);
+    int64_t sims = 0;
+    res->all = calloc((size_t)(res->vhi - res->vlo) + 1, sizeof *res->all);
+    int failed = !res->all || sim_interval_search(pool, in->cfg, res->vlo, res->vhi, &res->bestv, &res->best, res->all, &sims);
+    sim_pool_free(pool);
+    if (failed) return cli_fail("replay", EXIT_FAIL, "out of memory");
+    in->cfg->interval = res->bestv;
+    uint8_t *scratch = malloc(chrom_encoded_size(in->sp.n, in->sp.vcs));
+    if (!scratch) return cli_fail("replay", EXIT_FAIL, "out of memory");
+    res->crc = chrom_signature(in->cfg, in->sp.n, scratch);
+    free(scratch);
+    return EXIT_OK;
+}
+
+static void print_rows(const replay_result *res)
+{
+    printf("interval,status,duration,te,ir,or,ib,ob,lb\n");
+    for (uint32_t v = res->vlo; v <= res->vhi; v++) {
+        const sim_metrics *m = &res->all[v - res->vlo];
         printf("%u,%s,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n", v, m->status == SIM_OK ? "ok" : "failed",
                (long long)m->duration, (long long)m->te, (long long)m->ir, (long long)m->or_, (long long)m->ib,
                (long long)m->ob, (long long)m->lb);
     }
 }
 
+static void print_json(const replay_input *in, const replay_result *res)
+{
+    const sim_metrics *b = &res->best;
+    printf("{\"traffic\": ");
+    json_string(stdout, in->traffic);
+    printf(", \"size\": %d, \"slices\": %d, \"chromosome\": %lld, \"source_crc\": \"%08x\", \"recorded_duration\": %lld, "
+           "\"interval_min\": %u, \"interval_max\": %u, \"interval\": %u, \"signature\": \"%08x\", \"duration\": %lld, "
+           "\"te\": %lld, \"ir\": %lld, \"or\": %lld, \"ib\": %lld, \"ob\": %lld, \"lb\": %lld}\n",
+           in->sp.n, in->sp.slices, (long long)in->rec.id, in->rec.crc, (long long)(in->rec.id ? in->rec.duration : -1),
+           res->vlo, res->vhi, res->bestv, res->crc, (long long)b->duration, (long long)b->te, (long long)b->ir,
+           (long long)b->or_, (long long)b->ib, (long long)b->ob, (long long)b->lb);
+}
+
+static void print_text(const replay_input *in, const replay_result *res)
+{
+    const sim_metrics *b = &res->best;
+    if (in->rec.id)
+        printf("chromosome %lld of run %lld (signature %08x, recorded duration %lld at %d slices)\n",
+               (long long)in->rec.id, (long long)in->rec.run, in->rec.crc, (long long)in->rec.duration, in->src.sp.slices);
+    printf("replayed: %s, %dx%d torus, %d slices, interval %u%s\n", in->traffic, in->sp.n, in->sp.n, in->sp.slices,
+           res->bestv, res->vlo != res->vhi ? " (best of the range)" : "");
+    printf("duration %lld  te %lld  ir %lld  or %lld  ib %lld  ob %lld  lb %lld  signature %08x\n",
+           (long long)b->duration, (long long)b->te, (long long)b->ir, (long long)b->or_, (long long)b->ib,
+           (long long)b->ob, (long long)b->lb, res->crc);
+}
+
 int cmd_replay(int argc, char **argv)
 {
-    const char *cmd = "replay", *dbpath = STORE_DEFAULT_PATH;
-    source_sel sel = { 0 };
-    model_opts mo;
-    model_opts_default(&mo);
-    long slices = 0, vlo = 0, vhi = 0;
-    out_format fmt = FMT_TEXT;
-    activity_opts ao;
-    activity_opts_default(&ao);
-    for (int i = 1; i < argc; i++) {
-        int r = parse_source(cmd, argc, argv, &i, &sel);
-        if (!r) r = activity_opts_parse(cmd, argc, argv, &i, &ao);
-        if (r < 0) return EXIT_USAGE;
-        if (r > 0) continue;
-        const char *a = argv[i], *v;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { replay_help(); return EXIT_OK; }
-        if (!strcmp(a, "--slices")) {
-            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, SIM_MAX_SLICES, &slices)) return EXIT_USAGE;
-            mo.params.slices = (int)slices;
-            continue;
-        }
-        r = model_opts_parse(cmd, argc, argv, &i, &mo);
-        if (r < 0) return EXIT_USAGE;
-        if (r > 0) continue;
-        if (!strcmp(a, "--db")) { if (!(dbpath = arg_value(cmd, argc, argv, &i))) return EXIT_USAGE; }
-        else if (!strcmp(a, "--interval")) {
-            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_range(cmd, a, v, 1, 100000, &vlo, &vhi)) return EXIT_USAGE;
-        } else if (!strcmp(a, "--format")) {
-            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_format(cmd, v, &fmt)) return EXIT_USAGE;
-        } else { arg_unknown(cmd, a); return EXIT_USAGE; }
+    replay_opts o;
+    memset(&o, 0, sizeof o);
+    int rc = replay_parse(argc, argv, &o);
+    if (rc != EXIT_OK || o.help) {
+        if (o.help) replay_help();
+        return rc;
     }
-    if (count_sources(&sel) != 1) {
-        fprintf(stderr, "nocsim replay: give exactly one of --chrom, --crc, --best, --file\n");
-        return EXIT_USAGE;
-    }
-    char err[512];
-    int rc = EXIT_OK;
-    sim_params sp;
-    int32_t *dest = NULL;
-    const char *tname = mo.traffic;
-    sim_config *cfg = NULL;
-    store *db = NULL;
-    method_source src;
-    memset(&src, 0, sizeof src);
-    store_chrom rec;
-    memset(&rec, 0, sizeof rec);
-    traffic *t = NULL;
-    if (sel.file) {
-        sp = mo.params;
-        if (!(t = model_opts_traffic(cmd, &mo))) return EXIT_USAGE;
-        cfg = sim_config_new(t->nodes, sp.vcs, 0, (uint32_t)sp.flits);
-        if (!cfg) { traffic_free(t); return EXIT_FAIL; }
-        if (chromfile_load(cfg, sp.n, sel.file, err, sizeof err)) {
-            fprintf(stderr, "nocsim replay: --file: %s\n", err);
-            rc = EXIT_USAGE;
-            goto out;
-        }
-        dest = t->dest;
-    } else {
-        if (!(db = store_open(dbpath, STORE_READONLY, err, sizeof err))) {
-            fprintf(stderr, "nocsim replay: --db: %s\n", err);
-            return EXIT_USAGE;
-        }
-        int64_t id;
-        if ((rc = resolve_chrom(cmd, db, &sel, &id)) != EXIT_OK) goto out;
-        if ((rc = load_recorded(cmd, db, id, &src, &cfg, &rec)) != EXIT_OK) goto out;
-        sp = src.sp;
-        if (slices) sp.slices = (int)slices;
-        dest = src.dest;
-        tname = src.traffic;
-    }
-    if (vlo == 0) vlo = vhi = cfg->interval;
-    if (vlo < sp.flits && sp.slices > 1) {
-        fprintf(stderr, "nocsim replay: --interval: %ld is below the packet length %d (allowed: >= %d)\n", vlo, sp.flits, sp.flits);
-        rc = EXIT_USAGE;
-        goto out;
-    }
-    ga_pool *pool = ga_pool_new(&sp, dest, (int)sysconf(_SC_NPROCESSORS_ONLN), err, sizeof err);
-    if (!pool) { fprintf(stderr, "nocsim replay: %s\n", err); rc = EXIT_USAGE; goto out; }
-    size_t width = (size_t)(vhi - vlo + 1);
-    sim_metrics best, *all = calloc(width, sizeof *all);
-    uint32_t bestv = 0;
-    int64_t sims = 0;
-    int failed = !all || ga_interval_search(pool, cfg, (uint32_t)vlo, (uint32_t)vhi, &bestv, &best, all, &sims);
-    ga_pool_free(pool);
-    for (size_t j = 0; !failed && j < width; j++) print_row(fmt, (uint32_t)vlo + (uint32_t)j, &all[j], j == 0);
-    free(all);
-    if (failed) { fprintf(stderr, "nocsim replay: out of memory\n"); rc = EXIT_FAIL; goto out; }
-    if (best.status != SIM_OK) { fprintf(stderr, "nocsim replay: no interval finished (deadlock or timeout)\n"); rc = EXIT_FAIL; goto out; }
-    cfg->interval = bestv;
-    if ((rc = activity_opts_write(cmd, &ao, &sp, dest, cfg, &best)) != EXIT_OK) goto out;
-    uint8_t *scratch = malloc(chrom_encoded_size(sp.n, sp.vcs));
-    uint32_t crc = scratch ? chrom_signature(cfg, sp.n, scratch) : 0;
-    free(scratch);
-    if (fmt == FMT_JSON) {
-        printf("{\"traffic\": ");
-        json_string(stdout, tname);
-        printf(", \"size\": %d, \"slices\": %d, \"chromosome\": %lld, \"source_crc\": \"%08x\", \"recorded_duration\": %lld, "
-               "\"interval_min\": %ld, \"interval_max\": %ld, \"interval\": %u, \"signature\": \"%08x\", \"duration\": %lld, "
-               "\"te\": %lld, \"ir\": %lld, \"or\": %lld, \"ib\": %lld, \"ob\": %lld, \"lb\": %lld}\n",
-               sp.n, sp.slices, (long long)rec.id, rec.crc, (long long)(rec.id ? rec.duration : -1), vlo, vhi, bestv, crc,
-               (long long)best.duration, (long long)best.te, (long long)best.ir, (long long)best.or_, (long long)best.ib,
-               (long long)best.ob, (long long)best.lb);
-    } else if (fmt == FMT_TEXT) {
-        if (rec.id) printf("chromosome %lld of run %lld (signature %08x, recorded duration %lld at %d slices)\n",
-                           (long long)rec.id, (long long)rec.run, rec.crc, (long long)rec.duration, src.sp.slices);
-        printf("replayed: %s, %dx%d torus, %d slices, interval %u%s\n", tname, sp.n, sp.n, sp.slices, bestv,
-               vlo != vhi ? " (best of the range)" : "");
-        printf("duration %lld  te %lld  ir %lld  or %lld  ib %lld  ob %lld  lb %lld  signature %08x\n",
-               (long long)best.duration, (long long)best.te, (long long)best.ir, (long long)best.or_, (long long)best.ib,
-               (long long)best.ob, (long long)best.lb, crc);
-    }
-out:
-    sim_config_free(cfg);
-    store_chrom_clear(&rec);
-    method_source_clear(&src);
-    store_close(db);
-    traffic_free(t);
+    replay_input in;
+    memset(&in, 0, sizeof in);
+    replay_result res;
+    memset(&res, 0, sizeof res);
+    rc = o.sel.file ? load_file(&o, &in) : load_db(&o, &in);
+    if (rc == EXIT_OK) rc = replay_run(&o, &in, &res);
+    if (rc == EXIT_OK && o.fmt == FMT_CSV) print_rows(&res);
+    if (rc == EXIT_OK && res.best.status != SIM_OK)
+        rc = cli_fail("replay", EXIT_FAIL, "no interval finished (deadlock or timeout)");
+    if (rc == EXIT_OK) rc = activity_opts_write("replay", &o.ao, &in.sp, in.dest, in.cfg, &res.best);
+    if (rc == EXIT_OK && o.fmt == FMT_JSON) print_json(&in, &res);
+    if (rc == EXIT_OK && o.fmt == FMT_TEXT) print_text(&in, &res);
+    free(res.all);
+    replay_input_clear(&in);
     return rc;
 }
 
@@ -296,14 +354,14 @@ int cmd_export(int argc, char **argv)
         fprintf(stderr, "nocsim export: give exactly one of --chrom, --crc, --best\n");
         return EXIT_USAGE;
     }
-    char err[512];
-    store *db = store_open(dbpath, STORE_READONLY, err, sizeof err);
-    if (!db) { fprintf(stderr, "nocsim export: --db: %s\n", err); return EXIT_USAGE; }
+    int rc = EXIT_OK;
+    store *db = cli_store_open(cmd, dbpath, STORE_READONLY, &rc);
+    if (!db) return rc;
     int64_t id;
     method_source src;
     store_chrom rec;
     sim_config *cfg = NULL;
-    int rc = resolve_chrom(cmd, db, &sel, &id);
+    rc = resolve_chrom(cmd, db, &sel, &id);
     if (rc == EXIT_OK) rc = load_recorded(cmd, db, id, &src, &cfg, &rec);
     if (rc == EXIT_OK) {
         chromfile_meta meta = { .traffic = src.traffic, .slices = src.sp.slices, .flits = src.sp.flits,

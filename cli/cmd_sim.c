@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "cli/model_opts.h"
 #include "router/arbiter.h"
+#include "sim/interval.h"
 #include "sim/sim.h"
 
 static void help(void)
@@ -94,81 +95,113 @@ static void print_links(FILE *f, out_format fmt, const sim *s, int n)
     }
 }
 
-int cmd_sim(int argc, char **argv)
+typedef struct {
+    model_opts mo;
+    long interval;
+    int arb, links, help;
+    const char *config;   /* --config FILE, or NULL */
+    out_format fmt;
+    activity_opts ao;     /* --activity FILE.png */
+} sim_opts;
+
+/* Fills o from argv, one branch per flag.  Returns EXIT_OK, or EXIT_USAGE
+ * after a message. */
+static int parse(int argc, char **argv, sim_opts *o)
 {
     const char *cmd = "sim";
-    model_opts mo;
-    model_opts_default(&mo);
-    long interval = 16;
-    int arb = 0, links = 0;
-    const char *config = NULL;
-    out_format fmt = FMT_TEXT;
-    activity_opts ao;
-    activity_opts_default(&ao);
+    model_opts_default(&o->mo);
+    o->interval = 16;
+    o->fmt = FMT_TEXT;
+    activity_opts_default(&o->ao);
     for (int i = 1; i < argc; i++) {
-        int r = model_opts_parse(cmd, argc, argv, &i, &mo);
-        if (!r) r = activity_opts_parse(cmd, argc, argv, &i, &ao);
+        int r = model_opts_parse(cmd, argc, argv, &i, &o->mo);
+        if (!r) r = activity_opts_parse(cmd, argc, argv, &i, &o->ao);
         if (r < 0) return EXIT_USAGE;
         if (r > 0) continue;
         const char *a = argv[i], *v;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { help(); return EXIT_OK; }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { o->help = 1; return EXIT_OK; }
         else if (!strcmp(a, "--interval")) {
-            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, 1000000, &interval)) return EXIT_USAGE;
+            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, SIM_INTERVAL_MAX, &o->interval)) return EXIT_USAGE;
         } else if (!strcmp(a, "--arb")) {
             if (!(v = arg_value(cmd, argc, argv, &i))) return EXIT_USAGE;
-            if ((arb = vcsel_parse(v)) < 0) {
-                fprintf(stderr, "nocsim sim: --arb: '%s' is not a scheme (allowed: C00-C09)\n", v);
-                return EXIT_USAGE;
-            }
+            if ((o->arb = vcsel_parse(v)) < 0) return cli_fail(cmd, EXIT_USAGE, "--arb: '%s' is not a scheme (allowed: C00-C09)", v);
         } else if (!strcmp(a, "--config")) {
-            if (!(config = arg_value(cmd, argc, argv, &i))) return EXIT_USAGE;
-        } else if (!strcmp(a, "--links")) links = 1;
+            if (!(o->config = arg_value(cmd, argc, argv, &i))) return EXIT_USAGE;
+        } else if (!strcmp(a, "--links")) o->links = 1;
         else if (!strcmp(a, "--format")) {
-            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_format(cmd, v, &fmt)) return EXIT_USAGE;
+            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_format(cmd, v, &o->fmt)) return EXIT_USAGE;
         } else { arg_unknown(cmd, a); return EXIT_USAGE; }
     }
-    if (mo.params.slices == 1 && interval < mo.params.flits) interval = mo.params.flits;
-    traffic *t = model_opts_traffic(cmd, &mo);
-    if (!t) return EXIT_USAGE;
-    const sim_params *p = &mo.params;
-    sim_config *c = sim_config_new(t->nodes, p->vcs, arb, (uint32_t)interval);
-    char err[512];
-    int rc = EXIT_OK;
-    sim *s = NULL;
-    if (!c) { fprintf(stderr, "nocsim sim: out of memory\n"); rc = EXIT_FAIL; goto out; }
-    if (config && chromfile_load(c, p->n, config, err, sizeof err)) {
-        fprintf(stderr, "nocsim sim: --config: %s\n", err);
-        rc = EXIT_USAGE;
-        goto out;
-    }
-    if (c->interval < (uint32_t)p->flits) {
-        fprintf(stderr, "nocsim sim: --interval: %u is below the packet length %d (allowed: >= %d)\n",
-                c->interval, p->flits, p->flits);
-        rc = EXIT_USAGE;
-        goto out;
-    }
-    if (!(s = sim_new(p, t->dest, err, sizeof err))) {
-        fprintf(stderr, "nocsim sim: %s\n", err);
-        rc = EXIT_USAGE;
-        goto out;
-    }
+    if (o->mo.params.slices == 1 && o->interval < o->mo.params.flits) o->interval = o->mo.params.flits;
+    return EXIT_OK;
+}
+
+/* The simulation of o, kept until sim_run_clear: the simulator (for the
+ * link table), its configuration and metrics. */
+typedef struct {
+    traffic *t;
+    sim_config *c;
+    sim *s;
     sim_metrics m;
-    sim_status st = sim_run(s, c, &m);
-    if ((rc = activity_opts_write(cmd, &ao, p, t->dest, c, &m)) != EXIT_OK) goto out;
-    print_metrics(stdout, fmt, &mo, config ? "config" : vcsel_name(arb), c->interval, &m);
-    if (links && fmt != FMT_JSON) print_links(stdout, fmt, s, p->n);
-    if (st == SIM_DEADLOCK) {
+    sim_status st;
+} sim_run_state;
+
+static void sim_run_clear(sim_run_state *r)
+{
+    sim_free(r->s);
+    sim_config_free(r->c);
+    traffic_free(r->t);
+}
+
+/* Builds the configuration (--interval, --arb, then --config over them) and
+ * runs it.  A run that does not finish is not an error here. */
+static int run(const sim_opts *o, sim_run_state *r)
+{
+    const sim_params *p = &o->mo.params;
+    char err[512];
+    if (!(r->t = model_opts_traffic("sim", &o->mo))) return EXIT_USAGE;
+    if (!(r->c = sim_config_new(r->t->nodes, p->vcs, o->arb, (uint32_t)o->interval)))
+        return cli_fail("sim", EXIT_FAIL, "out of memory");
+    if (o->config && chromfile_load(r->c, p->n, o->config, err, sizeof err))
+        return cli_fail("sim", EXIT_USAGE, "--config: %s", err);
+    if (r->c->interval < (uint32_t)p->flits)
+        return cli_fail("sim", EXIT_USAGE, "--interval: %u is below the packet length %d (allowed: >= %d)",
+                        r->c->interval, p->flits, p->flits);
+    if (!(r->s = sim_new(p, r->t->dest, err, sizeof err))) return cli_fail("sim", cli_setup_status(err), "%s", err);
+    r->st = sim_run(r->s, r->c, &r->m);
+    return EXIT_OK;
+}
+
+/* A run that did not finish: why, on stderr (the metrics are printed anyway). */
+static int report_unfinished(const sim_opts *o, const sim_run_state *r)
+{
+    if (r->st == SIM_OK) return EXIT_OK;
+    if (r->st == SIM_DEADLOCK) {
         fprintf(stderr, "nocsim sim: deadlock: no flit moved for %d cycles, declared at cycle %lld; blocked FIFOs:\n",
-                p->deadlock_cycles, (long long)m.stop_cycle);
-        sim_report_blocked(s, stderr, 40);
-        rc = EXIT_FAIL;
-    } else if (st != SIM_OK) {
-        fprintf(stderr, "nocsim sim: stopped at cycle %lld (%s)\n", (long long)m.stop_cycle, status_name(st));
-        rc = EXIT_FAIL;
+                o->mo.params.deadlock_cycles, (long long)r->m.stop_cycle);
+        sim_report_blocked(r->s, stderr, 40);
+        return EXIT_FAIL;
     }
-out:
-    sim_free(s);
-    sim_config_free(c);
-    traffic_free(t);
+    return cli_fail("sim", EXIT_FAIL, "stopped at cycle %lld (%s)", (long long)r->m.stop_cycle, status_name(r->st));
+}
+
+int cmd_sim(int argc, char **argv)
+{
+    sim_opts o;
+    memset(&o, 0, sizeof o);
+    int rc = parse(argc, argv, &o);
+    if (rc != EXIT_OK || o.help) {
+        if (o.help) help();
+        return rc;
+    }
+    sim_run_state r;
+    memset(&r, 0, sizeof r);
+    if ((rc = run(&o, &r)) == EXIT_OK) rc = activity_opts_write("sim", &o.ao, &o.mo.params, r.t->dest, r.c, &r.m);
+    if (rc == EXIT_OK) {
+        print_metrics(stdout, o.fmt, &o.mo, o.config ? "config" : vcsel_name(o.arb), r.c->interval, &r.m);
+        if (o.links && o.fmt != FMT_JSON) print_links(stdout, o.fmt, r.s, o.mo.params.n);
+        rc = report_unfinished(&o, &r);
+    }
+    sim_run_clear(&r);
     return rc;
 }

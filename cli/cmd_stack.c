@@ -1,25 +1,45 @@
 /* `nocsim stack`: simple stacking (paper Sect. 4.1).  Every port uses one
  * VC-selection scheme, every node injects at once (I = 0), and the inter-slice
  * interval is swept; for each scheme the shortest duration and the interval
- * that gives it are reported.  The intervals of a scheme run in parallel on
- * the GA's evaluation pool. */
+ * that gives it are reported.  The sweep itself is sim/stacking.c, which the
+ * GA's baseline runs too. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/model_opts.h"
-#include "ga/interval.h"
-#include "ga/pool.h"
+#include "sim/interval.h"
+#include "sim/pool.h"
 #include "router/arbiter.h"
+#include "sim/interval.h"
 #include "sim/sim.h"
+#include "sim/stacking.h"
 
 /* The schemes to sweep. */
 typedef struct {
     int schemes[VCSEL_NSCHEMES];
     int nschemes;
 } scheme_set;
+
+typedef struct {
+    model_opts mo;
+    scheme_set w;
+    long lo, hi;          /* the interval range */
+    int threads;
+    out_format fmt;
+    int help;
+} stack_opts;
+
+/* Per scheme k: the duration at every V (width of them, -1 = did not
+ * finish), the best duration and its V; `overall` is the best scheme. */
+typedef struct {
+    size_t width;
+    int64_t *duration;
+    int64_t best_d[VCSEL_NSCHEMES];
+    uint32_t best_v[VCSEL_NSCHEMES];
+    int overall;
+} stack_result;
 
 static void help(void)
 {
@@ -28,11 +48,11 @@ static void help(void)
            "once; sweep the inter-slice interval and report, per scheme, the shortest\n"
            "duration and its interval (paper Sect. 4.1, Fig. 3 and Table 2).\n\n"
            "  --arb all|Cxx[,Cyy...]  schemes to sweep (default all)\n"
-           "  --interval MIN:MAX      interval range (default 8:200; MIN >= packet length)\n"
+           "  --interval MIN:MAX      interval range (default %d:%d; MIN >= packet length)\n"
            "  --slices S              (default 2)\n"
            "  --threads K             worker threads (default: all cores)\n"
            "  --format F              text: best per scheme; csv: one row per scheme and\n"
-           "                          interval; json: both (default text)\n\n");
+           "                          interval; json: both (default text)\n\n", SIM_STACK_VMIN_DEFAULT, SIM_STACK_VMAX_DEFAULT);
     model_opts_help(stdout);
     printf("\nexample: nocsim stack --traffic brev --slices 2 --arb all --interval 8:200\n");
 }
@@ -49,122 +69,124 @@ static int parse_schemes(const char *v, scheme_set *w)
     return arg_name_list("stack", "--arb", v, names, VCSEL_NSCHEMES, w->schemes, &w->nschemes) ? 0 : -1;
 }
 
-int cmd_stack(int argc, char **argv)
+/* Fills o from argv.  Returns EXIT_OK, or EXIT_USAGE after a message. */
+static int parse(int argc, char **argv, stack_opts *o)
 {
     const char *cmd = "stack";
-    model_opts mo;
-    model_opts_default(&mo);
-    mo.params.slices = 2;
-    scheme_set w;
-    memset(&w, 0, sizeof w);
-    parse_schemes("all", &w);
-    long lo = 8, hi = 200;
-    int lo_given = 0;
-    long threads = sysconf(_SC_NPROCESSORS_ONLN);
-    out_format fmt = FMT_TEXT;
+    model_opts_default(&o->mo);
+    o->mo.params.slices = 2;
+    parse_schemes("all", &o->w);
+    o->lo = 0;
+    o->hi = SIM_STACK_VMAX_DEFAULT;
+    o->threads = sim_pool_default_threads();
+    o->fmt = FMT_TEXT;
+    long x;
     for (int i = 1; i < argc; i++) {
-        int r = model_opts_parse(cmd, argc, argv, &i, &mo);
+        int r = model_opts_parse(cmd, argc, argv, &i, &o->mo);
         if (r < 0) return EXIT_USAGE;
         if (r > 0) continue;
         const char *a = argv[i], *v;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { help(); return EXIT_OK; }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { o->help = 1; return EXIT_OK; }
         else if (!strcmp(a, "--arb")) {
-            if (!(v = arg_value(cmd, argc, argv, &i)) || parse_schemes(v, &w)) return EXIT_USAGE;
+            if (!(v = arg_value(cmd, argc, argv, &i)) || parse_schemes(v, &o->w)) return EXIT_USAGE;
         } else if (!strcmp(a, "--interval")) {
-            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_range(cmd, a, v, 1, 100000, &lo, &hi)) return EXIT_USAGE;
-            lo_given = 1;
+            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_range(cmd, a, v, 1, SIM_SWEEP_MAX, &o->lo, &o->hi)) return EXIT_USAGE;
         } else if (!strcmp(a, "--threads")) {
-            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, 256, &threads)) return EXIT_USAGE;
+            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, SIM_POOL_MAX_THREADS, &x)) return EXIT_USAGE;
+            o->threads = (int)x;
         } else if (!strcmp(a, "--format")) {
-            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_format(cmd, v, &fmt)) return EXIT_USAGE;
+            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_format(cmd, v, &o->fmt)) return EXIT_USAGE;
         } else { arg_unknown(cmd, a); return EXIT_USAGE; }
     }
-    if (lo < mo.params.flits) {
-        if (lo_given) {
-            fprintf(stderr, "nocsim stack: --interval: %ld is below the packet length %d (allowed: >= %d)\n",
-                    lo, mo.params.flits, mo.params.flits);
-            return EXIT_USAGE;
-        }
-        lo = mo.params.flits;
-        if (hi < lo) hi = lo;
+    int L = o->mo.params.flits;
+    if (o->lo == 0) {               /* the default range, starting no lower than the packet length */
+        o->lo = L > SIM_STACK_VMIN_DEFAULT ? L : SIM_STACK_VMIN_DEFAULT;
+        if (o->hi < o->lo) o->hi = o->lo;
+    } else if (o->lo < L) {
+        return cli_fail(cmd, EXIT_USAGE, "--interval: %ld is below the packet length %d (allowed: >= %d)", o->lo, L, L);
     }
     char err[256];
-    if (sim_params_check(&mo.params, err, sizeof err)) {
-        fprintf(stderr, "nocsim stack: %s\n", err);
-        return EXIT_USAGE;
-    }
-    traffic *t = model_opts_traffic(cmd, &mo);
-    if (!t) return EXIT_USAGE;
-    size_t width = (size_t)(hi - lo + 1);
-    int64_t *duration = calloc((size_t)w.nschemes * width, sizeof *duration);
-    sim_metrics *all = calloc(width, sizeof *all);
-    sim_config *c = sim_config_new(t->nodes, mo.params.vcs, 0, 0);
-    ga_pool *pool = ga_pool_new(&mo.params, t->dest, (int)threads, err, sizeof err);
-    int rc = (duration && all && c && pool) ? EXIT_OK : EXIT_FAIL;
-    for (int k = 0; rc == EXIT_OK && k < w.nschemes; k++) {
-        uint32_t bv;
-        sim_metrics bm;
-        int64_t sims = 0;
-        memset(c->scheme, w.schemes[k], (size_t)c->nodes * NPORTS);
-        if (ga_interval_search(pool, c, (uint32_t)lo, (uint32_t)hi, &bv, &bm, all, &sims)) {
-            rc = EXIT_FAIL;
-            break;
-        }
-        for (size_t j = 0; j < width; j++)
-            duration[(size_t)k * width + j] = all[j].status == SIM_OK ? all[j].duration : -1;
-    }
-    free(all);
-    sim_config_free(c);
-    ga_pool_free(pool);
-    if (rc != EXIT_OK) {
-        fprintf(stderr, "nocsim stack: could not set up the simulator (%s)\n", pool ? "out of memory" : err);
-        free(duration);
-        traffic_free(t);
-        return EXIT_FAIL;
-    }
-
-    int64_t best_d[VCSEL_NSCHEMES];
-    long best_v[VCSEL_NSCHEMES];
-    int overall = 0;
-    for (int k = 0; k < w.nschemes; k++) {
-        best_d[k] = -1;
-        best_v[k] = 0;
-        for (size_t j = 0; j < width; j++) {
-            int64_t d = duration[(size_t)k * width + j];
-            if (d >= 0 && (best_d[k] < 0 || d < best_d[k])) { best_d[k] = d; best_v[k] = lo + (long)j; }
-        }
-        if (best_d[k] >= 0 && (best_d[overall] < 0 || best_d[k] < best_d[overall])) overall = k;
-    }
-    if (fmt == FMT_CSV) {
-        printf("traffic,size,slices,scheme,interval,duration\n");
-        for (int k = 0; k < w.nschemes; k++)
-            for (size_t j = 0; j < width; j++)
-                printf("%s,%d,%d,%s,%ld,%lld\n", mo.traffic, mo.params.n, mo.params.slices,
-                       vcsel_name(w.schemes[k]), lo + (long)j, (long long)duration[(size_t)k * width + j]);
-    } else if (fmt == FMT_JSON) {
-        printf("{");
-        model_opts_json(stdout, &mo);
-        printf(", \"interval_min\": %ld, \"interval_max\": %ld,\n \"best\": [", lo, hi);
-        for (int k = 0; k < w.nschemes; k++)
-            printf("%s{\"scheme\": \"%s\", \"interval\": %ld, \"duration\": %lld}", k ? ", " : "",
-                   vcsel_name(w.schemes[k]), best_v[k], (long long)best_d[k]);
-        printf("],\n \"sweep\": {");
-        for (int k = 0; k < w.nschemes; k++) {
-            printf("%s\"%s\": [", k ? ", " : "", vcsel_name(w.schemes[k]));
-            for (size_t j = 0; j < width; j++)
-                printf("%s%lld", j ? "," : "", (long long)duration[(size_t)k * width + j]);
-            printf("]");
-        }
-        printf("}}\n");
-    } else {
-        printf("simple stacking: %s on a %dx%d torus, %d slices of %d flits, interval %ld..%ld\n",
-               mo.traffic, mo.params.n, mo.params.n, mo.params.slices, mo.params.flits, lo, hi);
-        printf("scheme  best-interval  duration\n");
-        for (int k = 0; k < w.nschemes; k++)
-            printf("%-6s  %13ld  %8lld%s\n", vcsel_name(w.schemes[k]), best_v[k], (long long)best_d[k],
-                   k == overall ? "  <- best" : "");
-    }
-    free(duration);
-    traffic_free(t);
+    if (sim_params_check(&o->mo.params, err, sizeof err)) return cli_fail(cmd, EXIT_USAGE, "%s", err);
     return EXIT_OK;
+}
+
+/* Sweeps every scheme of o into res (res->duration owned by the caller). */
+static int run(const stack_opts *o, stack_result *res)
+{
+    traffic *t = model_opts_traffic("stack", &o->mo);
+    if (!t) return EXIT_USAGE;
+    char err[256];
+    res->width = (size_t)(o->hi - o->lo + 1);
+    res->duration = calloc((size_t)o->w.nschemes * res->width, sizeof *res->duration);
+    sim_pool *pool = sim_pool_new(&o->mo.params, t->dest, o->threads, err, sizeof err);
+    int64_t sims = 0;
+    int rc = EXIT_OK;
+    if (!pool) rc = cli_fail("stack", EXIT_FAIL, "could not set up the simulator (%s)", err);
+    else if (!res->duration || sim_stacking_sweep(pool, t->nodes, o->mo.params.vcs, o->w.schemes, o->w.nschemes,
+                                                  (uint32_t)o->lo, (uint32_t)o->hi, res->best_v, res->best_d,
+                                                  res->duration, &sims))
+        rc = cli_fail("stack", EXIT_FAIL, "out of memory");
+    res->overall = sim_stacking_best(res->best_d, o->w.nschemes);
+    sim_pool_free(pool);
+    traffic_free(t);
+    return rc;
+}
+
+static void print_csv(const stack_opts *o, const stack_result *res)
+{
+    printf("traffic,size,slices,scheme,interval,duration\n");
+    for (int k = 0; k < o->w.nschemes; k++)
+        for (size_t j = 0; j < res->width; j++)
+            printf("%s,%d,%d,%s,%ld,%lld\n", o->mo.traffic, o->mo.params.n, o->mo.params.slices,
+                   vcsel_name(o->w.schemes[k]), o->lo + (long)j, (long long)res->duration[(size_t)k * res->width + j]);
+}
+
+static void print_json(const stack_opts *o, const stack_result *res)
+{
+    printf("{");
+    model_opts_json(stdout, &o->mo);
+    printf(", \"interval_min\": %ld, \"interval_max\": %ld,\n \"best\": [", o->lo, o->hi);
+    for (int k = 0; k < o->w.nschemes; k++)
+        printf("%s{\"scheme\": \"%s\", \"interval\": %ld, \"duration\": %lld}", k ? ", " : "",
+               vcsel_name(o->w.schemes[k]), res->best_d[k] >= 0 ? (long)res->best_v[k] : 0L,
+               (long long)res->best_d[k]);
+    printf("],\n \"sweep\": {");
+    for (int k = 0; k < o->w.nschemes; k++) {
+        printf("%s\"%s\": [", k ? ", " : "", vcsel_name(o->w.schemes[k]));
+        for (size_t j = 0; j < res->width; j++)
+            printf("%s%lld", j ? "," : "", (long long)res->duration[(size_t)k * res->width + j]);
+        printf("]");
+    }
+    printf("}}\n");
+}
+
+static void print_text(const stack_opts *o, const stack_result *res)
+{
+    const sim_params *p = &o->mo.params;
+    printf("simple stacking: %s on a %dx%d torus, %d slices of %d flits, interval %ld..%ld\n",
+           o->mo.traffic, p->n, p->n, p->slices, p->flits, o->lo, o->hi);
+    printf("scheme  best-interval  duration\n");
+    for (int k = 0; k < o->w.nschemes; k++)
+        printf("%-6s  %13ld  %8lld%s\n", vcsel_name(o->w.schemes[k]), res->best_d[k] >= 0 ? (long)res->best_v[k] : 0L,
+               (long long)res->best_d[k], k == res->overall ? "  <- best" : "");
+}
+
+int cmd_stack(int argc, char **argv)
+{
+    stack_opts o;
+    memset(&o, 0, sizeof o);
+    int rc = parse(argc, argv, &o);
+    if (rc != EXIT_OK || o.help) {
+        if (o.help) help();
+        return rc;
+    }
+    stack_result res;
+    memset(&res, 0, sizeof res);
+    if ((rc = run(&o, &res)) == EXIT_OK) {
+        if (o.fmt == FMT_CSV) print_csv(&o, &res);
+        else if (o.fmt == FMT_JSON) print_json(&o, &res);
+        else print_text(&o, &res);
+    }
+    free(res.duration);
+    return rc;
 }

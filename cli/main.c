@@ -36,10 +36,10 @@ static void usage(FILE *f)
                "`nocsim --version` prints the version.\n");
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
-        usage(stderr);
+        fprintf(stderr, "usage: nocsim COMMAND [options]  (nocsim --help lists the commands)\n");
         return EXIT_USAGE;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
@@ -53,6 +53,17 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "nocsim: unknown command '%s' (see nocsim --help)\n", argv[1]);
-    return EXIT_USAGE;
+    return cli_fail(NULL, EXIT_USAGE, "unknown command '%s' (see nocsim --help)", argv[1]);
+}
+
+int main(int argc, char **argv)
+{
+    cli_signals_init();
+    int status = dispatch(argc, argv);
+    /* Every command's output goes to stdout; a write lost on the way (a full
+     * disk, a file-size limit) fails the command here. */
+    const char *cmd = NULL;
+    for (size_t i = 0; argc > 1 && i < NCOMMANDS; i++)
+        if (strcmp(argv[1], commands[i].name) == 0) cmd = commands[i].name;
+    return cli_close_stdout(cmd, status);
 }

@@ -10,7 +10,7 @@
 #include "ga/checkpoint.h"
 #include "ga/floor.h"
 #include "ga/ga_internal.h"
-#include "ga/interval.h"
+#include "sim/stacking.h"
 
 const char *const ga_algo_names[] = { "local", "paper" };
 const char *const ga_fitness_names[] = { "duration", "estimate", "te" };
@@ -55,7 +55,7 @@ void ga_params_default(ga_params *gp)
     gp->lifetime = 0;
     gp->genes = GENE_ALL;
     gp->arb = 0;
-    gp->stack_vmax = 200;
+    gp->stack_vmax = SIM_STACK_VMAX_DEFAULT;
     gp->sort_key = GA_KEY_NONE;
     gp->fitness = GA_FIT_DURATION;
     gp->estimate_slices = 2;
@@ -66,11 +66,14 @@ void ga_params_default(ga_params *gp)
 
 int ga_params_check(const ga_params *gp, char *err, size_t errlen)
 {
-    if (gp->pop < 2 || gp->pop > 100000) return snprintf(err, errlen, "--pop %d: must be in [2, 100000]", gp->pop), -1;
+    if (gp->pop < GA_POP_MIN || gp->pop > GA_POP_MAX)
+        return snprintf(err, errlen, "--pop %d: must be in [%d, %d]", gp->pop, GA_POP_MIN, GA_POP_MAX), -1;
     if (gp->generations < 0) return snprintf(err, errlen, "--generations %d: must be >= 0", gp->generations), -1;
     if (gp->train < 0) return snprintf(err, errlen, "--train %d: must be >= 0", gp->train), -1;
-    if (!(gp->mutation > 0 && gp->mutation <= 1)) return snprintf(err, errlen, "--mutation %g: must be in (0, 1]", gp->mutation), -1;
-    if (gp->max_genes < 1 || gp->max_genes > 1000) return snprintf(err, errlen, "--max-genes %d: must be in [1, 1000]", gp->max_genes), -1;
+    if (!(gp->mutation >= GA_MUTATION_MIN && gp->mutation <= 1))
+        return snprintf(err, errlen, "--mutation %g: must be in [%g, 1]", gp->mutation, GA_MUTATION_MIN), -1;
+    if (gp->max_genes < 1 || gp->max_genes > GA_MAX_GENES_MAX)
+        return snprintf(err, errlen, "--max-genes %d: must be in [1, %d]", gp->max_genes, GA_MAX_GENES_MAX), -1;
     if (gp->crossover_rate < 0 || gp->crossover_rate > 1) return snprintf(err, errlen, "--crossover-rate %g: must be in [0, 1]", gp->crossover_rate), -1;
     if (!(gp->shift >= 0 && gp->shift <= 1)) return snprintf(err, errlen, "--shift %g: must be in [0, 1]", gp->shift), -1;
     if (gp->watchdog > 0 && gp->lifetime > 0)
@@ -79,7 +82,17 @@ int ga_params_check(const ga_params *gp, char *err, size_t errlen)
     if (gp->arb < 0 || gp->arb >= VCSEL_NSCHEMES) return snprintf(err, errlen, "--arb: must be C00-C09"), -1;
     if (gp->estimate_slices < 1 || gp->estimate_slices > SIM_MAX_SLICES)
         return snprintf(err, errlen, "--estimate-slices %d: must be in [1, %d]", gp->estimate_slices, SIM_MAX_SLICES), -1;
-    if (gp->perturb < 0 || gp->perturb > 1000) return snprintf(err, errlen, "--perturb %d: must be in [0, 1000]", gp->perturb), -1;
+    if (gp->perturb < 0 || gp->perturb > GA_PERTURB_MAX)
+        return snprintf(err, errlen, "--perturb %d: must be in [0, %d]", gp->perturb, GA_PERTURB_MAX), -1;
+    return 0;
+}
+
+int ga_setup_check(const ga_params *gp, const sim_params *sp, char *err, size_t errlen)
+{
+    if (ga_params_check(gp, err, errlen) || sim_params_check(sp, err, errlen)) return -1;
+    if (gp->interval && gp->interval < (uint32_t)sp->flits)
+        return snprintf(err, errlen, "--interval: %u is below the packet length %d (allowed: >= %d)", gp->interval,
+                        sp->flits, sp->flits), -1;
     return 0;
 }
 
@@ -189,7 +202,7 @@ ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, con
     }
     if (!(g->eff = ga_effective_new(sp, dest))) goto oom;
     if ((g->floor = ga_floor(sp, dest)) < 0) goto oom;
-    if (!(g->pool = ga_pool_new(sp, dest, gp->threads, err, errlen))) { ga_free(g); return NULL; }
+    if (!(g->pool = sim_pool_new(sp, dest, gp->threads, err, errlen))) { ga_free(g); return NULL; }
     sim_params one = *sp;
     one.slices = 1;
     if (!(g->single = sim_new(&one, dest, err, errlen))) { ga_free(g); return NULL; }
@@ -215,7 +228,7 @@ void ga_free(ga *g)
     free(g->pert_jobs);
     sim_config_free(g->best);
     ga_effective_free(g->eff);
-    ga_pool_free(g->pool);
+    sim_pool_free(g->pool);
     sim_free(g->single);
     for (int k = 0; k < g->nrec; k++) free(g->recs[k].genes);
     free(g->recs);
@@ -365,7 +378,7 @@ static void reinit(ga *g, sim_config *c)
 
 static void evaluate(ga *g, int count)
 {
-    ga_pool_run(g->pool, g->jobs, count);
+    sim_pool_run(g->pool, g->jobs, count);
     g->evals += count;
 }
 
@@ -376,7 +389,7 @@ static void run_reinits(ga *g)
     for (int k = 0; k < g->gp.pop; k++)
         if (g->kind[k] == KIND_REINIT) {
             reinit(g, g->pop[k]);
-            g->jobs[nj++] = (ga_job){ .cfg = g->pop[k], .cutoff = 0 };
+            g->jobs[nj++] = (sim_job){ .cfg = g->pop[k], .cutoff = 0 };
         }
     if (!nj) return;
     evaluate(g, nj);
@@ -458,7 +471,7 @@ static void evaluate_children(ga *g)
 {
     int P = g->gp.pop, K = (g->gp.genes & GENE_V) ? g->gp.perturb : 0;
     if (K == 0 || !g->pert) {
-        for (int k = 0; k < P; k++) g->jobs[k] = (ga_job){ .cfg = g->child[k], .cutoff = child_cutoff(g, k) };
+        for (int k = 0; k < P; k++) g->jobs[k] = (sim_job){ .cfg = g->child[k], .cutoff = child_cutoff(g, k) };
         evaluate(g, P);
         return;
     }
@@ -469,9 +482,9 @@ static void evaluate_children(ga *g)
             sim_config *c = g->pert[k * W + j];
             sim_config_copy(c, g->child[k]);
             c->interval = (uint32_t)(v < g->space.vmin ? g->space.vmin : v > g->space.vmax ? g->space.vmax : v);
-            g->pert_jobs[nj++] = (ga_job){ .cfg = c, .cutoff = child_cutoff(g, k) };
+            g->pert_jobs[nj++] = (sim_job){ .cfg = c, .cutoff = child_cutoff(g, k) };
         }
-    ga_pool_run(g->pool, g->pert_jobs, nj);
+    sim_pool_run(g->pool, g->pert_jobs, nj);
     g->evals += nj;
     for (int k = 0; k < P; k++) {
         int best = 0;
@@ -529,25 +542,15 @@ int ga_step(ga *g, char *err, size_t errlen)
 /* ---- start: ranges, baselines, initial population -------------------------- */
 
 /* Simple stacking over the schemes that may be used: the best interval and
- * duration of each. */
+ * duration of each (SCORE_INF where no interval finished). */
 static int stacking(ga *g, int *schemes, int nschemes, uint32_t *best_v, int64_t *best_d, char *err, size_t errlen)
 {
     uint32_t lo = (uint32_t)g->sp.flits, hi = (uint32_t)(g->gp.stack_vmax > g->sp.flits ? g->gp.stack_vmax : g->sp.flits);
     if (!(g->gp.genes & GENE_V) && g->gp.interval) lo = hi = g->gp.interval;
-    sim_config *c = new_config(g);
-    if (!c) return snprintf(err, errlen, "out of memory in the simple-stacking sweep"), -1;
-    for (int s = 0; s < nschemes; s++) {
-        sim_metrics m;
-        memset(c->scheme, schemes[s], (size_t)g->nodes * NPORTS);
-        best_d[s] = SCORE_INF;
-        best_v[s] = lo;
-        if (ga_interval_search(g->pool, c, lo, hi, &best_v[s], &m, NULL, &g->evals)) {
-            sim_config_free(c);
-            return snprintf(err, errlen, "out of memory in the simple-stacking sweep"), -1;
-        }
-        if (m.status == SIM_OK) best_d[s] = m.duration;
-    }
-    sim_config_free(c);
+    if (sim_stacking_sweep(g->pool, g->nodes, g->sp.vcs, schemes, nschemes, lo, hi, best_v, best_d, NULL, &g->evals))
+        return snprintf(err, errlen, "out of memory in the simple-stacking sweep"), -1;
+    for (int s = 0; s < nschemes; s++)
+        if (best_d[s] < 0) best_d[s] = SCORE_INF;
     return 0;
 }
 
@@ -648,7 +651,7 @@ int ga_start(ga *g, char *err, size_t errlen)
                                         .c_fixed = schemes[s] }, &g->rng);
         if (k >= nd) mutate_local(g, c, 1 + (int)rng_below(&g->rng, (uint32_t)gp->max_genes));
     }
-    for (int k = 0; k < P; k++) g->jobs[k] = (ga_job){ .cfg = g->pop[k], .cutoff = 0 };
+    for (int k = 0; k < P; k++) g->jobs[k] = (sim_job){ .cfg = g->pop[k], .cutoff = 0 };
     evaluate(g, P);
     for (int k = 0; k < P; k++) {
         g->pop_m[k] = g->jobs[k].m;
@@ -744,6 +747,7 @@ const sim_config *ga_best(const ga *g, sim_metrics *m, uint32_t *crc)
 
 int64_t ga_run_id(const ga *g) { return g->run; }
 int64_t ga_get_floor(const ga *g) { return g->floor; }
+const char *ga_traffic_name(const ga *g) { return g->traffic; }
 int64_t ga_synonyms(const ga *g) { return g->best_score < SCORE_INF ? g->synonyms + 1 : 0; }
 const ga_params *ga_get_params(const ga *g) { return &g->gp; }
 const sim_params *ga_get_sim_params(const ga *g) { return &g->sp; }

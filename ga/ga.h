@@ -93,6 +93,18 @@ typedef struct {
     uint64_t seed;
 } ga_params;
 
+/* Parameter ranges: ga_params_check enforces them and the command line
+ * offers them, so each is written once. */
+#define GA_POP_MIN 2
+#define GA_POP_MAX 100000
+#define GA_COUNT_MAX 100000000         /* generations, train, crossover interval and pairs, watchdog, lifetime */
+#define GA_MAX_GENES_MAX 1000
+#define GA_PERTURB_MAX 1000
+/* --evals beyond this is a typo, not a budget: a billion evaluations of even
+ * a 4x4 torus are hours of work, of the default 16x16 weeks. */
+#define GA_EVALS_MAX 1000000000L
+#define GA_MUTATION_MIN 1e-6
+
 /* Fill every field of *gp with the defaults of the local search (which pass
  * ga_params_check).  Cannot fail. */
 void ga_params_default(ga_params *gp);
@@ -103,6 +115,9 @@ void ga_params_for_algo(ga_params *gp, ga_algo algo);
 /* Range checks.  Returns 0 if every field is in range, else -1 with one line
  * in err naming the first bad flag and its allowed range. */
 int ga_params_check(const ga_params *gp, char *err, size_t errlen);
+/* ga_params_check, sim_params_check, and the checks between the two (a fixed
+ * interval no shorter than a packet).  Returns 0, or -1 with err naming the flag. */
+int ga_setup_check(const ga_params *gp, const sim_params *sp, char *err, size_t errlen);
 /* Write the parameters to f as JSON members (no braces), for the runs table.
  * Write errors are left for the caller to see with ferror(f). */
 void ga_params_json(const ga_params *gp, FILE *f);
@@ -172,6 +187,9 @@ int64_t ga_run_id(const ga *g);
 /* The traffic's floor (ga/floor.h): no duration can be shorter.  Known from
  * ga_new / ga_resume on.  Cannot fail. */
 int64_t ga_get_floor(const ga *g);
+/* The traffic pattern's name, recorded with the run (a resumed run's too);
+ * valid until ga_free. */
+const char *ga_traffic_name(const ga *g);
 /* Recorded chromosomes with the best score, the best itself included (0
  * before the first evaluation). */
 int64_t ga_synonyms(const ga *g);

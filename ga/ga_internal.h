@@ -4,7 +4,7 @@
 #define NOCSIM_GA_INTERNAL_H
 
 #include "ga/ga.h"
-#include "ga/pool.h"
+#include "sim/pool.h"
 #include "util/rng.h"
 
 enum { KIND_NONE = 0, KIND_MUTATE, KIND_CROSS, KIND_REINIT };
@@ -31,7 +31,7 @@ struct ga {
     char traffic[256];
     ga_space space;
     ga_effective *eff;
-    ga_pool *pool;
+    sim_pool *pool;
     sim *single;            /* single-slice runs for records */
     rng rng;
     /* Population, children and the per-generation scratch. */
@@ -40,9 +40,9 @@ struct ga {
     sim_metrics *pop_m;
     int32_t *age;
     int *kind;
-    ga_job *jobs;
+    sim_job *jobs;
     sim_config **pert;      /* --perturb: pop x (2K+1) configurations */
-    ga_job *pert_jobs;
+    sim_job *pert_jobs;
     int *order;
     uint64_t *tiekey;
     /* The best so far and the signatures recorded. */

@@ -7,8 +7,8 @@
 
 #include "ga/checkpoint.h"
 #include "ga/chrom.h"
-#include "ga/interval.h"
-#include "ga/pool.h"
+#include "sim/interval.h"
+#include "sim/pool.h"
 
 int method_source_load(store *db, int64_t run, method_source *src, char *err, size_t errlen)
 {
@@ -53,7 +53,7 @@ void method_source_clear(method_source *src)
 
 typedef struct {
     const method_source *src;
-    ga_pool *pool;
+    sim_pool *pool;
     sim *single;
     sim_config *cfg, *best;
     method_result *res;
@@ -94,7 +94,7 @@ static int mine_one(const store_chrom *c, void *arg)
     x->res->sims++;
     uint32_t L = (uint32_t)x->src->sp.flits, hi = m1.te > L ? (uint32_t)m1.te : L, v;
     x->res->candidates++;
-    if (ga_interval_search(x->pool, x->cfg, L, hi, &v, &m, NULL, &x->res->sims)) {
+    if (sim_interval_search(x->pool, x->cfg, L, hi, &v, &m, NULL, &x->res->sims)) {
         snprintf(x->err, x->errlen, "out of memory in the interval search");
         x->failed = 1;
         return 1;
@@ -165,7 +165,7 @@ int method_mine(store *db, int64_t src_run, const method_options *opt, const cha
     one.slices = 1;
     mine_ctx x = { .src = &src, .res = res, .err = err, .errlen = errlen,
                    .filtered = opt->set == MINE_SYNONYMS_FILTERED };
-    x.pool = ga_pool_new(&target, src.dest, opt->threads, err, errlen);
+    x.pool = sim_pool_new(&target, src.dest, opt->threads, err, errlen);
     x.single = x.pool ? sim_new(&one, src.dest, err, errlen) : NULL;
     x.cfg = sim_config_new(src.sp.n * src.sp.n, src.sp.vcs, 0, 0);
     res->config = sim_config_new(src.sp.n * src.sp.n, src.sp.vcs, 0, 0);
@@ -190,7 +190,7 @@ int method_mine(store *db, int64_t src_run, const method_options *opt, const cha
 out:
     sim_config_free(x.cfg);
     sim_free(x.single);
-    ga_pool_free(x.pool);
+    sim_pool_free(x.pool);
     method_source_clear(&src);
     return rc;
 }

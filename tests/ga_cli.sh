@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `nocsim ga` from the outside: bad input refused with exit 2 and nothing
 # written; a run SIGKILLed mid-way leaves a database that SQLite's integrity
-# check accepts, marked unfinished, and --resume finishes it.
+# check accepts, marked unfinished, and --resume finishes it; a resumed run
+# keeps its parameters (flags that would change them are refused) and its
+# traffic; an unwritable --save-best is refused before the run.
 set -u
 N=${NOCSIM:-./nocsim}
 pass=0 fail=0
@@ -25,10 +27,10 @@ expect_usage "algo"             "local paper"      $N ga --algo magic
 expect_usage "interval"         "packet length"    $N ga --interval 3
 [ ! -e nocsim.db ] && ok || bad "bad input created nocsim.db"
 
-# A directory where the database should be: clear error, exit 1.
+# A directory where the database should be: a wrong file given, exit 2 like every --db.
 mkdir not-a-file.db
 err=$($N ga --size 4 --generations 1 --db not-a-file.db 2>&1 >/dev/null); rc=$?
-[ $rc -eq 1 ] && case $err in *not-a-file.db*) true;; *) false;; esac && ok || bad "unwritable db: rc $rc '$err'"
+[ $rc -eq 2 ] && case $err in *not-a-file.db*) true;; *) false;; esac && ok || bad "unwritable db: rc $rc '$err'"
 
 # Kill test.  The run is long enough that it is still going when killed.
 db=$tmp/kill.db
@@ -59,5 +61,30 @@ if kill -9 $pid 2>/dev/null; then
 else
   bad "the run ended before it could be killed (generation $gen)"
 fi
+# An unwritable --save-best path is refused before the run, not after it:
+# exit 2 at once, no run recorded.
+expect_usage "save-best dir" "--save-best" $N ga --size 4 --generations 100000 --db sb.db --save-best "$tmp/no/such/dir/best.txt"
+[ ! -e sb.db ] && ok || bad "a refused --save-best still created the database"
+
+# A resumed run keeps its traffic: in the summary and in --save-best's header.
+# A run stopped by SIGTERM after its first generations is resumed.
+rdb=$tmp/resume.db
+$N ga --traffic shfl --size 16 --pop 20 --stack-vmax 16 --evals 4000 --threads 1 --quiet --db "$rdb" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 500); do
+  gen=$(sqlite3 "$rdb" "select coalesce(max(generation),0) from generations" 2>/dev/null || echo 0)
+  [ "${gen:-0}" -ge 2 ] && break
+  sleep 0.02
+done
+kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null; pid=
+out=$($N ga --db "$rdb" --resume 1 --quiet --format json --save-best "$tmp/best.txt" 2>&1); rc=$?
+[ $rc -eq 0 ] && ok || bad "resume after SIGTERM: exit $rc ($out)"
+case $out in *'"traffic": "shfl"'*) ok;; *) bad "resumed summary lacks the traffic: $out";; esac
+grep -q '^# traffic shfl,' "$tmp/best.txt" 2>/dev/null && ok || bad "resumed --save-best header: $(head -2 "$tmp/best.txt" 2>&1)"
+# Flags that a resumed run would ignore are refused, naming the flag, before
+# the database is read.
+expect_usage "resume --pop"     "--pop: a resumed run keeps"     $N ga --db "$rdb" --resume 1 --pop 30
+expect_usage "resume --traffic" "--traffic: a resumed run keeps" $N ga --db "$rdb" --resume 1 --traffic brev
+expect_usage "resume --seed"    "--seed: a resumed run keeps"    $N ga --db "$rdb" --resume 1 --seed 9
 echo "ga_cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -1,37 +1,38 @@
 /* Evaluation thread pool (see pool.h).  The calling thread works too, so a
  * pool of one thread starts no thread at all. */
-#include "ga/pool.h"
+#include "sim/pool.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
-struct ga_pool {
+struct sim_pool {
     int threads;            /* including the caller */
     sim **sims;             /* one per thread; sims[0] is the caller's */
     pthread_t *tid;
     int started;
     pthread_mutex_t lock;
     pthread_cond_t work, done;
-    ga_job *jobs;
+    sim_job *jobs;
     int count, next, finished, busy;
     unsigned batch;         /* increments per batch, wakes the workers */
     int quit;
 };
 
-typedef struct { ga_pool *pl; int index; } worker_arg;
+typedef struct { sim_pool *pl; int index; } worker_arg;
 
-static void eval(sim *s, ga_job *j)
+static void eval(sim *s, sim_job *j)
 {
     if (j->cutoff > 0) sim_run_cutoff(s, j->cfg, j->cutoff, &j->m);
     else sim_run(s, j->cfg, &j->m);
 }
 
 /* Take jobs until none are left; the lock is held on entry and exit. */
-static void drain(ga_pool *pl, sim *s)
+static void drain(sim_pool *pl, sim *s)
 {
     while (pl->next < pl->count) {
-        ga_job *j = &pl->jobs[pl->next++];
+        sim_job *j = &pl->jobs[pl->next++];
         pthread_mutex_unlock(&pl->lock);
         eval(s, j);
         pthread_mutex_lock(&pl->lock);
@@ -42,7 +43,7 @@ static void drain(ga_pool *pl, sim *s)
 static void *worker(void *arg)
 {
     worker_arg *wa = arg;
-    ga_pool *pl = wa->pl;
+    sim_pool *pl = wa->pl;
     sim *s = pl->sims[wa->index];
     free(wa);
     unsigned seen = 0;
@@ -60,17 +61,23 @@ static void *worker(void *arg)
     return NULL;
 }
 
-ga_pool *ga_pool_new(const sim_params *p, const int32_t *dest, int threads, char *err, size_t errlen)
+int sim_pool_default_threads(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > SIM_POOL_MAX_THREADS ? SIM_POOL_MAX_THREADS : (int)n;
+}
+
+sim_pool *sim_pool_new(const sim_params *p, const int32_t *dest, int threads, char *err, size_t errlen)
 {
     if (threads < 1) threads = 1;
-    ga_pool *pl = calloc(1, sizeof *pl);
+    sim_pool *pl = calloc(1, sizeof *pl);
     if (!pl) return snprintf(err, errlen, "out of memory"), NULL;
     pl->threads = threads;
     pl->sims = calloc((size_t)threads, sizeof *pl->sims);
     pl->tid = calloc((size_t)threads, sizeof *pl->tid);
     if (!pl->sims || !pl->tid) { free(pl->sims); free(pl->tid); free(pl); return snprintf(err, errlen, "out of memory"), NULL; }
     for (int k = 0; k < threads; k++)
-        if (!(pl->sims[k] = sim_new(p, dest, err, errlen))) { ga_pool_free(pl); return NULL; }
+        if (!(pl->sims[k] = sim_new(p, dest, err, errlen))) { sim_pool_free(pl); return NULL; }
     if (pthread_mutex_init(&pl->lock, NULL) || pthread_cond_init(&pl->work, NULL) || pthread_cond_init(&pl->done, NULL)) {
         snprintf(err, errlen, "cannot create thread synchronisation");
         for (int k = 0; k < threads; k++) sim_free(pl->sims[k]);
@@ -88,7 +95,7 @@ ga_pool *ga_pool_new(const sim_params *p, const int32_t *dest, int threads, char
     return pl;
 }
 
-void ga_pool_free(ga_pool *pl)
+void sim_pool_free(sim_pool *pl)
 {
     if (!pl) return;
     if (pl->sims && pl->tid && pl->started > 0) {
@@ -109,7 +116,7 @@ void ga_pool_free(ga_pool *pl)
     free(pl);
 }
 
-void ga_pool_run(ga_pool *pl, ga_job *jobs, int count)
+void sim_pool_run(sim_pool *pl, sim_job *jobs, int count)
 {
     if (pl->started == 0) {
         for (int k = 0; k < count; k++) eval(pl->sims[0], &jobs[k]);

@@ -1,0 +1,61 @@
+/* Exit statuses and the one way the commands report a failure.  Every code
+ * is decided here:
+ *
+ *   0    success
+ *   1    a run-time failure: a failed write (stdout included), out of memory,
+ *        a database that cannot be read or written although it is ours
+ *   2    bad input: flags, files, a --db that is not a nocsim database
+ *   130  stopped by SIGINT, 143 by SIGTERM (128 + the signal), the GA's run
+ *        left resumable
+ *
+ * Messages are one line on stderr, "nocsim CMD: ...". */
+#ifndef NOCSIM_CLI_STATUS_H
+#define NOCSIM_CLI_STATUS_H
+
+#include <stdio.h>
+
+#include "store/store.h"
+
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+/* Print "nocsim CMD: <message>" ("nocsim: <message>" when cmd is NULL) and return status, so a failure is reported
+ * and returned in one statement. */
+int cli_fail(const char *cmd, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* The status of a store failure of kind fault: EXIT_USAGE for
+ * STORE_FAULT_INPUT (the path names no usable nocsim database: missing, a
+ * directory, not SQLite, foreign, another schema version), EXIT_FAIL for
+ * every other kind (damaged contents, I/O, permissions, memory). */
+int cli_store_status(store_fault fault);
+/* store_open_fault(path, flags); on failure prints "nocsim CMD: --db: <why>",
+ * sets *status (cli_store_status) and returns NULL.  Close with store_close. */
+store *cli_store_open(const char *cmd, const char *path, int flags, int *status);
+
+/* The status of a simulator that could not be set up (sim_new, sim_pool_new)
+ * with message err: EXIT_FAIL when memory ran out, EXIT_USAGE when the
+ * parameters or the traffic were refused. */
+int cli_setup_status(const char *err);
+
+/* Whether a file can be created or overwritten at path ("-" is stdout), so a
+ * long run learns of a bad output path before it starts.  Returns EXIT_OK,
+ * or EXIT_USAGE after printing "nocsim CMD: FLAG PATH: <why>".  Writes
+ * nothing. */
+int cli_check_output(const char *cmd, const char *flag, const char *path);
+
+/* Flush and close stdout.  Returns status, or EXIT_FAIL after a message when
+ * status was EXIT_OK and any output was lost (a full disk, a closed pipe). */
+int cli_close_stdout(const char *cmd, int status);
+
+/* Process-wide signal set-up, once at start: a file-size limit (ulimit -f)
+ * makes writes fail with EFBIG, reported like any failed write, instead of
+ * killing the process. */
+void cli_signals_init(void);
+/* From now on SIGINT and SIGTERM only set a flag (a long command stops at its
+ * next safe point).  Returns 0, -1 if the handlers cannot be installed. */
+int cli_catch_stop_signals(void);
+/* The signal caught since cli_catch_stop_signals (0 if none). */
+int cli_stop_signal(void);
+/* The exit status of a command stopped by signal sig: 128 + sig. */
+int cli_signal_status(int sig);
+
+#endif

@@ -1,0 +1,136 @@
+/* Tests of the evaluation services on the simulator side: the simple-stacking
+ * sweep (sim/stacking.c) against a second, plain implementation (one sim_run
+ * per scheme and interval) and against a timeline worked out by hand, and the
+ * choice of the best scheme. */
+#include <check.h>
+
+#include "tests/testutil.h"
+#include <stdlib.h>
+#include <string.h>
+
+#include "router/arbiter.h"
+#include "router/route.h"
+#include "sim/pool.h"
+#include "sim/stacking.h"
+#include "traffic/traffic.h"
+
+static sim_params params(int n, int flits, int slices)
+{
+    sim_params p;
+    sim_params_default(&p);
+    p.n = n;
+    p.flits = flits;
+    p.slices = slices;
+    return p;
+}
+
+/* The plain implementation: simple stacking of scheme k at interval v, run
+ * by one simulator; -1 if it does not finish. */
+static int64_t plain_stacking(const sim_params *p, const int32_t *dest, int k, uint32_t v)
+{
+    char err[256];
+    sim *s = sim_new(p, dest, err, sizeof err);
+    ck_assert_msg(s != NULL, "%s", err);
+    sim_config *c = sim_config_new(p->n * p->n, p->vcs, k, v);
+    ck_assert_ptr_nonnull(c);
+    sim_metrics m;
+    int64_t d = sim_run(s, c, &m) == SIM_OK ? m.duration : -1;
+    sim_config_free(c);
+    sim_free(s);
+    return d;
+}
+
+/* Every scheme on a 4x4 bit-reversal, V = 8..24: the sweep's durations, best
+ * V and best duration equal the plain loop's, whatever the thread count. */
+START_TEST(sweep_equals_plain_loop)
+{
+    sim_params p = params(4, 8, 2);
+    char err[256];
+    traffic *t = traffic_new("brev", p.n, 1, err, sizeof err);
+    ck_assert_msg(t != NULL, "%s", err);
+    enum { LO = 8, HI = 24, W = HI - LO + 1 };
+    int schemes[VCSEL_NSCHEMES];
+    for (int k = 0; k < VCSEL_NSCHEMES; k++) schemes[k] = k;
+    for (int threads = 1; threads <= 3; threads += 2) {
+        sim_pool *pl = sim_pool_new(&p, t->dest, threads, err, sizeof err);
+        ck_assert_msg(pl != NULL, "%s", err);
+        uint32_t bv[VCSEL_NSCHEMES];
+        int64_t bd[VCSEL_NSCHEMES], dur[VCSEL_NSCHEMES * W], sims = 0;
+        ck_assert_int_eq(sim_stacking_sweep(pl, t->nodes, p.vcs, schemes, VCSEL_NSCHEMES, LO, HI, bv, bd, dur, &sims), 0);
+        ck_assert_int_eq(sims, VCSEL_NSCHEMES * W);
+        for (int k = 0; k < VCSEL_NSCHEMES; k++) {
+            int64_t best = -1;
+            uint32_t best_v = LO;
+            for (uint32_t v = LO; v <= HI; v++) {
+                int64_t d = plain_stacking(&p, t->dest, k, v);
+                ck_assert_int_eq(dur[k * W + (int)(v - LO)], d);
+                if (d >= 0 && (best < 0 || d < best)) { best = d; best_v = v; }
+            }
+            ck_assert_int_eq(bd[k], best);
+            ck_assert_uint_eq(bv[k], best_v);
+        }
+        sim_pool_free(pl);
+    }
+    traffic_free(t);
+}
+END_TEST
+
+/* One sender alone (node 0 to its east neighbour): nothing contends, so the
+ * second slice, released at V, arrives exactly V cycles after the first
+ * would have finished alone; the duration grows by one per cycle of V and the
+ * shortest is at the smallest V (the packet length), for every scheme. */
+START_TEST(isolated_sender_by_hand)
+{
+    sim_params p = params(4, 8, 2);
+    int32_t dest[16];
+    for (int i = 0; i < 16; i++) dest[i] = i;
+    dest[0] = 1;
+    char err[256];
+    sim_pool *pl = sim_pool_new(&p, dest, 2, err, sizeof err);
+    ck_assert_msg(pl != NULL, "%s", err);
+    int schemes[] = { 0, 5, 9 };
+    enum { LO = 8, HI = 20, W = HI - LO + 1 };
+    uint32_t bv[3];
+    int64_t bd[3], dur[3 * W], sims = 0;
+    ck_assert_int_eq(sim_stacking_sweep(pl, 16, p.vcs, schemes, 3, LO, HI, bv, bd, dur, &sims), 0);
+    sim_params one = params(4, 8, 1);
+    int64_t alone = plain_stacking(&one, dest, 0, LO);   /* the first slice by itself */
+    for (int s = 0; s < 3; s++) {
+        for (int j = 0; j < W; j++) ck_assert_int_eq(dur[s * W + j], alone + LO + j);
+        ck_assert_uint_eq(bv[s], LO);
+        ck_assert_int_eq(bd[s], alone + LO);
+    }
+    sim_pool_free(pl);
+}
+END_TEST
+
+START_TEST(best_scheme_skips_unfinished)
+{
+    const int64_t a[] = { -1, 5, 3, 3 }, b[] = { -1, -1 }, c[] = { 7 }, d[] = { 4, -1, 4 };
+    ck_assert_int_eq(sim_stacking_best(a, 4), 2);   /* the first of the equal shortest */
+    ck_assert_int_eq(sim_stacking_best(b, 2), 0);   /* none finished */
+    ck_assert_int_eq(sim_stacking_best(c, 1), 0);
+    ck_assert_int_eq(sim_stacking_best(d, 3), 0);
+}
+END_TEST
+
+START_TEST(default_threads_in_range)
+{
+    int k = sim_pool_default_threads();
+    ck_assert_int_ge(k, 1);
+    ck_assert_int_le(k, SIM_POOL_MAX_THREADS);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("stacking");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, sweep_equals_plain_loop);
+    tcase_add_test(tc, isolated_sender_by_hand);
+    tcase_add_test(tc, best_scheme_skips_unfinished);
+    tcase_add_test(tc, default_threads_in_range);
+    suite_add_tcase(s, tc);
+    return testutil_run(s);
+}
