@@ -14,14 +14,26 @@
 
 CC      ?= cc
 BUILD   ?= build
+# make MPI=1: the same program built with Open MPI's mpicc, so that
+# `mpirun -np K nocsim sweep ...` spreads a sweep's runs over K ranks.
+ifeq ($(MPI),1)
+override CC      := mpicc
+override BUILD   := build-mpi
+override OPT     := -O2 -g
+override LDFLAGS :=
+CFLAGS_MPI := -DNOCSIM_MPI
+endif
+# `make check` also builds the MPI variant when Open MPI's mpicc is there, and
+# the sweep tests run it under mpirun.
+MPI_BIN := $(if $(shell command -v mpicc 2>/dev/null),build-mpi/nocsim)
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
-CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I.
+CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I. $(CFLAGS_MPI)
 LDLIBS  += -lsqlite3 -lpng -lz -lpthread -lm -lcadical -lstdc++
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm -pthread)
 
-PARTS   := util router traffic sim viz store ga cc ccsim
+PARTS   := util router traffic sim viz store ga cc ccsim sweep
 LIB_SRC := $(foreach p,$(PARTS),$(wildcard $(p)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_SRC := $(wildcard cli/*.c)
@@ -33,14 +45,20 @@ TEST_UTIL_OBJ := $(TEST_UTIL:%.c=$(BUILD)/%.o)
 
 BIN := $(BUILD)/nocsim
 
-.PHONY: all check check-asan test bench clean layers fuzz fuzz-run
+.PHONY: all check check-asan test bench clean layers fuzz fuzz-run mpi
 # Keep object files that only pattern rules mention (tests/testutil.o).
 .SECONDARY:
+ifneq ($(MPI),1)
 all: nocsim
+endif
 
 # Copy then rename, so a running ./nocsim keeps its file and is not "busy".
+ifeq ($(MPI),1)
+all: $(BIN)
+else
 nocsim: $(BIN)
 	cp $(BIN) nocsim.tmp && mv -f nocsim.tmp nocsim
+endif
 
 $(BUILD)/libnocsim.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -57,17 +75,21 @@ $(BUILD)/%.o: %.c
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_UTIL_OBJ) $(BUILD)/libnocsim.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(CHECK_LIBS) $(LDLIBS)
 
+# The MPI variant (a separate build folder; make decides there what to redo).
+mpi:
+	$(MAKE) MPI=1
+
 # Tests run from the project root; shell tests (tests/*.sh) drive the binary.
-check test: $(TEST_BIN) $(BIN) layers
+check test: $(TEST_BIN) $(BIN) layers $(if $(MPI_BIN),mpi)
 	@set -e; fail=0; for t in $(TEST_BIN); do \
 	  echo "== $$t"; NOCSIM=$(abspath $(BIN)) $$t || fail=1; done; \
 	for s in $(wildcard tests/*.sh); do \
-	  echo "== $$s"; NOCSIM=$(abspath $(BIN)) bash $$s || fail=1; done; \
+	  echo "== $$s"; NOCSIM=$(abspath $(BIN)) NOCSIM_MPI_BIN=$(if $(MPI_BIN),$(abspath $(MPI_BIN))) bash $$s || fail=1; done; \
 	exit $$fail
 
 check-asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
-	  LDFLAGS="-fsanitize=address,undefined" check
+	  LDFLAGS="-fsanitize=address,undefined" MPI_BIN= check
 
 # libFuzzer: the library and the CLI's file readers built with clang and
 # coverage hooks; each target links what it needs from the two archives.
@@ -111,6 +133,6 @@ layers:
 	@bash scripts/check_layers.sh
 
 clean:
-	rm -rf build build-asan build-fuzz nocsim
+	rm -rf build build-asan build-fuzz build-mpi nocsim
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d)

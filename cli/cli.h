@@ -17,5 +17,6 @@ int cmd_post_stack(int argc, char **argv);
 int cmd_db(int argc, char **argv);
 int cmd_cc(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 
 #endif

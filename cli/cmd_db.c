@@ -70,6 +70,13 @@ static const subcommand subs[] = {
       "  --table T        run, generations or chromosomes (default chromosomes for\n"
       "                   csv; with json, only that table)\n"
       "  --genes          add the canonical gene encoding as hex (column genes)\n" },
+    { "sweep", db_sweep, 0, "RUN", "a parameter sweep: best and mean per grid point and parameter",
+      "The summary of sweep RUN (nocsim sweep): per pattern its best run and\n"
+      "chromosome and the parameter whose values' mean best durations differ most;\n"
+      "the mean best duration per value of every parameter; and per grid point the\n"
+      "number of runs, best and mean best duration and best / simple stacking\n"
+      "(paper Fig. 5: best against mean).  csv: the grid points; json: {\"sweep\",\n"
+      "\"patterns\", \"levels\", \"points\"}.\n" },
     { "merge", db_merge, O_CREATE, "OTHER.db", "bring the runs of another database file in",
       "Copy every run of OTHER.db that --db does not hold yet (runs are identified\n"
       "by uuid, so merging twice adds nothing) with its generations, chromosomes,\n"
@@ -275,7 +282,7 @@ int cmd_db(int argc, char **argv)
             c = &subs[i];
     if (!c) {
         fprintf(stderr, "nocsim db: unknown subcommand '%s' (allowed: runs show synonyms best "
-                        "export merge)\n", argv[1]);
+                        "export sweep merge)\n", argv[1]);
         return EXIT_USAGE;
     }
     char cmd[32];

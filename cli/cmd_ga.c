@@ -12,11 +12,23 @@
 #include "cli/cli.h"
 #include "cli/model_opts.h"
 #include "ga/ga.h"
+#include "ga/island.h"
 #include "ga/methods.h"
 #include "ga/resume.h"
 #include "sim/interval.h"
 #include "sim/stacking.h"
 #include "store/store.h"
+
+#ifdef NOCSIM_MPI
+#include <mpi.h>
+#endif
+
+/* --islands: this process's place in the MPI job (rank 0 of 1 without it).
+ * `synced` records that the ranks have agreed on their set-up, so that a rank
+ * that failed before that point still takes part in the agreement. */
+typedef struct {
+    int on, rank, size, every, synced;
+} islands;
 
 typedef struct {
     model_opts mo;
@@ -26,6 +38,8 @@ typedef struct {
     long resume, every;
     out_format fmt;
     const char *fixed_flag;   /* the first flag that a resumed run takes from its record */
+    int dry_run;              /* --dry-run: check the options, run nothing */
+    islands is;
 } ga_opts;
 
 /* Everything a run holds; ga_session_clear frees it. */
@@ -87,6 +101,7 @@ static void help(void)
            "  --resume RUN             continue an unfinished run of the database with its\n"
            "                           recorded parameters; only --db, --threads, --save-best,\n"
            "                           --quiet, --progress-every and --format may be given\n"
+           "  --dry-run                check the options and stop (exit 0 when they are good)\n"
            "  --save-best FILE         write the best chromosome as a --config file\n"
            "output:\n"
            "  --quiet                  no progress line; --progress-every G for a line per G generations\n"
@@ -106,7 +121,7 @@ static int parse_genes(const char *v, unsigned *out)
     return 0;
 }
 
-static char *params_json(const model_opts *mo, const ga_params *gp)
+static char *params_json(const model_opts *mo, const ga_params *gp, const islands *is)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -116,6 +131,7 @@ static char *params_json(const model_opts *mo, const ga_params *gp)
     model_opts_json(f, mo);
     fputs(", ", f);
     ga_params_json(gp, f);
+    if (is->on) fprintf(f, ", \"islands\": %d, \"migrate_every\": %d", is->size, is->every);
     fputc('}', f);
     if (fclose(f) != 0) { free(buf); return NULL; }
     return buf;
@@ -190,6 +206,9 @@ static int parse_ga_option(int argc, char **argv, int *i, ga_opts *o)
     else if (!strcmp(a, "--perturb")) INTO(gp->perturb, 0, GA_PERTURB_MAX);
     else if (!strcmp(a, "--db")) { VAL(); o->db = v; }
     else if (!strcmp(a, "--no-db")) o->no_db = 1;
+    else if (!strcmp(a, "--dry-run")) o->dry_run = 1;
+    else if (!strcmp(a, "--islands")) o->is.on = 1;
+    else if (!strcmp(a, "--migrate-every")) INTO(o->is.every, 1, GA_COUNT_MAX);
     else if (!strcmp(a, "--resume")) INTO(o->resume, 1, INT64_MAX / 2);
     else if (!strcmp(a, "--save-best")) { VAL(); o->save_best = v; }
     else if (!strcmp(a, "--quiet")) o->quiet = 1;
@@ -235,6 +254,14 @@ static int parse(int argc, char **argv, ga_opts *o)
     /* Rough estimation scores single-slice runs. */
     if (o->gp.fitness == GA_FIT_ESTIMATE) o->mo.params.slices = 1;
     if (o->resume && o->no_db) return cli_fail("ga", EXIT_USAGE, "--resume needs the database (drop --no-db)");
+    if (o->resume && o->is.on) return cli_fail("ga", EXIT_USAGE, "--islands: an island run cannot be resumed");
+    if (o->is.rank > 0) {
+        /* Rank 0 keeps the seed (one rank is the plain run); the others
+         * derive theirs, evolve quietly and record nothing. */
+        o->gp.seed = (o->mo.seed + 0x9e3779b97f4a7c15ULL * (uint64_t)o->is.rank) ^ 0x5851f42d4c957f2dULL;
+        o->no_db = o->quiet = 1;
+        o->save_best = NULL;
+    }
     if (o->resume && o->fixed_flag)
         return cli_fail("ga", EXIT_USAGE, "%s: a resumed run keeps its recorded parameters (with --resume only --db, "
                         "--threads, --save-best, --quiet, --progress-every and --format apply)", o->fixed_flag);
@@ -272,7 +299,7 @@ static int open_run(const ga_opts *o, ga_session *s)
         if (st != GA_RESUME_OK) return cli_fail("ga", st == GA_RESUME_REFUSED ? EXIT_USAGE : EXIT_FAIL, "--resume: %s", err);
         s->g = ga_resume(s->db, o->resume, o->threads_given ? o->gp.threads : -1, err, sizeof err);
     } else {
-        char *pj = params_json(&o->mo, &o->gp);
+        char *pj = params_json(&o->mo, &o->gp, &o->is);
         if (!pj) return cli_fail("ga", EXIT_FAIL, "out of memory");
         s->g = ga_new(&o->gp, &o->mo.params, s->t->dest, o->mo.traffic, s->db, NOCSIM_VERSION, pj, err, sizeof err);
         free(pj);
@@ -280,14 +307,51 @@ static int open_run(const ga_opts *o, ga_session *s)
     return s->g ? EXIT_OK : cli_fail("ga", EXIT_FAIL, "%s", err);
 }
 
+#ifdef NOCSIM_MPI
+/* Every rank says whether its set-up worked; all go on only if all did. */
+static int islands_agree(islands *is, int ok)
+{
+    int all = ok;
+    if (is->on && !is->synced) MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    is->synced = 1;
+    return all;
+}
+
+static void island_progress(const ga *g, void *ctx)
+{
+    double *last = ctx;
+    ga_progress p;
+    ga_get_progress(g, &p);
+    if (p.elapsed - *last < 1.0) return;
+    *last = p.elapsed;
+    fprintf(stderr, "gen %lld  best %lld  avg %.1f  evals %lld (rank 0)\n", (long long)p.generation,
+            (long long)p.best_duration, p.average, (long long)p.evals);
+}
+
+/* --islands: the generations of every rank in lock step (ga/island.c). */
+static int evolve_islands(ga_opts *o, ga_session *s)
+{
+    char err[512];
+    if (!islands_agree(&o->is, 1)) return cli_fail("ga", EXIT_FAIL, "--islands: another rank failed to start");
+    double last = 0;
+    int r = ga_island_run(s->g, o->is.every, cli_stop_signal, o->is.rank == 0 && !o->quiet ? island_progress : NULL, &last,
+                          err, sizeof err);
+    ga_get_progress(s->g, &s->p);
+    return r < 0 ? cli_fail("ga", EXIT_FAIL, "%s", err) : EXIT_OK;
+}
+#endif
+
 /* Generations until the end or a stop signal, with the progress line. */
-static int evolve(const ga_opts *o, ga_session *s)
+static int evolve(ga_opts *o, ga_session *s)
 {
     char err[512];
     const ga_params *rgp = ga_get_params(s->g);
     int tty = isatty(STDERR_FILENO) && !o->quiet;
     long every = o->every ? o->every : o->quiet ? 0 : 100;
     if (!o->resume && ga_start(s->g, err, sizeof err)) return cli_fail("ga", EXIT_FAIL, "%s", err);
+#ifdef NOCSIM_MPI
+    if (o->is.on) return evolve_islands(o, s);
+#endif
     ga_progress prev;
     ga_get_progress(s->g, &prev);
     double rate = 0;
@@ -409,13 +473,43 @@ static void print_text(const ga_opts *o, const ga_session *s)
                (long long)s->est.best.duration, rgp->estimate_slices, s->est.best_interval, (long long)s->est.run);
 }
 
+static int ga_command(int argc, char **argv, ga_opts *op);
+
 int cmd_ga(int argc, char **argv)
 {
     ga_opts o;
     memset(&o, 0, sizeof o);
+    o.is.size = 1;
+    o.is.every = 10;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--islands")) o.is.on = 1;
+    if (!o.is.on) return ga_command(argc, argv, &o);
+#ifdef NOCSIM_MPI
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &o.is.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &o.is.size);
+    int rc = ga_command(argc, argv, &o);
+    islands_agree(&o.is, 0); /* a rank that stopped before the agreement */
+    MPI_Finalize();
+    return rc;
+#else
+    return cli_fail("ga", EXIT_USAGE, "--islands needs the MPI build (make MPI=1, Open MPI) started by mpirun");
+#endif
+}
+
+static int ga_command(int argc, char **argv, ga_opts *op)
+{
+    ga_opts o = *op;
     int rc = parse(argc, argv, &o);
     if (rc != EXIT_OK || o.help) {
         if (o.help) help();
+        *op = o;
+        return rc;
+    }
+    if (o.dry_run) {
+        traffic *t = o.resume ? NULL : model_opts_traffic("ga", &o.mo);
+        rc = o.resume || t ? EXIT_OK : EXIT_USAGE;
+        traffic_free(t);
         return rc;
     }
     ga_session s;
@@ -425,11 +519,14 @@ int cmd_ga(int argc, char **argv)
     if (rc == EXIT_OK && (rc = evolve(&o, &s)) == EXIT_OK && (rc = conclude(&o, &s)) == EXIT_OK) {
         /* A failed estimate replay or --save-best fails the command, but the
          * run is recorded and its summary still printed. */
+        if (o.is.rank > 0) goto out; /* rank 0 reports the run */
         rc = replay_estimate(&s);
         if (o.save_best && save_best(o.save_best, s.g) != EXIT_OK) rc = EXIT_FAIL;
         if (o.fmt == FMT_JSON) print_json(&s);
         else print_text(&o, &s);
     }
+out:
     ga_session_clear(&s);
+    *op = o;
     return rc;
 }

@@ -40,5 +40,6 @@ int db_best(const db_opts *o, FILE *out);
 int db_show(const db_opts *o, FILE *out);
 int db_synonyms(const db_opts *o, FILE *out);
 int db_export(const db_opts *o, FILE *out);
+int db_sweep(const db_opts *o, FILE *out);   /* db_sweep.c */
 
 #endif

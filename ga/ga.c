@@ -781,3 +781,5 @@ ga *ga_resume(store *db, int64_t run, int threads, char *err, size_t errlen)
     if (!g->space.genes && ga_start(g, err, errlen)) { ga_free(g); return NULL; }
     return g;
 }
+
+int ga_consider(ga *g, const sim_config *c, const sim_metrics *m, int64_t score) { return consider(g, c, m, score); }

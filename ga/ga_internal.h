@@ -78,4 +78,9 @@ struct ga {
 ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, const char *traffic_name,
              char *err, size_t errlen);
 
+/* Take a newly evaluated chromosome into account: a new best or a synonym
+ * is recorded with this generation.  Returns 1 if it repeats a recorded
+ * best signature (ga.c's consider; island.c needs it). */
+int ga_consider(ga *g, const sim_config *c, const sim_metrics *m, int64_t score);
+
 #endif

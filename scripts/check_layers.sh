@@ -18,6 +18,7 @@ declare -A allowed=(
   [cc]="cc store util"
   [bench]="bench sim traffic router ga util"
   [ccsim]="ccsim cc"
+  [sweep]="sweep store util"
 )
 bad=0
 for part in "${!allowed[@]}"; do

@@ -121,6 +121,10 @@ int store_run_set_best(store *s, int64_t run, int64_t score, int64_t duration, u
                        char *err, size_t errlen);
 int store_run_set_baselines(store *s, int64_t run, int64_t base_stacking, int64_t base_nonsplit,
                             char *err, size_t errlen);
+/* Make `parent` (0 = none) the parent of run (store/lineage.c).  Returns
+ * STORE_NOTFOUND if run does not exist; the parent is not checked here (the
+ * foreign key is, on commit). */
+int store_run_set_parent(store *s, int64_t run, int64_t parent, char *err, size_t errlen);
 /* Fill *out (strings owned by *out: release with store_run_clear). */
 int store_run_get(store *s, int64_t run, store_run *out, char *err, size_t errlen);
 int store_run_find_uuid(store *s, const char *uuid, int64_t *run, char *err, size_t errlen);

@@ -1,0 +1,392 @@
+/* The sweep's record, its finished tasks, adoption of scratch databases and
+ * the summary (see record.h). */
+#include "sweep/record.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The params JSON of a sweep record: {"spec": "<text>", "tasks": N}.  The
+ * spec text is the one place the sweep is described; the reader below reads
+ * back exactly what the writer writes. */
+static char *params_json(const char *spec_text, int64_t ntasks)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    fputs("{\"spec\": \"", f);
+    for (const unsigned char *c = (const unsigned char *)spec_text; *c; c++) {
+        if (*c == '"' || *c == '\\') fprintf(f, "\\%c", *c);
+        else if (*c == '\n') fputs("\\n", f);
+        else if (*c < 0x20) fprintf(f, "\\u%04x", *c);
+        else fputc(*c, f);
+    }
+    fprintf(f, "\", \"tasks\": %" PRId64 "}", ntasks);
+    if (fclose(f) != 0) { free(buf); return NULL; }
+    return buf;
+}
+
+/* The spec text of a record's params, or NULL if it is not there. */
+static char *spec_from_params(const char *params)
+{
+    static const char key[] = "{\"spec\": \"";
+    if (!params || strncmp(params, key, sizeof key - 1) != 0) return NULL;
+    const char *p = params + sizeof key - 1;
+    char *out = malloc(strlen(p) + 1), *o = out;
+    if (!out) return NULL;
+    for (; *p && *p != '"'; p++) {
+        if (*p != '\\') { *o++ = *p; continue; }
+        p++;
+        if (*p == '"' || *p == '\\') *o++ = *p;
+        else if (*p == 'n') *o++ = '\n';
+        else if (*p == 'u' && p[1] == '0' && p[2] == '0' && p[3] && p[4]) {
+            unsigned v;
+            if (sscanf(p + 1, "%4x", &v) != 1 || v == 0) { free(out); return NULL; }
+            *o++ = (char)v;
+            p += 4;
+        } else { free(out); return NULL; }
+    }
+    if (*p != '"') { free(out); return NULL; }
+    *o = 0;
+    return out;
+}
+
+int sweep_record_create(store *db, const sweep_spec *spec, const char *version, int64_t *id,
+                        char *err, size_t errlen)
+{
+    char *text = sweep_spec_to_text(spec, err, errlen);
+    if (!text) return -1;
+    char *pj = params_json(text, spec->ntasks);
+    free(text);
+    size_t tl = 0;
+    for (int i = 0; i < spec->ntraffic; i++) tl += strlen(spec->traffic[i]) + 1;
+    char *traffic = malloc(tl + 1);
+    if (!pj || !traffic) { free(pj); free(traffic); snprintf(err, errlen, "out of memory"); return -1; }
+    traffic[0] = 0;
+    for (int i = 0; i < spec->ntraffic; i++) {
+        if (i) strcat(traffic, ",");
+        strcat(traffic, spec->traffic[i]);
+    }
+    store_run r = store_run_init("sweep");
+    r.version = version;
+    r.seed = spec->seed;
+    r.traffic = traffic;
+    r.slices = spec->slices;
+    r.algorithm = "sweep";
+    r.params = pj;
+    int rc = store_run_create(db, &r, err, errlen);
+    free(pj);
+    free(traffic);
+    if (rc != STORE_OK) return -1;
+    *id = r.id;
+    return 0;
+}
+
+int sweep_record_load(store *db, int64_t id, sweep_spec *spec, char *err, size_t errlen)
+{
+    memset(spec, 0, sizeof *spec);
+    store_run r;
+    int st = store_run_get(db, id, &r, err, errlen);
+    if (st == STORE_NOTFOUND) { snprintf(err, errlen, "sweep %" PRId64 " is not in %s", id, store_path(db)); return 1; }
+    if (st != STORE_OK) return -1;
+    int rc = 0;
+    if (!r.kind || strcmp(r.kind, "sweep") != 0) {
+        snprintf(err, errlen, "run %" PRId64 " of %s is not a sweep (it is a %s run)", id, store_path(db),
+                 r.kind ? r.kind : "?");
+        rc = 1;
+    } else {
+        char *text = spec_from_params(r.params);
+        char e2[256] = "";
+        if (!text || sweep_spec_from_text(spec, text, e2, sizeof e2)) {
+            snprintf(err, errlen, "database is damaged: sweep %" PRId64 " has no readable spec%s%s", id,
+                     *e2 ? ": " : "", e2);
+            rc = -1;
+        }
+        free(text);
+    }
+    store_run_clear(&r);
+    return rc;
+}
+
+typedef struct {
+    uint64_t seed;
+    int64_t task;
+} seed_key;
+
+static int cmp_seed(const void *a, const void *b)
+{
+    uint64_t x = ((const seed_key *)a)->seed, y = ((const seed_key *)b)->seed;
+    return x < y ? -1 : x > y;
+}
+
+/* Seeds of all tasks, sorted, for matching runs back to tasks. */
+static seed_key *seed_index(const sweep_spec *spec)
+{
+    seed_key *k = malloc((size_t)spec->ntasks * sizeof *k);
+    if (!k) return NULL;
+    for (int64_t i = 0; i < spec->ntasks; i++) {
+        sweep_task t;
+        sweep_task_get(spec, i, &t);
+        k[i].seed = t.seed;
+        k[i].task = i;
+    }
+    qsort(k, (size_t)spec->ntasks, sizeof *k, cmp_seed);
+    return k;
+}
+
+static int64_t task_of_seed(const seed_key *keys, int64_t n, uint64_t seed)
+{
+    seed_key probe = { seed, 0 };
+    const seed_key *h = bsearch(&probe, keys, (size_t)n, sizeof *keys, cmp_seed);
+    return h ? h->task : -1;
+}
+
+/* Calls fn for every finished GA run of sweep id with its task index. */
+typedef int (*task_run_fn)(const store_run *r, int64_t task, void *ctx);
+typedef struct {
+    int64_t sweep;
+    const sweep_spec *spec;
+    const seed_key *keys;
+    task_run_fn fn;
+    void *ctx;
+    int failed;
+} walk_ctx;
+
+static int walk_cb(const store_run *r, void *vc)
+{
+    walk_ctx *w = vc;
+    if (r->parent != w->sweep || !r->status || strcmp(r->status, "finished") != 0) return 0;
+    int64_t k = task_of_seed(w->keys, w->spec->ntasks, r->seed);
+    if (k < 0) return 0; /* a run of the user's own, re-parented by hand */
+    if (w->fn(r, k, w->ctx)) { w->failed = 1; return 1; }
+    return 0;
+}
+
+static int walk_tasks(store *db, int64_t id, const sweep_spec *spec, task_run_fn fn, void *ctx,
+                      char *err, size_t errlen)
+{
+    seed_key *keys = seed_index(spec);
+    if (!keys) { snprintf(err, errlen, "out of memory"); return -1; }
+    walk_ctx w = { id, spec, keys, fn, ctx, 0 };
+    store_run_filter f = { .kind = "ga" };
+    int rc = store_runs_list(db, &f, walk_cb, &w, err, errlen);
+    free(keys);
+    if (rc != STORE_OK) return -1;
+    return w.failed ? -1 : 0;
+}
+
+typedef struct {
+    uint8_t *done;
+    int64_t n, dup;
+    char *err;
+    size_t errlen;
+} done_ctx;
+
+static int done_cb(const store_run *r, int64_t k, void *vc)
+{
+    done_ctx *d = vc;
+    if (d->done[k]) {
+        snprintf(d->err, d->errlen, "database is damaged: task %" PRId64 " of the sweep is recorded twice (run %" PRId64 ")",
+                 k, r->id);
+        return 1;
+    }
+    d->done[k] = 1;
+    d->n++;
+    return 0;
+}
+
+int sweep_done_tasks(store *db, int64_t id, const sweep_spec *spec, uint8_t *done, int64_t *ndone,
+                     char *err, size_t errlen)
+{
+    done_ctx d = { done, 0, 0, err, errlen };
+    if (walk_tasks(db, id, spec, done_cb, &d, err, errlen)) return -1;
+    *ndone = d.n;
+    return 0;
+}
+
+typedef struct {
+    int n;
+    int64_t id;
+    char uuid[STORE_UUID_LEN + 1];
+    uint64_t seed;
+    int finished, is_ga;
+} scratch_ctx;
+
+static int scratch_cb(const store_run *r, void *vc)
+{
+    scratch_ctx *c = vc;
+    c->n++;
+    c->id = r->id;
+    memcpy(c->uuid, r->uuid, sizeof c->uuid);
+    c->seed = r->seed;
+    c->finished = r->status && !strcmp(r->status, "finished");
+    c->is_ga = r->kind && !strcmp(r->kind, "ga");
+    return 0;
+}
+
+int sweep_adopt(store *db, int64_t id, const sweep_task *t, const char *scratch_path, int64_t *run,
+                char *err, size_t errlen)
+{
+    store_run sw;
+    if (store_run_get(db, id, &sw, err, errlen) != STORE_OK) return -1;
+    store *s = store_open(scratch_path, 0, err, errlen);
+    if (!s) { store_run_clear(&sw); return -1; }
+    scratch_ctx c = { 0 };
+    int rc = -1;
+    if (store_runs_list(s, NULL, scratch_cb, &c, err, errlen) != STORE_OK) goto out;
+    if (c.n != 1 || !c.is_ga || !c.finished || c.seed != t->seed) {
+        snprintf(err, errlen, "%s: expected one finished GA run with seed %" PRIu64 " (found %d runs)", scratch_path,
+                 t->seed, c.n);
+        goto out;
+    }
+    /* The sweep's record, same uuid, as the scratch run's parent. */
+    store_run copy = store_run_init("sweep");
+    memcpy(copy.uuid, sw.uuid, sizeof copy.uuid);
+    copy.version = sw.version;
+    copy.started = sw.started;
+    copy.seed = sw.seed;
+    copy.traffic = sw.traffic;
+    copy.slices = sw.slices;
+    copy.algorithm = sw.algorithm;
+    copy.params = sw.params;
+    if (store_begin(s, err, errlen) != STORE_OK) goto out;
+    if (store_run_create(s, &copy, err, errlen) != STORE_OK ||
+        store_run_set_parent(s, c.id, copy.id, err, errlen) != STORE_OK) {
+        store_rollback(s, NULL, 0);
+        goto out;
+    }
+    if (store_commit(s, err, errlen) != STORE_OK) goto out;
+    store_close(s);
+    s = NULL;
+    store_merge_stats ms;
+    if (store_merge(db, scratch_path, &ms, err, errlen) != STORE_OK) goto out;
+    if (ms.runs_added != 1) {
+        snprintf(err, errlen, "%s: the run was already in %s (%" PRId64 " added)", scratch_path, store_path(db),
+                 ms.runs_added);
+        goto out;
+    }
+    if (store_run_find_uuid(db, c.uuid, run, err, errlen) != STORE_OK) goto out;
+    rc = 0;
+out:
+    store_close(s);
+    store_run_clear(&sw);
+    return rc;
+}
+
+/* ---- summary ------------------------------------------------------------- */
+
+int64_t sweep_level_offset(const sweep_spec *spec, int a)
+{
+    int64_t off = 0;
+    for (int b = 0; b < a; b++) off += spec->axes[b].nvalues;
+    return off;
+}
+
+typedef struct {
+    sweep_summary *s;
+    double *sum, *lsum;     /* per point; per traffic x level */
+    int64_t *lcount;
+    double *stack_sum;
+    int64_t *stack_n;
+} sum_ctx;
+
+static int sum_cb(const store_run *r, int64_t k, void *vc)
+{
+    sum_ctx *c = vc;
+    sweep_summary *s = c->s;
+    if (r->best_duration < 0) return 0;
+    sweep_task t;
+    sweep_task_get(&s->spec, k, &t);
+    sweep_point *p = &s->points[(int64_t)t.traffic * s->spec.ncombos + t.combo];
+    p->runs++;
+    c->sum[p - s->points] += (double)r->best_duration;
+    if (p->best < 0 || r->best_duration < p->best) { p->best = r->best_duration; p->best_run = r->id; }
+    sweep_pattern *pt = &s->patterns[t.traffic];
+    if (pt->best < 0 || r->best_duration < pt->best) {
+        pt->best = r->best_duration;
+        pt->best_run = r->id;
+        pt->best_crc = (uint32_t)r->best_crc;
+    }
+    if (r->base_stacking > 0) { c->stack_sum[t.traffic] += (double)r->base_stacking; c->stack_n[t.traffic]++; }
+    for (int a = 0; a < s->spec.naxes; a++) {
+        int64_t combo = t.combo;
+        for (int b = s->spec.naxes - 1; b > a; b--) combo /= s->spec.axes[b].nvalues;
+        int64_t li = (int64_t)t.traffic * s->nlevels + sweep_level_offset(&s->spec, a) + combo % s->spec.axes[a].nvalues;
+        c->lsum[li] += (double)r->best_duration;
+        c->lcount[li]++;
+    }
+    s->done++;
+    return 0;
+}
+
+void sweep_summary_clear(sweep_summary *s)
+{
+    sweep_spec_clear(&s->spec);
+    free(s->points);
+    free(s->patterns);
+    free(s->level_mean);
+    memset(s, 0, sizeof *s);
+}
+
+int sweep_summarise(store *db, int64_t id, sweep_summary *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    int rc = sweep_record_load(db, id, &out->spec, err, errlen);
+    if (rc) return rc;
+    store_run r;
+    if (store_run_get(db, id, &r, err, errlen) != STORE_OK) { sweep_summary_clear(out); return -1; }
+    snprintf(out->status_buf, sizeof out->status_buf, "%s", r.status ? r.status : "?");
+    store_run_clear(&r);
+    out->status = out->status_buf;
+    out->id = id;
+    sweep_spec *sp = &out->spec;
+    out->total = sp->ntasks;
+    out->nlevels = sweep_level_offset(sp, sp->naxes);
+    int64_t npoints = sp->ntraffic * sp->ncombos, nl = sp->ntraffic * out->nlevels;
+    out->points = calloc((size_t)npoints, sizeof *out->points);
+    out->patterns = calloc((size_t)sp->ntraffic, sizeof *out->patterns);
+    out->level_mean = calloc((size_t)nl, sizeof *out->level_mean);
+    sum_ctx c = { out, calloc((size_t)npoints, sizeof(double)), calloc((size_t)nl, sizeof(double)),
+                  calloc((size_t)nl, sizeof(int64_t)), calloc((size_t)sp->ntraffic, sizeof(double)),
+                  calloc((size_t)sp->ntraffic, sizeof(int64_t)) };
+    rc = -1;
+    if (!out->points || !out->patterns || !out->level_mean || !c.sum || !c.lsum || !c.lcount || !c.stack_sum || !c.stack_n) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    for (int64_t i = 0; i < npoints; i++) {
+        out->points[i].traffic = (int)(i / sp->ncombos);
+        out->points[i].combo = i % sp->ncombos;
+        out->points[i].best = -1;
+    }
+    for (int i = 0; i < sp->ntraffic; i++) { out->patterns[i].traffic = i; out->patterns[i].best = -1; out->patterns[i].axis = -1; }
+    if (walk_tasks(db, id, sp, sum_cb, &c, err, errlen)) goto out;
+    for (int64_t i = 0; i < npoints; i++)
+        out->points[i].mean = out->points[i].runs ? c.sum[i] / out->points[i].runs : NAN;
+    for (int64_t i = 0; i < nl; i++) out->level_mean[i] = c.lcount[i] ? c.lsum[i] / (double)c.lcount[i] : NAN;
+    /* Which parameter mattered most: the axis whose levels' mean durations
+     * are furthest apart (a main-effect range; axes with one value cannot). */
+    for (int tr = 0; tr < sp->ntraffic; tr++) {
+        sweep_pattern *pt = &out->patterns[tr];
+        pt->stacking = c.stack_n[tr] ? c.stack_sum[tr] / (double)c.stack_n[tr] : NAN;
+        for (int a = 0; a < sp->naxes; a++) {
+            if (sp->axes[a].nvalues < 2) continue;
+            double lo = INFINITY, hi = -INFINITY;
+            for (int v = 0; v < sp->axes[a].nvalues; v++) {
+                double m = out->level_mean[tr * out->nlevels + sweep_level_offset(sp, a) + v];
+                if (isnan(m)) continue;
+                if (m < lo) lo = m;
+                if (m > hi) hi = m;
+            }
+            if (hi > lo && (pt->axis < 0 || hi - lo > pt->spread)) { pt->axis = a; pt->spread = hi - lo; }
+        }
+    }
+    rc = 0;
+out:
+    free(c.sum); free(c.lsum); free(c.lcount); free(c.stack_sum); free(c.stack_n);
+    if (rc) sweep_summary_clear(out);
+    return rc;
+}

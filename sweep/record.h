@@ -1,0 +1,73 @@
+/* A sweep in the database: its record (a run of kind "sweep" whose params
+ * hold the spec as canonical text), the tasks already done (GA runs whose
+ * parent is the record, matched to tasks by their seed), the adoption of a
+ * finished task's scratch database, and the summary of `nocsim db sweep`.
+ * Same error conventions as sweep.h; store errors come through err. */
+#ifndef NOCSIM_SWEEP_RECORD_H
+#define NOCSIM_SWEEP_RECORD_H
+
+#include <stdint.h>
+
+#include "store/store.h"
+#include "sweep/sweep.h"
+
+/* Record spec as a new sweep (status unfinished); sets *id. */
+int sweep_record_create(store *db, const sweep_spec *spec, const char *version, int64_t *id,
+                        char *err, size_t errlen);
+/* Load the spec of sweep `id` into *spec (cleared first).  Returns 0, 1 when
+ * the run does not exist or is not a sweep (err says which), -1 on a store
+ * error or a damaged record. */
+int sweep_record_load(store *db, int64_t id, sweep_spec *spec, char *err, size_t errlen);
+
+/* Mark done[k] = 1 (an array of spec->ntasks bytes, zeroed by the caller)
+ * for every task that has a finished GA run under sweep id; *ndone counts
+ * them.  A task recorded twice is a damaged sweep: -1. */
+int sweep_done_tasks(store *db, int64_t id, const sweep_spec *spec, uint8_t *done, int64_t *ndone,
+                     char *err, size_t errlen);
+
+/* Bring the finished GA run of the scratch database at scratch_path into db
+ * under sweep id, in one transaction (store_merge).  The scratch file gets a
+ * copy of the sweep's record (same uuid) as the run's parent, so merging
+ * links the run to the sweep.  The scratch file must hold exactly one run, of
+ * kind ga, finished, with the task's seed.  *run is set to the new id. */
+int sweep_adopt(store *db, int64_t id, const sweep_task *t, const char *scratch_path, int64_t *run,
+                char *err, size_t errlen);
+
+/* ---- the summary of nocsim db sweep -------------------------------------- */
+typedef struct {
+    int traffic;          /* index into spec.traffic */
+    int64_t combo;
+    int runs;             /* finished runs of this grid point */
+    int64_t best;         /* lowest best duration, or -1 with no runs */
+    double mean;          /* mean best duration over the runs */
+    int64_t best_run;     /* run id of `best` */
+} sweep_point;
+
+typedef struct {
+    int traffic;
+    int axis;             /* the axis whose levels' mean durations differ most (-1: none differ) */
+    double spread;        /* max - min of the per-level means of that axis */
+    int64_t best_run;     /* the pattern's best run ... */
+    int64_t best;         /* ... its duration ... */
+    uint32_t best_crc;    /* ... and its best chromosome's signature */
+    double stacking;      /* mean simple-stacking baseline, for the ratio */
+} sweep_pattern;
+
+typedef struct {
+    sweep_spec spec;
+    int64_t id, done, total;
+    const char *status;   /* of the sweep's record */
+    char status_buf[16];
+    sweep_point *points;  /* ntraffic x ncombos, traffic-major */
+    sweep_pattern *patterns;
+    double *level_mean;   /* per traffic, axis, value: mean best duration (NaN without runs) */
+    int64_t nlevels;      /* sum of the axes' value counts */
+} sweep_summary;
+
+/* Summarise sweep id.  Returns 0, 1 when there is no such sweep, -1 on error. */
+int sweep_summarise(store *db, int64_t id, sweep_summary *out, char *err, size_t errlen);
+void sweep_summary_clear(sweep_summary *s);
+/* Offset of axis a's first level in level_mean's per-traffic block. */
+int64_t sweep_level_offset(const sweep_spec *spec, int a);
+
+#endif
