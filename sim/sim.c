@@ -310,131 +310,163 @@ sim_status sim_run_cutoff(sim *s, const sim_config *c, int64_t cutoff, sim_metri
 sim_status sim_run(sim *s, const sim_config *c, sim_metrics *m) { return sim_run_cutoff(s, c, INT64_MAX, m); }
 int sim_ran_fast(const sim *s) { return s->fast_ran; }
 
-static sim_status run(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *m)
-{
-    const int V = s->V, n = s->nodes;
-    memset(m, 0, sizeof *m);
-    reset(s, c);
-    int64_t to_send = 0;
-    for (int i = 0; i < n; i++) {
-        if (s->src_slice[i] == s->S) m->idle_nodes++;
-        else to_send += s->S;
-    }
-    m->packets = to_send;
-    int64_t done = 0, in_net = 0, last_eject = -1, idle = 0, t = 0;
+/* What one reference run keeps between cycles. */
+typedef struct {
+    int64_t to_send, done, in_net, last_eject, t;
     tailwin tw;
-    tailwin_reset(&tw, s->p.flits);
-    const size_t nodes = (size_t)s->nodes, nf = nodes * NPORTS * (size_t)V;
+} ref_run;
 
-    while (done < to_send) {
-        if (in_net == 0) { /* skip to the next release: nothing moves before it */
-            int64_t next = INT64_MAX;
+/* With no flit in the network nothing moves before the next release: jump there. */
+static void skip_to_release(const sim *s, const sim_config *c, ref_run *r)
+{
+    int64_t next = INT64_MAX;
+    for (int i = 0; i < s->nodes; i++)
+        if (s->src_slice[i] < s->S) {
+            /* A source part-way through a packet injects now. */
+            int64_t rel = s->src_seq[i] ? r->t : release_time(s, c, i);
+            if (rel < next) next = rel;
+        }
+    if (next != INT64_MAX && next > r->t) r->t = next;
+}
+
+/* Steps 1 and 2: queue selection at every router, then VC selection at every
+ * output port (again on idle ports under same-cycle slot reuse), and the
+ * blocked links of the cycle. */
+static void select_moves(sim *s, const sim_config *c, int64_t t, sim_metrics *m)
+{
+    const int n = s->nodes;
+    const size_t nodes = (unsigned)n, nf = nodes * NPORTS * (size_t)s->V;
+    for (int i = 0; i < n; i++) queue_selection(s, i, m);
+    memset(s->pop, 0, nf);
+    memset(s->port_used, 0, nodes);
+    memset(s->move, -1, nodes * NPORTS);
+    for (int i = 0; i < n; i++)
+        for (int d = 0; d < NPORTS; d++) vc_selection(s, c, i, d, m);
+    if (s->p.slot_reuse == SLOT_SAME_CYCLE) {
+        /* Ports that stayed idle look again at slots freed this cycle;
+         * decisions only get added, so this ends. */
+        for (int changed = 1; changed;) {
+            changed = 0;
             for (int i = 0; i < n; i++)
-                if (s->src_slice[i] < s->S) {
-                    /* A source part-way through a packet injects now. */
-                    int64_t r = s->src_seq[i] ? t : release_time(s, c, i);
-                    if (r < next) next = r;
-                }
-            if (next != INT64_MAX && next > t) t = next;
+                for (int d = 0; d < PORT_P; d++)
+                    if (s->move[i * NPORTS + d] < 0) changed |= vc_selection(s, c, i, d, m);
         }
-        if (t >= s->p.max_cycles) { m->status = SIM_TIMEOUT; break; }
-        /* A packet still out at the start of cycle t ejects at t or later. */
-        if (t >= cutoff) { m->status = SIM_CUTOFF; break; }
-        m->cycles++;
-
-        for (int i = 0; i < n; i++) queue_selection(s, i, m);
-
-        memset(s->pop, 0, nf);
-        memset(s->port_used, 0, nodes);
-        memset(s->move, -1, nodes * NPORTS);
-        for (int i = 0; i < n; i++)
-            for (int d = 0; d < NPORTS; d++) vc_selection(s, c, i, d, m);
-        if (s->p.slot_reuse == SLOT_SAME_CYCLE) {
-            /* Ports that stayed idle look again at slots freed this cycle;
-             * decisions only get added, so this ends. */
-            for (int changed = 1; changed;) {
-                changed = 0;
-                for (int i = 0; i < n; i++)
-                    for (int d = 0; d < PORT_P; d++)
-                        if (s->move[i * NPORTS + d] < 0) changed |= vc_selection(s, c, i, d, m);
-            }
-        }
-        for (int k = 0; k < n * NPORTS; k++)
-            if (s->move[k] < 0 && s->blocked[k] && k % NPORTS != PORT_P) {
-                m->lb++;
-                if (s->act) sim_activity_blocked(s->act, t, (k / NPORTS) * 4 + k % NPORTS);
-            }
-
-        /* Step 3, injection, against the FIFO as it was at the start. */
-        for (int i = 0; i < n; i++) {
-            size_t pf = ((size_t)i * NPORTS + PORT_P) * (size_t)V;
-            int occ = s->count[pf] - (s->p.slot_reuse == SLOT_SAME_CYCLE ? s->pop[pf] : 0);
-            s->inject_now[i] = s->src_slice[i] < s->S && t >= release_time(s, c, i) && occ < s->B;
-            /* Interlock: a new slice's packet waits for the last slice's arrivals. */
-            if (s->p.interlock && s->src_seq[i] == 0 &&
-                s->received[i] < (int64_t)s->src_slice[i] * s->expected[i])
-                s->inject_now[i] = 0;
-        }
-
-        /* Apply: pops first, then pushes, so a full FIFO can pass a flit on. */
-        int64_t moves = 0;
-        for (int k = 0; k < n * NPORTS; k++) {
-            if (s->move[k] < 0) continue;
-            size_t o = (size_t)k * (size_t)V + (size_t)s->move[k];
-            size_t f = (size_t)(k / NPORTS) * NPORTS * (size_t)V + (size_t)s->holder[o];
-            uint32_t fl = head_flit(s, f);
-            s->head[f] = (uint8_t)((s->head[f] + 1) % s->B);
-            s->count[f]--;
-            s->moved_flit[k] = fl;
-            if (FLIT_SEQ(fl) == s->p.flits - 1) { /* the tail frees the output VC */
-                s->holder[o] = -1;
-                s->route[f] = -1;
-            }
-            moves++;
-        }
-        for (int k = 0; k < n * NPORTS; k++) {
-            if (s->move[k] < 0) continue;
-            uint32_t fl = s->moved_flit[k];
-            if (k % NPORTS == PORT_P) {
-                m->flits_ejected++;
-                in_net--;
-                if (FLIT_SEQ(fl) == s->p.flits - 1) {
-                    done++;
-                    last_eject = t;
-                    tailwin_add(&tw, t);
-                    packet_arrived(s, c, k / NPORTS);
-                }
-            } else {
-                push(s, (size_t)s->down[(size_t)k * (size_t)V + (size_t)s->move[k]], fl);
-                int l = (k / NPORTS) * 4 + k % NPORTS;
-                if (s->lfirst[l] < 0) s->lfirst[l] = t;
-                s->llast[l] = t;
-                s->lflits[l]++;
-                if (s->act) sim_activity_flit(s->act, t, l, flit_slice(s, fl));
-            }
-        }
-        for (int i = 0; i < n; i++) {
-            if (!s->inject_now[i]) continue;
-            size_t pf = ((size_t)i * NPORTS + PORT_P) * (size_t)V;
-            push(s, pf, FLIT(i * s->S + s->src_slice[i], s->src_seq[i]));
-            m->flits_injected++;
-            in_net++;
-            moves++;
-            if (++s->src_seq[i] == s->p.flits) { s->src_seq[i] = 0; s->src_slice[i]++; }
-        }
-
-        idle = moves ? 0 : idle + 1;
-        if (in_net > 0 && idle >= s->p.deadlock_cycles) { m->status = SIM_DEADLOCK; break; }
-        t++;
     }
-    m->stop_cycle = m->status == SIM_OK ? 0 : t;
-    m->duration = m->status == SIM_CUTOFF ? cutoff + 1 : last_eject + 1;
-    m->late = tailwin_count(&tw, last_eject);
-    m->tail_profile = tailwin_profile(&tw, last_eject);
-    for (int l = 0; l < n * 4; l++) {
+    for (int k = 0; k < n * NPORTS; k++)
+        if (s->move[k] < 0 && s->blocked[k] && k % NPORTS != PORT_P) {
+            m->lb++;
+            if (s->act) sim_activity_blocked(s->act, t, (k / NPORTS) * 4 + k % NPORTS);
+        }
+}
+
+/* Step 3, injection, decided against the P FIFO as it was at the start. */
+static void decide_injections(sim *s, const sim_config *c, int64_t t)
+{
+    const int V = s->V;
+    for (int i = 0; i < s->nodes; i++) {
+        size_t pf = ((size_t)i * NPORTS + PORT_P) * (size_t)V;
+        int occ = s->count[pf] - (s->p.slot_reuse == SLOT_SAME_CYCLE ? s->pop[pf] : 0);
+        s->inject_now[i] = s->src_slice[i] < s->S && t >= release_time(s, c, i) && occ < s->B;
+        /* Interlock: a new slice's packet waits for the last slice's arrivals. */
+        if (s->p.interlock && s->src_seq[i] == 0 &&
+            s->received[i] < (int64_t)s->src_slice[i] * s->expected[i])
+            s->inject_now[i] = 0;
+    }
+}
+
+/* Apply the cycle's moves: pops first, then pushes (so a full FIFO can pass
+ * a flit on), then injections.  Returns the number of flits moved. */
+static int64_t apply_moves(sim *s, const sim_config *c, ref_run *r, sim_metrics *m)
+{
+    const int n = s->nodes, V = s->V;
+    int64_t moves = 0;
+    for (int k = 0; k < n * NPORTS; k++) {
+        if (s->move[k] < 0) continue;
+        size_t o = (size_t)k * (size_t)V + (size_t)s->move[k];
+        size_t f = (size_t)(k / NPORTS) * NPORTS * (size_t)V + (size_t)s->holder[o];
+        uint32_t fl = head_flit(s, f);
+        s->head[f] = (uint8_t)((s->head[f] + 1) % s->B);
+        s->count[f]--;
+        s->moved_flit[k] = fl;
+        if (FLIT_SEQ(fl) == s->p.flits - 1) { /* the tail frees the output VC */
+            s->holder[o] = -1;
+            s->route[f] = -1;
+        }
+        moves++;
+    }
+    for (int k = 0; k < n * NPORTS; k++) {
+        if (s->move[k] < 0) continue;
+        uint32_t fl = s->moved_flit[k];
+        if (k % NPORTS == PORT_P) {
+            m->flits_ejected++;
+            r->in_net--;
+            if (FLIT_SEQ(fl) == s->p.flits - 1) {
+                r->done++;
+                r->last_eject = r->t;
+                tailwin_add(&r->tw, r->t);
+                packet_arrived(s, c, k / NPORTS);
+            }
+        } else {
+            push(s, (size_t)s->down[(size_t)k * (size_t)V + (size_t)s->move[k]], fl);
+            int l = (k / NPORTS) * 4 + k % NPORTS;
+            if (s->lfirst[l] < 0) s->lfirst[l] = r->t;
+            s->llast[l] = r->t;
+            s->lflits[l]++;
+            if (s->act) sim_activity_flit(s->act, r->t, l, flit_slice(s, fl));
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        if (!s->inject_now[i]) continue;
+        size_t pf = ((size_t)i * NPORTS + PORT_P) * (size_t)V;
+        push(s, pf, FLIT(i * s->S + s->src_slice[i], s->src_seq[i]));
+        m->flits_injected++;
+        r->in_net++;
+        moves++;
+        if (++s->src_seq[i] == s->p.flits) { s->src_seq[i] = 0; s->src_slice[i]++; }
+    }
+    return moves;
+}
+
+/* The metrics that are read off at the end of a run. */
+static void finish_metrics(const sim *s, const ref_run *r, int64_t cutoff, sim_metrics *m)
+{
+    m->stop_cycle = m->status == SIM_OK ? 0 : r->t;
+    m->duration = m->status == SIM_CUTOFF ? cutoff + 1 : r->last_eject + 1;
+    m->late = tailwin_count(&r->tw, r->last_eject);
+    m->tail_profile = tailwin_profile(&r->tw, r->last_eject);
+    for (int l = 0; l < s->nodes * 4; l++) {
         if (s->lfirst[l] >= 0 && s->llast[l] - s->lfirst[l] + 1 > m->te) m->te = s->llast[l] - s->lfirst[l] + 1;
         if (s->lflits[l] > m->max_link_flits) m->max_link_flits = s->lflits[l];
     }
+}
+
+/* The reference cycle loop: model.md's automaton, cycle by cycle. */
+static sim_status run(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *m)
+{
+    memset(m, 0, sizeof *m);
+    reset(s, c);
+    ref_run r = { .last_eject = -1 };
+    for (int i = 0; i < s->nodes; i++) {
+        if (s->src_slice[i] == s->S) m->idle_nodes++;
+        else r.to_send += s->S;
+    }
+    m->packets = r.to_send;
+    tailwin_reset(&r.tw, s->p.flits);
+    int64_t idle = 0;
+    while (r.done < r.to_send) {
+        if (r.in_net == 0) skip_to_release(s, c, &r);
+        if (r.t >= s->p.max_cycles) { m->status = SIM_TIMEOUT; break; }
+        /* A packet still out at the start of cycle t ejects at t or later. */
+        if (r.t >= cutoff) { m->status = SIM_CUTOFF; break; }
+        m->cycles++;
+        select_moves(s, c, r.t, m);
+        decide_injections(s, c, r.t);
+        int64_t moves = apply_moves(s, c, &r, m);
+        idle = moves ? 0 : idle + 1;
+        if (r.in_net > 0 && idle >= s->p.deadlock_cycles) { m->status = SIM_DEADLOCK; break; }
+        r.t++;
+    }
+    finish_metrics(s, &r, cutoff, m);
     return m->status;
 }
 
