@@ -2,6 +2,8 @@
  * as, and the expansion of a spec into tasks with their seeds and argument
  * vectors (see sweep.h). */
 #include "sweep/sweep.h"
+#include "util/lines.h"
+#include "util/parse.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -126,69 +128,75 @@ static int parse_axis_line(sweep_spec *spec, char *line, const char *where, long
     return 0;
 }
 
+/* The next line of text at *p (without its newline) as a malloc'd string, or
+ * NULL at the end (*oom set when out of memory); *p moves past it. */
+static char *take_line(const char **p, int *oom)
+{
+    if (!**p) return NULL;
+    const char *nl = strchr(*p, '\n');
+    size_t n = nl ? (size_t)(nl - *p) : strlen(*p);
+    char *line = dup_n(*p, n);
+    *oom = line == NULL;
+    *p += n + (nl != NULL);
+    return line;
+}
+
+/* One line of a grid: a comment, a blank, or an axis. */
+static int grid_line(sweep_spec *spec, char *line, const char *where, long lineno, char *err, size_t errlen)
+{
+    char *hash = strchr(line, '#');
+    if (hash) *hash = 0;
+    for (char *c = line; *c; c++) {
+        if (*c == '\r') *c = ' ';
+        else if ((unsigned char)*c < 0x20 && *c != '\t')
+            return fail(err, errlen, "%s: line %ld: %s", where, lineno, "control character in the line");
+    }
+    if (strspn(line, " \t") == strlen(line)) return 0;
+    return parse_axis_line(spec, line, where, lineno, err, errlen);
+}
+
+static void drop_axes_from(sweep_spec *spec, int had)
+{
+    while (spec->naxes > had) axis_clear(&spec->axes[--spec->naxes]);
+}
+
 int sweep_grid_parse(sweep_spec *spec, const char *text, const char *where, char *err, size_t errlen)
 {
-    int had = spec->naxes;
+    int had = spec->naxes, oom = 0;
     long lineno = 0;
-    for (const char *p = text; *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) : strlen(p);
-        lineno++;
-        char *line = dup_n(p, n);
-        if (!line) return fail(err, errlen, "%s: line %ld: %s", where, lineno, "out of memory");
-        char *hash = strchr(line, '#');
-        if (hash) *hash = 0;
-        for (char *c = line; *c; c++)
-            if ((unsigned char)*c < 0x20 && *c != '\t' && *c != '\r') {
-                free(line);
-                return fail(err, errlen, "%s: line %ld: %s", where, lineno, "control character in the line");
-            }
-        for (char *c = line; *c; c++) if (*c == '\r') *c = ' ';
-        int blank = strspn(line, " \t") == strlen(line);
-        int rc = blank ? 0 : parse_axis_line(spec, line, where, lineno, err, errlen);
+    char *line;
+    for (const char *p = text; (line = take_line(&p, &oom));) {
+        int rc = grid_line(spec, line, where, ++lineno, err, errlen);
         free(line);
-        if (rc) {
-            while (spec->naxes > had) axis_clear(&spec->axes[--spec->naxes]);
-            return -1;
-        }
-        p += n + (nl != NULL);
+        if (rc) { drop_axes_from(spec, had); return -1; }
     }
+    if (oom) { drop_axes_from(spec, had); return fail(err, errlen, "%s: line %ld: %s", where, lineno + 1, "out of memory"); }
     return 0;
 }
 
 int sweep_grid_load(sweep_spec *spec, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = fopen(path, "r");
     if (!f) {
-        snprintf(err, errlen, "--grid %s: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return -1;
     }
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    int c;
-    while ((c = getc(f)) != EOF) {
-        if (c == 0) {
-            long line = 1;
-            for (size_t i = 0; i < len; i++) line += buf[i] == '\n';
-            free(buf);
-            fclose(f);
-            return fail(err, errlen, "%s: line %ld: %s", path, line, "NUL byte in the file");
-        }
-        if (len + 2 > cap) {
-            cap = cap ? cap * 2 : 4096;
-            char *nb = realloc(buf, cap);
-            if (!nb) { free(buf); fclose(f); snprintf(err, errlen, "%s: out of memory", path); return -1; }
-            buf = nb;
-        }
-        buf[len++] = (char)c;
+    int had = spec->naxes, got, rc = 0, lines = 0;
+    line_reader r;
+    line_reader_init(&r, f, path);
+    char *line;
+    while (rc == 0 && (got = line_reader_next(&r, &line, err, errlen)) > 0) {
+        rc = grid_line(spec, line, path, r.line, err, errlen);
+        lines++;
     }
-    int rerr = ferror(f);
+    if (rc == 0 && got < 0) rc = -1;
+    if (rc == 0 && lines == 0) {
+        snprintf(err, errlen, "%s: the grid file is empty", path);
+        rc = -1;
+    }
+    line_reader_free(&r);
     fclose(f);
-    if (rerr) { free(buf); snprintf(err, errlen, "%s: read error", path); return -1; }
-    if (!buf) { snprintf(err, errlen, "%s: the grid file is empty", path); return -1; }
-    buf[len] = 0;
-    int rc = sweep_grid_parse(spec, buf, path, err, errlen);
-    free(buf);
+    if (rc) drop_axes_from(spec, had);
     return rc;
 }
 
@@ -271,12 +279,11 @@ int sweep_spec_from_text(sweep_spec *spec, const char *text, char *err, size_t e
 {
     memset(spec, 0, sizeof *spec);
     long lineno = 0;
-    for (const char *p = text; *p;) {
-        const char *nl = strchr(p, '\n');
-        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+    int oom = 0;
+    const char *p = text;
+    for (char *line; (line = take_line(&p, &oom));) {
         lineno++;
-        char *line = dup_n(p, n);
-        if (!line) { snprintf(err, errlen, "out of memory"); goto bad; }
+        size_t n = strlen(line);
         char *sp = strchr(line, ' ');
         const char *rest = sp ? sp + 1 : "";
         if (sp) *sp = 0;
@@ -287,10 +294,17 @@ int sweep_spec_from_text(sweep_spec *spec, const char *text, char *err, size_t e
                 if (push(&spec->traffic, &spec->ntraffic, strdup(t))) rc = -1;
             if (!copy) rc = -1;
             free(copy);
-        } else if (!strcmp(line, "slices")) spec->slices = atoi(rest);
-        else if (!strcmp(line, "runs")) spec->runs = atoi(rest);
-        else if (!strcmp(line, "seed")) spec->seed = strtoull(rest, NULL, 10);
-        else if (!strcmp(line, "grid-name")) { free(spec->grid_name); spec->grid_name = strdup(rest); rc = spec->grid_name ? 0 : -1; }
+        } else if (!strcmp(line, "slices") || !strcmp(line, "runs") || !strcmp(line, "seed")) {
+            /* The record is input too: whole numbers in range, or a damaged sweep. */
+            int64_t v;
+            int seed = line[1] == 'e';
+            if (parse_int(rest, seed ? 0 : 1, seed ? INT64_MAX : 100000, &v) != PARSE_OK) {
+                snprintf(err, errlen, "sweep record: line %ld: bad %s '%s'", lineno, line, rest);
+                rc = -2;
+            } else if (seed) spec->seed = (uint64_t)v;
+            else if (line[0] == 's') spec->slices = (int)v;
+            else spec->runs = (int)v;
+        } else if (!strcmp(line, "grid-name")) { free(spec->grid_name); spec->grid_name = strdup(rest); rc = spec->grid_name ? 0 : -1; }
         else if (!strcmp(line, "option")) rc = push(&spec->options, &spec->noptions, strdup(rest));
         else if (!strcmp(line, "axis")) {
             char *copy = strdup(rest);
@@ -303,8 +317,8 @@ int sweep_spec_from_text(sweep_spec *spec, const char *text, char *err, size_t e
         free(line);
         if (rc == -1 && !*err) snprintf(err, errlen, "out of memory");
         if (rc) goto bad;
-        p += n + (nl != NULL);
     }
+    if (oom) { snprintf(err, errlen, "out of memory"); goto bad; }
     if (sweep_spec_finish(spec, err, errlen)) goto bad;
     return 0;
 bad:

@@ -118,7 +118,14 @@ expect_usage "reserved flag"    "--threads"          $N sweep --traffic brev --t
 expect_usage "axis and option"  "also an axis"       $N sweep --traffic brev --grid small.grid --max-genes 3 --db bad.db
 expect_usage "resume + spec"    "record"             $N sweep --resume 1 --traffic brev --db s.db
 expect_usage "resume not sweep" "not a sweep"        $N sweep --resume 2 --db s.db
+printf 'max-genes 2\n\000x 3\n' > nul.grid
+expect_usage "NUL in grid"      "nul.grid, line 2"   $N sweep --traffic brev --grid nul.grid --db bad.db
 [ ! -e bad.db ] && ok || bad "bad input created bad.db"
+# The record is input too: a damaged spec is reported, nothing runs.
+cp s.db d.db
+q d.db "update runs set params = replace(params, 'runs 2', 'runs x') where id = 1"
+err=$($N sweep --resume 1 --db d.db 2>&1 >/dev/null); rc=$?
+[ $rc -eq 1 ] && case $err in *"damaged"*"runs"*) true;; *) false;; esac && ok || bad "damaged sweep record: rc $rc '$err'"
 
 # --- SIGKILL mid-way, then --resume: every run exactly once -------------------
 killed_resume() {
