@@ -240,20 +240,9 @@ static int link_reach(fast_sim *f, const route_params *rp)
     return 0;
 }
 
-fast_sim *fast_new(const sim_params *p, const int32_t *dest)
+/* Every array of the engine, sized for f's network; 0, or -1 when out of memory. */
+static int fast_alloc(fast_sim *f)
 {
-    fast_sim *f = calloc(1, sizeof *f);
-    if (!f) return NULL;
-    f->p = *p;
-    f->n = p->n;
-    f->half = p->n / 2;
-    f->nodes = p->n * p->n;
-    f->V = p->vcs;
-    f->B = p->buffer;
-    f->L = p->flits;
-    f->S = p->slices;
-    f->NF = NPORTS * p->vcs;
-    while ((1 << f->sbits) < f->S) f->sbits++;
     size_t nodes = (size_t)f->nodes, nf = nodes * (size_t)f->NF;
     int ok = 1;
     f->dx = alloc(f, nodes, sizeof *f->dx, &ok);
@@ -297,17 +286,19 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
     f->after = alloc(f, nodes * 4, sizeof *f->after, &ok);
     f->lorder = alloc(f, nodes * 4, sizeof *f->lorder, &ok);
     f->lheap = alloc(f, nodes * 4, sizeof *f->lheap, &ok);
-    if (!ok) {
-        fast_free(f);
-        return NULL;
-    }
-    route_params rp = { p->n, p->tie, p->dateline };
+    return ok ? 0 : -1;
+}
+
+/* The static tables: coordinates, destinations, neighbours, datelines and
+ * the VC-selection look-up. */
+static void fast_tables(fast_sim *f, const sim_params *p, const int32_t *dest, const route_params *rp)
+{
     for (int i = 0; i < f->nodes; i++) {
         f->x[i] = (uint16_t)(i % f->n);
         f->y[i] = (uint16_t)(i / f->n);
         f->dx[i] = (uint16_t)(dest[i] % f->n);
         f->dy[i] = (uint16_t)(dest[i] / f->n);
-        f->hops[i] = route_hops(&rp, i, dest[i]);
+        f->hops[i] = route_hops(rp, i, dest[i]);
         f->sends[i] = dest[i] != i || p->self == SELF_SEND;
         uint8_t dl = 0;
         for (int d = 0; d < 4; d++) {
@@ -331,6 +322,29 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
                 f->pnext[((size_t)(sc * f->V + last) << f->V) | r] =
                     (uint8_t)(sc * f->V + (r ? vcsel_pick(sc, r, last, f->V) : last));
     for (int ps = 0; ps < VCSEL_NSCHEMES * f->V; ps++) f->psvc[ps] = (uint8_t)(ps % f->V);
+}
+
+fast_sim *fast_new(const sim_params *p, const int32_t *dest)
+{
+    fast_sim *f = calloc(1, sizeof *f);
+    if (!f) return NULL;
+    f->p = *p;
+    f->n = p->n;
+    f->half = p->n / 2;
+    f->nodes = p->n * p->n;
+    f->V = p->vcs;
+    f->B = p->buffer;
+    f->L = p->flits;
+    f->S = p->slices;
+    f->NF = NPORTS * p->vcs;
+    while ((1 << f->sbits) < f->S) f->sbits++;
+    if (fast_alloc(f)) {
+        fast_free(f);
+        return NULL;
+    }
+    route_params rp = { p->n, p->tie, p->dateline };
+    fast_tables(f, p, dest, &rp);
+    size_t nodes = (size_t)f->nodes, nf = nodes * (size_t)f->NF;
     memset(f->route, -1, nf);
     memset(f->holder, -1, nf);
     memset(f->blocked, -1, nodes * PSTRIDE * sizeof *f->blocked);
