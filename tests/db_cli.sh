@@ -7,11 +7,7 @@
 set -u
 N=${NOCSIM:-./nocsim}
 case $N in /*) ;; *) N=$PWD/$N;; esac
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-# check WHAT GOT WANT
-check() { [ "$2" = "$3" ] && ok || bad "$1: got '$2', want '$3'"; }
+. "$(cd "$(dirname "$0")" && pwd)/testlib.bash"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 q() { sqlite3 "$@"; }

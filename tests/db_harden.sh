@@ -8,10 +8,7 @@
 set -u
 N=${NOCSIM:-./nocsim}
 case $N in /*) ;; *) N=$PWD/$N;; esac
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-check() { [ "$2" = "$3" ] && ok || bad "$1: got '$2', want '$3'"; }
+. "$(cd "$(dirname "$0")" && pwd)/testlib.bash"
 tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 chmod 755 "$tmp"

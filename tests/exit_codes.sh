@@ -11,9 +11,7 @@
 # - `nocsim` alone prints a one-line hint and exits 2.
 set -u
 N=${NOCSIM:-./nocsim}
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(cd "$(dirname "$0")" && pwd)/testlib.bash"
 tmp=$(mktemp -d); pid=
 trap '[ -n "$pid" ] && kill -9 $pid 2>/dev/null; rm -rf "$tmp"' EXIT
 cd "$tmp"

@@ -6,9 +6,7 @@
 # traffic; an unwritable --save-best is refused before the run.
 set -u
 N=${NOCSIM:-./nocsim}
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(cd "$(dirname "$0")" && pwd)/testlib.bash"
 tmp=$(mktemp -d); trap 'kill -9 $pid 2>/dev/null; rm -rf "$tmp"' EXIT
 pid=
 

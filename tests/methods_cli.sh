@@ -5,9 +5,7 @@
 # travel, and bad sources are refused with exit 2.
 set -u
 N=${NOCSIM:-./nocsim}
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(cd "$(dirname "$0")" && pwd)/testlib.bash"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 db=$tmp/m.db
 json() { sed -n "s/.*\"$1\": \"\{0,1\}\([0-9a-f]*\).*/\1/p"; }   # a number or hex field of one-line JSON

@@ -14,9 +14,7 @@
 set -u
 N=${NOCSIM:-./nocsim}
 M=${NOCSIM_MPI_BIN:-}
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(cd "$(dirname "$0")" && pwd)/testlib.bash"
 tmp=$(mktemp -d); trap 'pkill -9 -P $$ 2>/dev/null; rm -rf "$tmp"' EXIT
 cd "$tmp"
 export TMPDIR=$tmp
