@@ -547,7 +547,8 @@ static int stacking(ga *g, int *schemes, int nschemes, uint32_t *best_v, int64_t
 {
     uint32_t lo = (uint32_t)g->sp.flits, hi = (uint32_t)(g->gp.stack_vmax > g->sp.flits ? g->gp.stack_vmax : g->sp.flits);
     if (!(g->gp.genes & GENE_V) && g->gp.interval) lo = hi = g->gp.interval;
-    if (sim_stacking_sweep(g->pool, g->nodes, g->sp.vcs, schemes, nschemes, lo, hi, best_v, best_d, NULL, &g->evals))
+    if (sim_stacking_optima(g->pool, g->nodes, g->sp.vcs, g->sp.slices, g->sp.flits, schemes, nschemes, lo, hi, best_v,
+                            best_d, &g->evals))
         return snprintf(err, errlen, "out of memory in the simple-stacking sweep"), -1;
     for (int s = 0; s < nschemes; s++)
         if (best_d[s] < 0) best_d[s] = SCORE_INF;

@@ -33,3 +33,27 @@ int sim_interval_search(sim_pool *pl, const sim_config *c, uint32_t lo, uint32_t
     free(jobs);
     return rc;
 }
+
+int sim_interval_search_bounded(sim_pool *pl, const sim_config *c, uint32_t lo, uint32_t hi, int slices, int flits,
+                                uint32_t *best_v, sim_metrics *best_m, int64_t *sims)
+{
+    if (hi < lo) hi = lo;
+    int have = 0;
+    for (uint32_t v = lo; v <= hi;) {
+        /* Every V from here on is provably worse than the best. */
+        if (have && best_m->status == SIM_OK && (int64_t)(slices - 1) * v + flits > best_m->duration) break;
+        uint32_t end = hi - v < SIM_INTERVAL_BLOCK - 1 ? hi : v + SIM_INTERVAL_BLOCK - 1;
+        uint32_t bv;
+        sim_metrics m;
+        if (sim_interval_search(pl, c, v, end, &bv, &m, NULL, sims)) return -1;
+        /* Earlier blocks hold smaller V: a later block wins only if shorter. */
+        if (!have || (m.status == SIM_OK && (best_m->status != SIM_OK || m.duration < best_m->duration))) {
+            *best_v = bv;
+            *best_m = m;
+            have = 1;
+        }
+        if (end == hi) break;
+        v = end + 1;
+    }
+    return 0;
+}

@@ -21,4 +21,20 @@
 int sim_interval_search(sim_pool *pl, const sim_config *c, uint32_t lo, uint32_t hi,
                         uint32_t *best_v, sim_metrics *best_m, sim_metrics *all, int64_t *sims);
 
+/* The interval search's blocks: V is tried in blocks of this many in
+ * ascending order.  Fixed, not the thread count, so that the number of
+ * simulations run (and a budget counted in them) does not depend on threads. */
+#define SIM_INTERVAL_BLOCK 16
+
+/* As sim_interval_search without `all`, for a configuration of `slices`
+ * slices of `flits`-flit packets, stopping early: V is tried in ascending
+ * blocks of SIM_INTERVAL_BLOCK, and no V is run once (slices - 1) * V + flits
+ * exceeds the shortest duration found, since no run at such a V can be as
+ * short (the last slice is released at I + (slices - 1) V with I >= 0, and a
+ * packet's flits eject in distinct cycles, the first not before its release).
+ * The winner is therefore sim_interval_search's; *sims counts the runs made.
+ * -1 only on allocation failure. */
+int sim_interval_search_bounded(sim_pool *pl, const sim_config *c, uint32_t lo, uint32_t hi, int slices, int flits,
+                                uint32_t *best_v, sim_metrics *best_m, int64_t *sims);
+
 #endif

@@ -31,6 +31,22 @@ int sim_stacking_sweep(sim_pool *pl, int nodes, int vcs, const int *schemes, int
     return rc;
 }
 
+int sim_stacking_optima(sim_pool *pl, int nodes, int vcs, int slices, int flits, const int *schemes, int nschemes,
+                        uint32_t lo, uint32_t hi, uint32_t *best_v, int64_t *best_d, int64_t *sims)
+{
+    sim_config *c = sim_config_new(nodes, vcs, 0, lo);
+    if (!c) return -1;
+    int rc = 0;
+    for (int s = 0; rc == 0 && s < nschemes; s++) {
+        sim_metrics m;
+        memset(c->scheme, schemes[s], (size_t)nodes * NPORTS);
+        rc = sim_interval_search_bounded(pl, c, lo, hi, slices, flits, &best_v[s], &m, sims);
+        best_d[s] = rc == 0 && m.status == SIM_OK ? m.duration : -1;
+    }
+    sim_config_free(c);
+    return rc;
+}
+
 int sim_stacking_best(const int64_t *best_d, int n)
 {
     int best = 0;

@@ -24,6 +24,14 @@
 int sim_stacking_sweep(sim_pool *pl, int nodes, int vcs, const int *schemes, int nschemes, uint32_t lo,
                        uint32_t hi, uint32_t *best_v, int64_t *best_d, int64_t *durations, int64_t *sims);
 
+/* sim_stacking_sweep's best_v and best_d (same values), for configurations
+ * of `slices` slices of `flits`-flit packets, with the intervals that cannot
+ * win skipped (sim_interval_search_bounded): what the GA needs, in fewer
+ * simulations.  Adds the simulations run to *sims.  Returns 0, or -1 when
+ * memory runs out. */
+int sim_stacking_optima(sim_pool *pl, int nodes, int vcs, int slices, int flits, const int *schemes, int nschemes,
+                        uint32_t lo, uint32_t hi, uint32_t *best_v, int64_t *best_d, int64_t *sims);
+
 /* The index of the shortest of best_d[0..n-1], skipping -1 entries; the first
  * among equals, 0 when none finished. */
 int sim_stacking_best(const int64_t *best_d, int n);
