@@ -130,6 +130,7 @@ struct fast_sim {
     int nheap;
     fmove *moves;
     flink *links;
+    int32_t *tail_at;      /* per packet number: the cycle its tail ejected */
     /* The cutoff's load bound (link_reach): per link its whole load plus
      * the hops after it, and the loaded links by decreasing reach. */
     int32_t *reach;
@@ -282,6 +283,7 @@ static int fast_alloc(fast_sim *f)
     f->heap = alloc(f, nodes, sizeof *f->heap, &ok);
     f->moves = alloc(f, nodes * NPORTS, sizeof *f->moves, &ok);
     f->links = alloc(f, nodes * 4, sizeof *f->links, &ok);
+    f->tail_at = alloc(f, nodes << f->sbits, sizeof *f->tail_at, &ok);
     f->reach = alloc(f, nodes * 4, sizeof *f->reach, &ok);
     f->after = alloc(f, nodes * 4, sizeof *f->after, &ok);
     f->lorder = alloc(f, nodes * 4, sizeof *f->lorder, &ok);
@@ -648,6 +650,7 @@ HOT void apply_moves(fast_sim *f, const geo G, events *ev, int nmoves, int64_t t
                 pr->done++;
                 pr->last_eject = t;
                 tailwin_add(&pr->tw, t);
+                f->tail_at[FL_PKT(fl)] = (int32_t)t;
             }
             continue;
         }
@@ -937,6 +940,15 @@ sim_status fast_run(fast_sim *f, const sim_config *c, int64_t cutoff, sim_metric
         if (lk[l].flits > m->max_link_flits) m->max_link_flits = lk[l].flits;
     }
     return st;
+}
+
+void fast_tail_cycles(const fast_sim *f, int64_t *out)
+{
+    /* Every packet of a sending source ejects in a run that ends SIM_OK, so
+     * no entry needs clearing between runs. */
+    for (int i = 0; i < f->nodes; i++)
+        for (int s = 0; s < f->S; s++)
+            out[(size_t)i * (size_t)f->S + (size_t)s] = f->sends[i] ? f->tail_at[((size_t)i << f->sbits) | (size_t)s] : -1;
 }
 
 void fast_link_stats(const fast_sim *f, int k, int64_t *first, int64_t *last, int64_t *flits)

@@ -36,6 +36,9 @@ sim_status fast_run(fast_sim *f, const sim_config *c, int64_t cutoff, sim_metric
 /* Link statistics of the last run, as sim_link_stats. */
 void fast_link_stats(const fast_sim *f, int k, int64_t *first, int64_t *last, int64_t *flits);
 
+/* Tail ejection cycles of the last run, as sim_tail_cycles. */
+void fast_tail_cycles(const fast_sim *f, int64_t *out);
+
 /* Bytes the engine allocated, for the benchmark's memory figures. */
 size_t fast_bytes(const fast_sim *f);
 

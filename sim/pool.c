@@ -26,6 +26,7 @@ static void eval(sim *s, sim_job *j)
 {
     if (j->cutoff > 0) sim_run_cutoff(s, j->cfg, j->cutoff, &j->m);
     else sim_run(s, j->cfg, &j->m);
+    if (j->tails && j->m.status == SIM_OK) sim_tail_cycles(s, j->tails);
 }
 
 /* Take jobs until none are left; the lock is held on entry and exit. */

@@ -16,10 +16,13 @@
 typedef struct sim_pool sim_pool;
 
 /* One evaluation: run cfg; with cutoff > 0 the run may stop once the
- * duration is certain to exceed cutoff (status SIM_CUTOFF). */
+ * duration is certain to exceed cutoff (status SIM_CUTOFF).  When tails is
+ * not NULL (nodes x slices entries) and the run ends SIM_OK, each packet's
+ * tail cycle (sim_tail_cycles) is written there; otherwise it is left alone. */
 typedef struct {
     const sim_config *cfg;
     int64_t cutoff;
+    int64_t *tails;
     sim_metrics m;
 } sim_job;
 

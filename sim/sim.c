@@ -47,6 +47,7 @@ struct sim {
     uint8_t *inject_now;
     /* Links, k = node * 4 + port. */
     int64_t *lfirst, *llast, *lflits;
+    int64_t *tail_at;   /* per packet (node * S + slice): the cycle its tail ejected */
     /* The fast engine (sim/fast.c), NULL when it does not support the
      * params; fast_ran says whose link statistics are the last run's. */
     fast_sim *fast;
@@ -101,6 +102,7 @@ sim *sim_new(const sim_params *p, const int32_t *dest, char *err, size_t errlen)
     s->lfirst = xcalloc((size_t)s->nodes * 4, sizeof *s->lfirst, &ok);
     s->llast = xcalloc((size_t)s->nodes * 4, sizeof *s->llast, &ok);
     s->lflits = xcalloc((size_t)s->nodes * 4, sizeof *s->lflits, &ok);
+    s->tail_at = xcalloc((size_t)s->nodes * (size_t)s->S, sizeof *s->tail_at, &ok);
     if (!ok) {
         sim_free(s);
         return snprintf(err, errlen, "out of memory for a %dx%d torus", p->n, p->n), NULL;
@@ -136,7 +138,7 @@ void sim_free(sim *s)
     free(s->reqd); free(s->pop); free(s->holder); free(s->down); free(s->qstate);
     free(s->vlast); free(s->move); free(s->blocked); free(s->moved_flit);
     free(s->port_used); free(s->src_slice); free(s->received); free(s->expected); free(s->src_seq); free(s->inject_now);
-    free(s->lfirst); free(s->llast); free(s->lflits);
+    free(s->lfirst); free(s->llast); free(s->lflits); free(s->tail_at);
     fast_free(s->fast);
     free(s);
 }
@@ -404,6 +406,7 @@ static int64_t apply_moves(sim *s, const sim_config *c, ref_run *r, sim_metrics 
                 r->done++;
                 r->last_eject = r->t;
                 tailwin_add(&r->tw, r->t);
+                s->tail_at[FLIT_PKT(fl)] = r->t;
                 packet_arrived(s, c, k / NPORTS);
             }
         } else {
@@ -479,6 +482,21 @@ void sim_link_stats(const sim *s, int k, int64_t *first, int64_t *last, int64_t 
     *first = s->lfirst[k];
     *last = s->llast[k];
     *flits = s->lflits[k];
+}
+
+void sim_tail_cycles(const sim *s, int64_t *out)
+{
+    if (s->fast_ran) {
+        fast_tail_cycles(s->fast, out);
+        return;
+    }
+    for (int i = 0; i < s->nodes; i++) {
+        int sends = s->dest[i] != i || s->p.self == SELF_SEND;
+        for (int k = 0; k < s->S; k++) {
+            size_t pk = (size_t)i * (size_t)s->S + (size_t)k;
+            out[pk] = sends ? s->tail_at[pk] : -1;
+        }
+    }
 }
 
 void sim_report_blocked(const sim *s, FILE *f, int limit)

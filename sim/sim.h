@@ -188,6 +188,12 @@ int sim_ran_fast(const sim *s);
  * first and last cycle a flit used it (-1 for an unused link) and its flit
  * count.  Values of the last run; unspecified after SIM_CUTOFF. */
 void sim_link_stats(const sim *s, int k, int64_t *first, int64_t *last, int64_t *flits);
+/* After a run that ended SIM_OK: the cycle in which each packet's tail flit
+ * was ejected, into out[src * slices + slice] (nodes x slices entries), -1
+ * for the packets of a source that sends nothing.  Values of the last run;
+ * unspecified after any other status.  The duration is the largest entry
+ * plus one; searches read the rest to see which packets finish last. */
+void sim_tail_cycles(const sim *s, int64_t *out);
 /* After a deadlock: print the non-empty FIFOs to f (at most `limit` lines).
  * Write errors are left for the caller to see with ferror(f). */
 void sim_report_blocked(const sim *s, FILE *f, int limit);

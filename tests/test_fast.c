@@ -60,8 +60,16 @@ static void same_metrics(const sim_metrics *a, const sim_metrics *b, const char 
 #undef SAME
 }
 
-/* sim_run then sim_run_reference on the same sim; every metric and every
- * link's statistics must match.  Returns the metrics. */
+/* Slices per sending node, from a finished run's packet count. */
+static int run_slices(const sim_config *c, const sim_metrics *m)
+{
+    int64_t senders = c->nodes - m->idle_nodes;
+    return senders > 0 ? (int)(m->packets / senders) : 1;
+}
+
+/* sim_run then sim_run_reference on the same sim; every metric, every
+ * link's statistics and every packet's tail cycle must match.  Returns the
+ * metrics. */
 static sim_metrics check_equal(sim *s, const sim_config *c, const char *what)
 {
     int links = c->nodes * 4;
@@ -71,8 +79,25 @@ static sim_metrics check_equal(sim *s, const sim_config *c, const char *what)
     sim_run(s, c, &mf);
     ck_assert_msg(sim_ran_fast(s), "%s: the fast engine did not give this result (status %d)", what, (int)mf.status);
     for (int k = 0; k < links; k++) sim_link_stats(s, k, &st[3 * k], &st[3 * k + 1], &st[3 * k + 2]);
+    size_t npk = (size_t)c->nodes * (size_t)run_slices(c, &mf);
+    int64_t *tf = malloc(sizeof *tf * npk), *tr = malloc(sizeof *tr * npk);
+    ck_assert(tf && tr);
+    if (mf.status == SIM_OK) sim_tail_cycles(s, tf);
     sim_run_reference(s, c, &mr);
     same_metrics(&mf, &mr, what);
+    if (mr.status == SIM_OK) {
+        sim_tail_cycles(s, tr);
+        int64_t last = -1;
+        for (size_t k = 0; k < npk; k++) {
+            ck_assert_msg(tf[k] == tr[k], "%s: packet %zu: tail ejected in cycle %lld (fast), %lld (reference)", what, k,
+                          (long long)tf[k], (long long)tr[k]);
+            if (tr[k] > last) last = tr[k];
+        }
+        ck_assert_msg(last + 1 == mr.duration, "%s: last tail %lld, duration %lld", what, (long long)last,
+                      (long long)mr.duration);
+    }
+    free(tf);
+    free(tr);
     for (int k = 0; k < links; k++) {
         int64_t a, b, fl;
         sim_link_stats(s, k, &a, &b, &fl);

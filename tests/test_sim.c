@@ -125,6 +125,68 @@ START_TEST(injection_timing_shifts)
 }
 END_TEST
 
+/* Tail cycles of every packet (sim_tail_cycles) from both engines, which
+ * must agree; written to out (nodes x slices entries). */
+static void tails_both(const sim_params *p, const int32_t *dest, const sim_config *c, int64_t *out)
+{
+    char err[256];
+    size_t npk = (size_t)(p->n * p->n) * (size_t)p->slices;
+    int64_t *ref = malloc(sizeof *ref * npk);
+    sim *s = sim_new(p, dest, err, sizeof err);
+    ck_assert_msg(s && ref, "%s", err);
+    sim_metrics m;
+    ck_assert_int_eq(sim_run(s, c, &m), SIM_OK);
+    sim_tail_cycles(s, out);
+    ck_assert_int_eq(sim_run_reference(s, c, &m), SIM_OK);
+    sim_tail_cycles(s, ref);
+    for (size_t k = 0; k < npk; k++) ck_assert_int_eq(out[k], ref[k]);
+    sim_free(s);
+    free(ref);
+}
+
+/* Each packet's tail cycle, indexed src * S + slice, -1 where nothing is
+ * sent.  A single packet of H hops released at r ejects its tail at r + H + L
+ * (model.md): (1,1) -> (4,3) is 5 hops, so with L = 8 the slices released at
+ * 0 and V = 40 eject at 13 and 53.  Under contention (the queue-selection
+ * case below) the winner A ejects at 0 + 2 + 8 = 10 and B at 19; with P
+ * first at router 1, B (released at 1) ejects at 11 and A at 18. */
+START_TEST(tail_cycles_by_hand)
+{
+    int n = 8, src = xy(n, 1, 1);
+    int pr1[1][2] = { { src, xy(n, 4, 3) } };
+    int32_t *d = pairs(n, pr1, 1);
+    sim_params p = params(n, 8, 2);
+    sim_config *c = sim_config_new(n * n, 3, 0, 40);
+    int64_t t[2 * 64];
+    tails_both(&p, d, c, t);
+    for (int k = 0; k < 2 * n * n; k++) {
+        int64_t want = k == 2 * src ? 13 : k == 2 * src + 1 ? 53 : -1;
+        ck_assert_msg(t[k] == want, "packet %d: tail at %lld, want %lld", k, (long long)t[k], (long long)want);
+    }
+    free(d);
+    sim_config_free(c);
+
+    int a = xy(n, 0, 0), b = xy(n, 1, 0);
+    int pr2[2][2] = { { a, xy(n, 2, 0) }, { b, xy(n, 3, 0) } };
+    d = pairs(n, pr2, 2);
+    p = params(n, 8, 1);
+    c = sim_config_new(n * n, 3, 0, 8);
+    c->inject[b] = 1;
+    tails_both(&p, d, c, t);
+    ck_assert_int_eq(t[a], 10);
+    ck_assert_int_eq(t[b], 19);
+    const uint8_t pfirst[5] = { PORT_P, PORT_N, PORT_E, PORT_S, PORT_W };
+    memcpy(sim_config_q(c, b, PORT_E, 0), pfirst, 5);
+    tails_both(&p, d, c, t);
+    ck_assert_int_eq(t[a], 18);
+    ck_assert_int_eq(t[b], 11);
+    for (int k = 0; k < n * n; k++)
+        if (k != a && k != b) ck_assert_int_eq(t[k], -1);
+    free(d);
+    sim_config_free(c);
+}
+END_TEST
+
 /* ---- crafted contention ---- */
 
 /* Queue selection: A (0,0)->(2,0) and B (1,0)->(3,0) both want router 1's
@@ -715,6 +777,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, isolated_packet_duration);
+    tcase_add_test(tc, tail_cycles_by_hand);
     tcase_add_test(tc, injection_timing_shifts);
     tcase_add_test(tc, queue_selection_order_decides);
     tcase_add_test(tc, output_vc_held_until_tail);
