@@ -192,7 +192,7 @@ void fast_free(fast_sim *f)
     free(f->reqm); free(f->livem); free(f->dfull);
     for (int k = 0; k < 2; k++) { free(f->pbits[k]); free(f->qbits[k]); free(f->ilist[k]); }
     free(f->slice); free(f->seq); free(f->istate); free(f->injok); free(f->heap);
-    free(f->moves); free(f->links); free(f->reach); free(f->after); free(f->lorder); free(f->lheap);
+    free(f->moves); free(f->links); free(f->reach); free(f->after); free(f->lorder); free(f->lheap); free(f->tail_at);
     free(f);
 }
 
