@@ -45,20 +45,23 @@ static void print_metrics(FILE *f, out_format fmt, const model_opts *mo, const c
         json_string(f, arb);
         fprintf(f, ",\n \"status\": \"%s\", \"duration\": %lld, \"te\": %lld, \"ir\": %lld, \"or\": %lld, "
                    "\"ib\": %lld, \"ob\": %lld, \"lb\": %lld, \"flits_injected\": %lld, \"flits_ejected\": %lld, "
-                   "\"packets\": %lld, \"idle_nodes\": %lld, \"cycles\": %lld, \"max_link_flits\": %lld, \"late\": %lld}\n",
+                   "\"packets\": %lld, \"idle_nodes\": %lld, \"cycles\": %lld, \"max_link_flits\": %lld, \"late\": %lld, "
+                   "\"late_sum\": %lld}\n",
                 status_name(m->status), (long long)m->duration, (long long)m->te, (long long)m->ir,
                 (long long)m->or_, (long long)m->ib, (long long)m->ob, (long long)m->lb,
                 (long long)m->flits_injected, (long long)m->flits_ejected, (long long)m->packets,
-                (long long)m->idle_nodes, (long long)m->cycles, (long long)m->max_link_flits, (long long)m->late);
+                (long long)m->idle_nodes, (long long)m->cycles, (long long)m->max_link_flits, (long long)m->late,
+                (long long)m->late_sum);
     } else if (fmt == FMT_CSV) {
         fprintf(f, "traffic,size,slices,flits,interval,arb,status,duration,te,ir,or,ib,ob,lb,"
-                   "flits_injected,flits_ejected,packets,idle_nodes,cycles,max_link_flits,late\n");
-        fprintf(f, "%s,%d,%d,%d,%u,%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n",
+                   "flits_injected,flits_ejected,packets,idle_nodes,cycles,max_link_flits,late,late_sum\n");
+        fprintf(f, "%s,%d,%d,%d,%u,%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n",
                 mo->traffic, mo->params.n, mo->params.slices, mo->params.flits, interval, arb,
                 status_name(m->status), (long long)m->duration, (long long)m->te, (long long)m->ir,
                 (long long)m->or_, (long long)m->ib, (long long)m->ob, (long long)m->lb,
                 (long long)m->flits_injected, (long long)m->flits_ejected, (long long)m->packets,
-                (long long)m->idle_nodes, (long long)m->cycles, (long long)m->max_link_flits, (long long)m->late);
+                (long long)m->idle_nodes, (long long)m->cycles, (long long)m->max_link_flits, (long long)m->late,
+                (long long)m->late_sum);
     } else {
         fprintf(f, "traffic %s on a %dx%d torus, %d slice(s) of %d flits, interval %u, arbitration %s\n",
                 mo->traffic, mo->params.n, mo->params.n, mo->params.slices, mo->params.flits, interval, arb);
@@ -76,6 +79,8 @@ static void print_metrics(FILE *f, out_format fmt, const model_opts *mo, const c
         fprintf(f, "busiest link    %lld flits (bound: duration >= %lld)\n",
                 (long long)m->max_link_flits, (long long)m->max_link_flits + 1);
         fprintf(f, "late packets    %lld (tails ejected in the last %d cycles)\n", (long long)m->late, mo->params.flits);
+        fprintf(f, "late sum        %lld (the sum of the tail cycles in the last %d cycles)\n", (long long)m->late_sum,
+                2 * mo->params.flits < 256 ? 2 * mo->params.flits : 256);
         fprintf(f, "cycles          %lld simulated\n", (long long)m->cycles);
     }
 }

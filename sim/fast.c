@@ -847,7 +847,7 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
     fast_sim fc = *f0, *f = &fc;
     events ev = { f->pbits[0], f->pbits[1], f->qbits[0], f->qbits[1], f->ilist[0], f->ilist[1], 0, 0 };
     progress pr = { 0, 0, -1, 0, { 0 } };
-    tailwin_reset(&pr.tw, G.L);
+    tailwin_reset(&pr.tw, 2 * G.L);
     int64_t idle = 0, t = 0;
     sim_status st = SIM_OK;
     const int bound = cutoff < INT64_MAX && !f->p.no_load_bound;
@@ -870,7 +870,8 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
     m->status = st;
     m->stop_cycle = st == SIM_OK ? 0 : t;
     m->duration = st == SIM_CUTOFF ? cutoff + 1 : pr.last_eject + 1;
-    m->late = tailwin_count(&pr.tw, pr.last_eject);
+    m->late = tailwin_count(&pr.tw, pr.last_eject, G.L);
+    m->late_sum = tailwin_sum(&pr.tw, pr.last_eject, pr.tw.w);
     m->tail_profile = tailwin_profile(&pr.tw, pr.last_eject);
     f0->nheap = f->nheap;
     return st;

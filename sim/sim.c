@@ -435,7 +435,8 @@ static void finish_metrics(const sim *s, const ref_run *r, int64_t cutoff, sim_m
 {
     m->stop_cycle = m->status == SIM_OK ? 0 : r->t;
     m->duration = m->status == SIM_CUTOFF ? cutoff + 1 : r->last_eject + 1;
-    m->late = tailwin_count(&r->tw, r->last_eject);
+    m->late = tailwin_count(&r->tw, r->last_eject, s->p.flits);
+    m->late_sum = tailwin_sum(&r->tw, r->last_eject, r->tw.w);
     m->tail_profile = tailwin_profile(&r->tw, r->last_eject);
     for (int l = 0; l < s->nodes * 4; l++) {
         if (s->lfirst[l] >= 0 && s->llast[l] - s->lfirst[l] + 1 > m->te) m->te = s->llast[l] - s->lfirst[l] + 1;
@@ -454,7 +455,7 @@ static sim_status run(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *
         else r.to_send += s->S;
     }
     m->packets = r.to_send;
-    tailwin_reset(&r.tw, s->p.flits);
+    tailwin_reset(&r.tw, 2 * s->p.flits);
     int64_t idle = 0;
     while (r.done < r.to_send) {
         if (r.in_net == 0) skip_to_release(s, c, &r);

@@ -1,7 +1,8 @@
-/* How many packets finish in the last few cycles of a run: a measure of how
- * close a configuration is to finishing a cycle earlier, used to break ties
- * between equal durations.  Tail ejections arrive in cycle order, so a ring
- * of per-cycle counts over the last `w` cycles is exact. */
+/* How many packets finish in the last few cycles of a run, and when: a
+ * measure of how close a configuration is to finishing a cycle earlier, used
+ * to break ties between equal durations.  Tail ejections arrive in cycle
+ * order, so a ring of per-cycle counts over the last `w` cycles is exact for
+ * any window up to w. */
 #ifndef NOCSIM_TAILWIN_H
 #define NOCSIM_TAILWIN_H
 
@@ -28,13 +29,23 @@ static inline void tailwin_add(tailwin *tw, int64_t t)
     tw->n[k]++;
 }
 
-/* Tails ejected in cycles last-w+1 .. last. */
-static inline int64_t tailwin_count(const tailwin *tw, int64_t last)
+/* Tails ejected in cycles last-w+1 .. last (w at most the ring's). */
+static inline int64_t tailwin_count(const tailwin *tw, int64_t last, int w)
 {
     int64_t c = 0;
     for (int k = 0; k < tw->w; k++)
-        if (tw->t[k] >= 0 && tw->t[k] > last - tw->w) c += tw->n[k];
+        if (tw->t[k] >= 0 && tw->t[k] > last - w) c += tw->n[k];
     return c;
+}
+
+/* The sum of the ejection cycles of the tails ejected in cycles last-w+1 ..
+ * last (w at most the ring's). */
+static inline int64_t tailwin_sum(const tailwin *tw, int64_t last, int w)
+{
+    int64_t s = 0;
+    for (int k = 0; k < tw->w; k++)
+        if (tw->t[k] >= 0 && tw->t[k] > last - w) s += tw->t[k] * tw->n[k];
+    return s;
 }
 
 /* Tails ejected in cycles last, last-1 and last-2, packed 8 bits each (the

@@ -56,7 +56,7 @@ static void same_metrics(const sim_metrics *a, const sim_metrics *b, const char 
                                   (long long)a->field, (long long)b->field)
     SAME(status); SAME(duration); SAME(te); SAME(ir); SAME(or_); SAME(ib); SAME(ob); SAME(lb);
     SAME(flits_injected); SAME(flits_ejected); SAME(packets); SAME(idle_nodes); SAME(cycles);
-    SAME(max_link_flits); SAME(stop_cycle); SAME(late); SAME(tail_profile);
+    SAME(max_link_flits); SAME(stop_cycle); SAME(late); SAME(tail_profile); SAME(late_sum);
 #undef SAME
 }
 

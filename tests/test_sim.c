@@ -94,6 +94,7 @@ START_TEST(isolated_packet_duration)
                 ck_assert_int_eq(m.te, h ? lens[li] : 0); /* each link carries L flits back to back */
                 ck_assert_int_eq(m.late, 1);
                 ck_assert_int_eq(m.tail_profile, 1 << 16); /* one tail, in the last cycle */
+                ck_assert_int_eq(m.late_sum, h + lens[li]); /* that tail's cycle */
                 sim_config_free(c);
                 free(d);
             }
@@ -126,8 +127,8 @@ START_TEST(injection_timing_shifts)
 END_TEST
 
 /* Tail cycles of every packet (sim_tail_cycles) from both engines, which
- * must agree; written to out (nodes x slices entries). */
-static void tails_both(const sim_params *p, const int32_t *dest, const sim_config *c, int64_t *out)
+ * must agree; written to out (nodes x slices entries).  Returns the metrics. */
+static sim_metrics tails_both(const sim_params *p, const int32_t *dest, const sim_config *c, int64_t *out)
 {
     char err[256];
     size_t npk = (size_t)(p->n * p->n) * (size_t)p->slices;
@@ -142,6 +143,7 @@ static void tails_both(const sim_params *p, const int32_t *dest, const sim_confi
     for (size_t k = 0; k < npk; k++) ck_assert_int_eq(out[k], ref[k]);
     sim_free(s);
     free(ref);
+    return m;
 }
 
 /* Each packet's tail cycle, indexed src * S + slice, -1 where nothing is
@@ -149,7 +151,11 @@ static void tails_both(const sim_params *p, const int32_t *dest, const sim_confi
  * (model.md): (1,1) -> (4,3) is 5 hops, so with L = 8 the slices released at
  * 0 and V = 40 eject at 13 and 53.  Under contention (the queue-selection
  * case below) the winner A ejects at 0 + 2 + 8 = 10 and B at 19; with P
- * first at router 1, B (released at 1) ejects at 11 and A at 18. */
+ * first at router 1, B (released at 1) ejects at 11 and A at 18.  late_sum
+ * adds the tail cycles of the last 2L = 16 cycles: 53 alone in the first
+ * case (13 is 40 cycles earlier), 10 + 19 = 29 and 18 + 11 = 29 in the
+ * others; late (tails in the last L = 8 cycles) is 1, 1 and 2 (11 and 18
+ * both lie in 11..18). */
 START_TEST(tail_cycles_by_hand)
 {
     int n = 8, src = xy(n, 1, 1);
@@ -158,7 +164,9 @@ START_TEST(tail_cycles_by_hand)
     sim_params p = params(n, 8, 2);
     sim_config *c = sim_config_new(n * n, 3, 0, 40);
     int64_t t[2 * 64];
-    tails_both(&p, d, c, t);
+    sim_metrics m = tails_both(&p, d, c, t);
+    ck_assert_int_eq(m.late_sum, 53);
+    ck_assert_int_eq(m.late, 1);
     for (int k = 0; k < 2 * n * n; k++) {
         int64_t want = k == 2 * src ? 13 : k == 2 * src + 1 ? 53 : -1;
         ck_assert_msg(t[k] == want, "packet %d: tail at %lld, want %lld", k, (long long)t[k], (long long)want);
@@ -172,12 +180,16 @@ START_TEST(tail_cycles_by_hand)
     p = params(n, 8, 1);
     c = sim_config_new(n * n, 3, 0, 8);
     c->inject[b] = 1;
-    tails_both(&p, d, c, t);
+    m = tails_both(&p, d, c, t);
     ck_assert_int_eq(t[a], 10);
     ck_assert_int_eq(t[b], 19);
+    ck_assert_int_eq(m.late_sum, 29);
+    ck_assert_int_eq(m.late, 1);
     const uint8_t pfirst[5] = { PORT_P, PORT_N, PORT_E, PORT_S, PORT_W };
     memcpy(sim_config_q(c, b, PORT_E, 0), pfirst, 5);
-    tails_both(&p, d, c, t);
+    m = tails_both(&p, d, c, t);
+    ck_assert_int_eq(m.late_sum, 29);
+    ck_assert_int_eq(m.late, 2);
     ck_assert_int_eq(t[a], 18);
     ck_assert_int_eq(t[b], 11);
     for (int k = 0; k < n * n; k++)
