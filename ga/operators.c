@@ -240,6 +240,26 @@ void ga_shift_line(sim_config *c, const ga_space *sp, const ga_effective *e, rng
     }
 }
 
+int ga_advance_late(sim_config *c, const ga_space *sp, const int64_t *tails, int64_t packets, int slices, int window,
+                    rng *r)
+{
+    if (!(sp->genes & GENE_I) || slices < 1) return 0;
+    int64_t last = -1, late = 0;
+    for (int64_t k = 0; k < packets; k++)
+        if (tails[k] > last) last = tails[k];
+    if (last < 0) return 0;
+    for (int64_t k = 0; k < packets; k++)
+        if (tails[k] >= 0 && tails[k] > last - window) late++;
+    int64_t pick = (int64_t)(rng_next(r) % (uint64_t)late);
+    for (int64_t k = 0;; k++)
+        if (tails[k] >= 0 && tails[k] > last - window && pick-- == 0) {
+            int node = (int)(k / slices);
+            int v = c->inject[node] - (1 + (int)rng_below(r, 3));
+            c->inject[node] = (uint16_t)(v < 0 ? 0 : v);
+            return 1;
+        }
+}
+
 void ga_crossover(sim_config *a, const sim_config *b, const ga_space *sp, double rate, rng *r)
 {
     if ((sp->genes & GENE_V) && rng_unit(r) < rate) a->interval = b->interval;

@@ -81,6 +81,16 @@ int ga_mutate_local_mix(sim_config *c, const ga_space *sp, const ga_effective *e
  * (drawn) of a random sender by the same step of +-1..3, each clamped to
  * [0, imax].  Nothing changes when I does not evolve or nobody sends. */
 void ga_shift_line(sim_config *c, const ga_space *sp, const ga_effective *e, rng *r);
+/* A move aimed at the end of the parent's run: among the packets whose tail
+ * ejected in the last `window` cycles of it (tails: the parent's
+ * sim_tail_cycles, `packets` entries src * slices + slice, -1 for none),
+ * draw one uniformly and move its source's injection timing earlier by
+ * 1..3, clamped at 0.  Only the packets that finish last decide the
+ * duration, and most random moves touch none of them.  Returns 1 when a
+ * packet was drawn, 0 (nothing drawn, c unchanged) when I does not evolve or
+ * no packet was sent. */
+int ga_advance_late(sim_config *c, const ga_space *sp, const int64_t *tails, int64_t packets, int slices, int window,
+                    rng *r);
 /* Uniform crossover: each evolved gene of a takes b's value with
  * probability rate (a Q list is one gene: it is copied whole); a and b must
  * have the same size; b is not changed. */

@@ -600,6 +600,74 @@ START_TEST(mutate_local_same_seed_same_result)
 }
 END_TEST
 
+/* ---- ga_advance_late, by hand ---- */
+
+/* Two slices on 4x4: tails (index src * 2 + slice) of a parent that lasted
+ * 51 cycles (last tail 50).  With a window of 3 the late packets are those
+ * ejected in 48..50: (3, slice 1) at 50 and (5, slice 0) at 48; (7, 1) at
+ * 47 joins with a window of 4; (9, 0) at 10 never. */
+START_TEST(advance_late_moves_only_late_sources_earlier)
+{
+    int64_t tails[2 * NODES];
+    for (int k = 0; k < 2 * NODES; k++) tails[k] = -1;
+    tails[3 * 2 + 1] = 50;
+    tails[5 * 2 + 0] = 48;
+    tails[7 * 2 + 1] = 47;
+    tails[9 * 2 + 0] = 10;
+    ga_space sp = space(GENE_ALL);
+    sim_config *base = config(), *c = config();
+    base->inject[3] = 10;
+    base->inject[5] = 2;
+    base->inject[7] = 5;
+    base->inject[9] = 0;
+    const int windows[] = { 3, 4, 1 };
+    for (int w = 0; w < 3; w++) {
+        rng r;
+        rng_seed(&r, 5);
+        int picked[NODES] = { 0 }, seen3[11] = { 0 };
+        for (int t = 0; t < 3000; t++) {
+            sim_config_copy(c, base);
+            ck_assert_int_eq(ga_advance_late(c, &sp, tails, 2 * NODES, 2, windows[w], &r), 1);
+            unsigned grp = 0;
+            int idx = 0;
+            /* Every late source starts above 0, so exactly one gene moves. */
+            ck_assert_int_eq(diff_genes(c, base, &grp, &idx), 1);
+            ck_assert_uint_eq(grp, GENE_I);
+            picked[idx]++;
+            int before = base->inject[idx], after = c->inject[idx];
+            int want_lo = before - 3 < 0 ? 0 : before - 3;
+            ck_assert_msg(after < before && after >= want_lo, "node %d: %d -> %d", idx, before, after);
+            if (idx == 3) seen3[after]++;
+        }
+        ck_assert_int_gt(picked[3], 0);
+        ck_assert_int_eq(picked[9], 0);
+        if (windows[w] == 4) ck_assert_int_gt(picked[7], 0);
+        else ck_assert_int_eq(picked[7], 0);
+        if (windows[w] == 1) ck_assert_int_eq(picked[5], 0);
+        else {
+            ck_assert_int_gt(picked[5], 0);
+            /* Uniform over the late packets: 1/2 (or 1/3) each, within 5 sigma. */
+            double share = windows[w] == 4 ? 1.0 / 3 : 0.5, sd = sqrt(3000 * share * (1 - share));
+            ck_assert_msg(fabs(picked[3] - 3000 * share) < 5 * sd, "window %d: node 3 %d of 3000", windows[w], picked[3]);
+        }
+        for (int v = 7; v <= 9; v++) ck_assert_msg(seen3[v] > 0, "window %d: step to %d never seen", windows[w], v);
+    }
+    /* Nothing to aim at: I fixed, or no packet sent. */
+    rng r;
+    rng_seed(&r, 1);
+    sp = space(GENE_V | GENE_C | GENE_Q);
+    sim_config_copy(c, base);
+    ck_assert_int_eq(ga_advance_late(c, &sp, tails, 2 * NODES, 2, 3, &r), 0);
+    ck_assert(configs_equal(c, base));
+    sp = space(GENE_ALL);
+    for (int k = 0; k < 2 * NODES; k++) tails[k] = -1;
+    ck_assert_int_eq(ga_advance_late(c, &sp, tails, 2 * NODES, 2, 3, &r), 0);
+    ck_assert(configs_equal(c, base));
+    sim_config_free(base);
+    sim_config_free(c);
+}
+END_TEST
+
 /* ---- ga_effective_new, by hand ---- */
 
 /* On 4x4, (0,0) -> (0,2) and (0,1) -> (0,3) go N (Y only).  Link
@@ -652,6 +720,7 @@ int main(void)
     tcase_add_test(tc, mutate_local_weighting_odds);
     tcase_add_test(tc, mutate_local_same_seed_same_result);
     tcase_add_test(tc, effective_genes_vertical_pair);
+    tcase_add_test(tc, advance_late_moves_only_late_sources_earlier);
     suite_add_tcase(s, tc);
     return testutil_run(s);
 }
