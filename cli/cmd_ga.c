@@ -59,20 +59,28 @@ static void help(void)
            "and queue-selection orders Q that shorten a sliced collective communication,\n"
            "and record the best chromosomes and their synonyms in the database.\n\n"
            "search:\n"
-           "  --algo local|paper       local (default): seeded with simple stacking, few\n"
-           "                           small mutations, accepts equal children;\n"
+           "  --algo local|paper       local (default): one lineage seeded with simple stacking,\n"
+           "                           few small mutations, keeps the best child if no worse;\n"
            "                           paper: the paper's GA as written (random start,\n"
            "                           mutation ratio, strict replacement)\n"
-           "  --pop N                  chromosomes (default: local 8, paper 50)\n"
-           "  --generations G          (default: local 6250, paper 1000: 50,000 simulations either way)\n"
+           "  --pop N                  chromosomes, i.e. lineages (default: local 1, paper 50)\n"
+           "  --children C             children each lineage makes a generation, the best of them\n"
+           "                           replacing it (default 1); they run on all threads: with\n"
+           "                           --pop 1, C = cores is faster (but weaker: data/ga_study.md),\n"
+           "                           C = 1 speculates ahead on the other threads (same result)\n"
+           "  --generations G          (default: local 50000, paper 1000: 50,000 simulations either way)\n"
            "  --evals N                stop after N simulations in all (default: no limit)\n"
            "  --train G                mutation-only generations at the start (default 100)\n"
            "  --mutation R             paper: ratio of genes redrawn, e.g. 0.1|0.05|0.02 (default 0.05)\n"
            "  --max-genes K            local: genes changed per child, 1..K (default 8)\n"
-           "  --weights genes|groups|mix  local: pick genes uniformly (default), or a group\n"
-           "                           (V, I, C, Q) first, uniformly or by the fixed mix 5/30/20/45 %%\n"
+           "  --weights genes|groups|mix  local: pick genes uniformly, or a group (V, I, C, Q)\n"
+           "                           first, uniformly or by the fixed mix 5/30/20/45 %% (default mix)\n"
            "  --shift P                local: probability that a child also shifts the injection\n"
-           "                           timings of a whole row or column by +-1..3 (default 0.3)\n"
+           "                           timings of a whole row or column by +-1..3 (default 0)\n"
+           "  --target P               local: probability that a child's first move starts a\n"
+           "                           packet that finished in the parent's last cycles earlier:\n"
+           "                           its source's injection timing -1..3 (default 0.3)\n"
+           "  --target-window W        local: those last cycles (default 3)\n"
            "  --crossover-interval G   generations between crossovers, 0 = none (default 10)\n"
            "  --crossover-rate R       probability a gene is copied, 0.1-0.9 (default 0.4)\n"
            "  --crossover-pairs P      pairs per crossover (default pop/2)\n"
@@ -87,17 +95,21 @@ static void help(void)
            "  --sort-key K             secondary key for equal durations, one of: none, or, ob,\n"
            "                           te, te-rev, tb, lb, late (packets finishing in the last l_c\n"
            "                           cycles), late-lb, tail, late3 (packets finishing in the last\n"
-           "                           3 cycles) (default: local late-lb, paper none)\n"
+           "                           3 cycles), late-sum (the sum of the tail cycles in the last\n"
+           "                           2 l_c cycles) (default: local late3, paper none)\n"
            "  --sort duration|te       first key (te: effective thickness alone, paper T09)\n"
            "  --fitness estimate       rough estimation (paper 6.2): single-slice runs scored\n"
            "                           T_e (S'-1) + t_d, then the best is replayed at S' slices\n"
            "  --estimate-slices S'     (default 2)\n"
-           "  --perturb K              try V-K..V+K at every evaluation and keep the best (paper 7.1)\n"
+           "  --perturb K              try V-K..V+K at every evaluation and keep the best (paper 7.1;\n"
+           "                           not with --children 2 or more)\n"
            "  --threads K              evaluation threads (default: all cores); results do not\n"
            "                           depend on it\n"
            "  --seed X                 (default 1)\n"
            "recording:\n"
            "  --db PATH                database (default nocsim.db); --no-db records nothing\n"
+           "  --record all|sparse      synonyms recorded: every one, or the 1st, 2nd, 4th, 8th, ...\n"
+           "                           of each best score (default: local sparse, paper all)\n"
            "  --resume RUN             continue an unfinished run of the database with its\n"
            "                           recorded parameters; only --db, --threads, --save-best,\n"
            "                           --quiet, --progress-every and --format may be given\n"
@@ -174,6 +186,7 @@ static int parse_ga_option(int argc, char **argv, int *i, ga_opts *o)
 #define PICK(field, type, names, n) do { VAL(); if (!arg_choice(cmd, a, v, names, n, &k)) return -1; field = (type)k; } while (0)
     if (!strcmp(a, "--algo")) PICK(gp->algo, ga_algo, ga_algo_names, GA_ALGO_COUNT);
     else if (!strcmp(a, "--pop")) INTO(gp->pop, GA_POP_MIN, GA_POP_MAX);
+    else if (!strcmp(a, "--children")) INTO(gp->children, 1, GA_CHILDREN_MAX);
     else if (!strcmp(a, "--generations")) INTO(gp->generations, 0, GA_COUNT_MAX);
     else if (!strcmp(a, "--evals")) INTO(gp->max_evals, 1, GA_EVALS_MAX);
     else if (!strcmp(a, "--train")) INTO(gp->train, 0, GA_COUNT_MAX);
@@ -181,6 +194,8 @@ static int parse_ga_option(int argc, char **argv, int *i, ga_opts *o)
     else if (!strcmp(a, "--max-genes")) INTO(gp->max_genes, 1, GA_MAX_GENES_MAX);
     else if (!strcmp(a, "--weights")) PICK(gp->weights, ga_weighting, ga_weight_names, GA_WEIGHT_COUNT);
     else if (!strcmp(a, "--shift")) REAL(gp->shift, 0, 1);
+    else if (!strcmp(a, "--target")) REAL(gp->target, 0, 1);
+    else if (!strcmp(a, "--target-window")) INTO(gp->target_window, 1, GA_TARGET_WINDOW_MAX);
     else if (!strcmp(a, "--crossover-interval")) INTO(gp->crossover_interval, 0, GA_COUNT_MAX);
     else if (!strcmp(a, "--crossover-rate")) REAL(gp->crossover_rate, 0, 1);
     else if (!strcmp(a, "--crossover-pairs")) INTO(gp->crossover_pairs, 0, GA_COUNT_MAX);
@@ -195,6 +210,7 @@ static int parse_ga_option(int argc, char **argv, int *i, ga_opts *o)
     else if (!strcmp(a, "--interval")) INTO(gp->interval, 1, SIM_INTERVAL_MAX);
     else if (!strcmp(a, "--stack-vmax")) { INTO(gp->stack_vmax, 1, SIM_SWEEP_MAX); o->vmax_given = 1; }
     else if (!strcmp(a, "--sort-key")) PICK(gp->sort_key, ga_sort_key, ga_key_names, GA_KEY_COUNT);
+    else if (!strcmp(a, "--record")) PICK(gp->record, ga_record_rule, ga_record_names, GA_RECORD_COUNT);
     else if (!strcmp(a, "--threads")) { INTO(gp->threads, 1, SIM_POOL_MAX_THREADS); o->threads_given = 1; }
     else if (!strcmp(a, "--fitness")) PICK(gp->fitness, ga_fitness, ga_fitness_names, GA_FIT_COUNT);
     else if (!strcmp(a, "--sort")) {

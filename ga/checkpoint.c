@@ -1,4 +1,4 @@
-/* Saving and restoring a GA run (see checkpoint.h).  Layout: "NCK1", then
+/* Saving and restoring a GA run (see checkpoint.h).  Layout: CKPT_MAGIC ("NCK2"), then
  * little-endian fixed-width fields in the order written below, the whole
  * compressed with zlib.  The format is private to one nocsim version's
  * resume; it is not meant for exchange (use exported chromosomes). */
@@ -12,6 +12,11 @@
 
 #include "ga/chrom.h"
 #include "ga/ga_internal.h"
+
+/* The format's name; the digit goes up whenever the layout changes (NCK2:
+ * the targeted move's two parameters, the record rule, the children a
+ * generation and the synonyms met; the metric late_sum). */
+#define CKPT_MAGIC "NCK2"
 
 typedef struct { uint8_t *p; size_t len, cap; int oom; } wbuf;
 /* A reader that never trusts the blob: every field is range-checked as it
@@ -85,7 +90,7 @@ static int64_t get_in(rbuf *r, const char *what, int64_t lo, int64_t hi)
 static void put_metrics(wbuf *w, const sim_metrics *m)
 {
     const int64_t f[] = { m->status, m->duration, m->te, m->ir, m->or_, m->ib, m->ob, m->lb, m->flits_injected,
-                          m->flits_ejected, m->packets, m->idle_nodes, m->cycles, m->max_link_flits, m->stop_cycle, m->late, m->tail_profile };
+                          m->flits_ejected, m->packets, m->idle_nodes, m->cycles, m->max_link_flits, m->stop_cycle, m->late, m->tail_profile, m->late_sum };
     for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) put64(w, (uint64_t)f[k]);
 }
 
@@ -99,12 +104,12 @@ static void get_metrics(rbuf *r, sim_metrics *m, const char *who)
 {
     static const char *const names[] = { "duration", "te", "ir", "or", "ib", "ob", "lb", "flits_injected",
                                          "flits_ejected", "packets", "idle_nodes", "cycles", "max_link_flits",
-                                         "stop_cycle", "late", "tail_profile" };
+                                         "stop_cycle", "late", "tail_profile", "late_sum" };
     char what[96];
     snprintf(what, sizeof what, "%s status", who);
     m->status = (sim_status)get_in(r, what, SIM_OK, SIM_CUTOFF);
     int64_t *f[] = { &m->duration, &m->te, &m->ir, &m->or_, &m->ib, &m->ob, &m->lb, &m->flits_injected,
-                     &m->flits_ejected, &m->packets, &m->idle_nodes, &m->cycles, &m->max_link_flits, &m->stop_cycle, &m->late, &m->tail_profile };
+                     &m->flits_ejected, &m->packets, &m->idle_nodes, &m->cycles, &m->max_link_flits, &m->stop_cycle, &m->late, &m->tail_profile, &m->late_sum };
     for (size_t k = 0; k < sizeof f / sizeof f[0]; k++) {
         snprintf(what, sizeof what, "%s %s", who, names[k]);
         *f[k] = get_in(r, what, 0, CKPT_MAX_METRIC);
@@ -116,11 +121,12 @@ static void put_params(wbuf *w, const ga_params *gp, const sim_params *sp)
     const int64_t gi[] = { gp->algo, gp->pop, gp->generations, gp->train, gp->max_genes, gp->crossover_interval,
                            gp->crossover_pairs, gp->ties, gp->watchdog, gp->lifetime, gp->genes, gp->arb,
                            gp->interval, gp->stack_vmax, gp->sort_key, gp->max_evals, gp->threads,
-                           gp->fitness, gp->estimate_slices, gp->perturb, gp->weights };
+                           gp->fitness, gp->estimate_slices, gp->perturb, gp->weights, gp->target_window, gp->record, gp->children };
     for (size_t k = 0; k < sizeof gi / sizeof gi[0]; k++) put64(w, (uint64_t)gi[k]);
     put(w, &gp->mutation, sizeof gp->mutation); /* IEEE doubles: same on every platform we build for */
     put(w, &gp->crossover_rate, sizeof gp->crossover_rate);
     put(w, &gp->shift, sizeof gp->shift);
+    put(w, &gp->target, sizeof gp->target);
     put64(w, gp->seed);
     const int64_t si[] = { sp->n, sp->vcs, sp->buffer, sp->flits, sp->slices, sp->tie, sp->dateline, sp->q_update,
                            sp->slot_reuse, sp->input_limit, sp->self, sp->deadlock_cycles, sp->max_cycles,
@@ -135,7 +141,7 @@ static void put_params(wbuf *w, const ga_params *gp, const sim_params *sp)
 static void get_params(rbuf *r, ga_params *gp, sim_params *sp)
 {
     gp->algo = (ga_algo)get_in(r, "algo", 0, GA_ALGO_COUNT - 1);
-    gp->pop = (int)get_in(r, "pop", 2, 100000);
+    gp->pop = (int)get_in(r, "pop", GA_POP_MIN, GA_POP_MAX);
     gp->generations = (int)get_in(r, "generations", 0, INT32_MAX);
     gp->train = (int)get_in(r, "train", 0, INT32_MAX);
     gp->max_genes = (int)get_in(r, "max_genes", 1, 1000);
@@ -155,15 +161,21 @@ static void get_params(rbuf *r, ga_params *gp, sim_params *sp)
     gp->estimate_slices = (int)get_in(r, "estimate_slices", 1, SIM_MAX_SLICES);
     gp->perturb = (int)get_in(r, "perturb", 0, 1000);
     gp->weights = (ga_weighting)get_in(r, "weights", 0, GA_WEIGHT_COUNT - 1);
+    gp->target_window = (int)get_in(r, "target_window", 1, GA_TARGET_WINDOW_MAX);
+    gp->record = (ga_record_rule)get_in(r, "record", 0, GA_RECORD_COUNT - 1);
+    gp->children = (int)get_in(r, "children", 1, GA_CHILDREN_MAX);
     get(r, &gp->mutation, sizeof gp->mutation);
     get(r, &gp->crossover_rate, sizeof gp->crossover_rate);
     get(r, &gp->shift, sizeof gp->shift);
+    get(r, &gp->target, sizeof gp->target);
     if (!r->bad && !(gp->mutation > 0 && gp->mutation <= 1))
         damaged(r, "mutation = %g, outside (0, 1]", gp->mutation);
     if (!r->bad && !(gp->crossover_rate >= 0 && gp->crossover_rate <= 1))
         damaged(r, "crossover_rate = %g, outside [0, 1]", gp->crossover_rate);
     if (!r->bad && !(gp->shift >= 0 && gp->shift <= 1))
         damaged(r, "shift = %g, outside [0, 1]", gp->shift);
+    if (!r->bad && !(gp->target >= 0 && gp->target <= 1))
+        damaged(r, "target = %g, outside [0, 1]", gp->target);
     gp->seed = get64(r);
     sp->n = (int)get_in(r, "size", 4, 1024);
     sp->vcs = (int)get_in(r, "vcs", 3, SIM_MAX_VCS);
@@ -205,7 +217,7 @@ static void get_config(rbuf *r, const ga *g, sim_config *c, const char *who)
 int ga_checkpoint_save(const ga *g, uint8_t **blob, size_t *len, char *err, size_t errlen)
 {
     wbuf w = { 0 };
-    put(&w, "NCK1", 4);
+    put(&w, CKPT_MAGIC, 4);
     put_params(&w, &g->gp, &g->sp);
     put(&w, g->traffic, sizeof g->traffic);
     for (int i = 0; i < g->nodes; i++) put64(&w, (uint64_t)(int64_t)g->dest[i]);
@@ -213,7 +225,7 @@ int ga_checkpoint_save(const ga *g, uint8_t **blob, size_t *len, char *err, size
     const int64_t st[] = { g->generation, g->evals, g->since_best, g->synonyms, g->t_d0, g->t_e0, g->base_scheme,
                            g->base_interval, g->base_stack, g->base_nonsplit, g->space.genes, g->space.vmin,
                            g->space.vmax, g->space.imax, g->space.v_fixed, g->space.c_fixed, g->best_score,
-                           g->best_crc };
+                           g->best_crc, g->syn_seen };
     for (size_t k = 0; k < sizeof st / sizeof st[0]; k++) put64(&w, (uint64_t)st[k]);
     double elapsed = g->elapsed_before;
     ga_progress pr;
@@ -274,7 +286,12 @@ static int read_context(rbuf *r, ga_params *gp, sim_params *sp, char *traffic, i
 {
     char magic[4];
     get(r, magic, 4);
-    if (!r->bad && memcmp(magic, "NCK1", 4) != 0) damaged(r, "not a nocsim GA checkpoint (bad magic)");
+    if (r->bad) return snprintf(err, errlen, DAMAGED "%s", r->why), -1;
+    /* Earlier formats: a run is resumed by the version that started it. */
+    if (memcmp(magic, "NCK", 3) == 0 && magic[3] >= '1' && magic[3] < CKPT_MAGIC[3])
+        return snprintf(err, errlen, "checkpoint written by an earlier nocsim (format %.4s, this one reads %s): "
+                        "resume the run with the version that started it", magic, CKPT_MAGIC), -1;
+    if (memcmp(magic, CKPT_MAGIC, 4) != 0) damaged(r, "not a nocsim GA checkpoint (bad magic)");
     ga_params_default(gp);
     sim_params_default(sp);
     get_params(r, gp, sp);
@@ -316,8 +333,8 @@ int ga_checkpoint_peek(const uint8_t *blob, size_t len, ga_params *gp, sim_param
  * blob too short for its population is refused before the GA is built. */
 static size_t min_rest(const ga_params *gp, const sim_params *sp)
 {
-    size_t cfg = chrom_encoded_size(sp->n, sp->vcs), metrics = 17 * 8;
-    return 4 * 8 + 18 * 8 + 8 + metrics + cfg + (size_t)gp->pop * (16 + metrics + cfg) + 8;
+    size_t cfg = chrom_encoded_size(sp->n, sp->vcs), metrics = 18 * 8;
+    return 4 * 8 + 19 * 8 + 8 + metrics + cfg + (size_t)gp->pop * (16 + metrics + cfg) + 8;
 }
 
 /* The search state after the parameters, checked against them. */
@@ -347,6 +364,7 @@ static void read_state(rbuf *r, ga *g)
     g->space.c_fixed = (int)get_in(r, "c_fixed", 0, VCSEL_NSCHEMES - 1);
     g->best_score = get_in(r, "best_score", 0, GA_SCORE_INF);
     g->best_crc = (uint32_t)get_in(r, "best_crc", 0, UINT32_MAX);
+    g->syn_seen = get_in(r, "synonyms_seen", 0, INT64_MAX / 4);
     if (!r->bad && !g->space.genes && (g->generation || g->evals || g->best_score != GA_SCORE_INF))
         damaged(r, "a checkpoint from before the start has generation %lld, %lld evaluations",
                 (long long)g->generation, (long long)g->evals);

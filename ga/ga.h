@@ -8,13 +8,17 @@
  *          strict replacement (a child must be better), crossover every
  *          `crossover_interval` generations with the pairing (1,2),(1,3),
  *          (2,3),(1,4),..., watchdog or lifetime re-initialisation.
- *   local  (default) the same loop seeded with the simple-stacking optimum of
- *          every scheme; a child changes 1..max_genes effective genes by
- *          small steps and replaces its parent when it is no worse;
- *          re-initialisation restarts from the best, so it is never lost.
+ *   local  (default) the same loop seeded with the simple-stacking optima
+ *          (by default one lineage: a (1+1) search); a child changes
+ *          1..max_genes effective genes by small steps, a share of them
+ *          aimed at the packets that finished last in its parent's run
+ *          (their tail cycles come with each evaluation), and replaces its
+ *          parent when it is no worse; re-initialisation restarts from the
+ *          best, so it is never lost.
  *
  * Every chromosome that scores a new best, and every other signature that
- * scores the current best (a synonym), is recorded in the store with its
+ * scores the current best (a synonym; with the sparse record rule only the
+ * 1st, 2nd, 4th, ... of each score), is recorded in the store with its
  * metrics; one transaction per generation, with a checkpoint (at most once a
  * second, and always at the start and the end) from which ga_resume continues.
  *
@@ -45,8 +49,14 @@ typedef enum {
     GA_KEY_LATE_LB, /* late first, then lb */
     GA_KEY_TAIL,    /* tails in the last, second and third last cycles, lexicographically */
     GA_KEY_LATE3,   /* tails in the last three cycles */
+    GA_KEY_LATE_SUM, /* the sum of the tail cycles in the last 2 l_c cycles (sim_metrics.late_sum) */
     GA_KEY_COUNT
 } ga_sort_key;
+
+/* Which synonyms are recorded: every one (the paper), or the 1st, 2nd, 4th,
+ * 8th, ... of each best score (a search that drifts across equal scores
+ * meets thousands, and each record costs a single-slice simulation). */
+typedef enum { GA_RECORD_ALL = 0, GA_RECORD_SPARSE, GA_RECORD_COUNT } ga_record_rule;
 
 /* What a chromosome is scored by (paper Sect. 6.2 and 7.2). */
 typedef enum {
@@ -64,16 +74,21 @@ extern const char *const ga_weight_names[GA_WEIGHT_COUNT];
 extern const char *const ga_algo_names[GA_ALGO_COUNT];
 extern const char *const ga_ties_names[GA_TIES_COUNT];
 extern const char *const ga_key_names[GA_KEY_COUNT];
+extern const char *const ga_record_names[GA_RECORD_COUNT];
 
 typedef struct {
     ga_algo algo;
     int pop;                 /* chromosomes */
+    int children;            /* children each lineage makes a generation from its parent (the best
+                                of them is its candidate); not with perturb */
     int generations;
     int train;               /* mutation-only generations at the start */
     double mutation;         /* paper: ratio of genes redrawn */
     int max_genes;           /* local: genes changed per child, 1..max_genes */
     ga_weighting weights;    /* local: how genes are picked */
     double shift;            /* local: probability a child shifts a whole row or column of I */
+    double target;           /* local: probability a child's first move advances a late packet's source */
+    int target_window;       /* local: late = tail in the parent's last target_window cycles */
     int crossover_interval;  /* generations between crossovers (0 = none) */
     double crossover_rate;   /* probability each gene is copied */
     int crossover_pairs;     /* pairs per crossover (0 = pop / 2) */
@@ -85,6 +100,7 @@ typedef struct {
     uint32_t interval;       /* V when V does not evolve (0 = the best stacking interval) */
     int stack_vmax;          /* simple-stacking sweep: V = l_c .. stack_vmax */
     ga_sort_key sort_key;
+    ga_record_rule record;   /* which synonyms are recorded */
     ga_fitness fitness;
     int estimate_slices;     /* S' of the rough estimation */
     int perturb;             /* vary V by +-perturb at every evaluation, keep the best (0 = off) */
@@ -95,7 +111,7 @@ typedef struct {
 
 /* Parameter ranges: ga_params_check enforces them and the command line
  * offers them, so each is written once. */
-#define GA_POP_MIN 2
+#define GA_POP_MIN 1
 #define GA_POP_MAX 100000
 #define GA_COUNT_MAX 100000000         /* generations, train, crossover interval and pairs, watchdog, lifetime */
 #define GA_MAX_GENES_MAX 1000
@@ -104,13 +120,20 @@ typedef struct {
  * a 4x4 torus are hours of work, of the default 16x16 weeks. */
 #define GA_EVALS_MAX 1000000000L
 #define GA_MUTATION_MIN 1e-6
+#define GA_TARGET_WINDOW_MAX 255
+/* Most children one lineage speculates ahead (one per thread), and most
+ * children a lineage makes a generation. */
+#define GA_SPEC_MAX 64
+#define GA_CHILDREN_MAX 64
 
 /* Fill every field of *gp with the defaults of the local search (which pass
  * ga_params_check).  Cannot fail. */
 void ga_params_default(ga_params *gp);
-/* Set algo and the defaults that depend on it: population, generations,
- * secondary sort key and line shifts (paper: 50, 1000, none, 0; local: 8,
- * 6250, late-lb, 0.3).  Other fields are left alone.  Cannot fail. */
+/* Set algo and the defaults that depend on it: population, children,
+ * generations, secondary sort key, line shifts, aimed moves and the record
+ * rule (paper: 50, 1, 1000, none, 0, 0, all; local: 1, 1, 50000, late3, 0,
+ * 0.3, sparse, and the mix weighting).  Other fields are left alone.  Cannot
+ * fail. */
 void ga_params_for_algo(ga_params *gp, ga_algo algo);
 /* Range checks.  Returns 0 if every field is in range, else -1 with one line
  * in err naming the first bad flag and its allowed range. */

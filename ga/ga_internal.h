@@ -41,6 +41,35 @@ struct ga {
     int32_t *age;
     int *kind;
     sim_job *jobs;
+    /* Tail cycles (sim_tail_cycles, npk = nodes x slices entries) of each
+     * chromosome's run and of each child's, swapped with the configs; a
+     * chromosome's are known (tails_ok) when its run finished and was not
+     * a perturbed one.  They aim the targeted moves (gp.target). */
+    int64_t npk;
+    int64_t **tails, **ctails;
+    uint8_t *tails_ok;
+    /* Speculation, for one lineage on several threads: the children of the
+     * next generations, made from the current parent as if each earlier one
+     * were rejected (with the generator's state after each making) and
+     * evaluated together.  A generation takes the next one while its parent
+     * is unchanged; anything else empties the queue (nspec = 0).  The run's
+     * results are those of making and evaluating one child a generation;
+     * children never taken are not counted.  Not in checkpoints: a resumed
+     * run makes them again from the saved generator. */
+    int spec_depth;         /* children made at a time (0: no speculation) */
+    int nspec, spec_next;
+    sim_config **spec;
+    int64_t **spec_tails;
+    sim_job *spec_jobs;
+    rng *spec_rng;
+    int *spec_kind;
+    /* --children C > 1: a mutating slot's children besides child[k], the
+     * j-th (1..C-1) at k (C-1) + j-1, with their tails; their jobs follow
+     * the P slots' in jobs.  keep_best_children moves the best of a slot's
+     * C into child[k] and keeps what consider said of it in kept_clone. */
+    sim_config **extra;
+    int64_t **etails;
+    int *kept_clone;
     sim_config **pert;      /* --perturb: pop x (2K+1) configurations */
     sim_job *pert_jobs;
     int *order;
@@ -52,7 +81,8 @@ struct ga {
     uint32_t best_crc;
     uint32_t *crcs;
     size_t ncrc, capcrc;
-    int64_t synonyms;
+    int64_t synonyms;       /* recorded synonyms of the best score */
+    int64_t syn_seen;       /* synonyms of the best score met (GA_RECORD_SPARSE) */
     int new_best;
     /* Progress. */
     int64_t generation, evals, since_best;

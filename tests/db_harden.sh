@@ -43,7 +43,7 @@ expect_damaged() {
 }
 
 # ---- damaged checkpoints (offsets: 4x4 torus, see tests/test_checkpoint.c) --
-for c in "580+24 99 dest[3]" "4 7 algo" "12 5000000 pop" "4+14*8 99 sort_key"; do
+for c in "612+24 99 dest[3]" "4 7 algo" "12 5000000 pop" "4+14*8 99 sort_key"; do
   set -- $c
   cp a.db d.db
   damage d.db $(($1)) "$2" || bad "cannot damage d.db"

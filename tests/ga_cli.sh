@@ -17,9 +17,11 @@ expect_usage() {
   case $err in *"$frag"*) ok;; *) bad "$what: '$err' lacks '$frag'";; esac
 }
 cd "$tmp"
-expect_usage "pop range"        "--pop"            $N ga --pop 1
+expect_usage "pop range"        "--pop"            $N ga --pop 0
 expect_usage "rate range"       "--crossover-rate" $N ga --crossover-rate 2
 expect_usage "watchdog+life"    "exclude"          $N ga --watchdog 100 --lifetime 100
+expect_usage "children range"   "--children"       $N ga --children 65
+expect_usage "children+perturb" "--children 2 and --perturb 1 exclude" $N ga --children 2 --perturb 1
 expect_usage "genes"            "not one of: V I C Q" $N ga --genes V,X
 expect_usage "algo"             "local paper"      $N ga --algo magic
 expect_usage "interval"         "packet length"    $N ga --interval 3

@@ -26,14 +26,18 @@
 #define OFF_ALGO 4
 #define OFF_POP 12
 #define OFF_SORT_KEY (4 + 14 * 8)
-#define OFF_MUTATION (4 + 21 * 8)
+#define OFF_TARGET_WINDOW (4 + 21 * 8)
+#define OFF_RECORD (4 + 22 * 8)
+#define OFF_CHILDREN (4 + 23 * 8)
+#define OFF_MUTATION (4 + 24 * 8)
 #define OFF_SHIFT (OFF_MUTATION + 16)
-#define OFF_SIZE (4 + 21 * 8 + 24 + 8)
+#define OFF_TARGET (OFF_MUTATION + 24)
+#define OFF_SIZE (OFF_MUTATION + 32 + 8)
 #define OFF_DEST (OFF_SIZE + 15 * 8 + 256)
 #define OFF_RNG (OFF_DEST + NODES * 8)
 #define OFF_STATE (OFF_RNG + 32)
-#define OFF_BEST_METRICS (OFF_STATE + 18 * 8 + 8)
-#define OFF_BEST_CFG (OFF_BEST_METRICS + 17 * 8)
+#define OFF_BEST_METRICS (OFF_STATE + 19 * 8 + 8)
+#define OFF_BEST_CFG (OFF_BEST_METRICS + 18 * 8)
 #define CFG_LEN (12 + 7 * NODES + 5 * NODES * 3 * 5)
 #define OFF_POP0 (OFF_BEST_CFG + CFG_LEN)
 
@@ -133,18 +137,24 @@ START_TEST(every_field_range_checked)
     ck_assert_uint_eq(raw[OFF_DEST + 8 * 1], (uint8_t)tr->dest[1]);
     ck_assert_uint_eq(raw[OFF_STATE], 3); /* generation */
     ck_assert_mem_eq(raw + OFF_BEST_CFG, "NCG1", 4);
-    ck_assert_mem_eq(raw + OFF_POP0 + 16 + 17 * 8, "NCG1", 4);
+    ck_assert_mem_eq(raw + OFF_POP0 + 16 + 18 * 8, "NCG1", 4);
     static const struct { size_t off; uint64_t v; const char *what; } cases[] = {
         { OFF_ALGO, 7, "algo" },
         { OFF_POP, 5000000, "pop" },
         { OFF_POP, (uint64_t)1 << 32 | POP, "pop" },       /* would truncate to 4 as an int */
         { OFF_SORT_KEY, 99, "sort_key" },
+        { OFF_TARGET_WINDOW, 0, "target_window" },
+        { OFF_TARGET_WINDOW, 256, "target_window" },
+        { OFF_RECORD, 2, "record" },
+        { OFF_CHILDREN, 0, "children" },
+        { OFF_CHILDREN, GA_CHILDREN_MAX + 1, "children" },
         { OFF_SIZE, 2000, "size" },
         { OFF_DEST + 8 * 3, 99, "dest[3]" },               /* heap overflow in ga_effective_new */
         { OFF_DEST + 8 * 5, (uint64_t)-1, "dest[5]" },
         { OFF_STATE, 1000, "generation" },                 /* above --generations */
         { OFF_STATE + 6 * 8, 10, "base_scheme" },
         { OFF_STATE + 16 * 8, (uint64_t)-5, "best_score" },
+        { OFF_STATE + 18 * 8, (uint64_t)-1, "synonyms_seen" },
         { OFF_BEST_METRICS, 9, "best status" },
         { OFF_BEST_METRICS + 8, (uint64_t)INT64_MAX, "best duration" },
         { OFF_BEST_METRICS + 13 * 8, (uint64_t)INT64_MAX, "best max_link_flits" },
@@ -164,6 +174,10 @@ START_TEST(every_field_range_checked)
     memcpy(m + OFF_SHIFT, &nan, 8);
     expect_damaged(m, n, "shift");
     memcpy(m, raw, n);
+    double two = 2;
+    memcpy(m + OFF_TARGET, &two, 8);
+    expect_damaged(m, n, "target");
+    memcpy(m, raw, n);
     memset(m + OFF_RNG, 0, 32);
     expect_damaged(m, n, "random generator");
     memcpy(m, raw, n);
@@ -175,6 +189,16 @@ START_TEST(every_field_range_checked)
     memcpy(m, raw, n);
     m[0] = 'X';
     expect_damaged(m, n, "magic");
+    /* The previous format is not damage: it names the version to use. */
+    memcpy(m, raw, n);
+    ck_assert_mem_eq(m, "NCK2", 4);
+    m[3] = '1';
+    size_t blen;
+    uint8_t *b = pack(m, n, &blen);
+    char why[384] = "";
+    ck_assert_ptr_null(ga_checkpoint_load(b, blen, 1, why, sizeof why));
+    ck_assert_msg(strstr(why, "earlier nocsim") && strstr(why, "NCK1") && !strstr(why, "damaged"), "%s", why);
+    free(b);
     expect_damaged(raw, OFF_POP0 + 3, "too short");
     expect_damaged(raw, n - 4, "truncated");
     memcpy(m, raw, n);

@@ -14,6 +14,7 @@
 #include "ga/chrom.h"
 #include "ga/floor.h"
 #include "ga/ga.h"
+#include "ga/ga_internal.h"
 #include "store/store.h"
 #include "traffic/traffic.h"
 
@@ -59,6 +60,38 @@ static traffic *pattern(const char *name, int n)
     return t;
 }
 
+/* The local search's defaults with these children a generation,
+ * generations, seed and threads, and a short stacking sweep. */
+static ga_params local_params(int children, int generations, uint64_t seed, int threads)
+{
+    ga_params gp;
+    ga_params_default(&gp);
+    ga_params_for_algo(&gp, GA_ALGO_LOCAL);
+    gp.children = children;
+    gp.generations = generations;
+    gp.stack_vmax = 40;
+    gp.seed = seed;
+    gp.threads = threads;
+    return gp;
+}
+
+/* A GA of *gp on an n x n torus with two slices of pattern tname, recorded
+ * in db (may be NULL), started; *tout gets the traffic (the caller frees
+ * both). */
+static ga *started(const ga_params *gp, int n, const char *tname, store *db, traffic **tout)
+{
+    sim_params sp;
+    sim_params_default(&sp);
+    sp.n = n;
+    sp.slices = 2;
+    traffic *t = pattern(tname, n);
+    char err[256];
+    ga *g = ga_new(gp, &sp, t->dest, tname, db, "test", "{}", err, sizeof err);
+    ck_assert_msg(g && ga_start(g, err, sizeof err) == 0, "%s", err);
+    *tout = t;
+    return g;
+}
+
 static ga *make(const char *tname, int n, ga_algo algo, int threads, uint64_t seed, int gens, store *db, traffic **tout)
 {
     ga_params gp;
@@ -71,17 +104,11 @@ static ga *make(const char *tname, int n, ga_algo algo, int threads, uint64_t se
     gp.threads = threads;
     gp.seed = seed;
     gp.stack_vmax = 40;
-    sim_params sp;
-    sim_params_default(&sp);
-    sp.n = n;
-    sp.slices = 2;
-    traffic *t = pattern(tname, n);
-    char err[256];
-    ga *g = ga_new(&gp, &sp, t->dest, tname, db, "test", "{}", err, sizeof err);
-    ck_assert_msg(g != NULL, "%s", err);
-    ck_assert_msg(ga_start(g, err, sizeof err) == 0, "%s", err);
-    *tout = t;
-    return g;
+    /* Aimed moves and two children a lineage on: the runs below then also
+     * check that they keep a seed's result independent of threads and of a
+     * resume (tails refreshed), crossover slots among them. */
+    if (algo == GA_ALGO_LOCAL) gp.target = 0.5, gp.children = 2;
+    return started(&gp, n, tname, db, tout);
 }
 
 static void run_out(ga *g)
@@ -295,6 +322,155 @@ START_TEST(records_resimulate_and_synonyms_are_distinct)
 }
 END_TEST
 
+/* One lineage speculates one child per thread ahead (ga_internal.h); the
+ * run must still be the sequential one: same best, signature, evaluations,
+ * average and synonyms with 1, 2 and 5 threads, and a run stopped on two
+ * threads and resumed on three ends like the one-thread run.  The check on
+ * spec_depth keeps the test from passing without speculating at all. */
+START_TEST(one_lineage_same_result_any_threads)
+{
+    const char *pats[] = { "shfl", "brev" };
+    for (int pi = 0; pi < 2; pi++) {
+        sim_metrics m[3];
+        uint32_t crc[3];
+        ga_progress pr[3];
+        int64_t syn[3];
+        const int threads[3] = { 1, 2, 5 };
+        sim_params sp;
+        sim_params_default(&sp);
+        sp.n = 8; /* at 4x4 the floor ends these runs within a few generations */
+        sp.slices = 2;
+        traffic *t = pattern(pats[pi], 8);
+        char err[256];
+        for (int r = 0; r < 4; r++) {
+            ga_params gp = local_params(1, 400, 13, r < 3 ? threads[r] : 2);
+            char *path = NULL;
+            store *db = NULL;
+            if (r == 3) {
+                path = temp_db();
+                db = store_open(path, STORE_CREATE, err, sizeof err);
+                ck_assert_msg(db != NULL, "%s", err);
+            }
+            ga *g = ga_new(&gp, &sp, t->dest, pats[pi], db, "test", "{}", err, sizeof err);
+            ck_assert_msg(g && ga_start(g, err, sizeof err) == 0, "%s", err);
+            ck_assert_int_eq(g->spec_depth, gp.threads > 1 ? gp.threads : 0);
+            if (r == 3) { /* stop after 150 generations, resume on three threads */
+                for (int k = 0; k < 150; k++) ck_assert_int_gt(ga_step(g, err, sizeof err), 0);
+                int64_t run = ga_run_id(g);
+                ga_free(g);
+                g = ga_resume(db, run, 3, err, sizeof err);
+                ck_assert_msg(g != NULL, "%s", err);
+            }
+            run_out(g);
+            sim_metrics mm;
+            uint32_t cc;
+            ga_progress pp;
+            ga_best(g, &mm, &cc);
+            ga_get_progress(g, &pp);
+            if (r < 3) {
+                m[r] = mm; crc[r] = cc; pr[r] = pp; syn[r] = ga_synonyms(g);
+            }
+            ck_assert_msg(cc == crc[0] && mm.duration == m[0].duration, "%s run %d: best %08x (%lld), one thread %08x (%lld)",
+                          pats[pi], r, cc, (long long)mm.duration, crc[0], (long long)m[0].duration);
+            ck_assert_mem_eq(&mm, &m[0], sizeof mm);
+            ck_assert_int_eq(pp.evals, pr[0].evals);
+            ck_assert(pp.average == pr[0].average);
+            ck_assert_int_eq(ga_synonyms(g), syn[0]);
+            ga_free(g);
+            if (db) { store_close(db); remove_db(path); }
+        }
+        traffic_free(t);
+    }
+}
+END_TEST
+
+/* One lineage, three children a generation: after every generation the
+ * parent's score is the smaller of its old score and the best child's (the
+ * children's metrics stay in jobs[0..2]; jobs[0] holds the one kept), every
+ * child is counted (besides a single-slice run per new record), and a run
+ * gives the same result on 1 and 3 threads. */
+START_TEST(best_of_children_kept)
+{
+    uint32_t crc1 = 0;
+    for (int threads = 1; threads <= 3; threads += 2) {
+        ga_params gp = local_params(3, 300, 5, threads);
+        traffic *t;
+        ga *g = started(&gp, 8, "shfl", NULL, &t);
+        char err[256];
+        ck_assert_int_eq(g->spec_depth, 0);
+        int more = 1, improved = 0;
+        while (more > 0) {
+            int64_t before = g->score[0], evals = g->evals, nrec = g->ncrc;
+            more = ga_step(g, err, sizeof err);
+            ck_assert_msg(more >= 0, "%s", err);
+            int64_t best = INT64_MAX;
+            for (int j = 0; j < 3; j++) {
+                int64_t sc = ga_score(&gp, &g->jobs[j].m);
+                if (sc < best) best = sc;
+            }
+            ck_assert_int_eq(g->score[0], best < before ? best : before);
+            ck_assert_int_eq(g->evals - evals, 3 + (g->ncrc - nrec)); /* and a single-slice run per record */
+            improved += best < before;
+        }
+        ck_assert_int_gt(improved, 0);
+        uint32_t crc;
+        sim_metrics m;
+        ga_best(g, &m, &crc);
+        if (threads == 1) crc1 = crc;
+        ck_assert_uint_eq(crc, crc1);
+        ga_free(g);
+        traffic_free(t);
+    }
+}
+END_TEST
+
+/* The record rules by hand.  After the start, ten chromosomes with the
+ * best's score and distinct signatures are offered (ga_consider, as the
+ * generation loop does): "all" records every one (ten synonyms besides the
+ * best), "sparse" the 1st, 2nd, 4th and 8th (four).  Offering a recorded one
+ * again is a clone and counts for nothing; a better score starts the count
+ * anew (two more offers: both recorded, numbers 1 and 2). */
+START_TEST(record_rules_by_hand)
+{
+    for (int rule = 0; rule < GA_RECORD_COUNT; rule++) {
+        ga_params gp;
+        ga_params_default(&gp);
+        gp.pop = 2;
+        gp.generations = 1;
+        gp.stack_vmax = 30;
+        gp.record = (ga_record_rule)rule;
+        traffic *t;
+        ga *g = started(&gp, 4, "brev", NULL, &t);
+        sim_metrics bm;
+        const sim_config *best = ga_best(g, &bm, NULL);
+        int64_t score = ga_score(&gp, &bm), base = ga_synonyms(g);
+        sim_config *c = sim_config_new(16, 3, 0, 8);
+        sim_config_copy(c, best);
+        uint16_t i0 = c->inject[0];
+        for (int k = 1; k <= 10; k++) {
+            c->inject[0] = (uint16_t)(i0 + 100 + k); /* a new signature each time */
+            ck_assert_int_eq(ga_consider(g, c, &bm, score), 0);
+        }
+        int64_t want = rule == GA_RECORD_ALL ? 10 : 4;
+        ck_assert_int_eq(ga_synonyms(g) - base, want);
+        c->inject[0] = (uint16_t)(i0 + 101);  /* the first one again: recorded either way */
+        ck_assert_int_eq(ga_consider(g, c, &bm, score), 1);
+        ck_assert_int_eq(ga_synonyms(g) - base, want);
+        c->inject[0] = (uint16_t)(i0 + 200);
+        ck_assert_int_eq(ga_consider(g, c, &bm, score - 1), 0); /* a new best */
+        ck_assert_int_eq(ga_synonyms(g), 1);
+        for (int k = 1; k <= 2; k++) {
+            c->inject[0] = (uint16_t)(i0 + 200 + k);
+            ga_consider(g, c, &bm, score - 1);
+        }
+        ck_assert_int_eq(ga_synonyms(g), 3);
+        sim_config_free(c);
+        ga_free(g);
+        traffic_free(t);
+    }
+}
+END_TEST
+
 /* A run stopped after 12 generations and resumed from its checkpoint ends
  * exactly where an uninterrupted run of the same seed ends. */
 START_TEST(resume_continues_identically)
@@ -349,8 +525,10 @@ START_TEST(parameter_checks)
     ck_assert_int_ne(ga_params_check(&gp, err, sizeof err), 0);
     ck_assert_ptr_nonnull(strstr(err, "--crossover-rate"));
     ga_params_default(&gp);
-    gp.pop = 1;
+    gp.pop = 0;
     ck_assert_int_ne(ga_params_check(&gp, err, sizeof err), 0);
+    gp.pop = 1; /* one lineage: the default local search */
+    ck_assert_int_eq(ga_params_check(&gp, err, sizeof err), 0);
     char buf[8];
     ck_assert_str_eq(ga_genes_name(GENE_V | GENE_C | GENE_Q, buf), "V,C,Q");
 }
@@ -467,21 +645,31 @@ START_TEST(parameter_defaults_and_ranges)
     ga_params_for_algo(&gp, GA_ALGO_PAPER);
     ck_assert_int_eq(gp.algo, GA_ALGO_PAPER);
     ck_assert_int_eq(gp.pop, 50);
+    ck_assert_int_eq(gp.children, 1);
     ck_assert_int_eq(gp.generations, 1000);
     ck_assert_int_eq(gp.sort_key, GA_KEY_NONE);
     ck_assert_int_eq(ga_params_check(&gp, err, sizeof err), 0);
+    ck_assert(gp.target == 0);
+    ck_assert_int_eq(gp.record, GA_RECORD_ALL);
     ga_params_for_algo(&gp, GA_ALGO_LOCAL);
-    ck_assert_int_eq(gp.pop, 8);
-    ck_assert_int_eq(gp.generations, 6250);
-    ck_assert_int_eq(gp.sort_key, GA_KEY_LATE_LB);
+    ck_assert_int_eq(gp.pop, 1);
+    ck_assert_int_eq(gp.children, 1);
+    ck_assert_int_eq(gp.generations, 50000);
+    ck_assert_int_eq(gp.sort_key, GA_KEY_LATE3);
+    ck_assert_int_eq(gp.weights, GA_WEIGHT_MIX);
+    ck_assert(gp.target == 0.3);
+    ck_assert(gp.shift == 0);
+    ck_assert_int_eq(gp.target_window, 3);
+    ck_assert_int_eq(gp.record, GA_RECORD_SPARSE);
     ck_assert_int_eq(ga_params_check(&gp, err, sizeof err), 0);
 
     const char *flags[] = { "--pop", "--generations", "--train", "--mutation", "--max-genes", "--crossover-rate",
-                            "--genes", "--arb", "--estimate-slices", "--perturb" };
+                            "--genes", "--arb", "--estimate-slices", "--perturb", "--target", "--target-window",
+                            "--target-window", "--children", "--children", "--children" };
     for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++) {
         ga_params_default(&gp);
         switch (k) {
-        case 0: gp.pop = 1; break;
+        case 0: gp.pop = 0; break;
         case 1: gp.generations = -1; break;
         case 2: gp.train = -1; break;
         case 3: gp.mutation = 0; break;
@@ -490,7 +678,13 @@ START_TEST(parameter_defaults_and_ranges)
         case 6: gp.genes = 0; break;
         case 7: gp.arb = VCSEL_NSCHEMES; break;
         case 8: gp.estimate_slices = 0; break;
-        default: gp.perturb = -1; break;
+        case 9: gp.perturb = -1; break;
+        case 10: gp.target = 1.5; break;
+        case 11: gp.target_window = 0; break;
+        case 12: gp.target_window = GA_TARGET_WINDOW_MAX + 1; break;
+        case 13: gp.children = 0; break;
+        case 14: gp.children = GA_CHILDREN_MAX + 1; break;
+        default: gp.children = 2; gp.perturb = 1; break; /* they exclude each other */
         }
         err[0] = '\0';
         ck_assert_int_eq(ga_params_check(&gp, err, sizeof err), -1);
@@ -628,6 +822,9 @@ int main(void)
     tcase_add_test(tc, local_never_worse_than_stacking);
     tcase_add_test(tc, records_resimulate_and_synonyms_are_distinct);
     tcase_add_test(tc, resume_continues_identically);
+    tcase_add_test(tc, record_rules_by_hand);
+    tcase_add_test(tc, one_lineage_same_result_any_threads);
+    tcase_add_test(tc, best_of_children_kept);
     suite_add_tcase(s, tc);
     return testutil_run(s);
 }
