@@ -36,23 +36,33 @@ done
 # name | flags (all runs: --size 16 --slices 2 --evals $evals; later flags win)
 # v1 rows in data/ga_study.csv are the default before issue 16 (every scheme's
 # stacking optimum seeded a lineage, duplicates included, no line shifts);
-# today's binary no longer runs it.
+# today's binary no longer runs it.  v2 is the default of issue 16's first
+# round (eight lineages with crossover, distinct optima seeded, late-lb,
+# genes drawn uniformly, line shifts, every synonym recorded); its flags
+# still run it.  local is today's default (one lineage, one child a
+# generation); local-c2 the same with two children a generation.  A
+# variant's name may end in a setting (-n8, -s3, -s4).
+v2="--pop 8 --generations 6250 --crossover-interval 10 --sort-key late-lb --weights genes --shift 0.3 --target 0 --record all"
 variants=(
   "paper|--algo paper --mutation 0.05 --crossover-rate 0.4 --crossover-interval 10 --watchdog 200"
   "local|"
-  "local-shift0|--shift 0"
-  "local-ind|--shift 0 --sort-key late3 --weights mix --crossover-interval 0"
-  "local-late3|--sort-key late3"
-  "local-mix|--weights mix"
-  "local-nox|--crossover-interval 0"
-  "local-lb|--sort-key lb"
-  "local-none|--sort-key none"
-  "local-p50|--pop 50 --generations 1000"
-  "local-p16|--pop 16"
-  "local-g4|--max-genes 4"
+  "local-shift3|--shift 0.3"
+  "local-notarget|--target 0"
+  "local-late-lb|--sort-key late-lb"
+  "local-tail|--sort-key tail"
+  "local-w8|--target-window 8"
+  "local-t6|--target 0.6"
   "local-n8|--size 8"
   "local-s3|--slices 3"
   "local-s4|--slices 4"
+  "local-c2|--children 2"
+  "local-c2-n8|--children 2 --size 8"
+  "local-c2-s3|--children 2 --slices 3"
+  "local-c2-s4|--children 2 --slices 4"
+  "v2|$v2"
+  "v2-n8|$v2 --size 8"
+  "v2-s3|$v2 --slices 3"
+  "v2-s4|$v2 --slices 4"
 )
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 raw=$out/ga_study.csv
