@@ -184,6 +184,78 @@ static double now_seconds(void)
 
 static sim_config *new_config(const ga *g) { return sim_config_new(g->nodes, g->sp.vcs, 0, g->sp.flits); }
 
+/* The parts of a GA that only some parameters need.  Each returns 0, or -1
+ * when out of memory (ga_free frees what was allocated). */
+
+/* Tail cycles only where a targeted move reads them. */
+static int alloc_tails(ga *g)
+{
+    size_t P = (size_t)g->gp.pop;
+    if (g->gp.target <= 0) return 0;
+    g->npk = (int64_t)g->nodes * g->sp.slices;
+    g->tails = calloc(P, sizeof *g->tails);
+    g->ctails = calloc(P, sizeof *g->ctails);
+    g->tails_ok = calloc(P, 1);
+    if (!g->tails || !g->ctails || !g->tails_ok) return -1;
+    for (size_t k = 0; k < P; k++)
+        if (!(g->tails[k] = malloc(sizeof **g->tails * (size_t)g->npk)) ||
+            !(g->ctails[k] = malloc(sizeof **g->ctails * (size_t)g->npk)))
+            return -1;
+    return 0;
+}
+
+/* --perturb K: 2K + 1 configurations per child. */
+static int alloc_perturbed(ga *g)
+{
+    if (g->gp.perturb <= 0) return 0;
+    size_t PW = (size_t)g->gp.pop * (size_t)(2 * g->gp.perturb + 1);
+    g->pert = calloc(PW, sizeof *g->pert);
+    g->pert_jobs = calloc(PW, sizeof *g->pert_jobs);
+    if (!g->pert || !g->pert_jobs) return -1;
+    for (size_t k = 0; k < PW; k++)
+        if (!(g->pert[k] = new_config(g))) return -1;
+    return 0;
+}
+
+/* --children C > 1: C - 1 further children per slot (after alloc_tails). */
+static int alloc_extra_children(ga *g)
+{
+    if (g->gp.children <= 1) return 0;
+    size_t E = (size_t)g->gp.pop * (size_t)(g->gp.children - 1);
+    g->extra = calloc(E, sizeof *g->extra);
+    g->etails = calloc(E, sizeof *g->etails);
+    g->kept_clone = calloc((size_t)g->gp.pop, sizeof *g->kept_clone);
+    if (!g->extra || !g->etails || !g->kept_clone) return -1;
+    for (size_t k = 0; k < E; k++)
+        if (!(g->extra[k] = new_config(g)) ||
+            (g->npk && !(g->etails[k] = malloc(sizeof **g->etails * (size_t)g->npk))))
+            return -1;
+    return 0;
+}
+
+/* One lineage of one child on several threads: speculate as deep as there
+ * are threads (the perturbation's batches, several children and several
+ * lineages use them already).  After alloc_tails. */
+static int alloc_speculation(ga *g)
+{
+    const ga_params *gp = &g->gp;
+    if (!(gp->pop == 1 && gp->children == 1 && gp->algo == GA_ALGO_LOCAL && gp->perturb == 0 && gp->threads > 1))
+        return 0;
+    int K = gp->threads < GA_SPEC_MAX ? gp->threads : GA_SPEC_MAX;
+    g->spec = calloc((size_t)K, sizeof *g->spec);
+    g->spec_tails = calloc((size_t)K, sizeof *g->spec_tails);
+    g->spec_jobs = calloc((size_t)K, sizeof *g->spec_jobs);
+    g->spec_rng = calloc((size_t)K, sizeof *g->spec_rng);
+    g->spec_kind = calloc((size_t)K, sizeof *g->spec_kind);
+    if (!g->spec || !g->spec_tails || !g->spec_jobs || !g->spec_rng || !g->spec_kind) return -1;
+    g->spec_depth = K;
+    for (int j = 0; j < K; j++) {
+        if (!(g->spec[j] = new_config(g))) return -1;
+        if (g->npk && !(g->spec_tails[j] = malloc(sizeof **g->spec_tails * (size_t)g->npk))) return -1;
+    }
+    return 0;
+}
+
 ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, const char *traffic_name,
              char *err, size_t errlen)
 {
@@ -203,8 +275,7 @@ ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, con
     g->age = calloc(P, sizeof *g->age);
     g->kind = calloc(P, sizeof *g->kind);
     g->pop_m = calloc(P, sizeof *g->pop_m);
-    size_t C = (size_t)gp->children;
-    g->jobs = calloc(P * C, sizeof *g->jobs);
+    g->jobs = calloc(P * (size_t)gp->children, sizeof *g->jobs);
     g->order = calloc(P, sizeof *g->order);
     g->tiekey = calloc(P, sizeof *g->tiekey);
     g->scratch = malloc(chrom_encoded_size(g->n, sp->vcs));
@@ -215,52 +286,7 @@ ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, con
     for (size_t k = 0; k < P; k++)
         if (!(g->pop[k] = new_config(g)) || !(g->child[k] = new_config(g))) goto oom;
     if (!(g->best = new_config(g))) goto oom;
-    if (gp->perturb > 0) {
-        size_t W = (size_t)(2 * gp->perturb + 1);
-        g->pert = calloc(P * W, sizeof *g->pert);
-        g->pert_jobs = calloc(P * W, sizeof *g->pert_jobs);
-        if (!g->pert || !g->pert_jobs) goto oom;
-        for (size_t k = 0; k < P * W; k++)
-            if (!(g->pert[k] = new_config(g))) goto oom;
-    }
-    if (C > 1) {
-        g->extra = calloc(P * (C - 1), sizeof *g->extra);
-        g->etails = calloc(P * (C - 1), sizeof *g->etails);
-        g->kept_clone = calloc(P, sizeof *g->kept_clone);
-        if (!g->extra || !g->etails || !g->kept_clone) goto oom;
-        for (size_t k = 0; k < P * (C - 1); k++)
-            if (!(g->extra[k] = new_config(g)) ||
-                (gp->target > 0 && !(g->etails[k] = malloc(sizeof **g->etails * (size_t)g->nodes * (size_t)sp->slices))))
-                goto oom;
-    }
-    if (gp->target > 0) {
-        /* Tail cycles only where a targeted move reads them. */
-        g->npk = (int64_t)g->nodes * sp->slices;
-        g->tails = calloc(P, sizeof *g->tails);
-        g->ctails = calloc(P, sizeof *g->ctails);
-        g->tails_ok = calloc(P, 1);
-        if (!g->tails || !g->ctails || !g->tails_ok) goto oom;
-        for (size_t k = 0; k < P; k++)
-            if (!(g->tails[k] = malloc(sizeof **g->tails * (size_t)g->npk)) ||
-                !(g->ctails[k] = malloc(sizeof **g->ctails * (size_t)g->npk)))
-                goto oom;
-    }
-    /* One lineage on several threads: speculate as deep as there are threads
-     * (the perturbation's batches and several lineages use them already). */
-    if (gp->pop == 1 && gp->children == 1 && gp->algo == GA_ALGO_LOCAL && gp->perturb == 0 && gp->threads > 1) {
-        int K = gp->threads < GA_SPEC_MAX ? gp->threads : GA_SPEC_MAX;
-        g->spec = calloc((size_t)K, sizeof *g->spec);
-        g->spec_tails = calloc((size_t)K, sizeof *g->spec_tails);
-        g->spec_jobs = calloc((size_t)K, sizeof *g->spec_jobs);
-        g->spec_rng = calloc((size_t)K, sizeof *g->spec_rng);
-        g->spec_kind = calloc((size_t)K, sizeof *g->spec_kind);
-        if (!g->spec || !g->spec_tails || !g->spec_jobs || !g->spec_rng || !g->spec_kind) goto oom;
-        g->spec_depth = K;
-        for (int j = 0; j < K; j++) {
-            if (!(g->spec[j] = new_config(g))) goto oom;
-            if (g->npk && !(g->spec_tails[j] = malloc(sizeof **g->spec_tails * (size_t)g->npk))) goto oom;
-        }
-    }
+    if (alloc_tails(g) || alloc_perturbed(g) || alloc_extra_children(g) || alloc_speculation(g)) goto oom;
     if (!(g->eff = ga_effective_new(sp, dest))) goto oom;
     if ((g->floor = ga_floor(sp, dest)) < 0) goto oom;
     if (!(g->pool = sim_pool_new(sp, dest, gp->threads, err, errlen))) { ga_free(g); return NULL; }
