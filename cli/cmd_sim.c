@@ -80,7 +80,7 @@ static void print_metrics(FILE *f, out_format fmt, const model_opts *mo, const c
                 (long long)m->max_link_flits, (long long)m->max_link_flits + 1);
         fprintf(f, "late packets    %lld (tails ejected in the last %d cycles)\n", (long long)m->late, mo->params.flits);
         fprintf(f, "late sum        %lld (the sum of the tail cycles in the last %d cycles)\n", (long long)m->late_sum,
-                2 * mo->params.flits < 256 ? 2 * mo->params.flits : 256);
+                sim_late_sum_window(mo->params.flits));
         fprintf(f, "cycles          %lld simulated\n", (long long)m->cycles);
     }
 }

@@ -540,6 +540,9 @@ static void sort_population(ga *g)
     }
 }
 
+/* Where slot k's j-th child (1..children-1) lives in extra and etails. */
+static int extra_at(const ga *g, int k, int j) { return k * (g->gp.children - 1) + j - 1; }
+
 static void make_children(ga *g)
 {
     const ga_params *gp = &g->gp;
@@ -562,7 +565,7 @@ static void make_children(ga *g)
     for (int k = 0; k < P; k++) {
         if (g->kind[k] != KIND_MUTATE) continue;
         for (int j = 0; j < gp->children; j++) {
-            sim_config *c = j ? g->extra[k * (gp->children - 1) + j - 1] : g->child[k];
+            sim_config *c = j ? g->extra[extra_at(g, k, j)] : g->child[k];
             sim_config_copy(c, g->pop[k]);
             if (gp->algo == GA_ALGO_PAPER) ga_mutate_paper(c, &g->space, gp->mutation, &g->rng);
             else mutate_local(g, c, 1 + (int)rng_below(&g->rng, (uint32_t)gp->max_genes),
@@ -595,7 +598,7 @@ static void evaluate_children(ga *g)
             g->jobs[k] = (sim_job){ .cfg = g->child[k], .cutoff = child_cutoff(g, k), .tails = g->ctails ? g->ctails[k] : NULL };
         for (int k = 0; k < P; k++)
             for (int j = 1; j < C && g->kind[k] == KIND_MUTATE; j++) {
-                int e = k * (C - 1) + j - 1;
+                int e = extra_at(g, k, j);
                 g->jobs[nj++] = (sim_job){ .cfg = g->extra[e], .cutoff = child_cutoff(g, k), .tails = g->etails[e] };
             }
         evaluate(g, nj);
@@ -640,7 +643,7 @@ static void keep_best_children(ga *g)
             if (sc < best) best = sc, bj = j, bjob = nj, g->kept_clone[k] = clone;
         }
         if (!bj) continue;
-        int e = k * (C - 1) + bj - 1;
+        int e = extra_at(g, k, bj);
         sim_config *t = g->child[k]; g->child[k] = g->extra[e]; g->extra[e] = t;
         if (g->ctails) {
             int64_t *x = g->ctails[k]; g->ctails[k] = g->etails[e]; g->etails[e] = x;

@@ -847,7 +847,7 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
     fast_sim fc = *f0, *f = &fc;
     events ev = { f->pbits[0], f->pbits[1], f->qbits[0], f->qbits[1], f->ilist[0], f->ilist[1], 0, 0 };
     progress pr = { 0, 0, -1, 0, { 0 } };
-    tailwin_reset(&pr.tw, 2 * G.L);
+    tailwin_reset(&pr.tw, sim_late_sum_window(G.L));
     int64_t idle = 0, t = 0;
     sim_status st = SIM_OK;
     const int bound = cutoff < INT64_MAX && !f->p.no_load_bound;

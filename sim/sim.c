@@ -62,6 +62,10 @@ static void *xcalloc(size_t n, size_t size, int *ok)
     return p;
 }
 
+/* Whether node i sends packets: a node whose destination is itself sends
+ * only under SELF_SEND (model.md). */
+static int node_sends(const sim *s, int i) { return s->dest[i] != i || s->p.self == SELF_SEND; }
+
 sim *sim_new(const sim_params *p, const int32_t *dest, char *err, size_t errlen)
 {
     if (sim_params_check(p, err, errlen)) return NULL;
@@ -116,7 +120,7 @@ sim *sim_new(const sim_params *p, const int32_t *dest, char *err, size_t errlen)
         s->dest[i] = dest[i];
     }
     for (int i = 0; i < s->nodes; i++)
-        if (dest[i] != i || p->self == SELF_SEND) s->expected[dest[i]]++;
+        if (node_sends(s, i)) s->expected[dest[i]]++;
     if (!p->reference_only && fast_supports(p) && !(s->fast = fast_new(p, s->dest))) {
         sim_free(s);
         return snprintf(err, errlen, "out of memory for a %dx%d torus", p->n, p->n), NULL;
@@ -153,7 +157,7 @@ static void reset(sim *s, const sim_config *c)
     memcpy(s->qstate, c->qorder, nf * NPORTS);
     memset(s->vlast, 0, (size_t)s->nodes * NPORTS); /* as if VC 0 was granted last */
     for (int i = 0; i < s->nodes; i++) {
-        s->src_slice[i] = (s->dest[i] == i && s->p.self == SELF_SKIP) ? s->S : 0;
+        s->src_slice[i] = node_sends(s, i) ? 0 : s->S;
         s->src_seq[i] = 0;
         s->received[i] = 0;
     }
@@ -455,7 +459,7 @@ static sim_status run(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *
         else r.to_send += s->S;
     }
     m->packets = r.to_send;
-    tailwin_reset(&r.tw, 2 * s->p.flits);
+    tailwin_reset(&r.tw, sim_late_sum_window(s->p.flits));
     int64_t idle = 0;
     while (r.done < r.to_send) {
         if (r.in_net == 0) skip_to_release(s, c, &r);
@@ -492,7 +496,7 @@ void sim_tail_cycles(const sim *s, int64_t *out)
         return;
     }
     for (int i = 0; i < s->nodes; i++) {
-        int sends = s->dest[i] != i || s->p.self == SELF_SEND;
+        int sends = node_sends(s, i);
         for (int k = 0; k < s->S; k++) {
             size_t pk = (size_t)i * (size_t)s->S + (size_t)k;
             out[pk] = sends ? s->tail_at[pk] : -1;

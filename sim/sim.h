@@ -147,11 +147,14 @@ typedef struct {
     int64_t max_link_flits;  /* most flits over one link */
     int64_t late;            /* packets whose tail ejected in the last l_c cycles */
     int64_t late_sum;        /* the sum of the tail ejection cycles of the packets whose tail
-                                ejected in the last 2 l_c cycles (at most 256): lower when fewer
+                                ejected in the last sim_late_sum_window cycles: lower when fewer
                                 packets finish near the end and those finish earlier */
     int64_t tail_profile;    /* tails ejected in the last, second and third last cycles, 8 bits each */
     int64_t stop_cycle;      /* cycle at which a deadlock/timeout was declared */
 } sim_metrics;
+
+/* The cycles late_sum covers for packets of `flits` flits: 2 l_c, at most 256. */
+static inline int sim_late_sum_window(int flits) { return 2 * flits < 256 ? 2 * flits : 256; }
 
 typedef struct sim sim;
 

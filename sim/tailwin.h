@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#define TAILWIN_MAX 256
+#define TAILWIN_MAX 256 /* >= sim_late_sum_window (sim.h) */
 
 typedef struct {
     int w;
