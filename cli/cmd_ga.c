@@ -458,11 +458,11 @@ static void print_json(const ga_session *s)
     printf(", \"size\": %d, \"slices\": %d, \"algo\": \"%s\", \"best_duration\": %lld, \"signature\": \"%08x\", "
            "\"synonyms\": %lld, \"interval\": %u, \"te\": %lld, \"lb\": %lld, \"stacking\": %lld, "
            "\"stacking_scheme\": \"%s\", \"stacking_interval\": %u, \"nonsplit\": %lld, \"ratio\": %.4f, "
-           "\"floor\": %lld, \"generations\": %lld, \"evaluations\": %lld, \"seconds\": %.2f}\n",
+           "\"floor\": %lld, \"generations\": %lld, \"evaluations\": %lld, \"repeats\": %lld, \"seconds\": %.2f}\n",
            rsp->n, rsp->slices, ga_algo_names[ga_get_params(g)->algo], (long long)u.bm.duration, u.crc,
            (long long)ga_synonyms(g), u.best->interval, (long long)u.bm.te, (long long)u.bm.lb, (long long)u.stack_d,
            vcsel_name(u.bscheme), u.bint, (long long)u.nonsplit_d, u.ratio, (long long)ga_get_floor(g),
-           (long long)s->p.generation, (long long)s->p.evals, s->p.elapsed);
+           (long long)s->p.generation, (long long)s->p.evals, (long long)s->p.repeats, s->p.elapsed);
 }
 
 static void print_text(const ga_opts *o, const ga_session *s)
@@ -482,6 +482,9 @@ static void print_text(const ga_opts *o, const ga_session *s)
     printf("floor              %lld cycles (no schedule can be shorter: busiest link or source)\n", (long long)ga_get_floor(g));
     printf("search             %s, %lld generations, %lld simulations, %.1f s\n", ga_algo_names[rgp->algo],
            (long long)s->p.generation, (long long)s->p.evals, s->p.elapsed);
+    if (s->p.repeats)
+        printf("                   %lld children not simulated (proven to repeat their parent's run)\n",
+               (long long)s->p.repeats);
     if (s->db)
         printf("run                %lld in %s (nocsim db show %lld)\n", (long long)ga_run_id(g), o->db, (long long)ga_run_id(g));
     if (s->have_est)

@@ -1,4 +1,4 @@
-/* Saving and restoring a GA run (see checkpoint.h).  Layout: CKPT_MAGIC ("NCK2"), then
+/* Saving and restoring a GA run (see checkpoint.h).  Layout: CKPT_MAGIC ("NCK3"), then
  * little-endian fixed-width fields in the order written below, the whole
  * compressed with zlib.  The format is private to one nocsim version's
  * resume; it is not meant for exchange (use exported chromosomes). */
@@ -15,8 +15,9 @@
 
 /* The format's name; the digit goes up whenever the layout changes (NCK2:
  * the targeted move's two parameters, the record rule, the children a
- * generation and the synonyms met; the metric late_sum). */
-#define CKPT_MAGIC "NCK2"
+ * generation and the synonyms met; the metric late_sum; NCK3: the children
+ * proven to repeat their parent's run). */
+#define CKPT_MAGIC "NCK3"
 
 typedef struct { uint8_t *p; size_t len, cap; int oom; } wbuf;
 /* A reader that never trusts the blob: every field is range-checked as it
@@ -225,7 +226,7 @@ int ga_checkpoint_save(const ga *g, uint8_t **blob, size_t *len, char *err, size
     const int64_t st[] = { g->generation, g->evals, g->since_best, g->synonyms, g->t_d0, g->t_e0, g->base_scheme,
                            g->base_interval, g->base_stack, g->base_nonsplit, g->space.genes, g->space.vmin,
                            g->space.vmax, g->space.imax, g->space.v_fixed, g->space.c_fixed, g->best_score,
-                           g->best_crc, g->syn_seen };
+                           g->best_crc, g->syn_seen, g->repeats };
     for (size_t k = 0; k < sizeof st / sizeof st[0]; k++) put64(&w, (uint64_t)st[k]);
     double elapsed = g->elapsed_before;
     ga_progress pr;
@@ -334,7 +335,7 @@ int ga_checkpoint_peek(const uint8_t *blob, size_t len, ga_params *gp, sim_param
 static size_t min_rest(const ga_params *gp, const sim_params *sp)
 {
     size_t cfg = chrom_encoded_size(sp->n, sp->vcs), metrics = 18 * 8;
-    return 4 * 8 + 19 * 8 + 8 + metrics + cfg + (size_t)gp->pop * (16 + metrics + cfg) + 8;
+    return 4 * 8 + 20 * 8 + 8 + metrics + cfg + (size_t)gp->pop * (16 + metrics + cfg) + 8;
 }
 
 /* The search state after the parameters, checked against them. */
@@ -365,6 +366,7 @@ static void read_state(rbuf *r, ga *g)
     g->best_score = get_in(r, "best_score", 0, GA_SCORE_INF);
     g->best_crc = (uint32_t)get_in(r, "best_crc", 0, UINT32_MAX);
     g->syn_seen = get_in(r, "synonyms_seen", 0, INT64_MAX / 4);
+    g->repeats = get_in(r, "repeats", 0, g->generation * (int64_t)g->gp.pop);
     if (!r->bad && !g->space.genes && (g->generation || g->evals || g->best_score != GA_SCORE_INF))
         damaged(r, "a checkpoint from before the start has generation %lld, %lld evaluations",
                 (long long)g->generation, (long long)g->evals);

@@ -204,6 +204,28 @@ static int alloc_tails(ga *g)
     return 0;
 }
 
+/* Decisions where one child a generation is made by moving genes: per
+ * slot, per child and per speculated child (after alloc_speculation). */
+static int alloc_decisions(ga *g)
+{
+    const ga_params *gp = &g->gp;
+    if (!(gp->algo == GA_ALGO_LOCAL && gp->children == 1 && gp->perturb == 0)) return 0;
+    size_t P = (size_t)gp->pop, K = (size_t)g->spec_depth;
+    g->dec = calloc(P, sizeof *g->dec);
+    g->cdec = calloc(P, sizeof *g->cdec);
+    g->repeat = calloc(P, 1);
+    if (!g->dec || !g->cdec || !g->repeat) return -1;
+    for (size_t k = 0; k < P; k++)
+        if (!(g->dec[k] = sim_decisions_new(&g->sp)) || !(g->cdec[k] = sim_decisions_new(&g->sp))) return -1;
+    if (!K) return 0;
+    g->spec_dec = calloc(K, sizeof *g->spec_dec);
+    g->spec_repeat = calloc(K, 1);
+    if (!g->spec_dec || !g->spec_repeat) return -1;
+    for (size_t j = 0; j < K; j++)
+        if (!(g->spec_dec[j] = sim_decisions_new(&g->sp))) return -1;
+    return 0;
+}
+
 /* --perturb K: 2K + 1 configurations per child. */
 static int alloc_perturbed(ga *g)
 {
@@ -286,7 +308,8 @@ ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, con
     for (size_t k = 0; k < P; k++)
         if (!(g->pop[k] = new_config(g)) || !(g->child[k] = new_config(g))) goto oom;
     if (!(g->best = new_config(g))) goto oom;
-    if (alloc_tails(g) || alloc_perturbed(g) || alloc_extra_children(g) || alloc_speculation(g)) goto oom;
+    if (alloc_tails(g) || alloc_perturbed(g) || alloc_extra_children(g) || alloc_speculation(g) || alloc_decisions(g))
+        goto oom;
     if (!(g->eff = ga_effective_new(sp, dest))) goto oom;
     if ((g->floor = ga_floor(sp, dest)) < 0) goto oom;
     if (!(g->pool = sim_pool_new(sp, dest, gp->threads, err, errlen))) { ga_free(g); return NULL; }
@@ -316,7 +339,12 @@ void ga_free(ga *g)
     for (int j = 0; j < g->spec_depth; j++) {
         sim_config_free(g->spec[j]);
         free(g->spec_tails[j]);
+        if (g->spec_dec) sim_decisions_free(g->spec_dec[j]);
     }
+    free(g->spec_dec); free(g->spec_repeat);
+    for (int k = 0; g->dec && k < g->gp.pop; k++) sim_decisions_free(g->dec[k]);
+    for (int k = 0; g->cdec && k < g->gp.pop; k++) sim_decisions_free(g->cdec[k]);
+    free(g->dec); free(g->cdec); free(g->repeat);
     free(g->spec); free(g->spec_tails); free(g->spec_jobs); free(g->spec_rng); free(g->spec_kind);
     for (int k = 0; g->extra && k < g->gp.pop * (g->gp.children - 1); k++) {
         sim_config_free(g->extra[k]);
@@ -496,6 +524,13 @@ static void evaluate(ga *g, int count)
     g->evals += count;
 }
 
+/* A full run of slot k's chromosome, keeping its tails and decisions. */
+static sim_job parent_job(const ga *g, int k)
+{
+    return (sim_job){ .cfg = g->pop[k], .cutoff = 0, .tails = g->tails ? g->tails[k] : NULL,
+                      .dec = g->dec ? g->dec[k] : NULL };
+}
+
 /* Evaluate the slots marked for re-initialisation (kind == KIND_REINIT). */
 static void run_reinits(ga *g)
 {
@@ -503,7 +538,7 @@ static void run_reinits(ga *g)
     for (int k = 0; k < g->gp.pop; k++)
         if (g->kind[k] == KIND_REINIT) {
             reinit(g, g->pop[k]);
-            g->jobs[nj++] = (sim_job){ .cfg = g->pop[k], .cutoff = 0, .tails = g->tails ? g->tails[k] : NULL };
+            g->jobs[nj++] = parent_job(g, k);
         }
     if (!nj) return;
     evaluate(g, nj);
@@ -572,7 +607,10 @@ static void make_children(ga *g)
                               g->tails && g->tails_ok[k] ? g->tails[k] : NULL);
         }
     }
+    for (int k = 0; g->dec && k < P; k++)
+        g->repeat[k] = (uint8_t)sim_decisions_repeat(g->dec[k], g->pop[k], g->child[k]);
 }
+
 
 static int persist(ga *g, int force_checkpoint, char *err, size_t errlen);
 
@@ -587,21 +625,34 @@ static int64_t child_cutoff(const ga *g, int k)
     return ga_score_primary(g->score[k]);
 }
 
+/* The job of slot k's child: a run, or, for a proven repeat, the parent's
+ * results without a run (cfg NULL). */
+static sim_job child_job(const ga *g, int k)
+{
+    if (g->dec && g->repeat[k]) return (sim_job){ .cfg = NULL, .m = g->pop_m[k] };
+    return (sim_job){ .cfg = g->child[k], .cutoff = child_cutoff(g, k), .tails = g->ctails ? g->ctails[k] : NULL,
+                      .dec = g->cdec ? g->cdec[k] : NULL };
+}
+
 /* Evaluate every child into g->jobs[k].m.  With --perturb K each child runs
  * at V-K..V+K (within range) and keeps the best V (paper Sect. 7.1). */
 static void evaluate_children(ga *g)
 {
     int P = g->gp.pop, K = (g->gp.genes & GENE_V) ? g->gp.perturb : 0;
     if (K == 0 || !g->pert) {
-        int C = g->gp.children, nj = P;
-        for (int k = 0; k < P; k++)
-            g->jobs[k] = (sim_job){ .cfg = g->child[k], .cutoff = child_cutoff(g, k), .tails = g->ctails ? g->ctails[k] : NULL };
+        int C = g->gp.children, nj = P, proven = 0;
+        for (int k = 0; k < P; k++) {
+            g->jobs[k] = child_job(g, k);
+            proven += !g->jobs[k].cfg;
+        }
         for (int k = 0; k < P; k++)
             for (int j = 1; j < C && g->kind[k] == KIND_MUTATE; j++) {
                 int e = extra_at(g, k, j);
                 g->jobs[nj++] = (sim_job){ .cfg = g->extra[e], .cutoff = child_cutoff(g, k), .tails = g->etails[e] };
             }
         evaluate(g, nj);
+        g->evals -= proven;
+        g->repeats += proven;
         return;
     }
     int W = 2 * K + 1, nj = 0;
@@ -660,18 +711,25 @@ static void keep_best_children(ga *g)
 static void speculate(ga *g)
 {
     int64_t gen = g->generation;
-    for (int j = 0; j < g->spec_depth; j++) {
+    int j = 0;
+    while (j < g->spec_depth) {
         g->generation = gen + j;
         make_children(g);
         sim_config *t = g->child[0]; g->child[0] = g->spec[j]; g->spec[j] = t;
+        int repeat = g->dec && g->repeat[0];
         g->spec_kind[j] = g->kind[0];
         g->spec_rng[j] = g->rng;
-        g->spec_jobs[j] = (sim_job){ .cfg = g->spec[j], .cutoff = child_cutoff(g, 0),
-                                     .tails = g->spec_tails[j] };
+        g->spec_repeat[j] = (uint8_t)repeat;
+        g->spec_jobs[j] = repeat ? (sim_job){ .cfg = NULL, .m = g->pop_m[0] }
+                                 : (sim_job){ .cfg = g->spec[j], .cutoff = child_cutoff(g, 0),
+                                              .tails = g->spec_tails[j], .dec = g->spec_dec[j] };
+        j++;
+        /* A proven repeat is accepted: any child behind it would be void. */
+        if (repeat) break;
     }
     g->generation = gen;
-    sim_pool_run(g->pool, g->spec_jobs, g->spec_depth);
-    g->nspec = g->spec_depth;
+    sim_pool_run(g->pool, g->spec_jobs, j);
+    g->nspec = j;
     g->spec_next = 0;
 }
 
@@ -686,12 +744,16 @@ static void take_speculated(ga *g)
     if (g->ctails) {
         int64_t *x = g->ctails[0]; g->ctails[0] = g->spec_tails[j]; g->spec_tails[j] = x;
     }
+    sim_decisions *d = g->cdec[0]; g->cdec[0] = g->spec_dec[j]; g->spec_dec[j] = d;
+    g->repeat[0] = g->spec_repeat[j];
     g->kind[0] = g->spec_kind[j];
     g->rng = g->spec_rng[j];
     g->jobs[0] = g->spec_jobs[j];
     g->jobs[0].cfg = g->child[0];
     g->jobs[0].tails = g->ctails ? g->ctails[0] : NULL;
-    g->evals++;
+    g->jobs[0].dec = g->cdec[0];
+    if (g->repeat[0]) g->repeats++;
+    else g->evals++;
 }
 
 int ga_step(ga *g, char *err, size_t errlen)
@@ -719,7 +781,12 @@ int ga_step(ga *g, char *err, size_t errlen)
         if (accept) {
             g->nspec = 0; /* the parent changes: the speculated children are void */
             sim_config *t = g->pop[k]; g->pop[k] = g->child[k]; g->child[k] = t;
-            if (g->tails) {
+            /* A proven repeat's tails and decisions are its parent's. */
+            int repeat = g->dec && g->repeat[k];
+            if (g->dec && !repeat) {
+                sim_decisions *d = g->dec[k]; g->dec[k] = g->cdec[k]; g->cdec[k] = d;
+            }
+            if (g->tails && !repeat) {
                 int64_t *x = g->tails[k]; g->tails[k] = g->ctails[k]; g->ctails[k] = x;
                 /* A perturbed child's run kept no tails (jobs[k].tails NULL). */
                 g->tails_ok[k] = g->jobs[k].m.status == SIM_OK && g->jobs[k].tails;
@@ -864,7 +931,7 @@ int ga_start(ga *g, char *err, size_t errlen)
                                         .c_fixed = schemes[s] }, &g->rng);
         if (k >= nd) mutate_local(g, c, 1 + (int)rng_below(&g->rng, (uint32_t)gp->max_genes), NULL);
     }
-    for (int k = 0; k < P; k++) g->jobs[k] = (sim_job){ .cfg = g->pop[k], .cutoff = 0, .tails = g->tails ? g->tails[k] : NULL };
+    for (int k = 0; k < P; k++) g->jobs[k] = parent_job(g, k);
     evaluate(g, P);
     for (int k = 0; k < P; k++) {
         g->pop_m[k] = g->jobs[k].m;
@@ -942,6 +1009,7 @@ void ga_get_progress(const ga *g, ga_progress *p)
 {
     p->generation = g->generation;
     p->evals = g->evals;
+    p->repeats = g->repeats;
     p->best_score = g->best_score;
     p->best_duration = g->best_score < SCORE_INF ? g->best_m.duration : -1;
     double sum = 0;
@@ -976,16 +1044,15 @@ void ga_baselines(const ga *g, int *scheme, uint32_t *interval, int64_t *stackin
 
 /* ---- resume -------------------------------------------------------------- */
 
-/* The population's tail cycles, which checkpoints do not hold: its runs
- * again (deterministic, so the same as before the stop; not counted as
- * evaluations, which the uninterrupted run did not make). */
+/* The population's tail cycles and decisions, which checkpoints do not
+ * hold: its runs again (deterministic, so the same as before the stop; not
+ * counted as evaluations, which the uninterrupted run did not make). */
 static void refresh_tails(ga *g)
 {
-    if (!g->tails) return;
-    for (int k = 0; k < g->gp.pop; k++)
-        g->jobs[k] = (sim_job){ .cfg = g->pop[k], .cutoff = 0, .tails = g->tails[k] };
+    if (!g->tails && !g->dec) return;
+    for (int k = 0; k < g->gp.pop; k++) g->jobs[k] = parent_job(g, k);
     sim_pool_run(g->pool, g->jobs, g->gp.pop);
-    for (int k = 0; k < g->gp.pop; k++) g->tails_ok[k] = g->jobs[k].m.status == SIM_OK;
+    for (int k = 0; g->tails && k < g->gp.pop; k++) g->tails_ok[k] = g->jobs[k].m.status == SIM_OK;
 }
 
 ga *ga_resume(store *db, int64_t run, int threads, char *err, size_t errlen)

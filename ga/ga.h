@@ -150,6 +150,8 @@ const char *ga_genes_name(unsigned genes, char *buf);
 
 typedef struct {
     int64_t generation, evals;
+    int64_t repeats;         /* children not simulated: their parent's decisions proved they
+                                repeat its run (sim/decisions.h); not in evals */
     int64_t best_score, best_duration;
     double average;          /* average duration of the population */
     double elapsed;          /* seconds */

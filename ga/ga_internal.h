@@ -48,13 +48,24 @@ struct ga {
     int64_t npk;
     int64_t **tails, **ctails;
     uint8_t *tails_ok;
+    /* Decisions (sim/decisions.h) of each chromosome's run and of each
+     * child's, swapped with the configs like the tails.  A child that its
+     * parent's decisions prove to repeat the parent's run (repeat[k]) is
+     * not simulated and not counted in evals: its results are the parent's,
+     * so it is accepted, and the parent's tails and decisions stay (they are
+     * the child's).  NULL when the search cannot use them (several children
+     * a generation, perturbed runs, the paper's GA). */
+    sim_decisions **dec, **cdec;
+    uint8_t *repeat;
+    int64_t repeats;        /* children proven to repeat their parent's run */
     /* Speculation, for one lineage on several threads: the children of the
      * next generations, made from the current parent as if each earlier one
      * were rejected (with the generator's state after each making) and
      * evaluated together.  A generation takes the next one while its parent
      * is unchanged; anything else empties the queue (nspec = 0).  The run's
      * results are those of making and evaluating one child a generation;
-     * children never taken are not counted.  Not in checkpoints: a resumed
+     * children never taken are not counted.  A proven repeat (see dec
+     * below) ends a batch, as it is sure to be accepted.  Not in checkpoints: a resumed
      * run makes them again from the saved generator. */
     int spec_depth;         /* children made at a time (0: no speculation) */
     int nspec, spec_next;
@@ -63,6 +74,8 @@ struct ga {
     sim_job *spec_jobs;
     rng *spec_rng;
     int *spec_kind;
+    sim_decisions **spec_dec;
+    uint8_t *spec_repeat;
     /* --children C > 1: a mutating slot's children besides child[k], the
      * j-th (1..C-1) at k (C-1) + j-1, with their tails; their jobs follow
      * the P slots' in jobs.  keep_best_children moves the best of a slot's

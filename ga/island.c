@@ -22,7 +22,7 @@ int ga_island_immigrant(ga *g, const uint8_t *buf, size_t len, char *err, size_t
     sim_config *c = g->child[g->gp.pop - 1];
     if (chrom_decode(c, buf, len, err, errlen)) return -1;
     int64_t *tails = g->ctails ? g->ctails[g->gp.pop - 1] : NULL;
-    g->jobs[0] = (sim_job){ .cfg = c, .cutoff = 0, .tails = tails };
+    g->jobs[0] = (sim_job){ .cfg = c, .cutoff = 0, .tails = tails, .dec = g->cdec ? g->cdec[g->gp.pop - 1] : NULL };
     sim_pool_run(g->pool, g->jobs, 1);
     g->evals++;
     sim_metrics m = g->jobs[0].m;
@@ -41,6 +41,11 @@ int ga_island_immigrant(ga *g, const uint8_t *buf, size_t len, char *err, size_t
     if (tails) {
         memcpy(g->tails[worst], tails, sizeof *tails * (size_t)g->npk);
         g->tails_ok[worst] = m.status == SIM_OK;
+    }
+    /* The new parent's decisions, or its children would be checked against
+     * the old one's. */
+    if (g->dec) {
+        sim_decisions *d = g->dec[worst]; g->dec[worst] = g->cdec[g->gp.pop - 1]; g->cdec[g->gp.pop - 1] = d;
     }
     return 1;
 }

@@ -42,18 +42,21 @@ out=$(mktemp); trap 'rm -f "$out"' EXIT
       if [ $algo = local ]; then echo "$secs" > "$out.ga"; fi
     done
   fi
-  # The GA's CPU time per simulation (user seconds, one thread, the first
-  # 6,000 simulations of the default run): the figure a loaded machine still
-  # gives, and from it the default run's wall time on two idle cores (one
-  # lineage speculating gains 1.28x on two threads, measured; --children 2
-  # keeps both busy).
+  # The GA's CPU time per simulation and per generation (user seconds, one
+  # thread, the first 6,000 simulations of the default run): the figures a
+  # loaded machine still gives, and from them the default run's wall time on
+  # two idle cores (its 50,000 generations, some of them proven repeats that
+  # run nothing; one lineage speculating gains 1.21x on two threads,
+  # measured; --children 2 keeps both busy and simulates every child).
   if [ "${BENCH_GA:-1}" != 0 ]; then
     TIMEFORMAT=%U
     { time "$BUILD/nocsim" ga --traffic brev --slices 2 --no-db --quiet --threads 1 --evals 6000 \
         --format json > "$out.cpu"; } 2> "$out.user"
-    awk -v u="$(tail -1 "$out.user")" -v e="$(sed -n 's/.*"evaluations": \([0-9]*\).*/\1/p' "$out.cpu")" 'BEGIN {
+    awk -v u="$(tail -1 "$out.user")" -v e="$(sed -n 's/.*"evaluations": \([0-9]*\).*/\1/p' "$out.cpu")" \
+        -v g="$(sed -n 's/.*"generations": \([0-9]*\).*/\1/p' "$out.cpu")" 'BEGIN {
       printf "ga_cpu_per_sim %.3f ms (user CPU, --threads 1, first %d simulations of the default run)\n", 1000 * u / e, e
-      printf "ga_default_run_idle_projection %.1f s (50,000 x CPU per simulation / 1.28: one lineage speculating on two threads, README)\n", u / e * 50000 / 1.28
+      printf "ga_cpu_per_generation %.3f ms (the same run: %d generations)\n", 1000 * u / g, g
+      printf "ga_default_run_idle_projection %.1f s (50,000 generations x CPU per generation / 1.21: one lineage speculating on two threads, README)\n", u / g * 50000 / 1.21
       printf "ga_children2_run_idle_projection %.1f s (50,000 x CPU per simulation / 2 threads: --children 2)\n", u / e * 50000 / 2 }'
     rm -f "$out.cpu" "$out.user"
   fi

@@ -41,6 +41,7 @@
  * time): moving flits as soon as their port decides, and one struct per
  * router and per FIFO instead of separate arrays. */
 #include "sim/fast.h"
+#include "sim/decisions_rec.h"
 #include "sim/tailwin.h"
 
 #include <stdlib.h>
@@ -138,6 +139,10 @@ struct fast_sim {
     int32_t *lorder;
     int nloaded;
     release *lheap;        /* a cut run's links by proof cycle (load_exceeds) */
+    /* The run's decisions are written here when it is not NULL
+     * (fast_run_recording); now is the cycle being stepped, for them. */
+    sim_decisions *rec;
+    int64_t now;
 };
 
 /* Where a source is: waiting for its release (heap) or done, listed for a
@@ -478,6 +483,7 @@ HOT void queue_selection(fast_sim *f, const geo G, int i, events *ev, sim_metric
         int pos = 0;
         while (!(dirs >> order[pos] & 1)) pos++;
         int win = first[order[pos]];
+        if (f->rec) sim_decisions_grant(f->rec, base + (size_t)o, dirs, order[pos]);
         f->holder[base + (size_t)o] = (int8_t)win;
         f->route[base + (size_t)win] = (int8_t)o;
         f->reqm[i] &= ~(1ull << win);
@@ -525,13 +531,16 @@ HOT int vc_selection(fast_sim *f, const geo G, size_t p8, int64_t t, int *nmoves
         f->blocked[p8] = (int32_t)t + 1;
         return 0;
     }
-    const int ps = f->pnext[((size_t)f->pstate[p8] << V) | ready];
+    const unsigned st0 = f->pstate[p8];
+    const int ps = f->pnext[((size_t)st0 << V) | ready];
     f->pstate[p8] = (uint8_t)ps;
     const int vc = f->psvc[ps];
     const size_t base = (size_t)i * (size_t)G.NF, ob = base + (size_t)sh;
     const size_t src = base + (size_t)f->holder[ob + (size_t)vc];
     unsigned others = ready & ~(1u << vc);
     if (others) {
+        /* Only a choice is recorded: one ready VC is picked by every scheme. */
+        if (f->rec) sim_decisions_vcsel(f->rec, (size_t)i * NPORTS + (size_t)d, f->psvc[st0], ready);
         int ws = flit_slice(f, head_flit(f, G, src));
         for (; others; others &= others - 1) {
             int ls = flit_slice(f, head_flit(f, G, base + (size_t)f->holder[ob + (size_t)__builtin_ctz(others)]));
@@ -584,9 +593,12 @@ HOT void unblock_feeder(fast_sim *f, const geo G, events *ev, int i, int lf)
         const int32_t up = f->upport[i * 4 + pin];
         f->dfull[up / PSTRIDE] &= ~(1ull << ((up % PSTRIDE) * G.V + f->lvc[lf]));
         set_bit(ev->pn, (size_t)up);
-    } else if (f->istate[i] == ISRC_STALLED) {
-        f->istate[i] = ISRC_LISTED;
-        ev->in[ev->nin++] = i;
+    } else {
+        if (f->rec) sim_decisions_room(f->rec, i, f->now);
+        if (f->istate[i] == ISRC_STALLED) {
+            f->istate[i] = ISRC_LISTED;
+            ev->in[ev->nin++] = i;
+        }
     }
 }
 
@@ -765,11 +777,13 @@ HOT void inject(fast_sim *f, const geo G, const sim_config *c, events *ev, int64
             else f->istate[i] = ISRC_STALLED;
             continue;
         }
+        if (f->rec && f->seq[i] == 0) sim_decisions_header(f->rec, i, f->slice[i], t);
         push(f, G, ev, i, PORT_P * G.V, f0, ((uint32_t)i << f->sbits | (uint32_t)f->slice[i]) << 8 | f->seq[i]);
         m->flits_injected++;
         pr->in_net++;
         pr->moved++;
         if (++f->seq[i] == G.L) {
+            if (f->rec) sim_decisions_tail(f->rec, i, t, f->cnt[f0] == G.B);
             f->seq[i] = 0;
             int s = ++f->slice[i];
             int64_t r = (int64_t)s * c->interval + c->inject[i];
@@ -858,6 +872,7 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
         if (t >= f->p.max_cycles) { st = SIM_TIMEOUT; break; }
         if (t >= cutoff || (bound && load_exceeds(f, t, cutoff, &nh))) { st = SIM_CUTOFF; break; }
         m->cycles++;
+        f->now = t;
         release_due(f, &ev, t);
         int nmoves = select_all(f, G, &ev, t, m);
         apply_moves(f, G, &ev, nmoves, t, &pr, m);
@@ -899,7 +914,14 @@ static __attribute__((noinline)) sim_status loop_any_ring(fast_sim *f, const sim
 
 sim_status fast_run(fast_sim *f, const sim_config *c, int64_t cutoff, sim_metrics *m)
 {
+    return fast_run_recording(f, c, cutoff, NULL, m);
+}
+
+sim_status fast_run_recording(fast_sim *f, const sim_config *c, int64_t cutoff, sim_decisions *rec, sim_metrics *m)
+{
     memset(m, 0, sizeof *m);
+    f->rec = rec;
+    if (rec) sim_decisions_start(rec);
     const int L = f->L, S = f->S, nodes = f->nodes;
     const int64_t iv = c->interval;
 
@@ -935,6 +957,8 @@ sim_status fast_run(fast_sim *f, const sim_config *c, int64_t cutoff, sim_metric
     else if (f->B <= f->L + 1) st = loop_any_word(f, c, cutoff, to_send, m);
     else st = loop_any_ring(f, c, cutoff, to_send, m);
     f->ok_run = st == SIM_OK;
+    if (rec) sim_decisions_end(rec, st == SIM_OK);
+    f->rec = NULL;
     const flink *lk = f->links;
     for (int l = 0; l < nodes * 4; l++) {
         if (lk[l].first1 && lk[l].last - lk[l].first1 + 2 > m->te) m->te = lk[l].last - lk[l].first1 + 2;

@@ -32,6 +32,10 @@ void fast_free(fast_sim *f);
  * the reference for them, so that its state (sim_report_blocked) describes
  * the stop. */
 sim_status fast_run(fast_sim *f, const sim_config *c, int64_t cutoff, sim_metrics *m);
+/* fast_run that also records the run's decisions into rec (sized for this
+ * network; see sim/decisions.h): known after SIM_OK, unknown otherwise. */
+typedef struct sim_decisions sim_decisions;
+sim_status fast_run_recording(fast_sim *f, const sim_config *c, int64_t cutoff, sim_decisions *rec, sim_metrics *m);
 
 /* Link statistics of the last run, as sim_link_stats. */
 void fast_link_stats(const fast_sim *f, int k, int64_t *first, int64_t *last, int64_t *flits);

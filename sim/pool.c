@@ -24,8 +24,8 @@ typedef struct { sim_pool *pl; int index; } worker_arg;
 
 static void eval(sim *s, sim_job *j)
 {
-    if (j->cutoff > 0) sim_run_cutoff(s, j->cfg, j->cutoff, &j->m);
-    else sim_run(s, j->cfg, &j->m);
+    if (!j->cfg) return;
+    sim_run_recording(s, j->cfg, j->cutoff > 0 ? j->cutoff : INT64_MAX, j->dec, &j->m);
     if (j->tails && j->m.status == SIM_OK) sim_tail_cycles(s, j->tails);
 }
 

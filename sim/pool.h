@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sim/decisions.h"
 #include "sim/sim.h"
 
 /* Most threads a pool may have (the --threads range of every command). */
@@ -18,11 +19,14 @@ typedef struct sim_pool sim_pool;
 /* One evaluation: run cfg; with cutoff > 0 the run may stop once the
  * duration is certain to exceed cutoff (status SIM_CUTOFF).  When tails is
  * not NULL (nodes x slices entries) and the run ends SIM_OK, each packet's
- * tail cycle (sim_tail_cycles) is written there; otherwise it is left alone. */
+ * tail cycle (sim_tail_cycles) is written there; otherwise it is left alone.
+ * A job whose cfg is NULL is skipped (its m left as it is): a search's way
+ * to hand on results it knows without a run. */
 typedef struct {
     const sim_config *cfg;
     int64_t cutoff;
     int64_t *tails;
+    sim_decisions *dec;     /* not NULL: the run's decisions (sim_run_recording) */
     sim_metrics m;
 } sim_job;
 

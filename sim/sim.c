@@ -7,6 +7,7 @@
  * is empty and no packet is due are skipped: nothing can change in them. */
 #include "sim/sim.h"
 #include "sim/activity.h"
+#include "sim/decisions.h"
 #include "sim/tailwin.h"
 #include "sim/fast.h"
 
@@ -302,13 +303,19 @@ sim_status sim_run_traced(sim *s, const sim_config *c, sim_activity *a, sim_metr
  * re-run by the reference so that its state (sim_report_blocked) shows it. */
 sim_status sim_run_cutoff(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *m)
 {
+    return sim_run_recording(s, c, cutoff, NULL, m);
+}
+
+sim_status sim_run_recording(sim *s, const sim_config *c, int64_t cutoff, sim_decisions *d, sim_metrics *m)
+{
     if (s->fast) {
-        sim_status st = fast_run(s->fast, c, cutoff, m);
+        sim_status st = fast_run_recording(s->fast, c, cutoff, d, m);
         if (st == SIM_OK || st == SIM_CUTOFF) {
             s->fast_ran = 1;
             return st;
         }
     }
+    if (d) sim_decisions_clear(d);
     s->fast_ran = 0;
     return run(s, c, cutoff, m);
 }

@@ -36,7 +36,7 @@
 #define OFF_DEST (OFF_SIZE + 15 * 8 + 256)
 #define OFF_RNG (OFF_DEST + NODES * 8)
 #define OFF_STATE (OFF_RNG + 32)
-#define OFF_BEST_METRICS (OFF_STATE + 19 * 8 + 8)
+#define OFF_BEST_METRICS (OFF_STATE + 20 * 8 + 8)
 #define OFF_BEST_CFG (OFF_BEST_METRICS + 18 * 8)
 #define CFG_LEN (12 + 7 * NODES + 5 * NODES * 3 * 5)
 #define OFF_POP0 (OFF_BEST_CFG + CFG_LEN)
@@ -191,13 +191,13 @@ START_TEST(every_field_range_checked)
     expect_damaged(m, n, "magic");
     /* The previous format is not damage: it names the version to use. */
     memcpy(m, raw, n);
-    ck_assert_mem_eq(m, "NCK2", 4);
-    m[3] = '1';
+    ck_assert_mem_eq(m, "NCK3", 4);
+    m[3] = '2';
     size_t blen;
     uint8_t *b = pack(m, n, &blen);
     char why[384] = "";
     ck_assert_ptr_null(ga_checkpoint_load(b, blen, 1, why, sizeof why));
-    ck_assert_msg(strstr(why, "earlier nocsim") && strstr(why, "NCK1") && !strstr(why, "damaged"), "%s", why);
+    ck_assert_msg(strstr(why, "earlier nocsim") && strstr(why, "NCK2") && !strstr(why, "damaged"), "%s", why);
     free(b);
     expect_damaged(raw, OFF_POP0 + 3, "too short");
     expect_damaged(raw, n - 4, "truncated");

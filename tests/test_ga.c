@@ -374,11 +374,84 @@ START_TEST(one_lineage_same_result_any_threads)
                           pats[pi], r, cc, (long long)mm.duration, crc[0], (long long)m[0].duration);
             ck_assert_mem_eq(&mm, &m[0], sizeof mm);
             ck_assert_int_eq(pp.evals, pr[0].evals);
+            ck_assert_int_eq(pp.repeats, pr[0].repeats);
             ck_assert(pp.average == pr[0].average);
             ck_assert_int_eq(ga_synonyms(g), syn[0]);
             ga_free(g);
             if (db) { store_close(db); remove_db(path); }
         }
+        ck_assert_int_gt(pr[0].repeats, 0);
+        traffic_free(t);
+    }
+}
+END_TEST
+
+/* Children proven to repeat their parent's run (sim/decisions.h) are not
+ * simulated: a run must end exactly as one that simulates every child (the
+ * reference engine records no decisions, so it proves nothing), on one and
+ * on two threads, with the proven children missing from the evaluations
+ * and counted as repeats instead; and the evaluation budget then buys more
+ * generations. */
+static sim_params two_slices_8x8(int reference_only)
+{
+    sim_params sp;
+    sim_params_default(&sp);
+    sp.n = 8;
+    sp.slices = 2;
+    sp.reference_only = reference_only;
+    return sp;
+}
+
+START_TEST(proven_repeats_change_only_the_count)
+{
+    const char *pats[] = { "brev", "bcmp" };
+    for (int pi = 0; pi < 2; pi++) {
+        traffic *t = pattern(pats[pi], 8);
+        ga_progress pr[3];
+        sim_metrics m[3];
+        uint32_t crc[3];
+        int64_t syn[3];
+        for (int r = 0; r < 3; r++) {
+            sim_params sp = two_slices_8x8(r == 0);
+            ga_params gp = local_params(1, 300, 21, r == 2 ? 2 : 1);
+            char err[256];
+            ga *g = ga_new(&gp, &sp, t->dest, pats[pi], NULL, "test", "{}", err, sizeof err);
+            ck_assert_msg(g && ga_start(g, err, sizeof err) == 0, "%s", err);
+            run_out(g);
+            ga_best(g, &m[r], &crc[r]);
+            ga_get_progress(g, &pr[r]);
+            syn[r] = ga_synonyms(g);
+            ga_free(g);
+        }
+        ck_assert_int_eq(pr[0].repeats, 0);
+        for (int r = 1; r < 3; r++) {
+            ck_assert_msg(crc[r] == crc[0] && m[r].duration == m[0].duration, "%s run %d: best %08x (%lld), every child simulated %08x (%lld)",
+                          pats[pi], r, crc[r], (long long)m[r].duration, crc[0], (long long)m[0].duration);
+            ck_assert_mem_eq(&m[r], &m[0], sizeof m[0]);
+            ck_assert_int_eq(syn[r], syn[0]);
+            ck_assert_int_eq(pr[r].generation, pr[0].generation);
+            ck_assert_int_gt(pr[r].repeats, 0);
+            ck_assert_int_eq(pr[r].evals + pr[r].repeats, pr[0].evals);
+        }
+        /* The same budget of simulations: more generations with proofs. */
+        int64_t budget = pr[0].evals;
+        for (int r = 0; r < 2; r++) {
+            sim_params sp = two_slices_8x8(r == 0);
+            ga_params gp = local_params(1, 100000, 21, 1);
+            gp.max_evals = budget;
+            char err[256];
+            ga *g = ga_new(&gp, &sp, t->dest, pats[pi], NULL, "test", "{}", err, sizeof err);
+            ck_assert_msg(g && ga_start(g, err, sizeof err) == 0, "%s", err);
+            run_out(g);
+            ga_get_progress(g, &pr[r]);
+            ga_free(g);
+        }
+        ck_assert_int_eq(pr[0].evals, budget);
+        ck_assert_int_eq(pr[1].evals, budget);
+        ck_assert_int_eq(pr[0].generation, 300);
+        /* Not 300 + repeats exactly: the longer run records more synonyms,
+         * each with a single-slice simulation counted. */
+        ck_assert_int_gt(pr[1].generation, 300 + pr[1].repeats / 2);
         traffic_free(t);
     }
 }
@@ -824,6 +897,7 @@ int main(void)
     tcase_add_test(tc, resume_continues_identically);
     tcase_add_test(tc, record_rules_by_hand);
     tcase_add_test(tc, one_lineage_same_result_any_threads);
+    tcase_add_test(tc, proven_repeats_change_only_the_count);
     tcase_add_test(tc, best_of_children_kept);
     suite_add_tcase(s, tc);
     return testutil_run(s);

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "ga/chrom.h"
+#include "ga/ga_internal.h"
+#include "ga/operators.h"
 #include "ga/ga.h"
 #include "ga/island.h"
 #include "traffic/traffic.h"
@@ -119,6 +121,66 @@ START_TEST(equal_immigrant_strict_for_paper_only)
 }
 END_TEST
 
+/* An immigrant that replaces a member brings its own run's decisions
+ * (sim/decisions.h): a child of the new member that the slot's record
+ * proves to repeat must run exactly as the new member.  One lineage on 8x8
+ * brev takes a migrant from another island; then 300 children of the
+ * migrant, each of one to three moves, are checked on the slot's record
+ * and every proven one is simulated. */
+START_TEST(immigrant_brings_its_decisions)
+{
+    char err[256];
+    traffic *t = traffic_new("brev", 8, 1, err, sizeof err);
+    ck_assert_msg(t != NULL, "%s", err);
+    ga *g[2];
+    for (int k = 0; k < 2; k++) {
+        ga_params gp;
+        ga_params_default(&gp);
+        gp.pop = 1;
+        gp.generations = 400;
+        gp.threads = 1;
+        gp.seed = (uint64_t)k + 3;
+        gp.stack_vmax = 40;
+        sim_params sp;
+        sim_params_default(&sp);
+        sp.n = 8;
+        sp.slices = 2;
+        g[k] = ga_new(&gp, &sp, t->dest, "brev", NULL, "test", "{}", err, sizeof err);
+        ck_assert_msg(g[k] && ga_start(g[k], err, sizeof err) == 0, "%s", err);
+        for (int i = 0; i < (k ? 50 : 300); i++) ck_assert_int_gt(ga_step(g[k], err, sizeof err), 0);
+    }
+    size_t len = ga_island_size(g[0]);
+    uint8_t *buf = malloc(len);
+    ga_island_emigrant(g[0], buf);
+    ck_assert_int_eq(ga_island_immigrant(g[1], buf, len, err, sizeof err), 1);
+    ga *h = g[1];
+    ck_assert_ptr_nonnull(h->dec);
+    sim *s = sim_new(&h->sp, t->dest, err, sizeof err);
+    sim_config *c = sim_config_new(h->nodes, h->sp.vcs, 0, 8);
+    ck_assert(s && c);
+    static const double mix[4] = { 0.05, 0.30, 0.20, 0.45 };
+    int proven = 0;
+    for (int k = 0; k < 300; k++) {
+        sim_config_copy(c, h->pop[0]);
+        ga_mutate_local_mix(c, &h->space, h->eff, 1 + k % 3, mix, &h->rng);
+        if (!sim_decisions_repeat(h->dec[0], h->pop[0], c)) continue;
+        proven++;
+        sim_metrics m;
+        sim_run(s, c, &m);
+        ck_assert_msg(m.duration == h->pop_m[0].duration && m.lb == h->pop_m[0].lb && m.ir == h->pop_m[0].ir,
+                      "child %d proven to repeat the migrant: duration %lld, lb %lld; the migrant %lld, %lld", k,
+                      (long long)m.duration, (long long)m.lb, (long long)h->pop_m[0].duration, (long long)h->pop_m[0].lb);
+    }
+    ck_assert_int_gt(proven, 0);
+    sim_config_free(c);
+    sim_free(s);
+    free(buf);
+    ga_free(g[0]);
+    ga_free(g[1]);
+    traffic_free(t);
+}
+END_TEST
+
 /* Bytes of the wrong length, of another network size or damaged: refused,
  * nothing changes. */
 START_TEST(bad_immigrants_refused)
@@ -158,6 +220,7 @@ int main(void)
     tcase_add_test(tc, better_immigrant_replaces_worst);
     tcase_add_test(tc, equal_immigrant_strict_for_paper_only);
     tcase_add_test(tc, bad_immigrants_refused);
+    tcase_add_test(tc, immigrant_brings_its_decisions);
     suite_add_tcase(s, tc);
     return testutil_run(s);
 }
