@@ -68,8 +68,11 @@ static void help(void)
            "                           replacing it (default 1); they run on all threads: with\n"
            "                           --pop 1, C = cores is faster (but weaker: data/ga_study.md),\n"
            "                           C = 1 speculates ahead on the other threads (same result)\n"
-           "  --generations G          (default: local 50000, paper 1000: 50,000 simulations either way)\n"
-           "  --evals N                stop after N simulations in all (default: no limit)\n"
+           "  --generations G          (default: local no limit, paper 1000 = 50,000 children)\n"
+           "  --evals N                stop after N simulations in all (default: local 50000, the\n"
+           "                           paper's budget; paper no limit); a local child proven to\n"
+           "                           repeat its parent's run is not simulated and not counted\n"
+           "                           (\"repeats\" in the output)\n"
            "  --train G                mutation-only generations at the start (default 100)\n"
            "  --mutation R             paper: ratio of genes redrawn, e.g. 0.1|0.05|0.02 (default 0.05)\n"
            "  --max-genes K            local: genes changed per child, 1..K (default 8)\n"
@@ -94,9 +97,10 @@ static void help(void)
            "  --stack-vmax V           simple-stacking sweep range l_c..V (default %d)\n"
            "  --sort-key K             secondary key for equal durations, one of: none, or, ob,\n"
            "                           te, te-rev, tb, lb, late (packets finishing in the last l_c\n"
-           "                           cycles), late-lb, tail, late3 (packets finishing in the last\n"
-           "                           3 cycles), late-sum (the sum of the tail cycles in the last\n"
-           "                           2 l_c cycles) (default: local late3, paper none)\n"
+           "                           cycles), late-lb, tail (packets finishing in the last, then\n"
+           "                           the second and third last cycle), late3 (their sum),\n"
+           "                           late-sum (the sum of the tail cycles in the last 2 l_c\n"
+           "                           cycles) (default: local tail, paper none)\n"
            "  --sort duration|te       first key (te: effective thickness alone, paper T09)\n"
            "  --fitness estimate       rough estimation (paper 6.2): single-slice runs scored\n"
            "                           T_e (S'-1) + t_d, then the best is replayed at S' slices\n"
@@ -154,9 +158,14 @@ static void progress_line(const ga_progress *p, const ga_params *gp, int tty, do
     double frac = gp->generations ? (double)p->generation / gp->generations : 1.0;
     if (gp->max_evals > 0 && (double)p->evals / (double)gp->max_evals > frac) frac = (double)p->evals / (double)gp->max_evals;
     double eta = frac > 0 ? p->elapsed * (1 - frac) / frac : 0;
-    fprintf(stderr, "%sgen %lld/%d  best %lld  avg %.1f  evals %lld  %.0f evals/s  ETA %.0fs%s",
-            tty ? "\r" : "", (long long)p->generation, gp->generations, (long long)p->best_duration,
-            p->average, (long long)p->evals, last_rate, eta, tty ? "   " : "\n");
+    /* Each count against its limit, when it has one. */
+    char gen[48], ev[48];
+    if (gp->generations < GA_COUNT_MAX) snprintf(gen, sizeof gen, "%lld/%d", (long long)p->generation, gp->generations);
+    else snprintf(gen, sizeof gen, "%lld", (long long)p->generation);
+    if (gp->max_evals > 0) snprintf(ev, sizeof ev, "%lld/%lld", (long long)p->evals, (long long)gp->max_evals);
+    else snprintf(ev, sizeof ev, "%lld", (long long)p->evals);
+    fprintf(stderr, "%sgen %s  best %lld  avg %.1f  evals %s  %.0f evals/s  ETA %.0fs%s", tty ? "\r" : "", gen,
+            (long long)p->best_duration, p->average, ev, last_rate, eta, tty ? "   " : "\n");
     fflush(stderr);
 }
 

@@ -114,6 +114,7 @@ typedef struct {
 #define GA_POP_MIN 1
 #define GA_POP_MAX 100000
 #define GA_COUNT_MAX 100000000         /* generations, train, crossover interval and pairs, watchdog, lifetime */
+#define GA_BUDGET 50000                /* the local search's default --evals: the paper's 50,000 simulations */
 #define GA_MAX_GENES_MAX 1000
 #define GA_PERTURB_MAX 1000
 /* --evals beyond this is a typo, not a budget: a billion evaluations of even
@@ -131,8 +132,8 @@ typedef struct {
 void ga_params_default(ga_params *gp);
 /* Set algo and the defaults that depend on it: population, children,
  * generations, secondary sort key, line shifts, aimed moves and the record
- * rule (paper: 50, 1, 1000, none, 0, 0, all; local: 1, 1, 50000, late3, 0,
- * 0.3, sparse, and the mix weighting).  Other fields are left alone.  Cannot
+ * rule (paper: 50, 1, 1000, none, 0, 0, all; local: 1, 1, no limit but
+ * GA_BUDGET simulations, tail, 0, 0.3, sparse, and the mix weighting).  Other fields are left alone.  Cannot
  * fail. */
 void ga_params_for_algo(ga_params *gp, ga_algo algo);
 /* Range checks.  Returns 0 if every field is in range, else -1 with one line

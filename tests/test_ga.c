@@ -720,6 +720,7 @@ START_TEST(parameter_defaults_and_ranges)
     ck_assert_int_eq(gp.pop, 50);
     ck_assert_int_eq(gp.children, 1);
     ck_assert_int_eq(gp.generations, 1000);
+    ck_assert_int_eq(gp.max_evals, 0);
     ck_assert_int_eq(gp.sort_key, GA_KEY_NONE);
     ck_assert_int_eq(ga_params_check(&gp, err, sizeof err), 0);
     ck_assert(gp.target == 0);
@@ -727,8 +728,9 @@ START_TEST(parameter_defaults_and_ranges)
     ga_params_for_algo(&gp, GA_ALGO_LOCAL);
     ck_assert_int_eq(gp.pop, 1);
     ck_assert_int_eq(gp.children, 1);
-    ck_assert_int_eq(gp.generations, 50000);
-    ck_assert_int_eq(gp.sort_key, GA_KEY_LATE3);
+    ck_assert_int_eq(gp.generations, GA_COUNT_MAX);
+    ck_assert_int_eq(gp.max_evals, 50000);
+    ck_assert_int_eq(gp.sort_key, GA_KEY_TAIL);
     ck_assert_int_eq(gp.weights, GA_WEIGHT_MIX);
     ck_assert(gp.target == 0.3);
     ck_assert(gp.shift == 0);
