@@ -45,9 +45,10 @@ out=$(mktemp); trap 'rm -f "$out"' EXIT
   # The GA's CPU time per simulation and per generation (user seconds, one
   # thread, the first 6,000 simulations of the default run): the figures a
   # loaded machine still gives, and from them the default run's wall time on
-  # two idle cores (its 50,000 generations, some of them proven repeats that
-  # run nothing; one lineage speculating gains 1.21x on two threads,
-  # measured; --children 2 keeps both busy and simulates every child).
+  # two idle cores (its budget of 50,000 simulations; the proven repeats
+  # between them cost next to nothing; one lineage speculating gains 1.28x
+  # on two threads, measured before proven repeats, 1.1-1.5x since on this
+  # noisy machine; --children 2 keeps both busy).
   if [ "${BENCH_GA:-1}" != 0 ]; then
     TIMEFORMAT=%U
     { time "$BUILD/nocsim" ga --traffic brev --slices 2 --no-db --quiet --threads 1 --evals 6000 \
@@ -56,7 +57,7 @@ out=$(mktemp); trap 'rm -f "$out"' EXIT
         -v g="$(sed -n 's/.*"generations": \([0-9]*\).*/\1/p' "$out.cpu")" 'BEGIN {
       printf "ga_cpu_per_sim %.3f ms (user CPU, --threads 1, first %d simulations of the default run)\n", 1000 * u / e, e
       printf "ga_cpu_per_generation %.3f ms (the same run: %d generations)\n", 1000 * u / g, g
-      printf "ga_default_run_idle_projection %.1f s (50,000 generations x CPU per generation / 1.21: one lineage speculating on two threads, README)\n", u / g * 50000 / 1.21
+      printf "ga_default_run_idle_projection %.1f s (50,000 x CPU per simulation / 1.28: one lineage speculating on two threads, README)\n", u / e * 50000 / 1.28
       printf "ga_children2_run_idle_projection %.1f s (50,000 x CPU per simulation / 2 threads: --children 2)\n", u / e * 50000 / 2 }'
     rm -f "$out.cpu" "$out.user"
   fi
