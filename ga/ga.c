@@ -629,13 +629,13 @@ static int64_t child_cutoff(const ga *g, int k)
     return ga_score_primary(g->score[k]);
 }
 
-/* The job of slot k's child: a run, or, for a proven repeat, the parent's
- * results without a run (cfg NULL). */
-static sim_job child_job(const ga *g, int k)
+/* The job of child c of slot k, just made (repeat[k] is its verdict): a
+ * run that keeps its tails and decisions where given, or, for a proven
+ * repeat, the parent's results without a run (cfg NULL). */
+static sim_job child_job(const ga *g, int k, const sim_config *c, int64_t *tails, sim_decisions *dec)
 {
     if (g->dec && g->repeat[k]) return (sim_job){ .cfg = NULL, .m = g->pop_m[k] };
-    return (sim_job){ .cfg = g->child[k], .cutoff = child_cutoff(g, k), .tails = g->ctails ? g->ctails[k] : NULL,
-                      .dec = g->cdec ? g->cdec[k] : NULL };
+    return (sim_job){ .cfg = c, .cutoff = child_cutoff(g, k), .tails = tails, .dec = dec };
 }
 
 /* Evaluate every child into g->jobs[k].m.  With --perturb K each child runs
@@ -646,7 +646,7 @@ static void evaluate_children(ga *g)
     if (K == 0 || !g->pert) {
         int C = g->gp.children, nj = P, proven = 0;
         for (int k = 0; k < P; k++) {
-            g->jobs[k] = child_job(g, k);
+            g->jobs[k] = child_job(g, k, g->child[k], g->ctails ? g->ctails[k] : NULL, g->cdec ? g->cdec[k] : NULL);
             proven += !g->jobs[k].cfg;
         }
         for (int k = 0; k < P; k++)
@@ -720,13 +720,11 @@ static void speculate(ga *g)
         g->generation = gen + j;
         make_children(g);
         sim_config *t = g->child[0]; g->child[0] = g->spec[j]; g->spec[j] = t;
-        int repeat = g->dec && g->repeat[0];
         g->spec_kind[j] = g->kind[0];
         g->spec_rng[j] = g->rng;
+        g->spec_jobs[j] = child_job(g, 0, g->spec[j], g->spec_tails[j], g->spec_dec[j]);
+        int repeat = !g->spec_jobs[j].cfg;
         g->spec_repeat[j] = (uint8_t)repeat;
-        g->spec_jobs[j] = repeat ? (sim_job){ .cfg = NULL, .m = g->pop_m[0] }
-                                 : (sim_job){ .cfg = g->spec[j], .cutoff = child_cutoff(g, 0),
-                                              .tails = g->spec_tails[j], .dec = g->spec_dec[j] };
         j++;
         /* A proven repeat is accepted: any child behind it would be void. */
         if (repeat) break;
@@ -1051,7 +1049,7 @@ void ga_baselines(const ga *g, int *scheme, uint32_t *interval, int64_t *stackin
 /* The population's tail cycles and decisions, which checkpoints do not
  * hold: its runs again (deterministic, so the same as before the stop; not
  * counted as evaluations, which the uninterrupted run did not make). */
-static void refresh_tails(ga *g)
+static void refresh_parent_runs(ga *g)
 {
     if (!g->tails && !g->dec) return;
     for (int k = 0; k < g->gp.pop; k++) g->jobs[k] = parent_job(g, k);
@@ -1076,7 +1074,7 @@ ga *ga_resume(store *db, int64_t run, int threads, char *err, size_t errlen)
     g->t_start = now_seconds();
     /* Killed before its start was recorded: start it now, as it would have. */
     if (!g->space.genes && ga_start(g, err, errlen)) { ga_free(g); return NULL; }
-    refresh_tails(g);
+    refresh_parent_runs(g);
     return g;
 }
 

@@ -106,7 +106,7 @@ static int same_grants(const sim_decisions *d, const sim_config *parent, const s
     int nc = 0;
     for (size_t l = 0; l < lists; l++) {
         if (!memcmp(parent->qorder + l * NPORTS, child->qorder + l * NPORTS, NPORTS)) continue;
-        if (nc == MAX_CHANGED_LISTS || !d->cap) return 0;
+        if (nc == MAX_CHANGED_LISTS) return 0;
         changed[nc] = l;
         memcpy(order[nc++], child->qorder + l * NPORTS, NPORTS);
         filter |= 1ull << (l & 63);
