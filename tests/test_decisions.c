@@ -68,12 +68,7 @@ static void outcome_free(outcome *o)
 
 static void same_outcome(const outcome *a, const outcome *b, int nodes, int slices, const char *what)
 {
-#define SAME(field) ck_assert_msg(a->m.field == b->m.field, "%s: " #field " parent %lld, child %lld", what, \
-                                  (long long)a->m.field, (long long)b->m.field)
-    SAME(status); SAME(duration); SAME(te); SAME(ir); SAME(or_); SAME(ib); SAME(ob); SAME(lb);
-    SAME(flits_injected); SAME(flits_ejected); SAME(packets); SAME(idle_nodes); SAME(cycles);
-    SAME(max_link_flits); SAME(late); SAME(tail_profile); SAME(late_sum);
-#undef SAME
+    testutil_same_metrics(&a->m, &b->m, what, "parent", "child");
     ck_assert_msg(!memcmp(a->links, b->links, sizeof *a->links * 3 * (size_t)nodes * 4), "%s: link statistics differ", what);
     ck_assert_msg(!memcmp(a->tails, b->tails, sizeof *a->tails * (size_t)nodes * (size_t)slices), "%s: tail cycles differ",
                   what);

@@ -52,12 +52,7 @@ static void randomize(sim_config *c, uint64_t *r, int flits, int imax, int vspan
 
 static void same_metrics(const sim_metrics *a, const sim_metrics *b, const char *what)
 {
-#define SAME(field) ck_assert_msg(a->field == b->field, "%s: " #field " fast %lld, reference %lld", what, \
-                                  (long long)a->field, (long long)b->field)
-    SAME(status); SAME(duration); SAME(te); SAME(ir); SAME(or_); SAME(ib); SAME(ob); SAME(lb);
-    SAME(flits_injected); SAME(flits_ejected); SAME(packets); SAME(idle_nodes); SAME(cycles);
-    SAME(max_link_flits); SAME(stop_cycle); SAME(late); SAME(tail_profile); SAME(late_sum);
-#undef SAME
+    testutil_same_metrics(a, b, what, "fast", "reference");
 }
 
 /* Slices per sending node, from a finished run's packet count. */

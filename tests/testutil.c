@@ -3,6 +3,17 @@
 
 #include <stdlib.h>
 
+void testutil_same_metrics(const sim_metrics *a, const sim_metrics *b, const char *what, const char *an,
+                           const char *bn)
+{
+#define SAME(field) ck_assert_msg(a->field == b->field, "%s: " #field " %s %lld, %s %lld", what, an, \
+                                  (long long)a->field, bn, (long long)b->field)
+    SAME(status); SAME(duration); SAME(te); SAME(ir); SAME(or_); SAME(ib); SAME(ob); SAME(lb);
+    SAME(flits_injected); SAME(flits_ejected); SAME(packets); SAME(idle_nodes); SAME(cycles);
+    SAME(max_link_flits); SAME(stop_cycle); SAME(late); SAME(tail_profile); SAME(late_sum);
+#undef SAME
+}
+
 int testutil_run(Suite *s)
 {
     SRunner *sr = srunner_create(s);
