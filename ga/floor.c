@@ -24,7 +24,7 @@ int64_t ga_floor(const sim_params *p, const int32_t *dest)
         return -1;
     }
     int64_t msg = (int64_t)p->slices * p->flits, floor = 0;
-    route_params rp = { n, p->tie, p->dateline };
+    route_params rp = { .n = n, .tie = p->tie, .dateline = p->dateline };
     for (int s = 0; s < nodes; s++) {
         if (dest[s] == s && p->self == SELF_SKIP) continue;
         int node = s, in = PORT_P, vc = 0, hops = 0;

@@ -21,7 +21,7 @@ ga_effective *ga_effective_new(const sim_params *p, const int32_t *dest)
     e->qinputs = malloc(nlists);
     if (!e->senders || !e->ports || !e->qlists || !e->qinputs) goto fail;
 
-    route_params rp = { n, p->tie, p->dateline };
+    route_params rp = { .n = n, .tie = p->tie, .dateline = p->dateline };
     for (int s = 0; s < nodes; s++) {
         if (dest[s] == s && p->self == SELF_SKIP) continue;
         e->senders[e->nsenders++] = s;

@@ -29,18 +29,27 @@ int route_neighbour(int n, int i, int d)
     return y * n + x;
 }
 
-int route_offset(const route_params *rp, int a, int b)
+/* Signed offset from a to b on a ring of n nodes under the tie rule. */
+static int ring_offset(int n, route_tie tie, int a, int b)
 {
-    int n = rp->n, d = b - a;
+    int d = b - a;
     if (d > n / 2) d -= n;
     else if (d < -n / 2) d += n;
     /* d == +-n/2 here is the tie; the code above already leaves it pointing
      * the way that avoids the wrap link. */
     if (d == n / 2 || d == -n / 2) {
-        if (rp->tie == TIE_PLUS) d = n / 2;
-        else if (rp->tie == TIE_MINUS) d = -n / 2;
+        if (tie == TIE_PLUS) d = n / 2;
+        else if (tie == TIE_MINUS) d = -n / 2;
     }
     return d;
+}
+
+int route_offset(const route_params *rp, int a, int b) { return ring_offset(rp->n, rp->tie, a, b); }
+
+/* Offset along one dimension of k nodes of rp's grid. */
+static int dim_offset(const route_params *rp, int k, int a, int b)
+{
+    return rp->topo == TOPO_MESH ? b - a : ring_offset(k, rp->tie, a, b);
 }
 
 /* A dateline sits on the wrap link (between n-1 and 0) and on the link between
@@ -64,24 +73,53 @@ int route_is_dateline(int n, int i, int d)
     }
 }
 
+int route_grid_port(const route_params *rp, int node, int dest)
+{
+    int w = route_width(rp), h = route_height(rp);
+    int dx = dim_offset(rp, w, node % w, dest % w);
+    if (dx != 0) return dx > 0 ? PORT_E : PORT_W;
+    int dy = dim_offset(rp, h, node / w, dest / w);
+    if (dy != 0) return dy > 0 ? PORT_N : PORT_S;
+    return PORT_P;
+}
+
+int route_grid_neighbour(const route_params *rp, int i, int d)
+{
+    int w = route_width(rp), h = route_height(rp), x = i % w, y = i / w;
+    switch (d) {
+    case PORT_N: y++; break;
+    case PORT_E: x++; break;
+    case PORT_S: y--; break;
+    default:     x--; break;
+    }
+    if (rp->topo == TOPO_MESH && (x < 0 || x >= w || y < 0 || y >= h)) return -1;
+    return ((y + h) % h) * w + (x + w) % w;
+}
+
+int route_grid_dateline(const route_params *rp, int i, int d)
+{
+    if (rp->topo == TOPO_MESH) return 0;
+    int w = route_width(rp), h = route_height(rp);
+    switch (d) {
+    case PORT_N: return crosses(h, i / w, +1);
+    case PORT_E: return crosses(w, i % w, +1);
+    case PORT_S: return crosses(h, i / w, -1);
+    case PORT_W: return crosses(w, i % w, -1);
+    default:     return 0;
+    }
+}
+
 int route_next(const route_params *rp, int node, int in_port, int vc, int dest, int *out_vc)
 {
-    int n = rp->n;
-    int dx = route_offset(rp, node % n, dest % n);
-    int dy = route_offset(rp, node / n, dest / n);
-    int d;
-    if (dx != 0) d = dx > 0 ? PORT_E : PORT_W;
-    else if (dy != 0) d = dy > 0 ? PORT_N : PORT_S;
-    else d = PORT_P;
-
+    int d = route_grid_port(rp, node, dest);
     int up;
     if (rp->dateline == DATELINE_ON_LINK) {
-        up = d != PORT_P && route_is_dateline(n, node, d);
+        up = d != PORT_P && route_grid_dateline(rp, node, d);
     } else {
         /* The link the packet arrived on leaves the upstream node through the
          * port opposite to the input port. */
         up = in_port != PORT_P &&
-             route_is_dateline(n, route_neighbour(n, node, in_port), route_opposite(in_port));
+             route_grid_dateline(rp, route_grid_neighbour(rp, node, in_port), route_opposite(in_port));
     }
     *out_vc = vc + up;
     return d;
@@ -89,6 +127,6 @@ int route_next(const route_params *rp, int node, int in_port, int vc, int dest, 
 
 int route_hops(const route_params *rp, int src, int dst)
 {
-    int n = rp->n;
-    return abs(route_offset(rp, src % n, dst % n)) + abs(route_offset(rp, src / n, dst / n));
+    int w = route_width(rp), h = route_height(rp);
+    return abs(dim_offset(rp, w, src % w, dst % w)) + abs(dim_offset(rp, h, src / w, dst / w));
 }

@@ -1,9 +1,13 @@
-/* Torus geometry and dimension-order routing with datelines.
+/* Grid geometry and dimension-order routing: the paper's square torus with
+ * datelines, and (for open-loop studies) rectangular tori and meshes.
  *
  * Ports are numbered N, E, S, W, P (0..4).  Output port d of router i feeds
  * input port route_opposite(d) of router route_neighbour(i, d).  A packet
- * travels X first, then Y, the shorter way round each ring; the VC it uses
- * on a link is its injection VC (0) plus the number of datelines crossed. */
+ * travels X first, then Y: on a torus the shorter way round each ring, on a
+ * mesh straight (there are no wrap links).  Under the dateline VC rule the
+ * VC a packet uses on a link is its injection VC (0) plus the number of
+ * datelines crossed; under the any-VC rule (meshes only) a header may take
+ * any output VC of its port that no packet holds. */
 #ifndef NOCSIM_ROUTE_H
 #define NOCSIM_ROUTE_H
 
@@ -24,11 +28,33 @@ typedef enum {
     DATELINE_AFTER,       /* on the hop after the dateline link */
 } route_dateline;
 
+/* The kind of grid [model.md, open-loop section]. */
+typedef enum {
+    TOPO_TORUS = 0, /* wrap links in both dimensions (default) */
+    TOPO_MESH,      /* no wrap links */
+} route_topology;
+
+/* Which output VC a header may take [choice]. */
+typedef enum {
+    VCRULE_DATELINE = 0, /* its own VC, one up at each dateline (the paper's torus) */
+    VCRULE_ANY,          /* any VC of the output port that no packet holds (BookSim2's
+                            mesh; refused on a torus, where it could deadlock) */
+} route_vc_rule;
+
 typedef struct {
-    int n;                   /* ring size N (even) */
+    int n;                   /* ring size N (even) of the square torus */
     route_tie tie;
     route_dateline dateline;
+    /* The grid: w x h nodes, node = y * w + x.  w == 0 means the square
+     * n x n torus, so the closed-loop engines' {n, tie, dateline} stays
+     * valid as it is. */
+    int w, h;
+    route_topology topo;
 } route_params;
+
+/* Width and height of rp's grid. */
+static inline int route_width(const route_params *rp) { return rp->w ? rp->w : rp->n; }
+static inline int route_height(const route_params *rp) { return rp->w ? rp->h : rp->n; }
 
 /* The letter of port 0..4, from "NESWP" (port must be in range). */
 char route_port_name(int port);
@@ -55,5 +81,16 @@ int route_next(const route_params *rp, int node, int in_port, int vc, int dest, 
 
 /* Hops of the route from src to dst (|dx| + |dy| under the tie rule). */
 int route_hops(const route_params *rp, int src, int dst);
+
+/* Neighbour of node i of rp's grid through port d (d < PORT_P); -1 where a
+ * mesh has no link. */
+int route_grid_neighbour(const route_params *rp, int i, int d);
+/* Does the link leaving node i through port d (d < PORT_P) cross a dateline
+ * of rp's grid?  Never on a mesh; on a torus the links crossing x = 0,
+ * x = w/2, y = 0 and y = h/2, as on the square torus. */
+int route_grid_dateline(const route_params *rp, int i, int d);
+/* The output port of dimension-order routing at `node` for `dest` on rp's
+ * grid (PORT_P when node == dest). */
+int route_grid_port(const route_params *rp, int node, int dest);
 
 #endif

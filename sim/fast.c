@@ -349,7 +349,7 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
         fast_free(f);
         return NULL;
     }
-    route_params rp = { p->n, p->tie, p->dateline };
+    route_params rp = { .n = p->n, .tie = p->tie, .dateline = p->dateline };
     fast_tables(f, p, dest, &rp);
     size_t nodes = (size_t)f->nodes, nf = nodes * (size_t)f->NF;
     memset(f->route, -1, nf);

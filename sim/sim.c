@@ -73,7 +73,7 @@ sim *sim_new(const sim_params *p, const int32_t *dest, char *err, size_t errlen)
     sim *s = calloc(1, sizeof *s);
     if (!s) return snprintf(err, errlen, "out of memory"), NULL;
     s->p = *p;
-    s->rp = (route_params){ p->n, p->tie, p->dateline };
+    s->rp = (route_params){ .n = p->n, .tie = p->tie, .dateline = p->dateline };
     s->nodes = p->n * p->n;
     s->V = p->vcs;
     s->B = p->buffer;

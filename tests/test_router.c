@@ -43,7 +43,7 @@ END_TEST
 
 START_TEST(offsets_and_ties)
 {
-    route_params rp = { 16, TIE_NOWRAP, DATELINE_ON_LINK };
+    route_params rp = { .n = 16, .tie = TIE_NOWRAP, .dateline = DATELINE_ON_LINK };
     ck_assert_int_eq(route_offset(&rp, 0, 3), 3);
     ck_assert_int_eq(route_offset(&rp, 0, 13), -3);
     ck_assert_int_eq(route_offset(&rp, 0, 8), 8);    /* tie, dest larger: + */
@@ -73,7 +73,7 @@ END_TEST
 
 START_TEST(wrap_link_raises_vc)
 {
-    route_params rp = { 8, TIE_NOWRAP, DATELINE_ON_LINK };
+    route_params rp = { .n = 8, .tie = TIE_NOWRAP, .dateline = DATELINE_ON_LINK };
     int vcs[64], ports[64];
     /* (6,1) -> (1,1): dx = -5 -> +3, through x=7->0 (the wrap link). */
     int h = walk(&rp, 1 * 8 + 6, 1 * 8 + 1, vcs, ports);
@@ -99,7 +99,7 @@ END_TEST
  * last link is the dateline, (6,1) -> (0,1), goes up only at the ejection. */
 START_TEST(dateline_after_link_raises_one_hop_later)
 {
-    route_params rp = { 8, TIE_NOWRAP, DATELINE_AFTER };
+    route_params rp = { .n = 8, .tie = TIE_NOWRAP, .dateline = DATELINE_AFTER };
     int vcs[64], ports[64];
     int h = walk(&rp, 1 * 8 + 6, 1 * 8 + 1, vcs, ports);
     ck_assert_int_eq(h, 3);
@@ -117,7 +117,7 @@ END_TEST
 
 START_TEST(x_and_y_datelines_end_on_vc2)
 {
-    route_params rp = { 8, TIE_NOWRAP, DATELINE_ON_LINK };
+    route_params rp = { .n = 8, .tie = TIE_NOWRAP, .dateline = DATELINE_ON_LINK };
     int vcs[64], ports[64];
     /* (6,6) -> (1,1): east across the wrap, then north across the wrap. */
     int h = walk(&rp, 6 * 8 + 6, 1 * 8 + 1, vcs, ports);

@@ -65,7 +65,7 @@ START_TEST(isolated_packet_duration)
     const int lens[] = { 2, 3, 8, 16 };
     for (int si = 0; si < 2; si++) {
         int n = sizes[si];
-        route_params rp = { n, TIE_NOWRAP, DATELINE_ON_LINK };
+        route_params rp = { .n = n, .tie = TIE_NOWRAP, .dateline = DATELINE_ON_LINK };
         /* East, west, north, south, diagonal, across the wrap and across the
          * middle dateline, the tie distance n/2 both ways. */
         const int trips[][4] = {

@@ -23,10 +23,20 @@ static int log2_exact(int n)
     return (1 << b) == n ? b : -1;
 }
 
-int32_t traffic_builtin_dest(int k, int n, int32_t w)
+int32_t traffic_builtin_dest(int k, int n, int32_t w) { return traffic_grid_dest(k, n, n, w); }
+
+int traffic_grid_supports(int k, int w, int h)
 {
-    int bits = 2 * log2_exact(n); /* address width 2n (only for bit patterns) */
-    int32_t mask = (int32_t)n * n - 1;
+    if (k == T_TRNS) return w == h;
+    if (k == T_TORN) return 1;
+    return log2_exact(w) >= 0 && log2_exact(h) >= 0;
+}
+
+int32_t traffic_grid_dest(int k, int gw, int gh, int32_t w)
+{
+    int n = gw;
+    int bits = log2_exact(gw) + log2_exact(gh); /* address width (only for bit patterns) */
+    int32_t mask = (int32_t)gw * gh - 1;
     switch (k) {
     case T_BCMP: return ~w & mask;
     case T_BREV: {
@@ -36,7 +46,7 @@ int32_t traffic_builtin_dest(int k, int n, int32_t w)
     }
     case T_BROT: return (w >> 1) | ((w & 1) << (bits - 1));
     case T_SHFL: return ((w << 1) & mask) | (w >> (bits - 1));
-    case T_TORN: return (w + n / 2) % (n * n);
+    case T_TORN: return (w + n / 2) % (gw * gh);
     case T_TRNS: return (w % n) * n + w / n;
     default:     return w;
     }
@@ -100,16 +110,22 @@ static int read_pairs(traffic *t, FILE *f, const char *name, char *err, size_t e
     return rc;
 }
 
-static traffic *traffic_alloc(const char *spec, int n, char *err, size_t errlen)
+static traffic *traffic_alloc(const char *spec, int w, int h, char *err, size_t errlen)
 {
-    if (n < 2 || n % 2 != 0 || n > TRAFFIC_MAX_N) {
-        snprintf(err, errlen, "torus size %d: must be even, in [2, %d]", n, TRAFFIC_MAX_N);
+    if (w == h && (w < 2 || w % 2 != 0 || w > TRAFFIC_MAX_N)) {
+        snprintf(err, errlen, "torus size %d: must be even, in [2, %d]", w, TRAFFIC_MAX_N);
+        return NULL;
+    }
+    if (w < 2 || h < 2 || w > TRAFFIC_MAX_N || h > TRAFFIC_MAX_N) {
+        snprintf(err, errlen, "grid size %dx%d: each side must be in [2, %d]", w, h, TRAFFIC_MAX_N);
         return NULL;
     }
     traffic *t = calloc(1, sizeof *t);
     if (!t) { snprintf(err, errlen, "out of memory"); return NULL; }
-    t->n = n;
-    t->nodes = n * n;
+    t->n = w;
+    t->w = w;
+    t->h = h;
+    t->nodes = w * h;
     t->dest = malloc(sizeof *t->dest * (size_t)t->nodes);
     if (!t->dest) { free(t); snprintf(err, errlen, "out of memory"); return NULL; }
     for (int i = 0; i < t->nodes; i++) t->dest[i] = i;
@@ -119,7 +135,12 @@ static traffic *traffic_alloc(const char *spec, int n, char *err, size_t errlen)
 
 traffic *traffic_read(FILE *f, const char *name, int n, char *err, size_t errlen)
 {
-    traffic *t = traffic_alloc(name, n, err, errlen);
+    return traffic_read_grid(f, name, n, n, err, errlen);
+}
+
+traffic *traffic_read_grid(FILE *f, const char *name, int w, int h, char *err, size_t errlen)
+{
+    traffic *t = traffic_alloc(name, w, h, err, errlen);
     if (t && read_pairs(t, f, name, err, errlen) != 0) {
         traffic_free(t);
         return NULL;
@@ -127,7 +148,7 @@ traffic *traffic_read(FILE *f, const char *name, int n, char *err, size_t errlen
     return t;
 }
 
-static traffic *load_file(const char *spec, const char *path, int n, char *err, size_t errlen)
+static traffic *load_file(const char *spec, const char *path, int w, int h, char *err, size_t errlen)
 {
     char q[QUOTE_BUF];
     FILE *f = fopen(path, "r");
@@ -135,7 +156,7 @@ static traffic *load_file(const char *spec, const char *path, int n, char *err, 
         snprintf(err, errlen, "traffic file %s: %s", quote_str(q, sizeof q, path), strerror(errno));
         return NULL;
     }
-    traffic *t = traffic_read(f, path, n, err, errlen);
+    traffic *t = traffic_read_grid(f, path, w, h, err, errlen);
     fclose(f);
     if (t) snprintf(t->name, sizeof t->name, "%s", spec);
     return t;
@@ -143,19 +164,26 @@ static traffic *load_file(const char *spec, const char *path, int n, char *err, 
 
 traffic *traffic_new(const char *spec, int n, uint64_t seed, char *err, size_t errlen)
 {
-    if (strncmp(spec, "file:", 5) == 0) return load_file(spec, spec + 5, n, err, errlen);
-    traffic *t = traffic_alloc(spec, n, err, errlen);
+    return traffic_new_grid(spec, n, n, seed, err, errlen);
+}
+
+traffic *traffic_new_grid(const char *spec, int w, int h, uint64_t seed, char *err, size_t errlen)
+{
+    if (strncmp(spec, "file:", 5) == 0) return load_file(spec, spec + 5, w, h, err, errlen);
+    traffic *t = traffic_alloc(spec, w, h, err, errlen);
     if (!t) return NULL;
     int k;
     for (k = 0; k < T_COUNT; k++)
         if (strcmp(spec, traffic_builtin_names[k]) == 0) break;
     if (k < T_COUNT) {
-        if (k != T_TORN && k != T_TRNS && log2_exact(n) < 0) {
-            snprintf(err, errlen, "traffic %s needs a power-of-two torus size, not %d", spec, n);
+        if (!traffic_grid_supports(k, w, h)) {
+            if (k == T_TRNS) snprintf(err, errlen, "traffic %s needs a square grid, not %dx%d", spec, w, h);
+            else if (w == h) snprintf(err, errlen, "traffic %s needs a power-of-two torus size, not %d", spec, w);
+            else snprintf(err, errlen, "traffic %s needs power-of-two sides, not %dx%d", spec, w, h);
             traffic_free(t);
             return NULL;
         }
-        for (int w = 0; w < t->nodes; w++) t->dest[w] = traffic_builtin_dest(k, n, w);
+        for (int a = 0; a < t->nodes; a++) t->dest[a] = traffic_grid_dest(k, w, h, a);
     } else if (strcmp(spec, "randperm") == 0) {
         random_permutation(t->dest, t->nodes, seed);
     } else {

@@ -12,8 +12,9 @@
 #include <stdio.h>
 
 typedef struct {
-    int n;          /* ring size */
-    int nodes;      /* n * n */
+    int n;          /* ring size (the width w on a rectangular grid) */
+    int w, h;       /* grid width and height (n and n for the square torus) */
+    int nodes;      /* w * h */
     int32_t *dest;  /* dest[src] */
     char name[64];  /* spec as given (a file spec is shortened) */
 } traffic;
@@ -36,6 +37,11 @@ traffic *traffic_new(const char *spec, int n, uint64_t seed, char *err, size_t e
  * the allowed range (a bad id, a second destination for a source, a NUL byte,
  * a read error, out of memory). */
 traffic *traffic_read(FILE *f, const char *name, int n, char *err, size_t errlen);
+/* traffic_new and traffic_read on a w x h grid (node = y * w + x; each side
+ * in [2, TRAFFIC_MAX_N], even when w == h).  The bit patterns need
+ * power-of-two sides, trns a square grid; the messages say so. */
+traffic *traffic_new_grid(const char *spec, int w, int h, uint64_t seed, char *err, size_t errlen);
+traffic *traffic_read_grid(FILE *f, const char *name, int w, int h, char *err, size_t errlen);
 /* Free t and its destination array.  t may be NULL. */
 void traffic_free(traffic *t);
 
@@ -48,5 +54,8 @@ extern const int traffic_builtin_count;
 /* Destination of node w under a built-in pattern k on an n x n torus (n a
  * power of two for the bit patterns).  Exposed for tests. */
 int32_t traffic_builtin_dest(int k, int n, int32_t w);
+/* The same on a w x h grid; valid when traffic_grid_supports(k, w, h). */
+int32_t traffic_grid_dest(int k, int w, int h, int32_t node);
+int traffic_grid_supports(int k, int w, int h);
 
 #endif
