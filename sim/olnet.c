@@ -1,0 +1,438 @@
+/* The open-loop network (see olnet.h): model.md's three steps on every
+ * router that holds a flit, then the moves applied (pops, pushes,
+ * ejections, injections), as in sim.c.
+ *
+ * Why it is organised as it is:
+ *  - A header's request is computed once, when the header reaches the head
+ *    of its FIFO (the only moment its router and input are known), and the
+ *    FIFO is then a bit in its router's `reqm`: queue selection looks only
+ *    at those bits.
+ *  - Routers without flits are skipped: they have no request and no flit
+ *    to send, and arbitration state changes only on a grant.
+ *  - Decisions read the state at the start of the cycle; pops are applied
+ *    before pushes so a full FIFO can pass a flit on in the same cycle, as
+ *    the automaton says (a slot freed in t takes a flit only in t + 1,
+ *    because the downstream check used the start-of-cycle count). */
+#include "sim/olnet.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FL(id, seq) (((uint32_t)(id) << 8) | (uint32_t)(seq))
+#define FL_ID(f) ((int32_t)((f) >> 8))
+#define FL_SEQ(f) ((int)((f) & 0xffu))
+
+/* One move decided this cycle: FIFO f sends through output VC o. */
+typedef struct {
+    int32_t f, o;
+} olmove;
+
+/* A node's source queue: a growing ring of packet ids. */
+typedef struct {
+    int32_t *id;
+    int head, count, cap;
+    int seq;          /* flits of the head packet already injected */
+    int vc;           /* the P input VC the head packet goes into */
+    int last_vc;      /* the P input VC of the previous packet (any-VC rule) */
+} olsource;
+
+struct olnet {
+    olnet_params p;
+    int w, h, nodes, V, B, NF;
+    size_t bytes;
+    /* Input FIFOs, f = node * NF + port * V + vc. */
+    uint32_t *buf;
+    uint8_t *head, *cnt;
+    int8_t *route;        /* held output VC (local d * V + c), -1 */
+    int8_t *req_d, *req_c;/* the head header's request: port, VC (-1: any VC) */
+    uint64_t *reqm;       /* per router: local FIFOs whose head header waits */
+    int32_t *rflits;      /* per router: flits in its input FIFOs */
+    /* Output VCs, o = node * NF + d * V + c. */
+    int8_t *holder;       /* local FIFO holding it, -1 */
+    int32_t *down;        /* downstream FIFO, -1 for P and missing mesh links */
+    uint8_t *qst;         /* queue-selection orders, NPORTS bytes each */
+    /* Output ports, node * NPORTS + d. */
+    uint8_t *scheme, *vlast;
+    olsource *src;
+    int32_t *inj;         /* this cycle's injecting nodes */
+    olmove *mv;
+    int nmv, ninj;
+    /* Packets. */
+    olnet_packet *pk;
+    int32_t pk_cap, pk_next;
+    int32_t *freeids;
+    int32_t nfree;
+    int64_t alive, in_net;
+    int32_t *done;
+    int ndone;
+};
+
+static void *grab(olnet *n, size_t count, size_t size, int *ok)
+{
+    void *q = calloc(count ? count : 1, size);
+    if (!q) *ok = 0;
+    n->bytes += count * size;
+    return q;
+}
+
+void olnet_free(olnet *n)
+{
+    if (!n) return;
+    free(n->buf); free(n->head); free(n->cnt); free(n->route); free(n->req_d); free(n->req_c);
+    free(n->reqm); free(n->rflits); free(n->holder); free(n->down); free(n->qst); free(n->scheme);
+    free(n->vlast); free(n->inj); free(n->mv); free(n->pk); free(n->freeids); free(n->done);
+    if (n->src)
+        for (int i = 0; i < n->nodes; i++) free(n->src[i].id);
+    free(n->src);
+    free(n);
+}
+
+static int check_params(const olnet_params *p, char *err, size_t errlen)
+{
+    int w = route_width(&p->rp), h = route_height(&p->rp);
+    int torus = p->rp.topo == TOPO_TORUS;
+    if (w < 2 || h < 2 || (int64_t)w * h > (1 << 22))
+        return snprintf(err, errlen, "--size %dx%d: each side must be at least 2 and the nodes at most %d", w, h,
+                        1 << 22), -1;
+    if (torus && (w % 2 || h % 2))
+        return snprintf(err, errlen, "--size %dx%d: a torus needs even sides (its datelines sit at 0 and half way)", w,
+                        h), -1;
+    if (p->vcs < 1 || p->vcs > SIM_MAX_VCS)
+        return snprintf(err, errlen, "--vcs %d: allowed [1, %d]", p->vcs, SIM_MAX_VCS), -1;
+    if (torus && p->vc_rule == VCRULE_DATELINE && p->vcs < 3)
+        return snprintf(err, errlen, "--vcs %d: a torus under the dateline rule needs at least 3", p->vcs), -1;
+    if (torus && p->vc_rule == VCRULE_ANY)
+        return snprintf(err, errlen, "--vc-rule any: only on a mesh (a torus needs its datelines to stay "
+                                     "deadlock-free)"), -1;
+    if (p->buffer < 1 || p->buffer > 255)
+        return snprintf(err, errlen, "--buffer %d: allowed [1, 255]", p->buffer), -1;
+    if (p->scheme < 0 || p->scheme >= VCSEL_NSCHEMES)
+        return snprintf(err, errlen, "--scheme %d: allowed C00..C09", p->scheme), -1;
+    return 0;
+}
+
+olnet *olnet_new(const olnet_params *p, const sim_config *cfg, char *err, size_t errlen)
+{
+    if (check_params(p, err, errlen)) return NULL;
+    olnet *n = calloc(1, sizeof *n);
+    if (!n) return snprintf(err, errlen, "out of memory"), NULL;
+    n->p = *p;
+    n->w = route_width(&p->rp);
+    n->h = route_height(&p->rp);
+    n->p.rp.w = n->w;
+    n->p.rp.h = n->h;
+    n->p.rp.n = n->w;
+    n->nodes = n->w * n->h;
+    n->V = p->vcs;
+    n->B = p->buffer;
+    n->NF = NPORTS * n->V;
+    if (cfg && (cfg->nodes != n->nodes || cfg->vcs != n->V)) {
+        snprintf(err, errlen, "configuration for %d nodes and %d VCs, network has %d and %d", cfg->nodes, cfg->vcs,
+                 n->nodes, n->V);
+        free(n);
+        return NULL;
+    }
+    size_t nf = (size_t)n->nodes * (size_t)n->NF, np = (size_t)n->nodes * NPORTS, N = (size_t)n->nodes;
+    int ok = 1;
+    n->buf = grab(n, nf * (size_t)n->B, sizeof *n->buf, &ok);
+    n->head = grab(n, nf, 1, &ok);
+    n->cnt = grab(n, nf, 1, &ok);
+    n->route = grab(n, nf, 1, &ok);
+    n->req_d = grab(n, nf, 1, &ok);
+    n->req_c = grab(n, nf, 1, &ok);
+    n->reqm = grab(n, N, sizeof *n->reqm, &ok);
+    n->rflits = grab(n, N, sizeof *n->rflits, &ok);
+    n->holder = grab(n, nf, 1, &ok);
+    n->down = grab(n, nf, sizeof *n->down, &ok);
+    n->qst = grab(n, nf * NPORTS, 1, &ok);
+    n->scheme = grab(n, np, 1, &ok);
+    n->vlast = grab(n, np, 1, &ok);
+    n->src = grab(n, N, sizeof *n->src, &ok);
+    n->inj = grab(n, N, sizeof *n->inj, &ok);
+    n->mv = grab(n, np, sizeof *n->mv, &ok);
+    n->done = grab(n, np, sizeof *n->done, &ok);
+    if (!ok) {
+        snprintf(err, errlen, "out of memory for a %dx%d network", n->w, n->h);
+        olnet_free(n);
+        return NULL;
+    }
+    memset(n->route, -1, nf);
+    memset(n->holder, -1, nf);
+    for (int i = 0; i < n->nodes; i++)
+        for (int d = 0; d < NPORTS; d++) {
+            int nb = d == PORT_P ? -1 : route_grid_neighbour(&n->p.rp, i, d);
+            n->scheme[i * NPORTS + d] = (uint8_t)(cfg ? cfg->scheme[i * NPORTS + d] : p->scheme);
+            for (int c = 0; c < n->V; c++) {
+                size_t o = (size_t)i * (size_t)n->NF + (size_t)(d * n->V + c);
+                n->down[o] = nb < 0 ? -1 : (nb * NPORTS + route_opposite(d)) * n->V + c;
+                uint8_t *q = n->qst + o * NPORTS;
+                if (cfg) memcpy(q, sim_config_q(cfg, i, d, c), NPORTS);
+                else
+                    for (int j = 0; j < NPORTS; j++) q[j] = (uint8_t)j;
+            }
+        }
+    for (int i = 0; i < n->nodes; i++) n->src[i].last_vc = n->V - 1; /* the first packet takes VC 0 */
+    return n;
+}
+
+int32_t olnet_add(olnet *n, int src, int dest, int len, int64_t t_gen, int32_t tag)
+{
+    int32_t id;
+    if (n->nfree) {
+        id = n->freeids[--n->nfree];
+    } else {
+        if (n->pk_next >= OLNET_MAX_PACKETS) return -1;
+        if (n->pk_next == n->pk_cap) {
+            int32_t cap = n->pk_cap ? 2 * n->pk_cap : 1024;
+            if (cap > OLNET_MAX_PACKETS) cap = OLNET_MAX_PACKETS;
+            olnet_packet *pk = realloc(n->pk, sizeof *pk * (size_t)cap);
+            if (!pk) return -1;
+            int32_t *fr = realloc(n->freeids, sizeof *fr * (size_t)cap);
+            if (!fr) { n->pk = pk; return -1; }
+            n->bytes += (sizeof *pk + sizeof *fr) * (size_t)(cap - n->pk_cap);
+            n->pk = pk;
+            n->freeids = fr;
+            n->pk_cap = cap;
+        }
+        id = n->pk_next++;
+    }
+    olsource *s = &n->src[src];
+    if (s->count == s->cap) {
+        int cap = s->cap ? 2 * s->cap : 16;
+        int32_t *q = malloc(sizeof *q * (size_t)cap);
+        if (!q) { n->freeids[n->nfree++] = id; return -1; }
+        for (int k = 0; k < s->count; k++) q[k] = s->id[(s->head + k) % s->cap];
+        free(s->id);
+        n->bytes += sizeof *q * (size_t)(cap - s->cap);
+        s->id = q;
+        s->head = 0;
+        s->cap = cap;
+    }
+    s->id[(s->head + s->count++) % s->cap] = id;
+    n->pk[id] = (olnet_packet){ .src = src, .dest = dest, .len = len, .tag = tag, .t_gen = t_gen,
+                                .t_inj = -1, .t_done = -1 };
+    n->alive++;
+    return id;
+}
+
+const olnet_packet *olnet_packet_get(const olnet *n, int32_t id) { return &n->pk[id]; }
+void olnet_release(olnet *n, int32_t id) { n->freeids[n->nfree++] = id; n->alive--; }
+int64_t olnet_flits_in_network(const olnet *n) { return n->in_net; }
+int64_t olnet_packets_alive(const olnet *n) { return n->alive; }
+int olnet_hops(const olnet *n, int src, int dest) { return route_hops(&n->p.rp, src, dest); }
+size_t olnet_bytes(const olnet *n) { return n->bytes; }
+
+static inline uint32_t head_flit(const olnet *n, size_t f) { return n->buf[f * (size_t)n->B + n->head[f]]; }
+
+/* The flit at the head of FIFO f (of router `node`, input `port`, VC vc) is
+ * new there: if it is a header, it asks for its output from now on. */
+static void head_arrived(olnet *n, int node, size_t f)
+{
+    uint32_t fl = head_flit(n, f);
+    if (FL_SEQ(fl) != 0) return;
+    int local = (int)(f - (size_t)node * (size_t)n->NF), port = local / n->V, vc = local % n->V;
+    int oc, d = route_next(&n->p.rp, node, port, vc, n->pk[FL_ID(fl)].dest, &oc);
+    n->req_d[f] = (int8_t)d;
+    n->req_c[f] = (int8_t)(n->p.vc_rule == VCRULE_ANY ? -1 : oc);
+    n->reqm[node] |= 1ull << local;
+}
+
+static void grant(olnet *n, int node, int o_local, int f_local)
+{
+    size_t base = (size_t)node * (size_t)n->NF;
+    n->holder[base + (size_t)o_local] = (int8_t)f_local;
+    n->route[base + (size_t)f_local] = (int8_t)o_local;
+    n->reqm[node] &= ~(1ull << f_local);
+}
+
+/* Of the requests in `cand` (local FIFO bits), the one output VC o_local
+ * grants by its order: the first requesting direction, its lowest VC.
+ * Returns the winner's local FIFO. */
+static int arbitrate(olnet *n, int node, int o_local, uint64_t cand)
+{
+    const int V = n->V;
+    unsigned dirs = 0;
+    for (uint64_t m = cand; m; m &= m - 1) dirs |= 1u << (__builtin_ctzll(m) / V);
+    uint8_t *order = n->qst + ((size_t)node * (size_t)n->NF + (size_t)o_local) * NPORTS;
+    int pos = qsel_pick(order, dirs);
+    int wp = order[pos];
+    qsel_update_order(order, pos, n->p.q_update);
+    uint64_t inport = cand & (((1ull << V) - 1) << (wp * V));
+    return __builtin_ctzll(inport);
+}
+
+/* Step 1 at one router under the dateline rule: each waiting header asks
+ * for one output VC. */
+static void queue_selection_dateline(olnet *n, int node)
+{
+    const int V = n->V;
+    size_t base = (size_t)node * (size_t)n->NF;
+    uint64_t left = n->reqm[node];
+    while (left) {
+        int f0 = __builtin_ctzll(left);
+        int o = n->req_d[base + (size_t)f0] * V + n->req_c[base + (size_t)f0];
+        uint64_t same = 0;
+        for (uint64_t m = left; m; m &= m - 1) {
+            int f = __builtin_ctzll(m);
+            if (n->req_d[base + (size_t)f] * V + n->req_c[base + (size_t)f] == o) same |= 1ull << f;
+        }
+        left &= ~same;
+        if (n->holder[base + (size_t)o] >= 0) continue;
+        grant(n, node, o, arbitrate(n, node, o, same));
+    }
+}
+
+/* Step 1 at one router under the any-VC rule: the free VCs of each output
+ * port grant in ascending order among the requests for that port. */
+static void queue_selection_any(olnet *n, int node)
+{
+    const int V = n->V;
+    size_t base = (size_t)node * (size_t)n->NF;
+    uint64_t left = n->reqm[node];
+    while (left) {
+        int d = n->req_d[base + (size_t)__builtin_ctzll(left)];
+        uint64_t cand = 0;
+        for (uint64_t m = left; m; m &= m - 1) {
+            int f = __builtin_ctzll(m);
+            if (n->req_d[base + (size_t)f] == d) cand |= 1ull << f;
+        }
+        left &= ~cand;
+        for (int c = 0; c < V && cand; c++) {
+            int o = d * V + c;
+            if (n->holder[base + (size_t)o] >= 0) continue;
+            int win = arbitrate(n, node, o, cand);
+            grant(n, node, o, win);
+            cand &= ~(1ull << win);
+        }
+    }
+}
+
+/* Step 2 at one router: each output port picks one ready VC. */
+static void vc_selection(olnet *n, int node)
+{
+    const int V = n->V, B = n->B;
+    size_t base = (size_t)node * (size_t)n->NF;
+    for (int d = 0; d < NPORTS; d++) {
+        unsigned ready = 0;
+        for (int c = 0; c < V; c++) {
+            size_t o = base + (size_t)(d * V + c);
+            int h = n->holder[o];
+            if (h < 0 || !n->cnt[base + (size_t)h]) continue;
+            if (d != PORT_P && n->cnt[n->down[o]] >= B) continue;
+            ready |= 1u << c;
+        }
+        if (!ready) continue;
+        size_t port = (size_t)node * NPORTS + (size_t)d;
+        int c = vcsel_pick(n->scheme[port], ready, n->vlast[port], V);
+        n->vlast[port] = (uint8_t)c;
+        size_t o = base + (size_t)(d * V + c);
+        n->mv[n->nmv++] = (olmove){ (int32_t)(base + (size_t)n->holder[o]), (int32_t)o };
+    }
+}
+
+/* Step 3: which sources inject a flit this cycle, against the P FIFOs as
+ * they were at the start of it. */
+static void decide_injections(olnet *n, int64_t t)
+{
+    const int V = n->V;
+    n->ninj = 0;
+    for (int i = 0; i < n->nodes; i++) {
+        olsource *s = &n->src[i];
+        if (!s->count || n->pk[s->id[s->head]].t_gen > t) continue;
+        size_t pf = ((size_t)i * NPORTS + PORT_P) * (size_t)V;
+        if (s->seq == 0) {
+            int c = -1;
+            if (n->p.vc_rule == VCRULE_DATELINE) {
+                if (n->cnt[pf] < n->B) c = 0;
+            } else {
+                for (int k = 1; k <= V && c < 0; k++) {
+                    int v = (s->last_vc + k) % V;
+                    if (n->cnt[pf + (size_t)v] < n->B) c = v;
+                }
+            }
+            if (c < 0) continue;
+            s->vc = c;
+        } else if (n->cnt[pf + (size_t)s->vc] >= n->B) {
+            continue;
+        }
+        n->inj[n->ninj++] = i;
+    }
+}
+
+static void push(olnet *n, int node, size_t f, uint32_t fl)
+{
+    n->buf[f * (size_t)n->B + (size_t)((n->head[f] + n->cnt[f]) % n->B)] = fl;
+    if (n->cnt[f]++ == 0) head_arrived(n, node, f);
+    n->rflits[node]++;
+}
+
+/* Apply the cycle's moves and injections. */
+static int64_t apply(olnet *n, int64_t t)
+{
+    const int NF = n->NF;
+    n->ndone = 0;
+    for (int k = 0; k < n->nmv; k++) {
+        size_t f = (size_t)n->mv[k].f;
+        int node = (int)(f / (size_t)NF);
+        uint32_t x = head_flit(n, f);
+        n->head[f] = (uint8_t)((n->head[f] + 1) % n->B);
+        n->cnt[f]--;
+        n->rflits[node]--;
+        if (FL_SEQ(x) == n->pk[FL_ID(x)].len - 1) {
+            n->holder[n->mv[k].o] = -1;
+            n->route[f] = -1;
+        }
+        if (n->cnt[f]) head_arrived(n, node, f);
+        n->mv[k].f = (int32_t)x; /* the flit, for the pushes below */
+    }
+    for (int k = 0; k < n->nmv; k++) {
+        uint32_t x = (uint32_t)n->mv[k].f;
+        int32_t dst = n->down[n->mv[k].o];
+        if (dst >= 0) {
+            push(n, dst / NF, (size_t)dst, x);
+            continue;
+        }
+        n->in_net--;
+        olnet_packet *pk = &n->pk[FL_ID(x)];
+        if (FL_SEQ(x) == pk->len - 1) {
+            pk->t_done = t;
+            n->done[n->ndone++] = FL_ID(x);
+        }
+    }
+    for (int k = 0; k < n->ninj; k++) {
+        int i = n->inj[k];
+        olsource *s = &n->src[i];
+        int32_t id = s->id[s->head];
+        size_t pf = ((size_t)i * NPORTS + PORT_P) * (size_t)n->V + (size_t)s->vc;
+        if (s->seq == 0) n->pk[id].t_inj = t;
+        push(n, i, pf, FL(id, s->seq));
+        n->in_net++;
+        if (++s->seq == n->pk[id].len) {
+            s->seq = 0;
+            s->last_vc = s->vc;
+            s->head = (s->head + 1) % s->cap;
+            s->count--;
+        }
+    }
+    return n->nmv + n->ninj;
+}
+
+int64_t olnet_step(olnet *n, int64_t t, const int32_t **done, int *ndone)
+{
+    n->nmv = 0;
+    int any = n->p.vc_rule == VCRULE_ANY;
+    for (int i = 0; i < n->nodes; i++) {
+        if (!n->rflits[i]) continue;
+        if (n->reqm[i]) {
+            if (any) queue_selection_any(n, i);
+            else queue_selection_dateline(n, i);
+        }
+        vc_selection(n, i);
+    }
+    decide_injections(n, t);
+    int64_t moved = apply(n, t);
+    *done = n->done;
+    *ndone = n->ndone;
+    return moved;
+}

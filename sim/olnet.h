@@ -1,0 +1,95 @@
+/* The network of an open-loop run: model.md's router on a w x h torus or
+ * mesh, fed by per-node source queues of packets of any length and
+ * destination, stepped one cycle at a time.
+ *
+ * It is the same cellular automaton as the closed-loop engines (sim.c is
+ * its specification; tests/test_openloop.c runs closed-loop collectives
+ * through both and compares every packet's tail ejection cycle), with what
+ * open-loop traffic needs on top:
+ *  - packets are created while the network runs (olnet_add) and queue at
+ *    their source without bound; each is its own record (destination,
+ *    length, generation and injection cycles, a tag for the measurement);
+ *  - meshes and rectangular tori, and the any-VC rule (route.h), under
+ *    which a header may take any free VC of its output port: the free
+ *    output VCs of a port grant in ascending order, each by its own queue-
+ *    selection order among the requests not yet granted, and a source puts
+ *    each new packet into the next P input VC (round robin from the one it
+ *    used last) that has a free slot.
+ * The work of a cycle is proportional to the routers that hold flits.
+ *
+ * Conventions as in store/store.h: olnet_new returns NULL with a message in
+ * err; olnet_free accepts NULL; stepping cannot fail.  Packet ids are small
+ * integers, reused after olnet_release; a packet's fields stay valid until
+ * then. */
+#ifndef NOCSIM_SIM_OLNET_H
+#define NOCSIM_SIM_OLNET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "router/arbiter.h"
+#include "router/route.h"
+#include "sim/sim.h"
+
+typedef struct {
+    route_params rp;       /* the grid: w, h, topo, tie, dateline */
+    route_vc_rule vc_rule;
+    int vcs;               /* 1..SIM_MAX_VCS (>= 3 on a torus under the dateline rule) */
+    int buffer;            /* flits per input-VC FIFO, 1..255 */
+    int scheme;            /* VC-selection scheme of every output port (C00..C09) */
+    qsel_update q_update;
+} olnet_params;
+
+/* Largest packet id + 1: ids live in a flit's upper 24 bits. */
+#define OLNET_MAX_PACKETS (1 << 24)
+/* Longest packet. */
+#define OLNET_MAX_FLITS 255
+
+/* One packet's record, read by the measurement after its tail ejected. */
+typedef struct {
+    int32_t src, dest;
+    int32_t len;
+    int32_t tag;           /* the caller's (e.g. its measurement batch, -1 untagged) */
+    int64_t t_gen;         /* cycle it was generated (may inject from then on) */
+    int64_t t_inj;         /* cycle its header entered the P input FIFO */
+    int64_t t_done;        /* cycle its tail was ejected */
+} olnet_packet;
+
+typedef struct olnet olnet;
+
+/* A network for p.  cfg, when not NULL, gives per-port schemes and initial
+ * queue-selection orders (its nodes must be w * h and its vcs p->vcs; its
+ * interval and injection timings are not used); NULL means p->scheme on
+ * every port and every order (N,E,S,W,P).  Returns NULL with a message when
+ * a parameter is out of range (naming it and the range), the any-VC rule is
+ * asked of a torus, or memory runs out. */
+olnet *olnet_new(const olnet_params *p, const sim_config *cfg, char *err, size_t errlen);
+void olnet_free(olnet *n);
+
+/* Queue a new packet at src's source queue: it may inject from cycle t_gen
+ * on (after the packets queued before it).  Returns its id, or -1 when
+ * memory runs out or OLNET_MAX_PACKETS packets are alive. */
+int32_t olnet_add(olnet *n, int src, int dest, int len, int64_t t_gen, int32_t tag);
+
+/* Step cycle t (t increasing by one from 0 from call to call, or jumping
+ * over cycles in which the network is empty and nothing is due).  The
+ * packets whose tail ejected in t are listed in *done (*ndone of them,
+ * valid until the next step); release each with olnet_release when read.
+ * Returns the flits moved (injections included). */
+int64_t olnet_step(olnet *n, int64_t t, const int32_t **done, int *ndone);
+
+/* A packet's record (id from olnet_add, not yet released). */
+const olnet_packet *olnet_packet_get(const olnet *n, int32_t id);
+/* Give the id back for reuse. */
+void olnet_release(olnet *n, int32_t id);
+
+/* Flits inside the network (input FIFOs) and packets alive (queued, in the
+ * network, or done but not released). */
+int64_t olnet_flits_in_network(const olnet *n);
+int64_t olnet_packets_alive(const olnet *n);
+/* Hops of the route from src to dest on this network. */
+int olnet_hops(const olnet *n, int src, int dest);
+/* Bytes allocated (grows with the packets alive). */
+size_t olnet_bytes(const olnet *n);
+
+#endif

@@ -1,0 +1,260 @@
+/* The open-loop network (sim/olnet.c).  Two kinds of evidence:
+ *  - closed-loop collectives replayed through it as open-loop packets (each
+ *    slice a packet generated at its release time) give every packet's tail
+ *    ejection cycle exactly as the reference engine of sim.c, over random
+ *    configurations and every model choice both support;
+ *  - meshes and the any-VC rule, which sim.c does not have, worked out by
+ *    hand. */
+#include <check.h>
+
+#include "tests/testutil.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "router/route.h"
+#include "sim/olnet.h"
+#include "sim/sim.h"
+#include "traffic/traffic.h"
+#include "util/rng.h"
+
+static int draw(uint64_t *s, int n) { return (int)(rng_splitmix64(s) % (uint64_t)n); }
+
+/* Random schemes, queue orders, timings in [0, imax], interval L..L+vspan. */
+static void random_genes(sim_config *c, uint64_t *r, int flits, int imax, int vspan)
+{
+    for (int k = 0; k < c->nodes * NPORTS; k++) c->scheme[k] = (uint8_t)draw(r, VCSEL_NSCHEMES);
+    for (size_t k = 0; k < (size_t)c->nodes * NPORTS * (size_t)c->vcs; k++) {
+        uint8_t *q = c->qorder + k * NPORTS;
+        for (int j = 0; j < NPORTS; j++) q[j] = (uint8_t)j;
+        for (int j = NPORTS - 1; j > 0; j--) {
+            int x = draw(r, j + 1);
+            uint8_t t = q[j]; q[j] = q[x]; q[x] = t;
+        }
+    }
+    for (int i = 0; i < c->nodes; i++) c->inject[i] = (uint16_t)draw(r, imax + 1);
+    c->interval = (uint32_t)(flits + draw(r, vspan + 1));
+}
+
+/* Run the collective of (p, dest, c) through olnet: every sending node's
+ * slices as packets generated at s * V + I[i].  Writes each packet's tail
+ * cycle into out[i * S + s] (-1 for nodes that send nothing). */
+static void olnet_collective(const sim_params *p, const int32_t *dest, const sim_config *c, int64_t *out)
+{
+    olnet_params op = { .rp = { .n = p->n, .tie = p->tie, .dateline = p->dateline },
+                        .vc_rule = VCRULE_DATELINE, .vcs = p->vcs, .buffer = p->buffer, .scheme = 0,
+                        .q_update = p->q_update };
+    char err[256];
+    olnet *n = olnet_new(&op, c, err, sizeof err);
+    ck_assert_msg(n != NULL, "%s", err);
+    int nodes = p->n * p->n, S = p->slices;
+    int64_t left = 0;
+    for (int i = 0; i < nodes; i++)
+        for (int s = 0; s < S; s++) {
+            out[i * S + s] = -1;
+            if (dest[i] == i) continue;
+            ck_assert_int_ge(olnet_add(n, i, dest[i], p->flits, (int64_t)s * c->interval + c->inject[i], i * S + s), 0);
+            left++;
+        }
+    for (int64_t t = 0; left > 0; t++) {
+        ck_assert_msg(t < 1000000, "olnet did not finish");
+        const int32_t *done;
+        int nd;
+        olnet_step(n, t, &done, &nd);
+        for (int k = 0; k < nd; k++) {
+            const olnet_packet *pk = olnet_packet_get(n, done[k]);
+            out[pk->tag] = pk->t_done;
+            olnet_release(n, done[k]);
+            left--;
+        }
+    }
+    ck_assert_int_eq(olnet_packets_alive(n), 0);
+    ck_assert_int_eq(olnet_flits_in_network(n), 0);
+    olnet_free(n);
+}
+
+/* One comparison: the reference's tails against olnet's. */
+static void compare(const sim_params *p, const int32_t *dest, const sim_config *c, const char *what)
+{
+    char err[256];
+    sim *s = sim_new(p, dest, err, sizeof err);
+    ck_assert_msg(s != NULL, "%s", err);
+    sim_metrics m;
+    ck_assert_int_eq(sim_run_reference(s, c, &m), SIM_OK);
+    size_t np = (size_t)p->n * (size_t)p->n * (size_t)p->slices;
+    int64_t *want = malloc(np * sizeof *want), *got = malloc(np * sizeof *got);
+    ck_assert_ptr_nonnull(want);
+    ck_assert_ptr_nonnull(got);
+    sim_tail_cycles(s, want);
+    olnet_collective(p, dest, c, got);
+    for (size_t k = 0; k < np; k++)
+        ck_assert_msg(want[k] == got[k], "%s: packet %zu (node %zu slice %zu): reference tail %lld, olnet %lld", what,
+                      k, k / (size_t)p->slices, k % (size_t)p->slices, (long long)want[k], (long long)got[k]);
+    free(want);
+    free(got);
+    sim_free(s);
+}
+
+START_TEST(closed_loop_equals_reference)
+{
+    static const char *specs[] = { "brev", "torn", "bcmp", "randperm", "trns" };
+    uint64_t r = 42;
+    int cases = 0;
+    for (int n = 4; n <= 8; n += 2)
+        for (int k = 0; k < 5; k++)
+            for (int it = 0; it < 6; it++) {
+                sim_params p;
+                sim_params_default(&p);
+                p.n = n;
+                p.slices = 1 + draw(&r, 3);
+                p.flits = 2 + draw(&r, 9);
+                p.buffer = 1 + draw(&r, 6);
+                p.vcs = 3 + draw(&r, 2);
+                p.tie = (route_tie)draw(&r, 3);
+                p.dateline = (route_dateline)draw(&r, 2);
+                p.q_update = (qsel_update)draw(&r, 2);
+                char err[256];
+                traffic *t = traffic_new(specs[k], n, (uint64_t)it + 1, err, sizeof err);
+                if (!t) continue; /* a bit pattern on n = 6 */
+                sim_config *c = sim_config_new(n * n, p.vcs, 0, (uint32_t)p.flits);
+                ck_assert_ptr_nonnull(c);
+                random_genes(c, &r, p.flits, 3 * n, 2 * n);
+                char what[128];
+                snprintf(what, sizeof what, "%s n=%d S=%d L=%d B=%d V=%d tie=%d dl=%d qu=%d run %d", specs[k], n,
+                         p.slices, p.flits, p.buffer, p.vcs, p.tie, p.dateline, p.q_update, it);
+                compare(&p, t->dest, c, what);
+                cases++;
+                sim_config_free(c);
+                traffic_free(t);
+            }
+    ck_assert_int_ge(cases, 60);
+}
+END_TEST
+
+/* Two packets on the bottom row of a 4x2 mesh, both for node 3 (x = 3),
+ * generated at cycle 0, 4 flits each, 4-flit FIFOs: A from node 0 (3 hops),
+ * B from node 2 (1 hop).  Under the dateline rule on a mesh every packet
+ * stays in VC 0, so B, whose header asks for node 2's E output in cycle 1,
+ * holds it until its tail leaves in cycle 4 and ejects in cycle 5 = 1 + 4.
+ * A's header reaches node 2 at the start of cycle 3, waits, crosses in
+ * cycle 5, ejects in cycle 6, and its tail (flits every cycle behind it)
+ * ejects in cycle 9, two cycles after its zero-load 3 + 4 = 7. */
+static void two_packets(route_vc_rule rule, int vcs, int scheme, int64_t want_a, int64_t want_b)
+{
+    olnet_params op = { .rp = { .w = 4, .h = 2, .topo = TOPO_MESH }, .vc_rule = rule, .vcs = vcs, .buffer = 4,
+                        .scheme = scheme };
+    char err[256];
+    olnet *n = olnet_new(&op, NULL, err, sizeof err);
+    ck_assert_msg(n != NULL, "%s", err);
+    int32_t a = olnet_add(n, 0, 3, 4, 0, 0), b = olnet_add(n, 2, 3, 4, 0, 1);
+    int64_t done_a = -1, done_b = -1;
+    for (int64_t t = 0; t < 50; t++) {
+        const int32_t *done;
+        int nd;
+        olnet_step(n, t, &done, &nd);
+        for (int k = 0; k < nd; k++) {
+            if (done[k] == a) done_a = t;
+            if (done[k] == b) done_b = t;
+        }
+    }
+    ck_assert_int_eq(olnet_packet_get(n, a)->t_inj, 0);
+    ck_assert_int_eq(olnet_packet_get(n, b)->t_inj, 0);
+    ck_assert_int_eq(done_a, want_a);
+    ck_assert_int_eq(done_b, want_b);
+    olnet_free(n);
+}
+
+START_TEST(mesh_one_vc_by_hand)
+{
+    two_packets(VCRULE_DATELINE, 1, 0, 9, 5);
+    /* With three VCs the dateline rule still uses VC 0 only on a mesh. */
+    two_packets(VCRULE_DATELINE, 3, 1, 9, 5);
+}
+END_TEST
+
+/* The same two packets under the any-VC rule with three VCs.  B takes
+ * node 2's E output VC 0 in cycle 1; A's header, there at the start of
+ * cycle 3, gets VC 1.  With C00 (search from the VC granted last) port E
+ * keeps sending B until its tail leaves (cycle 4), so the times are those of
+ * one VC: A 9, B 5.  With C01 (search from last + 1) the port alternates
+ * from cycle 3: A h (3), B f2 (4), A f1 (5), B tail (6), A f2 (7), A tail
+ * (8).  Node 3's P output, one flit a cycle, ejects B h (2), B f1 (3), A h
+ * (4), B f2 (5), A f1 (6), B tail (7), A f2 (8), A tail (9). */
+START_TEST(mesh_any_vc_by_hand)
+{
+    two_packets(VCRULE_ANY, 3, 0, 9, 5);
+    two_packets(VCRULE_ANY, 3, 1, 9, 7);
+}
+END_TEST
+
+/* A lone packet takes H + L cycles from generation to tail ejection on any
+ * grid (model.md): checked for every source and destination of a 5x3 mesh
+ * and a 6x4 torus, with lengths 1 and 5, generated at cycle 7. */
+START_TEST(zero_load_every_pair)
+{
+    for (int topo = 0; topo < 2; topo++) {
+        olnet_params op = { .rp = { .w = topo ? 5 : 6, .h = topo ? 3 : 4, .topo = topo ? TOPO_MESH : TOPO_TORUS },
+                            .vc_rule = topo ? VCRULE_ANY : VCRULE_DATELINE, .vcs = 3, .buffer = 4 };
+        char err[256];
+        olnet *n = olnet_new(&op, NULL, err, sizeof err);
+        ck_assert_msg(n != NULL, "%s", err);
+        int w = op.rp.w, h = op.rp.h;
+        for (int s = 0; s < w * h; s++)
+            for (int d = 0; d < w * h; d++)
+                for (int len = 1; len <= 5; len += 4) {
+                    int32_t id = olnet_add(n, s, d, len, 7, 0);
+                    int64_t t = 0, got = -1;
+                    for (; t < 7 + 40 && got < 0; t++) {
+                        const int32_t *done;
+                        int nd;
+                        olnet_step(n, t, &done, &nd);
+                        if (nd) got = t;
+                    }
+                    int dx = abs(s % w - d % w), dy = abs(s / w - d / w);
+                    if (!topo) {
+                        if (dx > w / 2) dx = w - dx;
+                        if (dy > h / 2) dy = h - dy;
+                    }
+                    ck_assert_int_eq(olnet_hops(n, s, d), dx + dy);
+                    ck_assert_msg(got == 7 + dx + dy + len, "%s %d -> %d len %d: tail at %lld, want %d",
+                                  topo ? "mesh" : "torus", s, d, len, (long long)got, 7 + dx + dy + len);
+                    olnet_release(n, id);
+                }
+        olnet_free(n);
+    }
+}
+END_TEST
+
+START_TEST(bad_params)
+{
+    char err[256];
+    olnet_params op = { .rp = { .w = 8, .h = 8, .topo = TOPO_TORUS }, .vc_rule = VCRULE_ANY, .vcs = 3, .buffer = 4 };
+    ck_assert_ptr_null(olnet_new(&op, NULL, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "only on a mesh"));
+    op.vc_rule = VCRULE_DATELINE;
+    op.rp.w = 7;
+    ck_assert_ptr_null(olnet_new(&op, NULL, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "even sides"));
+    op.rp.topo = TOPO_MESH;
+    olnet *n = olnet_new(&op, NULL, err, sizeof err); /* a 7x8 mesh is fine */
+    ck_assert_ptr_nonnull(n);
+    olnet_free(n);
+    op.rp.w = 1;
+    ck_assert_ptr_null(olnet_new(&op, NULL, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "at least 2"));
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("olnet");
+    TCase *tc = tcase_create("olnet");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, closed_loop_equals_reference);
+    tcase_add_test(tc, mesh_one_vc_by_hand);
+    tcase_add_test(tc, mesh_any_vc_by_hand);
+    tcase_add_test(tc, zero_load_every_pair);
+    tcase_add_test(tc, bad_params);
+    suite_add_tcase(s, tc);
+    return testutil_run(s);
+}
