@@ -18,5 +18,6 @@ int cmd_db(int argc, char **argv);
 int cmd_cc(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_load(int argc, char **argv);
 
 #endif

@@ -19,6 +19,7 @@ static const command commands[] = {
     { "export", cmd_export, "write a recorded chromosome as a chromosome file" },
     { "extrapolate", cmd_extrapolate, "slice extrapolation: replay a run's chromosomes at other slices" },
     { "post-stack", cmd_post_stack, "post-stacking: mine a run's synonyms for a better interval" },
+    { "load",   cmd_load,   "open-loop traffic on a mesh or torus: latency against offered load" },
     { "sweep",  cmd_sweep,  "a parameter study: GA runs over a grid of options, locally or under mpirun" },
     { "db",     cmd_db,     "query the result database (runs, synonyms, best, export, merge)" },
     { "cc",     cmd_cc,     "evolutionary scheduling of collective communications on any topology" },

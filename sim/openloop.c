@@ -1,0 +1,451 @@
+/* Open-loop measurement (see openloop.h): sources, warm-up, window, drain,
+ * and the statistics of one point; the analytic zero-load latency and
+ * channel-load bound it is checked against. */
+#include "sim/openloop.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/parse.h"
+#include "util/quote.h"
+
+void ol_params_default(ol_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->net = (olnet_params){ .rp = { .n = 8, .w = 8, .h = 8, .topo = TOPO_MESH, .tie = TIE_NOWRAP,
+                                     .dateline = DATELINE_ON_LINK },
+                             .vc_rule = VCRULE_ANY, .vcs = SIM_DEFAULT_VCS, .buffer = SIM_DEFAULT_BUFFER,
+                             .scheme = 0, .q_update = QUPDATE_TAIL };
+    p->process = OL_BERNOULLI;
+    p->nlen = 1;
+    p->len[0] = SIM_DEFAULT_FLITS;
+    p->prob[0] = 1.0;
+    p->batch = 1000;
+    p->warmup_min = 3;
+    p->warmup_max = 20;
+    p->warmup_tol = 0.05;
+    p->window = 10;
+    p->drain_cap = 20000;
+    p->accept_tol = 0.02;
+    p->latency_limit = 500.0;
+}
+
+int ol_params_check(const ol_params *p, char *err, size_t errlen)
+{
+    if (p->batch < 10 || p->batch > 1000000)
+        return snprintf(err, errlen, "--batch %d: allowed [10, 1000000]", p->batch), -1;
+    if (p->warmup_min < 1 || p->warmup_max < p->warmup_min || p->warmup_max > 10000)
+        return snprintf(err, errlen, "--warmup %d:%d: allowed 1 <= MIN <= MAX <= 10000", p->warmup_min,
+                        p->warmup_max), -1;
+    if (p->window < 2 || p->window > 10000)
+        return snprintf(err, errlen, "--window %d: allowed [2, 10000] batches", p->window), -1;
+    if (p->drain_cap < 0 || p->drain_cap > 100000000)
+        return snprintf(err, errlen, "--drain-cap %lld: allowed [0, 100000000]", (long long)p->drain_cap), -1;
+    if (!(p->accept_tol >= 0 && p->accept_tol < 1))
+        return snprintf(err, errlen, "--accept-tolerance %g: allowed [0, 1)", p->accept_tol), -1;
+    if (!(p->latency_limit > 0))
+        return snprintf(err, errlen, "--latency-limit %g: must be positive", p->latency_limit), -1;
+    return 0;
+}
+
+double ol_mean_length(const ol_params *p)
+{
+    double m = 0;
+    for (int k = 0; k < p->nlen; k++) m += p->len[k] * p->prob[k];
+    return m;
+}
+
+int ol_parse_packet_mix(ol_params *p, const char *spec, char *err, size_t errlen)
+{
+    char q[QUOTE_BUF];
+    int64_t v;
+    if (parse_int(spec, 1, OLNET_MAX_FLITS, &v) == PARSE_OK) {
+        p->nlen = 1;
+        p->len[0] = (int)v;
+        p->prob[0] = 1.0;
+        return 0;
+    }
+    int nlen = 0, len[OL_MAX_LENGTHS];
+    double prob[OL_MAX_LENGTHS], sum = 0;
+    const char *s = spec;
+    while (*s) {
+        const char *end = strchr(s, ',');
+        size_t n = end ? (size_t)(end - s) : strlen(s);
+        char item[64];
+        if (n == 0 || n >= sizeof item || nlen == OL_MAX_LENGTHS) goto bad;
+        memcpy(item, s, n);
+        item[n] = '\0';
+        char *colon = strchr(item, ':');
+        if (!colon) goto bad;
+        *colon = '\0';
+        double pr;
+        if (parse_int(item, 1, OLNET_MAX_FLITS, &v) != PARSE_OK) goto bad;
+        if (parse_real(colon + 1, 0.0, 1.0, &pr) != PARSE_OK || pr <= 0) goto bad;
+        len[nlen] = (int)v;
+        prob[nlen++] = pr;
+        sum += pr;
+        s += n;
+        if (*s == ',') {
+            s++;
+            if (!*s) goto bad;
+        }
+    }
+    if (nlen == 0) goto bad;
+    if (fabs(sum - 1.0) > 1e-9) {
+        snprintf(err, errlen, "--packet '%s': the probabilities sum to %g, not 1", quote_str(q, sizeof q, spec), sum);
+        return -1;
+    }
+    p->nlen = nlen;
+    memcpy(p->len, len, sizeof len);
+    memcpy(p->prob, prob, sizeof prob);
+    return 0;
+bad:
+    snprintf(err, errlen,
+             "--packet '%s': expected a length in [1, %d] or a mix LEN:PROB,... (at most %d lengths, each "
+             "probability in (0, 1])",
+             quote_str(q, sizeof q, spec), OLNET_MAX_FLITS, OL_MAX_LENGTHS);
+    return -1;
+}
+
+uint64_t ol_point_seed(uint64_t seed, double rate)
+{
+    uint64_t s = seed ^ (uint64_t)llround(rate * 1e9) * 0x9e3779b97f4a7c15ull;
+    return rng_splitmix64(&s);
+}
+
+/* ---- one point ---- */
+
+/* The sources: who sends, how often, and the packets they make. */
+typedef struct {
+    const ol_params *p;
+    const synth *s;
+    rng r;
+    double prate;        /* packets per node per cycle */
+    double cum[OL_MAX_LENGTHS];
+    double *acc;         /* periodic: each node's accumulated share of a packet */
+    int32_t *senders;
+    int nsend;
+    int64_t gen_flits;   /* flits generated (all phases) */
+} olsrc;
+
+static int draw_length(olsrc *g)
+{
+    if (g->p->nlen == 1) return g->p->len[0];
+    double u = rng_unit(&g->r);
+    for (int k = 0; k < g->p->nlen - 1; k++)
+        if (u < g->cum[k]) return g->p->len[k];
+    return g->p->len[g->p->nlen - 1];
+}
+
+/* Generate cycle t's packets.  Returns -1 when the network cannot take
+ * more (memory, packet ids). */
+static int generate(olsrc *g, olnet *n, int64_t t, int32_t tag)
+{
+    for (int k = 0; k < g->nsend; k++) {
+        int i = g->senders[k];
+        if (g->p->process == OL_BERNOULLI) {
+            if (rng_unit(&g->r) >= g->prate) continue;
+        } else {
+            g->acc[i] += g->prate;
+            if (g->acc[i] < 1.0) continue;
+            g->acc[i] -= 1.0;
+        }
+        int len = draw_length(g);
+        int dest = synth_draw(g->s, i, &g->r);
+        if (olnet_add(n, i, dest, len, t, tag) < 0) return -1;
+        g->gen_flits += len;
+    }
+    return 0;
+}
+
+/* What the window's tagged packets add up to. */
+typedef struct {
+    int32_t *lat;        /* latency of each tagged packet that finished */
+    int64_t nlat, cap;
+    double *bsum;        /* per window batch: latency sum and count */
+    int64_t *bcnt;
+    double net_sum, hop_sum;
+} oltally;
+
+static int tally_add(oltally *a, const olnet *n, const olnet_packet *pk)
+{
+    if (a->nlat == a->cap) {
+        int64_t cap = a->cap ? 2 * a->cap : 4096;
+        int32_t *l = realloc(a->lat, sizeof *l * (size_t)cap);
+        if (!l) return -1;
+        a->lat = l;
+        a->cap = cap;
+    }
+    int64_t lat = pk->t_done + 1 - pk->t_gen;
+    a->lat[a->nlat++] = (int32_t)(lat < INT32_MAX ? lat : INT32_MAX);
+    a->bsum[pk->tag] += (double)lat;
+    a->bcnt[pk->tag]++;
+    a->net_sum += (double)(pk->t_done + 1 - pk->t_inj);
+    a->hop_sum += olnet_hops(n, pk->src, pk->dest);
+    return 0;
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Student's t at 97.5 % for df degrees of freedom (normal beyond 30). */
+static double t975(int df)
+{
+    static const double t[] = { 0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+                                 2.201, 2.179,  2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080,
+                                 2.074, 2.069,  2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042 };
+    return df >= 1 && df <= 30 ? t[df] : 1.960;
+}
+
+static void finish_stats(const ol_params *p, oltally *a, ol_point *o)
+{
+    o->tagged_done = a->nlat;
+    if (a->nlat) {
+        double sum = 0;
+        for (int64_t k = 0; k < a->nlat; k++) sum += a->lat[k];
+        o->lat_avg = sum / (double)a->nlat;
+        o->net_avg = a->net_sum / (double)a->nlat;
+        o->hops_avg = a->hop_sum / (double)a->nlat;
+        qsort(a->lat, (size_t)a->nlat, sizeof *a->lat, cmp_i32);
+        o->lat_p50 = a->lat[(a->nlat - 1) / 2];
+        o->lat_p99 = a->lat[(int64_t)ceil(0.99 * (double)a->nlat) - 1];
+        o->lat_max = a->lat[a->nlat - 1];
+    }
+    /* Batch means over the batches that had packets. */
+    int k = 0;
+    double m = 0, m2 = 0;
+    for (int b = 0; b < p->window; b++) {
+        if (!a->bcnt[b]) continue;
+        double x = a->bsum[b] / (double)a->bcnt[b];
+        k++;
+        double d = x - m;
+        m += d / k;
+        m2 += d * (x - m);
+    }
+    o->lat_ci95 = k >= 2 ? t975(k - 1) * sqrt(m2 / (k - 1)) / sqrt((double)k) : 0;
+}
+
+/* Step cycle t and account for the packets that finished in it. */
+static int step(olnet *n, int64_t t, oltally *a, int64_t *left, int64_t *ejected_flits, double *bl, int64_t *bn)
+{
+    const int32_t *done;
+    int nd;
+    olnet_step(n, t, &done, &nd);
+    for (int k = 0; k < nd; k++) {
+        const olnet_packet *pk = olnet_packet_get(n, done[k]);
+        *ejected_flits += pk->len;
+        *bl += (double)(pk->t_done + 1 - pk->t_gen);
+        (*bn)++;
+        if (pk->tag >= 0) {
+            if (tally_add(a, n, pk)) return -1;
+            (*left)--;
+        }
+        olnet_release(n, done[k]);
+    }
+    return 0;
+}
+
+/* The most packets a point may keep alive before it is called saturated:
+ * past this the source queues only grow. */
+static int64_t alive_cap(int nodes) { return (int64_t)nodes * 4096 < OLNET_MAX_PACKETS / 2 ? (int64_t)nodes * 4096 : OLNET_MAX_PACKETS / 2; }
+
+int ol_run_point(const ol_params *p, const synth *s, double rate, uint64_t seed, ol_stop_fn stop,
+                 ol_point *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->rate = rate;
+    if (ol_params_check(p, err, errlen)) return -1;
+    olnet *n = olnet_new(&p->net, NULL, err, errlen);
+    if (!n) return -1;
+    int nodes = s->nodes, rc = -1;
+    olsrc g = { .p = p, .s = s, .prate = rate / ol_mean_length(p) };
+    rng_seed(&g.r, seed);
+    double c = 0;
+    for (int k = 0; k < p->nlen; k++) g.cum[k] = (c += p->prob[k]);
+    oltally a = { 0 };
+    g.acc = calloc((size_t)nodes, sizeof *g.acc);
+    g.senders = malloc(sizeof *g.senders * (size_t)nodes);
+    a.bsum = calloc((size_t)p->window, sizeof *a.bsum);
+    a.bcnt = calloc((size_t)p->window, sizeof *a.bcnt);
+    if (!g.acc || !g.senders || !a.bsum || !a.bcnt) {
+        snprintf(err, errlen, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < nodes; i++)
+        if (synth_sends(s, i)) {
+            g.senders[g.nsend++] = i;
+            g.acc[i] = rng_unit(&g.r); /* periodic sources start out of phase */
+        }
+    int64_t t = 0, left = 0, ejected = 0, cap = alive_cap(nodes);
+    int full = 0;
+    /* Warm-up: batches until two successive mean latencies agree. */
+    double prev = -1;
+    int b;
+    for (b = 0; b < p->warmup_max && !full; b++) {
+        double bl = 0;
+        int64_t bn = 0;
+        for (int64_t e = t + p->batch; t < e; t++) {
+            if (generate(&g, n, t, -1) || olnet_packets_alive(n) > cap) { full = 1; break; }
+            if (step(n, t, &a, &left, &ejected, &bl, &bn)) goto oom;
+        }
+        if (stopped_now(stop)) { rc = 1; goto done; }
+        double mean = bn ? bl / (double)bn : 0;
+        if (b + 1 >= p->warmup_min && prev > 0 && fabs(mean - prev) <= p->warmup_tol * prev) {
+            out->steady = 1;
+            b++;
+            break;
+        }
+        prev = mean;
+    }
+    out->warmup_cycles = t;
+    /* Window: tag what is generated, count what ejects. */
+    int64_t gen0 = g.gen_flits, ej0 = ejected, t0 = t;
+    for (b = 0; b < p->window && !full; b++) {
+        double bl = 0;
+        int64_t bn = 0;
+        for (int64_t e = t + p->batch; t < e; t++) {
+            int64_t before = olnet_packets_alive(n);
+            if (generate(&g, n, t, b) || olnet_packets_alive(n) > cap) { full = 1; break; }
+            left += olnet_packets_alive(n) - before;
+            out->tagged += olnet_packets_alive(n) - before;
+            if (step(n, t, &a, &left, &ejected, &bl, &bn)) goto oom;
+        }
+        if (stopped_now(stop)) { rc = 1; goto done; }
+    }
+    int64_t wcycles = t - t0;
+    out->offered = wcycles ? (double)(g.gen_flits - gen0) / ((double)nodes * (double)wcycles) : 0;
+    out->accepted = wcycles ? (double)(ejected - ej0) / ((double)nodes * (double)wcycles) : 0;
+    /* Drain: traffic goes on until every tagged packet is out, or the cap. */
+    int64_t t1 = t;
+    while (left > 0 && !full && t - t1 < p->drain_cap) {
+        double bl = 0;
+        int64_t bn = 0;
+        if (generate(&g, n, t, -1) || olnet_packets_alive(n) > cap) { full = 1; break; }
+        if (step(n, t, &a, &left, &ejected, &bl, &bn)) goto oom;
+        t++;
+        if ((t - t1) % p->batch == 0 && stopped_now(stop)) { rc = 1; goto done; }
+    }
+    out->drain_cycles = t - t1;
+    out->cycles = t;
+    finish_stats(p, &a, out);
+    if (left > 0 || full) out->saturated |= OL_SAT_DRAIN;
+    if (out->accepted < (1.0 - p->accept_tol) * out->offered) out->saturated |= OL_SAT_ACCEPT;
+    if (out->lat_avg > p->latency_limit) out->saturated |= OL_SAT_LATENCY;
+    rc = 0;
+    goto done;
+oom:
+    snprintf(err, errlen, "out of memory after %lld cycles at rate %g", (long long)t, rate);
+done:
+    free(g.acc);
+    free(g.senders);
+    free(a.bsum);
+    free(a.bcnt);
+    free(a.lat);
+    olnet_free(n);
+    return rc;
+}
+
+/* ---- analytic figures ---- */
+
+/* Call fn(ctx, src, dest, weight) for every destination a packet of src can
+ * draw, with its probability. */
+typedef void (*pair_fn)(void *ctx, int src, int dest, double w);
+
+static void each_pair(const synth *s, int src, pair_fn fn, void *ctx)
+{
+    double base = 1.0;
+    if (s->nhot) {
+        double share = s->hot_fraction / s->nhot, back = 0;
+        for (int k = 0; k < s->nhot; k++) {
+            if (s->hot[k] == src && s->self == SYNTH_SELF_SKIP) back += share;
+            else fn(ctx, src, s->hot[k], share);
+        }
+        base = 1.0 - s->hot_fraction + back;
+    }
+    if (!s->uniform) {
+        fn(ctx, src, s->dest[src], base);
+        return;
+    }
+    int others = s->self == SYNTH_SELF_SEND ? s->nodes : s->nodes - 1;
+    for (int d = 0; d < s->nodes; d++)
+        if (d != src || s->self == SYNTH_SELF_SEND) fn(ctx, src, d, base / others);
+}
+
+typedef struct {
+    const route_params *rp;
+    double hops, weight;
+    double *load;        /* per channel: nodes * 4 links, then ejection */
+    int nodes;
+} pairsum;
+
+static void add_hops(void *ctx, int src, int dest, double w)
+{
+    pairsum *ps = ctx;
+    ps->hops += w * route_hops(ps->rp, src, dest);
+    ps->weight += w;
+}
+
+static void add_load(void *ctx, int src, int dest, double w)
+{
+    pairsum *ps = ctx;
+    int node = src;
+    while (node != dest) {
+        int d = route_grid_port(ps->rp, node, dest);
+        ps->load[node * 4 + d] += w;
+        node = route_grid_neighbour(ps->rp, node, d);
+    }
+    ps->load[ps->nodes * 4 + dest] += w;
+}
+
+static route_params grid_of(const ol_params *p, const synth *s)
+{
+    route_params rp = p->net.rp;
+    rp.w = s->w;
+    rp.h = s->h;
+    rp.n = s->w;
+    return rp;
+}
+
+double ol_zero_load(const ol_params *p, const synth *s, double *hops)
+{
+    route_params rp = grid_of(p, s);
+    pairsum ps = { .rp = &rp, .nodes = s->nodes };
+    for (int i = 0; i < s->nodes; i++)
+        if (synth_sends(s, i)) each_pair(s, i, add_hops, &ps);
+    double h = ps.weight > 0 ? ps.hops / ps.weight : 0;
+    if (hops) *hops = h;
+    return h + ol_mean_length(p) + 1.0;
+}
+
+double ol_channel_bound(const ol_params *p, const synth *s, char *what, size_t whatlen)
+{
+    route_params rp = grid_of(p, s);
+    pairsum ps = { .rp = &rp, .nodes = s->nodes };
+    ps.load = calloc((size_t)s->nodes * 5, sizeof *ps.load);
+    if (!ps.load) {
+        if (what) snprintf(what, whatlen, "out of memory");
+        return 0;
+    }
+    for (int i = 0; i < s->nodes; i++)
+        if (synth_sends(s, i)) each_pair(s, i, add_load, &ps);
+    double max = 1.0; /* a sending node's injection channel carries its own rate */
+    int arg = -1;
+    for (int k = 0; k < s->nodes * 5; k++)
+        if (ps.load[k] > max + 1e-12) {
+            max = ps.load[k];
+            arg = k;
+        }
+    if (what) {
+        if (arg < 0) snprintf(what, whatlen, "injection channel");
+        else if (arg >= s->nodes * 4) snprintf(what, whatlen, "ejection at node %d", arg - s->nodes * 4);
+        else
+            snprintf(what, whatlen, "link (%d,%d) %c", (arg / 4) % s->w, (arg / 4) / s->w, route_port_name(arg % 4));
+    }
+    free(ps.load);
+    return 1.0 / max;
+}

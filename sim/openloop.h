@@ -1,0 +1,131 @@
+/* Open-loop measurement, as the field does it: every node generates packets
+ * at a rate (flits/node/cycle) into its unbounded source queue; the run
+ * warms up until the latency estimate is steady, tags the packets generated
+ * in a measurement window, and drains until every tagged packet has ejected
+ * (with a cap).  One run gives one point of a latency-throughput curve;
+ * ol_curve runs many on threads, ol_saturation bisects for the saturation
+ * throughput.
+ *
+ * Definitions (model.md, "Open-loop traffic"):
+ *   packet latency   cycles from generation to tail ejection, both counted:
+ *                    t_done + 1 - t_gen (queueing at the source included), so
+ *                    a lone packet of H hops and L flits takes H + L + 1
+ *   network latency  t_done + 1 - t_inj, from the cycle its header entered
+ *                    the P input FIFO
+ *   offered          flits generated per node per cycle in the window
+ *   accepted         flits ejected per node per cycle in the window
+ *   CI95             half-width of the 95 % confidence interval of the mean
+ *                    packet latency by batch means (the window's batches)
+ *
+ * Conventions as in store/store.h: 0 on success, -1 with one line in err;
+ * nothing is printed; no global state (a stop function is passed in). */
+#ifndef NOCSIM_SIM_OPENLOOP_H
+#define NOCSIM_SIM_OPENLOOP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/olnet.h"
+#include "traffic/synth.h"
+
+typedef enum { OL_BERNOULLI = 0, OL_PERIODIC } ol_process;
+
+/* Asked every batch: non-zero stops the run (e.g. a caught signal).  NULL
+ * never stops. */
+typedef int (*ol_stop_fn)(void);
+static inline int stopped_now(ol_stop_fn stop) { return stop && stop(); }
+
+#define OL_MAX_LENGTHS 8
+/* Largest side of an open-loop grid: a 1024x1024 network takes about 300 MB
+ * (olnet_bytes), refused above that before any work. */
+#define OL_MAX_SIDE 1024
+
+typedef struct {
+    olnet_params net;
+    ol_process process;
+    int nlen;                     /* the packet-length mix: nlen lengths ... */
+    int len[OL_MAX_LENGTHS];
+    double prob[OL_MAX_LENGTHS];  /* ... with these probabilities (sum 1) */
+    int batch;                    /* cycles per batch */
+    int warmup_min, warmup_max;   /* warm-up batches */
+    double warmup_tol;            /* steady: two batch means within this fraction */
+    int window;                   /* batches in the measurement window */
+    int64_t drain_cap;            /* most cycles after the window */
+    double accept_tol;            /* saturated when accepted < (1 - tol) offered */
+    double latency_limit;         /* saturated when the mean latency exceeds it */
+} ol_params;
+
+/* The defaults: an 8x8 mesh, any-VC rule, 3 VCs of 4 flits, C00, 8-flit
+ * packets, Bernoulli; batches of 1,000 cycles, warm-up 3..20 batches to 5 %,
+ * a window of 10 batches, drain cap 20,000 cycles, acceptance tolerance
+ * 2 %, latency limit 500 (BookSim2's latency_thres).  Cannot fail. */
+void ol_params_default(ol_params *p);
+/* Check ranges; -1 with a message naming the flag and the allowed range. */
+int ol_params_check(const ol_params *p, char *err, size_t errlen);
+/* Parse a packet-length mix, "8" or "1:0.5,8:0.5" (lengths 1..255, at most
+ * OL_MAX_LENGTHS, probabilities in (0, 1] summing to 1 within 1e-9), into
+ * p.  Returns 0, or -1 with a message and p unchanged. */
+int ol_parse_packet_mix(ol_params *p, const char *spec, char *err, size_t errlen);
+/* The mean packet length of p's mix. */
+double ol_mean_length(const ol_params *p);
+
+/* Why a point counts as saturated (bits of ol_point.saturated). */
+enum { OL_SAT_DRAIN = 1, OL_SAT_ACCEPT = 2, OL_SAT_LATENCY = 4 };
+
+typedef struct {
+    double rate;                  /* asked, flits/node/cycle */
+    double offered, accepted;     /* measured in the window */
+    double lat_avg, lat_ci95, net_avg, hops_avg;
+    int64_t lat_p50, lat_p99, lat_max;
+    int64_t tagged, tagged_done;  /* packets tagged, and those that ejected */
+    int64_t warmup_cycles, drain_cycles, cycles;
+    int steady;                   /* the warm-up met its tolerance */
+    unsigned saturated;           /* OL_SAT_* bits, 0 for a stable point */
+} ol_point;
+
+/* One point at `rate` (in (0, 1]) with pattern s (its grid must be p's) and
+ * seed.  Returns 0 with *out filled; 1 if stop said so (checked
+ * every batch; *out not valid); -1 with a message (memory). */
+int ol_run_point(const ol_params *p, const synth *s, double rate, uint64_t seed, ol_stop_fn stop,
+                 ol_point *out, char *err, size_t errlen);
+
+/* The seed of the point at `rate` of a run seeded `seed`: a point's result
+ * depends only on these two, not on the other rates or the threads. */
+uint64_t ol_point_seed(uint64_t seed, double rate);
+
+/* The analytic zero-load latency of (p, s): mean hops + mean length + 1,
+ * the hops averaged over the pattern's destinations of every sending node
+ * (hotspot share included).  Also the mean hops into *hops if not NULL. */
+double ol_zero_load(const ol_params *p, const synth *s, double *hops);
+
+/* The channel-load bound on throughput: 1 / (the largest expected load of
+ * one channel, in flits per cycle per unit of injection rate), counting the
+ * links between routers and each node's ejection and injection channel,
+ * under dimension-order routing (torus ties split as the tie rule says).
+ * Capped at 1.  Also the busiest channel's description into what (may be
+ * NULL). */
+double ol_channel_bound(const ol_params *p, const synth *s, char *what, size_t whatlen);
+
+/* Called after each point of a curve finishes (from the thread that ran
+ * it, under the curve's lock). */
+typedef void (*ol_progress_fn)(const ol_point *pt, int index, void *ctx);
+
+/* Points at rates[0..n-1] (ascending) on `threads` threads.  When
+ * stop_at_saturation, rates above the first saturated point are not run
+ * (the points beyond it that already ran are dropped), so *done counts the
+ * points kept: out[0..*done-1].  Returns 0, 1 if stopped (the
+ * finished points before the first missing one are kept), or -1 with a
+ * message. */
+int ol_curve(const ol_params *p, const synth *s, const double *rates, int n, uint64_t seed, int threads,
+             int stop_at_saturation, ol_stop_fn stop, ol_progress_fn progress, void *ctx, ol_point *out,
+             int *done, char *err, size_t errlen);
+
+/* The saturation point by bisection between a stable rate lo (0 for none)
+ * and a saturated rate hi, to `precision`: *sat is the highest stable point
+ * found (rate 0 and nothing else set when none was).  Its accepted
+ * throughput is the saturation throughput.  Returns 0, 1 if stopped, -1
+ * with a message. */
+int ol_saturation(const ol_params *p, const synth *s, double lo, double hi, double precision, uint64_t seed,
+                  ol_stop_fn stop, ol_point *sat, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,184 @@
+/* Open-loop measurement (sim/openloop.c): zero-load latency and channel-
+ * load bounds against values worked out by hand, every pattern's measured
+ * zero-load latency against the analytic one, saturation throughput below
+ * the bound on the 8x8 mesh and torus, the packet-mix parser, and results
+ * that depend only on the seed. */
+#include <check.h>
+
+#include "tests/testutil.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/openloop.h"
+#include "traffic/synth.h"
+
+static const char *const seven[] = { "uniform", "transpose", "bitcomp", "bitrev", "shuffle", "tornado", "neighbor" };
+
+static ol_params params(route_topology topo)
+{
+    ol_params p;
+    ol_params_default(&p);
+    p.net.rp.topo = topo;
+    p.net.vc_rule = topo == TOPO_MESH ? VCRULE_ANY : VCRULE_DATELINE;
+    return p;
+}
+
+static synth *pattern(const char *name)
+{
+    char err[256];
+    synth *s = synth_new(name, 8, 8, SYNTH_SELF_SKIP, 1, err, sizeof err);
+    ck_assert_msg(s != NULL, "%s", err);
+    return s;
+}
+
+/* 8x8 mesh, uniform without self: a packet's hops are |dx| + |dy| with dx,
+ * dy independent-ish; the mean over the 64 * 63 ordered pairs of distinct
+ * nodes is 2 * (sum over x, x' of |x - x'|) * 64 / (64 * 63) = 2 * 168 * 64
+ * / 4032 = 5.3333 (sum |x - x'| over 8 x 8 = 168), so T0 = 5.3333 + 8 + 1.
+ * Busiest channel: the E link out of x = 3 in a row carries the packets of
+ * that row's 4 left nodes to the 32 nodes with x >= 4, each 1/63 of its
+ * rate: load 4 * 32 / 63 = 2.0317, bound 0.4922.  Transpose on the mesh: the
+ * N link out of (0,0) carries the 7 sources (x,0), x > 0, bound 1/7. */
+START_TEST(analytic_by_hand)
+{
+    ol_params p = params(TOPO_MESH);
+    synth *u = pattern("uniform"), *t = pattern("transpose");
+    double hops;
+    ck_assert_double_eq_tol(ol_zero_load(&p, u, &hops), 5.0 + 1.0 / 3 + 9, 1e-9);
+    ck_assert_double_eq_tol(hops, 16.0 / 3, 1e-9);
+    char what[64];
+    ck_assert_double_eq_tol(ol_channel_bound(&p, u, what, sizeof what), 63.0 / 128, 1e-9);
+    ck_assert_str_eq(what, "link (3,0) E");
+    ck_assert_double_eq_tol(ol_channel_bound(&p, t, what, sizeof what), 1.0 / 7, 1e-9);
+    ck_assert_str_eq(what, "link (0,0) N");
+    /* Transpose's 8 fixed points send nothing: 56 sources, mean hops over
+     * them 2 * (sum |x - y| over x != y) / 56 = 2 * 168 / 56 = 6. */
+    ck_assert_double_eq_tol(ol_zero_load(&p, t, &hops), 6 + 8 + 1, 1e-9);
+    synth_free(u);
+    synth_free(t);
+}
+END_TEST
+
+/* The measured mean latency at a rate near zero equals the analytic zero-
+ * load latency within 1 % on both 8x8 networks for the seven patterns.  At
+ * 0.001 queueing adds well under 0.1 % and the hop mean of uniform traffic,
+ * over the ~4,000 packets of 500,000 cycles, is within about 0.3 %. */
+START_TEST(zero_load_every_pattern)
+{
+    for (int topo = 0; topo < 2; topo++)
+        for (int k = 0; k < 7; k++) {
+            ol_params p = params((route_topology)topo);
+            p.window = 500;
+            synth *s = pattern(seven[k]);
+            ol_point pt;
+            char err[256];
+            ck_assert_int_eq(ol_run_point(&p, s, 0.001, 7, NULL, &pt, err, sizeof err), 0);
+            double t0 = ol_zero_load(&p, s, NULL);
+            ck_assert_msg(fabs(pt.lat_avg - t0) <= 0.01 * t0, "%s %s: measured %.3f, analytic %.3f",
+                          topo ? "mesh" : "torus", seven[k], pt.lat_avg, t0);
+            ck_assert_msg(pt.lat_avg >= t0 - 0.01 * t0, "below the analytic value");
+            ck_assert_int_eq(pt.saturated, 0);
+            synth_free(s);
+        }
+}
+END_TEST
+
+/* Saturation on the 8x8 mesh and torus: the throughput accepted at the
+ * saturation point, per sending node, is at most the channel-load bound
+ * (plus 0.5 % for the backlog a 10,000-cycle window can add or drain), and
+ * the bisection brackets a saturated rate above it. */
+START_TEST(saturation_below_bound)
+{
+    for (int topo = 0; topo < 2; topo++)
+        for (int k = 0; k < 7; k++) {
+            ol_params p = params((route_topology)topo);
+            synth *s = pattern(seven[k]);
+            int senders = 0;
+            for (int i = 0; i < s->nodes; i++) senders += synth_sends(s, i);
+            double bound = ol_channel_bound(&p, s, NULL, 0);
+            ol_point sat;
+            char err[256];
+            double hi = bound + 0.1 > 1 ? 1 : bound + 0.1;
+            ck_assert_int_eq(ol_saturation(&p, s, 0.01, hi, 0.01, 3, NULL, &sat, err, sizeof err), 0);
+            double per_sender = sat.accepted * s->nodes / senders;
+            ck_assert_msg(per_sender <= bound * 1.005, "%s %s: accepted %.4f per sender above the bound %.4f",
+                          topo ? "mesh" : "torus", seven[k], per_sender, bound);
+            ck_assert_msg(sat.rate > 0.1, "%s %s: saturates at %.3f", topo ? "mesh" : "torus", seven[k], sat.rate);
+            synth_free(s);
+        }
+}
+END_TEST
+
+START_TEST(packet_mix)
+{
+    ol_params p;
+    ol_params_default(&p);
+    char err[256];
+    ck_assert_int_eq(ol_parse_packet_mix(&p, "1:0.5,8:0.5", err, sizeof err), 0);
+    ck_assert_int_eq(p.nlen, 2);
+    ck_assert_double_eq_tol(ol_mean_length(&p), 4.5, 1e-12);
+    ck_assert_int_eq(ol_parse_packet_mix(&p, "1:0.5,8:0.4", err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "sum to 0.9"));
+    ck_assert_int_eq(p.nlen, 2); /* unchanged */
+    static const char *bad[] = { "", "0", "256", "8:", ":0.5", "8:0", "8:1.5", "1:0.5,", "1:0.5,,8:0.5", "x" };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+        ck_assert_msg(ol_parse_packet_mix(&p, bad[k], err, sizeof err) == -1, "'%s' accepted", bad[k]);
+    ck_assert_int_eq(ol_parse_packet_mix(&p, "5", err, sizeof err), 0);
+    ck_assert_double_eq(ol_mean_length(&p), 5);
+    /* A measured mix: 1- and 8-flit packets half and half at 0.001 on the
+     * mesh's neighbor pattern (7 sources a row 1 hop in X, one 7 hops back:
+     * mean 1.75 per dimension) have a zero-load latency of 3.5 + 4.5 + 1;
+     * the drawn lengths of ~5,700 packets average 4.5 within about 0.1. */
+    ck_assert_int_eq(ol_parse_packet_mix(&p, "1:0.5,8:0.5", err, sizeof err), 0);
+    p.window = 400;
+    synth *s = pattern("neighbor");
+    ck_assert_double_eq_tol(ol_zero_load(&p, s, NULL), 3.5 + 4.5 + 1, 1e-9);
+    ol_point pt;
+    ck_assert_int_eq(ol_run_point(&p, s, 0.001, 5, NULL, &pt, err, sizeof err), 0);
+    ck_assert_double_eq_tol(pt.lat_avg, 3.5 + 4.5 + 1, 0.2);
+    synth_free(s);
+}
+END_TEST
+
+/* Same seed, same point; the curve does not depend on the threads. */
+START_TEST(seed_and_threads)
+{
+    ol_params p = params(TOPO_MESH);
+    synth *s = pattern("uniform");
+    double rates[] = { 0.1, 0.2, 0.3, 0.45, 0.6 };
+    ol_point a[5], b[5];
+    int na, nb;
+    char err[256];
+    ck_assert_int_eq(ol_curve(&p, s, rates, 5, 9, 1, 1, NULL, NULL, NULL, a, &na, err, sizeof err), 0);
+    ck_assert_int_eq(ol_curve(&p, s, rates, 5, 9, 2, 1, NULL, NULL, NULL, b, &nb, err, sizeof err), 0);
+    ck_assert_int_eq(na, nb);
+    ck_assert_int_eq(na, 4); /* 0.45 is past the mesh's 0.39: the curve stops there */
+    ck_assert_uint_ne(a[3].saturated, 0);
+    for (int k = 0; k < na; k++) {
+        ck_assert_double_eq(a[k].lat_avg, b[k].lat_avg);
+        ck_assert_int_eq(a[k].tagged, b[k].tagged);
+        ck_assert_int_eq(a[k].cycles, b[k].cycles);
+    }
+    ol_point c;
+    ck_assert_int_eq(ol_run_point(&p, s, 0.2, ol_point_seed(9, 0.2), NULL, &c, err, sizeof err), 0);
+    ck_assert_double_eq(c.lat_avg, a[1].lat_avg);
+    ck_assert_int_eq(ol_run_point(&p, s, 0.2, ol_point_seed(10, 0.2), NULL, &c, err, sizeof err), 0);
+    ck_assert_double_ne(c.lat_avg, a[1].lat_avg);
+    synth_free(s);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("openloop");
+    TCase *tc = tcase_create("openloop");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, analytic_by_hand);
+    tcase_add_test(tc, zero_load_every_pattern);
+    tcase_add_test(tc, saturation_below_bound);
+    tcase_add_test(tc, packet_mix);
+    tcase_add_test(tc, seed_and_threads);
+    suite_add_tcase(s, tc);
+    return testutil_run(s);
+}
