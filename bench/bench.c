@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "sim/fast.h"
+#include "sim/olnet.h"
 #include "sim/sim.h"
 #include "traffic/traffic.h"
 #include "util/rng.h"
@@ -225,6 +226,14 @@ static void bench_mem(const options *o)
     if (!f) die("out of memory");
     printf("mem_fast_engine_bytes_per_router %.0f bytes (allocated, any N)\n", (double)fast_bytes(f) / (n * n));
     fast_free(f);
+    /* The open-loop network before its packets (which grow with the load). */
+    olnet_params op = { .rp = { .w = n, .h = n, .topo = TOPO_TORUS }, .vc_rule = VCRULE_DATELINE,
+                        .vcs = SIM_DEFAULT_VCS, .buffer = SIM_DEFAULT_BUFFER };
+    char err[256];
+    olnet *ol = olnet_new(&op, NULL, err, sizeof err);
+    if (!ol) die(err);
+    printf("mem_openloop_bytes_per_router %.0f bytes (allocated, before packets)\n", (double)olnet_bytes(ol) / (n * n));
+    olnet_free(ol);
     free(dest);
     long before = status_kb("VmRSS:");
     traffic *t;

@@ -297,10 +297,13 @@ static void print_all(const load_opts *o, const synth *s, const ol_point *pts, i
         printf("{\"nocsim\": \"%s\", \"schema\": \"load/1\", \"topology\": \"%s\", \"size\": \"%dx%d\", \"traffic\": ",
                NOCSIM_VERSION, topo, rp->w, rp->h);
         json_string(stdout, o->traffic);
+        int senders = 0;
+        for (int i = 0; i < s->nodes; i++) senders += synth_sends(s, i);
         printf(", \"vc_rule\": \"%s\", \"vcs\": %d, \"buffer\": %d, \"arb\": \"%s\", \"seed\": %llu,\n"
-               " \"zero_load\": %.4f, \"avg_hops\": %.4f, \"bound\": %.4f, \"busiest\": ",
+               " \"nodes\": %d, \"senders\": %d, \"zero_load\": %.4f, \"avg_hops\": %.4f, \"bound\": %.4f, "
+               "\"busiest\": ",
                rule_names[o->p.net.vc_rule], o->p.net.vcs, o->p.net.buffer, vcsel_name(o->p.net.scheme),
-               (unsigned long long)o->seed, t0, hops, bound);
+               (unsigned long long)o->seed, s->nodes, senders, t0, hops, bound);
         json_string(stdout, busiest);
         if (o->sat_precision > 0)
             printf(", \"saturation\": {\"rate\": %.4f, \"accepted\": %.4f, \"latency\": %.2f}", sat->rate,

@@ -61,6 +61,30 @@ out=$(mktemp); trap 'rm -f "$out"' EXIT
       printf "ga_children2_run_idle_projection %.1f s (50,000 x CPU per simulation / 2 threads: --children 2)\n", u / e * 50000 / 2 }'
     rm -f "$out.cpu" "$out.user"
   fi
+  # Open-loop (issue 22): the whole 8x8 mesh uniform curve (0.02 to the first
+  # saturated rate in steps of 0.02, BookSim2's warm-up and windows or longer:
+  # batches of 1,000 cycles, 3..20 warm-up batches, a 10-batch window), and
+  # router-cycles/s of single points against BookSim2's CPU per router-cycle
+  # (shared/reference/booksim2_openloop.md: 8x8 at 0.10 0.9 us, at 0.36 3.2 us,
+  # 16x16 at 0.10 2.0 us).
+  TIMEFORMAT=%R
+  { time "$BUILD/nocsim" load --size 8 --traffic uniform --rates 0.02:1:0.02 --threads 1 --quiet --format csv \
+      > "$out.ol"; } 2> "$out.olt"
+  echo "openloop_curve_8x8_mesh_uniform_s $(tail -1 "$out.olt") s ($(($(wc -l < "$out.ol") - 1)) points, one thread; BookSim2 about 30 s)"
+  { time "$BUILD/nocsim" load --size 8 --traffic uniform --rates 0.02:1:0.02 --threads "$(nproc)" --quiet \
+      --format csv > /dev/null; } 2> "$out.olt"
+  echo "openloop_curve_8x8_mesh_uniform_threads_s $(tail -1 "$out.olt") s ($(nproc) threads)"
+  for pt in "8 0.10 0.9" "8 0.36 3.2" "16 0.10 2.0"; do
+    set -- $pt
+    TIMEFORMAT=%U
+    { time "$BUILD/nocsim" load --size "$1" --traffic uniform --rate "$2" --all --threads 1 --quiet \
+        --format csv > "$out.ol"; } 2> "$out.olt"
+    awk -F, -v k="$1" -v r="$2" -v us="$3" -v u="$(tail -1 "$out.olt")" 'NR == 2 {
+      rc = k * k * $20 / u
+      printf "openloop_router_cycles_per_s_%dx%d_%s %.3g router-cycles/s (%d cycles, %.2f s CPU)\n", k, k, r, rc, $20, u
+      printf "openloop_vs_booksim2_%dx%d_%s %.0f x (BookSim2 %.1f us per router-cycle)\n", k, k, r, rc * us * 1e-6, us }' "$out.ol"
+  done | tee -a "$out.eval"
+  rm -f "$out.ol" "$out.olt"
   # The targets of issue 15.
   awk -v ga="$(cat "$out.ga" 2>/dev/null)" '
     function verdict(name, value, limit, unit, what) {
@@ -70,11 +94,13 @@ out=$(mktemp); trap 'rm -f "$out"' EXIT
     $1 == "router_cycles_per_s_32x32" { r32 = $2 }
     $1 == "router_cycles_per_s_128x128" { r128 = $2 }
     $1 == "router_cycles_per_s_256x256" { r256 = $2 }
+    $1 == "openloop_vs_booksim2_16x16_0.10" { ol16 = $2 }
     END {
       if (ms) verdict("eval_ms", ms, 0.25, "ms", "(one evaluation, one core)")
       if (ga != "") verdict("ga_default_run", ga, 10, "s", "(nocsim ga --traffic brev --slices 2, two threads)")
       if (r32 && r128) verdict("size_128", r32 / r128, 1.5, "x", "(32x32 router-cycles/s over 128x128)")
       if (r32 && r256) verdict("size_256", r32 / r256, 1.5, "x", "(32x32 router-cycles/s over 256x256)")
+      if (ol16) verdict("openloop_100x_booksim2", 100 / ol16, 1, "x", "(16x16 open-loop point at 0.10: 100x BookSim2 or better)")
     }' "$out.eval"
   rm -f "$out.eval" "$out.ga"
 } | tee "$out"
