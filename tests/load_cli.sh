@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# CLI contract of `nocsim load`: bad input answered by one line naming the
+# flag and exit 2 before any work; the three output formats; a signal stops
+# a curve with 130 after printing the points already finished.
+set -u
+N=${NOCSIM:-./nocsim}
+source "$(dirname "$0")/testlib.bash"
+expect_usage() { # description, expected stderr fragment, command...
+  local what=$1 frag=$2; shift 2
+  local err; err=$("$@" 2>&1 >/dev/null); local rc=$?
+  if [ $rc -ne 2 ]; then bad "$what: exit $rc, want 2"; return; fi
+  if [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ]; then bad "$what: error is not one line: $err"; return; fi
+  case $err in *"$frag"*) ok;; *) bad "$what: '$err' lacks '$frag'";; esac
+}
+
+expect_usage "rate 0"            "(0, 1]"                    $N load --rate 0
+expect_usage "rate above 1"      "(0, 1]"                    $N load --rate 1.5
+expect_usage "descending range"  "descending"                $N load --rates 0.5:0.2:0.1
+expect_usage "empty range"       "A:B:STEP"                  $N load --rates ""
+expect_usage "range without step" "A:B:STEP"                 $N load --rates 0.1:0.2
+expect_usage "hotspot node"      "node 2 of the list"        $N load --hotspot 3,64:0.2
+expect_usage "hotspot fraction"  "(0, 1]"                    $N load --hotspot 3:1.5
+expect_usage "packet mix sum"    "sum to 0.9"                $N load --packet 1:0.5,8:0.4
+expect_usage "packet length"     "--packet"                  $N load --packet 300
+expect_usage "power of two"      "power-of-two"              $N load --traffic bitrev --size 6
+expect_usage "transpose square"  "square grid"               $N load --traffic transpose --size 8x4
+expect_usage "size below 2"      "--size"                    $N load --size 1
+expect_usage "size too large"    "--size"                    $N load --size 2000x2000
+expect_usage "size syntax"       "WxH"                       $N load --size x8
+expect_usage "odd torus"         "even sides"                $N load --topology torus --size 7
+expect_usage "any-VC torus"      "only on a mesh"            $N load --topology torus --vc-rule any
+expect_usage "torus 2 VCs"       "at least 3"                $N load --topology torus --vcs 2
+expect_usage "unknown traffic"   "unknown traffic 'foo'"     $N load --traffic foo
+expect_usage "bad process"       "bernoulli periodic"        $N load --process poisson
+expect_usage "unknown option"    "unknown option"            $N load --bogus
+
+# Outputs.  A 4x4 mesh's neighbor pattern at 0.001: every packet alone, so
+# the mean latency is the analytic H + L + 1 (mean hops: 3 nodes a row move
+# 1 in X, one moves 3 back: 1.5 per dimension, so 3 + 8 + 1 = 12); sources
+# have 2 to 6 hops, so the mean of the ~400 packets of 200,000 cycles is
+# within about 0.2 of it.
+j=$($N load --size 4 --traffic neighbor --rate 0.001 --window 200 --format json --quiet)
+check "json zero load" "$(printf '%s' "$j" | python3 -c 'import json,sys; print(json.load(sys.stdin)["zero_load"])')" "12.0"
+lat=$(printf '%s' "$j" | python3 -c 'import json,sys; print(abs(json.load(sys.stdin)["points"][0]["latency"] - 12) < 0.25)')
+check "measured zero load" "$lat" "True"
+c=$($N load --size 4 --rates 0.1:0.3:0.1 --format csv --quiet)
+check "csv rows" "$(printf '%s\n' "$c" | wc -l)" "4"
+check "csv header" "$(printf '%s\n' "$c" | head -1 | cut -d, -f1-6)" "topology,size,traffic,zero_load,bound,rate"
+t=$($N load --size 4 --rates 0.1:0.3:0.1 --quiet)
+check "text rows" "$(printf '%s\n' "$t" | grep -c '^ *0\.[123]00 ')" "3"
+# The curve stops after its first saturated point unless --all.
+c=$($N load --size 4 --traffic transpose --rates 0.1:1:0.1 --format csv --quiet)
+last=$(printf '%s\n' "$c" | tail -1 | cut -d, -f22)
+[ "$last" != no ] && ok || bad "last row of a stopped curve is not saturated: $last"
+check "stopped early" "$(($(printf '%s\n' "$c" | wc -l) < 11))" 1
+c=$($N load --size 4 --traffic transpose --rates 0.1:1:0.1 --all --format csv --quiet)
+check "--all rows" "$(printf '%s\n' "$c" | wc -l)" 11
+# Threads do not change a curve.
+a=$($N load --size 4 --rates 0.1:0.5:0.1 --threads 1 --format csv --quiet)
+b=$($N load --size 4 --rates 0.1:0.5:0.1 --threads 3 --format csv --quiet)
+check "threads" "$a" "$b"
+
+# SIGINT: exit 130, the finished points printed, one message.
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+$N load --size 32 --rates 0.01:1:0.01 --all --threads 1 --format csv --quiet > "$tmp/out" 2> "$tmp/err" &
+pid=$!
+for _ in $(seq 50); do [ -s "$tmp/out" ] || [ "$(wc -l < "$tmp/err")" -gt 0 ] && break; sleep 0.1; done
+sleep 1
+kill -INT $pid
+wait $pid
+check "sigint status" "$?" 130
+grep -q "stopped by a signal" "$tmp/err" && ok || bad "no stop message: $(cat "$tmp/err")"
+
+echo "load_cli: $pass passed, $fail failed"
+[ $fail -eq 0 ]
