@@ -47,6 +47,8 @@ struct olnet {
     int8_t *route;        /* held output VC (local d * V + c), -1 */
     int8_t *req_d, *req_c;/* the head header's request: port, VC (-1: any VC) */
     uint64_t *reqm;       /* per router: local FIFOs whose head header waits */
+    uint64_t *livem;      /* per router: held output VCs whose holding FIFO has a flit
+                             (kept by the fast path only) */
     int32_t *rflits;      /* per router: flits in its input FIFOs */
     /* Output VCs, o = node * NF + d * V + c. */
     int8_t *holder;       /* local FIFO holding it, -1 */
@@ -54,6 +56,9 @@ struct olnet {
     uint8_t *qst;         /* queue-selection orders, NPORTS bytes each */
     /* Output ports, node * NPORTS + d. */
     uint8_t *scheme, *vlast;
+    /* VC selection as a table: pick[((scheme * V + last) << V) | ready] is the
+     * VC vcsel_pick chooses (fast path). */
+    int8_t *pick;
     olsource *src;
     int32_t *inj;         /* this cycle's injecting nodes */
     olmove *mv;
@@ -80,7 +85,7 @@ void olnet_free(olnet *n)
 {
     if (!n) return;
     free(n->buf); free(n->head); free(n->cnt); free(n->route); free(n->req_d); free(n->req_c);
-    free(n->reqm); free(n->rflits); free(n->holder); free(n->down); free(n->qst); free(n->scheme);
+    free(n->reqm); free(n->livem); free(n->pick); free(n->rflits); free(n->holder); free(n->down); free(n->qst); free(n->scheme);
     free(n->vlast); free(n->inj); free(n->mv); free(n->pk); free(n->freeids); free(n->done);
     if (n->src)
         for (int i = 0; i < n->nodes; i++) free(n->src[i].id);
@@ -142,6 +147,8 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, char *err, size_t
     n->req_d = grab(n, nf, 1, &ok);
     n->req_c = grab(n, nf, 1, &ok);
     n->reqm = grab(n, N, sizeof *n->reqm, &ok);
+    n->livem = grab(n, N, sizeof *n->livem, &ok);
+    n->pick = grab(n, (size_t)VCSEL_NSCHEMES * (size_t)n->V << n->V, 1, &ok);
     n->rflits = grab(n, N, sizeof *n->rflits, &ok);
     n->holder = grab(n, nf, 1, &ok);
     n->down = grab(n, nf, sizeof *n->down, &ok);
@@ -173,6 +180,10 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, char *err, size_t
             }
         }
     for (int i = 0; i < n->nodes; i++) n->src[i].last_vc = n->V - 1; /* the first packet takes VC 0 */
+    for (int s = 0; s < VCSEL_NSCHEMES; s++)
+        for (int last = 0; last < n->V; last++)
+            for (unsigned r = 0; r < 1u << n->V; r++)
+                n->pick[((size_t)(s * n->V + last) << n->V) | r] = (int8_t)vcsel_pick(s, r, last, n->V);
     return n;
 }
 
@@ -225,6 +236,9 @@ size_t olnet_bytes(const olnet *n) { return n->bytes; }
 
 static inline uint32_t head_flit(const olnet *n, size_t f) { return n->buf[f * (size_t)n->B + n->head[f]]; }
 
+/* Slot k of a ring of B slots starting at h (k < B): no division. */
+static inline int ring_slot(int h, int k, int B) { return h + k < B ? h + k : h + k - B; }
+
 /* The flit at the head of FIFO f (of router `node`, input `port`, VC vc) is
  * new there: if it is a header, it asks for its output from now on. */
 static void head_arrived(olnet *n, int node, size_t f)
@@ -238,12 +252,15 @@ static void head_arrived(olnet *n, int node, size_t f)
     n->reqm[node] |= 1ull << local;
 }
 
+/* The FIFO that holds a header at its head gets output VC o_local; it has a
+ * flit (the header), so the output VC is live. */
 static void grant(olnet *n, int node, int o_local, int f_local)
 {
     size_t base = (size_t)node * (size_t)n->NF;
     n->holder[base + (size_t)o_local] = (int8_t)f_local;
     n->route[base + (size_t)f_local] = (int8_t)o_local;
     n->reqm[node] &= ~(1ull << f_local);
+    n->livem[node] |= 1ull << o_local;
 }
 
 /* Of the requests in `cand` (local FIFO bits), the one output VC o_local
@@ -308,7 +325,35 @@ static void queue_selection_any(olnet *n, int node)
     }
 }
 
-/* Step 2 at one router: each output port picks one ready VC. */
+/* Step 2 at one router, fast path: only the ports with live output VCs,
+ * the choice a table look-up. */
+static void vc_selection_live(olnet *n, int node)
+{
+    const int V = n->V, B = n->B;
+    const uint64_t vmask = (1ull << V) - 1;
+    size_t base = (size_t)node * (size_t)n->NF;
+    uint64_t live = n->livem[node];
+    while (live) {
+        int d = __builtin_ctzll(live) / V;
+        uint64_t vcs = (live >> (d * V)) & vmask;
+        live &= ~(vmask << (d * V));
+        unsigned ready = (unsigned)vcs;
+        if (d != PORT_P)
+            for (uint64_t m = vcs; m; m &= m - 1) {
+                int c = __builtin_ctzll(m);
+                if (n->cnt[n->down[base + (size_t)(d * V + c)]] >= B) ready &= ~(1u << c);
+            }
+        if (!ready) continue;
+        size_t port = (size_t)node * NPORTS + (size_t)d;
+        int c = n->pick[((size_t)(n->scheme[port] * V + n->vlast[port]) << V) | ready];
+        n->vlast[port] = (uint8_t)c;
+        size_t o = base + (size_t)(d * V + c);
+        n->mv[n->nmv++] = (olmove){ (int32_t)(base + (size_t)n->holder[o]), (int32_t)o };
+    }
+}
+
+/* Step 2 at one router, reference path: every output VC of every port
+ * looked at, as model.md words it. */
 static void vc_selection(olnet *n, int node)
 {
     const int V = n->V, B = n->B;
@@ -362,8 +407,12 @@ static void decide_injections(olnet *n, int64_t t)
 
 static void push(olnet *n, int node, size_t f, uint32_t fl)
 {
-    n->buf[f * (size_t)n->B + (size_t)((n->head[f] + n->cnt[f]) % n->B)] = fl;
-    if (n->cnt[f]++ == 0) head_arrived(n, node, f);
+    n->buf[f * (size_t)n->B + (size_t)ring_slot(n->head[f], n->cnt[f], n->B)] = fl;
+    if (n->cnt[f]++ == 0) {
+        head_arrived(n, node, f);
+        /* A FIFO that holds an output VC (mid-packet) makes it live again. */
+        if (n->route[f] >= 0) n->livem[node] |= 1ull << n->route[f];
+    }
     n->rflits[node]++;
 }
 
@@ -376,12 +425,16 @@ static int64_t apply(olnet *n, int64_t t)
         size_t f = (size_t)n->mv[k].f;
         int node = (int)(f / (size_t)NF);
         uint32_t x = head_flit(n, f);
-        n->head[f] = (uint8_t)((n->head[f] + 1) % n->B);
+        n->head[f] = (uint8_t)ring_slot(n->head[f], 1, n->B);
         n->cnt[f]--;
         n->rflits[node]--;
+        int o_local = n->mv[k].o - node * NF;
         if (FL_SEQ(x) == n->pk[FL_ID(x)].len - 1) {
             n->holder[n->mv[k].o] = -1;
             n->route[f] = -1;
+            n->livem[node] &= ~(1ull << o_local);
+        } else if (!n->cnt[f]) {
+            n->livem[node] &= ~(1ull << o_local);
         }
         if (n->cnt[f]) head_arrived(n, node, f);
         n->mv[k].f = (int32_t)x; /* the flit, for the pushes below */
@@ -428,7 +481,8 @@ int64_t olnet_step(olnet *n, int64_t t, const int32_t **done, int *ndone)
             if (any) queue_selection_any(n, i);
             else queue_selection_dateline(n, i);
         }
-        vc_selection(n, i);
+        if (n->p.reference) vc_selection(n, i);
+        else vc_selection_live(n, i);
     }
     decide_injections(n, t);
     int64_t moved = apply(n, t);

@@ -15,7 +15,9 @@
  *    selection order among the requests not yet granted, and a source puts
  *    each new packet into the next P input VC (round robin from the one it
  *    used last) that has a free slot.
- * The work of a cycle is proportional to the routers that hold flits.
+ * The work of a cycle is proportional to the routers that hold flits; the
+ * fast path (the default) also looks only at the output VCs that have a flit
+ * to send, and the reference path, kept beside it, at all of them.
  *
  * Conventions as in store/store.h: olnet_new returns NULL with a message in
  * err; olnet_free accepts NULL; stepping cannot fail.  Packet ids are small
@@ -38,6 +40,10 @@ typedef struct {
     int buffer;            /* flits per input-VC FIFO, 1..255 */
     int scheme;            /* VC-selection scheme of every output port (C00..C09) */
     qsel_update q_update;
+    int reference;         /* 1: the straightforward path (every output VC of every
+                              router with flits looked at, the arbiters called);
+                              0: the fast path (live masks, table look-ups).  Both
+                              give identical runs (tests/test_olnet.c). */
 } olnet_params;
 
 /* Largest packet id + 1: ids live in a flit's upper 24 bits. */

@@ -225,6 +225,59 @@ START_TEST(zero_load_every_pair)
 }
 END_TEST
 
+/* Random open-loop traffic through the fast path and the reference path:
+ * the same packets eject in the same cycles, on meshes and tori of several
+ * shapes, both VC rules, 1 to 4 VCs, FIFOs of 1 to 6 flits, packets of 1
+ * to 12 flits, every scheme, at loads from light to far past saturation. */
+START_TEST(fast_path_equals_reference)
+{
+    uint64_t r = 7;
+    int cases = 0;
+    for (int it = 0; it < 60; it++) {
+        int mesh = it % 2;
+        olnet_params op = { .rp = { .w = 2 + 2 * draw(&r, 4), .h = 2 + 2 * draw(&r, 3),
+                                    .topo = mesh ? TOPO_MESH : TOPO_TORUS, .tie = (route_tie)draw(&r, 3),
+                                    .dateline = (route_dateline)draw(&r, 2) },
+                            .vc_rule = mesh && draw(&r, 3) ? VCRULE_ANY : VCRULE_DATELINE,
+                            .vcs = mesh ? 1 + draw(&r, 4) : 3 + draw(&r, 2), .buffer = 1 + draw(&r, 6),
+                            .scheme = draw(&r, VCSEL_NSCHEMES), .q_update = (qsel_update)draw(&r, 2) };
+        if (op.rp.w == 2 && !mesh) op.rp.w = 4;
+        char err[256];
+        olnet *a = olnet_new(&op, NULL, err, sizeof err);
+        op.reference = 1;
+        olnet *b = olnet_new(&op, NULL, err, sizeof err);
+        ck_assert_msg(a && b, "%s", err);
+        int nodes = op.rp.w * op.rp.h, maxlen = 1 + draw(&r, 12);
+        double p = (1 + draw(&r, 40)) / 100.0; /* packets per node per cycle */
+        int64_t moved = 0;
+        for (int64_t t = 0; t < 600; t++) {
+            for (int i = 0; i < nodes && t < 400; i++)
+                if ((double)(rng_splitmix64(&r) >> 11) * 0x1.0p-53 < p) {
+                    int d = draw(&r, nodes), len = 1 + draw(&r, maxlen);
+                    ck_assert_int_eq(olnet_add(a, i, d, len, t, 0), olnet_add(b, i, d, len, t, 0));
+                }
+            const int32_t *da, *db;
+            int na, nb;
+            int64_t ma = olnet_step(a, t, &da, &na), mb = olnet_step(b, t, &db, &nb);
+            ck_assert_int_eq(ma, mb);
+            ck_assert_int_eq(na, nb);
+            moved += ma;
+            for (int k = 0; k < na; k++) {
+                ck_assert_int_eq(da[k], db[k]);
+                olnet_release(a, da[k]);
+                olnet_release(b, db[k]);
+            }
+        }
+        ck_assert_int_gt(moved, 0);
+        ck_assert_int_eq(olnet_flits_in_network(a), olnet_flits_in_network(b));
+        olnet_free(a);
+        olnet_free(b);
+        cases++;
+    }
+    ck_assert_int_eq(cases, 60);
+}
+END_TEST
+
 START_TEST(bad_params)
 {
     char err[256];
@@ -254,6 +307,7 @@ int main(void)
     tcase_add_test(tc, mesh_one_vc_by_hand);
     tcase_add_test(tc, mesh_any_vc_by_hand);
     tcase_add_test(tc, zero_load_every_pair);
+    tcase_add_test(tc, fast_path_equals_reference);
     tcase_add_test(tc, bad_params);
     suite_add_tcase(s, tc);
     return testutil_run(s);
