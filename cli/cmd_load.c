@@ -56,7 +56,9 @@ static void help(void)
            "  --window K             measurement batches (default 10; CI95 by batch means)\n"
            "  --drain-cap C          most drain cycles (default 20000)\n"
            "  --accept-tolerance F   saturated when accepted < (1-F) offered (default 0.02)\n"
-           "  --latency-limit L      saturated when mean latency > L (default 500)\n\n"
+           "  --latency-limit L      saturated when mean latency > L (default 500)\n"
+           "  --per-flow             also saturated when one source gets less than (1-F)\n"
+           "                         of its own flits through (stricter than the field's rule)\n\n"
            "run and output\n"
            "  --seed S               every random choice (default 1)\n"
            "  --threads N            points run at once (default: all cores)\n"
@@ -209,6 +211,7 @@ static int parse(int argc, char **argv, load_opts *o)
         else if (!strcmp(a, "--drain-cap")) { INT(0, 100000000); o->p.drain_cap = x; }
         else if (!strcmp(a, "--accept-tolerance")) { REAL(0, 0.99); o->p.accept_tol = d; }
         else if (!strcmp(a, "--latency-limit")) { REAL(1, 1e9); o->p.latency_limit = d; }
+        else if (!strcmp(a, "--per-flow")) o->p.per_flow = 1;
         else if (!strcmp(a, "--seed")) { INT(0, 2147483647L); o->seed = (uint64_t)x; }
         else if (!strcmp(a, "--threads")) { INT(1, 1024); o->threads = (int)x; }
         else if (!strcmp(a, "--format")) { VALUE(); if (!arg_format(CMD, v, &o->fmt)) return EXIT_USAGE; }
@@ -236,8 +239,8 @@ static const char *sat_reasons(unsigned s, char *buf, size_t len)
 {
     buf[0] = '\0';
     if (!s) return "no";
-    snprintf(buf, len, "%s%s%s", s & OL_SAT_DRAIN ? "drain+" : "", s & OL_SAT_ACCEPT ? "accept+" : "",
-             s & OL_SAT_LATENCY ? "latency+" : "");
+    snprintf(buf, len, "%s%s%s%s", s & OL_SAT_DRAIN ? "drain+" : "", s & OL_SAT_ACCEPT ? "accept+" : "",
+             s & OL_SAT_LATENCY ? "latency+" : "", s & OL_SAT_FLOW ? "flow+" : "");
     buf[strlen(buf) - 1] = '\0';
     return buf;
 }

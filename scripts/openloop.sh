@@ -14,6 +14,8 @@ for topo in mesh torus; do
   for t in uniform transpose bitcomp bitrev shuffle tornado neighbor; do
     "$N" load --topology $topo --size 8 --traffic $t --rates 0.01:1:0.01 --saturation --seed "$SEED" \
       --quiet --format json > "$tmp/$topo-$t.json"
+    "$N" load --topology $topo --size 8 --traffic $t --rates 0.01:1:0.01 --saturation --seed "$SEED" \
+      --per-flow --quiet --format json > "$tmp/$topo-$t-flow.json"
   done
 done
 python3 - "$tmp" "$SEED" <<'PY'
@@ -38,21 +40,23 @@ for topo in ('mesh', 'torus'):
     for t in ('uniform', 'transpose', 'bitcomp', 'bitrev', 'shuffle', 'tornado', 'neighbor'):
         d = json.load(open(os.path.join(tmp, f'{topo}-{t}.json')))
         p, s = d['points'], d['saturation']
+        fl = json.load(open(os.path.join(tmp, f'{topo}-{t}-flow.json')))['saturation']['rate']
         for q in p:
             csv.append(','.join(str(x) for x in (topo, t, q['rate'], q['offered'], q['accepted'], q['latency'],
                        q['ci95'], q['network_latency'], q['p50'], q['p99'], q['max'], q['hops'], q['saturated'])))
         acc = s['accepted'] * d['nodes'] / d['senders']
         b = bs[(topo, t)]
         rows.append(f"| {topo}8x8 | {t} | {d['zero_load']:.2f} | {p[0]['latency']:.2f} | {d['avg_hops']:.2f} | "
-                    f"{d['bound']:.3f} ({d['busiest']}) | {s['rate']:.3f} / {acc:.3f} | {acc / d['bound']:.2f} | "
-                    f"{b[0]} | {b[2]} / {b[3]} | {b[4]:.3f} | {b[3] / b[4]:.2f} | {acc / b[3]:.2f} |")
+                    f"{d['bound']:.3f} ({d['busiest']}) | {s['rate']:.3f} / {acc:.3f} | {s['rate'] / d['bound']:.2f} | "
+                    f"{fl:.3f} ({fl / d['bound']:.2f}) | "
+                    f"{b[0]} | {b[2]} / {b[3]} | {b[4]:.3f} | {b[2] / b[4]:.2f} | {s['rate'] / b[2]:.2f} |")
 open('data/openloop_curves.csv', 'w').write('\n'.join(csv) + '\n')
 with open('data/openloop.md', 'w') as f:
     f.write(HEAD)
-    f.write('| network | traffic | T0 analytic | latency at 0.01 | hops | bound (busiest channel) | saturation rate / '
-            'accepted per sender | accepted / bound | BookSim2 T0 | BookSim2 sat. offered / accepted | BookSim2 bound | '
-            'BookSim2 accepted / bound | nocsim / BookSim2 accepted |\n')
-    f.write('|---|---|---|---|---|---|---|---|---|---|---|---|---|\n')
+    f.write('| network | traffic | T0 analytic | latency at 0.01 | hops | bound (busiest channel) | saturation offered / '
+            'accepted per sender | sat. / bound | per-flow saturation (/ bound) | BookSim2 T0 | BookSim2 sat. offered / '
+            'accepted | BookSim2 bound | BookSim2 sat. / bound | nocsim / BookSim2 sat. |\n')
+    f.write('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n')
     f.write('\n'.join(rows) + '\n')
     f.write(TAIL)
 PY

@@ -19,13 +19,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FL(id, seq) (((uint32_t)(id) << 8) | (uint32_t)(seq))
-#define FL_ID(f) ((int32_t)((f) >> 8))
-#define FL_SEQ(f) ((int)((f) & 0xffu))
+/* A flit is its packet id and two bits: header, tail (a 1-flit packet is
+ * both), so the hot path never looks a packet up to tell. */
+#define FL(id, head, tail) (((uint32_t)(id) << 2) | (uint32_t)(head) | (uint32_t)(tail) << 1)
+#define FL_ID(f) ((int32_t)((f) >> 2))
+#define FL_HEAD(f) ((f) & 1u)
+#define FL_TAIL(f) ((f) & 2u)
 
-/* One move decided this cycle: FIFO f sends through output VC o. */
+/* One move decided this cycle: FIFO f of router `node` sends through
+ * output VC o to router `to` (-1: ejection). */
 typedef struct {
-    int32_t f, o;
+    int32_t f, o, node, to;
 } olmove;
 
 /* A node's source queue: a growing ring of packet ids. */
@@ -53,6 +57,7 @@ struct olnet {
     /* Output VCs, o = node * NF + d * V + c. */
     int8_t *holder;       /* local FIFO holding it, -1 */
     int32_t *down;        /* downstream FIFO, -1 for P and missing mesh links */
+    int32_t *nbr;         /* per router and port d < P: the neighbour, -1 */
     uint8_t *qst;         /* queue-selection orders, NPORTS bytes each */
     /* Output ports, node * NPORTS + d. */
     uint8_t *scheme, *vlast;
@@ -85,7 +90,7 @@ void olnet_free(olnet *n)
 {
     if (!n) return;
     free(n->buf); free(n->head); free(n->cnt); free(n->route); free(n->req_d); free(n->req_c);
-    free(n->reqm); free(n->livem); free(n->pick); free(n->rflits); free(n->holder); free(n->down); free(n->qst); free(n->scheme);
+    free(n->reqm); free(n->livem); free(n->pick); free(n->rflits); free(n->holder); free(n->down); free(n->nbr); free(n->qst); free(n->scheme);
     free(n->vlast); free(n->inj); free(n->mv); free(n->pk); free(n->freeids); free(n->done);
     if (n->src)
         for (int i = 0; i < n->nodes; i++) free(n->src[i].id);
@@ -152,6 +157,7 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, char *err, size_t
     n->rflits = grab(n, N, sizeof *n->rflits, &ok);
     n->holder = grab(n, nf, 1, &ok);
     n->down = grab(n, nf, sizeof *n->down, &ok);
+    n->nbr = grab(n, N * NPORTS, sizeof *n->nbr, &ok);
     n->qst = grab(n, nf * NPORTS, 1, &ok);
     n->scheme = grab(n, np, 1, &ok);
     n->vlast = grab(n, np, 1, &ok);
@@ -169,6 +175,7 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, char *err, size_t
     for (int i = 0; i < n->nodes; i++)
         for (int d = 0; d < NPORTS; d++) {
             int nb = d == PORT_P ? -1 : route_grid_neighbour(&n->p.rp, i, d);
+            n->nbr[i * NPORTS + d] = nb;
             n->scheme[i * NPORTS + d] = (uint8_t)(cfg ? cfg->scheme[i * NPORTS + d] : p->scheme);
             for (int c = 0; c < n->V; c++) {
                 size_t o = (size_t)i * (size_t)n->NF + (size_t)(d * n->V + c);
@@ -244,7 +251,7 @@ static inline int ring_slot(int h, int k, int B) { return h + k < B ? h + k : h 
 static void head_arrived(olnet *n, int node, size_t f)
 {
     uint32_t fl = head_flit(n, f);
-    if (FL_SEQ(fl) != 0) return;
+    if (!FL_HEAD(fl)) return;
     int local = (int)(f - (size_t)node * (size_t)n->NF), port = local / n->V, vc = local % n->V;
     int oc, d = route_next(&n->p.rp, node, port, vc, n->pk[FL_ID(fl)].dest, &oc);
     n->req_d[f] = (int8_t)d;
@@ -348,7 +355,7 @@ static void vc_selection_live(olnet *n, int node)
         int c = n->pick[((size_t)(n->scheme[port] * V + n->vlast[port]) << V) | ready];
         n->vlast[port] = (uint8_t)c;
         size_t o = base + (size_t)(d * V + c);
-        n->mv[n->nmv++] = (olmove){ (int32_t)(base + (size_t)n->holder[o]), (int32_t)o };
+        n->mv[n->nmv++] = (olmove){ (int32_t)(base + (size_t)n->holder[o]), (int32_t)o, node, n->nbr[port] };
     }
 }
 
@@ -372,7 +379,7 @@ static void vc_selection(olnet *n, int node)
         int c = vcsel_pick(n->scheme[port], ready, n->vlast[port], V);
         n->vlast[port] = (uint8_t)c;
         size_t o = base + (size_t)(d * V + c);
-        n->mv[n->nmv++] = (olmove){ (int32_t)(base + (size_t)n->holder[o]), (int32_t)o };
+        n->mv[n->nmv++] = (olmove){ (int32_t)(base + (size_t)n->holder[o]), (int32_t)o, node, n->nbr[port] };
     }
 }
 
@@ -423,13 +430,13 @@ static int64_t apply(olnet *n, int64_t t)
     n->ndone = 0;
     for (int k = 0; k < n->nmv; k++) {
         size_t f = (size_t)n->mv[k].f;
-        int node = (int)(f / (size_t)NF);
+        int node = n->mv[k].node;
         uint32_t x = head_flit(n, f);
         n->head[f] = (uint8_t)ring_slot(n->head[f], 1, n->B);
         n->cnt[f]--;
         n->rflits[node]--;
         int o_local = n->mv[k].o - node * NF;
-        if (FL_SEQ(x) == n->pk[FL_ID(x)].len - 1) {
+        if (FL_TAIL(x)) {
             n->holder[n->mv[k].o] = -1;
             n->route[f] = -1;
             n->livem[node] &= ~(1ull << o_local);
@@ -443,13 +450,12 @@ static int64_t apply(olnet *n, int64_t t)
         uint32_t x = (uint32_t)n->mv[k].f;
         int32_t dst = n->down[n->mv[k].o];
         if (dst >= 0) {
-            push(n, dst / NF, (size_t)dst, x);
+            push(n, n->mv[k].to, (size_t)dst, x);
             continue;
         }
         n->in_net--;
-        olnet_packet *pk = &n->pk[FL_ID(x)];
-        if (FL_SEQ(x) == pk->len - 1) {
-            pk->t_done = t;
+        if (FL_TAIL(x)) {
+            n->pk[FL_ID(x)].t_done = t;
             n->done[n->ndone++] = FL_ID(x);
         }
     }
@@ -459,9 +465,10 @@ static int64_t apply(olnet *n, int64_t t)
         int32_t id = s->id[s->head];
         size_t pf = ((size_t)i * NPORTS + PORT_P) * (size_t)n->V + (size_t)s->vc;
         if (s->seq == 0) n->pk[id].t_inj = t;
-        push(n, i, pf, FL(id, s->seq));
+        int len = n->pk[id].len;
+        push(n, i, pf, FL(id, s->seq == 0, s->seq == len - 1));
         n->in_net++;
-        if (++s->seq == n->pk[id].len) {
+        if (++s->seq == len) {
             s->seq = 0;
             s->last_vc = s->vc;
             s->head = (s->head + 1) % s->cap;

@@ -125,9 +125,12 @@ typedef struct {
     double prate;        /* packets per node per cycle */
     double cum[OL_MAX_LENGTHS];
     double *acc;         /* periodic: each node's accumulated share of a packet */
+    int64_t *next;       /* Bernoulli: each node's next generation cycle */
+    double log_q;        /* log(1 - prate), for the geometric gaps */
     int32_t *senders;
     int nsend;
     int64_t gen_flits;   /* flits generated (all phases) */
+    int64_t *gen_w;      /* per source: flits generated so far */
 } olsrc;
 
 static int draw_length(olsrc *g)
@@ -139,6 +142,17 @@ static int draw_length(olsrc *g)
     return g->p->len[g->p->nlen - 1];
 }
 
+/* Cycles until a Bernoulli source with probability prate a cycle next
+ * succeeds, counting from the next cycle (1, 2, ...): a geometric draw, so
+ * the sources cost one random number a packet rather than one a cycle. */
+static int64_t geometric_gap(olsrc *g)
+{
+    if (g->prate >= 1.0) return 1;
+    double u = 1.0 - rng_unit(&g->r); /* in (0, 1] */
+    double k = floor(log(u) / g->log_q);
+    return k < 1e15 ? 1 + (int64_t)k : (int64_t)1e15;
+}
+
 /* Generate cycle t's packets.  Returns -1 when the network cannot take
  * more (memory, packet ids). */
 static int generate(olsrc *g, olnet *n, int64_t t, int32_t tag)
@@ -146,7 +160,8 @@ static int generate(olsrc *g, olnet *n, int64_t t, int32_t tag)
     for (int k = 0; k < g->nsend; k++) {
         int i = g->senders[k];
         if (g->p->process == OL_BERNOULLI) {
-            if (rng_unit(&g->r) >= g->prate) continue;
+            if (g->next[i] != t) continue;
+            g->next[i] = t + geometric_gap(g);
         } else {
             g->acc[i] += g->prate;
             if (g->acc[i] < 1.0) continue;
@@ -156,6 +171,7 @@ static int generate(olsrc *g, olnet *n, int64_t t, int32_t tag)
         int dest = synth_draw(g->s, i, &g->r);
         if (olnet_add(n, i, dest, len, t, tag) < 0) return -1;
         g->gen_flits += len;
+        g->gen_w[i] += len;
     }
     return 0;
 }
@@ -231,7 +247,8 @@ static void finish_stats(const ol_params *p, oltally *a, ol_point *o)
 }
 
 /* Step cycle t and account for the packets that finished in it. */
-static int step(olnet *n, int64_t t, oltally *a, int64_t *left, int64_t *ejected_flits, double *bl, int64_t *bn)
+static int step(olnet *n, int64_t t, oltally *a, int64_t *left, int64_t *ejected_flits, double *bl, int64_t *bn,
+                int64_t *ej_w)
 {
     const int32_t *done;
     int nd;
@@ -239,6 +256,7 @@ static int step(olnet *n, int64_t t, oltally *a, int64_t *left, int64_t *ejected
     for (int k = 0; k < nd; k++) {
         const olnet_packet *pk = olnet_packet_get(n, done[k]);
         *ejected_flits += pk->len;
+        if (ej_w) ej_w[pk->src] += pk->len;
         *bl += (double)(pk->t_done + 1 - pk->t_gen);
         (*bn)++;
         if (pk->tag >= 0) {
@@ -246,6 +264,25 @@ static int step(olnet *n, int64_t t, oltally *a, int64_t *left, int64_t *ejected
             (*left)--;
         }
         olnet_release(n, done[k]);
+    }
+    return 0;
+}
+
+/* Has some source's backlog (its flits generated and not yet ejected) grown
+ * by the end of the window beyond what a stable flow holds?  An overloaded
+ * flow's backlog grows every cycle from the start, so after warm-up and
+ * window it exceeds both FLOW_MIN_BACKLOG packets and accept_tol of what the
+ * source offers in a window; a stable flow's backlog is its packets in
+ * flight and in its queue, a few packets.  One overloaded channel starves
+ * only the flows that cross it, which the network-wide count cannot see. */
+#define FLOW_MIN_BACKLOG 8
+static int flow_short(const ol_params *p, const olsrc *g, const int64_t *ej_w, double window_cycles)
+{
+    double limit = FLOW_MIN_BACKLOG * ol_mean_length(p), share = p->accept_tol * g->prate * ol_mean_length(p) * window_cycles;
+    if (share > limit) limit = share;
+    for (int k = 0; k < g->nsend; k++) {
+        int i = g->senders[k];
+        if ((double)(g->gen_w[i] - ej_w[i]) > limit) return 1;
     }
     return 0;
 }
@@ -269,10 +306,14 @@ int ol_run_point(const ol_params *p, const synth *s, double rate, uint64_t seed,
     for (int k = 0; k < p->nlen; k++) g.cum[k] = (c += p->prob[k]);
     oltally a = { 0 };
     g.acc = calloc((size_t)nodes, sizeof *g.acc);
+    g.next = calloc((size_t)nodes, sizeof *g.next);
+    g.gen_w = calloc((size_t)nodes, sizeof *g.gen_w);
+    int64_t *ej_w = calloc((size_t)nodes, sizeof *ej_w);
+    g.log_q = g.prate < 1.0 ? log(1.0 - g.prate) : -1.0;
     g.senders = malloc(sizeof *g.senders * (size_t)nodes);
     a.bsum = calloc((size_t)p->window, sizeof *a.bsum);
     a.bcnt = calloc((size_t)p->window, sizeof *a.bcnt);
-    if (!g.acc || !g.senders || !a.bsum || !a.bcnt) {
+    if (!g.acc || !g.next || !g.gen_w || !ej_w || !g.senders || !a.bsum || !a.bcnt) {
         snprintf(err, errlen, "out of memory");
         goto done;
     }
@@ -280,6 +321,7 @@ int ol_run_point(const ol_params *p, const synth *s, double rate, uint64_t seed,
         if (synth_sends(s, i)) {
             g.senders[g.nsend++] = i;
             g.acc[i] = rng_unit(&g.r); /* periodic sources start out of phase */
+            g.next[i] = geometric_gap(&g) - 1; /* the first success, from cycle 0 */
         }
     int64_t t = 0, left = 0, ejected = 0, cap = alive_cap(nodes);
     int full = 0;
@@ -291,7 +333,7 @@ int ol_run_point(const ol_params *p, const synth *s, double rate, uint64_t seed,
         int64_t bn = 0;
         for (int64_t e = t + p->batch; t < e; t++) {
             if (generate(&g, n, t, -1) || olnet_packets_alive(n) > cap) { full = 1; break; }
-            if (step(n, t, &a, &left, &ejected, &bl, &bn)) goto oom;
+            if (step(n, t, &a, &left, &ejected, &bl, &bn, ej_w)) goto oom;
         }
         if (stopped_now(stop)) { rc = 1; goto done; }
         double mean = bn ? bl / (double)bn : 0;
@@ -313,11 +355,12 @@ int ol_run_point(const ol_params *p, const synth *s, double rate, uint64_t seed,
             if (generate(&g, n, t, b) || olnet_packets_alive(n) > cap) { full = 1; break; }
             left += olnet_packets_alive(n) - before;
             out->tagged += olnet_packets_alive(n) - before;
-            if (step(n, t, &a, &left, &ejected, &bl, &bn)) goto oom;
+            if (step(n, t, &a, &left, &ejected, &bl, &bn, ej_w)) goto oom;
         }
         if (stopped_now(stop)) { rc = 1; goto done; }
     }
     int64_t wcycles = t - t0;
+    int flow = p->per_flow && flow_short(p, &g, ej_w, (double)wcycles);
     out->offered = wcycles ? (double)(g.gen_flits - gen0) / ((double)nodes * (double)wcycles) : 0;
     out->accepted = wcycles ? (double)(ejected - ej0) / ((double)nodes * (double)wcycles) : 0;
     /* Drain: traffic goes on until every tagged packet is out, or the cap. */
@@ -326,7 +369,7 @@ int ol_run_point(const ol_params *p, const synth *s, double rate, uint64_t seed,
         double bl = 0;
         int64_t bn = 0;
         if (generate(&g, n, t, -1) || olnet_packets_alive(n) > cap) { full = 1; break; }
-        if (step(n, t, &a, &left, &ejected, &bl, &bn)) goto oom;
+        if (step(n, t, &a, &left, &ejected, &bl, &bn, NULL)) goto oom;
         t++;
         if ((t - t1) % p->batch == 0 && stopped_now(stop)) { rc = 1; goto done; }
     }
@@ -336,12 +379,16 @@ int ol_run_point(const ol_params *p, const synth *s, double rate, uint64_t seed,
     if (left > 0 || full) out->saturated |= OL_SAT_DRAIN;
     if (out->accepted < (1.0 - p->accept_tol) * out->offered) out->saturated |= OL_SAT_ACCEPT;
     if (out->lat_avg > p->latency_limit) out->saturated |= OL_SAT_LATENCY;
+    if (flow) out->saturated |= OL_SAT_FLOW;
     rc = 0;
     goto done;
 oom:
     snprintf(err, errlen, "out of memory after %lld cycles at rate %g", (long long)t, rate);
 done:
     free(g.acc);
+    free(g.next);
+    free(g.gen_w);
+    free(ej_w);
     free(g.senders);
     free(a.bsum);
     free(a.bcnt);

@@ -84,28 +84,43 @@ START_TEST(zero_load_every_pattern)
 }
 END_TEST
 
-/* Saturation on the 8x8 mesh and torus: the throughput accepted at the
- * saturation point, per sending node, is at most the channel-load bound
- * (plus 0.5 % for the backlog a 10,000-cycle window can add or drain), and
- * the bisection brackets a saturated rate above it. */
+/* Saturation on the 8x8 mesh and torus.  With the per-flow rule (a source
+ * whose backlog grows past 8 packets and 2 % of a window's traffic) the
+ * saturation rate is at most the channel-load bound: an overloaded channel
+ * makes its flows' backlogs grow from the first cycle.  The field's network-
+ * wide rule alone (the default, BookSim2's) cannot see a few flows fall short
+ * (mesh transpose: 7 of 56 flows 9 % short is 1 % of the traffic) and may
+ * pass the bound by up to 10 %, as BookSim2's own mesh transpose does (1.12 x,
+ * shared/reference/booksim2_openloop.md).  Accepted never exceeds offered. */
+static double saturation(route_topology topo, const char *name, int per_flow, double *bound)
+{
+    ol_params p = params(topo);
+    p.per_flow = per_flow;
+    synth *s = pattern(name);
+    int senders = 0;
+    for (int i = 0; i < s->nodes; i++) senders += synth_sends(s, i);
+    *bound = ol_channel_bound(&p, s, NULL, 0);
+    ol_point sat;
+    char err[256];
+    double hi = *bound + 0.1 > 1 ? 1 : *bound + 0.1;
+    ck_assert_int_eq(ol_saturation(&p, s, 0.01, hi, 0.01, 3, NULL, &sat, err, sizeof err), 0);
+    ck_assert_msg(sat.accepted * s->nodes / senders <= sat.rate * 1.02, "%s: accepted %.4f above offered %.4f", name,
+                  sat.accepted * s->nodes / senders, sat.rate);
+    synth_free(s);
+    return sat.rate;
+}
+
 START_TEST(saturation_below_bound)
 {
     for (int topo = 0; topo < 2; topo++)
         for (int k = 0; k < 7; k++) {
-            ol_params p = params((route_topology)topo);
-            synth *s = pattern(seven[k]);
-            int senders = 0;
-            for (int i = 0; i < s->nodes; i++) senders += synth_sends(s, i);
-            double bound = ol_channel_bound(&p, s, NULL, 0);
-            ol_point sat;
-            char err[256];
-            double hi = bound + 0.1 > 1 ? 1 : bound + 0.1;
-            ck_assert_int_eq(ol_saturation(&p, s, 0.01, hi, 0.01, 3, NULL, &sat, err, sizeof err), 0);
-            double per_sender = sat.accepted * s->nodes / senders;
-            ck_assert_msg(per_sender <= bound * 1.005, "%s %s: accepted %.4f per sender above the bound %.4f",
-                          topo ? "mesh" : "torus", seven[k], per_sender, bound);
-            ck_assert_msg(sat.rate > 0.1, "%s %s: saturates at %.3f", topo ? "mesh" : "torus", seven[k], sat.rate);
-            synth_free(s);
+            double bound, flow = saturation((route_topology)topo, seven[k], 1, &bound);
+            ck_assert_msg(flow <= bound, "%s %s: per-flow saturation %.4f above the bound %.4f",
+                          topo ? "mesh" : "torus", seven[k], flow, bound);
+            ck_assert_msg(flow > 0.1, "%s %s: saturates at %.3f", topo ? "mesh" : "torus", seven[k], flow);
+            double field = saturation((route_topology)topo, seven[k], 0, &bound);
+            ck_assert_msg(field <= bound * 1.10 && field >= flow - 0.01, "%s %s: field rule %.4f, per-flow %.4f, bound %.4f",
+                          topo ? "mesh" : "torus", seven[k], field, flow, bound);
         }
 }
 END_TEST
