@@ -246,12 +246,10 @@ static inline uint32_t head_flit(const olnet *n, size_t f) { return n->buf[f * (
 /* Slot k of a ring of B slots starting at h (k < B): no division. */
 static inline int ring_slot(int h, int k, int B) { return h + k < B ? h + k : h + k - B; }
 
-/* The flit at the head of FIFO f (of router `node`, input `port`, VC vc) is
- * new there: if it is a header, it asks for its output from now on. */
-static void head_arrived(olnet *n, int node, size_t f)
+/* The header fl is new at the head of FIFO f (of router `node`): it asks
+ * for its output from now on. */
+static void header_arrived(olnet *n, int node, size_t f, uint32_t fl)
 {
-    uint32_t fl = head_flit(n, f);
-    if (!FL_HEAD(fl)) return;
     int local = (int)(f - (size_t)node * (size_t)n->NF), port = local / n->V, vc = local % n->V;
     int oc, d = route_next(&n->p.rp, node, port, vc, n->pk[FL_ID(fl)].dest, &oc);
     n->req_d[f] = (int8_t)d;
@@ -416,7 +414,7 @@ static void push(olnet *n, int node, size_t f, uint32_t fl)
 {
     n->buf[f * (size_t)n->B + (size_t)ring_slot(n->head[f], n->cnt[f], n->B)] = fl;
     if (n->cnt[f]++ == 0) {
-        head_arrived(n, node, f);
+        if (FL_HEAD(fl)) header_arrived(n, node, f, fl);
         /* A FIFO that holds an output VC (mid-packet) makes it live again. */
         if (n->route[f] >= 0) n->livem[node] |= 1ull << n->route[f];
     }
@@ -443,7 +441,10 @@ static int64_t apply(olnet *n, int64_t t)
         } else if (!n->cnt[f]) {
             n->livem[node] &= ~(1ull << o_local);
         }
-        if (n->cnt[f]) head_arrived(n, node, f);
+        if (n->cnt[f]) {
+            uint32_t next = head_flit(n, f);
+            if (FL_HEAD(next)) header_arrived(n, node, f, next);
+        }
         n->mv[k].f = (int32_t)x; /* the flit, for the pushes below */
     }
     for (int k = 0; k < n->nmv; k++) {
