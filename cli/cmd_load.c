@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "router/arbiter.h"
 #include "sim/openloop.h"
+#include "store/store.h"
 #include "traffic/synth.h"
 #include "util/parse.h"
 #include "util/quote.h"
@@ -63,7 +64,9 @@ static void help(void)
            "  --seed S               every random choice (default 1)\n"
            "  --threads N            points run at once (default: all cores)\n"
            "  --format F             text | json | csv (default text)\n"
-           "  --quiet                no progress lines on stderr\n\n"
+           "  --quiet                no progress lines on stderr\n"
+           "  --db PATH              record the run and each point as it finishes\n"
+           "                         (default nocsim.db); --no-db records nothing\n\n"
            "example: nocsim load --topology mesh --size 8 --traffic uniform --rates 0.02:0.60:0.02\n",
            OL_MAX_SIDE);
 }
@@ -74,7 +77,8 @@ typedef struct {
     synth_self self;
     int topo_set, rule_set;
     double r0, r1, step;
-    int all, quiet, threads;
+    int all, quiet, threads, no_db;
+    const char *db, *packet;
     double sat_precision;    /* 0: no bisection */
     uint64_t seed;
     out_format fmt;
@@ -150,6 +154,8 @@ static int parse(int argc, char **argv, load_opts *o)
 {
     ol_params_default(&o->p);
     o->traffic = "uniform";
+    o->db = STORE_DEFAULT_PATH;
+    o->packet = "8";
     o->r0 = 0.02;
     o->r1 = 1.0;
     o->step = 0.02;
@@ -184,6 +190,7 @@ static int parse(int argc, char **argv, load_opts *o)
         else if (!strcmp(a, "--packet")) {
             VALUE();
             if (ol_parse_packet_mix(&o->p, v, err, sizeof err)) return cli_fail(CMD, EXIT_USAGE, "%s", err);
+            o->packet = v;
         }
         else if (!strcmp(a, "--process")) { CHOICE(process_names); o->p.process = (ol_process)k; }
         else if (!strcmp(a, "--rates")) { VALUE(); if (!parse_rates(v, o)) return EXIT_USAGE; }
@@ -216,6 +223,8 @@ static int parse(int argc, char **argv, load_opts *o)
         else if (!strcmp(a, "--threads")) { INT(1, 1024); o->threads = (int)x; }
         else if (!strcmp(a, "--format")) { VALUE(); if (!arg_format(CMD, v, &o->fmt)) return EXIT_USAGE; }
         else if (!strcmp(a, "--quiet")) o->quiet = 1;
+        else if (!strcmp(a, "--db")) { VALUE(); o->db = v; }
+        else if (!strcmp(a, "--no-db")) o->no_db = 1;
         else { arg_unknown(CMD, a); return EXIT_USAGE; }
 #undef VALUE
 #undef CHOICE
@@ -245,12 +254,91 @@ static const char *sat_reasons(unsigned s, char *buf, size_t len)
     return buf;
 }
 
+/* Where finished points go: the progress line and the database. */
+typedef struct {
+    int quiet;
+    store *db;
+    int64_t run;
+    int failed;          /* a point could not be recorded (the message is printed once) */
+} recorder;
+
+static store_load_point to_store(const ol_point *pt)
+{
+    return (store_load_point){ .rate = pt->rate, .offered = pt->offered, .accepted = pt->accepted,
+                               .latency = pt->lat_avg, .ci95 = pt->lat_ci95, .network_latency = pt->net_avg,
+                               .hops = pt->hops_avg, .p50 = pt->lat_p50, .p99 = pt->lat_p99, .max = pt->lat_max,
+                               .tagged = pt->tagged, .tagged_done = pt->tagged_done,
+                               .warmup_cycles = pt->warmup_cycles, .drain_cycles = pt->drain_cycles,
+                               .cycles = pt->cycles, .steady = pt->steady, .saturated = (int)pt->saturated };
+}
+
+static void record(recorder *r, const ol_point *pt)
+{
+    if (r->db && !r->failed) {
+        char err[512];
+        store_load_point sp = to_store(pt);
+        int rc = store_load_add(r->db, r->run, &sp, err, sizeof err);
+        if (rc == STORE_ERROR) {
+            r->failed = 1;
+            cli_fail(CMD, EXIT_FAIL, "%s", err);
+        }
+    }
+}
+
 static void progress(const ol_point *pt, int index, void *ctx)
 {
     (void)index;
-    (void)ctx;
-    fprintf(stderr, "nocsim load: rate %.4g: latency %.1f, accepted %.4f%s\n", pt->rate, pt->lat_avg, pt->accepted,
-            pt->saturated ? " (saturated)" : "");
+    recorder *r = ctx;
+    if (!r->quiet)
+        fprintf(stderr, "nocsim load: rate %.4g: latency %.1f, accepted %.4f%s\n", pt->rate, pt->lat_avg,
+                pt->accepted, pt->saturated ? " (saturated)" : "");
+    record(r, pt);
+}
+
+/* The run's row: every parameter in params (JSON), so a curve can be
+ * redrawn and compared later. */
+static int open_run(const load_opts *o, const synth *s, recorder *r)
+{
+    int rc = EXIT_OK;
+    if (!(r->db = cli_store_open(CMD, o->db, STORE_CREATE, &rc))) return rc;
+    const ol_params *p = &o->p;
+    char *params = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&params, &len);
+    if (!f) return cli_fail(CMD, EXIT_FAIL, "out of memory");
+    double hops, t0 = ol_zero_load(p, s, &hops), bound = ol_channel_bound(p, s, NULL, 0);
+    fprintf(f, "{\"topology\": \"%s\", \"width\": %d, \"height\": %d, \"vc_rule\": \"%s\", \"vcs\": %d, "
+               "\"buffer\": %d, \"arb\": \"%s\", \"tie\": \"%s\", \"packet\": ",
+            topo_names[p->net.rp.topo], p->net.rp.w, p->net.rp.h, rule_names[p->net.vc_rule], p->net.vcs,
+            p->net.buffer, vcsel_name(p->net.scheme), tie_names[p->net.rp.tie]);
+    json_string(f, o->packet);
+    fprintf(f, ", \"process\": \"%s\", \"self\": \"%s\", \"hotspot\": ", process_names[p->process],
+            self_names[o->self]);
+    if (o->hotspot) json_string(f, o->hotspot);
+    else fprintf(f, "null");
+    fprintf(f, ", \"per_flow\": %d, \"batch\": %d, \"warmup_min\": %d, \"warmup_max\": %d, "
+               "\"warmup_tolerance\": %g, \"window\": %d, \"drain_cap\": %lld, \"accept_tolerance\": %g, "
+               "\"latency_limit\": %g, \"zero_load\": %.6f, \"avg_hops\": %.6f, \"bound\": %.6f}",
+            p->per_flow, p->batch, p->warmup_min, p->warmup_max, p->warmup_tol, p->window, (long long)p->drain_cap,
+            p->accept_tol, p->latency_limit, t0, hops, bound);
+    if (fclose(f)) {
+        free(params);
+        return cli_fail(CMD, EXIT_FAIL, "out of memory");
+    }
+    store_run run = store_run_init("load");
+    run.version = NOCSIM_VERSION;
+    run.seed = o->seed;
+    run.traffic = o->traffic;
+    run.size = p->net.rp.w;
+    run.flits = (int32_t)(ol_mean_length(p) + 0.5);
+    run.algorithm = "open-loop";
+    run.params = params;
+    char err[512];
+    if (store_run_create(r->db, &run, err, sizeof err) != STORE_OK)
+        rc = cli_fail(CMD, cli_store_status(store_last_fault(r->db)), "%s", err);
+    r->run = run.id;
+    free(params);
+    return rc;
 }
 
 #define CSV_HEAD "rate,offered,accepted,latency,ci95,network_latency,p50,p99,max,hops,tagged,tagged_done," \
@@ -355,12 +443,14 @@ int cmd_load(int argc, char **argv)
         return cli_fail(CMD, EXIT_FAIL, "out of memory");
     }
     for (int k = 0; k < n; k++) rates[k] = o.r0 + k * o.step;
+    recorder rec = { .quiet = o.quiet };
     if (cli_catch_stop_signals()) rc = cli_fail(CMD, EXIT_FAIL, "cannot install the signal handlers");
+    if (!rc && !o.no_db) rc = open_run(&o, s, &rec);
     int done = 0;
     ol_point sat = { 0 };
     if (!rc) {
-        int r = ol_curve(&o.p, s, rates, n, o.seed, o.threads, !o.all, cli_stop_signal, o.quiet ? NULL : progress,
-                         NULL, pts, &done, err, sizeof err);
+        int r = ol_curve(&o.p, s, rates, n, o.seed, o.threads, !o.all, cli_stop_signal, progress, &rec, pts, &done,
+                         err, sizeof err);
         if (r < 0) rc = cli_fail(CMD, EXIT_FAIL, "%s", err);
         else if (r > 0) rc = cli_signal_status(cli_stop_signal());
     }
@@ -378,9 +468,16 @@ int cmd_load(int argc, char **argv)
             else if (r > 0) rc = cli_signal_status(cli_stop_signal());
         }
     }
+    if (!rc && rec.failed) rc = EXIT_FAIL;
+    if (rec.db && !rc) {
+        if (store_run_set_status(rec.db, rec.run, "finished", err, sizeof err) != STORE_OK)
+            rc = cli_fail(CMD, EXIT_FAIL, "%s", err);
+    }
     if (!rc || done > 0) print_all(&o, s, pts, done, &sat);
     if (rc && rc != EXIT_USAGE && cli_stop_signal())
-        cli_fail(CMD, rc, "stopped by a signal after %d point(s)", done);
+        cli_fail(CMD, rc, "stopped by a signal after %d point(s)%s", done,
+                 rec.db ? "; the finished points are in the database" : "");
+    store_close(rec.db);
     free(rates);
     free(pts);
     synth_free(s);

@@ -68,16 +68,16 @@ out=$(mktemp); trap 'rm -f "$out"' EXIT
   # (shared/reference/booksim2_openloop.md: 8x8 at 0.10 0.9 us, at 0.36 3.2 us,
   # 16x16 at 0.10 2.0 us).
   TIMEFORMAT=%R
-  { time "$BUILD/nocsim" load --size 8 --traffic uniform --rates 0.02:1:0.02 --threads 1 --quiet --format csv \
+  { time "$BUILD/nocsim" load --no-db --size 8 --traffic uniform --rates 0.02:1:0.02 --threads 1 --quiet --format csv \
       > "$out.ol"; } 2> "$out.olt"
   echo "openloop_curve_8x8_mesh_uniform_s $(tail -1 "$out.olt") s ($(($(wc -l < "$out.ol") - 1)) points, one thread; BookSim2 about 30 s)"
-  { time "$BUILD/nocsim" load --size 8 --traffic uniform --rates 0.02:1:0.02 --threads "$(nproc)" --quiet \
+  { time "$BUILD/nocsim" load --no-db --size 8 --traffic uniform --rates 0.02:1:0.02 --threads "$(nproc)" --quiet \
       --format csv > /dev/null; } 2> "$out.olt"
   echo "openloop_curve_8x8_mesh_uniform_threads_s $(tail -1 "$out.olt") s ($(nproc) threads)"
   for pt in "8 0.10 0.9" "8 0.36 3.2" "16 0.10 2.0"; do
     set -- $pt
     TIMEFORMAT=%U
-    { time "$BUILD/nocsim" load --size "$1" --traffic uniform --rate "$2" --all --threads 1 --quiet \
+    { time "$BUILD/nocsim" load --no-db --size "$1" --traffic uniform --rate "$2" --all --threads 1 --quiet \
         --format csv > "$out.ol"; } 2> "$out.olt"
     awk -F, -v k="$1" -v r="$2" -v us="$3" -v u="$(tail -1 "$out.olt")" 'NR == 2 {
       rc = k * k * $20 / u

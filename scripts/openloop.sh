@@ -13,9 +13,9 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for topo in mesh torus; do
   for t in uniform transpose bitcomp bitrev shuffle tornado neighbor; do
     "$N" load --topology $topo --size 8 --traffic $t --rates 0.01:1:0.01 --saturation --seed "$SEED" \
-      --quiet --format json > "$tmp/$topo-$t.json"
+      --no-db --quiet --format json > "$tmp/$topo-$t.json"
     "$N" load --topology $topo --size 8 --traffic $t --rates 0.01:1:0.01 --saturation --seed "$SEED" \
-      --per-flow --quiet --format json > "$tmp/$topo-$t-flow.json"
+      --per-flow --no-db --quiet --format json > "$tmp/$topo-$t-flow.json"
   done
 done
 python3 - "$tmp" "$SEED" <<'PY'

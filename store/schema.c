@@ -7,6 +7,33 @@
  * creates the schema, in the same transaction). */
 #include "store/store_internal.h"
 
+/* The table added by schema version 2, also run on a version-1 file when it
+ * is first opened for writing (store.c, migrate). */
+#define STORE_LOAD_SQL \
+    "CREATE TABLE load_points (\n" \
+    "  run           INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,\n" \
+    "  rate          REAL    NOT NULL CHECK (rate > 0 AND rate <= 1),\n" \
+    "  offered       REAL    NOT NULL,\n" \
+    "  accepted      REAL    NOT NULL,\n" \
+    "  latency       REAL    NOT NULL,\n" \
+    "  ci95          REAL    NOT NULL,\n" \
+    "  network_latency REAL  NOT NULL,\n" \
+    "  p50           INTEGER NOT NULL,\n" \
+    "  p99           INTEGER NOT NULL,\n" \
+    "  max           INTEGER NOT NULL,\n" \
+    "  hops          REAL    NOT NULL,\n" \
+    "  tagged        INTEGER NOT NULL,\n" \
+    "  tagged_done   INTEGER NOT NULL,\n" \
+    "  warmup_cycles INTEGER NOT NULL,\n" \
+    "  drain_cycles  INTEGER NOT NULL,\n" \
+    "  cycles        INTEGER NOT NULL,\n" \
+    "  steady        INTEGER NOT NULL CHECK (steady IN (0, 1)),\n" \
+    "  saturated     INTEGER NOT NULL CHECK (saturated >= 0),\n" \
+    "  PRIMARY KEY (run, rate)\n" \
+    ");\n"
+
+const char store_load_sql[] = STORE_LOAD_SQL;
+
 const char store_schema_sql[] =
     /* One row per run of any search or command that records results. */
     "CREATE TABLE runs (\n"
@@ -84,6 +111,8 @@ const char store_schema_sql[] =
     "  schedule    TEXT    NOT NULL CHECK (json_valid(schedule))\n"
     ");\n"
     "CREATE INDEX cc_schedules_by_run ON cc_schedules (run);\n"
+    /* One row per point of an open-loop curve (kind 'load'). */
+    STORE_LOAD_SQL
     /* Convenience view: the chromosomes that have their run's best score. */
     "CREATE VIEW synonyms AS\n"
     "  SELECT c.* FROM chromosomes c\n"

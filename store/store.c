@@ -261,7 +261,7 @@ static int header_ok(store *s, int64_t appid, int64_t ver, char *err, size_t err
         return store_err(err, errlen,
                          "%s: not a nocsim database (an SQLite file with application id %lld)",
                          s->path, (long long)appid);
-    if (ver != STORE_SCHEMA_VERSION)
+    if (ver != STORE_SCHEMA_VERSION && ver != 1)
         return store_err(err, errlen,
                          "%s: database schema version %lld, but this nocsim reads version %d "
                          "(use a matching nocsim, or a new file)",
@@ -277,6 +277,17 @@ static int create_schema(store *s, char *err, size_t errlen)
              STORE_APPLICATION_ID, STORE_SCHEMA_VERSION);
     if (store_exec(s, store_schema_sql, err, errlen, "cannot create the schema") != STORE_OK ||
         store_exec(s, pragmas, err, errlen, "cannot create the schema") != STORE_OK)
+        return STORE_ERROR;
+    return STORE_OK;
+}
+
+/* Version 1 -> 2: the load_points table, in the caller's transaction. */
+static int migrate_to_2(store *s, char *err, size_t errlen)
+{
+    char pragma[64];
+    snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d;", STORE_SCHEMA_VERSION);
+    if (store_exec(s, store_load_sql, err, errlen, "cannot migrate the database to schema version 2") != STORE_OK ||
+        store_exec(s, pragma, err, errlen, "cannot migrate the database to schema version 2") != STORE_OK)
         return STORE_ERROR;
     return STORE_OK;
 }
@@ -303,6 +314,8 @@ static int check_header(store *s, bool create, char *err, size_t errlen)
     }
     if (ret == STORE_OK)
         ret = header_ok(s, appid, ver, err, errlen);
+    if (ret == STORE_OK && ver == 1 && !s->readonly)
+        ret = migrate_to_2(s, err, errlen);
     if (ret == STORE_OK)
         ret = store_exec(s, "COMMIT", err, errlen, what);
     if (ret != STORE_OK && !sqlite3_get_autocommit(s->db))

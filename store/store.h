@@ -25,7 +25,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_SCHEMA_VERSION 1
+/* Version 2 added load_points; a version-1 file is migrated when it is first
+ * opened for writing, and read as it is (with no load points) read-only. */
+#define STORE_SCHEMA_VERSION 2
 #define STORE_APPLICATION_ID 0x4E6F4373 /* "NoCs", in the SQLite header */
 #define STORE_DEFAULT_PATH "nocsim.db"
 #define STORE_UUID_LEN 32               /* 128 bits as lower-case hex */
@@ -254,5 +256,23 @@ typedef struct {
  * its contents first (nocsim db merge runs ga_db_check, ga/dbcheck.h). */
 int store_merge(store *s, const char *other_path, store_merge_stats *stats,
                 char *err, size_t errlen);
+
+/* ---- open-loop curves (store/load.c) ------------------------------------- */
+/* One point of a curve, as sim/openloop.h's ol_point (the store uses
+ * nothing of ours, so it has its own copy of the fields). */
+typedef struct {
+    double rate, offered, accepted, latency, ci95, network_latency, hops;
+    int64_t p50, p99, max, tagged, tagged_done, warmup_cycles, drain_cycles, cycles;
+    int steady;
+    int saturated;                    /* the OL_SAT_* bits, 0 for a stable point */
+} store_load_point;
+
+/* Add a point to run (one statement, its own transaction outside
+ * store_begin).  STORE_EXISTS if the run already has that rate. */
+int store_load_add(store *s, int64_t run, const store_load_point *p, char *err, size_t errlen);
+typedef int (*store_load_cb)(const store_load_point *p, void *ctx);
+/* The points of run by ascending rate (none for a version-1 file opened
+ * read-only). */
+int store_load_list(store *s, int64_t run, store_load_cb cb, void *ctx, char *err, size_t errlen);
 
 #endif

@@ -14,6 +14,8 @@ struct store {
 };
 
 extern const char store_schema_sql[];
+/* The load_points table alone (schema version 2's addition). */
+extern const char store_load_sql[];
 
 /* printf into err (if not NULL); returns STORE_ERROR. */
 int store_err(char *err, size_t errlen, const char *fmt, ...)

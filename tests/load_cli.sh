@@ -5,6 +5,10 @@
 set -u
 N=${NOCSIM:-./nocsim}
 source "$(dirname "$0")/testlib.bash"
+# Every run below records into the scratch folder's nocsim.db (the default).
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+N=$(cd "$(dirname "$N")" && pwd)/$(basename "$N")
+cd "$tmp"
 expect_usage() { # description, expected stderr fragment, command...
   local what=$1 frag=$2; shift 2
   local err; err=$("$@" 2>&1 >/dev/null); local rc=$?
@@ -60,9 +64,18 @@ a=$($N load --size 4 --rates 0.1:0.5:0.1 --threads 1 --format csv --quiet)
 b=$($N load --size 4 --rates 0.1:0.5:0.1 --threads 3 --format csv --quiet)
 check "threads" "$a" "$b"
 
-# SIGINT: exit 130, the finished points printed, one message.
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-$N load --size 32 --rates 0.01:1:0.01 --all --threads 1 --format csv --quiet > "$tmp/out" 2> "$tmp/err" &
+# The database: one run of kind load per curve, one row per point.
+check "runs recorded" "$(sqlite3 nocsim.db "SELECT COUNT(*) FROM runs WHERE kind = 'load' AND status = 'finished'")" 7
+check "points of the --all curve" "$(sqlite3 nocsim.db "SELECT COUNT(*) FROM load_points WHERE run = 5")" 10
+check "point row" "$(sqlite3 nocsim.db "SELECT saturated > 0 FROM load_points WHERE run = 5 AND rate = 1.0")" 1
+rm -f nocsim.db
+$N load --size 4 --rates 0.1:0.2:0.1 --no-db --quiet > /dev/null
+[ ! -e nocsim.db ] && ok || bad "--no-db wrote a database"
+expect_usage "db not ours"       "not a nocsim database"     $N load --db /etc/passwd
+
+# SIGINT: exit 130, the finished points printed and kept in the database,
+# the run left unfinished, one message.
+$N load --size 32 --rates 0.01:1:0.01 --all --threads 1 --format csv --quiet --db int.db > "$tmp/out" 2> "$tmp/err" &
 pid=$!
 for _ in $(seq 50); do [ -s "$tmp/out" ] || [ "$(wc -l < "$tmp/err")" -gt 0 ] && break; sleep 0.1; done
 sleep 1
@@ -70,6 +83,11 @@ kill -INT $pid
 wait $pid
 check "sigint status" "$?" 130
 grep -q "stopped by a signal" "$tmp/err" && ok || bad "no stop message: $(cat "$tmp/err")"
+check "one message" "$(wc -l < "$tmp/err")" 1
+printed=$(($(wc -l < "$tmp/out") - 1))
+[ "$printed" -ge 1 ] && ok || bad "no finished point printed"
+check "points kept" "$(sqlite3 int.db 'SELECT COUNT(*) FROM load_points')" "$printed"
+check "run unfinished" "$(sqlite3 int.db 'SELECT status FROM runs')" unfinished
 
 echo "load_cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]
