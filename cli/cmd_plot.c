@@ -17,7 +17,8 @@ static void help(void)
 {
     printf("usage: nocsim plot stack CSV -o FILE.png [options]\n"
            "       nocsim plot generations RUN [RUN...] -o FILE.png [--db PATH] [options]\n"
-           "       nocsim plot runs -o FILE.png [--traffic T] [--slices S] [--kind K] [--db PATH] [options]\n\n"
+           "       nocsim plot runs -o FILE.png [--traffic T] [--slices S] [--kind K] [--db PATH] [options]\n"
+           "       nocsim plot load RUN [RUN...] -o FILE.png [--db PATH] [options]\n\n"
            "Draw a figure with gnuplot (Debian package gnuplot-nox):\n"
            "  stack        duration against the inter-slice interval, one curve per scheme\n"
            "               (paper Fig. 3), from `nocsim stack --format csv` output (CSV\n"
@@ -26,7 +27,10 @@ static void help(void)
            "               generation of one or several GA runs (paper Fig. 4)\n"
            "  runs         one dot per setting: runs whose parameters differ only in the\n"
            "               seed are repetitions; x = the mean of their best durations,\n"
-           "               y = the best of them, with the line y = x (paper Fig. 5)\n\n"
+           "               y = the best of them, with the line y = x (paper Fig. 5)\n"
+           "  load         average packet latency against offered load of one or several\n"
+           "               open-loop curves (nocsim load runs), up to each curve's first\n"
+           "               saturated point\n\n"
            "  -o, --output FILE.png  the picture (written whole or not at all)\n"
            "  --size WxH             pixels, each 100..8000 (default 800x500)\n"
            "  --title TEXT           replace the figure's title\n"
@@ -208,16 +212,81 @@ static int plot_runs(store *db, const store_run_filter *flt, viz_figure **out)
     return EXIT_OK;
 }
 
+typedef struct {
+    viz_figure *f;
+    int series, oom, saturated;
+} load_ctx;
+
+static int load_row(const store_load_point *p, void *arg)
+{
+    load_ctx *c = arg;
+    if (c->saturated) return 0; /* past the first saturated point the latency only says "unbounded" */
+    if (viz_fig_point(c->f, c->series, p->rate, p->latency) < 0) return c->oom = 1;
+    c->saturated = p->saturated != 0;
+    return 0;
+}
+
+/* The series name of a load run: its pattern, grid and topology. */
+static void load_name(const store_run *r, long id, char *name, size_t len)
+{
+    const char *topo = r->params && strstr(r->params, "\"topology\": \"torus\"") ? "torus" : "mesh";
+    const char *h = r->params ? strstr(r->params, "\"height\": ") : NULL;
+    int height = h ? atoi(h + 10) : (int)r->size;
+    snprintf(name, len, "run %ld: %s, %dx%d %s", id, r->traffic ? r->traffic : "?", (int)r->size, height, topo);
+}
+
+static int plot_load(store *db, char **runs, int nruns, viz_figure **out)
+{
+    char err[512];
+    viz_figure *f = viz_fig_new("open-loop latency against offered load", "offered load [flits/node/cycle]",
+                                "average packet latency [cycles]");
+    if (!f) return EXIT_FAIL;
+    for (int k = 0; k < nruns; k++) {
+        long id;
+        if (!arg_int("plot", "RUN", runs[k], 1, INT64_MAX / 2, &id)) { viz_fig_free(f); return EXIT_USAGE; }
+        store_run r;
+        int rc = store_run_get(db, id, &r, err, sizeof err);
+        if (rc != STORE_OK) {
+            if (rc == STORE_NOTFOUND) fprintf(stderr, "nocsim plot load: run %ld does not exist in %s\n", id, store_path(db));
+            else fprintf(stderr, "nocsim plot load: %s\n", err);
+            viz_fig_free(f);
+            return rc == STORE_NOTFOUND ? EXIT_USAGE : EXIT_FAIL;
+        }
+        int is_load = r.kind && !strcmp(r.kind, "load");
+        char name[200];
+        load_name(&r, id, name, sizeof name);
+        store_run_clear(&r);
+        if (!is_load) {
+            fprintf(stderr, "nocsim plot load: run %ld is not an open-loop curve (nocsim load)\n", id);
+            viz_fig_free(f);
+            return EXIT_USAGE;
+        }
+        load_ctx c = { .f = f, .series = viz_fig_series(f, name, VIZ_LINE, -1) };
+        if (c.series < 0 || store_load_list(db, id, load_row, &c, err, sizeof err) != STORE_OK || c.oom) {
+            fprintf(stderr, "nocsim plot load: %s\n", c.series < 0 || c.oom ? "out of memory" : err);
+            viz_fig_free(f);
+            return EXIT_FAIL;
+        }
+        if (viz_fig_npoints(f, c.series) == 0) {
+            fprintf(stderr, "nocsim plot load: run %ld has no points recorded\n", id);
+            viz_fig_free(f);
+            return EXIT_USAGE;
+        }
+    }
+    *out = f;
+    return EXIT_OK;
+}
+
 int cmd_plot(int argc, char **argv)
 {
-    static const char *const kinds[] = { "stack", "generations", "runs" };
+    static const char *const kinds[] = { "stack", "generations", "runs", "load" };
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        if (argc < 2) { fprintf(stderr, "nocsim plot: which figure? stack, generations or runs (see nocsim plot --help)\n"); return EXIT_USAGE; }
+        if (argc < 2) { fprintf(stderr, "nocsim plot: which figure? stack, generations, runs or load (see nocsim plot --help)\n"); return EXIT_USAGE; }
         help();
         return EXIT_OK;
     }
     int kind;
-    if (!arg_choice("plot", "FIGURE", argv[1], kinds, 3, &kind)) return EXIT_USAGE;
+    if (!arg_choice("plot", "FIGURE", argv[1], kinds, 4, &kind)) return EXIT_USAGE;
     plot_opts o = { .db = STORE_DEFAULT_PATH, .w = 800, .h = 500 };
     store_run_filter flt = { .kind = "ga" };
     char **pos = calloc((size_t)argc, sizeof *pos);
@@ -238,11 +307,11 @@ int cmd_plot(int argc, char **argv)
         } else if (a[0] == '-' && a[1]) { arg_unknown("plot", a); free(pos); return EXIT_USAGE; }
         else pos[npos++] = argv[i];
     }
-    int want_lo = kind == 0 ? 1 : kind == 1 ? 1 : 0, want_hi = kind == 0 ? 1 : kind == 1 ? argc : 0;
+    int want_lo = kind == 2 ? 0 : 1, want_hi = kind == 0 ? 1 : kind == 2 ? 0 : argc;
     if (npos < want_lo || npos > want_hi) {
         fprintf(stderr, "nocsim plot %s: %s\n", kinds[kind],
                 kind == 0 ? "give one CSV file (or - for standard input)" :
-                kind == 1 ? "give one or more run ids" : "takes no positional arguments");
+                kind == 1 || kind == 3 ? "give one or more run ids" : "takes no positional arguments");
         free(pos);
         return EXIT_USAGE;
     }
@@ -262,7 +331,7 @@ int cmd_plot(int argc, char **argv)
             free(pos);
             return EXIT_USAGE;
         }
-        rc = kind == 1 ? plot_generations(db, pos, npos, &f) : plot_runs(db, &flt, &f);
+        rc = kind == 1 ? plot_generations(db, pos, npos, &f) : kind == 3 ? plot_load(db, pos, npos, &f) : plot_runs(db, &flt, &f);
         store_close(db);
     }
     free(pos);

@@ -68,6 +68,14 @@ check "threads" "$a" "$b"
 check "runs recorded" "$(sqlite3 nocsim.db "SELECT COUNT(*) FROM runs WHERE kind = 'load' AND status = 'finished'")" 7
 check "points of the --all curve" "$(sqlite3 nocsim.db "SELECT COUNT(*) FROM load_points WHERE run = 5")" 10
 check "point row" "$(sqlite3 nocsim.db "SELECT saturated > 0 FROM load_points WHERE run = 5 AND rate = 1.0")" 1
+# nocsim plot load draws recorded curves; refuses what is not one.
+if command -v gnuplot > /dev/null; then
+  $N plot load 5 2 -o curves.png && check "plot load is a PNG" "$(head -c 4 curves.png | tail -c 3)" PNG || bad "plot load failed"
+fi
+expect_usage "plot load missing run" "run 99 does not exist"  $N plot load 99 -o x.png
+sqlite3 nocsim.db "INSERT INTO runs (uuid, kind, started) VALUES ('0123456789abcdef0123456789abcdef', 'ga', 'now')"
+expect_usage "plot load of a ga run" "not an open-loop curve"  $N plot load 8 -o x.png
+[ ! -e x.png ] && ok || bad "a refused plot left a file"
 rm -f nocsim.db
 $N load --size 4 --rates 0.1:0.2:0.1 --no-db --quiet > /dev/null
 [ ! -e nocsim.db ] && ok || bad "--no-db wrote a database"
