@@ -26,8 +26,12 @@ int sim_params_check(const sim_params *p, char *err, size_t errlen)
 {
     if (p->n < SIM_MIN_N || p->n > SIM_MAX_N || p->n % 2)
         return snprintf(err, errlen, "--size %d: must be even, in [%d, %d]", p->n, SIM_MIN_N, SIM_MAX_N), -1;
-    if (p->vcs < 3 || p->vcs > SIM_MAX_VCS)
+    if (p->topo == TOPO_TORUS && p->vc_rule == VCRULE_ANY)
+        return snprintf(err, errlen, "--vc-rule any: only on a mesh (a torus needs its datelines)"), -1;
+    if (p->topo == TOPO_TORUS && (p->vcs < 3 || p->vcs > SIM_MAX_VCS))
         return snprintf(err, errlen, "--vcs %d: must be in [3, %d] (datelines need 3)", p->vcs, SIM_MAX_VCS), -1;
+    if (p->vcs < 1 || p->vcs > SIM_MAX_VCS)
+        return snprintf(err, errlen, "--vcs %d: must be in [1, %d]", p->vcs, SIM_MAX_VCS), -1;
     if (p->buffer < 1 || p->buffer > 255)
         return snprintf(err, errlen, "--buffer %d: must be in [1, 255]", p->buffer), -1;
     if (p->flits < 2 || p->flits > SIM_MAX_FLITS)

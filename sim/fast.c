@@ -174,7 +174,8 @@ static int packets_fit(const sim_params *p)
 
 int fast_supports(const sim_params *p)
 {
-    return p->slot_reuse == SLOT_NEXT_CYCLE && p->input_limit == INPUT_PER_VC && p->vcs <= SIM_MAX_VCS &&
+    return p->topo == TOPO_TORUS && p->vc_rule == VCRULE_DATELINE &&
+           p->slot_reuse == SLOT_NEXT_CYCLE && p->input_limit == INPUT_PER_VC && p->vcs <= SIM_MAX_VCS &&
            !p->slice_reinit && !p->interlock &&
            p->max_cycles <= INT32_MAX - 1 && p->n <= 1024 && packets_fit(p);
 }

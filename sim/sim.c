@@ -46,6 +46,8 @@ struct sim {
     int32_t *expected;  /* packets each node receives per slice */
     uint16_t *src_seq;  /* flits of that slice already injected */
     uint8_t *inject_now;
+    uint8_t *inj_vc;    /* the P input VC of the packet being injected */
+    uint8_t *last_vc;   /* the P input VC of the node's previous packet (any-VC rule) */
     /* Links, k = node * 4 + port. */
     int64_t *lfirst, *llast, *lflits;
     int64_t *tail_at;   /* per packet (node * S + slice): the cycle its tail ejected */
@@ -73,7 +75,7 @@ sim *sim_new(const sim_params *p, const int32_t *dest, char *err, size_t errlen)
     sim *s = calloc(1, sizeof *s);
     if (!s) return snprintf(err, errlen, "out of memory"), NULL;
     s->p = *p;
-    s->rp = (route_params){ .n = p->n, .tie = p->tie, .dateline = p->dateline };
+    s->rp = (route_params){ .n = p->n, .tie = p->tie, .dateline = p->dateline, .topo = p->topo };
     s->nodes = p->n * p->n;
     s->V = p->vcs;
     s->B = p->buffer;
@@ -104,6 +106,8 @@ sim *sim_new(const sim_params *p, const int32_t *dest, char *err, size_t errlen)
     s->expected = xcalloc((size_t)s->nodes, sizeof *s->expected, &ok);
     s->src_seq = xcalloc((size_t)s->nodes, sizeof *s->src_seq, &ok);
     s->inject_now = xcalloc((size_t)s->nodes, 1, &ok);
+    s->inj_vc = xcalloc((size_t)s->nodes, 1, &ok);
+    s->last_vc = xcalloc((size_t)s->nodes, 1, &ok);
     s->lfirst = xcalloc((size_t)s->nodes * 4, sizeof *s->lfirst, &ok);
     s->llast = xcalloc((size_t)s->nodes * 4, sizeof *s->llast, &ok);
     s->lflits = xcalloc((size_t)s->nodes * 4, sizeof *s->lflits, &ok);
@@ -130,8 +134,8 @@ sim *sim_new(const sim_params *p, const int32_t *dest, char *err, size_t errlen)
         for (int d = 0; d < NPORTS; d++)
             for (int c = 0; c < s->V; c++) {
                 size_t o = ((size_t)i * NPORTS + (size_t)d) * (size_t)s->V + (size_t)c;
-                s->down[o] = d == PORT_P ? -1
-                    : (route_neighbour(p->n, i, d) * NPORTS + route_opposite(d)) * s->V + c;
+                int nb = d == PORT_P ? -1 : route_grid_neighbour(&s->rp, i, d);
+                s->down[o] = nb < 0 ? -1 : (nb * NPORTS + route_opposite(d)) * s->V + c;
             }
     return s;
 }
@@ -143,6 +147,7 @@ void sim_free(sim *s)
     free(s->reqd); free(s->pop); free(s->holder); free(s->down); free(s->qstate);
     free(s->vlast); free(s->move); free(s->blocked); free(s->moved_flit);
     free(s->port_used); free(s->src_slice); free(s->received); free(s->expected); free(s->src_seq); free(s->inject_now);
+    free(s->inj_vc); free(s->last_vc);
     free(s->lfirst); free(s->llast); free(s->lflits); free(s->tail_at);
     fast_free(s->fast);
     free(s);
@@ -160,6 +165,8 @@ static void reset(sim *s, const sim_config *c)
     for (int i = 0; i < s->nodes; i++) {
         s->src_slice[i] = node_sends(s, i) ? 0 : s->S;
         s->src_seq[i] = 0;
+        s->inj_vc[i] = 0;
+        s->last_vc[i] = (uint8_t)(s->V - 1); /* the first packet takes VC 0 */
         s->received[i] = 0;
     }
     for (int k = 0; k < s->nodes * 4; k++) {
@@ -220,6 +227,55 @@ static void queue_selection(sim *s, int i, sim_metrics *m)
             int ls = flit_slice(s, head_flit(s, base + (size_t)req_f[q]));
             if (ls > ws) m->ir++;
             else if (ls < ws) m->or_++;
+        }
+    }
+}
+
+/* Step 1 at one router under the any-VC rule (a mesh): each waiting header
+ * asks for its output port; the port's free VCs grant in ascending order,
+ * each by its own queue-selection order among the requests not yet granted,
+ * the lowest requesting VC of the winning direction first.  A request still
+ * waiting when its port has no free VC left lost to each grant of the
+ * port this cycle (ir / or by slice). */
+static void queue_selection_any(sim *s, int i, sim_metrics *m)
+{
+    const int V = s->V;
+    size_t base = (size_t)i * NPORTS * (size_t)V;
+    int8_t want[NPORTS * SIM_MAX_VCS];
+    for (int f = 0; f < NPORTS * V; f++) {
+        size_t g = base + (size_t)f;
+        want[f] = -1;
+        if (!s->count[g] || s->route[g] >= 0 || FLIT_SEQ(head_flit(s, g)) != 0) continue;
+        int oc;
+        want[f] = (int8_t)route_next(&s->rp, i, f / V, f % V, s->dest[FLIT_PKT(head_flit(s, g)) / s->S], &oc);
+    }
+    for (int d = 0; d < NPORTS; d++) {
+        int winners[SIM_MAX_VCS], nwin = 0;
+        for (int c = 0; c < V; c++) {
+            int o = d * V + c;
+            if (s->holder[base + (size_t)o] >= 0) continue;
+            unsigned mask = 0;
+            for (int f = 0; f < NPORTS * V; f++)
+                if (want[f] == d) mask |= 1u << (f / V);
+            if (!mask) break;
+            uint8_t *order = s->qstate + (base + (size_t)o) * NPORTS;
+            int pos = qsel_pick(order, mask), wp = order[pos], win = -1;
+            for (int f = wp * V; f < wp * V + V && win < 0; f++)
+                if (want[f] == d) win = f;
+            s->holder[base + (size_t)o] = (int16_t)win;
+            s->route[base + (size_t)win] = (int16_t)o;
+            want[win] = -1;
+            winners[nwin++] = win;
+            qsel_update_order(order, pos, s->p.q_update);
+        }
+        for (int f = 0; f < NPORTS * V; f++) {
+            if (want[f] != d) continue;
+            int ls = flit_slice(s, head_flit(s, base + (size_t)f));
+            for (int k = 0; k < nwin; k++) {
+                int ws = flit_slice(s, head_flit(s, base + (size_t)winners[k]));
+                if (ls > ws) m->ir++;
+                else if (ls < ws) m->or_++;
+            }
         }
     }
 }
@@ -349,7 +405,10 @@ static void select_moves(sim *s, const sim_config *c, int64_t t, sim_metrics *m)
 {
     const int n = s->nodes;
     const size_t nodes = (unsigned)n, nf = nodes * NPORTS * (size_t)s->V;
-    for (int i = 0; i < n; i++) queue_selection(s, i, m);
+    for (int i = 0; i < n; i++) {
+        if (s->p.vc_rule == VCRULE_ANY) queue_selection_any(s, i, m);
+        else queue_selection(s, i, m);
+    }
     memset(s->pop, 0, nf);
     memset(s->port_used, 0, nodes);
     memset(s->move, -1, nodes * NPORTS);
@@ -372,14 +431,38 @@ static void select_moves(sim *s, const sim_config *c, int64_t t, sim_metrics *m)
         }
 }
 
+/* Whether P input FIFO pf has a free slot, as it was at the start of the
+ * cycle (plus this cycle's pop under same-cycle reuse). */
+static int p_fifo_free(const sim *s, size_t pf)
+{
+    return s->count[pf] - (s->p.slot_reuse == SLOT_SAME_CYCLE ? s->pop[pf] : 0) < s->B;
+}
+
+/* The P input VC a node's next flit goes into, or -1 if none is free: VC 0
+ * under the dateline rule; under the any-VC rule a new packet takes the
+ * next VC, round robin from its previous packet's, that has a free slot. */
+static int injection_vc(const sim *s, int i)
+{
+    size_t pf = ((size_t)i * NPORTS + PORT_P) * (size_t)s->V;
+    if (s->src_seq[i] || s->p.vc_rule == VCRULE_DATELINE)
+        return p_fifo_free(s, pf + s->inj_vc[i]) ? s->inj_vc[i] : -1;
+    for (int k = 1; k <= s->V; k++) {
+        int v = (s->last_vc[i] + k) % s->V;
+        if (p_fifo_free(s, pf + (size_t)v)) return v;
+    }
+    return -1;
+}
+
 /* Step 3, injection, decided against the P FIFO as it was at the start. */
 static void decide_injections(sim *s, const sim_config *c, int64_t t)
 {
-    const int V = s->V;
     for (int i = 0; i < s->nodes; i++) {
-        size_t pf = ((size_t)i * NPORTS + PORT_P) * (size_t)V;
-        int occ = s->count[pf] - (s->p.slot_reuse == SLOT_SAME_CYCLE ? s->pop[pf] : 0);
-        s->inject_now[i] = s->src_slice[i] < s->S && t >= release_time(s, c, i) && occ < s->B;
+        s->inject_now[i] = 0;
+        if (s->src_slice[i] >= s->S || t < release_time(s, c, i)) continue;
+        int v = injection_vc(s, i);
+        if (v < 0) continue;
+        s->inj_vc[i] = (uint8_t)v;
+        s->inject_now[i] = 1;
         /* Interlock: a new slice's packet waits for the last slice's arrivals. */
         if (s->p.interlock && s->src_seq[i] == 0 &&
             s->received[i] < (int64_t)s->src_slice[i] * s->expected[i])
@@ -432,11 +515,15 @@ static int64_t apply_moves(sim *s, const sim_config *c, ref_run *r, sim_metrics 
     for (int i = 0; i < n; i++) {
         if (!s->inject_now[i]) continue;
         size_t pf = ((size_t)i * NPORTS + PORT_P) * (size_t)V;
-        push(s, pf, FLIT(i * s->S + s->src_slice[i], s->src_seq[i]));
+        push(s, pf + s->inj_vc[i], FLIT(i * s->S + s->src_slice[i], s->src_seq[i]));
         m->flits_injected++;
         r->in_net++;
         moves++;
-        if (++s->src_seq[i] == s->p.flits) { s->src_seq[i] = 0; s->src_slice[i]++; }
+        if (++s->src_seq[i] == s->p.flits) {
+            s->src_seq[i] = 0;
+            s->src_slice[i]++;
+            s->last_vc[i] = s->inj_vc[i];
+        }
     }
     return moves;
 }

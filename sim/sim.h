@@ -53,10 +53,12 @@ typedef struct {
     int no_load_bound;      /* 1: a cut run (sim_run_cutoff) stops only when its cycle reaches the
                                cutoff, not earlier when the links' remaining load proves the
                                duration will exceed it: the switch that turns that skip off */
+    route_topology topo;    /* torus (default) or mesh (no wrap links, docs/openloop.md) */
+    route_vc_rule vc_rule;  /* dateline (default) or any (a mesh only) */
 } sim_params;
 
 /* The ranges sim_params_check accepts; every other part refers to these. */
-#define SIM_MIN_N 4          /* torus size N, even */
+#define SIM_MIN_N 4          /* network size N (N x N), even */
 #define SIM_MAX_N 1024
 #define SIM_MAX_VCS 8
 #define SIM_MAX_FLITS 255

@@ -41,8 +41,8 @@ static void random_genes(sim_config *c, uint64_t *r, int flits, int imax, int vs
  * cycle into out[i * S + s] (-1 for nodes that send nothing). */
 static void olnet_collective(const sim_params *p, const int32_t *dest, const sim_config *c, int64_t *out)
 {
-    olnet_params op = { .rp = { .n = p->n, .tie = p->tie, .dateline = p->dateline },
-                        .vc_rule = VCRULE_DATELINE, .vcs = p->vcs, .buffer = p->buffer, .scheme = 0,
+    olnet_params op = { .rp = { .n = p->n, .tie = p->tie, .dateline = p->dateline, .topo = p->topo },
+                        .vc_rule = p->vc_rule, .vcs = p->vcs, .buffer = p->buffer, .scheme = 0,
                         .q_update = p->q_update };
     char err[256];
     olnet *n = olnet_new(&op, c, err, sizeof err);
@@ -94,6 +94,44 @@ static void compare(const sim_params *p, const int32_t *dest, const sim_config *
     free(got);
     sim_free(s);
 }
+
+/* The same on square meshes: sim.c's reference loop under both VC rules
+ * (its any-VC grant loop written apart from olnet's) against olnet. */
+START_TEST(closed_loop_mesh_equals_reference)
+{
+    static const char *specs[] = { "brev", "torn", "bcmp", "randperm", "trns" };
+    uint64_t r = 43;
+    int cases = 0;
+    for (int n = 4; n <= 8; n += 2)
+        for (int k = 0; k < 5; k++)
+            for (int it = 0; it < 6; it++) {
+                sim_params p;
+                sim_params_default(&p);
+                p.n = n;
+                p.topo = TOPO_MESH;
+                p.vc_rule = it % 3 ? VCRULE_ANY : VCRULE_DATELINE;
+                p.slices = 1 + draw(&r, 3);
+                p.flits = 2 + draw(&r, 9);
+                p.buffer = 1 + draw(&r, 6);
+                p.vcs = 1 + draw(&r, 4);
+                p.q_update = (qsel_update)draw(&r, 2);
+                char err[256];
+                traffic *t = traffic_new(specs[k], n, (uint64_t)it + 1, err, sizeof err);
+                if (!t) continue;
+                sim_config *c = sim_config_new(n * n, p.vcs, 0, (uint32_t)p.flits);
+                ck_assert_ptr_nonnull(c);
+                random_genes(c, &r, p.flits, 3 * n, 2 * n);
+                char what[128];
+                snprintf(what, sizeof what, "mesh %s n=%d S=%d L=%d B=%d V=%d rule=%d run %d", specs[k], n, p.slices,
+                         p.flits, p.buffer, p.vcs, p.vc_rule, it);
+                compare(&p, t->dest, c, what);
+                cases++;
+                sim_config_free(c);
+                traffic_free(t);
+            }
+    ck_assert_int_ge(cases, 60);
+}
+END_TEST
 
 START_TEST(closed_loop_equals_reference)
 {
@@ -304,6 +342,7 @@ int main(void)
     TCase *tc = tcase_create("olnet");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, closed_loop_equals_reference);
+    tcase_add_test(tc, closed_loop_mesh_equals_reference);
     tcase_add_test(tc, mesh_one_vc_by_hand);
     tcase_add_test(tc, mesh_any_vc_by_hand);
     tcase_add_test(tc, zero_load_every_pair);
