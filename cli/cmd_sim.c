@@ -63,8 +63,8 @@ static void print_metrics(FILE *f, out_format fmt, const model_opts *mo, const c
                 (long long)m->idle_nodes, (long long)m->cycles, (long long)m->max_link_flits, (long long)m->late,
                 (long long)m->late_sum);
     } else {
-        fprintf(f, "traffic %s on a %dx%d torus, %d slice(s) of %d flits, interval %u, arbitration %s\n",
-                mo->traffic, mo->params.n, mo->params.n, mo->params.slices, mo->params.flits, interval, arb);
+        fprintf(f, "traffic %s on a %dx%d %s, %d slice(s) of %d flits, interval %u, arbitration %s\n",
+                mo->traffic, mo->params.n, mo->params.n, model_topology_names[mo->params.topo], mo->params.slices, mo->params.flits, interval, arb);
         fprintf(f, "status          %s\n", status_name(m->status));
         fprintf(f, "duration T_d    %lld cycles\n", (long long)m->duration);
         fprintf(f, "thickness T_e   %lld cycles (longest link occupation)\n", (long long)m->te);

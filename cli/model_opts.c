@@ -11,6 +11,8 @@ const char *const model_qupdate_names[] = { "tail", "rotate" };
 const char *const model_slot_names[] = { "next-cycle", "same-cycle" };
 const char *const model_input_names[] = { "vc", "port" };
 const char *const model_self_names[] = { "skip", "send" };
+const char *const model_topology_names[] = { "torus", "mesh" };
+const char *const model_vc_rule_names[] = { "dateline", "any" };
 
 void model_opts_default(model_opts *mo)
 {
@@ -32,7 +34,9 @@ int model_opts_parse(const char *cmd, int argc, char **argv, int *i, model_opts 
     if (!strcmp(a, "--traffic")) { VALUE(); mo->traffic = v; }
     else if (!strcmp(a, "--seed")) { VALUE(); if (!arg_int(cmd, a, v, 0, 2147483647L, &x)) return -1; mo->seed = (uint64_t)x; }
     else if (!strcmp(a, "--size")) INT(p->n, SIM_MIN_N, SIM_MAX_N);
-    else if (!strcmp(a, "--vcs")) INT(p->vcs, 3, SIM_MAX_VCS);
+    else if (!strcmp(a, "--vcs")) INT(p->vcs, 1, SIM_MAX_VCS);
+    else if (!strcmp(a, "--topology")) { CHOICE(p->topo, model_topology_names, route_topology); mo->topo_set = 1; }
+    else if (!strcmp(a, "--vc-rule")) { CHOICE(p->vc_rule, model_vc_rule_names, route_vc_rule); mo->rule_set = 1; }
     else if (!strcmp(a, "--buffer")) INT(p->buffer, 1, 255);
     else if (!strcmp(a, "--flits")) INT(p->flits, 2, SIM_MAX_FLITS);
     else if (!strcmp(a, "--slices")) INT(p->slices, 1, SIM_MAX_SLICES);
@@ -53,6 +57,8 @@ int model_opts_parse(const char *cmd, int argc, char **argv, int *i, model_opts 
         fprintf(stderr, "nocsim %s: --size: %d is odd; the torus needs an even N\n", cmd, p->n);
         return -1;
     }
+    /* A mesh's default VC rule gives it all its VCs (docs/openloop.md). */
+    if (!mo->rule_set) p->vc_rule = p->topo == TOPO_MESH ? VCRULE_ANY : VCRULE_DATELINE;
     return 1;
 }
 
@@ -64,7 +70,10 @@ void model_opts_help(FILE *f)
         "  --size N           N x N torus, N even (default 16; bit patterns need a power of two)\n"
         "  --slices S         slices per message, one packet each (default depends on command)\n"
         "  --flits L          packet length l_c in flits (default 8)\n"
-        "  --vcs K            virtual channels per link, >= 3 (default 3)\n"
+        "  --vcs K            virtual channels per link, >= 3 on a torus (default 3)\n"
+        "  --topology torus|mesh  the network (default torus); a mesh has no wrap links\n"
+        "  --vc-rule dateline|any  which VC a header takes: its own, one up at each dateline\n"
+        "                     (torus default), or any free VC of its port (mesh default)\n"
         "  --buffer B         flits per input-VC FIFO (default 4)\n"
         "  --seed X           seed for randperm and random choices (default 1)\n"
         "model choices (model.md [choice]; defaults first):\n"
@@ -93,6 +102,8 @@ void model_opts_json(FILE *f, const model_opts *mo)
     const sim_params *p = &mo->params;
     fprintf(f, "\"traffic\": ");
     json_string(f, mo->traffic);
+    fprintf(f, ", \"topology\": \"%s\", \"vc_rule\": \"%s\"", model_topology_names[p->topo],
+            model_vc_rule_names[p->vc_rule]);
     fprintf(f, ", \"size\": %d, \"slices\": %d, \"flits\": %d, \"vcs\": %d, \"buffer\": %d, \"seed\": %llu, "
                "\"tie\": \"%s\", \"dateline\": \"%s\", \"q_update\": \"%s\", \"slot_reuse\": \"%s\", "
                "\"input_limit\": \"%s\", \"self\": \"%s\", \"slice_reinit\": %d, \"interlock\": %d",

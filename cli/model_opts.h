@@ -14,6 +14,7 @@ typedef struct {
     sim_params params;
     const char *traffic;  /* spec */
     uint64_t seed;
+    int topo_set, rule_set;  /* --topology / --vc-rule given */
 } model_opts;
 
 void model_opts_default(model_opts *mo);
@@ -32,5 +33,7 @@ extern const char *const model_qupdate_names[];
 extern const char *const model_slot_names[];
 extern const char *const model_input_names[];
 extern const char *const model_self_names[];
+extern const char *const model_topology_names[];
+extern const char *const model_vc_rule_names[];
 
 #endif

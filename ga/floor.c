@@ -24,7 +24,7 @@ int64_t ga_floor(const sim_params *p, const int32_t *dest)
         return -1;
     }
     int64_t msg = (int64_t)p->slices * p->flits, floor = 0;
-    route_params rp = { .n = n, .tie = p->tie, .dateline = p->dateline };
+    route_params rp = { .n = n, .tie = p->tie, .dateline = p->dateline, .topo = p->topo };
     for (int s = 0; s < nodes; s++) {
         if (dest[s] == s && p->self == SELF_SKIP) continue;
         int node = s, in = PORT_P, vc = 0, hops = 0;
@@ -32,7 +32,7 @@ int64_t ga_floor(const sim_params *p, const int32_t *dest)
             int ovc, d = route_next(&rp, node, in, vc, dest[s], &ovc);
             if (d == PORT_P) break;
             path[hops++] = node * 4 + d;
-            node = route_neighbour(n, node, d);
+            node = route_grid_neighbour(&rp, node, d);
             in = route_opposite(d);
             vc = ovc;
         }

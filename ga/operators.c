@@ -21,7 +21,10 @@ ga_effective *ga_effective_new(const sim_params *p, const int32_t *dest)
     e->qinputs = malloc(nlists);
     if (!e->senders || !e->ports || !e->qlists || !e->qinputs) goto fail;
 
-    route_params rp = { .n = n, .tie = p->tie, .dateline = p->dateline };
+    route_params rp = { .n = n, .tie = p->tie, .dateline = p->dateline, .topo = p->topo };
+    /* Under the any-VC rule a packet may hold any VC of the ports on its
+     * route, so every VC of them is a gene that matters. */
+    unsigned any = p->vc_rule == VCRULE_ANY ? (1u << V) - 1 : 0;
     for (int s = 0; s < nodes; s++) {
         if (dest[s] == s && p->self == SELF_SKIP) continue;
         e->senders[e->nsenders++] = s;
@@ -29,10 +32,12 @@ ga_effective *ga_effective_new(const sim_params *p, const int32_t *dest)
         for (;;) {
             int ovc, d = route_next(&rp, node, in, vc, dest[s], &ovc);
             size_t port = (size_t)node * NPORTS + (size_t)d;
-            vcmask[port] |= (uint8_t)(1u << ovc);
-            inmask[port * (size_t)V + (size_t)ovc] |= (uint8_t)(1u << in);
+            unsigned vcs = any ? any : 1u << ovc;
+            vcmask[port] |= (uint8_t)vcs;
+            for (int c = 0; c < V; c++)
+                if (vcs & (1u << c)) inmask[port * (size_t)V + (size_t)c] |= (uint8_t)(1u << in);
             if (d == PORT_P) break;
-            node = route_neighbour(n, node, d);
+            node = route_grid_neighbour(&rp, node, d);
             in = route_opposite(d);
             vc = ovc;
         }
