@@ -127,6 +127,9 @@ struct fast_sim {
     uint16_t *seq;
     uint8_t *istate;       /* ISRC_* */
     uint8_t *injok;
+    uint8_t *ivc;          /* any-VC rule: the P input VC of the packet being injected */
+    uint8_t *lastvc;       /* any-VC rule: the P input VC of the node's previous packet */
+    int mesh, any;         /* topology and VC rule (sim_params.topo, vc_rule) */
     release *heap;
     int nheap;
     fmove *moves;
@@ -174,8 +177,7 @@ static int packets_fit(const sim_params *p)
 
 int fast_supports(const sim_params *p)
 {
-    return p->topo == TOPO_TORUS && p->vc_rule == VCRULE_DATELINE &&
-           p->slot_reuse == SLOT_NEXT_CYCLE && p->input_limit == INPUT_PER_VC && p->vcs <= SIM_MAX_VCS &&
+    return p->slot_reuse == SLOT_NEXT_CYCLE && p->input_limit == INPUT_PER_VC && p->vcs <= SIM_MAX_VCS &&
            !p->slice_reinit && !p->interlock &&
            p->max_cycles <= INT32_MAX - 1 && p->n <= 1024 && packets_fit(p);
 }
@@ -197,7 +199,7 @@ void fast_free(fast_sim *f)
     free(f->holder); free(f->qst); free(f->pstate); free(f->blocked);
     free(f->reqm); free(f->livem); free(f->dfull);
     for (int k = 0; k < 2; k++) { free(f->pbits[k]); free(f->qbits[k]); free(f->ilist[k]); }
-    free(f->slice); free(f->seq); free(f->istate); free(f->injok); free(f->heap);
+    free(f->slice); free(f->seq); free(f->istate); free(f->injok); free(f->ivc); free(f->lastvc); free(f->heap);
     free(f->moves); free(f->links); free(f->reach); free(f->after); free(f->lorder); free(f->lheap); free(f->tail_at);
     free(f);
 }
@@ -224,11 +226,10 @@ static int link_reach(fast_sim *f, const route_params *rp)
     for (int l = 0; l < nl; l++) after[l] = INT32_MAX;
     for (int i = 0; i < f->nodes; i++) {
         if (!f->sends[i]) continue;
+        const int dest = f->dy[i] * f->n + f->dx[i];
         for (int j = i, h = f->hops[i];; h--) {
-            int dx = route_offset(rp, f->x[j], f->dx[i]), dy = route_offset(rp, f->y[j], f->dy[i]), d;
-            if (dx) d = dx > 0 ? PORT_E : PORT_W;
-            else if (dy) d = dy > 0 ? PORT_N : PORT_S;
-            else break;
+            int d = route_grid_port(rp, j, dest);
+            if (d == PORT_P) break;
             f->reach[j * 4 + d] += f->L * f->S;
             if (h - 1 < after[j * 4 + d]) after[j * 4 + d] = h - 1;
             j = f->nbr[j * 4 + d];
@@ -286,6 +287,8 @@ static int fast_alloc(fast_sim *f)
     f->seq = alloc(f, nodes, sizeof *f->seq, &ok);
     f->istate = alloc(f, nodes, 1, &ok);
     f->injok = alloc(f, nodes, 1, &ok);
+    f->ivc = alloc(f, nodes, 1, &ok);
+    f->lastvc = alloc(f, nodes, 1, &ok);
     f->heap = alloc(f, nodes, sizeof *f->heap, &ok);
     f->moves = alloc(f, nodes * NPORTS, sizeof *f->moves, &ok);
     f->links = alloc(f, nodes * 4, sizeof *f->links, &ok);
@@ -310,13 +313,17 @@ static void fast_tables(fast_sim *f, const sim_params *p, const int32_t *dest, c
         f->sends[i] = dest[i] != i || p->self == SELF_SEND;
         uint8_t dl = 0;
         for (int d = 0; d < 4; d++) {
-            int nb = route_neighbour(f->n, i, d);
+            int nb = route_grid_neighbour(rp, i, d);
             f->nbr[i * 4 + d] = nb;
+            if (nb < 0) { /* a mesh's edge: no link, never routed to */
+                f->downbase[i * 4 + d] = f->upport[i * 4 + d] = 0;
+                continue;
+            }
             f->downbase[i * 4 + d] = nb * f->NF + route_opposite(d) * f->V;
             f->upport[i * 4 + d] = nb * PSTRIDE + route_opposite(d);
-            if (route_is_dateline(f->n, i, d)) dl |= (uint8_t)(1u << d);
+            if (route_grid_dateline(rp, i, d)) dl |= (uint8_t)(1u << d);
             /* Input port d is fed by the neighbour's opposite output. */
-            if (route_is_dateline(f->n, nb, route_opposite(d))) dl |= (uint8_t)(1u << (4 + d));
+            if (route_grid_dateline(rp, nb, route_opposite(d))) dl |= (uint8_t)(1u << (4 + d));
         }
         f->dl[i] = dl;
     }
@@ -345,12 +352,14 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
     f->L = p->flits;
     f->S = p->slices;
     f->NF = NPORTS * p->vcs;
+    f->mesh = p->topo == TOPO_MESH;
+    f->any = p->vc_rule == VCRULE_ANY;
     while ((1 << f->sbits) < f->S) f->sbits++;
     if (fast_alloc(f)) {
         fast_free(f);
         return NULL;
     }
-    route_params rp = { .n = p->n, .tie = p->tie, .dateline = p->dateline };
+    route_params rp = { .n = p->n, .tie = p->tie, .dateline = p->dateline, .topo = p->topo };
     fast_tables(f, p, dest, &rp);
     size_t nodes = (size_t)f->nodes, nf = nodes * (size_t)f->NF;
     memset(f->route, -1, nf);
@@ -366,10 +375,12 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
 
 /* ---- routing ---- */
 
-/* route_offset with the node's coordinate already split out. */
+/* route_offset with the node's coordinate already split out (on a mesh,
+ * the plain difference). */
 HOT int ring_offset(const fast_sim *f, int a, int b)
 {
     int d = b - a;
+    if (f->mesh) return d;
     if (d > f->half) d -= f->n;
     else if (d < -f->half) d += f->n;
     if (d == f->half || d == -f->half) {
@@ -380,7 +391,8 @@ HOT int ring_offset(const fast_sim *f, int a, int b)
 }
 
 /* route_next for the header `fl` in local FIFO `lf` of router j: the local
- * output VC it asks for. */
+ * output VC it asks for (under the any-VC rule: VC 0 of its output port,
+ * standing for the port). */
 HOT int route_req(const fast_sim *f, const geo G, int j, int lf, flit fl)
 {
     const uint32_t src = FL_PKT(fl) >> f->sbits;
@@ -392,6 +404,7 @@ HOT int route_req(const fast_sim *f, const geo G, int j, int lf, flit fl)
         d = dy ? (dy > 0 ? PORT_N : PORT_S) : PORT_P;
     }
     int p = f->lport[lf], up;
+    if (f->any) return d * G.V; /* the port; queue_selection_any picks the VC */
     if (f->p.dateline == DATELINE_ON_LINK) up = d != PORT_P && (f->dl[j] >> d & 1);
     else up = p != PORT_P && (f->dl[j] >> (4 + p) & 1);
     return d * G.V + f->lvc[lf] + up;
@@ -510,6 +523,55 @@ HOT void queue_selection(fast_sim *f, const geo G, int i, events *ev, sim_metric
         }
     }
 }
+/* Step 1 at router i under the any-VC rule: the requests name ports (req =
+ * d * V); each free VC of a port grants in ascending order, by its own
+ * order, among the requests for the port not yet granted, the lowest VC of
+ * the winning direction first (sim.c's queue_selection_any).  Requests left
+ * waiting lost to each grant of their port (ir / or).  No decisions are
+ * recorded: a grant changes the requests the next VC sees. */
+HOT void queue_selection_any(fast_sim *f, const geo G, int i, events *ev, sim_metrics *m)
+{
+    const int V = G.V;
+    const size_t base = (size_t)i * (size_t)G.NF;
+    uint64_t left = f->reqm[i];
+    while (left) {
+        const int d = f->req[base + (size_t)__builtin_ctzll(left)] / V;
+        uint64_t cand = 0;
+        for (uint64_t b = left; b; b &= b - 1) {
+            int q = __builtin_ctzll(b);
+            if (f->req[base + (size_t)q] / V == d) cand |= 1ull << q;
+        }
+        left &= ~cand;
+        uint64_t won = 0;
+        for (int c = 0; c < V && cand; c++) {
+            const int o = d * V + c;
+            if (f->holder[base + (size_t)o] >= 0) continue;
+            unsigned dirs = 0;
+            for (uint64_t b = cand; b; b &= b - 1) dirs |= 1u << f->lport[__builtin_ctzll(b)];
+            uint8_t *order = f->qst + (base + (size_t)o) * NPORTS;
+            int pos = 0;
+            while (!(dirs >> order[pos] & 1)) pos++;
+            const int win = __builtin_ctzll(cand & (((1ull << V) - 1) << (order[pos] * V)));
+            f->holder[base + (size_t)o] = (int8_t)win;
+            f->route[base + (size_t)win] = (int8_t)o;
+            f->reqm[i] &= ~(1ull << win);
+            f->livem[i] |= 1ull << o;
+            set_bit(ev->pc, (size_t)i * PSTRIDE + (size_t)d);
+            qsel_update_order(order, pos, f->p.q_update);
+            cand &= ~(1ull << win);
+            won |= 1ull << win;
+        }
+        for (; cand; cand &= cand - 1) {
+            int ls = flit_slice(f, head_flit(f, G, base + (size_t)__builtin_ctzll(cand)));
+            for (uint64_t w = won; w; w &= w - 1) {
+                int ws = flit_slice(f, head_flit(f, G, base + (size_t)__builtin_ctzll(w)));
+                if (ls > ws) m->ir++;
+                else if (ls < ws) m->or_++;
+            }
+        }
+    }
+}
+
 /* Step 2 at output port p8 (router i, direction d): pick the VC that sends
  * and append the move.  The ready VCs are the live ones whose downstream
  * FIFO is not full (dfull); the P port's dfull bits are never set.  A port
@@ -741,6 +803,26 @@ HOT void release_due(fast_sim *f, events *ev, int64_t t)
     }
 }
 
+/* The P input VC source i's next flit goes into, or -1 when it has no room
+ * now: VC 0 under the dateline rule; under the any-VC rule a new packet
+ * takes the next VC, round robin from its previous packet's, with a free
+ * slot (sim.c's injection_vc).  The choice is kept in ivc. */
+HOT int inject_vc(fast_sim *f, const geo G, int i)
+{
+    const size_t f0 = (size_t)i * (size_t)G.NF + PORT_P * (size_t)G.V;
+    if (!f->any) return f->cnt[f0] < G.B ? 0 : -1;
+    if (f->seq[i]) return f->cnt[f0 + f->ivc[i]] < G.B ? f->ivc[i] : -1;
+    for (int k = 1; k <= G.V; k++) {
+        int v = f->lastvc[i] + k;
+        if (v >= G.V) v -= G.V;
+        if (f->cnt[f0 + (size_t)v] < G.B) {
+            f->ivc[i] = (uint8_t)v;
+            return v;
+        }
+    }
+    return -1;
+}
+
 /* Step 1 at every listed router, then step 2 at every listed port (a grant
  * may send at once).  Returns the number of moves. */
 HOT int select_all(fast_sim *f, const geo G, events *ev, int64_t t, sim_metrics *m)
@@ -749,7 +831,11 @@ HOT int select_all(fast_sim *f, const geo G, events *ev, int64_t t, sim_metrics 
     for (size_t w = 0; w < qwords; w++) {
         uint64_t bits = ev->qc[w];
         ev->qc[w] = 0;
-        for (; bits; bits &= bits - 1) queue_selection(f, G, (int)(w * 64) + __builtin_ctzll(bits), ev, m);
+        for (; bits; bits &= bits - 1) {
+            const int i = (int)(w * 64) + __builtin_ctzll(bits);
+            if (f->any) queue_selection_any(f, G, i, ev, m);
+            else queue_selection(f, G, i, ev, m);
+        }
     }
     int nmoves = 0;
     for (size_t w = 0; w < pwords; w++) {
@@ -761,8 +847,7 @@ HOT int select_all(fast_sim *f, const geo G, events *ev, int64_t t, sim_metrics 
         ev->pn[w] |= sent; /* a port that sends may send again next cycle */
     }
     /* Step 3's decision, on the FIFO as it was at the start. */
-    for (int k = 0; k < ev->nic; k++)
-        f->injok[k] = f->cnt[(size_t)ev->ic[k] * (size_t)G.NF + PORT_P * (size_t)G.V] < G.B;
+    for (int k = 0; k < ev->nic; k++) f->injok[k] = inject_vc(f, G, ev->ic[k]) >= 0;
     return nmoves;
 }
 
@@ -772,20 +857,22 @@ HOT void inject(fast_sim *f, const geo G, const sim_config *c, events *ev, int64
 {
     for (int k = 0; k < ev->nic; k++) {
         int i = ev->ic[k];
-        size_t f0 = (size_t)i * (size_t)G.NF + PORT_P * (size_t)G.V;
         if (!f->injok[k]) {
-            if (f->cnt[f0] < G.B) ev->in[ev->nin++] = i; /* it popped this cycle */
+            if (inject_vc(f, G, i) >= 0) ev->in[ev->nin++] = i; /* it popped this cycle */
             else f->istate[i] = ISRC_STALLED;
             continue;
         }
+        const int v = f->any ? f->ivc[i] : 0;
+        size_t f0 = (size_t)i * (size_t)G.NF + PORT_P * (size_t)G.V + (size_t)v;
         if (f->rec && f->seq[i] == 0) sim_decisions_header(f->rec, i, f->slice[i], t);
-        push(f, G, ev, i, PORT_P * G.V, f0, ((uint32_t)i << f->sbits | (uint32_t)f->slice[i]) << 8 | f->seq[i]);
+        push(f, G, ev, i, PORT_P * G.V + v, f0, ((uint32_t)i << f->sbits | (uint32_t)f->slice[i]) << 8 | f->seq[i]);
         m->flits_injected++;
         pr->in_net++;
         pr->moved++;
         if (++f->seq[i] == G.L) {
             if (f->rec) sim_decisions_tail(f->rec, i, t, f->cnt[f0] == G.B);
             f->seq[i] = 0;
+            f->lastvc[i] = (uint8_t)v;
             int s = ++f->slice[i];
             int64_t r = (int64_t)s * c->interval + c->inject[i];
             if (s == f->S || r > t + 1) { /* not due next cycle */
@@ -921,6 +1008,12 @@ sim_status fast_run(fast_sim *f, const sim_config *c, int64_t cutoff, sim_metric
 sim_status fast_run_recording(fast_sim *f, const sim_config *c, int64_t cutoff, sim_decisions *rec, sim_metrics *m)
 {
     memset(m, 0, sizeof *m);
+    /* Under the any-VC rule a grant changes what the port's next VC sees,
+     * which the proofs of sim/decisions.c do not model: nothing recorded. */
+    if (rec && f->any) {
+        sim_decisions_clear(rec);
+        rec = NULL;
+    }
     f->rec = rec;
     if (rec) sim_decisions_start(rec);
     const int L = f->L, S = f->S, nodes = f->nodes;
@@ -939,6 +1032,8 @@ sim_status fast_run_recording(fast_sim *f, const sim_config *c, int64_t cutoff, 
         }
         f->slice[i] = 0;
         f->seq[i] = 0;
+        f->ivc[i] = 0;
+        f->lastvc[i] = (uint8_t)(f->V - 1); /* the first packet takes VC 0 */
         to_send += S;
         f->heap[f->nheap++] = (release){ c->inject[i], i };
         int64_t b = (int64_t)(S - 1) * iv + c->inject[i] + f->hops[i] + L + 1;

@@ -6,8 +6,7 @@
  * FIFO, output VCs with a flit to send, nodes with a packet due.
  *
  * It supports every model choice except SLOT_SAME_CYCLE, INPUT_PER_PORT, slice
- * re-initialisation and interlocking, and the torus only (a mesh runs on the
- * reference)
+ * re-initialisation and interlocking (meshes and both VC rules included)
  * (their fixed-point and per-port bookkeeping stay in the reference), and
  * max_cycles below 2^31 (link times are kept in 32 bits), and nodes x S
  * (S rounded up to a power of two) at most 2^24 (packet numbers in flits). */

@@ -314,6 +314,38 @@ START_TEST(model_choices)
 }
 END_TEST
 
+/* Meshes, under both VC rules, on random configurations: every metric,
+ * link statistic and tail cycle as the reference (whose any-VC rule is
+ * written apart, sim.c's queue_selection_any and injection_vc). */
+START_TEST(mesh_both_rules)
+{
+    static const char *specs[] = { "brev", "randperm", "bcmp", "torn", "trns" };
+    uint64_t r = 99;
+    for (int n = 4; n <= 16; n *= 2)
+        for (int k = 0; k < 5; k++)
+            for (int it = 0; it < 4; it++) {
+                traffic *t = pattern(specs[k], n, (uint64_t)it + 1);
+                sim_params p = params(n, 2 + rng_int(&r, 10), 1 + rng_int(&r, 3));
+                p.topo = TOPO_MESH;
+                p.vc_rule = it % 2 ? VCRULE_ANY : VCRULE_DATELINE;
+                p.vcs = 1 + rng_int(&r, 4);
+                p.buffer = 1 + rng_int(&r, 8); /* past L + 1 sometimes: the ring */
+                p.q_update = (qsel_update)rng_int(&r, 2);
+                ck_assert(fast_supports(&p));
+                sim *s = new_sim(&p, t->dest);
+                sim_config *c = sim_config_new(n * n, p.vcs, 0, (uint32_t)p.flits);
+                randomize(c, &r, p.flits, 3 * n, 3 * n);
+                char what[128];
+                snprintf(what, sizeof what, "mesh n=%d %s L=%d S=%d V=%d B=%d rule=%d run %d", n, specs[k], p.flits,
+                         p.slices, p.vcs, p.buffer, p.vc_rule, it);
+                check_equal(s, c, what);
+                sim_config_free(c);
+                sim_free(s);
+                traffic_free(t);
+            }
+}
+END_TEST
+
 /* A few packets only (file: traffic): the idle-stretch skipping and the
  * release heap with late injection timings. */
 START_TEST(file_traffic)
@@ -673,6 +705,7 @@ int main(void)
     tcase_add_test(tc, random_permutations_and_odd_sizes);
     tcase_add_test(tc, size_32);
     tcase_add_test(tc, model_choices);
+    tcase_add_test(tc, mesh_both_rules);
     tcase_add_test(tc, file_traffic);
     tcase_add_test(tc, timeout_and_watchdog);
     tcase_add_test(tc, cutoff);
