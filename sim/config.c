@@ -26,6 +26,9 @@ int sim_params_check(const sim_params *p, char *err, size_t errlen)
 {
     if (p->n < SIM_MIN_N || p->n > SIM_MAX_N || p->n % 2)
         return snprintf(err, errlen, "--size %d: must be even, in [%d, %d]", p->n, SIM_MIN_N, SIM_MAX_N), -1;
+    if (p->h && (p->h < 2 || p->h > SIM_MAX_N || (p->topo == TOPO_TORUS && p->h % 2)))
+        return snprintf(err, errlen, "--size %dx%d: the height must be in [2, %d]%s", p->n, p->h, SIM_MAX_N,
+                        p->topo == TOPO_TORUS ? " and even on a torus" : ""), -1;
     if (p->topo == TOPO_TORUS && p->vc_rule == VCRULE_ANY)
         return snprintf(err, errlen, "--vc-rule any: only on a mesh (a torus needs its datelines)"), -1;
     if (p->topo == TOPO_TORUS && (p->vcs < 3 || p->vcs > SIM_MAX_VCS))

@@ -12,17 +12,25 @@
  * route, at most n + 1 of them on an n x n torus. */
 #define GRANT_MAX ((size_t)1 << 24)
 
+/* The most hops a route of p's network takes: half of each ring on a
+ * torus, a side less one in each dimension on a mesh. */
+static int max_hops(const sim_params *p)
+{
+    int w = p->n, h = sim_height(p);
+    return p->topo == TOPO_MESH ? w + h - 2 : w / 2 + h / 2;
+}
+
 sim_decisions *sim_decisions_new(const sim_params *p)
 {
     sim_decisions *d = calloc(1, sizeof *d);
     if (!d) return NULL;
     d->n = p->n;
-    d->nodes = p->n * p->n;
+    d->nodes = sim_nodes(p);
     d->V = p->vcs;
     d->S = p->slices;
     d->qup = p->q_update;
     size_t nodes = (size_t)d->nodes, npk = nodes * (size_t)d->S;
-    size_t lists = nodes * NPORTS * (size_t)d->V, grants = npk * (size_t)(p->n + 1);
+    size_t lists = nodes * NPORTS * (size_t)d->V, grants = npk * (size_t)(max_hops(p) + 1);
     if (lists < GRANT_MAX && grants <= GRANT_MAX) {
         d->cap = grants;
         if (!(d->grant = malloc(grants * sizeof *d->grant))) goto fail;

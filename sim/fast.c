@@ -81,6 +81,7 @@ typedef struct {
 struct fast_sim {
     sim_params p;
     int n, half, nodes, V, B, L, S, NF; /* NF = local FIFOs per router = NPORTS * V */
+    int h, halfy;          /* height (n is the width) and its half */
     int sbits;             /* bits of a slice number in a packet number */
     int ok_run;            /* last run ended with the network empty */
     size_t bytes;
@@ -172,7 +173,7 @@ static int packets_fit(const sim_params *p)
 {
     int sbits = 0;
     while ((1 << sbits) < p->slices) sbits++;
-    return ((int64_t)p->n * p->n << sbits) <= (1 << 24);
+    return ((int64_t)sim_nodes(p) << sbits) <= (1 << 24);
 }
 
 int fast_supports(const sim_params *p)
@@ -226,7 +227,7 @@ static int link_reach(fast_sim *f, const route_params *rp)
     for (int l = 0; l < nl; l++) after[l] = INT32_MAX;
     for (int i = 0; i < f->nodes; i++) {
         if (!f->sends[i]) continue;
-        const int dest = f->dy[i] * f->n + f->dx[i];
+        const int dest = f->dy[i] * f->n + f->dx[i]; /* node = y * width + x */
         for (int j = i, h = f->hops[i];; h--) {
             int d = route_grid_port(rp, j, dest);
             if (d == PORT_P) break;
@@ -346,7 +347,9 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
     f->p = *p;
     f->n = p->n;
     f->half = p->n / 2;
-    f->nodes = p->n * p->n;
+    f->h = sim_height(p);
+    f->halfy = f->h / 2;
+    f->nodes = sim_nodes(p);
     f->V = p->vcs;
     f->B = p->buffer;
     f->L = p->flits;
@@ -359,7 +362,8 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
         fast_free(f);
         return NULL;
     }
-    route_params rp = { .n = p->n, .tie = p->tie, .dateline = p->dateline, .topo = p->topo };
+    route_params rp = { .n = p->n, .tie = p->tie, .dateline = p->dateline, .topo = p->topo, .w = p->n,
+                        .h = f->h };
     fast_tables(f, p, dest, &rp);
     size_t nodes = (size_t)f->nodes, nf = nodes * (size_t)f->NF;
     memset(f->route, -1, nf);
@@ -375,17 +379,17 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
 
 /* ---- routing ---- */
 
-/* route_offset with the node's coordinate already split out (on a mesh,
- * the plain difference). */
-HOT int ring_offset(const fast_sim *f, int a, int b)
+/* route_offset with the node's coordinate already split out, on a ring of
+ * k nodes (half = k / 2); on a mesh, the plain difference. */
+HOT int ring_offset(const fast_sim *f, int a, int b, int k, int half)
 {
     int d = b - a;
     if (f->mesh) return d;
-    if (d > f->half) d -= f->n;
-    else if (d < -f->half) d += f->n;
-    if (d == f->half || d == -f->half) {
-        if (f->p.tie == TIE_PLUS) d = f->half;
-        else if (f->p.tie == TIE_MINUS) d = -f->half;
+    if (d > half) d -= k;
+    else if (d < -half) d += k;
+    if (d == half || d == -half) {
+        if (f->p.tie == TIE_PLUS) d = half;
+        else if (f->p.tie == TIE_MINUS) d = -half;
     }
     return d;
 }
@@ -396,11 +400,11 @@ HOT int ring_offset(const fast_sim *f, int a, int b)
 HOT int route_req(const fast_sim *f, const geo G, int j, int lf, flit fl)
 {
     const uint32_t src = FL_PKT(fl) >> f->sbits;
-    int dx = ring_offset(f, f->x[j], f->dx[src]);
+    int dx = ring_offset(f, f->x[j], f->dx[src], f->n, f->half);
     int d;
     if (dx) d = dx > 0 ? PORT_E : PORT_W;
     else {
-        int dy = ring_offset(f, f->y[j], f->dy[src]);
+        int dy = ring_offset(f, f->y[j], f->dy[src], f->h, f->halfy);
         d = dy ? (dy > 0 ? PORT_N : PORT_S) : PORT_P;
     }
     int p = f->lport[lf], up;

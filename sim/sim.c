@@ -75,8 +75,9 @@ sim *sim_new(const sim_params *p, const int32_t *dest, char *err, size_t errlen)
     sim *s = calloc(1, sizeof *s);
     if (!s) return snprintf(err, errlen, "out of memory"), NULL;
     s->p = *p;
-    s->rp = (route_params){ .n = p->n, .tie = p->tie, .dateline = p->dateline, .topo = p->topo };
-    s->nodes = p->n * p->n;
+    s->rp = (route_params){ .n = p->n, .tie = p->tie, .dateline = p->dateline, .topo = p->topo, .w = p->n,
+                            .h = sim_height(p) };
+    s->nodes = sim_nodes(p);
     s->V = p->vcs;
     s->B = p->buffer;
     s->S = p->slices;
@@ -114,7 +115,7 @@ sim *sim_new(const sim_params *p, const int32_t *dest, char *err, size_t errlen)
     s->tail_at = xcalloc((size_t)s->nodes * (size_t)s->S, sizeof *s->tail_at, &ok);
     if (!ok) {
         sim_free(s);
-        return snprintf(err, errlen, "out of memory for a %dx%d torus", p->n, p->n), NULL;
+        return snprintf(err, errlen, "out of memory for a %dx%d network", p->n, sim_height(p)), NULL;
     }
     for (int i = 0; i < s->nodes; i++) {
         if (dest[i] < 0 || dest[i] >= s->nodes) {
@@ -128,7 +129,7 @@ sim *sim_new(const sim_params *p, const int32_t *dest, char *err, size_t errlen)
         if (node_sends(s, i)) s->expected[dest[i]]++;
     if (!p->reference_only && fast_supports(p) && !(s->fast = fast_new(p, s->dest))) {
         sim_free(s);
-        return snprintf(err, errlen, "out of memory for a %dx%d torus", p->n, p->n), NULL;
+        return snprintf(err, errlen, "out of memory for a %dx%d network", p->n, sim_height(p)), NULL;
     }
     for (int i = 0; i < s->nodes; i++)
         for (int d = 0; d < NPORTS; d++)

@@ -33,7 +33,8 @@ typedef enum { INPUT_PER_VC = 0, INPUT_PER_PORT } sim_input_limit;
 typedef enum { SELF_SKIP = 0, SELF_SEND } sim_self;
 
 typedef struct {
-    int n;                  /* torus is n x n, n even */
+    int n;                  /* the network is n wide (and n high unless h is set), n even */
+    int h;                  /* its height when not n (0: n); even on a torus */
     int vcs;                /* virtual channels per link (>= 3 for datelines) */
     int buffer;             /* flits per input-VC FIFO */
     int flits;              /* packet length l_c */
@@ -154,6 +155,10 @@ typedef struct {
     int64_t tail_profile;    /* tails ejected in the last, second and third last cycles, 8 bits each */
     int64_t stop_cycle;      /* cycle at which a deadlock/timeout was declared */
 } sim_metrics;
+
+/* Height and node count of p's network. */
+static inline int sim_height(const sim_params *p) { return p->h ? p->h : p->n; }
+static inline int sim_nodes(const sim_params *p) { return p->n * sim_height(p); }
 
 /* The cycles late_sum covers for packets of `flits` flits: 2 l_c, at most 256. */
 static inline int sim_late_sum_window(int flits) { return 2 * flits < 256 ? 2 * flits : 256; }

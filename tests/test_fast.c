@@ -346,6 +346,39 @@ START_TEST(mesh_both_rules)
 }
 END_TEST
 
+/* Rectangular tori and meshes (n wide, h high): the per-dimension ring
+ * sizes and the width-based coordinates of the fast engine's tables. */
+START_TEST(rectangles)
+{
+    static const int sizes[][2] = { { 8, 4 }, { 4, 8 }, { 16, 4 }, { 4, 2 }, { 8, 16 } };
+    static const char *specs[] = { "torn", "randperm", "bcmp", "brev" };
+    uint64_t r = 5;
+    for (int z = 0; z < 5; z++)
+        for (int mesh = 0; mesh < 2; mesh++)
+            for (int k = 0; k < 4; k++) {
+                int w = sizes[z][0], h = sizes[z][1];
+                char err[256];
+                traffic *t = traffic_new_grid(specs[k], w, h, (uint64_t)k + 1, err, sizeof err);
+                ck_assert_msg(t != NULL, "%s", err);
+                sim_params p = params(w, 2 + rng_int(&r, 8), 1 + rng_int(&r, 3));
+                p.h = h;
+                p.topo = mesh ? TOPO_MESH : TOPO_TORUS;
+                p.vc_rule = mesh && rng_int(&r, 2) ? VCRULE_ANY : VCRULE_DATELINE;
+                p.tie = (route_tie)rng_int(&r, 3);
+                sim *s = new_sim(&p, t->dest);
+                sim_config *c = sim_config_new(w * h, p.vcs, 0, (uint32_t)p.flits);
+                randomize(c, &r, p.flits, 2 * (w + h), 2 * (w + h));
+                char what[128];
+                snprintf(what, sizeof what, "%dx%d %s %s L=%d S=%d rule=%d tie=%d", w, h, mesh ? "mesh" : "torus",
+                         specs[k], p.flits, p.slices, p.vc_rule, p.tie);
+                check_equal(s, c, what);
+                sim_config_free(c);
+                sim_free(s);
+                traffic_free(t);
+            }
+}
+END_TEST
+
 /* A few packets only (file: traffic): the idle-stretch skipping and the
  * release heap with late injection timings. */
 START_TEST(file_traffic)
@@ -706,6 +739,7 @@ int main(void)
     tcase_add_test(tc, size_32);
     tcase_add_test(tc, model_choices);
     tcase_add_test(tc, mesh_both_rules);
+    tcase_add_test(tc, rectangles);
     tcase_add_test(tc, file_traffic);
     tcase_add_test(tc, timeout_and_watchdog);
     tcase_add_test(tc, cutoff);

@@ -41,13 +41,14 @@ static void random_genes(sim_config *c, uint64_t *r, int flits, int imax, int vs
  * cycle into out[i * S + s] (-1 for nodes that send nothing). */
 static void olnet_collective(const sim_params *p, const int32_t *dest, const sim_config *c, int64_t *out)
 {
-    olnet_params op = { .rp = { .n = p->n, .tie = p->tie, .dateline = p->dateline, .topo = p->topo },
+    olnet_params op = { .rp = { .n = p->n, .tie = p->tie, .dateline = p->dateline, .topo = p->topo, .w = p->n,
+                                .h = sim_height(p) },
                         .vc_rule = p->vc_rule, .vcs = p->vcs, .buffer = p->buffer, .scheme = 0,
                         .q_update = p->q_update };
     char err[256];
     olnet *n = olnet_new(&op, c, err, sizeof err);
     ck_assert_msg(n != NULL, "%s", err);
-    int nodes = p->n * p->n, S = p->slices;
+    int nodes = sim_nodes(p), S = p->slices;
     int64_t left = 0;
     for (int i = 0; i < nodes; i++)
         for (int s = 0; s < S; s++) {
@@ -81,7 +82,7 @@ static void compare(const sim_params *p, const int32_t *dest, const sim_config *
     ck_assert_msg(s != NULL, "%s", err);
     sim_metrics m;
     ck_assert_int_eq(sim_run_reference(s, c, &m), SIM_OK);
-    size_t np = (size_t)p->n * (size_t)p->n * (size_t)p->slices;
+    size_t np = (size_t)sim_nodes(p) * (size_t)p->slices;
     int64_t *want = malloc(np * sizeof *want), *got = malloc(np * sizeof *got);
     ck_assert_ptr_nonnull(want);
     ck_assert_ptr_nonnull(got);
@@ -130,6 +131,38 @@ START_TEST(closed_loop_mesh_equals_reference)
                 traffic_free(t);
             }
     ck_assert_int_ge(cases, 60);
+}
+END_TEST
+
+/* Rectangular tori and meshes: sim.c's reference against olnet. */
+START_TEST(closed_loop_rectangles)
+{
+    static const int sizes[][2] = { { 8, 4 }, { 4, 6 }, { 6, 2 }, { 10, 4 } };
+    uint64_t r = 44;
+    for (int z = 0; z < 4; z++)
+        for (int it = 0; it < 8; it++) {
+            sim_params p;
+            sim_params_default(&p);
+            p.n = sizes[z][0];
+            p.h = sizes[z][1];
+            p.topo = it % 2 ? TOPO_MESH : TOPO_TORUS;
+            p.vc_rule = p.topo == TOPO_MESH && it % 4 == 1 ? VCRULE_ANY : VCRULE_DATELINE;
+            p.slices = 1 + draw(&r, 3);
+            p.flits = 2 + draw(&r, 9);
+            p.buffer = 1 + draw(&r, 6);
+            p.tie = (route_tie)draw(&r, 3);
+            char err[256];
+            traffic *t = traffic_new_grid(it % 3 ? "randperm" : "torn", p.n, p.h, (uint64_t)it + 1, err, sizeof err);
+            ck_assert_msg(t != NULL, "%s", err);
+            sim_config *c = sim_config_new(p.n * p.h, p.vcs, 0, (uint32_t)p.flits);
+            random_genes(c, &r, p.flits, 12, 12);
+            char what[128];
+            snprintf(what, sizeof what, "%dx%d topo=%d rule=%d S=%d L=%d B=%d run %d", p.n, p.h, p.topo, p.vc_rule,
+                     p.slices, p.flits, p.buffer, it);
+            compare(&p, t->dest, c, what);
+            sim_config_free(c);
+            traffic_free(t);
+        }
 }
 END_TEST
 
@@ -343,6 +376,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, closed_loop_equals_reference);
     tcase_add_test(tc, closed_loop_mesh_equals_reference);
+    tcase_add_test(tc, closed_loop_rectangles);
     tcase_add_test(tc, mesh_one_vc_by_hand);
     tcase_add_test(tc, mesh_any_vc_by_hand);
     tcase_add_test(tc, zero_load_every_pair);
