@@ -62,14 +62,15 @@ END_TEST
 
 /* The measured mean latency at a rate near zero equals the analytic zero-
  * load latency within 1 % on both 8x8 networks for the seven patterns.  At
- * 0.001 queueing adds well under 0.1 % and the hop mean of uniform traffic,
- * over the ~4,000 packets of 500,000 cycles, is within about 0.3 %. */
+ * 0.001 queueing adds well under 0.1 %; the permutations' hops are fixed,
+ * and the hop mean of uniform traffic, over the ~4,000 packets of 500,000
+ * cycles, is within about 0.3 %. */
 START_TEST(zero_load_every_pattern)
 {
     for (int topo = 0; topo < 2; topo++)
         for (int k = 0; k < 7; k++) {
             ol_params p = params((route_topology)topo);
-            p.window = 500;
+            p.window = k == 0 ? 500 : 100; /* only uniform draws its hops */
             synth *s = pattern(seven[k]);
             ol_point pt;
             char err[256];
@@ -91,7 +92,8 @@ END_TEST
  * wide rule alone (the default, BookSim2's) cannot see a few flows fall short
  * (mesh transpose: 7 of 56 flows 9 % short is 1 % of the traffic) and may
  * pass the bound by up to 10 %, as BookSim2's own mesh transpose does (1.12 x,
- * shared/reference/booksim2_openloop.md).  Accepted never exceeds offered. */
+ * shared/reference/booksim2_openloop.md).  The measured offered load is the
+ * rate asked (per sending node) and the accepted one close to it. */
 static double saturation(route_topology topo, const char *name, int per_flow, double *bound)
 {
     ol_params p = params(topo);
@@ -103,9 +105,13 @@ static double saturation(route_topology topo, const char *name, int per_flow, do
     ol_point sat;
     char err[256];
     double hi = *bound + 0.1 > 1 ? 1 : *bound + 0.1;
-    ck_assert_int_eq(ol_saturation(&p, s, 0.01, hi, 0.01, 3, NULL, &sat, err, sizeof err), 0);
-    ck_assert_msg(sat.accepted * s->nodes / senders <= sat.rate * 1.02, "%s: accepted %.4f above offered %.4f", name,
-                  sat.accepted * s->nodes / senders, sat.rate);
+    ck_assert_int_eq(ol_saturation(&p, s, 0.3 * *bound, hi, 0.02, 3, NULL, &sat, err, sizeof err), 0);
+    /* Accepted and offered in the window differ only by the backlog's change
+     * over it: a few per cent near saturation, not more. */
+    ck_assert_msg(fabs(sat.accepted - sat.offered) <= 0.05 * sat.offered, "%s: accepted %.4f, offered %.4f", name,
+                  sat.accepted, sat.offered);
+    ck_assert_msg(fabs(sat.offered * s->nodes / senders - sat.rate) <= 0.05 * sat.rate,
+                  "%s: offered %.4f per sender at rate %.4f", name, sat.offered * s->nodes / senders, sat.rate);
     synth_free(s);
     return sat.rate;
 }
@@ -119,7 +125,7 @@ START_TEST(saturation_below_bound)
                           topo ? "mesh" : "torus", seven[k], flow, bound);
             ck_assert_msg(flow > 0.1, "%s %s: saturates at %.3f", topo ? "mesh" : "torus", seven[k], flow);
             double field = saturation((route_topology)topo, seven[k], 0, &bound);
-            ck_assert_msg(field <= bound * 1.10 && field >= flow - 0.01, "%s %s: field rule %.4f, per-flow %.4f, bound %.4f",
+            ck_assert_msg(field <= bound * 1.10 && field >= flow - 0.02, "%s %s: field rule %.4f, per-flow %.4f, bound %.4f",
                           topo ? "mesh" : "torus", seven[k], field, flow, bound);
         }
 }
