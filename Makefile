@@ -6,6 +6,8 @@
 #   make check      build and run the unit tests
 #   make check-asan the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench      timing benchmarks (not part of the tests)
+#   make mutants    scripts/mutants.sh: every injected bug of tests/mutants/mutants.txt
+#                   must be caught by the tests it names (a few minutes)
 #   make fuzz       every tests/fuzz/fuzz_*.c as its own libFuzzer binary (clang,
 #                   ASan+UBSan), each run FUZZ_SECONDS (default 60) on a copy of
 #                   its seed corpus tests/fuzz/corpus/NAME/ (NAME = file name
@@ -45,7 +47,7 @@ TEST_UTIL_OBJ := $(TEST_UTIL:%.c=$(BUILD)/%.o)
 
 BIN := $(BUILD)/nocsim
 
-.PHONY: all check check-asan test bench clean layers fuzz fuzz-run mpi
+.PHONY: all check check-asan test bench clean layers fuzz fuzz-run mpi mutants
 # Keep object files that only pattern rules mention (tests/testutil.o).
 .SECONDARY:
 ifneq ($(MPI),1)
@@ -86,6 +88,9 @@ check test: $(TEST_BIN) $(BIN) layers $(if $(MPI_BIN),mpi)
 	for s in $(wildcard tests/*.sh); do \
 	  echo "== $$s"; NOCSIM=$(abspath $(BIN)) NOCSIM_MPI_BIN=$(if $(MPI_BIN),$(abspath $(MPI_BIN))) bash $$s || fail=1; done; \
 	exit $$fail
+
+mutants:
+	scripts/mutants.sh
 
 check-asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \

@@ -460,8 +460,9 @@ END_TEST
 /* One lineage, three children a generation: after every generation the
  * parent's score is the smaller of its old score and the best child's (the
  * children's metrics stay in jobs[0..2]; jobs[0] holds the one kept), every
- * child is counted (besides a single-slice run per new record), and a run
- * gives the same result on 1 and 3 threads. */
+ * child is counted (besides a single-slice run per new record), no child
+ * is better than the run's best, and a run gives the same result on 1 and 3
+ * threads. */
 START_TEST(best_of_children_kept)
 {
     uint32_t crc1 = 0;
@@ -480,6 +481,8 @@ START_TEST(best_of_children_kept)
             for (int j = 0; j < 3; j++) {
                 int64_t sc = ga_score(&gp, &g->jobs[j].m);
                 if (sc < best) best = sc;
+                /* Every child was offered to the records: none beats the best. */
+                ck_assert_int_le(g->best_score, sc);
             }
             ck_assert_int_eq(g->score[0], best < before ? best : before);
             ck_assert_int_eq(g->evals - evals, 3 + (g->ncrc - nrec)); /* and a single-slice run per record */
