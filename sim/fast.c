@@ -489,15 +489,7 @@ HOT void queue_selection(fast_sim *f, const geo G, int i, events *ev, sim_metric
         f->reqm[i] &= ~(1ull << win);
         f->livem[i] |= 1ull << o;
         set_bit(ev->pc, (size_t)i * PSTRIDE + f->lport[o]);
-        uint8_t w = order[pos];
-        if (f->p.q_update == QUPDATE_TAIL) {
-            for (int k = pos; k < NPORTS - 1; k++) order[k] = order[k + 1];
-            order[NPORTS - 1] = w;
-        } else {
-            uint8_t tmp[NPORTS];
-            for (int k = 0; k < NPORTS; k++) tmp[k] = order[(pos + 1 + k) % NPORTS];
-            memcpy(order, tmp, NPORTS);
-        }
+        qsel_update_order(order, pos, f->p.q_update);
         same &= ~(1ull << win);
         if (same) {
             int ws = flit_slice(f, head_flit(f, G, base + (size_t)win));
