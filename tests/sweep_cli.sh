@@ -95,12 +95,6 @@ err=$($N db sweep 2 --db s.db 2>&1); rc=$?
 [ $rc -eq 2 ] && case $err in *"not a sweep"*) true;; *) false;; esac && ok || bad "db sweep of a GA run: rc $rc '$err'"
 
 # --- bad input: exit 2, nothing written ---------------------------------------
-expect_usage() {
-  local what=$1 frag=$2; shift 2
-  local err; err=$("$@" 2>&1 >/dev/null); local rc=$?
-  [ $rc -eq 2 ] || { bad "$what: exit $rc, want 2 ($err)"; return; }
-  case $err in *"$frag"*) ok;; *) bad "$what: '$err' lacks '$frag'";; esac
-}
 printf 'mutation 0.1\nmutation 0.2\n' > dup.grid
 printf 'watchdog,lifetime 100\n' > tuple.grid
 printf 'max-genes\n' > empty.grid

@@ -5,3 +5,20 @@ pass=0 fail=0
 ok()  { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 check() { [ "$2" = "$3" ] && ok || bad "$1: got '$2', want '$3'"; }
+# expect_usage WHAT FRAGMENT COMMAND...: COMMAND refuses its input as a usage
+# error: exit status 2, nothing on stdout, exactly one line on stderr, and
+# that line contains FRAGMENT.  Returns 0 when all of it holds.
+expect_usage() {
+  local what=$1 frag=$2; shift 2
+  local o e rc err
+  o=$(mktemp) e=$(mktemp)
+  "$@" >"$o" 2>"$e"; rc=$?
+  err=$(cat "$e")
+  local nout nerr; nout=$(wc -c <"$o") nerr=$(wc -l <"$e")
+  local head; head=$(head -c 200 "$o")
+  rm -f "$o" "$e"
+  [ "$rc" -eq 2 ] || { bad "$what: exit $rc, want 2 ($err)"; return 1; }
+  [ "$nout" -eq 0 ] || { bad "$what: wrote to stdout: $head"; return 1; }
+  [ "$nerr" -eq 1 ] || { bad "$what: stderr is not one line: $err"; return 1; }
+  case $err in *"$frag"*) ok ;; *) bad "$what: '$err' lacks '$frag'"; return 1 ;; esac
+}
