@@ -14,6 +14,16 @@ void testutil_same_metrics(const sim_metrics *a, const sim_metrics *b, const cha
 #undef SAME
 }
 
+sim_params testutil_params(int n, int flits, int slices)
+{
+    sim_params p;
+    sim_params_default(&p);
+    p.n = n;
+    p.flits = flits;
+    p.slices = slices;
+    return p;
+}
+
 int testutil_run(Suite *s)
 {
     SRunner *sr = srunner_create(s);

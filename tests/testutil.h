@@ -6,6 +6,10 @@
 
 #include "sim/sim.h"
 
+/* The default parameters (sim_params_default) with an n x n torus,
+ * flits-flit packets and slices slices. */
+sim_params testutil_params(int n, int flits, int slices);
+
 /* Run every test of s; the process exit status (0 when all pass). */
 int testutil_run(Suite *s);
 
