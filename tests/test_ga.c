@@ -9,7 +9,6 @@
 #include "tests/testutil.h"
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ga/chrom.h"
 #include "ga/floor.h"
@@ -257,29 +256,11 @@ static int check_record(const store_chrom *c, void *arg)
     return 0;
 }
 
-static char *temp_db(void)
-{
-    static char path[64];
-    strcpy(path, "/tmp/nocsim-ga-XXXXXX");
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    close(fd);
-    unlink(path);
-    return path;
-}
-
-static void remove_db(const char *path)
-{
-    char p[96];
-    unlink(path);
-    snprintf(p, sizeof p, "%s-wal", path); unlink(p);
-    snprintf(p, sizeof p, "%s-shm", path); unlink(p);
-}
-
 START_TEST(records_resimulate_and_synonyms_are_distinct)
 {
     char err[256];
-    char *path = temp_db();
+    char path[64];
+    testutil_temp_db(path, "ga");
     store *db = store_open(path, STORE_CREATE, err, sizeof err);
     ck_assert_msg(db != NULL, "%s", err);
     traffic *t;
@@ -318,7 +299,7 @@ START_TEST(records_resimulate_and_synonyms_are_distinct)
     ga_free(g);
     traffic_free(t);
     store_close(db);
-    remove_db(path);
+    testutil_remove_db(path);
 }
 END_TEST
 
@@ -344,10 +325,10 @@ START_TEST(one_lineage_same_result_any_threads)
         char err[256];
         for (int r = 0; r < 4; r++) {
             ga_params gp = local_params(1, 400, 13, r < 3 ? threads[r] : 2);
-            char *path = NULL;
+            char path[64];
             store *db = NULL;
             if (r == 3) {
-                path = temp_db();
+                testutil_temp_db(path, "ga");
                 db = store_open(path, STORE_CREATE, err, sizeof err);
                 ck_assert_msg(db != NULL, "%s", err);
             }
@@ -378,7 +359,7 @@ START_TEST(one_lineage_same_result_any_threads)
             ck_assert(pp.average == pr[0].average);
             ck_assert_int_eq(ga_synonyms(g), syn[0]);
             ga_free(g);
-            if (db) { store_close(db); remove_db(path); }
+            if (db) { store_close(db); testutil_remove_db(path); }
         }
         ck_assert_int_gt(pr[0].repeats, 0);
         traffic_free(t);
@@ -557,7 +538,8 @@ START_TEST(resume_continues_identically)
         ga *whole = make("brev", 4, (ga_algo)algo, 1, 11, 25, NULL, &t1);
         run_out(whole);
 
-        char *path = temp_db();
+        char path[64];
+        testutil_temp_db(path, "ga");
         store *db = store_open(path, STORE_CREATE, err, sizeof err);
         ga *part = make("brev", 4, (ga_algo)algo, 2, 11, 25, db, &t2);
         for (int k = 0; k < 12; k++) ck_assert_int_gt(ga_step(part, err, sizeof err), 0);
@@ -582,7 +564,7 @@ START_TEST(resume_continues_identically)
         ga_free(rest);
         traffic_free(t1); traffic_free(t2);
         store_close(db);
-        remove_db(path);
+        testutil_remove_db(path);
     }
 }
 END_TEST

@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ga/ga.h"
 #include "store/store.h"
@@ -150,11 +149,7 @@ static char db_path[64];
 
 static store *open_temp_db(void)
 {
-    strcpy(db_path, "/tmp/nocsim-matrix-XXXXXX");
-    int fd = mkstemp(db_path);
-    ck_assert_int_ge(fd, 0);
-    close(fd);
-    unlink(db_path);
+    testutil_temp_db(db_path, "matrix");
     char err[256];
     store *db = store_open(db_path, STORE_CREATE, err, sizeof err);
     ck_assert_msg(db != NULL, "%s", err);
@@ -163,11 +158,8 @@ static store *open_temp_db(void)
 
 static void close_temp_db(store *db)
 {
-    char p[96];
     store_close(db);
-    unlink(db_path);
-    snprintf(p, sizeof p, "%s-wal", db_path); unlink(p);
-    snprintf(p, sizeof p, "%s-shm", db_path); unlink(p);
+    testutil_remove_db(db_path);
 }
 
 /* A run of combination c (threads, proofs) in db: to the end, or stopped
