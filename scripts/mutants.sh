@@ -53,12 +53,21 @@ scratch=$(mktemp -d /tmp/nocsim-mutants-XXXXXX)
 [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$scratch"' EXIT
 (cd "$root" && git ls-files -co --exclude-standard -z | xargs -0 tar -cf - 2>/dev/null) | tar -xf - -C "$scratch"
 
-# The targets of a test name: a Check binary, or the CLI for a shell test.
-target() { case $1 in *.sh) echo build/nocsim ;; *) echo "build/tests/$1" ;; esac; }
-run_test() {
+# The targets of a test name: a Check binary (or fuzz_engines_random, the
+# engine-comparison fuzz target as a random test), the CLI for a shell test,
+# and the checking build too for invariants.sh.
+target() {
     case $1 in
-    *.sh) NOCSIM=$scratch/build/nocsim timeout "$timeout_s" bash "tests/$1" ;;
-    *) NOCSIM=$scratch/build/nocsim timeout "$timeout_s" "build/tests/$1" ;;
+    invariants.sh) echo build/nocsim check-build ;;
+    *.sh) echo build/nocsim ;;
+    *) echo "build/tests/$1" ;;
+    esac
+}
+run_test() {
+    local env=(NOCSIM="$scratch/build/nocsim" NOCSIM_CHECK_BIN="$scratch/build-check/nocsim")
+    case $1 in
+    *.sh) env "${env[@]}" timeout "$timeout_s" bash "tests/$1" ;;
+    *) env "${env[@]}" timeout "$timeout_s" "build/tests/$1" ;;
     esac
 }
 
@@ -66,7 +75,7 @@ cd "$scratch" || exit 2
 all_targets=()
 for i in "${!names[@]}"; do
     selected "${names[$i]}" || continue
-    for t in ${tests[$i]}; do all_targets+=("$(target "$t")"); done
+    for t in ${tests[$i]}; do all_targets+=($(target "$t")); done
 done
 echo "building the unchanged tree in $scratch ..."
 if ! nice make -j"$jobs" -s "${all_targets[@]}" >build.log 2>&1; then
@@ -97,7 +106,7 @@ for i in "${!names[@]}"; do
         printf '%-40s FAIL: the sed changes nothing in %s\n' "$name" "$file"
         cp "$file.orig" "$file"; rm -f "$file.orig"; failed=$((failed + 1)); continue
     fi
-    targets=(); for t in ${tests[$i]}; do targets+=("$(target "$t")"); done
+    targets=(); for t in ${tests[$i]}; do targets+=($(target "$t")); done
     if ! nice make -j"$jobs" -s "${targets[@]}" >"mutant-$name.log" 2>&1; then
         printf '%-40s FAIL: does not build (see mutant-%s.log)\n' "$name" "$name"
         failed=$((failed + 1))
