@@ -174,7 +174,7 @@ if [ -n "$M" ] && command -v mpirun >/dev/null; then
   rec=$(q i3.db "select best_duration from runs where id = 1")
   got=$($N replay --best 1 --db i3.db --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["duration"])' 2>/dev/null)
   [ -n "$rec" ] && [ "$got" = "$rec" ] && ok || bad "islands -np 3: best replays to '$got', recorded '$rec'"
-  expect_usage "islands resume" "cannot be resumed" "${MPIRUN1[@]}" "$M" ga --islands --resume 1 --db i3.db
+  expect_usage_launched "islands resume" "cannot be resumed" "${MPIRUN1[@]}" "$M" ga --islands --resume 1 --db i3.db
 
   KILL_RANK=1 killed_resume "mpi worker kill" mk1.db "${MPIRUN[@]}" "$M"
   KILL_RANK=0 killed_resume "mpi rank-0 kill" mk0.db "${MPIRUN[@]}" "$M"
