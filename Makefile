@@ -3,9 +3,14 @@
 # a part's tests can be added without touching a shared list.
 #
 #   make            build ./nocsim
-#   make check      build and run the unit tests
+#   make check      build and run the unit tests, the checking build (build-check/:
+#                   the fast engine walks its invariants every cycle, -DNOCSIM_CHECK)
+#                   on a few simulations, and the engine-comparison fuzz target
+#                   for FUZZ_ENGINES_SECONDS (default 5) as a random test
 #   make check-asan the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench      timing benchmarks (not part of the tests)
+#   make mutants    scripts/mutants.sh: every injected bug of tests/mutants/mutants.txt
+#                   must be caught by the tests it names (a few minutes)
 #   make fuzz       every tests/fuzz/fuzz_*.c as its own libFuzzer binary (clang,
 #                   ASan+UBSan), each run FUZZ_SECONDS (default 60) on a copy of
 #                   its seed corpus tests/fuzz/corpus/NAME/ (NAME = file name
@@ -28,7 +33,7 @@ endif
 MPI_BIN := $(if $(shell command -v mpicc 2>/dev/null),build-mpi/nocsim)
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
-CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I. $(CFLAGS_MPI)
+CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I. $(CFLAGS_MPI) $(CFLAGS_CHECK)
 LDLIBS  += -lsqlite3 -lpng -lz -lpthread -lm -lcadical -lstdc++
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm -pthread)
@@ -45,7 +50,7 @@ TEST_UTIL_OBJ := $(TEST_UTIL:%.c=$(BUILD)/%.o)
 
 BIN := $(BUILD)/nocsim
 
-.PHONY: all check check-asan test bench clean layers fuzz fuzz-run mpi
+.PHONY: all check check-asan test bench clean layers fuzz fuzz-run mpi mutants check-build
 # Keep object files that only pattern rules mention (tests/testutil.o).
 .SECONDARY:
 ifneq ($(MPI),1)
@@ -79,13 +84,31 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_UTIL_OBJ) $(BUILD)/libnocsim.a
 mpi:
 	$(MAKE) MPI=1
 
+# The checking build: the same program with -DNOCSIM_CHECK in its own folder,
+# always with the plain flags (check-asan's must not reach its objects).
+CHECK_BIN := build-check/nocsim
+check-build:
+	$(MAKE) BUILD=build-check OPT="-O2 -g" LDFLAGS= MPI= CFLAGS_CHECK=-DNOCSIM_CHECK $(CHECK_BIN)
+
+# tests/fuzz/fuzz_engines.c without libFuzzer: random inputs for a time.
+FUZZ_ENGINES_SECONDS ?= 5
+$(BUILD)/tests/fuzz_engines_random: tests/fuzz/fuzz_engines.c $(BUILD)/libnocsim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DFUZZ_RANDOM_MAIN -o $@ $< $(BUILD)/libnocsim.a $(LDFLAGS) $(LDLIBS)
+
 # Tests run from the project root; shell tests (tests/*.sh) drive the binary.
-check test: $(TEST_BIN) $(BIN) layers $(if $(MPI_BIN),mpi)
+check test: $(TEST_BIN) $(BIN) layers $(if $(MPI_BIN),mpi) check-build $(BUILD)/tests/fuzz_engines_random
 	@set -e; fail=0; for t in $(TEST_BIN); do \
 	  echo "== $$t"; NOCSIM=$(abspath $(BIN)) $$t || fail=1; done; \
 	for s in $(wildcard tests/*.sh); do \
-	  echo "== $$s"; NOCSIM=$(abspath $(BIN)) NOCSIM_MPI_BIN=$(if $(MPI_BIN),$(abspath $(MPI_BIN))) bash $$s || fail=1; done; \
+	  echo "== $$s"; NOCSIM=$(abspath $(BIN)) NOCSIM_CHECK_BIN=$(abspath $(CHECK_BIN)) \
+	    NOCSIM_MPI_BIN=$(if $(MPI_BIN),$(abspath $(MPI_BIN))) bash $$s || fail=1; done; \
+	echo "== fuzz_engines ($(FUZZ_ENGINES_SECONDS) s of random inputs)"; \
+	$(BUILD)/tests/fuzz_engines_random $(FUZZ_ENGINES_SECONDS) || fail=1; \
 	exit $$fail
+
+mutants:
+	scripts/mutants.sh
 
 check-asan:
 	$(MAKE) BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all" \
@@ -133,6 +156,6 @@ layers:
 	@bash scripts/check_layers.sh
 
 clean:
-	rm -rf build build-asan build-fuzz build-mpi nocsim
+	rm -rf build build-asan build-fuzz build-mpi build-check nocsim
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d)

@@ -23,6 +23,77 @@ typedef struct {
     int synonym;
 } ga_record;
 
+/* Each mode of the search keeps its state in its own struct, allocated,
+ * used and freed by its own file; a mode that is off leaves its struct
+ * zeroed (NULL pointers).  ga.c is the generation loop. */
+
+/* Tails (parent_runs.c; gp.target > 0): the tail cycles (sim_tail_cycles,
+ * npk = nodes x slices entries) of each chromosome's run and of each
+ * child's, swapped with the configs; a chromosome's are known (ok) when its
+ * run finished and was not a perturbed one.  They aim the targeted moves. */
+typedef struct {
+    int64_t npk;
+    int64_t **tails, **ctails;
+    uint8_t *ok;
+} ga_tails;
+
+/* Proven repeats (parent_runs.c): the decisions (sim/decisions.h) of each
+ * chromosome's run and of each child's, swapped with the configs like the
+ * tails.  A child that its parent's decisions prove to repeat the parent's
+ * run (repeat[k]) is not simulated and not counted in evals: its results are
+ * the parent's, so it is accepted, and the parent's tails and decisions stay
+ * (they are the child's).  NULL when the search cannot use them (several
+ * children a generation, perturbed runs, the paper's GA). */
+typedef struct {
+    sim_decisions **dec, **cdec;
+    uint8_t *repeat;
+} ga_repeats;
+
+/* Speculation (speculate.c), for one lineage on several threads: the
+ * children of the next generations, made from the current parent as if each
+ * earlier one were rejected (with the generator's state after each making)
+ * and evaluated together.  A generation takes the next one while its parent
+ * is unchanged; anything else empties the queue (ga_spec_void).  The run's
+ * results are those of making and evaluating one child a generation;
+ * children never taken are not counted.  A proven repeat ends a batch, as it
+ * is sure to be accepted.  Not in checkpoints: a resumed run makes them
+ * again from the saved generator. */
+typedef struct {
+    int depth;              /* children made at a time (0: no speculation) */
+    int n, next;            /* children queued, the next one to take */
+    sim_config **child;
+    int64_t **tails;
+    sim_job *jobs;
+    rng *rng;
+    int *kind;
+    sim_decisions **dec;
+    uint8_t *repeat;
+} ga_spec;
+
+/* --children C > 1 (children.c): a mutating slot's children besides
+ * child[k], the j-th (1..C-1) at k (C-1) + j-1, with their tails; their jobs
+ * follow the P slots' in jobs.  ga_extra_keep_best moves the best of a
+ * slot's C into child[k] and keeps what ga_consider said of it in clone. */
+typedef struct {
+    sim_config **child;
+    int64_t **tails;
+    int *clone;
+} ga_extra;
+
+/* --perturb K (perturb.c): pop x (2K+1) configurations and their jobs. */
+typedef struct {
+    sim_config **cfg;
+    sim_job *jobs;
+} ga_perturb;
+
+/* This generation's records (record.c): the chromosomes to write in its
+ * transaction, and the scratch for signatures. */
+typedef struct {
+    ga_record *recs;
+    int n, cap;
+    uint8_t *scratch;
+} ga_records;
+
 struct ga {
     ga_params gp;
     sim_params sp;
@@ -41,53 +112,17 @@ struct ga {
     int32_t *age;
     int *kind;
     sim_job *jobs;
-    /* Tail cycles (sim_tail_cycles, npk = nodes x slices entries) of each
-     * chromosome's run and of each child's, swapped with the configs; a
-     * chromosome's are known (tails_ok) when its run finished and was not
-     * a perturbed one.  They aim the targeted moves (gp.target). */
-    int64_t npk;
-    int64_t **tails, **ctails;
-    uint8_t *tails_ok;
-    /* Decisions (sim/decisions.h) of each chromosome's run and of each
-     * child's, swapped with the configs like the tails.  A child that its
-     * parent's decisions prove to repeat the parent's run (repeat[k]) is
-     * not simulated and not counted in evals: its results are the parent's,
-     * so it is accepted, and the parent's tails and decisions stay (they are
-     * the child's).  NULL when the search cannot use them (several children
-     * a generation, perturbed runs, the paper's GA). */
-    sim_decisions **dec, **cdec;
-    uint8_t *repeat;
-    int64_t repeats;        /* children proven to repeat their parent's run */
-    /* Speculation, for one lineage on several threads: the children of the
-     * next generations, made from the current parent as if each earlier one
-     * were rejected (with the generator's state after each making) and
-     * evaluated together.  A generation takes the next one while its parent
-     * is unchanged; anything else empties the queue (nspec = 0).  The run's
-     * results are those of making and evaluating one child a generation;
-     * children never taken are not counted.  A proven repeat (see dec
-     * below) ends a batch, as it is sure to be accepted.  Not in checkpoints: a resumed
-     * run makes them again from the saved generator. */
-    int spec_depth;         /* children made at a time (0: no speculation) */
-    int nspec, spec_next;
-    sim_config **spec;
-    int64_t **spec_tails;
-    sim_job *spec_jobs;
-    rng *spec_rng;
-    int *spec_kind;
-    sim_decisions **spec_dec;
-    uint8_t *spec_repeat;
-    /* --children C > 1: a mutating slot's children besides child[k], the
-     * j-th (1..C-1) at k (C-1) + j-1, with their tails; their jobs follow
-     * the P slots' in jobs.  keep_best_children moves the best of a slot's
-     * C into child[k] and keeps what consider said of it in kept_clone. */
-    sim_config **extra;
-    int64_t **etails;
-    int *kept_clone;
-    sim_config **pert;      /* --perturb: pop x (2K+1) configurations */
-    sim_job *pert_jobs;
-    int *order;
+    int *order;             /* sort_population, for crossover */
     uint64_t *tiekey;
-    /* The best so far and the signatures recorded. */
+    /* The modes. */
+    ga_tails tl;
+    ga_repeats rp;
+    ga_spec spec;
+    ga_extra ex;
+    ga_perturb pt;
+    ga_records rec;
+    /* The best so far and the signatures recorded (record.c; the checkpoint
+     * saves them). */
     sim_config *best;
     int64_t best_score;
     sim_metrics best_m;
@@ -99,6 +134,7 @@ struct ga {
     int new_best;
     /* Progress. */
     int64_t generation, evals, since_best;
+    int64_t repeats;        /* children proven to repeat their parent's run */
     int64_t t_d0, t_e0;
     int64_t floor;          /* ga_floor of the traffic: no chromosome can be shorter */
     int base_scheme;
@@ -108,9 +144,6 @@ struct ga {
     /* Store. */
     store *db;
     int64_t run;
-    ga_record *recs;
-    int nrec, caprec;
-    uint8_t *scratch;
 };
 
 /* Allocate a GA without a store run (ga_new and ga_resume build on it):
@@ -125,5 +158,64 @@ ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, con
  * is recorded with this generation.  Returns 1 if it repeats a recorded
  * best signature (ga.c's consider; island.c needs it). */
 int ga_consider(ga *g, const sim_config *c, const sim_metrics *m, int64_t score);
+
+/* ---- shared by the loop (ga.c) and the modes' files ---------------------- */
+
+double ga_now_seconds(void);
+sim_config *ga_new_config(const ga *g);
+/* A local mutation of k moves; tails: the parent's, or NULL (no targeted move). */
+void ga_mutate_moves(ga *g, sim_config *c, int k, const int64_t *tails);
+/* The children of this generation into child[k] (and the extra children),
+ * with kind[k] and, where decisions are kept, repeat[k]. */
+void ga_make_children(ga *g);
+/* Cutoff for a child of slot k (0: run to the end). */
+int64_t ga_child_cutoff(const ga *g, int k);
+/* The job of child c of slot k, just made (repeat[k] is its verdict): a run
+ * that keeps its tails and decisions where given, or, for a proven repeat,
+ * the parent's results without a run (cfg NULL). */
+sim_job ga_child_job(const ga *g, int k, const sim_config *c, int64_t *tails, sim_decisions *dec);
+
+/* parent_runs.c: tails and decisions. */
+int ga_parent_runs_alloc(ga *g);
+void ga_parent_runs_free(ga *g);
+/* A full run of slot k's chromosome, keeping its tails and decisions. */
+sim_job ga_parent_job(const ga *g, int k);
+/* Slot k took child k (accepted, with the job's metrics m): its tails and
+ * decisions become the slot's, unless the child was a proven repeat. */
+void ga_parent_runs_accept(ga *g, int k, const sim_job *job);
+/* Slot k's chromosome was run by a parent job with metrics m. */
+void ga_parent_runs_ran(ga *g, int k, const sim_metrics *m);
+/* After a resume: the population's tails and decisions, which checkpoints
+ * do not hold, from its runs again (not counted as evaluations). */
+void ga_parent_runs_refresh(ga *g);
+
+/* speculate.c */
+int ga_spec_alloc(ga *g);        /* after ga_parent_runs_alloc */
+void ga_spec_free(ga *g);
+/* This generation's child and its results, as ga_make_children and
+ * evaluation would give them. */
+void ga_spec_take(ga *g);
+/* The parent changed: the queued children are void. */
+static inline void ga_spec_void(ga *g) { g->spec.n = 0; }
+
+/* children.c: --children C > 1. */
+int ga_extra_alloc(ga *g);       /* after ga_parent_runs_alloc */
+void ga_extra_free(ga *g);
+sim_config *ga_extra_child(ga *g, int k, int j);
+/* Append the jobs of the extra children to jobs[nj..]; returns the new count. */
+int ga_extra_jobs(ga *g, int nj);
+/* After evaluation: each mutating slot keeps the best of its C children. */
+void ga_extra_keep_best(ga *g);
+
+/* perturb.c: --perturb K. */
+int ga_perturb_alloc(ga *g);
+void ga_perturb_free(ga *g);
+/* Evaluate every child at V-K..V+K into jobs[k], keeping the best V. */
+void ga_perturb_evaluate(ga *g);
+
+/* record.c: records, persistence. */
+void ga_records_free(ga *g);
+/* One transaction for this generation (force_checkpoint: with a checkpoint). */
+int ga_persist(ga *g, int force_checkpoint, char *err, size_t errlen);
 
 #endif

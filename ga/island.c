@@ -21,8 +21,8 @@ int ga_island_immigrant(ga *g, const uint8_t *buf, size_t len, char *err, size_t
     /* The last child slot is free between generations. */
     sim_config *c = g->child[g->gp.pop - 1];
     if (chrom_decode(c, buf, len, err, errlen)) return -1;
-    int64_t *tails = g->ctails ? g->ctails[g->gp.pop - 1] : NULL;
-    g->jobs[0] = (sim_job){ .cfg = c, .cutoff = 0, .tails = tails, .dec = g->cdec ? g->cdec[g->gp.pop - 1] : NULL };
+    int64_t *tails = g->tl.ctails ? g->tl.ctails[g->gp.pop - 1] : NULL;
+    g->jobs[0] = (sim_job){ .cfg = c, .cutoff = 0, .tails = tails, .dec = g->rp.cdec ? g->rp.cdec[g->gp.pop - 1] : NULL };
     sim_pool_run(g->pool, g->jobs, 1);
     g->evals++;
     sim_metrics m = g->jobs[0].m;
@@ -34,18 +34,18 @@ int ga_island_immigrant(ga *g, const uint8_t *buf, size_t len, char *err, size_t
     int better = g->gp.algo == GA_ALGO_PAPER ? sc < g->score[worst] : sc <= g->score[worst];
     if (!better) return 0;
     sim_config_copy(g->pop[worst], c);
-    g->nspec = 0; /* a new parent: no speculated child of the old one */
+    ga_spec_void(g); /* a new parent: no speculated child of the old one */
     g->score[worst] = sc;
     g->pop_m[worst] = m;
     g->age[worst] = 0;
     if (tails) {
-        memcpy(g->tails[worst], tails, sizeof *tails * (size_t)g->npk);
-        g->tails_ok[worst] = m.status == SIM_OK;
+        memcpy(g->tl.tails[worst], tails, sizeof *tails * (size_t)g->tl.npk);
+        g->tl.ok[worst] = m.status == SIM_OK;
     }
     /* The new parent's decisions, or its children would be checked against
      * the old one's. */
-    if (g->dec) {
-        sim_decisions *d = g->dec[worst]; g->dec[worst] = g->cdec[g->gp.pop - 1]; g->cdec[g->gp.pop - 1] = d;
+    if (g->rp.dec) {
+        sim_decisions *d = g->rp.dec[worst]; g->rp.dec[worst] = g->rp.cdec[g->gp.pop - 1]; g->rp.cdec[g->gp.pop - 1] = d;
     }
     return 1;
 }

@@ -60,16 +60,3 @@ int qsel_pick(const uint8_t order[5], unsigned requests)
         if (requests & (1u << order[j])) return j;
     return -1;
 }
-
-void qsel_update_order(uint8_t order[5], int pos, qsel_update how)
-{
-    uint8_t tmp[5];
-    if (how == QUPDATE_TAIL) {
-        uint8_t w = order[pos];
-        memmove(order + pos, order + pos + 1, (size_t)(4 - pos));
-        order[4] = w;
-    } else {
-        for (int j = 0; j < 5; j++) tmp[j] = order[(pos + 1 + j) % 5];
-        memcpy(order, tmp, 5);
-    }
-}

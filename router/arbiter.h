@@ -30,7 +30,20 @@ typedef enum {
 /* The first direction in order[0..4] whose bit is set in `requests`, as an
  * index into order; -1 if none requests. */
 int qsel_pick(const uint8_t order[5], unsigned requests);
-/* Apply the round-robin update after entry `pos` of order won. */
-void qsel_update_order(uint8_t order[5], int pos, qsel_update how);
+/* Apply the round-robin update after entry `pos` of order won.  Inline: the
+ * fast engine calls it on every grant (sim/fast.c), the reference engine and
+ * the proofs (sim/decisions.c) too. */
+static inline void qsel_update_order(uint8_t order[5], int pos, qsel_update how)
+{
+    const uint8_t w = order[pos];
+    if (how == QUPDATE_TAIL) {
+        for (int k = pos; k < 4; k++) order[k] = order[k + 1];
+        order[4] = w;
+    } else {
+        uint8_t tmp[5];
+        for (int k = 0; k < 5; k++) tmp[k] = order[(pos + 1 + k) % 5];
+        for (int k = 0; k < 5; k++) order[k] = tmp[k];
+    }
+}
 
 #endif

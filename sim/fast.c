@@ -507,15 +507,7 @@ HOT void queue_selection(fast_sim *f, const geo G, int i, events *ev, sim_metric
         f->reqm[i] &= ~(1ull << win);
         f->livem[i] |= 1ull << o;
         set_bit(ev->pc, (size_t)i * PSTRIDE + f->lport[o]);
-        uint8_t w = order[pos];
-        if (f->p.q_update == QUPDATE_TAIL) {
-            for (int k = pos; k < NPORTS - 1; k++) order[k] = order[k + 1];
-            order[NPORTS - 1] = w;
-        } else {
-            uint8_t tmp[NPORTS];
-            for (int k = 0; k < NPORTS; k++) tmp[k] = order[(pos + 1 + k) % NPORTS];
-            memcpy(order, tmp, NPORTS);
-        }
+        qsel_update_order(order, pos, f->p.q_update);
         same &= ~(1ull << win);
         if (same) {
             int ws = flit_slice(f, head_flit(f, G, base + (size_t)win));
@@ -944,6 +936,64 @@ HOT int load_exceeds(fast_sim *f, int64_t t, int64_t cutoff, int *nh)
     return 0;
 }
 
+#ifdef NOCSIM_CHECK
+/* The checking build (make check builds one with -DNOCSIM_CHECK): after
+ * every cycle the invariants stated above are walked, and a run that breaks
+ * one aborts with the cycle, the router, the local index and the rule. */
+#include <stdio.h>
+
+static void invariant_broken(int64_t t, int i, int k, const char *rule)
+{
+    fprintf(stderr, "nocsim: fast engine invariant broken in cycle %lld at router %d, index %d: %s\n", (long long)t, i,
+            k, rule);
+    abort();
+}
+
+static void check_invariants(const fast_sim *f, const geo G, const progress *pr, int64_t t)
+{
+    int64_t flits = 0;
+    for (int i = 0; i < f->nodes; i++) {
+        const size_t base = (size_t)i * (size_t)G.NF;
+        if ((f->reqm[i] | f->livem[i] | f->dfull[i]) >> G.NF) invariant_broken(t, i, -1, "a mask bit beyond the local indices");
+        for (int l = 0; l < G.NF; l++) {
+            /* FIFO l of router i: its flits, its request, its output VC. */
+            const size_t g = base + (size_t)l;
+            const int n = f->cnt[g], r = f->route[g], waits = (int)(f->reqm[i] >> l & 1);
+            const int live = r >= 0 && (f->livem[i] >> r & 1);
+            flits += n;
+            if (n > G.B) invariant_broken(t, i, l, "a FIFO holds more than B flits");
+            if (waits && r >= 0) invariant_broken(t, i, l, "a FIFO both waits for an output VC (reqm) and holds one");
+            if (r >= 0 && f->holder[base + (size_t)r] != l) invariant_broken(t, i, l, "a FIFO's output VC is held by another");
+            if ((n > 0) != (waits || live))
+                invariant_broken(t, i, l, "a FIFO is non-empty but neither in reqm nor live, or in one of them but empty");
+            if (waits && FL_SEQ(head_flit(f, G, g)) != 0) invariant_broken(t, i, l, "a FIFO in reqm has no header at its head");
+            /* Output VC l of router i: its holder, its liveness, its downstream FIFO. */
+            const int h = f->holder[g];
+            if (h >= 0 && f->route[base + (size_t)h] != l) invariant_broken(t, i, l, "an output VC's holder routes elsewhere");
+            if ((f->livem[i] >> l & 1) && (h < 0 || f->cnt[base + (size_t)h] == 0))
+                invariant_broken(t, i, l, "a live output VC (livem) has no flit to send");
+            const int d = f->lport[l], full = (int)(f->dfull[i] >> l & 1);
+            if (d == PORT_P) {
+                if (full) invariant_broken(t, i, l, "a P port's output VC is marked full (dfull)");
+            } else if (full != (f->cnt[(size_t)f->downbase[i * 4 + d] + f->lvc[l]] == G.B)) {
+                invariant_broken(t, i, l, "dfull differs from whether the downstream FIFO is full");
+            }
+        }
+    }
+    if (flits != pr->in_net) invariant_broken(t, -1, -1, "the FIFOs hold another number of flits than are in the network");
+}
+
+/* After a run that ended normally: every FIFO empty, every output VC free. */
+static void check_clean(const fast_sim *f)
+{
+    for (size_t g = 0; g < (size_t)f->nodes * (size_t)f->NF; g++)
+        if (f->cnt[g] || f->route[g] >= 0 || f->holder[g] >= 0)
+            invariant_broken(-1, (int)(g / (size_t)f->NF), (int)(g % (size_t)f->NF), "a finished run left a flit or a held VC");
+    for (int i = 0; i < f->nodes; i++)
+        if (f->reqm[i] || f->livem[i] || f->dfull[i]) invariant_broken(-1, i, -1, "a finished run left a mask bit");
+}
+#endif
+
 /* The cycles of one run, after the sources are set and the state reset. */
 HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_t cutoff, int64_t to_send,
                           sim_metrics *m)
@@ -970,6 +1020,9 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
         apply_moves(f, G, &ev, nmoves, t, &pr, m);
         inject(f, G, c, &ev, t, &pr, m);
         swap_events(&ev);
+#ifdef NOCSIM_CHECK
+        check_invariants(f, G, &pr, t);
+#endif
         idle = pr.moved ? 0 : idle + 1;
         if (pr.in_net > 0 && idle >= f->p.deadlock_cycles) { st = SIM_DEADLOCK; break; }
         t++;
@@ -1057,6 +1110,9 @@ sim_status fast_run_recording(fast_sim *f, const sim_config *c, int64_t cutoff, 
     else if (f->B <= f->L + 1) st = loop_any_word(f, c, cutoff, to_send, m);
     else st = loop_any_ring(f, c, cutoff, to_send, m);
     f->ok_run = st == SIM_OK;
+#ifdef NOCSIM_CHECK
+    if (st == SIM_OK) check_clean(f);
+#endif
     if (rec) sim_decisions_end(rec, st == SIM_OK);
     f->rec = NULL;
     const flink *lk = f->links;

@@ -3,16 +3,7 @@
 # input answered by one line on stderr naming the flag and exit status 2.
 set -u
 N=${NOCSIM:-./nocsim}
-pass=0 fail=0
-ok()   { pass=$((pass + 1)); }
-bad()  { fail=$((fail + 1)); echo "FAIL: $*"; }
-expect_usage() { # description, expected stderr fragment, command...
-  local what=$1 frag=$2; shift 2
-  local err; err=$("$@" 2>&1 >/dev/null); local rc=$?
-  if [ $rc -ne 2 ]; then bad "$what: exit $rc, want 2"; return; fi
-  if [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ]; then bad "$what: error is not one line: $err"; return; fi
-  case $err in *"$frag"*) ok;; *) bad "$what: '$err' lacks '$frag'";; esac
-}
+. "$(cd "$(dirname "$0")" && pwd)/testlib.bash"
 
 expect_usage "unknown traffic"   "unknown traffic 'foo'"     $N sim --traffic foo
 expect_usage "non-pow2 bit"      "power-of-two"              $N sim --traffic brev --size 12

@@ -13,15 +13,6 @@ cd "$tmp" || exit 1
 q() { sqlite3 "$@"; }
 
 # expect_usage WHAT FRAGMENT CMD...: exit 2, one stderr line with FRAGMENT, no stdout.
-expect_usage() {
-  local what=$1 frag=$2; shift 2
-  "$@" >out.txt 2>err.txt; local rc=$?
-  local err; err=$(cat err.txt)
-  [ $rc -eq 2 ] || { bad "$what: exit $rc, want 2 ($err)"; return; }
-  [ ! -s out.txt ] || { bad "$what: wrote to stdout: $(head -c 200 out.txt)"; return; }
-  [ "$(wc -l <err.txt)" -eq 1 ] || { bad "$what: stderr is not one line: $err"; return; }
-  case $err in *"$frag"*) ok;; *) bad "$what: '$err' lacks '$frag'";; esac
-}
 json_ok() { python3 -c 'import json,sys; json.load(sys.stdin)' 2>/dev/null; }
 # Number of records of a CSV document (header excluded), quoting respected.
 csv_rows() { python3 -c 'import csv,sys; print(len(list(csv.reader(sys.stdin))) - 1)'; }

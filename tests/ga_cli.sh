@@ -10,12 +10,6 @@ N=${NOCSIM:-./nocsim}
 tmp=$(mktemp -d); trap 'kill -9 $pid 2>/dev/null; rm -rf "$tmp"' EXIT
 pid=
 
-expect_usage() {
-  local what=$1 frag=$2; shift 2
-  local err; err=$("$@" 2>&1 >/dev/null); local rc=$?
-  [ $rc -eq 2 ] || { bad "$what: exit $rc, want 2 ($err)"; return; }
-  case $err in *"$frag"*) ok;; *) bad "$what: '$err' lacks '$frag'";; esac
-}
 cd "$tmp"
 expect_usage "pop range"        "--pop"            $N ga --pop 0
 expect_usage "rate range"       "--crossover-rate" $N ga --crossover-rate 2

@@ -10,12 +10,6 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 db=$tmp/m.db
 json() { sed -n "s/.*\"$1\": \"\{0,1\}\([0-9a-f]*\).*/\1/p"; }   # a number or hex field of one-line JSON
 
-expect_usage() {
-  local what=$1 frag=$2; shift 2
-  local err; err=$("$@" 2>&1 >/dev/null); local rc=$?
-  [ $rc -eq 2 ] || { bad "$what: exit $rc, want 2 ($err)"; return; }
-  case $err in *"$frag"*) ok;; *) bad "$what: '$err' lacks '$frag'";; esac
-}
 
 $N ga --size 8 --traffic brev --slices 1 --generations 8 --pop 8 --stack-vmax 40 --db "$db" --quiet >/dev/null || bad "ga S=1"
 $N ga --size 8 --traffic brev --slices 2 --generations 8 --pop 8 --stack-vmax 40 --db "$db" --quiet >/dev/null || bad "ga S=2"

@@ -5,16 +5,7 @@
 # on stderr and exit status 2.
 set -u
 N=${NOCSIM:-./nocsim}
-pass=0 fail=0
-ok()   { pass=$((pass + 1)); }
-bad()  { fail=$((fail + 1)); echo "FAIL: $*"; }
-expect_usage() { # description, expected stderr fragment, command...
-  local what=$1 frag=$2; shift 2
-  local err; err=$("$@" 2>&1 >/dev/null); local rc=$?
-  if [ $rc -ne 2 ]; then bad "$what: exit $rc, want 2"; return; fi
-  if [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ]; then bad "$what: error is not one line: $err"; return; fi
-  case $err in *"$frag"*) ok;; *) bad "$what: '$err' lacks '$frag'";; esac
-}
+. "$(cd "$(dirname "$0")" && pwd)/testlib.bash"
 expect_eq() { # description, want, got
   [ "$2" = "$3" ] && ok || bad "$1: got '$3', want '$2'"
 }

@@ -5,19 +5,14 @@
 # is left behind.  (tests/test_plot.c decodes the PNGs with libpng.)
 set -u
 N=${NOCSIM:-./nocsim}
-pass=0 fail=0
-ok()   { pass=$((pass + 1)); }
-bad()  { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(cd "$(dirname "$0")" && pwd)/testlib.bash"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # Nothing but the inputs may be left in $tmp/out after a failure.
 mkdir "$tmp/out"
-expect_usage() { # description, expected stderr fragment, command...
-  local what=$1 frag=$2; shift 2
-  local err; err=$("$@" 2>&1 >/dev/null); local rc=$?
-  if [ $rc -ne 2 ]; then bad "$what: exit $rc, want 2 ($err)"; return; fi
-  if [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ]; then bad "$what: error is not one line: $err"; return; fi
-  case $err in *"$frag"*) ok;; *) bad "$what: '$err' lacks '$frag'";; esac
-  if [ -n "$(ls -A "$tmp/out")" ]; then bad "$what: left $(ls -A "$tmp/out")"; rm -f "$tmp/out"/* "$tmp/out"/.??*; fi
+# A usage error (testlib's expect_usage) that leaves nothing in $tmp/out.
+expect_refused() {
+  expect_usage "$@"
+  if [ -n "$(ls -A "$tmp/out")" ]; then bad "$1: left $(ls -A "$tmp/out")"; rm -f "$tmp/out"/* "$tmp/out"/.??*; fi
 }
 # Width and height from the PNG header (bytes 16-23, big-endian).
 png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%dx%d", $3*256+$4, $7*256+$8 }'; }
@@ -32,26 +27,26 @@ printf 'id,kind\n1,ga\n' > "$tmp/other.csv"
 O=$tmp/out/p.png
 
 # ---- nocsim plot: bad input -------------------------------------------------
-expect_usage "no figure"          "which figure"               $N plot
-expect_usage "unknown figure"     "stack generations runs"     $N plot pie -o "$O"
-expect_usage "no -o"              "give -o"                    $N plot stack "$tmp/s.csv"
-expect_usage "missing csv"        "cannot open"                $N plot stack "$tmp/nope.csv" -o "$O"
-expect_usage "not a sweep"        "other.csv:1: not a stacking sweep" $N plot stack "$tmp/other.csv" -o "$O"
+expect_refused "no figure"          "which figure"               $N plot
+expect_refused "unknown figure"     "stack generations runs"     $N plot pie -o "$O"
+expect_refused "no -o"              "give -o"                    $N plot stack "$tmp/s.csv"
+expect_refused "missing csv"        "cannot open"                $N plot stack "$tmp/nope.csv" -o "$O"
+expect_refused "not a sweep"        "other.csv:1: not a stacking sweep" $N plot stack "$tmp/other.csv" -o "$O"
 printf 'traffic,size,slices,scheme,interval,duration\nbrev,4,2,C00,8,36\n' > "$tmp/one.csv"
-expect_usage "one-point series"   "series 'C00' has 1 point"   $N plot stack "$tmp/one.csv" -o "$O"
+expect_refused "one-point series"   "series 'C00' has 1 point"   $N plot stack "$tmp/one.csv" -o "$O"
 printf 'traffic,size,slices,scheme,interval,duration\nbrev,4,2,C00,8\n' > "$tmp/short.csv"
-expect_usage "short row"          "short.csv:2: expected 6 fields" $N plot stack "$tmp/short.csv" -o "$O"
-expect_usage "unwritable output"  "/nonexistent/dir/p.png"     $N plot stack "$tmp/s.csv" -o /nonexistent/dir/p.png
-expect_usage "output a directory" "is a directory"             $N plot stack "$tmp/s.csv" -o "$tmp/out"
-expect_usage "bad size"           "--size"                     $N plot stack "$tmp/s.csv" -o "$O" --size 80x9000
-expect_usage "no such run"        "run 99 does not exist"      $N plot generations 99 --db "$db" -o "$O"
-expect_usage "run, no generations" "run 3 has no generations"  $N plot generations 1 3 --db "$db" -o "$O"
-expect_usage "one generation"     "has 1 point"                $N plot generations 2 --db "$db" -o "$O"
-expect_usage "bad run id"         "RUN"                        $N plot generations x1 --db "$db" -o "$O"
-expect_usage "missing db"         "--db"                       $N plot generations 1 --db "$tmp/none.db" -o "$O"
-expect_usage "no runs"            "no ga runs"                 $N plot runs --db "$db" --traffic shfl -o "$O"
+expect_refused "short row"          "short.csv:2: expected 6 fields" $N plot stack "$tmp/short.csv" -o "$O"
+expect_refused "unwritable output"  "/nonexistent/dir/p.png"     $N plot stack "$tmp/s.csv" -o /nonexistent/dir/p.png
+expect_refused "output a directory" "is a directory"             $N plot stack "$tmp/s.csv" -o "$tmp/out"
+expect_refused "bad size"           "--size"                     $N plot stack "$tmp/s.csv" -o "$O" --size 80x9000
+expect_refused "no such run"        "run 99 does not exist"      $N plot generations 99 --db "$db" -o "$O"
+expect_refused "run, no generations" "run 3 has no generations"  $N plot generations 1 3 --db "$db" -o "$O"
+expect_refused "one generation"     "has 1 point"                $N plot generations 2 --db "$db" -o "$O"
+expect_refused "bad run id"         "RUN"                        $N plot generations x1 --db "$db" -o "$O"
+expect_refused "missing db"         "--db"                       $N plot generations 1 --db "$tmp/none.db" -o "$O"
+expect_refused "no runs"            "no ga runs"                 $N plot runs --db "$db" --traffic shfl -o "$O"
 # Runs 1 and 2 differ only in seed and generations: two settings, one point each.
-expect_usage "one point in all"   "only 1 point"               $N plot runs --db "$db" --kind extrapolate -o "$O"
+expect_refused "one point in all"   "only 1 point"               $N plot runs --db "$db" --kind extrapolate -o "$O"
 
 # ---- nocsim plot: gnuplot missing -------------------------------------------
 err=$(PATH=/nonexistent $N plot stack "$tmp/s.csv" -o "$O" 2>&1); rc=$?
@@ -89,9 +84,9 @@ else
 fi
 
 # ---- --activity ----------------------------------------------------------------
-expect_usage "activity path"      "/nonexistent/a.png"   $N sim --traffic brev --size 4 --activity /nonexistent/a.png
-expect_usage "activity links"     "allowed: 0:63"        $N sim --traffic brev --size 4 --activity "$O" --activity-links 10:64
-expect_usage "activity scale"     "--activity-scale"     $N sim --traffic brev --size 4 --activity "$O" --activity-scale 0
+expect_refused "activity path"      "/nonexistent/a.png"   $N sim --traffic brev --size 4 --activity /nonexistent/a.png
+expect_refused "activity links"     "allowed: 0:63"        $N sim --traffic brev --size 4 --activity "$O" --activity-links 10:64
+expect_refused "activity scale"     "--activity-scale"     $N sim --traffic brev --size 4 --activity "$O" --activity-scale 0
 $N sim --traffic brev --size 4 --slices 2 --interval 8 --activity "$O" --activity-scale 2 --activity-links 4:35 >/dev/null && ok || bad "sim --activity"
 d=$($N sim --traffic brev --size 4 --slices 2 --interval 8 --format csv | tail -1 | cut -d, -f8)
 [ "$(png_size "$O")" = "64x$((2 * d + 14))" ] && ok || bad "sim --activity size $(png_size "$O"), want 64x$((2 * d + 14))"

@@ -95,12 +95,6 @@ err=$($N db sweep 2 --db s.db 2>&1); rc=$?
 [ $rc -eq 2 ] && case $err in *"not a sweep"*) true;; *) false;; esac && ok || bad "db sweep of a GA run: rc $rc '$err'"
 
 # --- bad input: exit 2, nothing written ---------------------------------------
-expect_usage() {
-  local what=$1 frag=$2; shift 2
-  local err; err=$("$@" 2>&1 >/dev/null); local rc=$?
-  [ $rc -eq 2 ] || { bad "$what: exit $rc, want 2 ($err)"; return; }
-  case $err in *"$frag"*) ok;; *) bad "$what: '$err' lacks '$frag'";; esac
-}
 printf 'mutation 0.1\nmutation 0.2\n' > dup.grid
 printf 'watchdog,lifetime 100\n' > tuple.grid
 printf 'max-genes\n' > empty.grid
@@ -180,7 +174,7 @@ if [ -n "$M" ] && command -v mpirun >/dev/null; then
   rec=$(q i3.db "select best_duration from runs where id = 1")
   got=$($N replay --best 1 --db i3.db --format json | python3 -c 'import json,sys; print(json.load(sys.stdin)["duration"])' 2>/dev/null)
   [ -n "$rec" ] && [ "$got" = "$rec" ] && ok || bad "islands -np 3: best replays to '$got', recorded '$rec'"
-  expect_usage "islands resume" "cannot be resumed" "${MPIRUN1[@]}" "$M" ga --islands --resume 1 --db i3.db
+  expect_usage_launched "islands resume" "cannot be resumed" "${MPIRUN1[@]}" "$M" ga --islands --resume 1 --db i3.db
 
   KILL_RANK=1 killed_resume "mpi worker kill" mk1.db "${MPIRUN[@]}" "$M"
   KILL_RANK=0 killed_resume "mpi rank-0 kill" mk0.db "${MPIRUN[@]}" "$M"

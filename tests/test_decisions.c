@@ -19,15 +19,6 @@
 
 static int rng_int(uint64_t *s, int n) { return (int)(rng_splitmix64(s) % (uint64_t)n); }
 
-static sim_params params(int n, int slices)
-{
-    sim_params p;
-    sim_params_default(&p);
-    p.n = n;
-    p.slices = slices;
-    return p;
-}
-
 static sim *new_sim(const sim_params *p, const int32_t *dest)
 {
     char err[256];
@@ -105,7 +96,7 @@ static int same_sequences(const sim_decisions *a, const sim_decisions *b)
  * a flit a cycle from its release, once its previous packet is in): */
 START_TEST(verdicts_by_hand)
 {
-    sim_params p = params(4, 2);
+    sim_params p = testutil_params(4, SIM_DEFAULT_FLITS, 2);
     int32_t dest[16];
     for (int i = 0; i < 16; i++) dest[i] = (i / 4) * 4 + (i % 4 + 1) % 4;
     sim *s = new_sim(&p, dest);
@@ -202,7 +193,7 @@ START_TEST(verdicts_match_simulation)
     uint64_t r = 20261125;
     int64_t proven[NGROUPS + 1] = { 0 }, asked[NGROUPS + 1] = { 0 };
     for (int ci = 0; ci < (int)(sizeof cfgs / sizeof cfgs[0]); ci++) {
-        sim_params p = params(cfgs[ci].n, cfgs[ci].slices);
+        sim_params p = testutil_params(cfgs[ci].n, SIM_DEFAULT_FLITS, cfgs[ci].slices);
         p.vcs = cfgs[ci].vcs;
         p.buffer = cfgs[ci].buffer;
         p.q_update = cfgs[ci].rotate ? QUPDATE_ROTATE : QUPDATE_TAIL;
@@ -276,7 +267,7 @@ END_TEST
  * nothing, not even an unchanged configuration. */
 START_TEST(unknown_records)
 {
-    sim_params p = params(4, 2);
+    sim_params p = testutil_params(4, SIM_DEFAULT_FLITS, 2);
     char err[256];
     traffic *t = traffic_new("brev", 4, 1, err, sizeof err);
     ck_assert_msg(t != NULL, "%s", err);

@@ -22,16 +22,6 @@
 
 static int rng_int(uint64_t *s, int n) { return (int)(rng_splitmix64(s) % (uint64_t)n); }
 
-static sim_params params(int n, int flits, int slices)
-{
-    sim_params p;
-    sim_params_default(&p);
-    p.n = n;
-    p.flits = flits;
-    p.slices = slices;
-    return p;
-}
-
 /* Random genes: schemes, queue orders (random permutations), injection
  * timings in [0, imax] and the interval in [L, L + vspan]. */
 static void randomize(sim_config *c, uint64_t *r, int flits, int imax, int vspan)
@@ -130,7 +120,7 @@ START_TEST(patterns_schemes_intervals)
     const int intervals[] = { 8, 11, 16, 40 };
     for (int k = 0; k < traffic_builtin_count; k++) {
         traffic *t = pattern(traffic_builtin_names[k], 8, 1);
-        sim_params p = params(8, 8, 2);
+        sim_params p = testutil_params(8, 8, 2);
         sim *s = new_sim(&p, t->dest);
         for (int sc = 0; sc < VCSEL_NSCHEMES; sc++)
             for (int v = 0; v < 4; v++) {
@@ -153,7 +143,7 @@ START_TEST(patterns_16x16)
     for (int k = 0; k < traffic_builtin_count; k++) {
         traffic *t = pattern(traffic_builtin_names[k], 16, 1);
         for (int S = 2; S <= 3; S++) {
-            sim_params p = params(16, 8, S);
+            sim_params p = testutil_params(16, 8, S);
             sim *s = new_sim(&p, t->dest);
             const int sc[] = { 0, 3, 5, 9 };
             for (int a = 0; a < 4; a++) {
@@ -183,7 +173,7 @@ START_TEST(random_configs)
             const char *spec = k < traffic_builtin_count ? traffic_builtin_names[k] : "randperm";
             traffic *t = pattern(spec, n, (uint64_t)(k + 7));
             int S = 1 + rng_int(&r, 4);
-            sim_params p = params(n, 8, S);
+            sim_params p = testutil_params(n, 8, S);
             sim *s = new_sim(&p, t->dest);
             int runs = n == 16 ? 2 : 6;
             for (int it = 0; it < runs; it++) {
@@ -214,7 +204,7 @@ START_TEST(random_permutations_and_odd_sizes)
                 int n = sizes[si];
                 traffic *t = pattern(specs[k], n, (uint64_t)seed * 31 + (uint64_t)n);
                 int S = 1 + rng_int(&r, 4);
-                sim_params p = params(n, 8, S);
+                sim_params p = testutil_params(n, 8, S);
                 sim *s = new_sim(&p, t->dest);
                 sim_config *c = sim_config_new(n * n, 3, 0, 8);
                 randomize(c, &r, 8, 2 * n, 2 * n);
@@ -235,7 +225,7 @@ START_TEST(size_32)
     const char *specs[] = { "brev", "randperm", "torn" };
     for (int k = 0; k < 3; k++) {
         traffic *t = pattern(specs[k], 32, 5);
-        sim_params p = params(32, 8, 2);
+        sim_params p = testutil_params(32, 8, 2);
         sim *s = new_sim(&p, t->dest);
         sim_config *c = sim_config_new(32 * 32, 3, 0, 8);
         randomize(c, &r, 8, 20, 16);
@@ -263,7 +253,7 @@ START_TEST(model_choices)
         for (int k = 0; k < 3; k++) {
             const char *spec = k == 0 ? "brev" : k == 1 ? "randperm" : "bcmp";
             traffic *t = pattern(spec, 8, 3);
-            sim_params p = params(8, 8, 2);
+            sim_params p = testutil_params(8, 8, 2);
             switch (variant) {
             case 0: p.tie = TIE_PLUS; break;
             case 1: p.tie = TIE_MINUS; break;
@@ -395,7 +385,7 @@ START_TEST(file_traffic)
     uint64_t r = 5;
     traffic *t = pattern(spec, 8, 1);
     for (int S = 1; S <= 4; S++) {
-        sim_params p = params(8, 8, S);
+        sim_params p = testutil_params(8, 8, S);
         sim *s = new_sim(&p, t->dest);
         for (int it = 0; it < 6; it++) {
             sim_config *c = sim_config_new(64, 3, 0, 8);
@@ -416,7 +406,7 @@ START_TEST(file_traffic)
     fclose(fp);
     t = pattern(spec, 8, 1);
     for (int S = 1; S <= 3; S++) {
-        sim_params p = params(8, 8, S);
+        sim_params p = testutil_params(8, 8, S);
         sim *s = new_sim(&p, t->dest);
         for (int it = 0; it < 6; it++) {
             sim_config *c = sim_config_new(64, 3, 0, 8);
@@ -478,7 +468,7 @@ static void check_stop(const sim_params *p, const int32_t *dest, const sim_confi
 START_TEST(timeout_and_watchdog)
 {
     traffic *t = pattern("brev", 8, 1);
-    sim_params p = params(8, 8, 2);
+    sim_params p = testutil_params(8, 8, 2);
     sim_config *c = sim_config_new(64, 3, 0, 16);
     const int64_t limits[] = { 1, 5, 30, 31, 40 };
     for (int k = 0; k < 5; k++) {
@@ -524,7 +514,7 @@ START_TEST(cutoff)
     const char *specs[] = { "brev", "shfl", "randperm", "torn" };
     for (int k = 0; k < 4; k++) {
         traffic *t = pattern(specs[k], 8, 9);
-        sim_params p = params(8, 8, 2);
+        sim_params p = testutil_params(8, 8, 2);
         sim *s = new_sim(&p, t->dest);
         for (int it = 0; it < 4; it++) {
             sim_config *c = sim_config_new(64, 3, 0, 8);
@@ -561,11 +551,11 @@ END_TEST
  * must fit in 24 bits, run lengths in 31. */
 START_TEST(supports_limits)
 {
-    sim_params p = params(800, 8, 16); /* 640,000 << 4 = 10,240,000 */
+    sim_params p = testutil_params(800, 8, 16); /* 640,000 << 4 = 10,240,000 */
     ck_assert(fast_supports(&p));
     p.slices = 17;                     /* 640,000 << 5 = 20,480,000 > 2^24 */
     ck_assert(!fast_supports(&p));
-    p = params(1024, 8, 16);           /* 2^20 << 4 = 2^24 */
+    p = testutil_params(1024, 8, 16);           /* 2^20 << 4 = 2^24 */
     ck_assert(fast_supports(&p));
     p.max_cycles = (int64_t)INT32_MAX;
     ck_assert(!fast_supports(&p));
@@ -578,7 +568,7 @@ START_TEST(reference_only_switch)
 {
     uint64_t r = 555;
     traffic *t = pattern("brev", 8, 1);
-    sim_params p = params(8, 8, 2);
+    sim_params p = testutil_params(8, 8, 2);
     sim *fast = new_sim(&p, t->dest);
     p.reference_only = 1;
     sim *ref = new_sim(&p, t->dest);
@@ -611,7 +601,7 @@ static void by_hand(const int *src, const int *dst, int nsrc, const int64_t *cut
     int32_t dest[64];
     for (int i = 0; i < 64; i++) dest[i] = i;
     for (int k = 0; k < nsrc; k++) dest[src[k]] = dst[k];
-    sim_params p = params(8, 8, 2);
+    sim_params p = testutil_params(8, 8, 2);
     sim *s = new_sim(&p, dest);
     p.no_load_bound = 1;
     sim *off = new_sim(&p, dest);
@@ -669,7 +659,7 @@ START_TEST(load_bound_random)
     for (int k = 0; k < traffic_builtin_count; k++)
         for (int slices = 2; slices <= 3; slices++) {
             traffic *t = pattern(traffic_builtin_names[k], 8, 1);
-            sim_params p = params(8, 8, slices);
+            sim_params p = testutil_params(8, 8, slices);
             sim *s = new_sim(&p, t->dest);
             p.no_load_bound = 1;
             sim *off = new_sim(&p, t->dest);
@@ -709,7 +699,7 @@ START_TEST(reuse_matches_fresh)
 {
     uint64_t r = 31337;
     traffic *t = pattern("brot", 8, 1);
-    sim_params p = params(8, 8, 3);
+    sim_params p = testutil_params(8, 8, 3);
     sim *s = new_sim(&p, t->dest);
     for (int it = 0; it < 10; it++) {
         sim_config *c = sim_config_new(64, 3, 0, 8);

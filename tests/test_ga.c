@@ -9,7 +9,6 @@
 #include "tests/testutil.h"
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ga/chrom.h"
 #include "ga/floor.h"
@@ -257,29 +256,11 @@ static int check_record(const store_chrom *c, void *arg)
     return 0;
 }
 
-static char *temp_db(void)
-{
-    static char path[64];
-    strcpy(path, "/tmp/nocsim-ga-XXXXXX");
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    close(fd);
-    unlink(path);
-    return path;
-}
-
-static void remove_db(const char *path)
-{
-    char p[96];
-    unlink(path);
-    snprintf(p, sizeof p, "%s-wal", path); unlink(p);
-    snprintf(p, sizeof p, "%s-shm", path); unlink(p);
-}
-
 START_TEST(records_resimulate_and_synonyms_are_distinct)
 {
     char err[256];
-    char *path = temp_db();
+    char path[64];
+    testutil_temp_db(path, "ga");
     store *db = store_open(path, STORE_CREATE, err, sizeof err);
     ck_assert_msg(db != NULL, "%s", err);
     traffic *t;
@@ -318,7 +299,7 @@ START_TEST(records_resimulate_and_synonyms_are_distinct)
     ga_free(g);
     traffic_free(t);
     store_close(db);
-    remove_db(path);
+    testutil_remove_db(path);
 }
 END_TEST
 
@@ -344,16 +325,16 @@ START_TEST(one_lineage_same_result_any_threads)
         char err[256];
         for (int r = 0; r < 4; r++) {
             ga_params gp = local_params(1, 400, 13, r < 3 ? threads[r] : 2);
-            char *path = NULL;
+            char path[64];
             store *db = NULL;
             if (r == 3) {
-                path = temp_db();
+                testutil_temp_db(path, "ga");
                 db = store_open(path, STORE_CREATE, err, sizeof err);
                 ck_assert_msg(db != NULL, "%s", err);
             }
             ga *g = ga_new(&gp, &sp, t->dest, pats[pi], db, "test", "{}", err, sizeof err);
             ck_assert_msg(g && ga_start(g, err, sizeof err) == 0, "%s", err);
-            ck_assert_int_eq(g->spec_depth, gp.threads > 1 ? gp.threads : 0);
+            ck_assert_int_eq(g->spec.depth, gp.threads > 1 ? gp.threads : 0);
             if (r == 3) { /* stop after 150 generations, resume on three threads */
                 for (int k = 0; k < 150; k++) ck_assert_int_gt(ga_step(g, err, sizeof err), 0);
                 int64_t run = ga_run_id(g);
@@ -378,7 +359,7 @@ START_TEST(one_lineage_same_result_any_threads)
             ck_assert(pp.average == pr[0].average);
             ck_assert_int_eq(ga_synonyms(g), syn[0]);
             ga_free(g);
-            if (db) { store_close(db); remove_db(path); }
+            if (db) { store_close(db); testutil_remove_db(path); }
         }
         ck_assert_int_gt(pr[0].repeats, 0);
         traffic_free(t);
@@ -460,8 +441,9 @@ END_TEST
 /* One lineage, three children a generation: after every generation the
  * parent's score is the smaller of its old score and the best child's (the
  * children's metrics stay in jobs[0..2]; jobs[0] holds the one kept), every
- * child is counted (besides a single-slice run per new record), and a run
- * gives the same result on 1 and 3 threads. */
+ * child is counted (besides a single-slice run per new record), no child
+ * is better than the run's best, and a run gives the same result on 1 and 3
+ * threads. */
 START_TEST(best_of_children_kept)
 {
     uint32_t crc1 = 0;
@@ -470,7 +452,7 @@ START_TEST(best_of_children_kept)
         traffic *t;
         ga *g = started(&gp, 8, "shfl", NULL, &t);
         char err[256];
-        ck_assert_int_eq(g->spec_depth, 0);
+        ck_assert_int_eq(g->spec.depth, 0);
         int more = 1, improved = 0;
         while (more > 0) {
             int64_t before = g->score[0], evals = g->evals, nrec = g->ncrc;
@@ -480,6 +462,8 @@ START_TEST(best_of_children_kept)
             for (int j = 0; j < 3; j++) {
                 int64_t sc = ga_score(&gp, &g->jobs[j].m);
                 if (sc < best) best = sc;
+                /* Every child was offered to the records: none beats the best. */
+                ck_assert_int_le(g->best_score, sc);
             }
             ck_assert_int_eq(g->score[0], best < before ? best : before);
             ck_assert_int_eq(g->evals - evals, 3 + (g->ncrc - nrec)); /* and a single-slice run per record */
@@ -554,7 +538,8 @@ START_TEST(resume_continues_identically)
         ga *whole = make("brev", 4, (ga_algo)algo, 1, 11, 25, NULL, &t1);
         run_out(whole);
 
-        char *path = temp_db();
+        char path[64];
+        testutil_temp_db(path, "ga");
         store *db = store_open(path, STORE_CREATE, err, sizeof err);
         ga *part = make("brev", 4, (ga_algo)algo, 2, 11, 25, db, &t2);
         for (int k = 0; k < 12; k++) ck_assert_int_gt(ga_step(part, err, sizeof err), 0);
@@ -579,7 +564,7 @@ START_TEST(resume_continues_identically)
         ga_free(rest);
         traffic_free(t1); traffic_free(t2);
         store_close(db);
-        remove_db(path);
+        testutil_remove_db(path);
     }
 }
 END_TEST

@@ -154,7 +154,7 @@ START_TEST(immigrant_brings_its_decisions)
     ga_island_emigrant(g[0], buf);
     ck_assert_int_eq(ga_island_immigrant(g[1], buf, len, err, sizeof err), 1);
     ga *h = g[1];
-    ck_assert_ptr_nonnull(h->dec);
+    ck_assert_ptr_nonnull(h->rp.dec);
     sim *s = sim_new(&h->sp, t->dest, err, sizeof err);
     sim_config *c = sim_config_new(h->nodes, h->sp.vcs, 0, 8);
     ck_assert(s && c);
@@ -163,7 +163,7 @@ START_TEST(immigrant_brings_its_decisions)
     for (int k = 0; k < 300; k++) {
         sim_config_copy(c, h->pop[0]);
         ga_mutate_local_mix(c, &h->space, h->eff, 1 + k % 3, mix, &h->rng);
-        if (!sim_decisions_repeat(h->dec[0], h->pop[0], c)) continue;
+        if (!sim_decisions_repeat(h->rp.dec[0], h->pop[0], c)) continue;
         proven++;
         sim_metrics m;
         sim_run(s, c, &m);

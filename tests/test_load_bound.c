@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ga/ga.h"
 #include "store/store.h"
@@ -93,11 +92,7 @@ static void free_rows(rows *r)
 START_TEST(same_search_with_and_without)
 {
     char path[64];
-    strcpy(path, "/tmp/nocsim-lb-XXXXXX");
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    close(fd);
-    unlink(path);
+    testutil_temp_db(path, "lb");
     char err[256];
     store *db = store_open(path, STORE_CREATE, err, sizeof err);
     ck_assert_msg(db != NULL, "%s", err);
@@ -147,10 +142,7 @@ START_TEST(same_search_with_and_without)
                 free_rows(&b);
             }
     store_close(db);
-    unlink(path);
-    char p[96];
-    snprintf(p, sizeof p, "%s-wal", path); unlink(p);
-    snprintf(p, sizeof p, "%s-shm", path); unlink(p);
+    testutil_remove_db(path);
 }
 END_TEST
 

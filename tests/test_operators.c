@@ -441,6 +441,35 @@ START_TEST(mutate_local_one_step_on_effective_genes)
 }
 END_TEST
 
+/* A scheme or Q-list step has no range end to clamp at: with only C or
+ * only Q evolving, every step changes exactly one gene (a scheme to
+ * another scheme, a Q list by a swap of two different inputs). */
+START_TEST(mutate_local_scheme_and_queue_steps_always_change)
+{
+    traffic *t;
+    ga_effective *e = effective("brev", &t);
+    const unsigned groups[2] = { GENE_C, GENE_Q };
+    for (int gi = 0; gi < 2; gi++) {
+        sim_config *c = config(), *before = config();
+        ga_space sp = space(groups[gi]);
+        rng r;
+        rng_seed(&r, 29 + (uint64_t)gi);
+        ga_init_random(c, &sp, &r);
+        for (int step = 0; step < 2000; step++) {
+            sim_config_copy(before, c);
+            ga_mutate_local(c, &sp, e, 1, (ga_weighting)(step & 1), &r);
+            unsigned g = 0;
+            int i = -1;
+            ck_assert_int_eq(diff_genes(before, c, &g, &i), 1);
+            ck_assert_uint_eq(g, groups[gi]);
+        }
+        sim_config_free(c); sim_config_free(before);
+    }
+    ga_effective_free(e);
+    traffic_free(t);
+}
+END_TEST
+
 /* k steps change at most k genes, never a non-effective one, never a group
  * that does not evolve; k = 0 changes nothing. */
 START_TEST(mutate_local_k_steps_stay_effective)
@@ -714,6 +743,7 @@ int main(void)
     tcase_add_test(tc, crossover_rate_and_groups);
     tcase_add_test(tc, crossover_same_seed_same_result);
     tcase_add_test(tc, mutate_local_one_step_on_effective_genes);
+    tcase_add_test(tc, mutate_local_scheme_and_queue_steps_always_change);
     tcase_add_test(tc, mutate_local_k_steps_stay_effective);
     tcase_add_test(tc, mutate_local_clamps_at_range_ends);
     tcase_add_test(tc, mutate_local_without_effective_genes);

@@ -14,16 +14,6 @@
 
 /* ---- helpers ---- */
 
-static sim_params params(int n, int flits, int slices)
-{
-    sim_params p;
-    sim_params_default(&p);
-    p.n = n;
-    p.flits = flits;
-    p.slices = slices;
-    return p;
-}
-
 /* Traffic where only the listed (src, dst) pairs send. */
 static int32_t *pairs(int n, const int (*pr)[2], int npairs)
 {
@@ -79,7 +69,7 @@ START_TEST(isolated_packet_duration)
                 int src = xy(n, trips[k][0], trips[k][1]), dst = xy(n, trips[k][2], trips[k][3]);
                 int pr[1][2] = { { src, dst } };
                 int32_t *d = pairs(n, pr, 1);
-                sim_params p = params(n, lens[li], 1);
+                sim_params p = testutil_params(n, lens[li], 1);
                 sim_config *c = sim_config_new(n * n, 3, 0, (uint32_t)lens[li]);
                 sim_metrics m = run(&p, d, c);
                 int dx = abs(trips[k][2] - trips[k][0]), dy = abs(trips[k][3] - trips[k][1]);
@@ -108,7 +98,7 @@ START_TEST(injection_timing_shifts)
     int n = 8, src = xy(n, 1, 1), dst = xy(n, 4, 3);
     int pr[1][2] = { { src, dst } };
     int32_t *d = pairs(n, pr, 1);
-    sim_params p = params(n, 8, 1);
+    sim_params p = testutil_params(n, 8, 1);
     sim_config *c = sim_config_new(n * n, 3, 0, 8);
     c->inject[src] = 7;
     sim_metrics m = run(&p, d, c);
@@ -161,7 +151,7 @@ START_TEST(tail_cycles_by_hand)
     int n = 8, src = xy(n, 1, 1);
     int pr1[1][2] = { { src, xy(n, 4, 3) } };
     int32_t *d = pairs(n, pr1, 1);
-    sim_params p = params(n, 8, 2);
+    sim_params p = testutil_params(n, 8, 2);
     sim_config *c = sim_config_new(n * n, 3, 0, 40);
     int64_t t[2 * 64];
     sim_metrics m = tails_both(&p, d, c, t);
@@ -177,7 +167,7 @@ START_TEST(tail_cycles_by_hand)
     int a = xy(n, 0, 0), b = xy(n, 1, 0);
     int pr2[2][2] = { { a, xy(n, 2, 0) }, { b, xy(n, 3, 0) } };
     d = pairs(n, pr2, 2);
-    p = params(n, 8, 1);
+    p = testutil_params(n, 8, 1);
     c = sim_config_new(n * n, 3, 0, 8);
     c->inject[b] = 1;
     m = tails_both(&p, d, c, t);
@@ -212,7 +202,7 @@ START_TEST(queue_selection_order_decides)
     int n = 8, a = xy(n, 0, 0), b = xy(n, 1, 0);
     int pr[2][2] = { { a, xy(n, 2, 0) }, { b, xy(n, 3, 0) } };
     int32_t *d = pairs(n, pr, 2);
-    sim_params p = params(n, 8, 1);
+    sim_params p = testutil_params(n, 8, 1);
     sim_config *c = sim_config_new(n * n, 3, 0, 8);
     c->inject[b] = 1;
     sim_metrics m = run(&p, d, c);
@@ -236,7 +226,7 @@ START_TEST(output_vc_held_until_tail)
     int n = 8;
     int pr[2][2] = { { xy(n, 0, 0), xy(n, 2, 0) }, { xy(n, 1, 0), xy(n, 2, 0) } };
     int32_t *d = pairs(n, pr, 2);
-    sim_params p = params(n, 8, 1);
+    sim_params p = testutil_params(n, 8, 1);
     sim_config *c = sim_config_new(n * n, 3, 0, 8);
     sim_metrics m = run(&p, d, c);
     ck_assert_int_eq(m.duration, 18);
@@ -269,7 +259,7 @@ START_TEST(vc_selection_scheme_decides)
     int n = 8;
     int pr[2][2] = { { xy(n, 3, 0), xy(n, 5, 0) }, { xy(n, 4, 0), xy(n, 6, 0) } };
     int32_t *d = pairs(n, pr, 2);
-    sim_params p = params(n, 8, 1);
+    sim_params p = testutil_params(n, 8, 1);
     const int want[10] = { 18, -1, 18, -1, 18, 19, 18, 18, 19, 19 };
     for (int k = 0; k < 10; k++) {
         if (want[k] < 0) continue; /* the alternating schemes: see the fast-path equivalence tests */
@@ -392,7 +382,7 @@ static void check_run(int n, const char *pattern, int scheme, uint32_t interval,
     char err[256];
     traffic *t = traffic_new(pattern, n, seed, err, sizeof err);
     ck_assert_msg(t != NULL, "%s", err);
-    sim_params p = params(n, 8, slices);
+    sim_params p = testutil_params(n, 8, slices);
     sim *s = sim_new(&p, t->dest, err, sizeof err);
     ck_assert_msg(s != NULL, "%s", err);
     sim_config *c = sim_config_new(t->nodes, 3, scheme, interval);
@@ -458,7 +448,7 @@ START_TEST(tie_choice_picks_the_way_round)
             int src = dir ? xy(n, 4, 0) : xy(n, 0, 0), dst = dir ? xy(n, 0, 0) : xy(n, 4, 0);
             int pr[1][2] = { { src, dst } };
             int32_t *d = pairs(n, pr, 1);
-            sim_params p = params(n, 8, 1);
+            sim_params p = testutil_params(n, 8, 1);
             p.tie = ties[k];
             sim_config *c = sim_config_new(n * n, 3, 0, 8);
             char err[128];
@@ -512,7 +502,7 @@ START_TEST(slot_reuse_choice_sets_the_pipeline_rate)
     int n = 8, src = xy(n, 1, 1), dst = xy(n, 3, 2);
     int pr[1][2] = { { src, dst } };
     int32_t *d = pairs(n, pr, 1);
-    sim_params p = params(n, 4, 1);
+    sim_params p = testutil_params(n, 4, 1);
     p.buffer = 1;
     sim_config *c = sim_config_new(n * n, 3, 0, 4);
     check_choice(p, d, c, set_same_cycle, 3 + 2 * 4, 3 + 4 + 1);
@@ -536,7 +526,7 @@ START_TEST(q_update_choice_decides_the_second_grant)
     int n = 8, e = xy(n, 3, 2);
     int pr[3][2] = { { xy(n, 2, 1), xy(n, 2, 3) }, { xy(n, 1, 2), xy(n, 2, 3) }, { e, xy(n, 2, 5) } };
     int32_t *d = pairs(n, pr, 3);
-    sim_params p = params(n, 8, 1);
+    sim_params p = testutil_params(n, 8, 1);
     sim_config *c = sim_config_new(n * n, 3, 0, 8);
     c->inject[e] = 1;
     check_choice(p, d, c, set_rotate, 27, 29);
@@ -560,7 +550,7 @@ START_TEST(dateline_choice_decides_who_goes_first)
     int n = 8;
     int pr[2][2] = { { xy(n, 3, 3), xy(n, 4, 4) }, { xy(n, 4, 2), xy(n, 4, 5) } };
     int32_t *d = pairs(n, pr, 2);
-    sim_params p = params(n, 8, 1);
+    sim_params p = testutil_params(n, 8, 1);
     sim_config *c = sim_config_new(n * n, 3, 0, 8);
     c->scheme[xy(n, 4, 3) * NPORTS + PORT_N] = 5;
     check_choice(p, d, c, set_after_link, 19, 20);
@@ -581,7 +571,7 @@ START_TEST(input_limit_choice_changes_runs)
     for (int k = 0; k < 6; k++) {
         traffic *t = traffic_new(names[k], 8, 1, err, sizeof err);
         ck_assert_msg(t != NULL, "%s", err);
-        sim_params p = params(8, 8, 3);
+        sim_params p = testutil_params(8, 8, 3);
         sim_config *c = sim_config_new(64, 3, 1, 12);
         sim_metrics plain = run(&p, t->dest, c);
         p.input_limit = INPUT_PER_PORT;
@@ -604,7 +594,7 @@ START_TEST(self_send_latency)
 {
     int n = 4;
     int32_t *d = pairs(n, NULL, 0);
-    sim_params p = params(n, 8, 1);
+    sim_params p = testutil_params(n, 8, 1);
     p.self = SELF_SEND;
     for (int i = 1; i < n * n; i++) d[i] = (i + 1) % (n * n); /* everyone busy but node 0 */
     for (int i = 0; i < n * n; i++) d[i] = i;
@@ -632,7 +622,7 @@ START_TEST(idle_skip_waits_for_a_packet_in_progress)
 {
     int n = 4;
     int32_t *d = pairs(n, NULL, 0);
-    sim_params p = params(n, 4, 1);
+    sim_params p = testutil_params(n, 4, 1);
     p.buffer = 1;
     p.self = SELF_SEND;
     sim_config *c = sim_config_new(n * n, 3, 0, 4);
@@ -655,7 +645,7 @@ START_TEST(interlock_waits_for_the_previous_slice)
     int n = 8, a = xy(n, 1, 1), b = xy(n, 2, 1);
     int pr[2][2] = { { a, b }, { b, a } };
     int32_t *d = pairs(n, pr, 2);
-    sim_params p = params(n, 8, 2);
+    sim_params p = testutil_params(n, 8, 2);
     sim_config *c = sim_config_new(n * n, 3, 0, 8);
     sim_metrics m = run(&p, d, c);
     ck_assert_int_eq(m.duration, 18);
@@ -677,7 +667,7 @@ START_TEST(slice_reinit_runs_clean_and_matters)
     int differs = 0;
     for (int k = 0; k < 6; k++) {
         traffic *t = traffic_new(names[k], 8, 1, err, sizeof err);
-        sim_params p = params(8, 8, 3);
+        sim_params p = testutil_params(8, 8, 3);
         sim_config *c = sim_config_new(64, 3, 1, 12);
         sim_metrics plain = run(&p, t->dest, c);
         p.slice_reinit = 1;
@@ -698,7 +688,7 @@ START_TEST(deterministic)
     traffic *t1 = traffic_new("randperm", 16, 42, err, sizeof err);
     traffic *t2 = traffic_new("randperm", 16, 42, err, sizeof err);
     ck_assert_mem_eq(t1->dest, t2->dest, sizeof(int32_t) * 256);
-    sim_params p = params(16, 8, 2);
+    sim_params p = testutil_params(16, 8, 2);
     sim *s = sim_new(&p, t1->dest, err, sizeof err);
     sim_config *c = sim_config_new(256, 3, 5, 20);
     for (int i = 0; i < 256; i++) { c->inject[i] = (uint16_t)(i * 7 % 13); c->scheme[i * 5 + i % 5] = (uint8_t)(i % 10); }

@@ -15,16 +15,6 @@
 #include "sim/stacking.h"
 #include "traffic/traffic.h"
 
-static sim_params params(int n, int flits, int slices)
-{
-    sim_params p;
-    sim_params_default(&p);
-    p.n = n;
-    p.flits = flits;
-    p.slices = slices;
-    return p;
-}
-
 /* The plain implementation: simple stacking of scheme k at interval v, run
  * by one simulator; -1 if it does not finish. */
 static int64_t plain_stacking(const sim_params *p, const int32_t *dest, int k, uint32_t v)
@@ -45,7 +35,7 @@ static int64_t plain_stacking(const sim_params *p, const int32_t *dest, int k, u
  * V and best duration equal the plain loop's, whatever the thread count. */
 START_TEST(sweep_equals_plain_loop)
 {
-    sim_params p = params(4, 8, 2);
+    sim_params p = testutil_params(4, 8, 2);
     char err[256];
     traffic *t = traffic_new("brev", p.n, 1, err, sizeof err);
     ck_assert_msg(t != NULL, "%s", err);
@@ -82,7 +72,7 @@ END_TEST
  * shortest is at the smallest V (the packet length), for every scheme. */
 START_TEST(isolated_sender_by_hand)
 {
-    sim_params p = params(4, 8, 2);
+    sim_params p = testutil_params(4, 8, 2);
     int32_t dest[16];
     for (int i = 0; i < 16; i++) dest[i] = i;
     dest[0] = 1;
@@ -94,7 +84,7 @@ START_TEST(isolated_sender_by_hand)
     uint32_t bv[3];
     int64_t bd[3], dur[3 * W], sims = 0;
     ck_assert_int_eq(sim_stacking_sweep(pl, 16, p.vcs, schemes, 3, LO, HI, bv, bd, dur, &sims), 0);
-    sim_params one = params(4, 8, 1);
+    sim_params one = testutil_params(4, 8, 1);
     int64_t alone = plain_stacking(&one, dest, 0, LO);   /* the first slice by itself */
     for (int s = 0; s < 3; s++) {
         for (int j = 0; j < W; j++) ck_assert_int_eq(dur[s * W + j], alone + LO + j);
@@ -118,7 +108,7 @@ START_TEST(optima_equal_full_sweep)
     int schemes[VCSEL_NSCHEMES];
     for (int k = 0; k < VCSEL_NSCHEMES; k++) schemes[k] = k;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        sim_params p = params(cases[c].n, 8, cases[c].slices);
+        sim_params p = testutil_params(cases[c].n, 8, cases[c].slices);
         char err[256];
         traffic *t = traffic_new(cases[c].traffic, p.n, 1, err, sizeof err);
         ck_assert_msg(t != NULL, "%s", err);
@@ -149,7 +139,7 @@ END_TEST
  * 24 + 8 exceeds it, so each scheme costs exactly one block of 16 runs. */
 START_TEST(optima_isolated_sender_one_block)
 {
-    sim_params p = params(4, 8, 2);
+    sim_params p = testutil_params(4, 8, 2);
     int32_t dest[16];
     for (int i = 0; i < 16; i++) dest[i] = i;
     dest[0] = 1;
@@ -160,7 +150,7 @@ START_TEST(optima_isolated_sender_one_block)
     uint32_t bv[3];
     int64_t bd[3], sims = 0;
     ck_assert_int_eq(sim_stacking_optima(pl, 16, p.vcs, 2, 8, schemes, 3, 8, 200, bv, bd, &sims), 0);
-    sim_params one = params(4, 8, 1);
+    sim_params one = testutil_params(4, 8, 1);
     int64_t alone = plain_stacking(&one, dest, 0, 8);
     ck_assert_int_lt(alone + 8, 24 + 8);   /* the premise: the stop comes after one block */
     for (int s = 0; s < 3; s++) {

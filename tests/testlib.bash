@@ -5,3 +5,26 @@ pass=0 fail=0
 ok()  { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 check() { [ "$2" = "$3" ] && ok || bad "$1: got '$2', want '$3'"; }
+# expect_usage WHAT FRAGMENT COMMAND...: COMMAND refuses its input as a usage
+# error: exit status 2, nothing on stdout, exactly one line on stderr, and
+# that line contains FRAGMENT.  Returns 0 when all of it holds.
+expect_usage() { expect_usage_ one "$@"; }
+# expect_usage_launched WHAT FRAGMENT COMMAND...: the same for a program run
+# through a launcher (mpirun) that adds lines of its own after the
+# program's: the first line of stderr must contain FRAGMENT.
+expect_usage_launched() { expect_usage_ first "$@"; }
+expect_usage_() {
+  local mode=$1 what=$2 frag=$3; shift 3
+  local o e rc err
+  o=$(mktemp) e=$(mktemp)
+  "$@" >"$o" 2>"$e"; rc=$?
+  err=$(cat "$e")
+  local nout nerr; nout=$(wc -c <"$o") nerr=$(wc -l <"$e")
+  local head; head=$(head -c 200 "$o")
+  [ "$mode" = first ] && err=$(head -n 1 "$e") nerr=1
+  rm -f "$o" "$e"
+  [ "$rc" -eq 2 ] || { bad "$what: exit $rc, want 2 ($err)"; return 1; }
+  [ "$nout" -eq 0 ] || { bad "$what: wrote to stdout: $head"; return 1; }
+  [ "$nerr" -eq 1 ] || { bad "$what: stderr is not one line: $err"; return 1; }
+  case $err in *"$frag"*) ok ;; *) bad "$what: '$err' lacks '$frag'"; return 1 ;; esac
+}

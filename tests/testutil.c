@@ -1,7 +1,10 @@
 /* Shared by the Check test executables (see testutil.h). */
 #include "tests/testutil.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 void testutil_same_metrics(const sim_metrics *a, const sim_metrics *b, const char *what, const char *an,
                            const char *bn)
@@ -12,6 +15,34 @@ void testutil_same_metrics(const sim_metrics *a, const sim_metrics *b, const cha
     SAME(flits_injected); SAME(flits_ejected); SAME(packets); SAME(idle_nodes); SAME(cycles);
     SAME(max_link_flits); SAME(stop_cycle); SAME(late); SAME(tail_profile); SAME(late_sum);
 #undef SAME
+}
+
+sim_params testutil_params(int n, int flits, int slices)
+{
+    sim_params p;
+    sim_params_default(&p);
+    p.n = n;
+    p.flits = flits;
+    p.slices = slices;
+    return p;
+}
+
+void testutil_temp_db(char *path, const char *stem)
+{
+    ck_assert_uint_le(strlen(stem), 30);
+    snprintf(path, 64, "/tmp/nocsim-%s-XXXXXX", stem);
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    unlink(path);
+}
+
+void testutil_remove_db(const char *path)
+{
+    char p[96];
+    unlink(path);
+    snprintf(p, sizeof p, "%s-wal", path); unlink(p);
+    snprintf(p, sizeof p, "%s-shm", path); unlink(p);
 }
 
 int testutil_run(Suite *s)

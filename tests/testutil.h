@@ -6,6 +6,16 @@
 
 #include "sim/sim.h"
 
+/* The default parameters (sim_params_default) with an n x n torus,
+ * flits-flit packets and slices slices. */
+sim_params testutil_params(int n, int flits, int slices);
+
+/* A name for a new database file in /tmp (no file of that name exists),
+ * "/tmp/nocsim-STEM-XXXXXX", into path (64 bytes: stem at most 30). */
+void testutil_temp_db(char *path, const char *stem);
+/* Remove database file path and its -wal and -shm side files. */
+void testutil_remove_db(const char *path);
+
 /* Run every test of s; the process exit status (0 when all pass). */
 int testutil_run(Suite *s);
 

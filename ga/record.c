@@ -1,0 +1,150 @@
+/* The record a run keeps: signatures, the best and its synonyms
+ * (ga_consider), and one store transaction a generation (ga_persist). */
+#include <stdlib.h>
+
+#include "ga/checkpoint.h"
+#include "ga/chrom.h"
+#include "ga/ga_internal.h"
+
+/* ---- signatures ---------------------------------------------------------- */
+
+static int crc_known(const ga *g, uint32_t crc)
+{
+    for (size_t k = 0; k < g->ncrc; k++)   /* a few hundred at most: a scan is fine */
+        if (g->crcs[k] == crc) return 1;
+    return 0;
+}
+
+static int crc_add(ga *g, uint32_t crc)
+{
+    if (g->ncrc == g->capcrc) {
+        size_t cap = g->capcrc ? 2 * g->capcrc : 64;
+        uint32_t *p = realloc(g->crcs, cap * sizeof *p);
+        if (!p) return -1;
+        g->crcs = p;
+        g->capcrc = cap;
+    }
+    g->crcs[g->ncrc++] = crc;
+    return 0;
+}
+
+/* Keep c for this generation's transaction, with its single-slice t_d, T_e. */
+static int add_record(ga *g, const sim_config *c, const sim_metrics *m, int64_t score, uint32_t crc, int synonym)
+{
+    if (g->rec.n == g->rec.cap) {
+        int cap = g->rec.cap ? 2 * g->rec.cap : 16;
+        ga_record *p = realloc(g->rec.recs, (size_t)cap * sizeof *p);
+        if (!p) return -1;
+        g->rec.recs = p;
+        g->rec.cap = cap;
+    }
+    ga_record *r = &g->rec.recs[g->rec.n];
+    r->len = chrom_encoded_size(g->n, g->sp.vcs);
+    if (!(r->genes = malloc(r->len))) return -1;
+    chrom_encode(c, g->n, r->genes);
+    r->crc = crc;
+    r->score = score;
+    r->m = *m;
+    sim_run(g->single, c, &r->m1);
+    g->evals++;
+    r->synonym = synonym;
+    r->generation = g->generation;
+    g->rec.n++;
+    return 0;
+}
+
+/* A newly evaluated chromosome: a new best, a synonym of the best, or
+ * neither.  Returns 1 if it is a clone of a recorded best (same signature). */
+int ga_consider(ga *g, const sim_config *c, const sim_metrics *m, int64_t score)
+{
+    if (score >= GA_SCORE_INF || score > g->best_score) return 0;
+    uint32_t crc = chrom_signature(c, g->n, g->rec.scratch);
+    if (score < g->best_score) {
+        g->best_score = score;
+        g->best_m = *m;
+        g->best_crc = crc;
+        sim_config_copy(g->best, c);
+        g->synonyms = 0;
+        g->syn_seen = 0;
+        g->new_best = 1;
+        if (!crc_known(g, crc)) {
+            crc_add(g, crc);
+            add_record(g, c, m, score, crc, 0);
+        }
+        return 0;
+    }
+    if (crc_known(g, crc)) return 1;
+    /* Sparse: only the synonyms whose number (counting this score's synonyms
+     * met, revisits of unrecorded ones included) is a power of two. */
+    g->syn_seen++;
+    if (g->gp.record == GA_RECORD_SPARSE && (g->syn_seen & (g->syn_seen - 1))) return 0;
+    crc_add(g, crc);
+    g->synonyms++;
+    add_record(g, c, m, score, crc, 1);
+    return 0;
+}
+
+/* ---- persistence --------------------------------------------------------- */
+
+/* One transaction per generation: its statistics and records, and, at most
+ * once a second (and always at the start and the end), the checkpoint.
+ * Resuming from an older checkpoint replays the generations after it
+ * exactly: their rows are rewritten with the same values and their records
+ * are already there. */
+int ga_persist(ga *g, int force_checkpoint, char *err, size_t errlen)
+{
+    ga_progress pr;
+    ga_get_progress(g, &pr);
+    if (!g->db) goto done;
+    if (store_begin(g->db, err, errlen) != STORE_OK) return -1;
+    store_gen sg = { .run = g->run, .generation = g->generation, .best = g->best_m.duration,
+                     .average = pr.average, .evaluations = g->evals, .elapsed = pr.elapsed };
+    if (store_gen_add(g->db, &sg, err, errlen) != STORE_OK) goto fail;
+    for (int k = 0; k < g->rec.n; k++) {
+        ga_record *r = &g->rec.recs[k];
+        /* The store keeps the fitness in cycles; the secondary key only orders the search. */
+        store_chrom sc = { .run = g->run, .generation = r->generation, .crc = r->crc, .score = ga_score_primary(r->score),
+                           .duration = r->m.duration, .t_d = r->m1.duration, .t_e = r->m1.te,
+                           .ir = r->m.ir, .or_ = r->m.or_, .ib = r->m.ib, .ob = r->m.ob, .lb = r->m.lb,
+                           .is_synonym = r->synonym, .genes = r->genes, .genes_len = r->len };
+        int rc = store_chrom_add(g->db, &sc, NULL, err, errlen);
+        if (rc != STORE_OK && rc != STORE_EXISTS) goto fail;
+    }
+    if (g->best_score < GA_SCORE_INF &&
+        store_run_set_best(g->db, g->run, ga_score_primary(g->best_score), g->best_m.duration, g->best_crc, err, errlen) != STORE_OK)
+        goto fail;
+    double now = ga_now_seconds();
+    if (force_checkpoint || now - g->last_checkpoint >= 1.0) {
+        uint8_t *blob = NULL;
+        size_t len = 0;
+        if (ga_checkpoint_save(g, &blob, &len, err, errlen)) goto fail;
+        int rc = store_checkpoint_put(g->db, g->run, g->generation, blob, len, err, errlen);
+        free(blob);
+        if (rc != STORE_OK) goto fail;
+        g->last_checkpoint = now;
+    }
+    if (store_commit(g->db, err, errlen) != STORE_OK) goto fail;
+done:
+    for (int k = 0; k < g->rec.n; k++) free(g->rec.recs[k].genes);
+    g->rec.n = 0;
+    return 0;
+fail:
+    store_rollback(g->db, NULL, 0);
+    return -1;
+}
+
+int ga_flush(ga *g, char *err, size_t errlen) { return ga_persist(g, 1, err, errlen); }
+
+int ga_finish(ga *g, char *err, size_t errlen)
+{
+    if (!g->db) return 0;
+    return store_run_set_status(g->db, g->run, "finished", err, errlen) == STORE_OK ? 0 : -1;
+}
+
+void ga_records_free(ga *g)
+{
+    for (int k = 0; k < g->rec.n; k++) free(g->rec.recs[k].genes);
+    free(g->rec.recs);
+    free(g->rec.scratch);
+    free(g->crcs);
+}

@@ -1,0 +1,93 @@
+/* Speculation: one lineage of one child a generation on several threads
+ * (ga_internal.h, ga_spec). */
+#include <stdlib.h>
+
+#include "ga/ga_internal.h"
+
+/* Speculate as deep as there are threads (the perturbation's batches,
+ * several children and several lineages use them already). */
+int ga_spec_alloc(ga *g)
+{
+    const ga_params *gp = &g->gp;
+    ga_spec *s = &g->spec;
+    if (!(gp->pop == 1 && gp->children == 1 && gp->algo == GA_ALGO_LOCAL && gp->perturb == 0 && gp->threads > 1))
+        return 0;
+    int K = gp->threads < GA_SPEC_MAX ? gp->threads : GA_SPEC_MAX;
+    s->child = calloc((size_t)K, sizeof *s->child);
+    s->tails = calloc((size_t)K, sizeof *s->tails);
+    s->jobs = calloc((size_t)K, sizeof *s->jobs);
+    s->rng = calloc((size_t)K, sizeof *s->rng);
+    s->kind = calloc((size_t)K, sizeof *s->kind);
+    s->dec = calloc((size_t)K, sizeof *s->dec);
+    s->repeat = calloc((size_t)K, 1);
+    if (!s->child || !s->tails || !s->jobs || !s->rng || !s->kind || !s->dec || !s->repeat) return -1;
+    s->depth = K;
+    for (int j = 0; j < K; j++) {
+        if (!(s->child[j] = ga_new_config(g))) return -1;
+        if (g->tl.npk && !(s->tails[j] = malloc(sizeof **s->tails * (size_t)g->tl.npk))) return -1;
+        if (g->rp.dec && !(s->dec[j] = sim_decisions_new(&g->sp))) return -1;
+    }
+    return 0;
+}
+
+void ga_spec_free(ga *g)
+{
+    ga_spec *s = &g->spec;
+    for (int j = 0; j < s->depth; j++) {
+        sim_config_free(s->child[j]);
+        free(s->tails[j]);
+        sim_decisions_free(s->dec[j]);
+    }
+    free(s->child); free(s->tails); free(s->jobs); free(s->rng); free(s->kind); free(s->dec); free(s->repeat);
+}
+
+/* Make the children of the next depth generations from the one lineage's
+ * current parent, each as if the ones before it were rejected, and evaluate
+ * them together (not counted until taken). */
+static void speculate(ga *g)
+{
+    ga_spec *s = &g->spec;
+    int64_t gen = g->generation;
+    int j = 0;
+    while (j < s->depth) {
+        g->generation = gen + j;
+        ga_make_children(g);
+        sim_config *t = g->child[0]; g->child[0] = s->child[j]; s->child[j] = t;
+        s->kind[j] = g->kind[0];
+        s->rng[j] = g->rng;
+        s->jobs[j] = ga_child_job(g, 0, s->child[j], s->tails[j], s->dec[j]);
+        int repeat = !s->jobs[j].cfg;
+        s->repeat[j] = (uint8_t)repeat;
+        j++;
+        /* A proven repeat is accepted: any child behind it would be void. */
+        if (repeat) break;
+    }
+    g->generation = gen;
+    sim_pool_run(g->pool, s->jobs, j);
+    s->n = j;
+    s->next = 0;
+}
+
+/* The next speculated child is exactly what ga_make_children and
+ * evaluation would give, as the parent and the generator are where they
+ * were when it was made. */
+void ga_spec_take(ga *g)
+{
+    ga_spec *s = &g->spec;
+    if (s->next >= s->n) speculate(g);
+    int j = s->next++;
+    sim_config *t = g->child[0]; g->child[0] = s->child[j]; s->child[j] = t;
+    if (g->tl.ctails) {
+        int64_t *x = g->tl.ctails[0]; g->tl.ctails[0] = s->tails[j]; s->tails[j] = x;
+    }
+    sim_decisions *d = g->rp.cdec[0]; g->rp.cdec[0] = s->dec[j]; s->dec[j] = d;
+    g->rp.repeat[0] = s->repeat[j];
+    g->kind[0] = s->kind[j];
+    g->rng = s->rng[j];
+    g->jobs[0] = s->jobs[j];
+    g->jobs[0].cfg = g->child[0];
+    g->jobs[0].tails = g->tl.ctails ? g->tl.ctails[0] : NULL;
+    g->jobs[0].dec = g->rp.cdec[0];
+    if (g->rp.repeat[0]) g->repeats++;
+    else g->evals++;
+}

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The checking build (build-check/nocsim, -DNOCSIM_CHECK): the fast engine
+# walks its stated invariants after every cycle (sim/fast.c) and aborts on
+# the first that does not hold.  Simulations over the patterns, word and
+# ring FIFOs, model choices and a short GA run (cut runs, recorded
+# decisions) must finish and print exactly what the normal build prints.
+set -u
+N=${NOCSIM:-./nocsim}
+C=${NOCSIM_CHECK_BIN:-}
+. "$(cd "$(dirname "$0")" && pwd)/testlib.bash"
+if [ -z "$C" ] || [ ! -x "$C" ]; then
+  echo "invariants.sh: NOCSIM_CHECK_BIN must name the checking build (make check-build)"; exit 1
+fi
+same_run() { # description, arguments of nocsim...
+  local what=$1; shift
+  local a b rc
+  b=$("$C" "$@" 2>&1); rc=$?
+  [ $rc -eq 0 ] || { bad "$what: checking build exit $rc: $(printf '%s' "$b" | tail -2)"; return; }
+  a=$("$N" "$@" 2>&1)
+  check "$what: same output" "$(printf '%s' "$b" | sed 's/"seconds": [0-9.]*//')" "$(printf '%s' "$a" | sed 's/"seconds": [0-9.]*//')"
+}
+for p in bcmp brev brot shfl torn trns; do
+  same_run "$p 16x16 2 slices" sim --traffic $p --size 16 --slices 2 --interval 20 --format json
+  same_run "$p 8x8 3 slices C05" sim --traffic $p --size 8 --slices 3 --interval 9 --arb C05 --format json
+done
+same_run "ring FIFOs (buffer 12)"   sim --traffic brev --size 8 --slices 2 --buffer 12 --format json
+same_run "short packets, buffer 2"  sim --traffic shfl --size 8 --slices 4 --flits 3 --buffer 2 --interval 3 --format json
+same_run "one-flit FIFOs"           sim --traffic trns --size 8 --slices 2 --buffer 1 --format json
+same_run "4 VCs, rotate, plus"      sim --traffic brot --size 8 --slices 2 --vcs 4 --q-update rotate --tie plus --format json
+same_run "dateline after-link"      sim --traffic torn --size 8 --slices 2 --dateline after-link --self send --format json
+same_run "randperm"                 sim --traffic randperm --seed 5 --size 8 --slices 2 --format json
+same_run "ga (cut runs, proofs)"    ga --traffic brev --size 8 --slices 2 --evals 400 --threads 1 --no-db --quiet --format json
+same_run "ga paper"                 ga --algo paper --pop 6 --generations 10 --traffic bcmp --size 8 --slices 2 --threads 1 --no-db --quiet --format json
+echo "invariants.sh: $pass passed, $fail failed"
+[ $fail -eq 0 ]
