@@ -9,13 +9,6 @@ source "$(dirname "$0")/testlib.bash"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 N=$(cd "$(dirname "$N")" && pwd)/$(basename "$N")
 cd "$tmp"
-expect_usage() { # description, expected stderr fragment, command...
-  local what=$1 frag=$2; shift 2
-  local err; err=$("$@" 2>&1 >/dev/null); local rc=$?
-  if [ $rc -ne 2 ]; then bad "$what: exit $rc, want 2"; return; fi
-  if [ "$(printf '%s\n' "$err" | wc -l)" -ne 1 ]; then bad "$what: error is not one line: $err"; return; fi
-  case $err in *"$frag"*) ok;; *) bad "$what: '$err' lacks '$frag'";; esac
-}
 
 expect_usage "rate 0"            "(0, 1]"                    $N load --rate 0
 expect_usage "rate above 1"      "(0, 1]"                    $N load --rate 1.5
