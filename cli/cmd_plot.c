@@ -128,6 +128,20 @@ static int gen_row(const store_gen *g, void *arg)
     return 0;
 }
 
+/* Run `arg` (a positional RUN) of the database into *r for figure `kind`.
+ * Returns EXIT_OK, or the status after a message (a bad id or a missing run
+ * is bad input). */
+static int get_run(store *db, const char *kind, const char *arg, long *id, store_run *r)
+{
+    char err[512];
+    if (!arg_int("plot", "RUN", arg, 1, INT64_MAX / 2, id)) return EXIT_USAGE;
+    int rc = store_run_get(db, *id, r, err, sizeof err);
+    if (rc == STORE_OK) return EXIT_OK;
+    if (rc == STORE_NOTFOUND) fprintf(stderr, "nocsim plot %s: run %ld does not exist in %s\n", kind, *id, store_path(db));
+    else fprintf(stderr, "nocsim plot %s: %s\n", kind, err);
+    return rc == STORE_NOTFOUND ? EXIT_USAGE : EXIT_FAIL;
+}
+
 static int plot_generations(store *db, char **runs, int nruns, viz_figure **out)
 {
     char title[256] = "GA convergence: run", err[512];
@@ -137,14 +151,11 @@ static int plot_generations(store *db, char **runs, int nruns, viz_figure **out)
     if (!f) return EXIT_FAIL;
     for (int k = 0; k < nruns; k++) {
         long id;
-        if (!arg_int("plot", "RUN", runs[k], 1, INT64_MAX / 2, &id)) { viz_fig_free(f); return EXIT_USAGE; }
         store_run r;
-        int rc = store_run_get(db, id, &r, err, sizeof err);
-        if (rc != STORE_OK) {
-            if (rc == STORE_NOTFOUND) fprintf(stderr, "nocsim plot generations: run %ld does not exist in %s\n", id, store_path(db));
-            else fprintf(stderr, "nocsim plot generations: %s\n", err);
+        int rc = get_run(db, "generations", runs[k], &id, &r);
+        if (rc != EXIT_OK) {
             viz_fig_free(f);
-            return rc == STORE_NOTFOUND ? EXIT_USAGE : EXIT_FAIL;
+            return rc;
         }
         char name[160];
         snprintf(name, sizeof name, "run %ld (%s, %d slices)", id, r.traffic ? r.traffic : "?", (int)r.slices);
@@ -243,14 +254,11 @@ static int plot_load(store *db, char **runs, int nruns, viz_figure **out)
     if (!f) return EXIT_FAIL;
     for (int k = 0; k < nruns; k++) {
         long id;
-        if (!arg_int("plot", "RUN", runs[k], 1, INT64_MAX / 2, &id)) { viz_fig_free(f); return EXIT_USAGE; }
         store_run r;
-        int rc = store_run_get(db, id, &r, err, sizeof err);
-        if (rc != STORE_OK) {
-            if (rc == STORE_NOTFOUND) fprintf(stderr, "nocsim plot load: run %ld does not exist in %s\n", id, store_path(db));
-            else fprintf(stderr, "nocsim plot load: %s\n", err);
+        int rc = get_run(db, "load", runs[k], &id, &r);
+        if (rc != EXIT_OK) {
             viz_fig_free(f);
-            return rc == STORE_NOTFOUND ? EXIT_USAGE : EXIT_FAIL;
+            return rc;
         }
         int is_load = r.kind && !strcmp(r.kind, "load");
         char name[200];

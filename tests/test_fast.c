@@ -22,24 +22,6 @@
 
 static int rng_int(uint64_t *s, int n) { return (int)(rng_splitmix64(s) % (uint64_t)n); }
 
-/* Random genes: schemes, queue orders (random permutations), injection
- * timings in [0, imax] and the interval in [L, L + vspan]. */
-static void randomize(sim_config *c, uint64_t *r, int flits, int imax, int vspan)
-{
-    for (int k = 0; k < c->nodes * NPORTS; k++) c->scheme[k] = (uint8_t)rng_int(r, VCSEL_NSCHEMES);
-    size_t lists = (size_t)c->nodes * NPORTS * (size_t)c->vcs;
-    for (size_t k = 0; k < lists; k++) {
-        uint8_t *q = c->qorder + k * NPORTS;
-        for (int j = 0; j < NPORTS; j++) q[j] = (uint8_t)j;
-        for (int j = NPORTS - 1; j > 0; j--) {
-            int x = rng_int(r, j + 1);
-            uint8_t t = q[j]; q[j] = q[x]; q[x] = t;
-        }
-    }
-    for (int i = 0; i < c->nodes; i++) c->inject[i] = (uint16_t)rng_int(r, imax + 1);
-    c->interval = (uint32_t)(flits + rng_int(r, vspan + 1));
-}
-
 static void same_metrics(const sim_metrics *a, const sim_metrics *b, const char *what)
 {
     testutil_same_metrics(a, b, what, "fast", "reference");
@@ -178,7 +160,7 @@ START_TEST(random_configs)
             int runs = n == 16 ? 2 : 6;
             for (int it = 0; it < runs; it++) {
                 sim_config *c = sim_config_new(n * n, 3, 0, 8);
-                randomize(c, &r, 8, 3 * n, 3 * n);
+                testutil_random_genes(c, &r, 8, 3 * n, 3 * n);
                 char what[96];
                 snprintf(what, sizeof what, "random n=%d %s S=%d run %d", n, spec, S, it);
                 check_equal(s, c, what);
@@ -207,7 +189,7 @@ START_TEST(random_permutations_and_odd_sizes)
                 sim_params p = testutil_params(n, 8, S);
                 sim *s = new_sim(&p, t->dest);
                 sim_config *c = sim_config_new(n * n, 3, 0, 8);
-                randomize(c, &r, 8, 2 * n, 2 * n);
+                testutil_random_genes(c, &r, 8, 2 * n, 2 * n);
                 char what[96];
                 snprintf(what, sizeof what, "n=%d %s seed %d S=%d", n, specs[k], seed, S);
                 check_equal(s, c, what);
@@ -228,7 +210,7 @@ START_TEST(size_32)
         sim_params p = testutil_params(32, 8, 2);
         sim *s = new_sim(&p, t->dest);
         sim_config *c = sim_config_new(32 * 32, 3, 0, 8);
-        randomize(c, &r, 8, 20, 16);
+        testutil_random_genes(c, &r, 8, 20, 16);
         char what[96];
         snprintf(what, sizeof what, "32x32 %s", specs[k]);
         check_equal(s, c, what);
@@ -290,7 +272,7 @@ START_TEST(model_choices)
             ck_assert_msg(fast_supports(&p), "variant %d: the fast engine should support it", variant);
             for (int it = 0; it < 3; it++) {
                 sim_config *c = sim_config_new(64, p.vcs, 0, 8);
-                randomize(c, &r, p.flits, 20, 20);
+                testutil_random_genes(c, &r, p.flits, 20, 20);
                 char what[96];
                 snprintf(what, sizeof what, "variant %d %s run %d", variant, spec, it);
                 check_equal(s, c, what);
@@ -315,7 +297,7 @@ START_TEST(mesh_both_rules)
         for (int k = 0; k < 5; k++)
             for (int it = 0; it < 4; it++) {
                 traffic *t = pattern(specs[k], n, (uint64_t)it + 1);
-                sim_params p = params(n, 2 + rng_int(&r, 10), 1 + rng_int(&r, 3));
+                sim_params p = testutil_params(n, 2 + rng_int(&r, 10), 1 + rng_int(&r, 3));
                 p.topo = TOPO_MESH;
                 p.vc_rule = it % 2 ? VCRULE_ANY : VCRULE_DATELINE;
                 p.vcs = 1 + rng_int(&r, 4);
@@ -324,7 +306,7 @@ START_TEST(mesh_both_rules)
                 ck_assert(fast_supports(&p));
                 sim *s = new_sim(&p, t->dest);
                 sim_config *c = sim_config_new(n * n, p.vcs, 0, (uint32_t)p.flits);
-                randomize(c, &r, p.flits, 3 * n, 3 * n);
+                testutil_random_genes(c, &r, p.flits, 3 * n, 3 * n);
                 char what[128];
                 snprintf(what, sizeof what, "mesh n=%d %s L=%d S=%d V=%d B=%d rule=%d run %d", n, specs[k], p.flits,
                          p.slices, p.vcs, p.buffer, p.vc_rule, it);
@@ -350,14 +332,14 @@ START_TEST(rectangles)
                 char err[256];
                 traffic *t = traffic_new_grid(specs[k], w, h, (uint64_t)k + 1, err, sizeof err);
                 ck_assert_msg(t != NULL, "%s", err);
-                sim_params p = params(w, 2 + rng_int(&r, 8), 1 + rng_int(&r, 3));
+                sim_params p = testutil_params(w, 2 + rng_int(&r, 8), 1 + rng_int(&r, 3));
                 p.h = h;
                 p.topo = mesh ? TOPO_MESH : TOPO_TORUS;
                 p.vc_rule = mesh && rng_int(&r, 2) ? VCRULE_ANY : VCRULE_DATELINE;
                 p.tie = (route_tie)rng_int(&r, 3);
                 sim *s = new_sim(&p, t->dest);
                 sim_config *c = sim_config_new(w * h, p.vcs, 0, (uint32_t)p.flits);
-                randomize(c, &r, p.flits, 2 * (w + h), 2 * (w + h));
+                testutil_random_genes(c, &r, p.flits, 2 * (w + h), 2 * (w + h));
                 char what[128];
                 snprintf(what, sizeof what, "%dx%d %s %s L=%d S=%d rule=%d tie=%d", w, h, mesh ? "mesh" : "torus",
                          specs[k], p.flits, p.slices, p.vc_rule, p.tie);
@@ -389,7 +371,7 @@ START_TEST(file_traffic)
         sim *s = new_sim(&p, t->dest);
         for (int it = 0; it < 6; it++) {
             sim_config *c = sim_config_new(64, 3, 0, 8);
-            randomize(c, &r, 8, 100, 60);
+            testutil_random_genes(c, &r, 8, 100, 60);
             char what[64];
             snprintf(what, sizeof what, "file one packet S=%d run %d", S, it);
             sim_metrics m = check_equal(s, c, what);
@@ -410,7 +392,7 @@ START_TEST(file_traffic)
         sim *s = new_sim(&p, t->dest);
         for (int it = 0; it < 6; it++) {
             sim_config *c = sim_config_new(64, 3, 0, 8);
-            randomize(c, &r, 8, it < 3 ? 10 : 200, 50);
+            testutil_random_genes(c, &r, 8, it < 3 ? 10 : 200, 50);
             char what[64];
             snprintf(what, sizeof what, "file pairs S=%d run %d", S, it);
             check_equal(s, c, what);
@@ -489,7 +471,7 @@ START_TEST(timeout_and_watchdog)
         traffic *tk = pattern(specs[k], 8, 1);
         sim *s = new_sim(&p, tk->dest);
         for (int it = 0; it < 3; it++) {
-            randomize(c, &r, 8, 40, 30);
+            testutil_random_genes(c, &r, 8, 40, 30);
             char what[64];
             snprintf(what, sizeof what, "watchdog 1 %s run %d", specs[k], it);
             sim_metrics m = check_equal(s, c, what);
@@ -518,7 +500,7 @@ START_TEST(cutoff)
         sim *s = new_sim(&p, t->dest);
         for (int it = 0; it < 4; it++) {
             sim_config *c = sim_config_new(64, 3, 0, 8);
-            randomize(c, &r, 8, 12, 12);
+            testutil_random_genes(c, &r, 8, 12, 12);
             sim_metrics ref, m;
             sim_run_reference(s, c, &ref);
             ck_assert_int_eq(ref.status, SIM_OK);
@@ -574,7 +556,7 @@ START_TEST(reference_only_switch)
     sim *ref = new_sim(&p, t->dest);
     for (int it = 0; it < 3; it++) {
         sim_config *c = sim_config_new(64, 3, 0, 8);
-        randomize(c, &r, 8, 12, 12);
+        testutil_random_genes(c, &r, 8, 12, 12);
         sim_metrics a, b;
         sim_run(fast, c, &a);
         ck_assert(sim_ran_fast(fast));
@@ -665,7 +647,7 @@ START_TEST(load_bound_random)
             sim *off = new_sim(&p, t->dest);
             for (int it = 0; it < 6; it++) {
                 sim_config *c = sim_config_new(64, 3, 0, 8);
-                randomize(c, &r, 8, 6, 6);
+                testutil_random_genes(c, &r, 8, 6, 6);
                 sim_metrics ref, m, mo;
                 sim_run_reference(s, c, &ref);
                 ck_assert_int_eq(ref.status, SIM_OK);
@@ -703,7 +685,7 @@ START_TEST(reuse_matches_fresh)
     sim *s = new_sim(&p, t->dest);
     for (int it = 0; it < 10; it++) {
         sim_config *c = sim_config_new(64, 3, 0, 8);
-        randomize(c, &r, 8, 16, 16);
+        testutil_random_genes(c, &r, 8, 16, 16);
         sim_metrics a, b;
         sim_run(s, c, &a);
         sim *fresh = new_sim(&p, t->dest);

@@ -1,6 +1,8 @@
 /* Shared by the Check test executables (see testutil.h). */
 #include "tests/testutil.h"
 
+#include "util/rng.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,4 +54,22 @@ int testutil_run(Suite *s)
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+static int draw(uint64_t *s, int n) { return (int)(rng_splitmix64(s) % (uint64_t)n); }
+
+void testutil_random_genes(sim_config *c, uint64_t *r, int flits, int imax, int vspan)
+{
+    for (int k = 0; k < c->nodes * NPORTS; k++) c->scheme[k] = (uint8_t)draw(r, VCSEL_NSCHEMES);
+    size_t lists = (size_t)c->nodes * NPORTS * (size_t)c->vcs;
+    for (size_t k = 0; k < lists; k++) {
+        uint8_t *q = c->qorder + k * NPORTS;
+        for (int j = 0; j < NPORTS; j++) q[j] = (uint8_t)j;
+        for (int j = NPORTS - 1; j > 0; j--) {
+            int x = draw(r, j + 1);
+            uint8_t t = q[j]; q[j] = q[x]; q[x] = t;
+        }
+    }
+    for (int i = 0; i < c->nodes; i++) c->inject[i] = (uint16_t)draw(r, imax + 1);
+    c->interval = (uint32_t)(flits + draw(r, vspan + 1));
 }

@@ -16,6 +16,11 @@ void testutil_temp_db(char *path, const char *stem);
 /* Remove database file path and its -wal and -shm side files. */
 void testutil_remove_db(const char *path);
 
+/* Random genes into c from the splitmix64 stream *r: schemes, queue orders
+ * (random permutations), injection timings in [0, imax] and the interval in
+ * [flits, flits + vspan]. */
+void testutil_random_genes(sim_config *c, uint64_t *r, int flits, int imax, int vspan);
+
 /* Run every test of s; the process exit status (0 when all pass). */
 int testutil_run(Suite *s);
 
