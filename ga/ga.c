@@ -288,6 +288,12 @@ static void evaluate_children(ga *g)
     g->repeats += proven;
 }
 
+/* One generation: the children (the next speculated one, or made and
+ * evaluated here, the best of C kept), each offered to the records and
+ * taking its parent's place when no worse (local) or better (paper; a paper
+ * crossover child always); then the restarts (a paper clone of a recorded
+ * best, --lifetime, --watchdog) re-initialise slots, any new parent voids
+ * the speculated children, and the generation is written. */
 int ga_step(ga *g, char *err, size_t errlen)
 {
     const ga_params *gp = &g->gp;

@@ -72,6 +72,8 @@ run_test() {
 }
 
 cd "$scratch" || exit 2
+# What failing tests leave behind (tests/testutil.h) stays in the scratch folder.
+mkdir -p "$scratch/tmp" && export TMPDIR=$scratch/tmp
 all_targets=()
 for i in "${!names[@]}"; do
     selected "${names[$i]}" || continue

@@ -355,14 +355,13 @@ END_TEST
  * release heap with late injection timings. */
 START_TEST(file_traffic)
 {
-    char path[] = "/tmp/nocsim_test_fast_XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    FILE *fp = fdopen(fd, "w");
+    char path[TESTUTIL_PATH_MAX];
+    testutil_temp_file(path, "test-fast");
+    FILE *fp = fopen(path, "w");
     ck_assert_ptr_nonnull(fp);
     fprintf(fp, "# one packet\n9 45\n");
     fclose(fp);
-    char spec[64];
+    char spec[TESTUTIL_PATH_MAX + 8];
     snprintf(spec, sizeof spec, "file:%s", path);
     uint64_t r = 5;
     traffic *t = pattern(spec, 8, 1);

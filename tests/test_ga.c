@@ -259,7 +259,7 @@ static int check_record(const store_chrom *c, void *arg)
 START_TEST(records_resimulate_and_synonyms_are_distinct)
 {
     char err[256];
-    char path[64];
+    char path[TESTUTIL_PATH_MAX];
     testutil_temp_db(path, "ga");
     store *db = store_open(path, STORE_CREATE, err, sizeof err);
     ck_assert_msg(db != NULL, "%s", err);
@@ -307,7 +307,7 @@ END_TEST
  * run must still be the sequential one: same best, signature, evaluations,
  * average and synonyms with 1, 2 and 5 threads, and a run stopped on two
  * threads and resumed on three ends like the one-thread run.  The check on
- * spec_depth keeps the test from passing without speculating at all. */
+ * spec.depth keeps the test from passing without speculating at all. */
 START_TEST(one_lineage_same_result_any_threads)
 {
     const char *pats[] = { "shfl", "brev" };
@@ -325,7 +325,7 @@ START_TEST(one_lineage_same_result_any_threads)
         char err[256];
         for (int r = 0; r < 4; r++) {
             ga_params gp = local_params(1, 400, 13, r < 3 ? threads[r] : 2);
-            char path[64];
+            char path[TESTUTIL_PATH_MAX];
             store *db = NULL;
             if (r == 3) {
                 testutil_temp_db(path, "ga");
@@ -538,7 +538,7 @@ START_TEST(resume_continues_identically)
         ga *whole = make("brev", 4, (ga_algo)algo, 1, 11, 25, NULL, &t1);
         run_out(whole);
 
-        char path[64];
+        char path[TESTUTIL_PATH_MAX];
         testutil_temp_db(path, "ga");
         store *db = store_open(path, STORE_CREATE, err, sizeof err);
         ga *part = make("brev", 4, (ga_algo)algo, 2, 11, 25, db, &t2);

@@ -145,7 +145,7 @@ static ga_params combo_params(const combo *c, int threads)
     return gp;
 }
 
-static char db_path[64];
+static char db_path[TESTUTIL_PATH_MAX];
 
 static store *open_temp_db(void)
 {

@@ -91,7 +91,7 @@ static void free_rows(rows *r)
 
 START_TEST(same_search_with_and_without)
 {
-    char path[64];
+    char path[TESTUTIL_PATH_MAX];
     testutil_temp_db(path, "lb");
     char err[256];
     store *db = store_open(path, STORE_CREATE, err, sizeof err);

@@ -352,13 +352,12 @@ START_TEST(pattern_errors)
     ck_assert_ptr_nonnull(t);
     traffic_free(t);
 
-    char path[] = "/tmp/nocsim-traffic-XXXXXX";
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    FILE *f = fdopen(fd, "w");
+    char path[TESTUTIL_PATH_MAX];
+    testutil_temp_file(path, "traffic");
+    FILE *f = fopen(path, "w");
     fprintf(f, "# two packets\n0 5\n3 1   # trailing comment\n\n7 99\n");
     fclose(f);
-    char spec[64];
+    char spec[TESTUTIL_PATH_MAX + 8];
     snprintf(spec, sizeof spec, "file:%s", path);
     ck_assert_ptr_null(traffic_new(spec, 4, 1, err, sizeof err));
     ck_assert_ptr_nonnull(strstr(err, "line 5"));
@@ -709,10 +708,8 @@ END_TEST
 
 static const char *write_tmp(char *path, const char *text)
 {
-    strcpy(path, "/tmp/nocsim-config-XXXXXX");
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    FILE *f = fdopen(fd, "w");
+    testutil_temp_file(path, "config");
+    FILE *f = fopen(path, "w");
     fputs(text, f);
     fclose(f);
     return path;
@@ -720,7 +717,7 @@ static const char *write_tmp(char *path, const char *text)
 
 START_TEST(config_file_round_trip)
 {
-    char path[64], err[256];
+    char path[TESTUTIL_PATH_MAX], err[256];
     sim_config *c = sim_config_new(16, 3, 0, 8);
     write_tmp(path, "# test\nsize 4\ninterval 21\ninject * 3\ninject 5 9\nscheme * * C05\nscheme 2 P C09\n"
                     "qorder * E * W N E S P\nqorder 1 N 2 P S W E N\n");
@@ -762,7 +759,7 @@ START_TEST(config_file_errors_name_the_line)
         { "bogus 1\n", "unknown directive" },
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        char path[64], err[256];
+        char path[TESTUTIL_PATH_MAX], err[256];
         sim_config *c = sim_config_new(16, 3, 0, 8);
         write_tmp(path, cases[k].text);
         ck_assert_int_ne(sim_config_load(c, 4, path, err, sizeof err), 0);

@@ -29,19 +29,26 @@ sim_params testutil_params(int n, int flits, int slices)
     return p;
 }
 
+void testutil_temp_file(char *path, const char *stem)
+{
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !*dir) dir = "/tmp";
+    int n = snprintf(path, TESTUTIL_PATH_MAX, "%s/nocsim-%s-XXXXXX", dir, stem);
+    ck_assert(n > 0 && n < TESTUTIL_PATH_MAX);
+    int fd = mkstemp(path);
+    ck_assert_msg(fd >= 0, "cannot create a file in %s", dir);
+    close(fd);
+}
+
 void testutil_temp_db(char *path, const char *stem)
 {
-    ck_assert_uint_le(strlen(stem), 30);
-    snprintf(path, 64, "/tmp/nocsim-%s-XXXXXX", stem);
-    int fd = mkstemp(path);
-    ck_assert_int_ge(fd, 0);
-    close(fd);
+    testutil_temp_file(path, stem);
     unlink(path);
 }
 
 void testutil_remove_db(const char *path)
 {
-    char p[96];
+    char p[TESTUTIL_PATH_MAX + 8];
     unlink(path);
     snprintf(p, sizeof p, "%s-wal", path); unlink(p);
     snprintf(p, sizeof p, "%s-shm", path); unlink(p);

@@ -10,8 +10,15 @@
  * flits-flit packets and slices slices. */
 sim_params testutil_params(int n, int flits, int slices);
 
-/* A name for a new database file in /tmp (no file of that name exists),
- * "/tmp/nocsim-STEM-XXXXXX", into path (64 bytes: stem at most 30). */
+/* Temporary files go to $TMPDIR (default /tmp), so that a caller (such as
+ * scripts/mutants.sh) can collect what failing tests leave behind.  Paths
+ * have at most TESTUTIL_PATH_MAX bytes. */
+#define TESTUTIL_PATH_MAX 256
+/* Create an empty file "$TMPDIR/nocsim-STEM-XXXXXX" and put its name into
+ * path (TESTUTIL_PATH_MAX bytes); the caller removes it. */
+void testutil_temp_file(char *path, const char *stem);
+/* A name for a new database file as testutil_temp_file's, with no file of
+ * that name. */
 void testutil_temp_db(char *path, const char *stem);
 /* Remove database file path and its -wal and -shm side files. */
 void testutil_remove_db(const char *path);
