@@ -28,6 +28,9 @@ same_run "short packets, buffer 2"  sim --traffic shfl --size 8 --slices 4 --fli
 same_run "one-flit FIFOs"           sim --traffic trns --size 8 --slices 2 --buffer 1 --format json
 same_run "4 VCs, rotate, plus"      sim --traffic brot --size 8 --slices 2 --vcs 4 --q-update rotate --tie plus --format json
 same_run "dateline after-link"      sim --traffic torn --size 8 --slices 2 --dateline after-link --self send --format json
+same_run "mesh, any-VC rule"        sim --topology mesh --traffic brev --size 8 --slices 2 --format json
+same_run "mesh, dateline rule"      sim --topology mesh --vc-rule dateline --traffic bcmp --size 8 --slices 3 --format json
+same_run "mesh, one VC, ring FIFOs" sim --topology mesh --vcs 1 --buffer 10 --traffic trns --size 8 --slices 2 --format json
 same_run "randperm"                 sim --traffic randperm --seed 5 --size 8 --slices 2 --format json
 same_run "ga (cut runs, proofs)"    ga --traffic brev --size 8 --slices 2 --evals 400 --threads 1 --no-db --quiet --format json
 same_run "ga paper"                 ga --algo paper --pop 6 --generations 10 --traffic bcmp --size 8 --slices 2 --threads 1 --no-db --quiet --format json

@@ -1,5 +1,7 @@
 /* libFuzzer target: random networks, traffic and configurations through
- * both engines.  The input's bytes choose the size (4, 6 or 8), VCs, FIFO
+ * both engines.  The input's bytes choose the size (4, 6 or 8 wide, as
+ * high or 2 to 8 high), the topology (torus or mesh) and the mesh's VC rule,
+ * VCs, FIFO
  * depth (word and ring FIFOs), packet length, slices, the model choices that
  * the fast engine supports, the traffic (any destination per source, itself
  * included), the interval, the timings, the schemes and the queue orders;
@@ -72,8 +74,10 @@ static void fill_config(input *in, sim_config *c, const sim_params *p)
 static const char *what_params(const sim_params *p)
 {
     static char buf[160];
-    snprintf(buf, sizeof buf, "n %d vcs %d buffer %d flits %d slices %d tie %d dateline %d q-update %d self %d", p->n,
-             p->vcs, p->buffer, p->flits, p->slices, (int)p->tie, (int)p->dateline, (int)p->q_update, (int)p->self);
+    snprintf(buf, sizeof buf,
+             "n %d h %d topo %d vc-rule %d vcs %d buffer %d flits %d slices %d tie %d dateline %d q-update %d self %d",
+             p->n, sim_height(p), (int)p->topo, (int)p->vc_rule, p->vcs, p->buffer, p->flits, p->slices, (int)p->tie,
+             (int)p->dateline, (int)p->q_update, (int)p->self);
     return buf;
 }
 
@@ -107,14 +111,14 @@ typedef struct {
 
 static void take_trace(sim *s, const sim_params *p, const sim_metrics *m, trace *t)
 {
-    int nodes = p->n * p->n;
+    int nodes = sim_nodes(p);
     for (int k = 0; k < nodes * 4; k++) sim_link_stats(s, k, &t->links[3 * k], &t->links[3 * k + 1], &t->links[3 * k + 2]);
     if (m->status == SIM_OK) sim_tail_cycles(s, t->tails);
 }
 
 static void same_trace(const sim_params *p, const sim_metrics *m, const trace *a, const trace *b, const char *case_)
 {
-    int nodes = p->n * p->n;
+    int nodes = sim_nodes(p);
     for (int k = 0; k < nodes * 4 * 3; k++)
         if (a->links[k] != b->links[k]) differ(p, "a link's statistics", (long long)a->links[k], (long long)b->links[k], case_);
     if (m->status != SIM_OK) return;
@@ -143,7 +147,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sim_params_default(&p);
     static const int sizes[3] = { 4, 6, 8 };
     p.n = sizes[take(&in, 3)];
-    p.vcs = 3 + (int)take(&in, 2);
+    static const int heights[] = { 0, 2, 4, 6, 8 };
+    p.h = heights[take(&in, 5)];
+    p.topo = (route_topology)take(&in, 2);
+    p.vc_rule = p.topo == TOPO_MESH && take(&in, 2) ? VCRULE_ANY : VCRULE_DATELINE;
+    p.vcs = p.topo == TOPO_MESH ? 1 + (int)take(&in, 4) : 3 + (int)take(&in, 2);
     p.buffer = 1 + (int)take(&in, 10);
     p.flits = 2 + (int)take(&in, 11);
     p.slices = 1 + (int)take(&in, 4);
@@ -153,7 +161,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     p.self = (sim_self)take(&in, 2);
     p.deadlock_cycles = 200;
     p.max_cycles = 20000;
-    int nodes = p.n * p.n;
+    int nodes = sim_nodes(&p);
     int32_t dest[64];
     for (int i = 0; i < nodes; i++) dest[i] = (int32_t)take(&in, (unsigned)nodes);
     char err[256];
