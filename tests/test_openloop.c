@@ -55,6 +55,14 @@ START_TEST(analytic_by_hand)
     /* Transpose's 8 fixed points send nothing: 56 sources, mean hops over
      * them 2 * (sum |x - y| over x != y) / 56 = 2 * 168 / 56 = 6. */
     ck_assert_double_eq_tol(ol_zero_load(&p, t, &hops), 6 + 8 + 1, 1e-9);
+    /* A hotspot share of 0.5 on node 0: the 63 other nodes send it half
+     * their packets plus 1/63 of the other half (uniform), and node 0, whose
+     * hotspot draws fall back to the pattern, none: its ejection channel
+     * carries 63 x 0.5 + 63 x 0.5 / 63 = 32 times a node's rate. */
+    char err[128];
+    ck_assert_int_eq(synth_set_hotspot(u, "0:0.5", err, sizeof err), 0);
+    ck_assert_double_eq_tol(ol_channel_bound(&p, u, what, sizeof what), 1.0 / 32, 1e-9);
+    ck_assert_str_eq(what, "ejection at node 0");
     synth_free(u);
     synth_free(t);
 }
