@@ -2,6 +2,7 @@
  * topology (run, bounds, verify).  This file parses flags and prints; the
  * problem, the search, its defaults and the statistics are in cc/. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "store/store.h"
+#include "util/outfile.h"
 
 typedef struct {
     cc_desc desc;        /* the problem as the flags state it */
@@ -376,12 +378,12 @@ static int do_cycles(const cc_opts *o)
 
 static bool write_schedule(const char *path, const cc_schedule *sch, const cc_problem *pb)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) { fprintf(stderr, "nocsim cc: --out: cannot write '%s': %s\n", path, strerror(errno)); return false; }
-    cc_schedule_write_json(f, sch, pb, "");
-    fputc('\n', f);
-    bool bad = ferror(f) != 0;
-    if (fclose(f) != 0 || bad) { fprintf(stderr, "nocsim cc: --out: writing '%s' failed: %s\n", path, strerror(errno ? errno : EIO)); return false; }
+    outfile f;
+    char err[PATH_MAX + 256];
+    if (outfile_open(&f, path, err, sizeof err) != OUTFILE_OK) { fprintf(stderr, "nocsim cc: --out %s\n", err); return false; }
+    cc_schedule_write_json(f.f, sch, pb, "");
+    fputc('\n', f.f);
+    if (outfile_commit(&f, err, sizeof err) != OUTFILE_OK) { fprintf(stderr, "nocsim cc: --out %s\n", err); return false; }
     return true;
 }
 
@@ -622,6 +624,11 @@ int cmd_cc(int argc, char **argv)
     if (o.cycles && o.fmt == FMT_CSV) {
         fprintf(stderr, "nocsim cc: --cycles: not with --format csv (one row per run); use --out FILE, then nocsim cc cycles FILE --format csv\n");
         return EXIT_USAGE;
+    }
+    if (o.out) {   /* a bad output path, or one that is an input, before any work */
+        const char *inputs[] = { o.db, cli_traffic_file(o.desc.topology) };
+        int rc = cli_check_output("cc", "--out", o.out, inputs, 2);
+        if (rc != EXIT_OK) return rc;
     }
     if (o.db) {   /* a bad --db is refused before the search, as by every command */
         int rc = EXIT_OK;

@@ -2,6 +2,7 @@
  * progress line and a summary with the baselines it has to beat.  Parse the
  * flags, run (new or resumed), print; the GA's parameters, their ranges and
  * the rule for which runs may be resumed live in ga/. */
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,7 +298,8 @@ static int parse(int argc, char **argv, ga_opts *o)
         return cli_fail("ga", EXIT_USAGE, "--stack-vmax: %d is below the packet length %d (allowed: [%d, %d])",
                         o->gp.stack_vmax, o->mo.params.flits, o->mo.params.flits, SIM_SWEEP_MAX);
     /* An output path that cannot be written is refused before the run, not after it. */
-    if (o->save_best) return cli_check_output("ga", "--save-best", o->save_best);
+    const char *inputs[] = { o->no_db ? NULL : o->db, cli_traffic_file(o->mo.traffic) };
+    if (o->save_best) return cli_check_output("ga", "--save-best", o->save_best, inputs, 2);
     return EXIT_OK;
 }
 
@@ -435,7 +437,8 @@ static int save_best(const char *path, const ga *g)
     const sim_config *best = ga_best(g, &bm, &crc);
     chromfile_meta meta = { .traffic = ga_traffic_name(g), .slices = sp->slices, .flits = sp->flits,
                             .run = ga_run_id(g), .chromosome = 0, .duration = bm.duration, .crc = crc };
-    if (chromfile_write(path, best, sp->n, &meta)) return cli_fail("ga", EXIT_FAIL, "--save-best %s: cannot write the file", path);
+    char err[PATH_MAX + 256];
+    if (chromfile_write(path, best, sp->n, &meta, err, sizeof err)) return cli_fail("ga", EXIT_FAIL, "--save-best %s", err);
     return EXIT_OK;
 }
 

@@ -1,6 +1,7 @@
 /* `nocsim replay` and `nocsim export`: the paper's parameter-loading mode.
  * A recorded chromosome (or a chromosome file) is re-simulated under the
  * run-time parameters given, optionally searching the interval. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -310,6 +311,8 @@ int cmd_replay(int argc, char **argv)
         if (o.help) replay_help();
         return rc;
     }
+    const char *inputs[] = { o.sel.file ? NULL : o.db, o.sel.file, cli_traffic_file(o.mo.traffic) };
+    if ((rc = activity_opts_check("replay", &o.ao, inputs, 3)) != EXIT_OK) return rc;
     replay_input in;
     memset(&in, 0, sizeof in);
     replay_result res;
@@ -354,7 +357,8 @@ int cmd_export(int argc, char **argv)
         fprintf(stderr, "nocsim export: give exactly one of --chrom, --crc, --best\n");
         return EXIT_USAGE;
     }
-    int rc = EXIT_OK;
+    int rc = cli_check_output(cmd, "-o", out, &dbpath, 1);
+    if (rc != EXIT_OK) return rc;
     store *db = cli_store_open(cmd, dbpath, STORE_READONLY, &rc);
     if (!db) return rc;
     int64_t id;
@@ -366,10 +370,8 @@ int cmd_export(int argc, char **argv)
     if (rc == EXIT_OK) {
         chromfile_meta meta = { .traffic = src.traffic, .slices = src.sp.slices, .flits = src.sp.flits,
                                 .run = rec.run, .chromosome = rec.id, .duration = rec.duration, .crc = rec.crc };
-        if (chromfile_write(out, cfg, src.sp.n, &meta)) {
-            fprintf(stderr, "nocsim export: -o %s: cannot write the file\n", out);
-            rc = EXIT_FAIL;
-        }
+        char err[PATH_MAX + 256];
+        if (chromfile_write(out, cfg, src.sp.n, &meta, err, sizeof err)) rc = cli_fail(cmd, EXIT_FAIL, "-o %s", err);
         sim_config_free(cfg);
         store_chrom_clear(&rec);
         method_source_clear(&src);

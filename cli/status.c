@@ -2,11 +2,14 @@
 #include "cli/status.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "util/outfile.h"
 
 int cli_fail(const char *cmd, int status, const char *fmt, ...)
 {
@@ -39,27 +42,21 @@ int cli_setup_status(const char *err)
     return strstr(err, "out of memory") ? EXIT_FAIL : EXIT_USAGE;
 }
 
-int cli_check_output(const char *cmd, const char *flag, const char *path)
+int cli_check_output(const char *cmd, const char *flag, const char *path, const char *const *inputs, int ninputs)
 {
     if (strcmp(path, "-") == 0) return EXIT_OK;
-    if (!*path) return cli_fail(cmd, EXIT_USAGE, "%s: the path is empty", flag);
-    struct stat sb;
-    if (stat(path, &sb) == 0) {
-        if (S_ISDIR(sb.st_mode)) return cli_fail(cmd, EXIT_USAGE, "%s %s: is a directory", flag, path);
-        if (access(path, W_OK) != 0) return cli_fail(cmd, EXIT_USAGE, "%s %s: %s", flag, path, strerror(errno));
-        return EXIT_OK;
-    }
-    if (errno != ENOENT) return cli_fail(cmd, EXIT_USAGE, "%s %s: %s", flag, path, strerror(errno));
-    /* A new file: its directory must exist and be writable. */
-    const char *slash = strrchr(path, '/');
-    char dir[4096];
-    if (!slash) snprintf(dir, sizeof dir, ".");
-    else snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
-    if (stat(dir, &sb) != 0) return cli_fail(cmd, EXIT_USAGE, "%s %s: directory %s: %s", flag, path, dir, strerror(errno));
-    if (!S_ISDIR(sb.st_mode)) return cli_fail(cmd, EXIT_USAGE, "%s %s: %s is not a directory", flag, path, dir);
-    if (access(dir, W_OK | X_OK) != 0)
-        return cli_fail(cmd, EXIT_USAGE, "%s %s: directory %s: %s", flag, path, dir, strerror(errno));
+    char err[PATH_MAX + 256];
+    if (outfile_check(path, err, sizeof err) != OUTFILE_OK) return cli_fail(cmd, EXIT_USAGE, "%s %s", flag, err);
+    for (int k = 0; k < ninputs; k++)
+        if (inputs[k] && outfile_is_input(path, inputs[k]))
+            return cli_fail(cmd, EXIT_USAGE, "%s %s: is the input file %s (or one of its -wal/-journal files); "
+                            "nothing was written", flag, path, inputs[k]);
     return EXIT_OK;
+}
+
+const char *cli_traffic_file(const char *spec)
+{
+    return spec && strncmp(spec, "file:", 5) == 0 ? spec + 5 : NULL;
 }
 
 int cli_close_stdout(const char *cmd, int status)

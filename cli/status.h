@@ -36,11 +36,16 @@ store *cli_store_open(const char *cmd, const char *path, int flags, int *status)
  * parameters or the traffic were refused. */
 int cli_setup_status(const char *err);
 
-/* Whether a file can be created or overwritten at path ("-" is stdout), so a
- * long run learns of a bad output path before it starts.  Returns EXIT_OK,
- * or EXIT_USAGE after printing "nocsim CMD: FLAG PATH: <why>".  Writes
- * nothing. */
-int cli_check_output(const char *cmd, const char *flag, const char *path);
+/* Whether a file can be written at path ("-" is stdout) and is none of the
+ * command's input files (inputs[0..ninputs-1], NULL entries skipped; a
+ * database's -wal and -journal count, and links are followed), so a run
+ * learns of a bad output path before it reads or writes anything.  The one
+ * rule for every output flag (util/outfile.h's outfile_check).  Returns
+ * EXIT_OK, or EXIT_USAGE after printing "nocsim CMD: FLAG PATH: <why>".
+ * Writes nothing. */
+int cli_check_output(const char *cmd, const char *flag, const char *path, const char *const *inputs, int ninputs);
+/* The file of a traffic spec "file:PATH", or NULL for a named pattern. */
+const char *cli_traffic_file(const char *spec);
 
 /* Flush and close stdout.  Returns status, or EXIT_FAIL after a message when
  * status was EXIT_OK and any output was lost (a full disk, a closed pipe). */

@@ -3,7 +3,7 @@
  * so the user who edits it sees plain gnuplot. */
 #define _XOPEN_SOURCE 700   /* realpath */
 #include "viz/figure.h"
-#include "viz/outfile.h"
+#include "util/outfile.h"
 #include "viz/viz.h"
 
 #include <errno.h>
@@ -341,8 +341,8 @@ static int render(const viz_figure *f, const char *out, int w, int h, char *err,
                               "(apt-get install gnuplot-nox), or use --script-only DIR");
         return VIZ_FAIL;
     }
-    viz_out o;
-    if ((rc = viz_out_open(&o, out, err, errlen)) != VIZ_OK) return rc;
+    outfile o;
+    if ((rc = outfile_open(&o, out, err, errlen)) != VIZ_OK) return rc;
     /* gnuplot writes the file itself: keep only the name. */
     fclose(o.f);
     o.f = NULL;
@@ -352,7 +352,7 @@ static int render(const viz_figure *f, const char *out, int w, int h, char *err,
     if (!dir || !mkdtemp(dir)) {
         snprintf(err, errlen, "cannot create a temporary folder: %s", dir ? strerror(errno) : "out of memory");
         free(dir);
-        viz_out_abort(&o);
+        outfile_abort(&o);
         return VIZ_FAIL;
     }
     data = join(dir, DATA_FILE);
@@ -372,8 +372,8 @@ static int render(const viz_figure *f, const char *out, int w, int h, char *err,
     free(script);
     free(dir);
     if (rc != VIZ_OK) {
-        viz_out_abort(&o);
+        outfile_abort(&o);
         return rc;
     }
-    return viz_out_commit(&o, err, errlen);
+    return outfile_commit(&o, err, errlen);
 }
