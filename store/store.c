@@ -1061,6 +1061,13 @@ static int chrom_from_row(store *s, sqlite3_stmt *st, store_chrom *c, bool genes
     if (unzip(s, z, zn > 0 ? (size_t)zn : 0, c->genes_len, &out, err, errlen, "chromosome", c->id)
         != STORE_OK)
         return STORE_ERROR;
+    /* The signature exists to catch changed genes: check it on every read. */
+    uint32_t crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), out, (uInt)c->genes_len);
+    if (crc != c->crc) {
+        free(out);
+        return store_damaged(s, err, errlen, "chromosome %lld: its genes give signature %08x, the record says %08x",
+                             (long long)c->id, crc, c->crc);
+    }
     c->genes = out;
     c->priv_ = out;
     return STORE_OK;

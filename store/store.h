@@ -174,6 +174,10 @@ typedef struct {
 /* Record c (genes compressed with zlib); sets *id (may be NULL).  Returns
  * STORE_EXISTS, writing nothing, if c->run already has c->crc. */
 int store_chrom_add(store *s, const store_chrom *c, int64_t *id, char *err, size_t errlen);
+/* Every read that returns genes (store_chrom_get, store_chrom_find_crc,
+ * store_chrom_list with with_genes) checks that their CRC-32 is the recorded
+ * crc, and fails with STORE_ERROR, fault STORE_FAULT_DAMAGED and "PATH:
+ * database is damaged: chromosome ID: ..." when it is not. */
 /* Fill *out with genes decompressed into memory owned by *out (store_chrom_clear). */
 int store_chrom_get(store *s, int64_t id, store_chrom *out, char *err, size_t errlen);
 /* The chromosome with this CRC in run (0 = any run; the lowest id wins). */

@@ -61,7 +61,8 @@ import sqlite3, sys, zlib
 db = sqlite3.connect(sys.argv[1])
 i, genes = db.execute("select id, genes from chromosomes order by id limit 1").fetchone()
 g = bytearray(zlib.decompress(genes)); g[-1] = 32
-db.execute("update chromosomes set genes = ? where id = ?", (zlib.compress(bytes(g)), i))
+# re-signed, so the range check (not the signature check) must catch it
+db.execute("update chromosomes set genes = ?, crc = ? where id = ?", (zlib.compress(bytes(g)), zlib.crc32(bytes(g)), i))
 db.commit()
 PY
 expect_damaged "merge of a bad chromosome" "queue order" $N db merge d.db --db m.db --create
