@@ -11,15 +11,6 @@ case $N in /*) ;; *) N=$PWD/$N;; esac
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 
-# expect STATUS FRAGMENT WHAT CMD...: exit status and one stderr line holding FRAGMENT.
-expect() {
-  local want=$1 frag=$2 what=$3; shift 3
-  local err; err=$("$@" 2>&1 >/dev/null); local rc=$?
-  [ $rc -eq "$want" ] || { bad "$what: exit $rc, want $want ($err)"; return; }
-  [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || { bad "$what: not one line: $err"; return; }
-  case $err in *"$frag"*) ok;; *) bad "$what: '$err' lacks '$frag'";; esac
-}
-
 GA="--size 4 --slices 2 --generations 10 --pop 4 --stack-vmax 30 --threads 1 --quiet"
 $N ga $GA --traffic brev --seed 1 --db a.db >/dev/null 2>&1 || bad "ga a.db"
 

@@ -15,14 +15,6 @@ case $N in /*) ;; *) N=$PWD/$N;; esac
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 
-# expect STATUS FRAGMENT WHAT CMD...: exit status and one stderr line holding FRAGMENT.
-expect() {
-  local want=$1 frag=$2 what=$3; shift 3
-  local err; err=$("$@" 2>&1 >/dev/null); local rc=$?
-  [ $rc -eq "$want" ] || { bad "$what: exit $rc, want $want ($err)"; return; }
-  [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || { bad "$what: not one line: $err"; return; }
-  case $err in *"$frag"*) ok;; *) bad "$what: '$err' lacks '$frag'";; esac
-}
 # The directory's listing with sizes and checksums: "nothing touched" is this unchanged.
 state() { for f in $(ls -A | sort); do [ -f "$f" ] && printf '%s %s\n' "$f" "$(sha1sum < "$f")" || printf '%s\n' "$f"; done; }
 
