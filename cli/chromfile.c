@@ -44,6 +44,12 @@ int chromfile_read(sim_config *c, int n, FILE *f, const char *name, char *err, s
 {
     sim_config_header h;
     int kind = sim_config_read(c, n, f, name, &h, err, errlen);
+    if (kind == 0 && h.settings == 0) {
+        char q[QUOTE_BUF];
+        snprintf(err, errlen, "config %s: no chromosome in it (no line sets anything: the file is empty, "
+                 "only comments or blank lines, or cut before its first setting)", quote_str(q, sizeof q, name));
+        return -1;
+    }
     if (kind <= 0) return kind;
     uint8_t *scratch = malloc(chrom_encoded_size(n, c->vcs));
     if (!scratch) return snprintf(err, errlen, "out of memory"), -1;

@@ -3,7 +3,10 @@
 # section 2), from the outside:
 # - a chromosome whose genes (one byte at offsets 7, 8, 12, 16, 20 of the
 #   decoded blob) or whose recorded CRC-32 changed: replay, export and
-#   db export --genes exit 1 with "database is damaged: chromosome ID: ".
+#   db export --genes exit 1 with "database is damaged: chromosome ID: ";
+# - a chromosome file with no chromosome in it (empty, only comments or
+#   blank lines, /dev/null, cut before its first line) is bad input (2);
+# - a lone CR is a line break in config and traffic files.
 set -u
 N=${NOCSIM:-./nocsim}
 case $N in /*) ;; *) N=$PWD/$N;; esac
@@ -39,6 +42,34 @@ expect 1 "database is damaged: chromosome 1: " "replay of a changed CRC" $N repl
 expect 1 "database is damaged: chromosome 1: " "export of a changed CRC" $N export --chrom 1 --db d.db
 expect 1 "database is damaged: chromosome 1: " "db export --genes of a changed CRC" $N db export 1 --genes --db d.db
 expect 0 "" "replay of the undamaged copy" $N replay --chrom 1 --db a.db
+
+# ---- a file with no chromosome in it ----------------------------------------
+: > empty.cfg
+printf '# only a comment\n\n   \n' > comments.cfg
+printf '\n\n\n' > newlines.cfg
+$N export --chrom 1 --db a.db -o whole.cfg 2>/dev/null || bad "export whole.cfg"
+head -c 20 whole.cfg > cut.cfg   # cut inside the header: no setting line yet
+head -n 3 whole.cfg | grep -v nocsim > cut3.cfg   # the comments after the header, without it
+for f in empty.cfg comments.cfg newlines.cfg /dev/null cut.cfg cut3.cfg; do
+  expect 2 "no chromosome in it" "replay --file $f" $N replay --file $f --traffic brev --size 4 --slices 2
+  expect 2 "no chromosome in it" "sim --config $f" $N sim --size 4 --config $f
+done
+head -n 5 whole.cfg > cut5.cfg   # the header and a few genes
+expect 2 "incomplete chromosome file" "replay --file cut after its header" $N replay --file cut5.cfg --traffic brev --size 4 --slices 2
+expect 0 "" "replay --file of the whole file" $N replay --file whole.cfg --traffic brev --size 4 --slices 2
+
+# ---- a lone CR is a line break ------------------------------------------------
+printf '# c\rinterval 40\r' > cr.cfg
+check "CR-only config sets the interval" "$($N sim --size 4 --config cr.cfg --format csv | tail -n 1 | cut -d, -f1-3)" \
+      "$($N sim --size 4 --interval 40 --format csv | tail -n 1 | cut -d, -f1-3)"
+printf 'interval 40\rbogus 1\r' > cr2.cfg
+expect 2 "line 2: unknown directive" "CR-only config: the second line is read" $N sim --size 4 --config cr2.cfg
+printf '# pairs\r0 5\r5 0\r' > cr.txt
+printf '# pairs\n0 5\n5 0\n' > lf.txt
+check "CR-only traffic file reads as the LF one" "$($N sim --size 4 --traffic file:cr.txt --format csv 2>&1 | tail -n 1 | cut -d, -f2-)" \
+      "$($N sim --size 4 --traffic file:lf.txt --format csv 2>&1 | tail -n 1 | cut -d, -f2-)"
+printf '0 5\r99 0\r' > crbad.txt
+expect 2 "line 2" "CR-only traffic file: the second line is checked" $N sim --size 4 --traffic file:crbad.txt
 
 echo "damaged: $pass passed, $fail failed"
 [ $fail -eq 0 ]
