@@ -80,6 +80,27 @@ static int resolve_chrom(const char *cmd, store *db, const source_sel *s, int64_
         store_chrom_clear(&c);
         return EXIT_OK;
     }
+    /* --best: the run's own best (the chromosome it reports), not merely the
+     * first one recorded with the best score. */
+    store_run r;
+    int rc = store_run_get(db, s->best_run, &r, err, sizeof err);
+    if (rc == STORE_NOTFOUND) return cli_fail(cmd, EXIT_USAGE, "--best: run %ld does not exist", s->best_run);
+    if (rc != STORE_OK) return cli_fail(cmd, EXIT_FAIL, "%s", err);
+    int64_t best_crc = r.best_crc;
+    store_run_clear(&r);
+    if (best_crc != STORE_NONE) {
+        store_chrom c;
+        rc = store_chrom_find_crc(db, s->best_run, (uint32_t)best_crc, &c, err, sizeof err);
+        if (rc == STORE_NOTFOUND)
+            return cli_fail(cmd, EXIT_FAIL, "%s: database is damaged: run %ld names its best chromosome %08x, "
+                            "which is not recorded", store_path(db), s->best_run, (uint32_t)best_crc);
+        if (rc != STORE_OK) return cli_fail(cmd, EXIT_FAIL, "%s", err);
+        *id = c.id;
+        store_chrom_clear(&c);
+        return EXIT_OK;
+    }
+    /* A run that recorded no best (stopped before its first): the first
+     * chromosome with its lowest score. */
     store_chrom_query q = { .run = s->best_run, .synonyms_only = true, .order_by = "id", .limit = 1 };
     *id = 0;
     if (store_chrom_list(db, &q, best_cb, id, err, sizeof err) != STORE_OK) {
@@ -197,6 +218,12 @@ static int replay_parse(int argc, char **argv, replay_opts *o)
     }
     if (count_sources(&o->sel) != 1)
         return cli_fail(cmd, EXIT_USAGE, "give exactly one of --chrom, --crc, --best, --file");
+    /* A recorded chromosome replays in its run's network, traffic and model:
+     * a flag that would change them is refused, not ignored. */
+    if (!o->sel.file && o->mo.given)
+        return cli_fail(cmd, EXIT_USAGE, "%s: a recorded chromosome replays in its run's network, traffic and model "
+                        "(with --chrom, --crc or --best only --slices, --interval, --db, --format and the "
+                        "--activity flags apply)", o->mo.given);
     return EXIT_OK;
 }
 

@@ -25,7 +25,13 @@ static void cell_ratio(db_table *t, const store_run *r)
 /* What was searched: traffic, size, slices, flits, genes, algorithm. */
 static void model_cells(db_table *t, const store_run *r)
 {
-    db_table_str(t, r->traffic);
+    /* randperm's seed drew the pattern: it is part of its name here. */
+    char name[64];
+    if (r->traffic && !strcmp(r->traffic, "randperm")) {
+        snprintf(name, sizeof name, "randperm (seed %llu)", (unsigned long long)r->seed);
+        db_table_str(t, name);
+    } else
+        db_table_str(t, r->traffic);
     db_table_opt(t, r->size);
     db_table_opt(t, r->slices);
     db_table_opt(t, r->flits);

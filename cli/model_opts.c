@@ -53,6 +53,7 @@ int model_opts_parse(const char *cmd, int argc, char **argv, int *i, model_opts 
         fprintf(stderr, "nocsim %s: --size: %d is odd; the torus needs an even N\n", cmd, p->n);
         return -1;
     }
+    if (!mo->given && strcmp(a, "--slices")) mo->given = a;
     return 1;
 }
 

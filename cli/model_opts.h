@@ -14,6 +14,7 @@ typedef struct {
     sim_params params;
     const char *traffic;  /* spec */
     uint64_t seed;
+    const char *given;    /* the first model flag given other than --slices, or NULL */
 } model_opts;
 
 void model_opts_default(model_opts *mo);

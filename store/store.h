@@ -140,8 +140,9 @@ typedef int (*store_run_cb)(const store_run *r, void *ctx);
 /* Runs matching f (NULL = all), by id. */
 int store_runs_list(store *s, const store_run_filter *f, store_run_cb cb, void *ctx,
                     char *err, size_t errlen);
-/* For each (traffic, size, slices, flits) among the runs matching f that have
- * a best duration: the run with the lowest best duration (ties: lowest id). */
+/* For each pattern (traffic, size, slices, flits, and for randperm the seed
+ * that drew the permutation) among the runs matching f that have a best
+ * duration: the run with the lowest best duration (ties: lowest id). */
 int store_runs_best(store *s, const store_run_filter *f, store_run_cb cb, void *ctx,
                     char *err, size_t errlen);
 

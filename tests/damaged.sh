@@ -6,7 +6,11 @@
 #   db export --genes exit 1 with "database is damaged: chromosome ID: ";
 # - a chromosome file with no chromosome in it (empty, only comments or
 #   blank lines, /dev/null, cut before its first line) is bad input (2);
-# - a lone CR is a line break in config and traffic files.
+# - a lone CR is a line break in config and traffic files;
+# - --best RUN is the chromosome the run reports as its best;
+# - replay of a recorded chromosome refuses model flags (exit 2), applies
+#   --slices and --interval;
+# - db best tells randperm patterns of different seeds apart.
 set -u
 N=${NOCSIM:-./nocsim}
 case $N in /*) ;; *) N=$PWD/$N;; esac
@@ -70,6 +74,33 @@ check "CR-only traffic file reads as the LF one" "$($N sim --size 4 --traffic fi
       "$($N sim --size 4 --traffic file:lf.txt --format csv 2>&1 | tail -n 1 | cut -d, -f2-)"
 printf '0 5\r99 0\r' > crbad.txt
 expect 2 "line 2" "CR-only traffic file: the second line is checked" $N sim --size 4 --traffic file:crbad.txt
+
+# ---- --best RUN is the run's own best ------------------------------------------
+# 8x8 brev, seed 1, 50 generations: nine chromosomes score 76, the run's
+# best is the seventh (signature 68bfe11d), not the first (8bc327a4).
+$N ga --traffic brev --size 8 --seed 1 --generations 50 --slices 2 --threads 1 --quiet --db b.db >/dev/null 2>&1 || bad "ga b.db"
+own=$(sqlite3 b.db "select printf('%08x', best_crc) from runs where id = 1")
+first=$(sqlite3 b.db "select printf('%08x', crc) from chromosomes where run = 1 and score = (select best_score from runs where id = 1) order by id limit 1")
+[ "$own" != "$first" ] && ok || bad "setup: the run's best is also the first of its score ($own): the case tests nothing"
+case $($N export --best 1 --db b.db 2>&1 | sed -n 2p) in *"signature $own"*) ok;; *) bad "export --best 1 is not the run's best $own";; esac
+case $($N replay --best 1 --db b.db 2>&1 | head -n 1) in *"signature $own"*) ok;; *) bad "replay --best 1 is not the run's best $own";; esac
+
+# ---- replay of a record: model flags refused, slices and interval applied ------
+for flag in "--size 16" "--traffic shfl" "--flits 4" "--vcs 4" "--seed 3" "--tie plus" "--interlock"; do
+  expect 2 "${flag%% *}: a recorded chromosome replays in its run's network" "replay --best with $flag" \
+    $N replay --best 1 --db b.db $flag
+  expect 2 "${flag%% *}: a recorded chromosome replays in its run's network" "replay --chrom with $flag" \
+    $N replay --chrom 1 --db b.db $flag
+done
+out=$($N replay --best 1 --db b.db --slices 3 --interval 40 --format json 2>&1)
+case $out in *'"slices": 3,'*'"interval": 40,'*) ok;; *) bad "replay --slices 3 --interval 40: $out";; esac
+expect 0 "" "replay --file still takes model flags" $N replay --file whole.cfg --traffic shfl --size 4 --slices 2
+
+# ---- db best: randperm of two seeds is two patterns ----------------------------
+for sd in 1 2; do $N ga $GA --traffic randperm --seed $sd --db rp.db >/dev/null 2>&1 || bad "ga randperm $sd"; done
+for sd in 1 2; do $N ga $GA --traffic brev --seed $sd --db rp.db >/dev/null 2>&1 || bad "ga brev $sd"; done
+best=$($N db best --db rp.db --format csv | cut -d, -f3 | tail -n +2 | sort | tr '\n' ';')
+check "db best patterns" "$best" "brev;randperm (seed 1);randperm (seed 2);"
 
 echo "damaged: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -473,6 +473,36 @@ START_TEST(test_runs_list_best)
 }
 END_TEST
 
+/* randperm's seed drew the pattern: runs of seeds 1 and 2 are two patterns,
+ * each with its best; brev runs of two seeds are one (issue 26). */
+START_TEST(test_runs_best_randperm_seed)
+{
+    store *s = open_new("rp.db");
+    static const struct { const char *traffic; uint64_t seed; int64_t best; } runs[] = {
+        { "randperm", 1, 500 }, { "randperm", 2, 600 }, { "randperm", 1, 450 }, { "brev", 1, 300 }, { "brev", 2, 290 },
+    };
+    int64_t id[5];
+    for (int k = 0; k < 5; k++) {
+        store_run r = store_run_init("ga");
+        r.traffic = runs[k].traffic;
+        r.seed = runs[k].seed;
+        r.size = 4;
+        r.slices = 2;
+        r.flits = 8;
+        ck_assert_msg(store_run_create(s, &r, ERR) == STORE_OK, "%s", errbuf);
+        id[k] = r.id;
+        ck_assert_int_eq(store_run_set_best(s, r.id, runs[k].best, runs[k].best, (uint32_t)k, ERR), STORE_OK);
+    }
+    struct collect best = {0};
+    ck_assert_int_eq(store_runs_best(s, NULL, collect_run, &best, ERR), STORE_OK);
+    ck_assert_int_eq(best.n, 3);   /* brev; randperm seed 1; randperm seed 2 */
+    ck_assert_int_eq(best.ids[0], id[4]);
+    ck_assert_int_eq(best.ids[1], id[2]);
+    ck_assert_int_eq(best.ids[2], id[1]);
+    store_close(s);
+}
+END_TEST
+
 /* ---- chromosomes ---------------------------------------------------------- */
 
 START_TEST(test_chrom_roundtrip)
@@ -1245,6 +1275,7 @@ static Suite *store_suite(void)
     tcase_add_test(t, test_readonly_leaves_nothing);
     tcase_add_test(t, test_damaged_blobs);
     tcase_add_test(t, test_chrom_signature_checked);
+    tcase_add_test(t, test_runs_best_randperm_seed);
     suite_add_tcase(s, t);
     return s;
 }
