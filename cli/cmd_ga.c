@@ -2,6 +2,7 @@
  * progress line and a summary with the baselines it has to beat.  Parse the
  * flags, run (new or resumed), print; the GA's parameters, their ranges and
  * the rule for which runs may be resumed live in ga/. */
+#include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -154,7 +155,9 @@ static char *params_json(const model_opts *mo, const ga_params *gp, const island
     return buf;
 }
 
-static void progress_line(const ga_progress *p, const ga_params *gp, int tty, double last_rate)
+/* One progress line on stderr.  0, or -1 with errno when it could not be
+ * written (a full disk, a closed pipe): the run then stops at once. */
+static int progress_line(const ga_progress *p, const ga_params *gp, int tty, double last_rate)
 {
     double frac = gp->generations ? (double)p->generation / gp->generations : 1.0;
     if (gp->max_evals > 0 && (double)p->evals / (double)gp->max_evals > frac) frac = (double)p->evals / (double)gp->max_evals;
@@ -167,7 +170,7 @@ static void progress_line(const ga_progress *p, const ga_params *gp, int tty, do
     else snprintf(ev, sizeof ev, "%lld", (long long)p->evals);
     fprintf(stderr, "%sgen %s  best %lld  avg %.1f  evals %s  %.0f evals/s  ETA %.0fs%s", tty ? "\r" : "", gen,
             (long long)p->best_duration, p->average, ev, last_rate, eta, tty ? "   " : "\n");
-    fflush(stderr);
+    return fflush(stderr) != 0 || ferror(stderr) ? -1 : 0;
 }
 
 /* Flags that may be given with --resume: where and how the run continues,
@@ -382,19 +385,30 @@ static int evolve(ga_opts *o, ga_session *s)
     ga_progress prev;
     ga_get_progress(s->g, &prev);
     double rate = 0;
-    int more = 1;
-    while (more > 0 && !cli_stop_signal()) {
+    int more = 1, lost = 0;
+    while (more > 0 && !lost && !cli_stop_signal()) {
         more = ga_step(s->g, err, sizeof err);
         ga_get_progress(s->g, &s->p);
         if (s->p.elapsed > prev.elapsed + 0.5 || more <= 0) {
             rate = (double)(s->p.evals - prev.evals) / (s->p.elapsed - prev.elapsed + 1e-9);
             prev = s->p;
-            if (tty) progress_line(&s->p, rgp, 1, rate);
+            if (tty) lost = progress_line(&s->p, rgp, 1, rate) != 0;
         }
-        if (!tty && every && s->p.generation % every == 0) progress_line(&s->p, rgp, 0, rate);
+        if (!tty && every && s->p.generation % every == 0) lost |= progress_line(&s->p, rgp, 0, rate) != 0;
     }
+    int e = errno;
     if (tty) fputc('\n', stderr);
     if (more < 0) return cli_fail("ga", EXIT_FAIL, "database: %s", err);
+    if (lost) {
+        /* The first lost progress line stops the run, resumable like a signal's. */
+        if (s->db && ga_flush(s->g, err, sizeof err)) return cli_fail("ga", EXIT_FAIL, "database: %s", err);
+        if (!s->db)
+            return cli_fail("ga", EXIT_FAIL, "cannot write the progress: %s; stopped at generation %lld", strerror(e),
+                            (long long)s->p.generation);
+        return cli_fail("ga", EXIT_FAIL, "cannot write the progress: %s; stopped at generation %lld; continue with: "
+                        "nocsim ga --db %s --resume %lld", strerror(e), (long long)s->p.generation, o->db,
+                        (long long)ga_run_id(s->g));
+    }
     return EXIT_OK;
 }
 

@@ -565,6 +565,10 @@ store *store_open_fault(const char *path, int flags, store_fault *fault, char *e
     } else if (S_ISDIR(sb.st_mode)) {
         store_err(err, errlen, "%s: is a directory, not a database file", path);
         return NULL;
+    } else if (!S_ISREG(sb.st_mode)) {
+        /* /dev/null, a FIFO, a terminal: SQLite's pages need a file. */
+        store_err(err, errlen, "%s: is not a regular file, not a database file", path);
+        return NULL;
     } else if (!ro && sb.st_size > 0) {
         /* Validate through a read-only connection first: closing a writable
          * one could checkpoint a leftover WAL into a file we must refuse. */

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Messages and exit codes that must agree across commands (issue 26 §4):
+# - --db /dev/null (not a regular file) is bad input, 2, from every command;
+# - a damaged database is 1 from every command, plot included;
+# - output to a full device: 1 with a message (cc and its subcommands,
+#   db sweep); ga stops at its first progress line that cannot be written,
+#   leaving the run resumable.
+set -u
+N=${NOCSIM:-./nocsim}
+case $N in /*) ;; *) N=$PWD/$N;; esac
+. "$(cd "$(dirname "$0")" && pwd)/testlib.bash"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+export TMPDIR=$tmp
+
+GA="--size 4 --slices 2 --generations 10 --pop 4 --stack-vmax 30 --threads 1 --quiet"
+$N ga $GA --traffic brev --seed 1 --db a.db >/dev/null 2>&1 || bad "ga a.db"
+printf 'max-genes 2 8\n' > g.grid
+SW="--size 4 --slices 2 --generations 10 --pop 4 --stack-vmax 30 --quiet"
+
+# ---- --db /dev/null ------------------------------------------------------------
+expect 2 "/dev/null: is not a regular file" "ga --db /dev/null" $N ga $GA --db /dev/null
+expect 2 "/dev/null: is not a regular file" "cc --db /dev/null" $N cc --topology octagon --cc oas --db /dev/null
+expect 2 "/dev/null: is not a regular file" "sweep --db /dev/null" $N sweep --traffic brev --grid g.grid $SW --db /dev/null
+expect 2 "/dev/null: is not a regular file" "db runs --db /dev/null" $N db runs --db /dev/null
+expect 2 "/dev/null: is not a regular file" "replay --db /dev/null" $N replay --best 1 --db /dev/null
+expect 2 "/dev/null: is not a regular file" "plot --db /dev/null" $N plot generations 1 --db /dev/null -o p.png
+
+# ---- a damaged database: 1 from every command ---------------------------------------
+cp a.db d.db
+python3 -c 'f = open("d.db", "r+b"); f.seek(4096); f.write(bytes((i * 37 + 11) % 256 for i in range(4096)))'
+expect 1 "database is damaged" "db runs on a damaged file" $N db runs --db d.db
+expect 1 "database is damaged" "plot generations on a damaged file" $N plot generations 1 --db d.db -o p.png
+expect 1 "database is damaged" "plot runs on a damaged file" $N plot runs --db d.db -o p.png
+[ ! -e p.png ] && ok || bad "plot of a damaged database wrote p.png"
+
+# ---- a full device ---------------------------------------------------------------------
+if [ -w /dev/full ]; then
+  full() {   # full WHAT CMD...: stdout to /dev/full gives 1 and one message
+    local what=$1; shift
+    local err; err=$("$@" 2>&1 >/dev/full); local rc=$?
+    check "$what > /dev/full: exit" $rc 1
+    case $err in *"No space left on device"*) ok;; *) bad "$what > /dev/full: no reason: '$err'";; esac
+  }
+  $N cc --topology octagon --cc oas --out s.json >/dev/null 2>&1 || bad "cc s.json"
+  full "cc" $N cc --topology octagon --cc oas
+  full "cc bounds" $N cc bounds --topology octagon --cc oas
+  full "cc verify" $N cc verify s.json --topology octagon --cc oas
+  full "cc cycles" $N cc cycles s.json --topology octagon --cc oas
+  full "cc --help" $N cc --help
+  $N sweep --traffic brev --grid g.grid $SW --db sw.db >/dev/null 2>&1 || bad "sweep sw.db"
+  full "db sweep" $N db sweep 1 --db sw.db
+  full "db sweep --format csv" $N db sweep 1 --db sw.db --format csv
+  # ga: the first progress line that cannot be written stops the run (generation
+  # 100 of 3000), the checkpoint written, and --resume finishes it.
+  $N ga --size 4 --generations 3000 --progress-every 100 --threads 1 --db f.db >/dev/null 2>/dev/full
+  check "ga 2>/dev/full: exit" $? 1
+  check "ga 2>/dev/full: stopped at the first progress line" \
+    "$(sqlite3 f.db "select status from runs where id = 1; select generation from checkpoints where run = 1" | tr '\n' ' ')" \
+    "unfinished 100 "
+  $N ga --db f.db --resume 1 --quiet >/dev/null 2>&1
+  check "ga resumed after a lost progress line: exit" $? 0
+  check "ga resumed after a lost progress line: finished" "$(sqlite3 f.db "select status from runs where id = 1")" finished
+fi
+
+echo "messages: $pass passed, $fail failed"
+[ $fail -eq 0 ]
