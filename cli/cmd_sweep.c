@@ -76,7 +76,7 @@ static int push_str(char ***v, int *n, const char *s)
  * where an option ends. */
 static int ga_flag_without_value(const char *a)
 {
-    return !strcmp(a, "--quiet") || !strcmp(a, "--no-db");
+    return !strcmp(a, "--quiet") || !strcmp(a, "--no-db") || !strcmp(a, "--interlock") || !strcmp(a, "--slice-reinit");
 }
 
 /* Options the sweep sets itself for every run. */

@@ -4,7 +4,10 @@
 # - a damaged database is 1 from every command, plot included;
 # - output to a full device: 1 with a message (cc and its subcommands,
 #   db sweep); ga stops at its first progress line that cannot be written,
-#   leaving the run resumable.
+#   leaving the run resumable;
+# - a grid axis that cannot be one (help, db, threads, format, save-best,
+#   seed, traffic, slices, size, a flag without a value) is refused with its
+#   reason before anything is written; --interlock passes through sweep.
 set -u
 N=${NOCSIM:-./nocsim}
 case $N in /*) ;; *) N=$PWD/$N;; esac
@@ -62,6 +65,20 @@ if [ -w /dev/full ]; then
   check "ga resumed after a lost progress line: exit" $? 0
   check "ga resumed after a lost progress line: finished" "$(sqlite3 f.db "select status from runs where id = 1")" finished
 fi
+
+# ---- grid axes that cannot be axes ---------------------------------------------------
+for ax in "help 1 2" "db x.db y.db" "threads 1 2" "format json text" "save-best a.cfg b.cfg" "seed 1 2" \
+          "traffic brot shfl" "slices 1 2" "size 4 8" "interlock 0 1" "mutation,seed 0.1,1 0.2,2"; do
+  printf '# axis\n%s\n' "$ax" > ax.grid
+  name=${ax%% *}; name=${name#*,}
+  expect 2 "ax.grid: line 2: '$name' cannot be an axis: " "grid axis $name" \
+    $N sweep --traffic brev --grid ax.grid $SW --runs 1 --db ax.db
+  [ ! -e ax.db ] && ok || { bad "grid axis $name: ax.db written"; rm -f ax.db*; }
+done
+$N sweep --traffic brev --grid g.grid $SW --runs 1 --interlock --db il.db >/dev/null 2>err.txt
+check "sweep --interlock: exit ($(cat err.txt))" $? 0
+check "sweep --interlock reaches every run" \
+  "$(sqlite3 il.db "select count(*) from runs where kind = 'ga' and json_extract(params, '\$.interlock') = 1")" 2
 
 echo "messages: $pass passed, $fail failed"
 [ $fail -eq 0 ]
