@@ -306,6 +306,12 @@ static int load_schedule(const cc_opts *o, cc_instance **in, cc_schedule **sch, 
     if (rc == CC_OK) rc = cc_instance_new(&d, o->max_paths, in, err, errlen);
     if (rc == CC_OK) rc = cc_schedfile_schedule(f, (*in)->t, sch, err, errlen);
     if (rc == CC_OK && cc_verify((*in)->pb, *sch, vr) != CC_OK) rc = cc_fail(CC_ENOMEM, err, errlen, "out of memory verifying");
+    /* The header's step count is a claim about the schedule: checked too. */
+    int claimed = rc == CC_OK ? cc_schedfile_steps(f) : -1;
+    if (claimed >= 0 && claimed != vr->steps) {
+        if (vr->ok) snprintf(vr->first, sizeof vr->first, "the header says %d steps, the schedule uses %d", claimed, vr->steps);
+        vr->ok = false;
+    }
     cc_schedfile_free(f);
     return rc;
 }
@@ -354,11 +360,13 @@ static int do_cycles(const cc_opts *o)
     cc_schedule *sch;
     cc_verify_result vr;
     ccsim_report rep;
-    int rc = load_schedule(o, &in, &sch, &vr, err, sizeof err);
-    if (rc == CC_OK && !vr.ok) rc = cc_fail(CC_EINPUT, err, sizeof err, "%s: not a valid schedule: %s", o->file, vr.first);
-    if (rc == CC_OK) rc = ccsim_report_new(in->pb, sch, o->flits, o->ts, &rep, err, sizeof err);
-    int status = rc != CC_OK ? fail_msg(rc, err) : EXIT_OK;
-    if (rc == CC_OK) {
+    int rc = load_schedule(o, &in, &sch, &vr, err, sizeof err), status = EXIT_OK;
+    if (rc != CC_OK) status = fail_msg(rc, err);
+    /* The same verdict as cc verify: a schedule that parses but is not valid
+     * is 1 (a file that cannot be read or disagrees with the flags is 2). */
+    else if (!vr.ok) status = cli_fail("cc", EXIT_FAIL, "%s: not a valid schedule: %s", o->file, vr.first);
+    else if ((rc = ccsim_report_new(in->pb, sch, o->flits, o->ts, &rep, err, sizeof err)) != CC_OK) status = fail_msg(rc, err);
+    if (status == EXIT_OK) {
         if (o->fmt == FMT_JSON) { print_cycles_json(stdout, &rep); printf("\n"); }
         else if (o->fmt == FMT_CSV)
             printf("flits,steps,max_hops,cycles_steps,cycles_overlap,stalls_steps,model,ts,t1\n%d,%d,%d,%lld,%lld,%lld,%lld,%lld,%lld\n",

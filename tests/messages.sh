@@ -7,7 +7,9 @@
 #   leaving the run resumable;
 # - a grid axis that cannot be one (help, db, threads, format, save-best,
 #   seed, traffic, slices, size, a flag without a value) is refused with its
-#   reason before anything is written; --interlock passes through sweep.
+#   reason before anything is written; --interlock passes through sweep;
+# - cc verify and cc cycles give one verdict (1) for a schedule that parses
+#   but is invalid, checking the header's steps and a scatter's msg too.
 set -u
 N=${NOCSIM:-./nocsim}
 case $N in /*) ;; *) N=$PWD/$N;; esac
@@ -79,6 +81,30 @@ $N sweep --traffic brev --grid g.grid $SW --runs 1 --interlock --db il.db >/dev/
 check "sweep --interlock: exit ($(cat err.txt))" $? 0
 check "sweep --interlock reaches every run" \
   "$(sqlite3 il.db "select count(*) from runs where kind = 'ga' and json_extract(params, '\$.interlock') = 1")" 2
+
+# ---- cc verify / cycles: one verdict, header steps and scatter msg checked --------------
+$N cc --topology octagon --cc oas --out oas.json >/dev/null 2>&1 || bad "cc oas.json"
+check "oas.json states 3 steps" "$(grep -c '"steps": 3,' oas.json)" 1
+sed 's/"steps": 3,/"steps": 17,/' oas.json > steps17.json
+sed 's/"steps": 3,/"steps": 2,/' oas.json > steps2.json
+sed '0,/{"path": \["0", "1", "2"\]}/s//{"msg": "5", "path": ["0", "1", "2"]}/' oas.json > msg5.json
+sed '0,/{"path": \["0", "1", "2"\]}/s//{"msg": "0", "path": ["0", "1", "2"]}/' oas.json > msg0.json
+check "msg5.json names message 5" "$(grep -c '"msg": "5"' msg5.json)" 1
+expect 0 "" "verify oas.json" $N cc verify oas.json
+expect 0 "" "verify a scatter msg that is its first node" $N cc verify msg0.json
+for f in steps17.json steps2.json msg5.json; do
+  out=$($N cc verify $f 2>&1); rc=$?
+  check "verify $f: exit" $rc 1
+  case $f in
+    steps*) frag="the header says ${f//[!0-9]/} steps, the schedule uses 3";;
+    *) frag="step 1: transfer 0->2 names the message of 5, not of 0";;
+  esac
+  case $out in *"INVALID: $frag"*) ok;; *) bad "verify $f: '$out' lacks '$frag'";; esac
+  expect 1 "not a valid schedule: $frag" "cycles $f" $N cc cycles $f
+done
+printf '{"schedule": [' > broken.json
+expect 2 "broken.json" "verify of an unparsable file" $N cc verify broken.json --topology octagon --cc oas
+expect 2 "broken.json" "cycles of an unparsable file" $N cc cycles broken.json --topology octagon --cc oas
 
 echo "messages: $pass passed, $fail failed"
 [ $fail -eq 0 ]
