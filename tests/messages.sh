@@ -9,7 +9,9 @@
 #   seed, traffic, slices, size, a flag without a value) is refused with its
 #   reason before anything is written; --interlock passes through sweep;
 # - cc verify and cc cycles give one verdict (1) for a schedule that parses
-#   but is invalid, checking the header's steps and a scatter's msg too.
+#   but is invalid, checking the header's steps and a scatter's msg too;
+# - messages stay one line: a 20 KB --where is not echoed whole; gnuplot's
+#   warnings are hidden on success, its error shown (one line) on failure.
 set -u
 N=${NOCSIM:-./nocsim}
 case $N in /*) ;; *) N=$PWD/$N;; esac
@@ -105,6 +107,32 @@ done
 printf '{"schedule": [' > broken.json
 expect 2 "broken.json" "verify of an unparsable file" $N cc verify broken.json --topology octagon --cc oas
 expect 2 "broken.json" "cycles of an unparsable file" $N cc cycles broken.json --topology octagon --cc oas
+
+# ---- one line, whatever the input -----------------------------------------------------
+W=$(python3 -c 'print("duration < 5 and " * 1200 + "bogus")')
+err=$($N db synonyms 1 --db a.db --where "$W" 2>&1 >/dev/null); rc=$?
+check "a 20 KB --where: exit" $rc 2
+[ ${#err} -lt 600 ] && ok || bad "a 20 KB --where is echoed in ${#err} bytes"
+check "a 20 KB --where: one line" "$(printf '%s\n' "$err" | wc -l)" 1
+expect 2 "unexpected character ';' (in \"lb <\\n 1;\")" "a newline in --where is escaped" \
+  $N db synonyms 1 --db a.db --where "$(printf 'lb <\n 1;')"
+$N stack --size 4 --traffic brev --slices 2 --interval 8:12 --arb C00 --format csv > st.csv 2>/dev/null || bad "stack st.csv"
+awk -F, 'NR == 1 { print; next } { $NF = 30; print }' OFS=, st.csv > flat.csv
+check "flat.csv: one duration" "$(tail -n +2 flat.csv | cut -d, -f6 | sort -u)" 30
+if command -v gnuplot >/dev/null; then
+  err=$($N plot stack flat.csv -o flat.png 2>&1); rc=$?
+  check "plot of a flat curve: exit" $rc 0
+  check "plot of a flat curve: gnuplot's warning hidden" "$err" ""
+fi
+mkdir fakebin
+printf '#!/bin/sh\necho "warning: something minor" >&2\necho "plot.gp line 9: undefined variable: nonsense" >&2\nexit 1\n' > fakebin/gnuplot
+chmod +x fakebin/gnuplot
+err=$(PATH=$tmp/fakebin:$PATH $N plot stack flat.csv -o fail.png 2>&1); rc=$?
+check "plot when gnuplot fails: exit" $rc 1
+case $err in *"gnuplot failed (exit status 1) on "*": plot.gp line 9: undefined variable: nonsense") ok;;
+  *) bad "plot when gnuplot fails: '$err'";; esac
+check "plot when gnuplot fails: one line" "$(printf '%s\n' "$err" | wc -l)" 1
+[ ! -e fail.png ] && ok || bad "a failed plot left fail.png"
 
 echo "messages: $pass passed, $fail failed"
 [ $fail -eq 0 ]
