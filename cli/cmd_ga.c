@@ -327,7 +327,18 @@ static int open_run(const ga_opts *o, ga_session *s)
     if (o->resume) {
         int st = ga_resume_allowed(s->db, o->resume, err, sizeof err);
         if (st != GA_RESUME_OK) return cli_fail("ga", st == GA_RESUME_REFUSED ? EXIT_USAGE : EXIT_FAIL, "--resume: %s", err);
+        /* Resuming a run stopped before its start-up finished runs it again
+         * inside ga_resume: a signal then ends it at once, as in evolve. */
+        char tail[512];
+        snprintf(tail, sizeof tail, " during the start-up; continue with: nocsim ga --db %.*s --resume %lld", 300, o->db,
+                 (long long)o->resume);
+        int sig = cli_stop_at_once("ga", tail);
+        if (sig)
+            return cli_fail("ga", cli_signal_status(sig), "stopped by %s before resuming (the run is unchanged); continue "
+                            "with: nocsim ga --db %s --resume %lld", sig == SIGINT ? "SIGINT" : "SIGTERM", o->db,
+                            (long long)o->resume);
         s->g = ga_resume(s->db, o->resume, o->threads_given ? o->gp.threads : -1, err, sizeof err);
+        cli_stop_at_once(NULL, NULL);
     } else {
         char *pj = params_json(&o->mo, &o->gp, &o->is);
         if (!pj) return cli_fail("ga", EXIT_FAIL, "out of memory");
@@ -378,7 +389,19 @@ static int evolve(ga_opts *o, ga_session *s)
     const ga_params *rgp = ga_get_params(s->g);
     int tty = isatty(STDERR_FILENO) && !o->quiet;
     long every = o->every ? o->every : o->quiet ? 0 : 100;
-    if (!o->resume && ga_start(s->g, err, sizeof err)) return cli_fail("ga", EXIT_FAIL, "%s", err);
+    if (!o->resume && !cli_stop_signal()) {
+        /* The start-up (the simple-stacking sweep: about 50 s on a 64x64
+         * torus) cannot look at the signal flag: a signal ends it at once;
+         * the run resumes from its first checkpoint, which ga_new wrote. */
+        char tail[512] = " during the start-up (nothing to resume)";
+        if (s->db)
+            snprintf(tail, sizeof tail, " during the start-up; continue with: nocsim ga --db %.*s --resume %lld", 300, o->db,
+                     (long long)ga_run_id(s->g));
+        int started = cli_stop_at_once("ga", tail) ? 0 : ga_start(s->g, err, sizeof err) == 0;
+        cli_stop_at_once(NULL, NULL);
+        if (!started && !cli_stop_signal()) return cli_fail("ga", EXIT_FAIL, "%s", err);
+        if (!started) return EXIT_OK;   /* conclude reports the signal */
+    }
 #ifdef NOCSIM_MPI
     if (o->is.on) return evolve_islands(o, s);
 #endif
@@ -559,8 +582,10 @@ static int ga_command(int argc, char **argv, ga_opts *op)
     }
     ga_session s;
     memset(&s, 0, sizeof s);
-    if ((rc = open_run(&o, &s)) == EXIT_OK && cli_catch_stop_signals())
-        rc = cli_fail("ga", EXIT_FAIL, "cannot install the signal handlers");
+    /* The handlers before the database is created: a signal during creation
+     * is acted on after it (the run stops at generation 0, resumable). */
+    if (cli_catch_stop_signals()) rc = cli_fail("ga", EXIT_FAIL, "cannot install the signal handlers");
+    if (rc == EXIT_OK) rc = open_run(&o, &s);
     if (rc == EXIT_OK && (rc = evolve(&o, &s)) == EXIT_OK && (rc = conclude(&o, &s)) == EXIT_OK) {
         /* A failed estimate replay or --save-best fails the command, but the
          * run is recorded and its summary still printed. */

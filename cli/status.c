@@ -74,9 +74,38 @@ void cli_signals_init(void)
     signal(SIGXFSZ, SIG_IGN);
 }
 
-/* A signal handler can only talk through a global. */
-static volatile sig_atomic_t stop_signal;
-static void on_stop_signal(int sig) { stop_signal = sig; }
+/* A signal handler can only talk through globals. */
+static volatile sig_atomic_t stop_signal, at_once;
+static char at_once_cmd[64], at_once_tail[512];
+
+static void put_err(const char *s) { (void)!write(STDERR_FILENO, s, strlen(s)); }
+
+static void on_stop_signal(int sig)
+{
+    stop_signal = sig;
+    if (!at_once) return;
+    /* async-signal-safe: write(2) and _exit only (strlen is safe in practice
+     * and in POSIX.1-2008 TC2). */
+    put_err("nocsim ");
+    put_err(at_once_cmd);
+    put_err(": stopped by ");
+    put_err(sig == SIGINT ? "SIGINT" : "SIGTERM");
+    put_err(at_once_tail);
+    put_err("\n");
+    _exit(128 + sig);
+}
+
+int cli_stop_at_once(const char *cmd, const char *tail)
+{
+    at_once = 0;
+    if (!cmd) return stop_signal;
+    snprintf(at_once_cmd, sizeof at_once_cmd, "%s", cmd);
+    snprintf(at_once_tail, sizeof at_once_tail, "%s", tail ? tail : "");
+    at_once = 1;
+    /* A signal that came before arming is the caller's to act on. */
+    if (stop_signal) { at_once = 0; return stop_signal; }
+    return 0;
+}
 
 int cli_catch_stop_signals(void)
 {

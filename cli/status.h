@@ -58,6 +58,14 @@ void cli_signals_init(void);
 /* From now on SIGINT and SIGTERM only set a flag (a long command stops at its
  * next safe point).  Returns 0, -1 if the handlers cannot be installed. */
 int cli_catch_stop_signals(void);
+/* For a phase that cannot look at the flag (a long computation inside the
+ * library, such as the GA's start-up sweep): until called again with NULL,
+ * a stop signal ends the process at once, writing "nocsim CMD: stopped by
+ * SIGINT<tail>" (tail: the rest of the line, e.g. how to resume; newline
+ * added) and exiting 128 + the signal.  Only for phases whose writes are
+ * transactions, so the database stays whole.  Returns the signal already
+ * caught before the call (then nothing is armed), 0 otherwise. */
+int cli_stop_at_once(const char *cmd, const char *tail);
 /* The signal caught since cli_catch_stop_signals (0 if none). */
 int cli_stop_signal(void);
 /* The exit status of a command stopped by signal sig: 128 + sig. */

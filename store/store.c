@@ -1,14 +1,17 @@
 /* The nocsim SQLite store: opening and validating the file, transactions,
  * runs, generations, chromosomes, checkpoints and cc schedules.  Merging is
  * in merge.c, the --where language in filter.c, the schema in schema.c. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -390,6 +393,37 @@ static void remove_own(const char *path)
     }
 }
 
+/* Remove the private creation files ("PATH.new-PID-K" and their -journal,
+ * -wal, -shm) that a process killed while creating PATH left beside it: the
+ * process is gone (no such pid on this machine) and the file is more than a
+ * minute old (a creation takes milliseconds; the age keeps files of a live
+ * creator on another machine sharing the folder).  Best effort. */
+static void remove_stale(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX], prefix[PATH_MAX];
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    int n = snprintf(prefix, sizeof prefix, "%s.new-", slash ? slash + 1 : path);
+    if (n < 0 || (size_t)n >= sizeof prefix) return;
+    DIR *d = opendir(dir);
+    if (!d) return;
+    time_t now = time(NULL);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (strncmp(e->d_name, prefix, (size_t)n) != 0) continue;
+        char *end;
+        long pid = strtol(e->d_name + n, &end, 10);
+        if (end == e->d_name + n || *end != '-' || pid <= 0 || pid == (long)getpid()) continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;   /* alive, or not ours to judge */
+        char full[PATH_MAX * 2];
+        snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
+        struct stat sb;
+        if (lstat(full, &sb) == 0 && S_ISREG(sb.st_mode) && now - sb.st_mtime > 60) (void)unlink(full);
+    }
+    closedir(d);
+}
+
 /* A path that names nothing usable is the user's typo (bad input); a
  * refusal by the system is a run-time failure. */
 static store_fault fault_of_errno(int e)
@@ -550,6 +584,7 @@ store *store_open_fault(const char *path, int flags, store_fault *fault, char *e
     }
     bool ro = flags & STORE_READONLY;
     bool create = (flags & STORE_CREATE) && !ro;
+    if (!ro) remove_stale(path);
     struct stat sb;
     if (stat(path, &sb) != 0) {
         int e = errno;

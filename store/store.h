@@ -63,6 +63,10 @@ typedef enum {
  *   same file at once, one wins and the others open its file.  On failure
  *   nothing is left behind, and no file this process did not create is
  *   ever removed.
+ * - A writable open first removes the private creation files a process
+ *   killed while creating path left beside it (PATH.new-PID-K and its
+ *   journal: the process no longer exists and the file is over a minute
+ *   old).
  * - STORE_READONLY never writes and leaves no -wal/-shm beside the file (it
  *   opens the file as immutable unless a writer's -wal or -journal is
  *   present), so a database in a read-only directory can be queried.

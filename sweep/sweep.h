@@ -23,7 +23,7 @@
 
 #include "store/store.h"
 
-#define SWEEP_MAX_TASKS 10000000  /* refused above this: a typo, not a study */
+#define SWEEP_MAX_TASKS 1000000   /* refused above this: a typo, not a study (the paper's: 8,640) */
 
 /* One axis of the grid: one or more `nocsim ga` flags (without "--") that
  * vary together, and the value tuples they take ("100,0" for two flags). */
