@@ -21,6 +21,14 @@
 
 /* ---- helpers ------------------------------------------------------------- */
 
+/* One line: SQLite's findings (a schema's CREATE text, quick_check's list)
+ * span several, and a control byte would reach the terminal. */
+static void flatten(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20) *s = ' ';
+}
+
 int store_err(char *err, size_t errlen, const char *fmt, ...)
 {
     if (err && errlen) {
@@ -28,6 +36,7 @@ int store_err(char *err, size_t errlen, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err, errlen, fmt, ap);
         va_end(ap);
+        flatten(err);
     }
     return STORE_ERROR;
 }
@@ -53,9 +62,7 @@ int store_damaged(store *s, char *err, size_t errlen, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
         va_end(ap);
-        for (char *c = err; *c; c++) /* one line: SQLite's findings span several */
-            if (*c == '\n')
-                *c = ' ';
+        flatten(err);
     }
     return STORE_ERROR;
 }

@@ -15,7 +15,8 @@ struct store {
 
 extern const char store_schema_sql[];
 
-/* printf into err (if not NULL); returns STORE_ERROR. */
+/* printf into err (if not NULL), control bytes (newlines of SQLite's
+ * findings) made spaces so it is one line; returns STORE_ERROR. */
 int store_err(char *err, size_t errlen, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

@@ -1207,6 +1207,23 @@ START_TEST(test_chrom_signature_checked)
 }
 END_TEST
 
+/* SQLite's finding on a damaged schema quotes the CREATE text, newlines
+ * and all: the message stays one line (found by fuzz_db_file). */
+START_TEST(test_damaged_schema_one_line)
+{
+    store *s = open_new("sch.db");
+    store_close(s);
+    raw_exec(tpath("sch.db"), "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = "
+                              "'CREATE TABLE cc_schedules (id INTEGER, x ''abc\n  def\n' WHERE name = 'cc_schedules'");
+    store_fault fault;
+    s = store_open_fault(tpath("sch.db"), STORE_READONLY, &fault, ERR);
+    ck_assert_ptr_null(s);
+    ck_assert_msg(strstr(errbuf, "malformed database schema"), "%s", errbuf);
+    ck_assert_msg(!strchr(errbuf, '\n'), "not one line: %s", errbuf);
+    ck_assert_int_eq(fault, STORE_FAULT_DAMAGED);
+}
+END_TEST
+
 START_TEST(test_damaged_blobs)
 {
     store *s = open_new("d.db");
@@ -1276,6 +1293,7 @@ static Suite *store_suite(void)
     tcase_add_test(t, test_damaged_blobs);
     tcase_add_test(t, test_chrom_signature_checked);
     tcase_add_test(t, test_runs_best_randperm_seed);
+    tcase_add_test(t, test_damaged_schema_one_line);
     suite_add_tcase(s, t);
     return s;
 }
