@@ -65,7 +65,7 @@ static void usage(FILE *f)
 "  --steps S          target step count [auto: from the lower bound up, one at a time]\n"
 "  --max-steps S      auto mode gives up above S [4 x bound + 8]\n"
 "  --algo A           sa | umda | ga | hgsa [sa]\n"
-"  --threads N        hgsa: chains run in N threads [1]\n"
+"  --threads N        hgsa: chains run in N threads [1] (other algorithms: 1 only)\n"
 "  --neighbour-first 0|1  WH broadcasts: at each target first search one-hop\n"
 "                     deliveries only (SF-style), then all routes [1]\n"
 "  --ring 0|1         AAB, or MNB with senders = receivers (k nodes): at a target of\n"
@@ -79,7 +79,7 @@ static void usage(FILE *f)
 "  --exact            after the search, decide with a SAT solver (CaDiCaL) whether one\n"
 "                     step fewer is possible over the same routes: proves the schedule\n"
 "                     optimal or finds a shorter one\n"
-"  --exact-seconds T  give the solver at most T seconds per step count [%.0f]\n"
+"  --exact-seconds T  give the solver at most T seconds in all [%.0f]\n"
 "\n"
 "cycles (--cycles after a search, or nocsim cc cycles FILE; wormhole only):\n"
 "  --cycles           replay the schedule on a flit-level model (one flit per channel\n"
@@ -633,6 +633,10 @@ int cmd_cc(int argc, char **argv)
         fprintf(stderr, "nocsim cc: --cycles: not with --format csv (one row per run); use --out FILE, then nocsim cc cycles FILE --format csv\n");
         return EXIT_USAGE;
     }
+    /* Only hgsa runs chains in threads: --threads elsewhere would be ignored. */
+    if (o.sp.threads > 1 && o.sp.algo != &cc_algo_hgsa)
+        return cli_fail("cc", EXIT_USAGE, "--threads: only --algo hgsa runs in threads (this run: --algo %s)",
+                        o.sp.algo->name);
     if (o.out) {   /* a bad output path, or one that is an input, before any work */
         const char *inputs[] = { o.db, cli_traffic_file(o.desc.topology) };
         int rc = cli_check_output("cc", "--out", o.out, inputs, 2);

@@ -6,6 +6,9 @@
 #   resume's own start-up answers SIGTERM the same way (143);
 # - SIGTERM while a sweep checks a large grid ends it at once, nothing written;
 # - a grid of more than 1,000,000 runs is refused;
+# - cc --exact-seconds bounds the command's solver part, formula building
+#   included (mesh:8x8 AAB with 3 s: 85 s before); cc --threads with an
+#   algorithm that runs no threads is refused;
 # - the private creation files a killed process left beside a database
 #   (DB.new-PID-K and its journal) are removed by the next open, those of a
 #   live process or younger than a minute are kept.
@@ -55,6 +58,17 @@ case $(cat err.txt) in *"stopped by SIGTERM while checking the grid (nothing was
 [ ! -e sw.db ] && ok || bad "a sweep stopped while checking its grid wrote sw.db"
 expect 2 "more than 1000000 runs" "a grid of 999 x 999 x 2 runs" $N sweep --traffic brev --grid big.grid --runs 2 --size 4 --db sw.db
 [ ! -e sw.db ] && ok || bad "a refused grid wrote sw.db"
+
+# ---- cc: --exact-seconds bounds the command; --threads only where used ------------------------
+t0=$(date +%s%N)
+$N cc --topology mesh:8x8 --cc aab --exact --exact-seconds 3 --budget 1 >out.txt 2>err.txt
+check "cc --exact-seconds 3 on mesh:8x8 AAB: exit ($(cat err.txt))" $? 0
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+[ $ms -lt 6000 ] && ok || bad "cc --exact-seconds 3 on mesh:8x8 AAB took $ms ms"
+grep -q "undecided within the 3 s given" out.txt && ok || bad "cc --exact-seconds 3: no 'undecided within the 3 s given' line"
+expect 2 "--threads: only --algo hgsa runs in threads (this run: --algo sa)" "cc --threads 2 with sa" \
+  $N cc --topology octagon --cc aas --threads 2
+expect 0 "" "cc --threads 1 with sa" $N cc --topology octagon --cc aas --threads 1
 
 # ---- stale creation files ---------------------------------------------------------------------
 sleep 300 & live=$!
