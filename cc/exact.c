@@ -51,17 +51,26 @@ typedef struct {
     ivec *ofmsg;            /* [nmsg]: variables of message (delivery) m's candidates */
     ivec *stepof;           /* [nmsg]: their steps, in the same order */
     int *inf;               /* broadcast: [g-origin-index][v][t] informed variables, see informed() */
-    bool oom;
+    bool oom;               /* stop building: out of memory, or late (then the formula is dropped) */
+    bool late;              /* the deadline passed while building */
     double deadline;
 } enc;
+
+/* Building a formula can take long (mesh:8x8 AAB: minutes): it looks at the
+ * clock every 65,536 clauses or candidates and stops when the time is up. */
+static void check_time(enc *e, long count)
+{
+    if ((count & 0xffff) == 0 && now() > e->deadline) e->late = e->oom = true;
+}
 
 static int newvar(enc *e) { return ++e->nv; }
 
 static void clause(enc *e, const int *lits, int k)
 {
+    if (e->oom) return;   /* the formula will be dropped */
     for (int i = 0; i < k; i++) ccadical_add(e->sat, lits[i]);
     ccadical_add(e->sat, 0);
-    e->nclauses++;
+    check_time(e, ++e->nclauses);
 }
 
 static void clause2(enc *e, int a, int b) { int l[2] = { a, b }; clause(e, l, 2); }
@@ -111,6 +120,7 @@ static int add_cand(enc *e, int m, int src, int dst, int path, int step)
     }
     int v = newvar(e);
     e->c[e->ncand++] = (cand){ v, m, src, path, step };
+    check_time(e, e->ncand);
     bool sf = e->pb->sw == CC_SF, ok = true;
     int len = cc_paths_len(e->P, path);
     const int *ch = cc_paths_ch(e->P, path);
@@ -269,6 +279,7 @@ int cc_exact_solve(const cc_problem *pb, const cc_paths *paths, int S, bool hop1
         }
     *vars = e.nv;
     *clauses = e.nclauses;
+    if (e.late) { enc_free(&e); return CC_OK; }   /* *sat = -1: the time ran out */
     if (e.oom) { enc_free(&e); return cc_fail(CC_ENOMEM, err, errlen, "out of memory building the SAT formula"); }
     ccadical_set_terminate(e.sat, &e, terminate_cb);
     int r = ccadical_solve(e.sat);
@@ -293,11 +304,15 @@ int cc_exact_solve(const cc_problem *pb, const cc_paths *paths, int S, bool hop1
 static int solve_twice(const cc_problem *pb, const cc_paths *paths, int S, double seconds, int *sat, cc_schedule **out,
                        cc_exact_result *res, char *err, size_t errlen)
 {
+    double t0 = now();
     if (pb->broadcast && pb->sw == CC_WH) {
         int rc = cc_exact_solve(pb, paths, S, true, seconds / 3, sat, out, &res->vars, &res->clauses, err, errlen);
         if (rc != CC_OK || *sat == 1) return rc;
     }
-    return cc_exact_solve(pb, paths, S, false, seconds, sat, out, &res->vars, &res->clauses, err, errlen);
+    /* Both calls share the time given (the first may have used its part). */
+    double left = seconds - (now() - t0);
+    if (left <= 0) { *sat = -1; *out = NULL; return CC_OK; }
+    return cc_exact_solve(pb, paths, S, false, left, sat, out, &res->vars, &res->clauses, err, errlen);
 }
 
 int cc_exact_improve(const cc_problem *pb, const cc_paths *paths, const cc_exact_params *ep, cc_search_result *best,
@@ -308,12 +323,16 @@ int cc_exact_improve(const cc_problem *pb, const cc_paths *paths, const cc_exact
     int lo = ep->bound > 0 ? ep->bound : 1, rc;
     int maxs = ep->max_steps > 0 ? ep->max_steps : 4 * lo + 8;
     bool timeout = false, sat_proof = false;
+    /* ep->seconds bounds the whole improvement: every call gets what is left. */
+    double end = t0 + ep->seconds;
     res->proved_below = lo;
     /* Without a schedule: upwards from the bound until one is found. */
     for (int S = lo; !best->found && S <= maxs && !timeout; S++) {
         int sat;
         cc_schedule *s;
-        if ((rc = solve_twice(pb, paths, S, ep->seconds, &sat, &s, res, err, errlen))) return rc;
+        double left = end - now();
+        if (left <= 0) { timeout = true; break; }
+        if ((rc = solve_twice(pb, paths, S, left, &sat, &s, res, err, errlen))) return rc;
         if (sat < 0) timeout = true;
         else if (sat == 0) { res->proved_below = S + 1; sat_proof = true; }
         else {
@@ -329,7 +348,9 @@ int cc_exact_improve(const cc_problem *pb, const cc_paths *paths, const cc_exact
         int sat, S = best->steps - 1;
         cc_schedule *s;
         /* below the bound the answer is known: the solver only confirms it */
-        double limit = S < lo && ep->seconds > 5 ? 5 : ep->seconds;
+        double left = end - now();
+        if (left <= 0) { timeout = true; break; }
+        double limit = S < lo && left > 5 ? 5 : left;
         if ((rc = solve_twice(pb, paths, S, limit, &sat, &s, res, err, errlen))) return rc;
         if (sat < 0) timeout = true;
         else if (sat == 0) { sat_proof = true; if (S + 1 > res->proved_below) res->proved_below = S + 1; }
@@ -352,7 +373,7 @@ int cc_exact_improve(const cc_problem *pb, const cc_paths *paths, const cc_exact
         snprintf(res->why, sizeof res->why, "optimal: %d steps equals the lower bound (the SAT check of %d steps did not finish, %.2f s)",
                  res->steps, res->steps - 1, res->seconds);
     else if (res->status == CC_EXACT_UNKNOWN && best->found)
-        snprintf(res->why, sizeof res->why, "unknown: %d steps found, %d to %d undecided within %.0f s per solver call %s",
+        snprintf(res->why, sizeof res->why, "unknown: %d steps found, %d to %d undecided within the %.0f s given %s",
                  res->steps, res->proved_below, res->steps - 1, ep->seconds, routes);
     else if (res->status == CC_EXACT_UNKNOWN)
         snprintf(res->why, sizeof res->why, "unknown: no schedule, time ran out %s", routes);

@@ -24,11 +24,12 @@ typedef enum {
 
 extern const char *const cc_exact_status_names[CC_EXACT_STATUSES];   /* "optimal", "unknown", "infeasible" */
 
-/* Time per solver call unless the user says otherwise. */
+/* Time for the whole improvement unless the user says otherwise. */
 #define CC_EXACT_DEFAULT_SECONDS 60.0
 
 typedef struct {
-    double seconds;   /* time limit per solver call (a check below the lower bound gets at most 5 s) */
+    double seconds;   /* time limit of cc_exact_improve as a whole: every solver call gets what is left (a
+                         check below the lower bound at most 5 s of it); building a formula is not bounded */
     int bound;        /* the lower bound: a schedule this long needs no proof, and no S below it is tried */
     int max_steps;    /* without a schedule to start from, try S = bound .. max_steps (0: 4 x bound + 8) */
 } cc_exact_params;

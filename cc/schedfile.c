@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cc/json.h"
+#include "cc/search.h"
 
 /* A schedule file larger than this is refused (a schedule of CC_MAX_NODES
  * nodes' all-to-all is far smaller in practice). */
@@ -17,6 +18,7 @@ struct cc_schedfile {
     js_value *doc;
     cc_desc desc;
     char *senders, *receivers;   /* comma-joined lists for the desc */
+    int steps;                   /* the header's "steps", -1 if absent */
 };
 
 void cc_schedfile_free(cc_schedfile *f)
@@ -144,6 +146,7 @@ static int read_desc(cc_schedfile *f, char *err, size_t errlen)
         else if (d->ports == 0) return bad(f, v, "\"ports\" must be \"all\" or an integer in [1, 1024]", err, errlen);
     }
     if ((v = js_get(r, "nonminimal")) && (rc = read_count(f, v, "nonminimal", CC_PATHS_MAX_EXTRA, &d->extra, err, errlen))) return rc;
+    if ((v = js_get(r, "steps")) && (rc = read_count(f, v, "steps", CC_STEPS_MAX, &f->steps, err, errlen))) return rc;
     if ((v = js_get(r, "root"))) {
         if (v->type != JS_STR) return bad(f, v, "\"root\" must be a node name string", err, errlen);
         d->root = v->str;
@@ -162,6 +165,7 @@ int cc_schedfile_read(const char *path, cc_schedfile **out, char *err, size_t er
     if (!f || !(f->path = malloc(strlen(path) + 1))) { free(f); return cc_fail(CC_ENOMEM, err, errlen, "out of memory"); }
     strcpy(f->path, path);
     f->desc = cc_desc_empty();
+    f->steps = -1;
     char *text;
     int rc = slurp(path, &text, err, errlen);
     if (rc == CC_OK) {
@@ -176,6 +180,8 @@ int cc_schedfile_read(const char *path, cc_schedfile **out, char *err, size_t er
     *out = f;
     return CC_OK;
 }
+
+int cc_schedfile_steps(const cc_schedfile *f) { return f->steps; }
 
 /* A node reference: a name string (or an integer, read as its name). */
 static int node_ref(const js_value *v, const cc_topo *t)

@@ -19,6 +19,10 @@ void cc_schedfile_free(cc_schedfile *f);
 /* The problem the file states; its strings belong to f and live as long. */
 const cc_desc *cc_schedfile_desc(const cc_schedfile *f);
 
+/* The steps the file's header states ("steps"), -1 when it states none;
+ * checked against the schedule by cc verify and cc cycles. */
+int cc_schedfile_steps(const cc_schedfile *f);
+
 /* The transfers, with node names looked up in t.  *out (caller frees) or
  * NULL: CC_EINPUT naming the line of an unknown node or a malformed step,
  * CC_ENOMEM. */

@@ -183,6 +183,12 @@ static int check_scatter(const cc_problem *pb, const cc_schedule *s, cc_verify_r
             report(r, CC_VERR_EXTRA, "step %d: transfer %s->%s is not a message of this CC", s->tr[i].step, t->names[a], t->names[b]);
             continue;
         }
+        /* A scatter transfer carries its first node's message to its last. */
+        if (s->tr[i].origin != a) {
+            report(r, CC_VERR_EXTRA, "step %d: transfer %s->%s names the message of %s, not of %s", s->tr[i].step,
+                   t->names[a], t->names[b], t->names[s->tr[i].origin], t->names[a]);
+            continue;
+        }
         if (got[a * n + b]++)
             report(r, CC_VERR_EXTRA, "step %d: message %s->%s sent more than once", s->tr[i].step, t->names[a], t->names[b]);
     }

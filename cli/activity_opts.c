@@ -6,7 +6,6 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "sim/activity.h"
-#include "viz/outfile.h"
 #include "viz/viz.h"
 
 void activity_opts_default(activity_opts *ao)
@@ -32,13 +31,6 @@ int activity_opts_parse(const char *cmd, int argc, char **argv, int *i, activity
     long x, y;
     if (!strcmp(a, "--activity")) {
         if (!(v = arg_value(cmd, argc, argv, i))) return -1;
-        viz_out probe;
-        char err[512];
-        if (viz_out_open(&probe, v, err, sizeof err) != VIZ_OK) {
-            fprintf(stderr, "nocsim %s: --activity: %s\n", cmd, err);
-            return -1;
-        }
-        viz_out_abort(&probe);
         ao->path = v;
         return 1;
     }
@@ -59,6 +51,11 @@ int activity_opts_parse(const char *cmd, int argc, char **argv, int *i, activity
         return 1;
     }
     return 0;
+}
+
+int activity_opts_check(const char *cmd, const activity_opts *ao, const char *const *inputs, int ninputs)
+{
+    return ao->path ? cli_check_output(cmd, "--activity", ao->path, inputs, ninputs) : EXIT_OK;
 }
 
 int activity_opts_write(const char *cmd, const activity_opts *ao, const sim_params *p, const int32_t *dest,

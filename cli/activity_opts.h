@@ -20,9 +20,12 @@ typedef struct {
 
 void activity_opts_default(activity_opts *ao);
 /* Consume argv[*i] (and its value) if it is an activity flag: 1 consumed,
- * 0 not an activity flag, -1 bad value (message printed).  --activity checks
- * at once that its file can be created, so a bad path fails before any work. */
+ * 0 not an activity flag, -1 bad value (message printed). */
 int activity_opts_parse(const char *cmd, int argc, char **argv, int *i, activity_opts *ao);
+/* After parsing, before any work: the --activity path must be writable and
+ * none of the command's inputs (cli_check_output).  EXIT_OK or EXIT_USAGE
+ * after a message. */
+int activity_opts_check(const char *cmd, const activity_opts *ao, const char *const *inputs, int ninputs);
 void activity_opts_help(FILE *f);
 /* If a map was asked for: run c on a fresh simulator of (p, dest) with the
  * recorder, check that it reproduces `expect` (the command's own run; NULL

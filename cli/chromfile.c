@@ -6,12 +6,17 @@
 #include <string.h>
 
 #include "ga/chrom.h"
+#include "util/outfile.h"
 #include "util/quote.h"
 
-int chromfile_write(const char *path, const sim_config *c, int n, const chromfile_meta *meta)
+int chromfile_write(const char *path, const sim_config *c, int n, const chromfile_meta *meta, char *err, size_t errlen)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-    if (!f) return -1;
+    outfile o = { 0 };
+    FILE *f = stdout;
+    if (strcmp(path, "-") != 0) {
+        if (outfile_open(&o, path, err, errlen) != OUTFILE_OK) return -1;
+        f = o.f;
+    }
     char q[QUOTE_BUF];
     quote_str(q, sizeof q, meta->traffic ? meta->traffic : "?");
     fprintf(f, SIM_CHROM_HEADER "\n");
@@ -23,15 +28,28 @@ int chromfile_write(const char *path, const sim_config *c, int n, const chromfil
     fprintf(f, "# replay: nocsim replay --file FILE --traffic %s --size %d --slices %d --flits %d\n",
             meta->traffic ? q : "T", n, meta->slices, meta->flits);
     int rc = sim_config_save(c, n, f);
-    if (f != stdout) rc |= fclose(f);
-    else rc |= fflush(f);
-    return rc ? -1 : 0;
+    if (f != stdout) {
+        if (rc) {
+            snprintf(err, errlen, "%s: write failed (%s)", path, strerror(errno ? errno : EIO));
+            outfile_abort(&o);
+            return -1;
+        }
+        return outfile_commit(&o, err, errlen) == OUTFILE_OK ? 0 : -1;
+    }
+    if (rc | fflush(f)) return snprintf(err, errlen, "-: cannot write the output: %s", strerror(errno ? errno : EIO)), -1;
+    return 0;
 }
 
 int chromfile_read(sim_config *c, int n, FILE *f, const char *name, char *err, size_t errlen)
 {
     sim_config_header h;
     int kind = sim_config_read(c, n, f, name, &h, err, errlen);
+    if (kind == 0 && h.settings == 0) {
+        char q[QUOTE_BUF];
+        snprintf(err, errlen, "config %s: no chromosome in it (no line sets anything: the file is empty, "
+                 "only comments or blank lines, or cut before its first setting)", quote_str(q, sizeof q, name));
+        return -1;
+    }
     if (kind <= 0) return kind;
     uint8_t *scratch = malloc(chrom_encoded_size(n, c->vcs));
     if (!scratch) return snprintf(err, errlen, "out of memory"), -1;

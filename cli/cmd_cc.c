@@ -2,6 +2,7 @@
  * topology (run, bounds, verify).  This file parses flags and prints; the
  * problem, the search, its defaults and the statistics are in cc/. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "store/store.h"
+#include "util/outfile.h"
 
 typedef struct {
     cc_desc desc;        /* the problem as the flags state it */
@@ -63,7 +65,7 @@ static void usage(FILE *f)
 "  --steps S          target step count [auto: from the lower bound up, one at a time]\n"
 "  --max-steps S      auto mode gives up above S [4 x bound + 8]\n"
 "  --algo A           sa | umda | ga | hgsa [sa]\n"
-"  --threads N        hgsa: chains run in N threads [1]\n"
+"  --threads N        hgsa: chains run in N threads [1] (other algorithms: 1 only)\n"
 "  --neighbour-first 0|1  WH broadcasts: at each target first search one-hop\n"
 "                     deliveries only (SF-style), then all routes [1]\n"
 "  --ring 0|1         AAB, or MNB with senders = receivers (k nodes): at a target of\n"
@@ -77,7 +79,7 @@ static void usage(FILE *f)
 "  --exact            after the search, decide with a SAT solver (CaDiCaL) whether one\n"
 "                     step fewer is possible over the same routes: proves the schedule\n"
 "                     optimal or finds a shorter one\n"
-"  --exact-seconds T  give the solver at most T seconds per step count [%.0f]\n"
+"  --exact-seconds T  give the solver at most T seconds in all [%.0f]\n"
 "\n"
 "cycles (--cycles after a search, or nocsim cc cycles FILE; wormhole only):\n"
 "  --cycles           replay the schedule on a flit-level model (one flit per channel\n"
@@ -304,6 +306,12 @@ static int load_schedule(const cc_opts *o, cc_instance **in, cc_schedule **sch, 
     if (rc == CC_OK) rc = cc_instance_new(&d, o->max_paths, in, err, errlen);
     if (rc == CC_OK) rc = cc_schedfile_schedule(f, (*in)->t, sch, err, errlen);
     if (rc == CC_OK && cc_verify((*in)->pb, *sch, vr) != CC_OK) rc = cc_fail(CC_ENOMEM, err, errlen, "out of memory verifying");
+    /* The header's step count is a claim about the schedule: checked too. */
+    int claimed = rc == CC_OK ? cc_schedfile_steps(f) : -1;
+    if (claimed >= 0 && claimed != vr->steps) {
+        if (vr->ok) snprintf(vr->first, sizeof vr->first, "the header says %d steps, the schedule uses %d", claimed, vr->steps);
+        vr->ok = false;
+    }
     cc_schedfile_free(f);
     return rc;
 }
@@ -352,11 +360,13 @@ static int do_cycles(const cc_opts *o)
     cc_schedule *sch;
     cc_verify_result vr;
     ccsim_report rep;
-    int rc = load_schedule(o, &in, &sch, &vr, err, sizeof err);
-    if (rc == CC_OK && !vr.ok) rc = cc_fail(CC_EINPUT, err, sizeof err, "%s: not a valid schedule: %s", o->file, vr.first);
-    if (rc == CC_OK) rc = ccsim_report_new(in->pb, sch, o->flits, o->ts, &rep, err, sizeof err);
-    int status = rc != CC_OK ? fail_msg(rc, err) : EXIT_OK;
-    if (rc == CC_OK) {
+    int rc = load_schedule(o, &in, &sch, &vr, err, sizeof err), status = EXIT_OK;
+    if (rc != CC_OK) status = fail_msg(rc, err);
+    /* The same verdict as cc verify: a schedule that parses but is not valid
+     * is 1 (a file that cannot be read or disagrees with the flags is 2). */
+    else if (!vr.ok) status = cli_fail("cc", EXIT_FAIL, "%s: not a valid schedule: %s", o->file, vr.first);
+    else if ((rc = ccsim_report_new(in->pb, sch, o->flits, o->ts, &rep, err, sizeof err)) != CC_OK) status = fail_msg(rc, err);
+    if (status == EXIT_OK) {
         if (o->fmt == FMT_JSON) { print_cycles_json(stdout, &rep); printf("\n"); }
         else if (o->fmt == FMT_CSV)
             printf("flits,steps,max_hops,cycles_steps,cycles_overlap,stalls_steps,model,ts,t1\n%d,%d,%d,%lld,%lld,%lld,%lld,%lld,%lld\n",
@@ -376,12 +386,12 @@ static int do_cycles(const cc_opts *o)
 
 static bool write_schedule(const char *path, const cc_schedule *sch, const cc_problem *pb)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) { fprintf(stderr, "nocsim cc: --out: cannot write '%s': %s\n", path, strerror(errno)); return false; }
-    cc_schedule_write_json(f, sch, pb, "");
-    fputc('\n', f);
-    bool bad = ferror(f) != 0;
-    if (fclose(f) != 0 || bad) { fprintf(stderr, "nocsim cc: --out: writing '%s' failed: %s\n", path, strerror(errno ? errno : EIO)); return false; }
+    outfile f;
+    char err[PATH_MAX + 256];
+    if (outfile_open(&f, path, err, sizeof err) != OUTFILE_OK) { fprintf(stderr, "nocsim cc: --out %s\n", err); return false; }
+    cc_schedule_write_json(f.f, sch, pb, "");
+    fputc('\n', f.f);
+    if (outfile_commit(&f, err, sizeof err) != OUTFILE_OK) { fprintf(stderr, "nocsim cc: --out %s\n", err); return false; }
     return true;
 }
 
@@ -622,6 +632,15 @@ int cmd_cc(int argc, char **argv)
     if (o.cycles && o.fmt == FMT_CSV) {
         fprintf(stderr, "nocsim cc: --cycles: not with --format csv (one row per run); use --out FILE, then nocsim cc cycles FILE --format csv\n");
         return EXIT_USAGE;
+    }
+    /* Only hgsa runs chains in threads: --threads elsewhere would be ignored. */
+    if (o.sp.threads > 1 && o.sp.algo != &cc_algo_hgsa)
+        return cli_fail("cc", EXIT_USAGE, "--threads: only --algo hgsa runs in threads (this run: --algo %s)",
+                        o.sp.algo->name);
+    if (o.out) {   /* a bad output path, or one that is an input, before any work */
+        const char *inputs[] = { o.db, cli_traffic_file(o.desc.topology) };
+        int rc = cli_check_output("cc", "--out", o.out, inputs, 2);
+        if (rc != EXIT_OK) return rc;
     }
     if (o.db) {   /* a bad --db is refused before the search, as by every command */
         int rc = EXIT_OK;

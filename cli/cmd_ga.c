@@ -2,6 +2,8 @@
  * progress line and a summary with the baselines it has to beat.  Parse the
  * flags, run (new or resumed), print; the GA's parameters, their ranges and
  * the rule for which runs may be resumed live in ga/. */
+#include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,7 +155,9 @@ static char *params_json(const model_opts *mo, const ga_params *gp, const island
     return buf;
 }
 
-static void progress_line(const ga_progress *p, const ga_params *gp, int tty, double last_rate)
+/* One progress line on stderr.  0, or -1 with errno when it could not be
+ * written (a full disk, a closed pipe): the run then stops at once. */
+static int progress_line(const ga_progress *p, const ga_params *gp, int tty, double last_rate)
 {
     double frac = gp->generations ? (double)p->generation / gp->generations : 1.0;
     if (gp->max_evals > 0 && (double)p->evals / (double)gp->max_evals > frac) frac = (double)p->evals / (double)gp->max_evals;
@@ -166,7 +170,7 @@ static void progress_line(const ga_progress *p, const ga_params *gp, int tty, do
     else snprintf(ev, sizeof ev, "%lld", (long long)p->evals);
     fprintf(stderr, "%sgen %s  best %lld  avg %.1f  evals %s  %.0f evals/s  ETA %.0fs%s", tty ? "\r" : "", gen,
             (long long)p->best_duration, p->average, ev, last_rate, eta, tty ? "   " : "\n");
-    fflush(stderr);
+    return fflush(stderr) != 0 || ferror(stderr) ? -1 : 0;
 }
 
 /* Flags that may be given with --resume: where and how the run continues,
@@ -297,7 +301,8 @@ static int parse(int argc, char **argv, ga_opts *o)
         return cli_fail("ga", EXIT_USAGE, "--stack-vmax: %d is below the packet length %d (allowed: [%d, %d])",
                         o->gp.stack_vmax, o->mo.params.flits, o->mo.params.flits, SIM_SWEEP_MAX);
     /* An output path that cannot be written is refused before the run, not after it. */
-    if (o->save_best) return cli_check_output("ga", "--save-best", o->save_best);
+    const char *inputs[] = { o->no_db ? NULL : o->db, cli_traffic_file(o->mo.traffic) };
+    if (o->save_best) return cli_check_output("ga", "--save-best", o->save_best, inputs, 2);
     return EXIT_OK;
 }
 
@@ -322,7 +327,18 @@ static int open_run(const ga_opts *o, ga_session *s)
     if (o->resume) {
         int st = ga_resume_allowed(s->db, o->resume, err, sizeof err);
         if (st != GA_RESUME_OK) return cli_fail("ga", st == GA_RESUME_REFUSED ? EXIT_USAGE : EXIT_FAIL, "--resume: %s", err);
+        /* Resuming a run stopped before its start-up finished runs it again
+         * inside ga_resume: a signal then ends it at once, as in evolve. */
+        char tail[512];
+        snprintf(tail, sizeof tail, " during the start-up; continue with: nocsim ga --db %.*s --resume %lld", 300, o->db,
+                 (long long)o->resume);
+        int sig = cli_stop_at_once("ga", tail);
+        if (sig)
+            return cli_fail("ga", cli_signal_status(sig), "stopped by %s before resuming (the run is unchanged); continue "
+                            "with: nocsim ga --db %s --resume %lld", sig == SIGINT ? "SIGINT" : "SIGTERM", o->db,
+                            (long long)o->resume);
         s->g = ga_resume(s->db, o->resume, o->threads_given ? o->gp.threads : -1, err, sizeof err);
+        cli_stop_at_once(NULL, NULL);
     } else {
         char *pj = params_json(&o->mo, &o->gp, &o->is);
         if (!pj) return cli_fail("ga", EXIT_FAIL, "out of memory");
@@ -373,26 +389,49 @@ static int evolve(ga_opts *o, ga_session *s)
     const ga_params *rgp = ga_get_params(s->g);
     int tty = isatty(STDERR_FILENO) && !o->quiet;
     long every = o->every ? o->every : o->quiet ? 0 : 100;
-    if (!o->resume && ga_start(s->g, err, sizeof err)) return cli_fail("ga", EXIT_FAIL, "%s", err);
+    if (!o->resume && !cli_stop_signal()) {
+        /* The start-up (the simple-stacking sweep: about 50 s on a 64x64
+         * torus) cannot look at the signal flag: a signal ends it at once;
+         * the run resumes from its first checkpoint, which ga_new wrote. */
+        char tail[512] = " during the start-up (nothing to resume)";
+        if (s->db)
+            snprintf(tail, sizeof tail, " during the start-up; continue with: nocsim ga --db %.*s --resume %lld", 300, o->db,
+                     (long long)ga_run_id(s->g));
+        int started = cli_stop_at_once("ga", tail) ? 0 : ga_start(s->g, err, sizeof err) == 0;
+        cli_stop_at_once(NULL, NULL);
+        if (!started && !cli_stop_signal()) return cli_fail("ga", EXIT_FAIL, "%s", err);
+        if (!started) return EXIT_OK;   /* conclude reports the signal */
+    }
 #ifdef NOCSIM_MPI
     if (o->is.on) return evolve_islands(o, s);
 #endif
     ga_progress prev;
     ga_get_progress(s->g, &prev);
     double rate = 0;
-    int more = 1;
-    while (more > 0 && !cli_stop_signal()) {
+    int more = 1, lost = 0;
+    while (more > 0 && !lost && !cli_stop_signal()) {
         more = ga_step(s->g, err, sizeof err);
         ga_get_progress(s->g, &s->p);
         if (s->p.elapsed > prev.elapsed + 0.5 || more <= 0) {
             rate = (double)(s->p.evals - prev.evals) / (s->p.elapsed - prev.elapsed + 1e-9);
             prev = s->p;
-            if (tty) progress_line(&s->p, rgp, 1, rate);
+            if (tty) lost = progress_line(&s->p, rgp, 1, rate) != 0;
         }
-        if (!tty && every && s->p.generation % every == 0) progress_line(&s->p, rgp, 0, rate);
+        if (!tty && every && s->p.generation % every == 0) lost |= progress_line(&s->p, rgp, 0, rate) != 0;
     }
+    int e = errno;
     if (tty) fputc('\n', stderr);
     if (more < 0) return cli_fail("ga", EXIT_FAIL, "database: %s", err);
+    if (lost) {
+        /* The first lost progress line stops the run, resumable like a signal's. */
+        if (s->db && ga_flush(s->g, err, sizeof err)) return cli_fail("ga", EXIT_FAIL, "database: %s", err);
+        if (!s->db)
+            return cli_fail("ga", EXIT_FAIL, "cannot write the progress: %s; stopped at generation %lld", strerror(e),
+                            (long long)s->p.generation);
+        return cli_fail("ga", EXIT_FAIL, "cannot write the progress: %s; stopped at generation %lld; continue with: "
+                        "nocsim ga --db %s --resume %lld", strerror(e), (long long)s->p.generation, o->db,
+                        (long long)ga_run_id(s->g));
+    }
     return EXIT_OK;
 }
 
@@ -435,7 +474,8 @@ static int save_best(const char *path, const ga *g)
     const sim_config *best = ga_best(g, &bm, &crc);
     chromfile_meta meta = { .traffic = ga_traffic_name(g), .slices = sp->slices, .flits = sp->flits,
                             .run = ga_run_id(g), .chromosome = 0, .duration = bm.duration, .crc = crc };
-    if (chromfile_write(path, best, sp->n, &meta)) return cli_fail("ga", EXIT_FAIL, "--save-best %s: cannot write the file", path);
+    char err[PATH_MAX + 256];
+    if (chromfile_write(path, best, sp->n, &meta, err, sizeof err)) return cli_fail("ga", EXIT_FAIL, "--save-best %s", err);
     return EXIT_OK;
 }
 
@@ -542,8 +582,10 @@ static int ga_command(int argc, char **argv, ga_opts *op)
     }
     ga_session s;
     memset(&s, 0, sizeof s);
-    if ((rc = open_run(&o, &s)) == EXIT_OK && cli_catch_stop_signals())
-        rc = cli_fail("ga", EXIT_FAIL, "cannot install the signal handlers");
+    /* The handlers before the database is created: a signal during creation
+     * is acted on after it (the run stops at generation 0, resumable). */
+    if (cli_catch_stop_signals()) rc = cli_fail("ga", EXIT_FAIL, "cannot install the signal handlers");
+    if (rc == EXIT_OK) rc = open_run(&o, &s);
     if (rc == EXIT_OK && (rc = evolve(&o, &s)) == EXIT_OK && (rc = conclude(&o, &s)) == EXIT_OK) {
         /* A failed estimate replay or --save-best fails the command, but the
          * run is recorded and its summary still printed. */

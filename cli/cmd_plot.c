@@ -329,15 +329,18 @@ int cmd_plot(int argc, char **argv)
         return EXIT_USAGE;
     }
     viz_figure *f = NULL;
-    int rc;
+    int rc = EXIT_OK;
+    const char *inputs[] = { kind == 0 ? pos[0] : o.db };
+    if (o.out && !o.script_dir && (rc = cli_check_output("plot", "-o", o.out, inputs, 1)) != EXIT_OK) {
+        free(pos);
+        return rc;
+    }
     if (kind == 0) rc = plot_stack(pos[0], &f);
     else {
-        char err[512];
-        store *db = store_open(o.db, STORE_READONLY, err, sizeof err);
+        store *db = cli_store_open(kind == 1 ? "plot generations" : "plot runs", o.db, STORE_READONLY, &rc);
         if (!db) {
-            fprintf(stderr, "nocsim plot %s: --db: %s\n", kinds[kind], err);
             free(pos);
-            return EXIT_USAGE;
+            return rc;
         }
         rc = kind == 1 ? plot_generations(db, pos, npos, &f) : kind == 3 ? plot_load(db, pos, npos, &f) : plot_runs(db, &flt, &f);
         store_close(db);

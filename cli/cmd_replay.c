@@ -1,6 +1,7 @@
 /* `nocsim replay` and `nocsim export`: the paper's parameter-loading mode.
  * A recorded chromosome (or a chromosome file) is re-simulated under the
  * run-time parameters given, optionally searching the interval. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +80,27 @@ static int resolve_chrom(const char *cmd, store *db, const source_sel *s, int64_
         store_chrom_clear(&c);
         return EXIT_OK;
     }
+    /* --best: the run's own best (the chromosome it reports), not merely the
+     * first one recorded with the best score. */
+    store_run r;
+    int rc = store_run_get(db, s->best_run, &r, err, sizeof err);
+    if (rc == STORE_NOTFOUND) return cli_fail(cmd, EXIT_USAGE, "--best: run %ld does not exist", s->best_run);
+    if (rc != STORE_OK) return cli_fail(cmd, EXIT_FAIL, "%s", err);
+    int64_t best_crc = r.best_crc;
+    store_run_clear(&r);
+    if (best_crc != STORE_NONE) {
+        store_chrom c;
+        rc = store_chrom_find_crc(db, s->best_run, (uint32_t)best_crc, &c, err, sizeof err);
+        if (rc == STORE_NOTFOUND)
+            return cli_fail(cmd, EXIT_FAIL, "%s: database is damaged: run %ld names its best chromosome %08x, "
+                            "which is not recorded", store_path(db), s->best_run, (uint32_t)best_crc);
+        if (rc != STORE_OK) return cli_fail(cmd, EXIT_FAIL, "%s", err);
+        *id = c.id;
+        store_chrom_clear(&c);
+        return EXIT_OK;
+    }
+    /* A run that recorded no best (stopped before its first): the first
+     * chromosome with its lowest score. */
     store_chrom_query q = { .run = s->best_run, .synonyms_only = true, .order_by = "id", .limit = 1 };
     *id = 0;
     if (store_chrom_list(db, &q, best_cb, id, err, sizeof err) != STORE_OK) {
@@ -196,6 +218,12 @@ static int replay_parse(int argc, char **argv, replay_opts *o)
     }
     if (count_sources(&o->sel) != 1)
         return cli_fail(cmd, EXIT_USAGE, "give exactly one of --chrom, --crc, --best, --file");
+    /* A recorded chromosome replays in its run's network, traffic and model:
+     * a flag that would change them is refused, not ignored. */
+    if (!o->sel.file && o->mo.given)
+        return cli_fail(cmd, EXIT_USAGE, "%s: a recorded chromosome replays in its run's network, traffic and model "
+                        "(with --chrom, --crc or --best only --slices, --interval, --db, --format and the "
+                        "--activity flags apply)", o->mo.given);
     return EXIT_OK;
 }
 
@@ -310,6 +338,8 @@ int cmd_replay(int argc, char **argv)
         if (o.help) replay_help();
         return rc;
     }
+    const char *inputs[] = { o.sel.file ? NULL : o.db, o.sel.file, cli_traffic_file(o.mo.traffic) };
+    if ((rc = activity_opts_check("replay", &o.ao, inputs, 3)) != EXIT_OK) return rc;
     replay_input in;
     memset(&in, 0, sizeof in);
     replay_result res;
@@ -354,7 +384,8 @@ int cmd_export(int argc, char **argv)
         fprintf(stderr, "nocsim export: give exactly one of --chrom, --crc, --best\n");
         return EXIT_USAGE;
     }
-    int rc = EXIT_OK;
+    int rc = cli_check_output(cmd, "-o", out, &dbpath, 1);
+    if (rc != EXIT_OK) return rc;
     store *db = cli_store_open(cmd, dbpath, STORE_READONLY, &rc);
     if (!db) return rc;
     int64_t id;
@@ -366,10 +397,8 @@ int cmd_export(int argc, char **argv)
     if (rc == EXIT_OK) {
         chromfile_meta meta = { .traffic = src.traffic, .slices = src.sp.slices, .flits = src.sp.flits,
                                 .run = rec.run, .chromosome = rec.id, .duration = rec.duration, .crc = rec.crc };
-        if (chromfile_write(out, cfg, src.sp.n, &meta)) {
-            fprintf(stderr, "nocsim export: -o %s: cannot write the file\n", out);
-            rc = EXIT_FAIL;
-        }
+        char err[PATH_MAX + 256];
+        if (chromfile_write(out, cfg, src.sp.n, &meta, err, sizeof err)) rc = cli_fail(cmd, EXIT_FAIL, "-o %s", err);
         sim_config_free(cfg);
         store_chrom_clear(&rec);
         method_source_clear(&src);

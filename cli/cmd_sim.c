@@ -199,6 +199,8 @@ int cmd_sim(int argc, char **argv)
         if (o.help) help();
         return rc;
     }
+    const char *inputs[] = { o.config, cli_traffic_file(o.mo.traffic) };
+    if ((rc = activity_opts_check("sim", &o.ao, inputs, 2)) != EXIT_OK) return rc;
     sim_run_state r;
     memset(&r, 0, sizeof r);
     if ((rc = run(&o, &r)) == EXIT_OK) rc = activity_opts_write("sim", &o.ao, &o.mo.params, r.t->dest, r.c, &r.m);

@@ -76,7 +76,7 @@ static int push_str(char ***v, int *n, const char *s)
  * where an option ends. */
 static int ga_flag_without_value(const char *a)
 {
-    return !strcmp(a, "--quiet") || !strcmp(a, "--no-db");
+    return !strcmp(a, "--quiet") || !strcmp(a, "--no-db") || !strcmp(a, "--interlock") || !strcmp(a, "--slice-reinit");
 }
 
 /* Options the sweep sets itself for every run. */
@@ -227,6 +227,11 @@ static int prepare(sweep_opts *o, store **db, int64_t *id, uint8_t **done, int64
         *id = o->resume;
     } else {
         int rc = sweep_validate(&o->spec, rn, err, sizeof err);
+        if (rc == SWEEP_INTERRUPTED) {
+            int sig = cli_stop_signal();
+            return cli_fail("sweep", cli_signal_status(sig), "stopped by %s while checking the grid (nothing was written)",
+                            sig == SIGTERM ? "SIGTERM" : "SIGINT");
+        }
         if (rc) {
             fprintf(stderr, "nocsim sweep: %s\n", err);
             return rc == SWEEP_BAD_TASK ? EXIT_USAGE : EXIT_FAIL;
@@ -268,6 +273,8 @@ int cmd_sweep(int argc, char **argv)
         mpi = 1;
     }
 #endif
+    /* The handlers first: a signal at any point of the set-up is acted on. */
+    int handlers = cli_catch_stop_signals();
     sweep_opts o;
     int rc = 0;
     if (rank == 0) rc = parse(argc, argv, &o);
@@ -280,7 +287,7 @@ int cmd_sweep(int argc, char **argv)
     rn.ctx = &pc;
     if (self_exe(exe, sizeof exe)) rc = cli_fail("sweep", EXIT_FAIL, "cannot find the nocsim binary (/proc/self/exe)");
     /* A signal only sets a flag (no SA_RESTART), so a wait for a child returns. */
-    if (cli_catch_stop_signals()) rc = cli_fail("sweep", EXIT_FAIL, "cannot install the signal handlers");
+    if (handlers) rc = cli_fail("sweep", EXIT_FAIL, "cannot install the signal handlers");
 
     store *db = NULL;
     int64_t id = 0, ndone = 0;

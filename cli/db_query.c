@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "cli/db_cmds.h"
 #include "cli/db_table.h"
+#include "util/quote.h"
 
 static int oom(const db_opts *o)
 {
@@ -25,7 +26,13 @@ static void cell_ratio(db_table *t, const store_run *r)
 /* What was searched: traffic, size, slices, flits, genes, algorithm. */
 static void model_cells(db_table *t, const store_run *r)
 {
-    db_table_str(t, r->traffic);
+    /* randperm's seed drew the pattern: it is part of its name here. */
+    char name[64];
+    if (r->traffic && !strcmp(r->traffic, "randperm")) {
+        snprintf(name, sizeof name, "randperm (seed %llu)", (unsigned long long)r->seed);
+        db_table_str(t, name);
+    } else
+        db_table_str(t, r->traffic);
     db_table_opt(t, r->size);
     db_table_opt(t, r->slices);
     db_table_opt(t, r->flits);
@@ -361,12 +368,16 @@ static int parse_query(const db_opts *o, store_filter **where)
     char err[512], order[64];
     int pos = 0;
     *where = NULL;
+    char q[QUOTE_BUF];
     if (o->where && !(*where = store_filter_parse(o->where, &pos, err, sizeof err))) {
-        fprintf(stderr, "nocsim %s: %s (in \"%s\")\n", o->cmd, err, o->where);
+        /* One line, however long the expression: an escaped excerpt from a
+         * little before the position named. */
+        size_t len = strlen(o->where), from = pos > 40 && (size_t)pos <= len ? (size_t)pos - 40 : 0;
+        fprintf(stderr, "nocsim %s: %s (in \"%s%s\")\n", o->cmd, err, from ? "..." : "", quote_str(q, sizeof q, o->where + from));
         return EXIT_USAGE;
     }
     if (o->order && store_order_parse(o->order, order, sizeof order, err, sizeof err) != STORE_OK) {
-        fprintf(stderr, "nocsim %s: %s (in \"%s\")\n", o->cmd, err, o->order);
+        fprintf(stderr, "nocsim %s: %s (in \"%s\")\n", o->cmd, err, quote_str(q, sizeof q, o->order));
         store_filter_free(*where);
         *where = NULL;
         return EXIT_USAGE;

@@ -59,6 +59,7 @@ int model_opts_parse(const char *cmd, int argc, char **argv, int *i, model_opts 
     }
     /* A mesh's default VC rule gives it all its VCs (docs/openloop.md). */
     if (!mo->rule_set) p->vc_rule = p->topo == TOPO_MESH ? VCRULE_ANY : VCRULE_DATELINE;
+    if (!mo->given && strcmp(a, "--slices")) mo->given = a;
     return 1;
 }
 

@@ -15,6 +15,7 @@ typedef struct {
     const char *traffic;  /* spec */
     uint64_t seed;
     int topo_set, rule_set;  /* --topology / --vc-rule given */
+    const char *given;    /* the first model flag given other than --slices, or NULL */
 } model_opts;
 
 void model_opts_default(model_opts *mo);

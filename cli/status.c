@@ -2,11 +2,14 @@
 #include "cli/status.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "util/outfile.h"
 
 int cli_fail(const char *cmd, int status, const char *fmt, ...)
 {
@@ -39,27 +42,21 @@ int cli_setup_status(const char *err)
     return strstr(err, "out of memory") ? EXIT_FAIL : EXIT_USAGE;
 }
 
-int cli_check_output(const char *cmd, const char *flag, const char *path)
+int cli_check_output(const char *cmd, const char *flag, const char *path, const char *const *inputs, int ninputs)
 {
     if (strcmp(path, "-") == 0) return EXIT_OK;
-    if (!*path) return cli_fail(cmd, EXIT_USAGE, "%s: the path is empty", flag);
-    struct stat sb;
-    if (stat(path, &sb) == 0) {
-        if (S_ISDIR(sb.st_mode)) return cli_fail(cmd, EXIT_USAGE, "%s %s: is a directory", flag, path);
-        if (access(path, W_OK) != 0) return cli_fail(cmd, EXIT_USAGE, "%s %s: %s", flag, path, strerror(errno));
-        return EXIT_OK;
-    }
-    if (errno != ENOENT) return cli_fail(cmd, EXIT_USAGE, "%s %s: %s", flag, path, strerror(errno));
-    /* A new file: its directory must exist and be writable. */
-    const char *slash = strrchr(path, '/');
-    char dir[4096];
-    if (!slash) snprintf(dir, sizeof dir, ".");
-    else snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
-    if (stat(dir, &sb) != 0) return cli_fail(cmd, EXIT_USAGE, "%s %s: directory %s: %s", flag, path, dir, strerror(errno));
-    if (!S_ISDIR(sb.st_mode)) return cli_fail(cmd, EXIT_USAGE, "%s %s: %s is not a directory", flag, path, dir);
-    if (access(dir, W_OK | X_OK) != 0)
-        return cli_fail(cmd, EXIT_USAGE, "%s %s: directory %s: %s", flag, path, dir, strerror(errno));
+    char err[PATH_MAX + 256];
+    if (outfile_check(path, err, sizeof err) != OUTFILE_OK) return cli_fail(cmd, EXIT_USAGE, "%s %s", flag, err);
+    for (int k = 0; k < ninputs; k++)
+        if (inputs[k] && outfile_is_input(path, inputs[k]))
+            return cli_fail(cmd, EXIT_USAGE, "%s %s: is the input file %s (or one of its -wal/-journal files); "
+                            "nothing was written", flag, path, inputs[k]);
     return EXIT_OK;
+}
+
+const char *cli_traffic_file(const char *spec)
+{
+    return spec && strncmp(spec, "file:", 5) == 0 ? spec + 5 : NULL;
 }
 
 int cli_close_stdout(const char *cmd, int status)
@@ -77,9 +74,38 @@ void cli_signals_init(void)
     signal(SIGXFSZ, SIG_IGN);
 }
 
-/* A signal handler can only talk through a global. */
-static volatile sig_atomic_t stop_signal;
-static void on_stop_signal(int sig) { stop_signal = sig; }
+/* A signal handler can only talk through globals. */
+static volatile sig_atomic_t stop_signal, at_once;
+static char at_once_cmd[64], at_once_tail[512];
+
+static void put_err(const char *s) { (void)!write(STDERR_FILENO, s, strlen(s)); }
+
+static void on_stop_signal(int sig)
+{
+    stop_signal = sig;
+    if (!at_once) return;
+    /* async-signal-safe: write(2) and _exit only (strlen is safe in practice
+     * and in POSIX.1-2008 TC2). */
+    put_err("nocsim ");
+    put_err(at_once_cmd);
+    put_err(": stopped by ");
+    put_err(sig == SIGINT ? "SIGINT" : "SIGTERM");
+    put_err(at_once_tail);
+    put_err("\n");
+    _exit(128 + sig);
+}
+
+int cli_stop_at_once(const char *cmd, const char *tail)
+{
+    at_once = 0;
+    if (!cmd) return stop_signal;
+    snprintf(at_once_cmd, sizeof at_once_cmd, "%s", cmd);
+    snprintf(at_once_tail, sizeof at_once_tail, "%s", tail ? tail : "");
+    at_once = 1;
+    /* A signal that came before arming is the caller's to act on. */
+    if (stop_signal) { at_once = 0; return stop_signal; }
+    return 0;
+}
 
 int cli_catch_stop_signals(void)
 {

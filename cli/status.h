@@ -36,11 +36,16 @@ store *cli_store_open(const char *cmd, const char *path, int flags, int *status)
  * parameters or the traffic were refused. */
 int cli_setup_status(const char *err);
 
-/* Whether a file can be created or overwritten at path ("-" is stdout), so a
- * long run learns of a bad output path before it starts.  Returns EXIT_OK,
- * or EXIT_USAGE after printing "nocsim CMD: FLAG PATH: <why>".  Writes
- * nothing. */
-int cli_check_output(const char *cmd, const char *flag, const char *path);
+/* Whether a file can be written at path ("-" is stdout) and is none of the
+ * command's input files (inputs[0..ninputs-1], NULL entries skipped; a
+ * database's -wal and -journal count, and links are followed), so a run
+ * learns of a bad output path before it reads or writes anything.  The one
+ * rule for every output flag (util/outfile.h's outfile_check).  Returns
+ * EXIT_OK, or EXIT_USAGE after printing "nocsim CMD: FLAG PATH: <why>".
+ * Writes nothing. */
+int cli_check_output(const char *cmd, const char *flag, const char *path, const char *const *inputs, int ninputs);
+/* The file of a traffic spec "file:PATH", or NULL for a named pattern. */
+const char *cli_traffic_file(const char *spec);
 
 /* Flush and close stdout.  Returns status, or EXIT_FAIL after a message when
  * status was EXIT_OK and any output was lost (a full disk, a closed pipe). */
@@ -53,6 +58,14 @@ void cli_signals_init(void);
 /* From now on SIGINT and SIGTERM only set a flag (a long command stops at its
  * next safe point).  Returns 0, -1 if the handlers cannot be installed. */
 int cli_catch_stop_signals(void);
+/* For a phase that cannot look at the flag (a long computation inside the
+ * library, such as the GA's start-up sweep): until called again with NULL,
+ * a stop signal ends the process at once, writing "nocsim CMD: stopped by
+ * SIGINT<tail>" (tail: the rest of the line, e.g. how to resume; newline
+ * added) and exiting 128 + the signal.  Only for phases whose writes are
+ * transactions, so the database stays whole.  Returns the signal already
+ * caught before the call (then nothing is armed), 0 otherwise. */
+int cli_stop_at_once(const char *cmd, const char *tail);
 /* The signal caught since cli_catch_stop_signals (0 if none). */
 int cli_stop_signal(void);
 /* The exit status of a command stopped by signal sig: 128 + sig. */

@@ -1,5 +1,6 @@
-/* Saving and restoring a GA run (see checkpoint.h).  Layout: CKPT_MAGIC ("NCK3"), then
- * little-endian fixed-width fields in the order written below, the whole
+/* Saving and restoring a GA run (see checkpoint.h).  Layout: CKPT_MAGIC ("NCK4"), then
+ * little-endian fixed-width fields in the order written below, then the
+ * signature: zlib's CRC-32 of every byte before it (u32); the whole
  * compressed with zlib.  The format is private to one nocsim version's
  * resume; it is not meant for exchange (use exported chromosomes). */
 #include "ga/checkpoint.h"
@@ -16,8 +17,10 @@
 /* The format's name; the digit goes up whenever the layout changes (NCK2:
  * the targeted move's two parameters, the record rule, the children a
  * generation and the synonyms met; the metric late_sum; NCK3: the children
- * proven to repeat their parent's run). */
-#define CKPT_MAGIC "NCK3"
+ * proven to repeat their parent's run; NCK4: the CRC-32 signature at the
+ * end). */
+#define CKPT_MAGIC "NCK4"
+#define CKPT_SIG_LEN 4
 
 typedef struct { uint8_t *p; size_t len, cap; int oom; } wbuf;
 /* A reader that never trusts the blob: every field is range-checked as it
@@ -243,6 +246,12 @@ int ga_checkpoint_save(const ga *g, uint8_t **blob, size_t *len, char *err, size
     }
     put64(&w, g->ncrc);
     for (size_t k = 0; k < g->ncrc; k++) put64(&w, g->crcs[k]);
+    if (!w.oom) {
+        uint32_t sig = (uint32_t)crc32(crc32(0L, Z_NULL, 0), w.p, (uInt)w.len);
+        uint8_t le[CKPT_SIG_LEN];
+        for (int k = 0; k < CKPT_SIG_LEN; k++) le[k] = (uint8_t)(sig >> (8 * k));
+        put(&w, le, sizeof le);
+    }
     if (w.oom) { free(w.p); return snprintf(err, errlen, "out of memory writing a checkpoint"), -1; }
 
     uLongf zlen = compressBound((uLong)w.len);
@@ -276,6 +285,23 @@ static int inflate_blob(const uint8_t *blob, size_t len, uint8_t **raw, size_t *
         free(p);
         return snprintf(err, errlen, DAMAGED "corrupt compressed data (zlib %d, %lu of %llu bytes)", rc,
                         (unsigned long)plen, (unsigned long long)n), -1;
+    }
+    /* The signature, unless the magic names an earlier format (which has
+     * none; read_context says which version to use).  Checked before any
+     * field is read: an edit that stays in every range is refused too. */
+    int earlier = memcmp(p, "NCK", 3) == 0 && p[3] >= '1' && p[3] < CKPT_MAGIC[3];
+    if (!earlier) {
+        if (n < 4 + CKPT_SIG_LEN) {
+            free(p);
+            return snprintf(err, errlen, DAMAGED "%llu bytes, too short for its signature", (unsigned long long)n), -1;
+        }
+        n -= CKPT_SIG_LEN;
+        uint32_t want = 0, got = (uint32_t)crc32(crc32(0L, Z_NULL, 0), p, (uInt)n);
+        for (int k = 0; k < CKPT_SIG_LEN; k++) want |= (uint32_t)p[n + (size_t)k] << (8 * k);
+        if (got != want) {
+            free(p);
+            return snprintf(err, errlen, DAMAGED "its contents give CRC-32 %08x, its signature says %08x", got, want), -1;
+        }
     }
     *raw = p;
     *rawlen = (size_t)n;

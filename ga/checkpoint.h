@@ -2,8 +2,12 @@
  * random generator, ranges, baselines, population and the signatures
  * recorded.  Resuming from it continues exactly as the run would have.
  *
+ * A blob is signed: the CRC-32 of its decoded bytes ends it, and peek and
+ * load refuse a blob whose contents do not give its signature ("database is
+ * damaged: checkpoint: its contents give CRC-32 X, its signature says Y")
+ * before reading any field, so an edit that stays in range is refused too.
  * A blob read back is untrusted input (it comes from a file): peek and load
- * check every field's range as they read it (parameters as ga_params_check
+ * also check every field's range as they read it (parameters as ga_params_check
  * and sim_params_check, each destination, RNG state, counters, metrics,
  * every chromosome's genes, each score against its metrics, the exact
  * length) and refuse anything else with "database is damaged: checkpoint:

@@ -246,6 +246,7 @@ int sim_config_read(sim_config *c, int n, FILE *f, const char *name, sim_config_
     }
     if (rc == 0 && got < 0) rc = -1;
     if (rc == 0 && w.chromosome) rc = check_complete(c, &w, h);
+    h->settings = directives;
     line_reader_free(&r);
     free(w.has_scheme);
     free(w.has_qorder);

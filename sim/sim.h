@@ -116,6 +116,7 @@ typedef struct {
     int chromosome;       /* starts with SIM_CHROM_HEADER */
     int has_signature;
     uint32_t signature;   /* the header's, when has_signature */
+    int settings;         /* lines that set something (0: empty, or only comments) */
 } sim_config_header;
 /* Read a configuration text file (format in sim/config_file.c) from f over c
  * (sized for an n x n torus); name is the file's name for messages.  Lines of

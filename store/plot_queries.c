@@ -12,7 +12,7 @@ int store_run_groups(store *s, const store_run_filter *f, store_run_group_cb cb,
         "SELECT traffic, size, slices, flits, count(*), min(id), avg(best_duration), min(best_duration)"
         " FROM runs WHERE best_duration IS NOT NULL AND (?1 IS NULL OR traffic = ?1)"
         " AND (?2 IS NULL OR slices = ?2) AND (?3 IS NULL OR kind = ?3)"
-        " GROUP BY traffic, size, slices, flits,"
+        " GROUP BY traffic, size, slices, flits, CASE WHEN traffic = 'randperm' THEN seed END,"
         " CASE WHEN json_valid(params) THEN json_remove(params, '$.seed', '$.ga_seed') ELSE params END"
         " ORDER BY traffic, size, slices, flits, min(id)", err, errlen, what);
     if (!st) return STORE_ERROR;

@@ -6,7 +6,9 @@
 #include "store/store.h"
 
 /* Runs whose parameters (the params JSON) are equal except for the random
- * seeds ("seed", "ga_seed") are repetitions of one setting. */
+ * seeds ("seed", "ga_seed") are repetitions of one setting; for randperm
+ * traffic the seed also drew the pattern, so runs of other seeds are other
+ * patterns (other groups). */
 typedef struct {
     const char *traffic;     /* valid during the callback */
     int32_t size, slices, flits;

@@ -1,14 +1,17 @@
 /* The nocsim SQLite store: opening and validating the file, transactions,
  * runs, generations, chromosomes, checkpoints and cc schedules.  Merging is
  * in merge.c, the --where language in filter.c, the schema in schema.c. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -18,6 +21,14 @@
 
 /* ---- helpers ------------------------------------------------------------- */
 
+/* One line: SQLite's findings (a schema's CREATE text, quick_check's list)
+ * span several, and a control byte would reach the terminal. */
+static void flatten(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20) *s = ' ';
+}
+
 int store_err(char *err, size_t errlen, const char *fmt, ...)
 {
     if (err && errlen) {
@@ -25,6 +36,7 @@ int store_err(char *err, size_t errlen, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err, errlen, fmt, ap);
         va_end(ap);
+        flatten(err);
     }
     return STORE_ERROR;
 }
@@ -50,9 +62,7 @@ int store_damaged(store *s, char *err, size_t errlen, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
         va_end(ap);
-        for (char *c = err; *c; c++) /* one line: SQLite's findings span several */
-            if (*c == '\n')
-                *c = ' ';
+        flatten(err);
     }
     return STORE_ERROR;
 }
@@ -403,6 +413,37 @@ static void remove_own(const char *path)
     }
 }
 
+/* Remove the private creation files ("PATH.new-PID-K" and their -journal,
+ * -wal, -shm) that a process killed while creating PATH left beside it: the
+ * process is gone (no such pid on this machine) and the file is more than a
+ * minute old (a creation takes milliseconds; the age keeps files of a live
+ * creator on another machine sharing the folder).  Best effort. */
+static void remove_stale(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX], prefix[PATH_MAX];
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    int n = snprintf(prefix, sizeof prefix, "%s.new-", slash ? slash + 1 : path);
+    if (n < 0 || (size_t)n >= sizeof prefix) return;
+    DIR *d = opendir(dir);
+    if (!d) return;
+    time_t now = time(NULL);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (strncmp(e->d_name, prefix, (size_t)n) != 0) continue;
+        char *end;
+        long pid = strtol(e->d_name + n, &end, 10);
+        if (end == e->d_name + n || *end != '-' || pid <= 0 || pid == (long)getpid()) continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;   /* alive, or not ours to judge */
+        char full[PATH_MAX * 2];
+        snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
+        struct stat sb;
+        if (lstat(full, &sb) == 0 && S_ISREG(sb.st_mode) && now - sb.st_mtime > 60) (void)unlink(full);
+    }
+    closedir(d);
+}
+
 /* A path that names nothing usable is the user's typo (bad input); a
  * refusal by the system is a run-time failure. */
 static store_fault fault_of_errno(int e)
@@ -563,6 +604,7 @@ store *store_open_fault(const char *path, int flags, store_fault *fault, char *e
     }
     bool ro = flags & STORE_READONLY;
     bool create = (flags & STORE_CREATE) && !ro;
+    if (!ro) remove_stale(path);
     struct stat sb;
     if (stat(path, &sb) != 0) {
         int e = errno;
@@ -577,6 +619,10 @@ store *store_open_fault(const char *path, int flags, store_fault *fault, char *e
         *fault = STORE_FAULT_INPUT;
     } else if (S_ISDIR(sb.st_mode)) {
         store_err(err, errlen, "%s: is a directory, not a database file", path);
+        return NULL;
+    } else if (!S_ISREG(sb.st_mode)) {
+        /* /dev/null, a FIFO, a terminal: SQLite's pages need a file. */
+        store_err(err, errlen, "%s: is not a regular file, not a database file", path);
         return NULL;
     } else if (!ro && sb.st_size > 0) {
         /* Validate through a read-only connection first: closing a writable
@@ -954,9 +1000,10 @@ int store_runs_best(store *s, const store_run_filter *f, store_run_cb cb, void *
         "SELECT " RUN_COLS " FROM runs r WHERE r.best_duration IS NOT NULL AND "
         RUN_FILTER_SQL("r") " AND r.id = (SELECT r2.id FROM runs r2 WHERE"
         " r2.best_duration IS NOT NULL AND r2.traffic IS r.traffic AND r2.size IS r.size AND"
-        " r2.slices IS r.slices AND r2.flits IS r.flits AND " RUN_FILTER_SQL("r2")
+        " r2.slices IS r.slices AND r2.flits IS r.flits AND"
+        " (r.traffic IS NOT 'randperm' OR r2.seed IS r.seed) AND " RUN_FILTER_SQL("r2")
         " ORDER BY r2.best_duration, r2.id LIMIT 1)"
-        " ORDER BY r.traffic, r.size, r.slices, r.flits", f, cb, ctx, err, errlen);
+        " ORDER BY r.traffic, r.size, r.slices, r.flits, r.seed", f, cb, ctx, err, errlen);
 }
 
 /* ---- generations --------------------------------------------------------- */
@@ -1074,6 +1121,13 @@ static int chrom_from_row(store *s, sqlite3_stmt *st, store_chrom *c, bool genes
     if (unzip(s, z, zn > 0 ? (size_t)zn : 0, c->genes_len, &out, err, errlen, "chromosome", c->id)
         != STORE_OK)
         return STORE_ERROR;
+    /* The signature exists to catch changed genes: check it on every read. */
+    uint32_t crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), out, (uInt)c->genes_len);
+    if (crc != c->crc) {
+        free(out);
+        return store_damaged(s, err, errlen, "chromosome %lld: its genes give signature %08x, the record says %08x",
+                             (long long)c->id, crc, c->crc);
+    }
     c->genes = out;
     c->priv_ = out;
     return STORE_OK;

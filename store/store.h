@@ -65,6 +65,10 @@ typedef enum {
  *   same file at once, one wins and the others open its file.  On failure
  *   nothing is left behind, and no file this process did not create is
  *   ever removed.
+ * - A writable open first removes the private creation files a process
+ *   killed while creating path left beside it (PATH.new-PID-K and its
+ *   journal: the process no longer exists and the file is over a minute
+ *   old).
  * - STORE_READONLY never writes and leaves no -wal/-shm beside the file (it
  *   opens the file as immutable unless a writer's -wal or -journal is
  *   present), so a database in a read-only directory can be queried.
@@ -142,8 +146,9 @@ typedef int (*store_run_cb)(const store_run *r, void *ctx);
 /* Runs matching f (NULL = all), by id. */
 int store_runs_list(store *s, const store_run_filter *f, store_run_cb cb, void *ctx,
                     char *err, size_t errlen);
-/* For each (traffic, size, slices, flits) among the runs matching f that have
- * a best duration: the run with the lowest best duration (ties: lowest id). */
+/* For each pattern (traffic, size, slices, flits, and for randperm the seed
+ * that drew the permutation) among the runs matching f that have a best
+ * duration: the run with the lowest best duration (ties: lowest id). */
 int store_runs_best(store *s, const store_run_filter *f, store_run_cb cb, void *ctx,
                     char *err, size_t errlen);
 
@@ -176,6 +181,10 @@ typedef struct {
 /* Record c (genes compressed with zlib); sets *id (may be NULL).  Returns
  * STORE_EXISTS, writing nothing, if c->run already has c->crc. */
 int store_chrom_add(store *s, const store_chrom *c, int64_t *id, char *err, size_t errlen);
+/* Every read that returns genes (store_chrom_get, store_chrom_find_crc,
+ * store_chrom_list with with_genes) checks that their CRC-32 is the recorded
+ * crc, and fails with STORE_ERROR, fault STORE_FAULT_DAMAGED and "PATH:
+ * database is damaged: chromosome ID: ..." when it is not. */
 /* Fill *out with genes decompressed into memory owned by *out (store_chrom_clear). */
 int store_chrom_get(store *s, int64_t id, store_chrom *out, char *err, size_t errlen);
 /* The chromosome with this CRC in run (0 = any run; the lowest id wins). */

@@ -17,7 +17,8 @@ extern const char store_schema_sql[];
 /* The load_points table alone (schema version 2's addition). */
 extern const char store_load_sql[];
 
-/* printf into err (if not NULL); returns STORE_ERROR. */
+/* printf into err (if not NULL), control bytes (newlines of SQLite's
+ * findings) made spaces so it is one line; returns STORE_ERROR. */
 int store_err(char *err, size_t errlen, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

@@ -176,6 +176,7 @@ int sweep_validate(const sweep_spec *spec, const sweep_runner *rn, char *err, si
         for (int a = 0; a < spec->naxes; a++)
             for (int v = 0; v < spec->axes[a].nvalues; v++) {
                 if (a > 0 && v == 0) continue; /* the all-first point is checked at a = 0 */
+                if (rn->stop && rn->stop()) return SWEEP_INTERRUPTED;   /* a grid of many values takes a while */
                 int64_t combo = v, stride = 1;
                 for (int b = spec->naxes - 1; b > a; b--) stride *= spec->axes[b].nvalues;
                 combo *= stride;

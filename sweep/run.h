@@ -31,7 +31,8 @@ typedef struct sweep_runner {
 
 /* Check the options of every grid value (and the fixed options) by running
  * `nocsim ga ... --dry-run` for one task per value.  Returns 0, SWEEP_BAD_TASK
- * with the child's message in err, or -1 when a child cannot be run. */
+ * with the child's message in err, SWEEP_INTERRUPTED as soon as rn->stop
+ * says so (checked before each child), or -1 when a child cannot be run. */
 int sweep_validate(const sweep_spec *spec, const sweep_runner *rn, char *err, size_t errlen);
 
 /* Run every task with done[k] == 0 on this machine and adopt it into sweep id

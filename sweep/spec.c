@@ -77,6 +77,37 @@ static int spec_has_flag(const sweep_spec *spec, const char *flag)
     return 0;
 }
 
+/* Why flag cannot be an axis of the grid, or NULL if it can: the ones the
+ * sweep sets itself or takes as its own flags (an axis would be overridden
+ * in silence), and ga's flags that take no value. */
+static const char *not_an_axis(const char *flag)
+{
+    static const struct { const char *flag, *why; } no[] = {
+        { "db", "the sweep records every run in its own --db" },
+        { "no-db", "the sweep records every run" },
+        { "resume", "a sweep resumes as a whole (nocsim sweep --resume ID)" },
+        { "save-best", "the sweep's runs write no files; export a run's best afterwards" },
+        { "format", "the sweep sets each run's output" },
+        { "quiet", "the sweep sets each run's output" },
+        { "progress-every", "the sweep sets each run's output" },
+        { "dry-run", "the sweep checks its grid itself" },
+        { "threads", "the sweep runs each GA on one thread (use sweep --jobs)" },
+        { "help", "it is not a GA parameter" },
+        { "h", "it is not a GA parameter" },
+        { "seed", "each run's seed follows from the sweep's --seed and the run's index" },
+        { "traffic", "give the patterns to the sweep: nocsim sweep --traffic A,B" },
+        { "slices", "give it to the sweep: nocsim sweep --slices S" },
+        { "size", "a sweep's runs share one network: give --size to the sweep" },
+        { "islands", "an island run needs mpirun, not a sweep's child process" },
+        { "migrate-every", "an island run needs mpirun, not a sweep's child process" },
+        { "interlock", "it takes no value: give --interlock to the sweep for every run" },
+        { "slice-reinit", "it takes no value: give --slice-reinit to the sweep for every run" },
+    };
+    for (size_t k = 0; k < sizeof no / sizeof no[0]; k++)
+        if (!strcmp(flag, no[k].flag)) return no[k].why;
+    return NULL;
+}
+
 /* Parse one non-comment line of grid text into an axis. */
 static int parse_axis_line(sweep_spec *spec, char *line, const char *where, long lineno, char *err, size_t errlen)
 {
@@ -92,6 +123,15 @@ static int parse_axis_line(sweep_spec *spec, char *line, const char *where, long
             return fail(err, errlen, "%s: line %ld: '%s' is not a list of nocsim ga flags (e.g. mutation, or watchdog,lifetime)", where, lineno, tok);
         }
         char *name = dup_n(p, n);
+        const char *why = name ? not_an_axis(name) : NULL;
+        if (why) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "'%s' cannot be an axis: %s", name, why);
+            fail(err, errlen, "%s: line %ld: %s", where, lineno, msg);
+            free(name);
+            axis_clear(&ax);
+            return -1;
+        }
         if (name && spec_has_flag(spec, name)) {
             fail(err, errlen, "%s: line %ld: flag '%s' is already on an earlier line", where, lineno, name);
             free(name);

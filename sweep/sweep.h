@@ -23,7 +23,7 @@
 
 #include "store/store.h"
 
-#define SWEEP_MAX_TASKS 10000000  /* refused above this: a typo, not a study */
+#define SWEEP_MAX_TASKS 1000000   /* refused above this: a typo, not a study (the paper's: 8,640) */
 
 /* One axis of the grid: one or more `nocsim ga` flags (without "--") that
  * vary together, and the value tuples they take ("100,0" for two flags). */
@@ -56,7 +56,10 @@ typedef struct {
 extern const char sweep_paper_grid[];
 
 /* Parse grid text (one axis a line: "flag[,flag...] value[,value...] ...",
- * '#' comments), naming `where` and the line in errors.  Appends the axes to
+ * '#' comments), naming `where` and the line in errors.  A flag that cannot
+ * be an axis is refused with the reason: the sweep's own (db, seed, traffic,
+ * slices, size, threads, output flags, help, ...) and flags without a value
+ * (interlock, slice-reinit: give them to the sweep as fixed options).  Appends the axes to
  * *spec.  Returns 0, or -1 with err set (spec keeps what it had). */
 int sweep_grid_parse(sweep_spec *spec, const char *text, const char *where, char *err, size_t errlen);
 /* Read and parse a grid file (no line length limit; NUL refused). */

@@ -17,16 +17,20 @@ GA="--size 4 --slices 2 --generations 20 --pop 4 --stack-vmax 30 --threads 1 --q
 $N ga $GA --traffic brev --seed 1 --db a.db >/dev/null 2>ga.err || bad "ga a.db: $(cat ga.err)"
 
 # damage FILE OFFSET VALUE: write the 64-bit VALUE at OFFSET of run 1's
-# decompressed checkpoint (the store's zlib around the GA's "len + zlib").
+# decompressed checkpoint (the store's zlib around the GA's "len + zlib") and
+# re-sign it (its last 4 bytes: the CRC-32 of the rest); sign=0 in the
+# environment leaves the old signature, which must then be what refuses it.
 damage() {
   python3 - "$@" <<'PY'
-import sqlite3, struct, sys, zlib
+import os, sqlite3, struct, sys, zlib
 path, off, val = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 db = sqlite3.connect(path)
 data, = db.execute("select data from checkpoints where run = 1").fetchone()
 blob = zlib.decompress(data)
 raw = bytearray(zlib.decompress(blob[8:]))
 raw[off:off + 8] = struct.pack("<q", val)
+if os.environ.get("sign", "1") == "1":
+    raw[-4:] = struct.pack("<I", zlib.crc32(bytes(raw[:-4])))
 blob = struct.pack("<Q", len(raw)) + zlib.compress(bytes(raw))
 db.execute("update checkpoints set data = ?, data_len = ? where run = 1", (zlib.compress(blob), len(blob)))
 db.execute("update runs set status = 'unfinished' where id = 1")
@@ -53,6 +57,11 @@ for c in "612+24 99 dest[3]" "4 7 algo" "12 5000000 pop" "4+14*8 99 sort_key"; d
   [ ! -e m.db ] || [ "$(sqlite3 m.db 'select count(*) from runs')" = 0 ] && ok || bad "merge of bad $3 brought runs in"
 done
 rm -f d.db* m.db*
+# An in-range edit (a random-generator word) not re-signed: the signature refuses it.
+cp a.db d.db
+sign=0 damage d.db $((612 + 16 * 8 + 8)) 12345 || bad "cannot damage d.db"
+expect_damaged "resume with an unsigned in-range edit" "checkpoint: its contents give CRC-32" $N ga --resume 1 --db d.db --quiet
+rm -f d.db*
 
 # A chromosome whose last queue-order byte is 32 (passed the old check on x86).
 cp a.db d.db
@@ -61,7 +70,8 @@ import sqlite3, sys, zlib
 db = sqlite3.connect(sys.argv[1])
 i, genes = db.execute("select id, genes from chromosomes order by id limit 1").fetchone()
 g = bytearray(zlib.decompress(genes)); g[-1] = 32
-db.execute("update chromosomes set genes = ? where id = ?", (zlib.compress(bytes(g)), i))
+# re-signed, so the range check (not the signature check) must catch it
+db.execute("update chromosomes set genes = ?, crc = ? where id = ?", (zlib.compress(bytes(g)), zlib.crc32(bytes(g)), i))
 db.commit()
 PY
 expect_damaged "merge of a bad chromosome" "queue order" $N db merge d.db --db m.db --create

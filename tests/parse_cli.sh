@@ -19,7 +19,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # --- lines longer than the old 512/1024-byte buffers are read whole ---------
 # A comment of 1022 bytes that ends in a directive: still a comment, the run
 # keeps the default interval 16 (the old reader parsed the tail: interval 99).
-{ printf '#'; printf 'x%.0s' $(seq 1021); printf ' interval 99\n'; } > "$tmp/long.cfg"
+# (The setting after it keeps the file from being one with no chromosome.)
+{ printf '#'; printf 'x%.0s' $(seq 1021); printf ' interval 99\ninject 0 0\n'; } > "$tmp/long.cfg"
 j=$($N sim --size 4 --traffic bcmp --config "$tmp/long.cfg" --format json)
 expect_eq "config: long comment's tail ignored" 16 "$(json_field interval "$j")"
 # A directive after 2000 blanks is one line and applies.

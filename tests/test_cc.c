@@ -311,6 +311,15 @@ START_TEST(verify_ports_and_scatter)
     r = verify_lines(&f, dup);
     ck_assert(!r.ok);
     ck_assert_int_eq(r.count[CC_VERR_EXTRA], 1);
+    /* A scatter transfer carries its first node's message: one naming
+     * another origin (a file's "msg") is not a message of the CC, and the
+     * message it should have carried is then missing. */
+    static const char *const msg[] = { "0 0 0-1", "1 0 0-2", "2 0 0-4", "3 3 0-1-3", "4 0 0-1-5", "5 0 0-2-6", "6 0 0-1-3-7", NULL };
+    r = verify_lines(&f, msg);
+    ck_assert(!r.ok);
+    ck_assert_int_eq(r.count[CC_VERR_EXTRA], 1);
+    ck_assert_int_eq(r.count[CC_VERR_MISSING], 1);
+    ck_assert_str_eq(r.first, "step 3: transfer 0->3 names the message of 3, not of 0");
     unmake(&f);
 }
 END_TEST

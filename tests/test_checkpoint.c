@@ -82,13 +82,27 @@ static uint8_t *raw_checkpoint(size_t *n)
     return raw;
 }
 
-static uint8_t *pack(const uint8_t *raw, size_t n, size_t *len)
+/* raw (n decoded bytes, its signature included) as a stored blob, as it is. */
+static uint8_t *pack_unsigned(const uint8_t *raw, size_t n, size_t *len)
 {
     uLongf zl = compressBound((uLong)n);
     uint8_t *b = malloc(8 + zl);
     for (int k = 0; k < 8; k++) b[k] = (uint8_t)((uint64_t)n >> (8 * k));
     ck_assert_int_eq(compress2(b + 8, &zl, raw, (uLong)n, 1), Z_OK);
     *len = 8 + zl;
+    return b;
+}
+
+/* raw as a stored blob, its last 4 bytes re-signed (the CRC-32 of the bytes
+ * before them), so an edit reaches the field checks behind the signature. */
+static uint8_t *pack(const uint8_t *raw, size_t n, size_t *len)
+{
+    uint8_t *m = malloc(n);
+    memcpy(m, raw, n);
+    uint32_t sig = (uint32_t)crc32(crc32(0L, Z_NULL, 0), m, (uInt)(n - 4));
+    for (int k = 0; k < 4; k++) m[n - 4 + (size_t)k] = (uint8_t)(sig >> (8 * k));
+    uint8_t *b = pack_unsigned(m, n, len);
+    free(m);
     return b;
 }
 
@@ -191,13 +205,13 @@ START_TEST(every_field_range_checked)
     expect_damaged(m, n, "magic");
     /* The previous format is not damage: it names the version to use. */
     memcpy(m, raw, n);
-    ck_assert_mem_eq(m, "NCK3", 4);
-    m[3] = '2';
+    ck_assert_mem_eq(m, "NCK4", 4);
+    m[3] = '3';
     size_t blen;
     uint8_t *b = pack(m, n, &blen);
     char why[384] = "";
     ck_assert_ptr_null(ga_checkpoint_load(b, blen, 1, why, sizeof why));
-    ck_assert_msg(strstr(why, "earlier nocsim") && strstr(why, "NCK2") && !strstr(why, "damaged"), "%s", why);
+    ck_assert_msg(strstr(why, "earlier nocsim") && strstr(why, "NCK3") && !strstr(why, "damaged"), "%s", why);
     free(b);
     expect_damaged(raw, OFF_POP0 + 3, "too short");
     expect_damaged(raw, n - 4, "truncated");
@@ -207,6 +221,47 @@ START_TEST(every_field_range_checked)
     memcpy(longer, raw, n);
     expect_damaged(longer, n + 5, "after the end");
     free(longer);
+    free(m);
+    free(raw);
+}
+END_TEST
+
+/* Edits that stay inside every range (issue 26: 15 of 108 were accepted,
+ * 2 changed the resumed result) are refused by the signature. */
+START_TEST(signature_checked)
+{
+    size_t n, len;
+    uint8_t *raw = raw_checkpoint(&n), *m = malloc(n);
+    /* The signature is the CRC-32 of the bytes before it, little-endian. */
+    uint32_t sig = (uint32_t)crc32(crc32(0L, Z_NULL, 0), raw, (uInt)(n - 4));
+    ck_assert_uint_eq(raw[n - 4] | raw[n - 3] << 8 | raw[n - 2] << 16 | (uint32_t)raw[n - 1] << 24, sig);
+    static const size_t offs[] = { OFF_RNG, OFF_RNG + 9, OFF_STATE + 8, OFF_BEST_CFG + 12, 0 };
+    for (size_t k = 0; k < sizeof offs / sizeof offs[0]; k++) {
+        memcpy(m, raw, n);
+        m[offs[k] ? offs[k] : n - 1] ^= 1;   /* 0: the signature itself */
+        uint8_t *b = pack_unsigned(m, n, &len);
+        char err[384] = "";
+        ga *g = ga_checkpoint_load(b, len, 1, err, sizeof err);
+        if (g) ga_free(g);
+        ck_assert_msg(g == NULL, "an edit at %zu was loaded", offs[k]);
+        ck_assert_msg(strstr(err, "database is damaged: checkpoint: its contents give CRC-32"), "%s", err);
+        ga_params gp;
+        sim_params sp;
+        int32_t *dest = NULL;
+        char name[256];
+        ck_assert_int_ne(ga_checkpoint_peek(b, len, &gp, &sp, &dest, name, err, sizeof err), 0);
+        ck_assert_ptr_null(dest);
+        free(b);
+    }
+    /* Re-signed, the edit of the generator state is in range and loads. */
+    memcpy(m, raw, n);
+    m[OFF_RNG + 9] ^= 1;
+    uint8_t *b = pack(m, n, &len);
+    char err[384];
+    ga *g = ga_checkpoint_load(b, len, 1, err, sizeof err);
+    ck_assert_msg(g != NULL, "%s", err);
+    ga_free(g);
+    free(b);
     free(m);
     free(raw);
 }
@@ -356,6 +411,7 @@ int main(void)
     tcase_add_test(tc, intact_checkpoint_loads);
     tcase_add_test(tc, every_field_range_checked);
     tcase_add_test(tc, compressed_envelope_checked);
+    tcase_add_test(tc, signature_checked);
     tcase_add_test(tc, chromosome_blob_genes_checked);
     tcase_add_test(tc, huge_metrics_score_as_failures);
     tcase_add_test(tc, first_checkpoint_precedes_start);

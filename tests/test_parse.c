@@ -215,6 +215,37 @@ START_TEST(lines_whole_any_length)
 }
 END_TEST
 
+/* A lone CR is a line break like LF and CRLF (issue 26: a CR-only config
+ * starting with a comment was one comment, its settings ignored). */
+START_TEST(lines_lone_cr_breaks)
+{
+    static const char text[] = "# c\rinterval 40\r\na\r\rb\n\rlast\r";
+    static const char *const want[] = { "# c", "interval 40", "a", "", "b", "", "last" };
+    FILE *f = stream(text, sizeof text - 1);
+    line_reader r;
+    line_reader_init(&r, f, "test");
+    char *line, err[128];
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        ck_assert_int_eq(line_reader_next(&r, &line, err, sizeof err), 1);
+        ck_assert_str_eq(line, want[k]);
+        ck_assert_int_eq(r.line, (long)k + 1);
+    }
+    ck_assert_int_eq(line_reader_next(&r, &line, err, sizeof err), 0);
+    line_reader_free(&r);
+    fclose(f);
+    /* Traffic and configuration files read through it: a CR-only file. */
+    static const char cfg[] = "# c\rinterval 40\rinject 3 7\r";
+    sim_config *c = sim_config_new(16, 3, 0, 16);
+    ck_assert_ptr_nonnull(c);
+    f = stream(cfg, sizeof cfg - 1);
+    ck_assert_int_eq(sim_config_read(c, 4, f, "cr.cfg", NULL, err, sizeof err), 0);
+    fclose(f);
+    ck_assert_uint_eq(c->interval, 40);
+    ck_assert_uint_eq(c->inject[3], 7);
+    sim_config_free(c);
+}
+END_TEST
+
 START_TEST(lines_refuse_nul)
 {
     static const char text[] = "ok\nab\0c d\nmore\n";
@@ -411,6 +442,7 @@ int main(void)
     tcase_add_test(tc, quote_escapes_and_shortens);
     tcase_add_test(tc, lines_whole_any_length);
     tcase_add_test(tc, lines_refuse_nul);
+    tcase_add_test(tc, lines_lone_cr_breaks);
     tcase_add_test(tc, fields_cut_comment_and_count);
     tcase_add_test(tc, traffic_long_comment_is_one_comment);
     tcase_add_test(tc, traffic_bad_lines_named);

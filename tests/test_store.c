@@ -5,6 +5,7 @@
 #include "tests/testutil.h"
 #include <dirent.h>
 #include <sqlite3.h>
+#include <zlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,11 +118,37 @@ static int64_t new_run(store *s, const char *traffic, int32_t slices)
     return r.id;
 }
 
-/* A chromosome whose genes and metrics derive from k. */
+/* Make the CRC-32 of genes[0..n) equal crc by choosing its last 4 bytes
+ * (n >= 4): run the CRC back from crc through 4 bytes (the top bytes of the
+ * table's entries are distinct, so each step's table index is known), then
+ * the patch is the forward register xor the backward one. */
+static void force_crc(uint8_t *genes, size_t n, uint32_t crc)
+{
+    uint32_t table[256];
+    for (uint32_t j = 0; j < 256; j++) {
+        uint32_t r = j;
+        for (int b = 0; b < 8; b++) r = r & 1 ? (r >> 1) ^ 0xedb88320u : r >> 1;
+        table[j] = r;
+    }
+    uint32_t fwd = ~(uint32_t)crc32(crc32(0L, Z_NULL, 0), genes, (uInt)(n - 4));
+    uint32_t bkd = ~crc;
+    for (int step = 0; step < 4; step++) {
+        uint32_t j = 0;
+        while (table[j] >> 24 != bkd >> 24) j++;
+        bkd = ((bkd ^ table[j]) << 8) | j;
+    }
+    uint32_t patch = fwd ^ bkd;
+    for (int b = 0; b < 4; b++) genes[n - 4 + (size_t)b] = (uint8_t)(patch >> (8 * b));
+    ck_assert_uint_eq((uint32_t)crc32(crc32(0L, Z_NULL, 0), genes, (uInt)n), crc);
+}
+
+/* A chromosome whose genes and metrics derive from k, its genes signed crc
+ * (the store checks the signature on every read; n = 0 signs as 0). */
 static store_chrom chrom(int64_t run, uint32_t crc, int64_t score, int k, uint8_t *genes, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         genes[i] = (uint8_t)(i * 7 + (size_t)k * 13);
+    if (n >= 4) force_crc(genes, n, crc);
     store_chrom c = {.run = run, .generation = k, .crc = crc, .score = score, .duration = score,
                      .t_d = 100 + k, .t_e = 200 + k, .ir = k, .or_ = 2 * k, .ib = 3 * k,
                      .ob = 4 * k, .lb = 5 * k, .is_synonym = k % 2, .genes = genes,
@@ -446,6 +473,36 @@ START_TEST(test_runs_list_best)
 }
 END_TEST
 
+/* randperm's seed drew the pattern: runs of seeds 1 and 2 are two patterns,
+ * each with its best; brev runs of two seeds are one (issue 26). */
+START_TEST(test_runs_best_randperm_seed)
+{
+    store *s = open_new("rp.db");
+    static const struct { const char *traffic; uint64_t seed; int64_t best; } runs[] = {
+        { "randperm", 1, 500 }, { "randperm", 2, 600 }, { "randperm", 1, 450 }, { "brev", 1, 300 }, { "brev", 2, 290 },
+    };
+    int64_t id[5];
+    for (int k = 0; k < 5; k++) {
+        store_run r = store_run_init("ga");
+        r.traffic = runs[k].traffic;
+        r.seed = runs[k].seed;
+        r.size = 4;
+        r.slices = 2;
+        r.flits = 8;
+        ck_assert_msg(store_run_create(s, &r, ERR) == STORE_OK, "%s", errbuf);
+        id[k] = r.id;
+        ck_assert_int_eq(store_run_set_best(s, r.id, runs[k].best, runs[k].best, (uint32_t)k, ERR), STORE_OK);
+    }
+    struct collect best = {0};
+    ck_assert_int_eq(store_runs_best(s, NULL, collect_run, &best, ERR), STORE_OK);
+    ck_assert_int_eq(best.n, 3);   /* brev; randperm seed 1; randperm seed 2 */
+    ck_assert_int_eq(best.ids[0], id[4]);
+    ck_assert_int_eq(best.ids[1], id[2]);
+    ck_assert_int_eq(best.ids[2], id[1]);
+    store_close(s);
+}
+END_TEST
+
 /* ---- chromosomes ---------------------------------------------------------- */
 
 START_TEST(test_chrom_roundtrip)
@@ -484,7 +541,7 @@ START_TEST(test_chrom_roundtrip)
     ck_assert_ptr_nonnull(s);
 
     /* zero-length genes */
-    store_chrom e = chrom(run, 5, 600, 2, genes, 0);
+    store_chrom e = chrom(run, 0, 600, 2, genes, 0);   /* no genes: CRC-32 0 */
     int64_t eid = add(s, &e);
     ck_assert_int_eq(store_chrom_get(s, eid, &g, ERR), STORE_OK);
     ck_assert_uint_eq(g.genes_len, 0);
@@ -1092,6 +1149,81 @@ START_TEST(test_readonly_leaves_nothing)
 }
 END_TEST
 
+static int count_cb(const store_chrom *c, void *ctx)
+{
+    (void)c;
+    ++*(int *)ctx;
+    return 0;
+}
+
+/* A chromosome whose genes or recorded CRC-32 changed after it was written is
+ * refused by every read that returns genes (issue 26: it replayed). */
+START_TEST(test_chrom_signature_checked)
+{
+    store *s = open_new("sig.db");
+    int64_t run = new_run(s, "brev", 1);
+    uint8_t g[64];
+    store_chrom c = chrom(run, 7, 100, 1, g, sizeof g);
+    int64_t id = add(s, &c);
+    store_close(s);
+    /* The same genes, one byte changed, compressed as the store does. */
+    uint8_t g2[64];
+    memcpy(g2, g, sizeof g);
+    g2[12] ^= 1;
+    uint8_t z[256];
+    uLongf zn = sizeof z;
+    ck_assert_int_eq(compress(z, &zn, g2, sizeof g2), Z_OK);
+    char want[64];
+    snprintf(want, sizeof want, "database is damaged: chromosome %lld: ", (long long)id);
+    for (int k = 0; k < 2; k++) {
+        sqlite3 *db;
+        ck_assert_int_eq(sqlite3_open(tpath("sig.db"), &db), SQLITE_OK);
+        sqlite3_stmt *st;
+        ck_assert_int_eq(sqlite3_prepare_v2(db, k == 0 ? "UPDATE chromosomes SET crc = 8"
+                                                       : "UPDATE chromosomes SET crc = 7, genes = ?",
+                                            -1, &st, NULL), SQLITE_OK);
+        if (k == 1) ck_assert_int_eq(sqlite3_bind_blob(st, 1, z, (int)zn, SQLITE_STATIC), SQLITE_OK);
+        ck_assert_int_eq(sqlite3_step(st), SQLITE_DONE);
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+        s = store_open(tpath("sig.db"), STORE_READONLY, ERR);
+        ck_assert_ptr_nonnull(s);
+        store_chrom out;
+        ck_assert_int_eq(store_chrom_get(s, id, &out, ERR), STORE_ERROR);
+        ck_assert_msg(strstr(errbuf, want), "%s", errbuf);
+        ck_assert_int_eq(store_last_fault(s), STORE_FAULT_DAMAGED);
+        ck_assert_int_eq(store_chrom_find_crc(s, run, k == 0 ? 8 : 7, &out, ERR), STORE_ERROR);
+        ck_assert_msg(strstr(errbuf, want), "%s", errbuf);
+        int n = 0;
+        store_chrom_query q = { .run = run, .with_genes = true };
+        ck_assert_int_eq(store_chrom_list(s, &q, count_cb, &n, ERR), STORE_ERROR);
+        ck_assert_int_eq(n, 0);
+        /* Without genes there is nothing to check: the row is listed. */
+        q.with_genes = false;
+        ck_assert_int_eq(store_chrom_list(s, &q, count_cb, &n, ERR), STORE_OK);
+        ck_assert_int_eq(n, 1);
+        store_close(s);
+    }
+}
+END_TEST
+
+/* SQLite's finding on a damaged schema quotes the CREATE text, newlines
+ * and all: the message stays one line (found by fuzz_db_file). */
+START_TEST(test_damaged_schema_one_line)
+{
+    store *s = open_new("sch.db");
+    store_close(s);
+    raw_exec(tpath("sch.db"), "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = "
+                              "'CREATE TABLE cc_schedules (id INTEGER, x ''abc\n  def\n' WHERE name = 'cc_schedules'");
+    store_fault fault;
+    s = store_open_fault(tpath("sch.db"), STORE_READONLY, &fault, ERR);
+    ck_assert_ptr_null(s);
+    ck_assert_msg(strstr(errbuf, "malformed database schema"), "%s", errbuf);
+    ck_assert_msg(!strchr(errbuf, '\n'), "not one line: %s", errbuf);
+    ck_assert_int_eq(fault, STORE_FAULT_DAMAGED);
+}
+END_TEST
+
 START_TEST(test_damaged_blobs)
 {
     store *s = open_new("d.db");
@@ -1159,6 +1291,9 @@ static Suite *store_suite(void)
     tcase_add_test(t, test_fault_kinds);
     tcase_add_test(t, test_readonly_leaves_nothing);
     tcase_add_test(t, test_damaged_blobs);
+    tcase_add_test(t, test_chrom_signature_checked);
+    tcase_add_test(t, test_runs_best_randperm_seed);
+    tcase_add_test(t, test_damaged_schema_one_line);
     suite_add_tcase(s, t);
     return s;
 }

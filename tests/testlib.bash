@@ -28,3 +28,12 @@ expect_usage_() {
   [ "$nerr" -eq 1 ] || { bad "$what: stderr is not one line: $err"; return 1; }
   case $err in *"$frag"*) ok ;; *) bad "$what: '$err' lacks '$frag'"; return 1 ;; esac
 }
+# expect STATUS FRAGMENT WHAT CMD... runs CMD and wants that exit status and
+# one line on stderr holding FRAGMENT (a test may define its own expect).
+expect() {
+  local want=$1 frag=$2 what=$3; shift 3
+  local err; err=$("$@" 2>&1 >/dev/null); local rc=$?
+  [ $rc -eq "$want" ] || { bad "$what: exit $rc, want $want ($err)"; return; }
+  [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || { bad "$what: not one line: $err"; return; }
+  case $err in *"$frag"*) ok;; *) bad "$what: '$err' lacks '$frag'";; esac
+}

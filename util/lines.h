@@ -23,14 +23,17 @@ typedef struct {
     char *buf;          /* getline's buffer, owned */
     size_t cap;
     long line;          /* number of the line last returned, 1-based */
+    size_t next, end;   /* text of buf after a lone CR still to hand out: [next, end) */
 } line_reader;
 
 /* Start reading f; name (e.g. "config FILE", already quoted by the caller,
  * see util/quote.h) starts each message. */
 void line_reader_init(line_reader *r, FILE *f, const char *name);
 
-/* Next line, without its "\n" or "\r\n", in *line (owned by the reader, valid
- * until the next call or line_reader_free).  Returns 1 for a line (the last
+/* Next line in *line, without its line break: "\n", "\r\n" or a lone "\r"
+ * (old Mac files; so "# c\rinterval 40\r" is a comment and a setting, not
+ * one comment), each counted as one line in messages.  The line is owned
+ * by the reader, valid until the next call or line_reader_free.  Returns 1 for a line (the last
  * line needs no newline), 0 at the end of the file, -1 with a message in err
  * ("NAME, line N: a NUL byte at column C" / "NAME: read error: ...") on a NUL
  * byte, a read error or out of memory.  After -1 or 0, it keeps returning the

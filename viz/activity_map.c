@@ -1,7 +1,7 @@
 /* Drawing the link-activity map (see activity_map.h).  The legend's digits
  * come from a 3x5 bitmap font: the map needs ten glyphs, not a font library. */
 #include "viz/activity_map.h"
-#include "viz/outfile.h"
+#include "util/outfile.h"
 #include "viz/png.h"
 #include "viz/viz.h"
 
@@ -118,14 +118,14 @@ int viz_act_write_png(const sim_activity *a, int64_t cycles, int slices, const v
     int w, h;
     int rc = viz_act_render(a, cycles, slices, o, &rgb, &w, &h, err, errlen);
     if (rc != VIZ_OK) return rc;
-    viz_out out;
-    if ((rc = viz_out_open(&out, path, err, errlen)) == VIZ_OK) {
+    outfile out;
+    if ((rc = outfile_open(&out, path, err, errlen)) == VIZ_OK) {
         char perr[256];
         if (viz_png_write(out.f, w, h, rgb, perr, sizeof perr) != VIZ_OK) {
             snprintf(err, errlen, "%s: %s", path, perr);
-            viz_out_abort(&out);
+            outfile_abort(&out);
             rc = VIZ_FAIL;
-        } else rc = viz_out_commit(&out, err, errlen);
+        } else rc = outfile_commit(&out, err, errlen);
     }
     free(rgb);
     return rc;

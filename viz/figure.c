@@ -3,7 +3,7 @@
  * so the user who edits it sees plain gnuplot. */
 #define _XOPEN_SOURCE 700   /* realpath */
 #include "viz/figure.h"
-#include "viz/outfile.h"
+#include "util/outfile.h"
 #include "viz/viz.h"
 
 #include <errno.h>
@@ -271,7 +271,27 @@ static int on_path(const char *prog)
 
 /* Run gnuplot on script with its output on /dev/null (its own errors go to
  * stderr).  0 when it exits with status 0. */
-static int run_gnuplot(const char *script, char *err, size_t errlen)
+/* The first line of log naming an error (else its last non-blank line),
+ * newline cut, into buf; "" when there is none. */
+static void log_excerpt(const char *log, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    FILE *f = fopen(log, "r");
+    if (!f) return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (!line[strspn(line, " \t")]) continue;
+        int is_error = strstr(line, "rror") != NULL;
+        if (is_error || !strstr(buf, "rror")) snprintf(buf, len, "%s", line + strspn(line, " \t"));
+        if (is_error) break;
+    }
+    fclose(f);
+}
+
+/* Run gnuplot on script with its output (warnings such as "empty y range"
+ * included) in log: shown, one line, only when gnuplot fails. */
+static int run_gnuplot(const char *script, const char *log, char *err, size_t errlen)
 {
     fflush(NULL);
     pid_t pid = fork();
@@ -280,6 +300,8 @@ static int run_gnuplot(const char *script, char *err, size_t errlen)
         return -1;
     }
     if (pid == 0) {
+        FILE *l = fopen(log, "w");
+        if (!l || dup2(fileno(l), STDOUT_FILENO) < 0 || dup2(fileno(l), STDERR_FILENO) < 0) _exit(126);
         execlp("gnuplot", "gnuplot", script, (char *)NULL);
         _exit(127);
     }
@@ -290,8 +312,10 @@ static int run_gnuplot(const char *script, char *err, size_t errlen)
             return -1;
         }
     if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        snprintf(err, errlen, "gnuplot failed (%s %d) on %s", WIFEXITED(st) ? "exit status" : "signal",
-                 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), script);
+        char why[300];
+        log_excerpt(log, why, sizeof why);
+        snprintf(err, errlen, "gnuplot failed (%s %d) on %s%s%s", WIFEXITED(st) ? "exit status" : "signal",
+                 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), script, why[0] ? ": " : "", why);
         return -1;
     }
     return 0;
@@ -341,8 +365,8 @@ static int render(const viz_figure *f, const char *out, int w, int h, char *err,
                               "(apt-get install gnuplot-nox), or use --script-only DIR");
         return VIZ_FAIL;
     }
-    viz_out o;
-    if ((rc = viz_out_open(&o, out, err, errlen)) != VIZ_OK) return rc;
+    outfile o;
+    if ((rc = outfile_open(&o, out, err, errlen)) != VIZ_OK) return rc;
     /* gnuplot writes the file itself: keep only the name. */
     fclose(o.f);
     o.f = NULL;
@@ -352,28 +376,31 @@ static int render(const viz_figure *f, const char *out, int w, int h, char *err,
     if (!dir || !mkdtemp(dir)) {
         snprintf(err, errlen, "cannot create a temporary folder: %s", dir ? strerror(errno) : "out of memory");
         free(dir);
-        viz_out_abort(&o);
+        outfile_abort(&o);
         return VIZ_FAIL;
     }
     data = join(dir, DATA_FILE);
     script = join(dir, SCRIPT_FILE);
+    char *log = join(dir, "gnuplot.log");
     rc = VIZ_FAIL;
-    if (!data || !script) snprintf(err, errlen, "out of memory");
+    if (!data || !script || !log) snprintf(err, errlen, "out of memory");
     else if (write_data(f, data, err, errlen) != VIZ_OK || write_script(f, script, dir, o.tmp, w, h, err, errlen) != VIZ_OK)
         rc = VIZ_FAIL;
-    else if (run_gnuplot(script, err, errlen) == 0 && !caught) {
+    else if (run_gnuplot(script, log, err, errlen) == 0 && !caught) {
         if (!looks_like_png(o.tmp)) snprintf(err, errlen, "gnuplot wrote no PNG (script %s)", script);
         else rc = VIZ_OK;
     }
     if (data) unlink(data);
     if (script) unlink(script);
+    if (log) unlink(log);
     rmdir(dir);
     free(data);
     free(script);
+    free(log);
     free(dir);
     if (rc != VIZ_OK) {
-        viz_out_abort(&o);
+        outfile_abort(&o);
         return rc;
     }
-    return viz_out_commit(&o, err, errlen);
+    return outfile_commit(&o, err, errlen);
 }

@@ -14,5 +14,9 @@
 #define NOCSIM_VIZ_H
 
 enum { VIZ_OK = 0, VIZ_BADINPUT = 1, VIZ_FAIL = 2 };
+/* util/outfile.h's results pass through unchanged. */
+#include "util/outfile.h"
+_Static_assert((int)OUTFILE_OK == (int)VIZ_OK && (int)OUTFILE_BADINPUT == (int)VIZ_BADINPUT && (int)OUTFILE_FAIL == (int)VIZ_FAIL,
+               "outfile and viz results differ");
 
 #endif

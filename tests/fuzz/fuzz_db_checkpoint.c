@@ -1,13 +1,16 @@
 /* libFuzzer target: what a damaged or crafted database hands the GA.  The
  * first byte picks the path:
- *   0  the rest is a decompressed GA checkpoint: compressed here and loaded
- *      (so mutations reach every field, not only zlib's checksum);
+ *   0  the rest is a decompressed GA checkpoint: signed (its last 4 bytes
+ *      replaced by the CRC-32 of the rest), compressed here and loaded (so
+ *      mutations reach every field, not only the signature and zlib's);
  *   1  the rest is a stored checkpoint blob as it is (length + zlib);
  *   2  the rest is a chromosome encoding, decoded as a stored gene blob;
  *   3  the rest is a checkpoint row's data for the store (zlib as the store
  *      writes it), read back through store_checkpoint_get and loaded;
- *   4  the same for a chromosome row's genes, then the whole file is
- *      checked as db merge checks it (ga_db_check).
+ *   4  the same for a chromosome row's genes, its crc set to their CRC-32
+ *      when they decompress (so the decoder behind the store's signature
+ *      check is reached), then the whole file is checked as db merge
+ *      checks it (ga_db_check).
  * A blob that loads and is small is then run for one generation, so state
  * that passes validation is also used.  Seeds: tests/fuzz/corpus/db_checkpoint/. */
 #include <stdint.h>
@@ -38,15 +41,21 @@ static void use(ga *g)
     ga_free(g);
 }
 
-static void load_raw(const uint8_t *p, size_t n)
+static void load_raw(const uint8_t *in, size_t n)
 {
     uLongf zl = compressBound((uLong)n);
-    uint8_t *b = malloc(8 + zl);
-    if (!b) return;
+    uint8_t *b = malloc(8 + zl), *p = malloc(n ? n : 1);
+    if (!b || !p) { free(b); free(p); return; }
+    memcpy(p, in, n);
+    if (n >= 8) {
+        uint32_t sig = (uint32_t)crc32(crc32(0L, Z_NULL, 0), p, (uInt)(n - 4));
+        for (int k = 0; k < 4; k++) p[n - 4 + (size_t)k] = (uint8_t)(sig >> (8 * k));
+    }
     for (int k = 0; k < 8; k++) b[k] = (uint8_t)((uint64_t)n >> (8 * k));
     char err[384];
     if (compress2(b + 8, &zl, p, (uLong)n, 1) == Z_OK) use(ga_checkpoint_load(b, 8 + zl, 1, err, sizeof err));
     free(b);
+    free(p);
 }
 
 static void decode_genes(const uint8_t *p, size_t n)
@@ -77,6 +86,27 @@ static void poke(const char *path, const char *sql, const uint8_t *p, size_t n)
     sqlite3_close(db);
 }
 
+/* Set the chromosome row's crc to the CRC-32 of the genes poke wrote, when
+ * they decompress to their claimed length (at most 1 MiB). */
+static void sign_genes(const char *path, const uint8_t *p, size_t n)
+{
+    if (n <= 3) return;
+    uLongf claimed = (uLongf)(p[0] | p[1] << 8 | p[2] << 16), got = claimed;
+    uint8_t *g = malloc(claimed ? claimed : 1);
+    if (!g) return;
+    if (uncompress(g, &got, p + 3, (uLong)(n - 3)) == Z_OK && got == claimed) {
+        uint32_t crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), g, (uInt)got);
+        sqlite3 *db;
+        if (sqlite3_open(path, &db) == SQLITE_OK) {
+            char sql[64];
+            snprintf(sql, sizeof sql, "UPDATE chromosomes SET crc = %u", crc);
+            sqlite3_exec(db, sql, NULL, NULL, NULL);
+        }
+        sqlite3_close(db);
+    }
+    free(g);
+}
+
 /* A run with one checkpoint and one chromosome row, one of them replaced
  * by the input, read back through the store. */
 static void via_store(const uint8_t *p, size_t n, int chromosome)
@@ -93,6 +123,7 @@ static void via_store(const uint8_t *p, size_t n, int chromosome)
         (c.run = r.id, store_chrom_add(s, &c, NULL, err, sizeof err) == STORE_OK)) {
         if (chromosome) {
             poke(path, "UPDATE chromosomes SET genes = ?1, genes_len = ?2", p, n);
+            sign_genes(path, p, n);
             (void)ga_db_check(s, err, sizeof err);
         } else {
             poke(path, "UPDATE checkpoints SET data = ?1, data_len = ?2", p, n);

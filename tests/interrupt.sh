@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Long runs answer a signal within a second in every phase, and a killed
+# creation leaves nothing for good (issue 26 §3), from the outside:
+# - SIGINT during ga's start-up (the simple-stacking sweep, ~50 s on a 64x64
+#   torus) ends it at once: 130, the --resume line, the run resumable; a
+#   resume's own start-up answers SIGTERM the same way (143);
+# - SIGTERM while a sweep checks a large grid ends it at once, nothing written;
+# - a grid of more than 1,000,000 runs is refused;
+# - cc --exact-seconds bounds the command's solver part, formula building
+#   included (mesh:8x8 AAB with 3 s: 85 s before); cc --threads with an
+#   algorithm that runs no threads is refused;
+# - the private creation files a killed process left beside a database
+#   (DB.new-PID-K and its journal) are removed by the next open, those of a
+#   live process or younger than a minute are kept.
+set -u
+N=${NOCSIM:-./nocsim}
+case $N in /*) ;; *) N=$PWD/$N;; esac
+. "$(cd "$(dirname "$0")" && pwd)/testlib.bash"
+tmp=$(mktemp -d); pid=
+trap '[ -n "$pid" ] && kill -9 $pid 2>/dev/null; rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+export TMPDIR=$tmp
+
+# stop_after SECONDS SIGNAL WANT_STATUS WHAT CMD...: start CMD, send SIGNAL after
+# SECONDS, and want it to end with WANT_STATUS within 1.5 s; stderr in err.txt.
+stop_after() {
+  local secs=$1 sig=$2 want=$3 what=$4; shift 4
+  "$@" >/dev/null 2>err.txt & pid=$!
+  sleep "$secs"
+  if ! kill -0 $pid 2>/dev/null; then bad "$what: ended before the signal ($(cat err.txt))"; pid=; return; fi
+  local t0; t0=$(date +%s%N)
+  kill -"$sig" $pid
+  wait $pid; local rc=$?; pid=
+  local ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  check "$what: exit" $rc "$want"
+  [ $ms -lt 1500 ] && ok || bad "$what: took $ms ms to stop"
+}
+
+# ---- ga: a signal during the start-up --------------------------------------------
+stop_after 2 INT 130 "ga SIGINT in the start-up" $N ga --size 64 --traffic brev --threads 1 --db big.db
+case $(cat err.txt) in *"stopped by SIGINT during the start-up; continue with: nocsim ga --db big.db --resume 1") ok;;
+  *) bad "ga SIGINT in the start-up: '$(cat err.txt)'";; esac
+check "the run stopped in its start-up: status, checkpoint" \
+  "$(sqlite3 big.db "select status from runs where id = 1; select generation from checkpoints where run = 1" | tr '\n' ' ')" \
+  "unfinished 0 "
+stop_after 2 TERM 143 "ga --resume SIGTERM in the start-up" $N ga --db big.db --resume 1 --threads 1
+case $(cat err.txt) in *"stopped by SIGTERM during the start-up; continue with: nocsim ga --db big.db --resume 1") ok;;
+  *) bad "ga --resume SIGTERM in the start-up: '$(cat err.txt)'";; esac
+check "big.db after two stops" "$(sqlite3 big.db 'pragma integrity_check')" ok
+
+# ---- sweep: a signal while the grid is checked; a grid too large --------------------------
+python3 -c '
+for flag in ("mutation", "crossover-rate"):
+    print(flag, " ".join("0.%04d" % (i + 1) for i in range(999)))' > big.grid
+stop_after 1 TERM 143 "sweep SIGTERM while checking its grid" $N sweep --traffic brev --grid big.grid --runs 1 --size 4 --db sw.db
+case $(cat err.txt) in *"stopped by SIGTERM while checking the grid (nothing was written)"*) ok;;
+  *) bad "sweep SIGTERM while checking its grid: '$(cat err.txt)'";; esac
+[ ! -e sw.db ] && ok || bad "a sweep stopped while checking its grid wrote sw.db"
+expect 2 "more than 1000000 runs" "a grid of 999 x 999 x 2 runs" $N sweep --traffic brev --grid big.grid --runs 2 --size 4 --db sw.db
+[ ! -e sw.db ] && ok || bad "a refused grid wrote sw.db"
+
+# ---- cc: --exact-seconds bounds the command; --threads only where used ------------------------
+t0=$(date +%s%N)
+$N cc --topology mesh:8x8 --cc aab --exact --exact-seconds 3 --budget 1 >out.txt 2>err.txt
+check "cc --exact-seconds 3 on mesh:8x8 AAB: exit ($(cat err.txt))" $? 0
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+[ $ms -lt 6000 ] && ok || bad "cc --exact-seconds 3 on mesh:8x8 AAB took $ms ms"
+grep -q "undecided within the 3 s given" out.txt && ok || bad "cc --exact-seconds 3: no 'undecided within the 3 s given' line"
+expect 2 "--threads: only --algo hgsa runs in threads (this run: --algo sa)" "cc --threads 2 with sa" \
+  $N cc --topology octagon --cc aas --threads 2
+expect 0 "" "cc --threads 1 with sa" $N cc --topology octagon --cc aas --threads 1
+
+# ---- stale creation files ---------------------------------------------------------------------
+sleep 300 & live=$!
+dead=$(sh -c 'echo $$')   # a process that has ended
+for f in "x.db.new-$dead-0" "x.db.new-$dead-0-journal" "x.db.new-$live-0" "x.db.new-$dead-1"; do : > "$f"; done
+touch -d '2 minutes ago' "x.db.new-$dead-0" "x.db.new-$dead-0-journal" "x.db.new-$live-0"
+$N ga --size 4 --generations 2 --quiet --threads 1 --db x.db >/dev/null 2>&1 || bad "ga x.db"
+check "creation files left" "$(ls x.db.new-* 2>/dev/null | sort | tr '\n' ' ')" \
+  "$(printf '%s\n' "x.db.new-$dead-1" "x.db.new-$live-0" | sort | tr '\n' ' ')"
+kill $live 2>/dev/null; wait $live 2>/dev/null
+touch -d '2 minutes ago' "x.db.new-$dead-1"
+$N db runs --db x.db >/dev/null 2>&1 || bad "db runs x.db"
+check "a read-only open removes nothing" "$(ls x.db.new-* 2>/dev/null | wc -l)" 2
+$N ga --size 4 --generations 2 --quiet --threads 1 --db x.db >/dev/null 2>&1 || bad "ga x.db again"
+check "the next writable open removes them once their processes are gone" "$(ls x.db.new-* 2>/dev/null)" ""
+
+echo "interrupt: $pass passed, $fail failed"
+[ $fail -eq 0 ]
