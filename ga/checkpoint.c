@@ -18,7 +18,7 @@
  * the targeted move's two parameters, the record rule, the children a
  * generation and the synonyms met; the metric late_sum; NCK3: the children
  * proven to repeat their parent's run; NCK4: the CRC-32 signature at the
- * end). */
+ * end, the topology and VC rule). */
 #define CKPT_MAGIC "NCK4"
 #define CKPT_SIG_LEN 4
 
@@ -134,7 +134,7 @@ static void put_params(wbuf *w, const ga_params *gp, const sim_params *sp)
     put64(w, gp->seed);
     const int64_t si[] = { sp->n, sp->vcs, sp->buffer, sp->flits, sp->slices, sp->tie, sp->dateline, sp->q_update,
                            sp->slot_reuse, sp->input_limit, sp->self, sp->deadlock_cycles, sp->max_cycles,
-                           sp->slice_reinit, sp->interlock };
+                           sp->slice_reinit, sp->interlock, sp->topo, sp->vc_rule };
     for (size_t k = 0; k < sizeof si / sizeof si[0]; k++) put64(w, (uint64_t)si[k]);
 }
 
@@ -182,7 +182,7 @@ static void get_params(rbuf *r, ga_params *gp, sim_params *sp)
         damaged(r, "target = %g, outside [0, 1]", gp->target);
     gp->seed = get64(r);
     sp->n = (int)get_in(r, "size", 4, 1024);
-    sp->vcs = (int)get_in(r, "vcs", 3, SIM_MAX_VCS);
+    sp->vcs = (int)get_in(r, "vcs", 1, SIM_MAX_VCS); /* 3 or more on a torus: sim_params_check */
     sp->buffer = (int)get_in(r, "buffer", 1, 255);
     sp->flits = (int)get_in(r, "flits", 2, SIM_MAX_FLITS);
     sp->slices = (int)get_in(r, "slices", 1, SIM_MAX_SLICES);
@@ -196,6 +196,8 @@ static void get_params(rbuf *r, ga_params *gp, sim_params *sp)
     sp->max_cycles = get_in(r, "max_cycles", 1, CKPT_MAX_CYCLES);
     sp->slice_reinit = (int)get_in(r, "slice_reinit", 0, 1);
     sp->interlock = (int)get_in(r, "interlock", 0, 1);
+    sp->topo = (route_topology)get_in(r, "topology", TOPO_TORUS, TOPO_MESH);
+    sp->vc_rule = (route_vc_rule)get_in(r, "vc_rule", VCRULE_DATELINE, VCRULE_ANY);
 }
 
 static void put_config(wbuf *w, const ga *g, const sim_config *c)

@@ -32,6 +32,11 @@ $N stack --topology mesh --size 8 --traffic brev --slices 2 --interval 8:40 --fo
 check "stack rows" "$(($(wc -l < "$tmp/s.csv") > 30))" 1
 $N ga --topology mesh --size 8 --traffic brev --slices 2 --evals 500 --db "$tmp/g.db" --quiet > /dev/null && ok || bad "ga on a mesh"
 check "ga records the topology" "$(sqlite3 "$tmp/g.db" "SELECT json_extract(params, '$.topology') || ' ' || json_extract(params, '$.vc_rule') FROM runs")" "mesh any"
+# The checkpoint carries the topology: a replay of the run's best gives the
+# run's duration (on the torus the same genes give another).
+best=$(sqlite3 "$tmp/g.db" "SELECT best_duration FROM runs WHERE id = 1")
+r=$($N replay --best 1 --db "$tmp/g.db" --format csv | tail -1)
+case ",$r," in *",$best,"*) ok;; *) bad "replay of a mesh run: '$r' lacks the run's duration $best";; esac
 
 # Refused.
 err=$($N sim --vc-rule any 2>&1 >/dev/null); rc=$?

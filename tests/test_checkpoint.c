@@ -33,7 +33,7 @@
 #define OFF_SHIFT (OFF_MUTATION + 16)
 #define OFF_TARGET (OFF_MUTATION + 24)
 #define OFF_SIZE (OFF_MUTATION + 32 + 8)
-#define OFF_DEST (OFF_SIZE + 15 * 8 + 256)
+#define OFF_DEST (OFF_SIZE + 17 * 8 + 256) /* 17 network fields, the traffic name */
 #define OFF_RNG (OFF_DEST + NODES * 8)
 #define OFF_STATE (OFF_RNG + 32)
 #define OFF_BEST_METRICS (OFF_STATE + 20 * 8 + 8)
@@ -163,6 +163,8 @@ START_TEST(every_field_range_checked)
         { OFF_CHILDREN, 0, "children" },
         { OFF_CHILDREN, GA_CHILDREN_MAX + 1, "children" },
         { OFF_SIZE, 2000, "size" },
+        { OFF_SIZE + 15 * 8, 2, "topology" },
+        { OFF_SIZE + 16 * 8, 2, "vc_rule" },
         { OFF_DEST + 8 * 3, 99, "dest[3]" },               /* heap overflow in ga_effective_new */
         { OFF_DEST + 8 * 5, (uint64_t)-1, "dest[5]" },
         { OFF_STATE, 1000, "generation" },                 /* above --generations */
