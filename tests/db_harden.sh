@@ -47,7 +47,8 @@ expect_damaged() {
 }
 
 # ---- damaged checkpoints (offsets: 4x4 torus, see tests/test_checkpoint.c) --
-for c in "612+24 99 dest[3]" "4 7 algo" "12 5000000 pop" "4+14*8 99 sort_key"; do
+dest=628   # OFF_DEST of tests/test_checkpoint.c: where dest[0] starts
+for c in "$dest+24 99 dest[3]" "4 7 algo" "12 5000000 pop" "4+14*8 99 sort_key"; do
   set -- $c
   cp a.db d.db
   damage d.db $(($1)) "$2" || bad "cannot damage d.db"
@@ -59,7 +60,7 @@ done
 rm -f d.db* m.db*
 # An in-range edit (a random-generator word) not re-signed: the signature refuses it.
 cp a.db d.db
-sign=0 damage d.db $((612 + 16 * 8 + 8)) 12345 || bad "cannot damage d.db"
+sign=0 damage d.db $((dest + 16 * 8 + 8)) 12345 || bad "cannot damage d.db"
 expect_damaged "resume with an unsigned in-range edit" "checkpoint: its contents give CRC-32" $N ga --resume 1 --db d.db --quiet
 rm -f d.db*
 
