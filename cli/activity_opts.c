@@ -15,23 +15,22 @@ void activity_opts_default(activity_opts *ao)
     viz_act_opts_default(&ao->draw);
 }
 
-void activity_opts_help(FILE *f)
-{
-    fprintf(f, "link-activity map (paper Fig. 6; see README, Pictures):\n"
-               "  --activity FILE.png   draw one column per directed link (router 0 N E S W,\n"
-               "                        router 1 ..., node = y*N + x), one row per cycle:\n"
-               "                        slice colours, dark grey = blocked (lb), white = idle\n"
-               "  --activity-scale K    K x K pixels per link-cycle, 1..%d (default 1)\n"
-               "  --activity-links A:B  only links A..B (default all, 0:4*N*N-1)\n"
-               "  --activity-no-legend  leave out the legend strip under the map\n", VIZ_ACT_MAX_SCALE);
-}
+const cli_opt activity_opts_table[] = {
+    CLI_HEADING("link-activity map (paper Fig. 6; see README, Pictures):"),
+    { "--activity", 0, "FILE.png", "draw one column per directed link (router 0 N E S W,\n"
+                                   "router 1 ..., node = y*N + x), one row per cycle:\n"
+                                   "slice colours, dark grey = blocked (lb), white = idle" },
+    { "--activity-scale", 0, "K", "K x K pixels per link-cycle, 1.." CLI_STR(VIZ_ACT_MAX_SCALE) " (default 1)" },
+    { "--activity-links", 0, "A:B", "only links A..B (default all, 0:4*N*N-1)" },
+    { "--activity-no-legend", 0, NULL, "leave out the legend strip under the map" },
+    CLI_END
+};
 
-int activity_opts_parse(const char *cmd, int argc, char **argv, int *i, activity_opts *ao)
+int activity_opts_set(void *ctx, const char *cmd, const char *a, const char *v)
 {
-    const char *a = argv[*i], *v;
+    activity_opts *ao = ctx;
     long x, y;
     if (!strcmp(a, "--activity")) {
-        if (!(v = arg_value(cmd, argc, argv, i))) return -1;
         viz_out probe;
         char err[512];
         if (viz_out_open(&probe, v, err, sizeof err) != VIZ_OK) {
@@ -40,23 +39,16 @@ int activity_opts_parse(const char *cmd, int argc, char **argv, int *i, activity
         }
         viz_out_abort(&probe);
         ao->path = v;
-        return 1;
-    }
-    if (!strcmp(a, "--activity-scale")) {
-        if (!(v = arg_value(cmd, argc, argv, i)) || !arg_int(cmd, a, v, 1, VIZ_ACT_MAX_SCALE, &x)) return -1;
+    } else if (!strcmp(a, "--activity-scale")) {
+        if (!arg_int(cmd, a, v, 1, VIZ_ACT_MAX_SCALE, &x)) return -1;
         ao->draw.scale = (int)x;
-        return 1;
-    }
-    if (!strcmp(a, "--activity-links")) {
-        if (!(v = arg_value(cmd, argc, argv, i)) || !arg_range(cmd, a, v, 0, 4L * 4096 * 4096, &x, &y)) return -1;
+    } else if (!strcmp(a, "--activity-links")) {
+        if (!arg_range(cmd, a, v, 0, 4L * 4096 * 4096, &x, &y)) return -1;
         ao->draw.first = (int)x;
         ao->draw.last = (int)y;
         ao->links_given = 1;
-        return 1;
-    }
-    if (!strcmp(a, "--activity-no-legend")) {
+    } else if (!strcmp(a, "--activity-no-legend")) {
         ao->draw.legend = 0;
-        return 1;
     }
     return 0;
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli/args.h"
 #include "sim/sim.h"
 #include "viz/activity_map.h"
 
@@ -19,11 +20,13 @@ typedef struct {
 } activity_opts;
 
 void activity_opts_default(activity_opts *ao);
-/* Consume argv[*i] (and its value) if it is an activity flag: 1 consumed,
- * 0 not an activity flag, -1 bad value (message printed).  --activity checks
- * at once that its file can be created, so a bad path fails before any work. */
-int activity_opts_parse(const char *cmd, int argc, char **argv, int *i, activity_opts *ao);
-void activity_opts_help(FILE *f);
+/* The activity flags' table (cli/args.h) and handler (ctx: an activity_opts);
+ * a command lists ACTIVITY_OPTS_GROUP(&ao) among its cli_groups.  --activity
+ * checks at once that its file can be created, so a bad path fails before any
+ * work. */
+extern const cli_opt activity_opts_table[];
+int activity_opts_set(void *ctx, const char *cmd, const char *flag, const char *value);
+#define ACTIVITY_OPTS_GROUP(ao) { activity_opts_table, activity_opts_set, (ao) }
 /* If a map was asked for: run c on a fresh simulator of (p, dest) with the
  * recorder, check that it reproduces `expect` (the command's own run; NULL
  * skips the check), and write the PNG.  Returns an exit status (EXIT_OK,

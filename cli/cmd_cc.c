@@ -32,8 +32,75 @@ typedef struct {
     long ts;             /* the step model's t_s in cycles; -1: the default */
 } cc_opts;
 
+static const cli_opt cc_problem_table[] = {
+    CLI_HEADING("problem:"),
+    { "--topology", 0, "T", "ring:P | mesh:RxC | torus:RxC | hypercube:D | octagon |\n"
+                            "kautz:D,K (kautz:3,2 = Kautz12) | file:PATH (edge list, see cc/README.md);\n"
+                            "at most " CLI_STR(CC_MAX_NODES) " nodes" },
+    { "--cc", 0, "CC", "oab | oas | aab | aas | mnb | mns (gather/reduce: scatter/broadcast reversed)" },
+    { "--root", 0, "N", "source node of oab/oas, by name (mesh nodes are \"RC\", e.g. 00, 12) [first node]" },
+    { "--senders", 0, "A,B,..", "senders of mnb/mns [all]" },
+    { "--receivers", 0, "A,B,..", "receivers of mnb/mns [all]" },
+    { "--ports", 0, "K|all", "K-port model: at most K sends and K receives per node and step [all]" },
+    { "--switching", 0, "wh|sf", "wormhole (whole path in one step) or store-and-forward (one hop per step) [wh]" },
+    { "--nonminimal", 0, "K", "also allow paths up to K hops longer than the shortest, 0.." CLI_STR(CC_PATHS_MAX_EXTRA) " [0]" },
+    { "--fail-link", 0, "A-B", "remove a link (a digraph: only the channel A->B); repeatable" },
+    { "--fail-node", 0, "N", "remove a node and its links; repeatable" },
+    { "--max-paths", 0, "N", "keep at most N routes per node pair [" CLI_STR(CC_PATHS_DEFAULT_MAX) "]" },
+    CLI_END
+};
+static const cli_opt cc_search_table[] = {
+    CLI_HEADING("search:"),
+    { "--steps", 0, "S", "target step count [auto: from the lower bound up, one at a time]" },
+    { "--max-steps", 0, "S", "auto mode gives up above S [4 x bound + 8]" },
+    { "--algo", 0, "A", "sa | umda | ga | hgsa [sa]" },
+    { "--threads", 'j', "N", "hgsa: chains run in N threads [1]" },
+    { "--neighbour-first", 0, "0|1", "WH broadcasts: at each target first search one-hop\n"
+                                     "deliveries only (SF-style), then all routes [1]" },
+    { "--ring", 0, "0|1", "AAB, or MNB with senders = receivers (k nodes): at a target of\n"
+                          "k-1 steps or more, take the pipelined ring along a cycle of\n"
+                          "channel-disjoint routes (constructed, not searched; optimal when\n"
+                          "the bound is k-1, as with one port) [1]" },
+    { "--budget", 0, "N", "evaluations per target step count (and phase) [100000]" },
+    { "--pop", 0, "N", "population size (hgsa: chains) [60]" },
+    { "--runs", 0, "N", "independent runs (seeds SEED, SEED+1, ..) with success statistics [1]" },
+    { "--seed", 's', "N", "random seed [1]" },
+    { "--exact", 0, NULL, "after the search, decide with a SAT solver (CaDiCaL) whether one\n"
+                          "step fewer is possible over the same routes: proves the schedule\n"
+                          "optimal or finds a shorter one" },
+    { "--exact-seconds", 0, "T", "give the solver at most T seconds per step count [" CLI_STR(CC_EXACT_DEFAULT_SECONDS) "]" },
+    CLI_HEADING("cycles (--cycles after a search, or nocsim cc cycles FILE; wormhole only):"),
+    { "--cycles", 0, NULL, "replay the schedule on a flit-level model (one flit per channel\n"
+                           "per cycle, source-routed along its paths, a blocked header waits):\n"
+                           "steps one after another, and overlapped (a transfer starts when\n"
+                           "its sender has the message and its whole path and ports are free);\n"
+                           "printed next to paper 000's model t = S x t_s + m x t_1 (see\n"
+                           "ccsim/replay.h and cc/README.md)" },
+    { "--flits", 0, "M", "packet length m in flits, 1.." CLI_STR(CCSIM_MAX_FLITS) " [" CLI_STR(CCSIM_DEFAULT_FLITS) "]" },
+    { "--ts", 0, "T", "the step model's start-up t_s in cycles [the longest path in hops]" },
+    CLI_HEADING("output:"),
+    { "--format", 0, "text|json|csv", "[text]" },
+    { "--out", 'o', "FILE", "write the best schedule as JSON: the whole problem and the steps" },
+    { "--db", 0, "PATH", "save the run and its best schedule in a nocsim database" },
+    CLI_END
+};
+
+static int set_problem(void *ctx, const char *cmd, const char *a, const char *v);
+static int set_search(void *ctx, const char *cmd, const char *a, const char *v);
+
+/* The option tables of every cc mode (ctx: a cc_opts). */
+static cli_spec cc_spec(cc_opts *o, cli_group groups[2])
+{
+    groups[0] = (cli_group){ cc_problem_table, set_problem, o };
+    groups[1] = (cli_group){ cc_search_table, set_search, o };
+    return (cli_spec){ "cc", groups, 2, NULL, NULL };
+}
+
 static void usage(FILE *f)
 {
+    cc_opts o;
+    cli_group groups[2];
+    const cli_spec spec = cc_spec(&o, groups);
     fprintf(f,
 "usage: nocsim cc --topology T --cc CC [options]          schedule a CC\n"
 "       nocsim cc bounds --topology T --cc CC [options]   print the lower bounds\n"
@@ -43,56 +110,9 @@ static void usage(FILE *f)
 "Find a schedule of a collective communication (CC) in the fewest synchronised\n"
 "steps, no two transfers of a step sharing a channel (simulated annealing; UMDA of\n"
 "paper 002; HGSA of paper 000), and with --exact prove it optimal with a SAT solver.\n"
-"\n"
-"problem:\n"
-"  --topology T       ring:P | mesh:RxC | torus:RxC | hypercube:D | octagon |\n"
-"                     kautz:D,K (kautz:3,2 = Kautz12) | file:PATH (edge list, see cc/README.md);\n"
-"                     at most %d nodes\n"
-"  --cc CC            oab | oas | aab | aas | mnb | mns (gather/reduce: scatter/broadcast reversed)\n"
-"  --root N           source node of oab/oas, by name (mesh nodes are \"RC\", e.g. 00, 12) [first node]\n"
-"  --senders A,B,..   senders of mnb/mns [all]\n"
-"  --receivers A,B,.. receivers of mnb/mns [all]\n"
-"  --ports K|all      K-port model: at most K sends and K receives per node and step [all]\n"
-"  --switching wh|sf  wormhole (whole path in one step) or store-and-forward (one hop per step) [wh]\n"
-"  --nonminimal K     also allow paths up to K hops longer than the shortest, 0..%d [0]\n"
-"  --fail-link A-B    remove a link (a digraph: only the channel A->B); repeatable\n"
-"  --fail-node N      remove a node and its links; repeatable\n"
-"  --max-paths N      keep at most N routes per node pair [%d]\n"
-"\n"
-"search:\n"
-"  --steps S          target step count [auto: from the lower bound up, one at a time]\n"
-"  --max-steps S      auto mode gives up above S [4 x bound + 8]\n"
-"  --algo A           sa | umda | ga | hgsa [sa]\n"
-"  --threads N        hgsa: chains run in N threads [1]\n"
-"  --neighbour-first 0|1  WH broadcasts: at each target first search one-hop\n"
-"                     deliveries only (SF-style), then all routes [1]\n"
-"  --ring 0|1         AAB, or MNB with senders = receivers (k nodes): at a target of\n"
-"                     k-1 steps or more, take the pipelined ring along a cycle of\n"
-"                     channel-disjoint routes (constructed, not searched; optimal when\n"
-"                     the bound is k-1, as with one port) [1]\n"
-"  --budget N         evaluations per target step count (and phase) [100000]\n"
-"  --pop N            population size (hgsa: chains) [60]\n"
-"  --runs N           independent runs (seeds SEED, SEED+1, ..) with success statistics [1]\n"
-"  --seed N           random seed [1]\n"
-"  --exact            after the search, decide with a SAT solver (CaDiCaL) whether one\n"
-"                     step fewer is possible over the same routes: proves the schedule\n"
-"                     optimal or finds a shorter one\n"
-"  --exact-seconds T  give the solver at most T seconds per step count [%.0f]\n"
-"\n"
-"cycles (--cycles after a search, or nocsim cc cycles FILE; wormhole only):\n"
-"  --cycles           replay the schedule on a flit-level model (one flit per channel\n"
-"                     per cycle, source-routed along its paths, a blocked header waits):\n"
-"                     steps one after another, and overlapped (a transfer starts when\n"
-"                     its sender has the message and its whole path and ports are free);\n"
-"                     printed next to paper 000's model t = S x t_s + m x t_1 (see\n"
-"                     ccsim/replay.h and cc/README.md)\n"
-"  --flits M          packet length m in flits, 1..%d [%d]\n"
-"  --ts T             the step model's start-up t_s in cycles [the longest path in hops]\n"
-"\n"
-"output:\n"
-"  --format text|json|csv   [text]\n"
-"  --out FILE         write the best schedule as JSON: the whole problem and the steps\n"
-"  --db PATH          save the run and its best schedule in a nocsim database\n"
+"\n");
+    cli_help(f, &spec);
+    fprintf(f,
 "\n"
 "verify reads the problem from the schedule file (topology, faults, cc, root,\n"
 "ports, switching, routing); flags may only agree with it, or supply what a\n"
@@ -102,8 +122,7 @@ static void usage(FILE *f)
 "the port limit; --steps S also requires at most S steps.\n"
 "\n"
 "Exit status: 0 success (a schedule found / valid), 1 none found / invalid or a\n"
-"run-time failure (out of memory, a failed write), 2 bad input.\n",
-            CC_MAX_NODES, CC_PATHS_MAX_EXTRA, CC_PATHS_DEFAULT_MAX, CC_EXACT_DEFAULT_SECONDS, CCSIM_MAX_FLITS, CCSIM_DEFAULT_FLITS);
+"run-time failure (out of memory, a failed write), 2 bad input.\n");
 }
 
 /* The exit status of a cc error code. */
@@ -128,89 +147,84 @@ static int flush_stdout(int rc)
     return rc;
 }
 
-static bool parse_problem(cc_opts *o, int argc, char **argv, int *i, bool *handled)
+/* One of cc_problem_table's flags into the cc_opts ctx (a cli_set_fn). */
+static int set_problem(void *ctx, const char *cmd, const char *a, const char *v)
 {
-    const char *a = argv[*i], *v;
+    cc_opts *o = ctx;
     cc_desc *d = &o->desc;
-    *handled = true;
     long x;
     int k;
-    if (strcmp(a, "--topology") == 0) { if (!(d->topology = arg_value("cc", argc, argv, i))) return false; }
+    if (strcmp(a, "--topology") == 0) d->topology = v;
     else if (strcmp(a, "--cc") == 0) {
-        if (!(v = arg_value("cc", argc, argv, i)) || !arg_choice("cc", "--cc", v, cc_kind_names, 6, &d->kind)) return false;
-    } else if (strcmp(a, "--root") == 0) { if (!(d->root = arg_value("cc", argc, argv, i))) return false; }
-    else if (strcmp(a, "--senders") == 0) { if (!(d->senders = arg_value("cc", argc, argv, i))) return false; }
-    else if (strcmp(a, "--receivers") == 0) { if (!(d->receivers = arg_value("cc", argc, argv, i))) return false; }
+        if (!arg_choice(cmd, "--cc", v, cc_kind_names, 6, &d->kind)) return -1;
+    } else if (strcmp(a, "--root") == 0) d->root = v;
+    else if (strcmp(a, "--senders") == 0) d->senders = v;
+    else if (strcmp(a, "--receivers") == 0) d->receivers = v;
     else if (strcmp(a, "--ports") == 0) {
-        if (!(v = arg_value("cc", argc, argv, i))) return false;
         if (strcmp(v, "all") == 0) d->ports = 0;
-        else if (!arg_int("cc", "--ports", v, 1, 1024, &x)) return false;
+        else if (!arg_int(cmd, "--ports", v, 1, 1024, &x)) return -1;
         else d->ports = (int)x;
     } else if (strcmp(a, "--switching") == 0) {
-        if (!(v = arg_value("cc", argc, argv, i)) || !arg_choice("cc", "--switching", v, cc_switching_names, 2, &k)) return false;
+        if (!arg_choice(cmd, "--switching", v, cc_switching_names, 2, &k)) return -1;
         d->sw = k;
     } else if (strcmp(a, "--nonminimal") == 0) {
-        if (!(v = arg_value("cc", argc, argv, i)) || !arg_int("cc", "--nonminimal", v, 0, CC_PATHS_MAX_EXTRA, &x)) return false;
+        if (!arg_int(cmd, "--nonminimal", v, 0, CC_PATHS_MAX_EXTRA, &x)) return -1;
         d->extra = (int)x;
     } else if (strcmp(a, "--max-paths") == 0) {
-        if (!(v = arg_value("cc", argc, argv, i)) || !arg_int("cc", "--max-paths", v, 1, 100000, &x)) return false;
+        if (!arg_int(cmd, "--max-paths", v, 1, 100000, &x)) return -1;
         o->max_paths = (int)x;
     } else if (strcmp(a, "--fail-link") == 0 || strcmp(a, "--fail-node") == 0) {
         bool link = a[7] == 'l';
-        if (!(v = arg_value("cc", argc, argv, i))) return false;
         if ((link ? d->nfail_link : d->nfail_node) >= CC_MAX_FAULTS) {
             fprintf(stderr, "nocsim cc: %s: at most %d faults\n", a, CC_MAX_FAULTS);
-            return false;
+            return -1;
         }
         if (link) d->fail_a[d->nfail_link++] = v; else d->fail_node[d->nfail_node++] = v;
         d->faults_given = true;
-    } else *handled = false;
-    return true;
+    }
+    return 0;
 }
 
-static bool parse_int_flag(const char *a, const char *name, int argc, char **argv, int *i, long lo, long hi, long *out, bool *ok)
+/* An integer flag: whether a is name; *ok says whether v was in [lo, hi]. */
+static bool int_flag(const char *a, const char *name, const char *v, long lo, long hi, long *out, bool *ok)
 {
     if (strcmp(a, name) != 0) return false;
-    const char *v = arg_value("cc", argc, argv, i);
-    *ok = v && arg_int("cc", name, v, lo, hi, out);
+    *ok = arg_int("cc", name, v, lo, hi, out);
     return true;
 }
 
-static bool parse_search(cc_opts *o, int argc, char **argv, int *i, bool *handled)
+/* One of cc_search_table's flags into the cc_opts ctx (a cli_set_fn). */
+static int set_search(void *ctx, const char *cmd, const char *a, const char *v)
 {
-    const char *a = argv[*i], *v;
+    cc_opts *o = ctx;
     long x = 0;
     bool ok = true;
-    *handled = true;
-    if (parse_int_flag(a, "--steps", argc, argv, i, 1, CC_STEPS_MAX, &x, &ok)) o->sp.steps = (int)x;
-    else if (parse_int_flag(a, "--max-steps", argc, argv, i, 1, CC_STEPS_MAX, &x, &ok)) o->sp.max_steps = (int)x;
-    else if (parse_int_flag(a, "--neighbour-first", argc, argv, i, 0, 1, &x, &ok)) o->sp.neighbour_first = x != 0;
-    else if (parse_int_flag(a, "--ring", argc, argv, i, 0, 1, &x, &ok)) o->sp.ring = x != 0;
-    else if (parse_int_flag(a, "--budget", argc, argv, i, 1, CC_BUDGET_MAX, &x, &ok)) o->sp.budget = x;
-    else if (parse_int_flag(a, "--pop", argc, argv, i, CC_POP_MIN, CC_POP_MAX, &x, &ok)) o->sp.pop = (int)x;
-    else if (parse_int_flag(a, "--threads", argc, argv, i, 1, 256, &x, &ok)) o->sp.threads = (int)x;
-    else if (parse_int_flag(a, "--runs", argc, argv, i, 1, CC_RUNS_MAX, &x, &ok)) o->runs = (int)x;
-    else if (parse_int_flag(a, "--seed", argc, argv, i, 0, 2000000000L, &x, &ok)) o->sp.seed = (uint64_t)x;
-    else if (parse_int_flag(a, "--flits", argc, argv, i, 1, CCSIM_MAX_FLITS, &x, &ok)) o->flits = (int)x;
-    else if (parse_int_flag(a, "--ts", argc, argv, i, 0, 1000000000L, &x, &ok)) o->ts = x;
+    if (int_flag(a, "--steps", v, 1, CC_STEPS_MAX, &x, &ok)) o->sp.steps = (int)x;
+    else if (int_flag(a, "--max-steps", v, 1, CC_STEPS_MAX, &x, &ok)) o->sp.max_steps = (int)x;
+    else if (int_flag(a, "--neighbour-first", v, 0, 1, &x, &ok)) o->sp.neighbour_first = x != 0;
+    else if (int_flag(a, "--ring", v, 0, 1, &x, &ok)) o->sp.ring = x != 0;
+    else if (int_flag(a, "--budget", v, 1, CC_BUDGET_MAX, &x, &ok)) o->sp.budget = x;
+    else if (int_flag(a, "--pop", v, CC_POP_MIN, CC_POP_MAX, &x, &ok)) o->sp.pop = (int)x;
+    else if (int_flag(a, "--threads", v, 1, 256, &x, &ok)) o->sp.threads = (int)x;
+    else if (int_flag(a, "--runs", v, 1, CC_RUNS_MAX, &x, &ok)) o->runs = (int)x;
+    else if (int_flag(a, "--seed", v, 0, 2000000000L, &x, &ok)) o->sp.seed = (uint64_t)x;
+    else if (int_flag(a, "--flits", v, 1, CCSIM_MAX_FLITS, &x, &ok)) o->flits = (int)x;
+    else if (int_flag(a, "--ts", v, 0, 1000000000L, &x, &ok)) o->ts = x;
     else if (strcmp(a, "--cycles") == 0) o->cycles = true;
     else if (strcmp(a, "--algo") == 0) {
         int k, na = 0;
         const char *names[8];
         for (; cc_algos[na] && na < 8; na++) names[na] = cc_algos[na]->name;
-        if (!(v = arg_value("cc", argc, argv, i)) || !arg_choice("cc", "--algo", v, names, na, &k)) return false;
+        if (!arg_choice(cmd, "--algo", v, names, na, &k)) return -1;
         o->sp.algo = cc_algos[k];
     } else if (strcmp(a, "--exact") == 0) o->exact = true;
     else if (strcmp(a, "--exact-seconds") == 0) {
-        if (!(v = arg_value("cc", argc, argv, i)) || !arg_double("cc", "--exact-seconds", v, 0.1, 1e6, &o->exact_seconds)) return false;
+        if (!arg_double(cmd, "--exact-seconds", v, 0.1, 1e6, &o->exact_seconds)) return -1;
     } else if (strcmp(a, "--format") == 0) {
-        if (!(v = arg_value("cc", argc, argv, i)) || !arg_format("cc", v, &o->fmt)) return false;
-    } else if (strcmp(a, "--out") == 0) {
-        if (!(o->out = arg_value("cc", argc, argv, i))) return false;
-    } else if (strcmp(a, "--db") == 0) {
-        if (!(o->db = arg_value("cc", argc, argv, i))) return false;
-    } else *handled = false;
-    return ok;
+        if (!arg_format(cmd, v, &o->fmt)) return -1;
+    } else if (strcmp(a, "--out") == 0) o->out = v;
+    else if (strcmp(a, "--db") == 0) o->db = v;
+    return ok ? 0 : -1;
 }
 
 static void describe(FILE *f, const cc_instance *in)
@@ -582,19 +596,14 @@ static int do_run(const cc_opts *o)
     return flush_stdout(status);
 }
 
+/* Parses argv[i..] into o: 0 to go on, 1 after --help, -1 on bad input. */
 static int parse_args(cc_opts *o, int argc, char **argv, int i)
 {
-    for (; i < argc; i++) {
-        bool handled;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) { usage(stdout); return flush_stdout(EXIT_OK) == EXIT_OK ? 1 : -1; }
-        if (!parse_problem(o, argc, argv, &i, &handled)) return -1;
-        if (handled) continue;
-        if (!parse_search(o, argc, argv, &i, &handled)) return -1;
-        if (handled) continue;
-        arg_unknown("cc", argv[i]);
-        return -1;
-    }
-    return 0;
+    cli_group groups[2];
+    const cli_spec spec = cc_spec(o, groups);
+    int rc = cli_parse(&spec, argc - (i - 1), argv + (i - 1));
+    if (rc == CLI_HELP) { usage(stdout); return flush_stdout(EXIT_OK) == EXIT_OK ? 1 : -1; }
+    return rc == EXIT_OK ? 0 : -1;
 }
 
 int cmd_cc(int argc, char **argv)

@@ -11,21 +11,23 @@
 #include "sim/interval.h"
 #include "sim/sim.h"
 
-static void help(void)
+static const cli_opt sim_table[] = {
+    { "--interval", 0, "V", "inter-slice interval, >= the packet length (default 16)" },
+    { "--arb", 0, "Cxx", "VC-selection scheme of every port, C00-C09 (default C00)" },
+    { "--config", 0, "FILE", "per-router settings (interval, inject, scheme, qorder);\n"
+                             "applied over --interval/--arb; format in README" },
+    { "--links", 0, NULL, "also list every used link's occupation" },
+    { "--format", 0, "F", "text | json | csv (default text)" },
+    CLI_END
+};
+
+static void help(const cli_spec *spec)
 {
     printf("usage: nocsim sim [options]\n\n"
            "Simulate one collective communication: every node sends S slices to its\n"
            "destination under the traffic pattern, slice s of node i released at\n"
-           "s*V + I[i].  Prints the duration and the other metrics.\n\n"
-           "  --interval V       inter-slice interval, >= the packet length (default 16)\n"
-           "  --arb Cxx          VC-selection scheme of every port, C00-C09 (default C00)\n"
-           "  --config FILE      per-router settings (interval, inject, scheme, qorder);\n"
-           "                     applied over --interval/--arb; format in README\n"
-           "  --links            also list every used link's occupation\n"
-           "  --format F         text | json | csv (default text)\n\n");
-    model_opts_help(stdout);
-    printf("\n");
-    activity_opts_help(stdout);
+           "s*V + I[i].  Prints the duration and the other metrics.\n\n");
+    cli_help(stdout, spec);
     printf("\nexample: nocsim sim --traffic brev --slices 2 --interval 16 --arb C00\n");
 }
 
@@ -103,40 +105,38 @@ static void print_links(FILE *f, out_format fmt, const sim *s, int n)
 typedef struct {
     model_opts mo;
     long interval;
-    int arb, links, help;
+    int arb, links;
     const char *config;   /* --config FILE, or NULL */
     out_format fmt;
     activity_opts ao;     /* --activity FILE.png */
 } sim_opts;
 
-/* Fills o from argv, one branch per flag.  Returns EXIT_OK, or EXIT_USAGE
- * after a message. */
-static int parse(int argc, char **argv, sim_opts *o)
+/* One of sim_table's flags into o (a cli_set_fn). */
+static int set_option(void *ctx, const char *cmd, const char *a, const char *v)
 {
-    const char *cmd = "sim";
+    sim_opts *o = ctx;
+    if (!strcmp(a, "--interval")) {
+        if (!arg_int(cmd, a, v, 1, SIM_INTERVAL_MAX, &o->interval)) return -1;
+    } else if (!strcmp(a, "--arb")) {
+        if ((o->arb = vcsel_parse(v)) < 0) return cli_fail(cmd, -1, "--arb: '%s' is not a scheme (allowed: C00-C09)", v);
+    } else if (!strcmp(a, "--config")) o->config = v;
+    else if (!strcmp(a, "--links")) o->links = 1;
+    else if (!strcmp(a, "--format")) {
+        if (!arg_format(cmd, v, &o->fmt)) return -1;
+    }
+    return 0;
+}
+
+/* Fills o from argv with the option tables.  Returns EXIT_OK, CLI_HELP, or
+ * EXIT_USAGE after a message. */
+static int parse(int argc, char **argv, sim_opts *o, const cli_spec *spec)
+{
     model_opts_default(&o->mo);
     o->interval = 16;
     o->fmt = FMT_TEXT;
     activity_opts_default(&o->ao);
-    for (int i = 1; i < argc; i++) {
-        int r = model_opts_parse(cmd, argc, argv, &i, &o->mo);
-        if (!r) r = activity_opts_parse(cmd, argc, argv, &i, &o->ao);
-        if (r < 0) return EXIT_USAGE;
-        if (r > 0) continue;
-        const char *a = argv[i], *v;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { o->help = 1; return EXIT_OK; }
-        else if (!strcmp(a, "--interval")) {
-            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, SIM_INTERVAL_MAX, &o->interval)) return EXIT_USAGE;
-        } else if (!strcmp(a, "--arb")) {
-            if (!(v = arg_value(cmd, argc, argv, &i))) return EXIT_USAGE;
-            if ((o->arb = vcsel_parse(v)) < 0) return cli_fail(cmd, EXIT_USAGE, "--arb: '%s' is not a scheme (allowed: C00-C09)", v);
-        } else if (!strcmp(a, "--config")) {
-            if (!(o->config = arg_value(cmd, argc, argv, &i))) return EXIT_USAGE;
-        } else if (!strcmp(a, "--links")) o->links = 1;
-        else if (!strcmp(a, "--format")) {
-            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_format(cmd, v, &o->fmt)) return EXIT_USAGE;
-        } else { arg_unknown(cmd, a); return EXIT_USAGE; }
-    }
+    int rc = cli_parse(spec, argc, argv);
+    if (rc != EXIT_OK) return rc;
     if (o->mo.params.slices == 1 && o->interval < o->mo.params.flits) o->interval = o->mo.params.flits;
     return EXIT_OK;
 }
@@ -194,11 +194,11 @@ int cmd_sim(int argc, char **argv)
 {
     sim_opts o;
     memset(&o, 0, sizeof o);
-    int rc = parse(argc, argv, &o);
-    if (rc != EXIT_OK || o.help) {
-        if (o.help) help();
-        return rc;
-    }
+    const cli_group groups[] = { { sim_table, set_option, &o }, MODEL_OPTS_GROUP(&o.mo), ACTIVITY_OPTS_GROUP(&o.ao) };
+    const cli_spec spec = { "sim", groups, 3, NULL, NULL };
+    int rc = parse(argc, argv, &o, &spec);
+    if (rc == CLI_HELP) help(&spec);
+    if (rc != EXIT_OK) return rc == CLI_HELP ? EXIT_OK : rc;
     sim_run_state r;
     memset(&r, 0, sizeof r);
     if ((rc = run(&o, &r)) == EXIT_OK) rc = activity_opts_write("sim", &o.ao, &o.mo.params, r.t->dest, r.c, &r.m);

@@ -20,17 +20,39 @@ void model_opts_default(model_opts *mo)
     mo->seed = 1;
 }
 
-int model_opts_parse(const char *cmd, int argc, char **argv, int *i, model_opts *mo)
+const cli_opt model_opts_table[] = {
+    CLI_HEADING("network and traffic:"),
+    { "--traffic", 0, "T", "bcmp brev brot shfl torn trns randperm file:PATH (default brev)" },
+    { "--size", 0, "N", "N x N torus, N even (default 16; bit patterns need a power of two)" },
+    { "--slices", 0, "S", "slices per message, one packet each (default depends on command)" },
+    { "--flits", 0, "L", "packet length l_c in flits (default 8)" },
+    { "--vcs", 0, "K", "virtual channels per link, >= 3 (default 3)" },
+    { "--buffer", 0, "B", "flits per input-VC FIFO (default 4)" },
+    { "--seed", 's', "X", "seed for randperm and random choices (default 1)" },
+    CLI_HEADING("model choices (model.md [choice]; defaults first):"),
+    { "--tie", 0, "nowrap|plus|minus", "route of a distance of exactly N/2" },
+    { "--dateline", 0, "on-link|after-link", "where the VC goes up at a dateline" },
+    { "--q-update", 0, "tail|rotate", "queue-selection order after a grant" },
+    { "--slot-reuse", 0, "next-cycle|same-cycle", "when a freed FIFO slot can be refilled" },
+    { "--input-limit", 0, "vc|port", "one flit per cycle per input VC, or per input port" },
+    { "--self", 0, "skip|send", "packets addressed to their source" },
+    { "--deadlock-cycles", 0, "C", "watchdog: cycles without a move (default 1000)" },
+    CLI_HEADING("paper Sect. 7.2 functions (off by default; they run on the reference engine):"),
+    { "--slice-reinit", 0, NULL, "a node's arbitration state is reset whenever a packet for it\narrives" },
+    { "--interlock", 0, NULL, "a node's next slice waits until it has received the last\nslice's packets" },
+    CLI_END
+};
+
+int model_opts_set(void *ctx, const char *cmd, const char *a, const char *v)
 {
-    const char *a = argv[*i], *v;
+    model_opts *mo = ctx;
     sim_params *p = &mo->params;
     long x;
     int k;
-#define VALUE() do { if (!(v = arg_value(cmd, argc, argv, i))) return -1; } while (0)
-#define INT(field, lo, hi) do { VALUE(); if (!arg_int(cmd, a, v, lo, hi, &x)) return -1; field = (int)x; } while (0)
-#define CHOICE(field, names, type) do { VALUE(); if (!arg_choice(cmd, a, v, names, (int)(sizeof names / sizeof names[0]), &k)) return -1; field = (type)k; } while (0)
-    if (!strcmp(a, "--traffic")) { VALUE(); mo->traffic = v; }
-    else if (!strcmp(a, "--seed")) { VALUE(); if (!arg_int(cmd, a, v, 0, 2147483647L, &x)) return -1; mo->seed = (uint64_t)x; }
+#define INT(field, lo, hi) do { if (!arg_int(cmd, a, v, lo, hi, &x)) return -1; field = (int)x; } while (0)
+#define CHOICE(field, names, type) do { if (!arg_choice(cmd, a, v, names, (int)(sizeof names / sizeof names[0]), &k)) return -1; field = (type)k; } while (0)
+    if (!strcmp(a, "--traffic")) mo->traffic = v;
+    else if (!strcmp(a, "--seed")) { if (!arg_int(cmd, a, v, 0, 2147483647L, &x)) return -1; mo->seed = (uint64_t)x; }
     else if (!strcmp(a, "--size")) INT(p->n, SIM_MIN_N, SIM_MAX_N);
     else if (!strcmp(a, "--vcs")) INT(p->vcs, 3, SIM_MAX_VCS);
     else if (!strcmp(a, "--buffer")) INT(p->buffer, 1, 255);
@@ -45,39 +67,13 @@ int model_opts_parse(const char *cmd, int argc, char **argv, int *i, model_opts 
     else if (!strcmp(a, "--self")) CHOICE(p->self, model_self_names, sim_self);
     else if (!strcmp(a, "--slice-reinit")) p->slice_reinit = 1;
     else if (!strcmp(a, "--interlock")) p->interlock = 1;
-    else return 0;
-#undef VALUE
 #undef INT
 #undef CHOICE
     if (!strcmp(a, "--size") && p->n % 2) {
         fprintf(stderr, "nocsim %s: --size: %d is odd; the torus needs an even N\n", cmd, p->n);
         return -1;
     }
-    return 1;
-}
-
-void model_opts_help(FILE *f)
-{
-    fprintf(f,
-        "network and traffic:\n"
-        "  --traffic T        bcmp brev brot shfl torn trns randperm file:PATH (default brev)\n"
-        "  --size N           N x N torus, N even (default 16; bit patterns need a power of two)\n"
-        "  --slices S         slices per message, one packet each (default depends on command)\n"
-        "  --flits L          packet length l_c in flits (default 8)\n"
-        "  --vcs K            virtual channels per link, >= 3 (default 3)\n"
-        "  --buffer B         flits per input-VC FIFO (default 4)\n"
-        "  --seed X           seed for randperm and random choices (default 1)\n"
-        "model choices (model.md [choice]; defaults first):\n"
-        "  --tie nowrap|plus|minus           route of a distance of exactly N/2\n"
-        "  --dateline on-link|after-link     where the VC goes up at a dateline\n"
-        "  --q-update tail|rotate            queue-selection order after a grant\n"
-        "  --slot-reuse next-cycle|same-cycle when a freed FIFO slot can be refilled\n"
-        "  --input-limit vc|port             one flit per cycle per input VC, or per input port\n"
-        "  --self skip|send                  packets addressed to their source\n"
-        "  --deadlock-cycles C               watchdog: cycles without a move (default 1000)\n"
-        "paper Sect. 7.2 functions (off by default; they run on the reference engine):\n"
-        "  --slice-reinit     a node's arbitration state is reset whenever a packet for it arrives\n"
-        "  --interlock        a node's next slice waits until it has received the last slice's packets\n");
+    return 0;
 }
 
 traffic *model_opts_traffic(const char *cmd, const model_opts *mo)
