@@ -57,15 +57,15 @@ for c in "${commands[@]}"; do
         expect_eq "$c -${short}value" "$want" "$(trace $N $c "-${short}v 1")"
       fi
       # shellcheck disable=SC2086
-      expect_usage "$c $flag without a value" "$flag needs a value" $N $c "$flag"
+      expect 2 "$flag needs a value" "$c $flag without a value" $N $c "$flag"
     elif [ "$c $flag" = "ga --islands" ] && ! strings "$N" | grep -q MPI_Init; then
       # Looked for before parsing: without the MPI build it is refused at once.
-      expect_usage "ga --islands (no MPI)" "--islands needs the MPI build" $N ga --islands
+      expect 2 "--islands needs the MPI build" "ga --islands (no MPI)" $N ga --islands
     else
       # shellcheck disable=SC2086
       expect_eq "$c $flag" "$(printf '%s\nrc=0' "$flag")" "$(trace $N $c "$flag")"
       # shellcheck disable=SC2086
-      expect_usage "$c $flag=x" "$flag takes no value" $N $c "$flag=x"
+      expect 2 "$flag takes no value" "$c $flag=x" $N $c "$flag=x"
       if [ -n "$short" ]; then
         shorts=$((shorts + 1))
         # shellcheck disable=SC2086
@@ -113,14 +113,14 @@ expect_eq "stack -j 1" "$($N stack --size 4 --arb C00 --interval 8:12 --threads 
   "$($N stack --size 4 --arb=C00 --interval=8:12 -j1 --format=csv)"
 
 # --- errors: one line, exit 2 --------------------------------------------------
-expect_usage "abbreviation refused"   "unknown option '--slice'"   $N sim --slice 2
-expect_usage "unknown --x=y"          "unknown option '--bogus=1'" $N sim --bogus=1
-expect_usage "unknown short"          "unknown option '-x'"        $N sim -x
-expect_usage "short without a value"  "-s needs a value"           $N sim -s
-expect_usage "bad value via ="        "--interval: 'x' is not an integer" $N sim --interval=x
-expect_usage "operand after --"       "unexpected argument '--bogus'" $N sim --size 4 -- --bogus
-expect_usage "sweep: reserved GA flag" "--threads: the sweep sets this" $N sweep --traffic brev --threads=2
-expect_usage "db: flag of another subcommand" "unknown option '--where=x'" $N db runs --where=x
+expect 2 "unknown option '--slice'" "abbreviation refused" $N sim --slice 2
+expect 2 "unknown option '--bogus=1'" "unknown --x=y" $N sim --bogus=1
+expect 2 "unknown option '-x'" "unknown short" $N sim -x
+expect 2 "-s needs a value" "short without a value" $N sim -s
+expect 2 "--interval: 'x' is not an integer" "bad value via =" $N sim --interval=x
+expect 2 "unexpected argument '--bogus'" "operand after --" $N sim --size 4 -- --bogus
+expect 2 "--threads: the sweep sets this" "sweep: reserved GA flag" $N sweep --traffic brev --threads=2
+expect 2 "unknown option '--where=x'" "db: flag of another subcommand" $N db runs --where=x
 
 echo "options: $pass passed, $fail failed"
 [ $fail -eq 0 ]
