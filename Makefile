@@ -29,7 +29,7 @@ MPI_BIN := $(if $(shell command -v mpicc 2>/dev/null),build-mpi/nocsim)
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I. $(CFLAGS_MPI)
-LDLIBS  += -lsqlite3 -lpng -lz -lpthread -lm -lcadical -lstdc++
+LDLIBS  += -ljansson -lsqlite3 -lpng -lz -lpthread -lm -lcadical -lstdc++
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm -pthread)
 

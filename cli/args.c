@@ -127,17 +127,30 @@ void arg_unknown(const char *cmd, const char *opt)
     fprintf(stderr, "nocsim %s: unknown option '%s' (see nocsim %s --help)\n", cmd, quote_str(q, sizeof q, opt), cmd);
 }
 
-void json_string(FILE *f, const char *s)
+void cli_csv_field(FILE *f, const char *s)
 {
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-        else if (c == '\n') fputs("\\n", f);
-        else if (c < 0x20) fprintf(f, "\\u%04x", c);
-        else fputc(c, f);
+    if (!s)
+        return;
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
     }
     fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+int cli_json_out(const char *cmd, json_t *v)
+{
+    int rc = ujson_dump(stdout, v) ? EXIT_FAIL : EXIT_OK;
+    if (!v) fprintf(stderr, "nocsim %s: out of memory\n", cmd);
+    else if (rc != EXIT_OK) fprintf(stderr, "nocsim %s: cannot write the JSON output\n", cmd);
+    json_decref(v);
+    return rc;
 }
 
 /* ---- option tables ---------------------------------------------------------- */

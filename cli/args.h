@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util/json.h"
+
 /* Output formats shared by all commands. */
 typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV } out_format;
 
@@ -121,7 +123,12 @@ void cli_help(FILE *f, const cli_spec *spec);
 /* Turns a number macro into a string literal for help texts: CLI_STR(SIM_MAX_SLICES). */
 #define CLI_STR_(x) #x
 #define CLI_STR(x) CLI_STR_(x)
-/* Write s as a JSON string literal (with quotes and escapes). */
-void json_string(FILE *f, const char *s);
+/* One CSV field (RFC 4180: quoted when it holds a comma, quote or line
+ * break, quotes doubled); NULL writes nothing (an empty field). */
+void cli_csv_field(FILE *f, const char *s);
+/* Print v (jansson; util/json.h) on stdout as one line and release it.
+ * EXIT_OK, or EXIT_FAIL after "nocsim CMD: out of memory" when v is NULL
+ * (a builder that failed) or the library fails. */
+int cli_json_out(const char *cmd, json_t *v);
 
 #endif

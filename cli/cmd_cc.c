@@ -242,30 +242,44 @@ static void describe(FILE *f, const cc_instance *in)
     if (pb->ports) fprintf(f, "K = %d\n", pb->ports);
 }
 
-static void print_bounds_json(FILE *f, const cc_bounds *b)
+static json_t *bounds_json(const cc_bounds *b)
 {
-    fprintf(f, "[");
-    for (int i = 0; i < b->n; i++) {
-        fprintf(f, "%s{\"name\": \"%s\", \"value\": %d, \"binds\": %s, \"why\": ", i ? ", " : "", b->b[i].name, b->b[i].value,
-                b->b[i].value == b->best ? "true" : "false");
-        json_string(f, b->b[i].why);
-        fprintf(f, "}");
+    json_t *a = json_array();
+    int bad = !a;
+    for (int i = 0; !bad && i < b->n; i++)
+        bad |= json_array_append_new(a, json_pack("{s:s, s:i, s:b, s:o}", "name", b->b[i].name, "value", b->b[i].value,
+                                                  "binds", b->b[i].value == b->best, "why", ujson_str(b->b[i].why)));
+    if (bad) { json_decref(a); return NULL; }
+    return a;
+}
+
+/* The problem's head fields: topology, cc (and with all, switching and ports). */
+static json_t *problem_json(const cc_instance *in, bool all)
+{
+    json_t *o = json_pack("{s:o, s:s}", "topology", ujson_str(in->t->spec), "cc", cc_kind_names[in->pb->kind]);
+    if (o && all && (json_object_set_new(o, "switching", json_string(cc_switching_names[in->pb->sw])) ||
+                     json_object_set_new(o, "ports", in->pb->ports ? json_integer(in->pb->ports) : json_string("all")))) {
+        json_decref(o);
+        return NULL;
     }
-    fprintf(f, "]");
+    return o;
 }
 
 static void print_bounds(const cc_opts *o, const cc_instance *in)
 {
     const cc_bounds *b = &in->bounds;
     if (o->fmt == FMT_JSON) {
-        printf("{\"topology\": ");
-        json_string(stdout, in->t->spec);
-        printf(", \"cc\": \"%s\", \"bound\": %d, \"bounds\": ", cc_kind_names[in->pb->kind], b->best);
-        print_bounds_json(stdout, b);
-        printf("}\n");
+        json_t *j = problem_json(in, false);
+        if (j && (json_object_set_new(j, "bound", json_integer(b->best)) ||
+                  json_object_set_new(j, "bounds", bounds_json(b)))) { json_decref(j); j = NULL; }
+        cli_json_out("cc", j);
     } else if (o->fmt == FMT_CSV) {
         printf("bound,value,binds,why\n");
-        for (int i = 0; i < b->n; i++) printf("%s,%d,%d,\"%s\"\n", b->b[i].name, b->b[i].value, b->b[i].value == b->best, b->b[i].why);
+        for (int i = 0; i < b->n; i++) {
+            printf("%s,%d,%d,", b->b[i].name, b->b[i].value, b->b[i].value == b->best);
+            cli_csv_field(stdout, b->b[i].why);
+            putchar('\n');
+        }
     } else {
         describe(stdout, in);
         for (int i = 0; i < b->n; i++)
@@ -288,11 +302,12 @@ static int do_bounds(const cc_opts *o)
 static void print_verify(const cc_opts *o, const cc_instance *in, const cc_verify_result *vr, bool too_long)
 {
     if (o->fmt == FMT_JSON) {
-        printf("{\"valid\": %s, \"steps\": %d, \"bound\": %d", vr->ok && !too_long ? "true" : "false", vr->steps, in->bounds.best);
-        for (int k = 0; k < CC_VERR_KINDS; k++) printf(", \"%s\": %d", cc_verr_names[k], vr->count[k]);
-        printf(", \"first_error\": ");
-        json_string(stdout, vr->first);
-        printf("}\n");
+        json_t *j = json_pack("{s:b, s:i, s:i}", "valid", vr->ok && !too_long, "steps", vr->steps, "bound", in->bounds.best);
+        int bad = !j;
+        for (int k = 0; !bad && k < CC_VERR_KINDS; k++) bad |= json_object_set_new(j, cc_verr_names[k], json_integer(vr->count[k]));
+        if (!bad) bad |= json_object_set_new(j, "first_error", ujson_str(vr->first));
+        if (bad) { json_decref(j); j = NULL; }
+        cli_json_out("cc", j);
         return;
     }
     if (vr->ok) printf("valid: %d steps (lower bound %d)\n", vr->steps, in->bounds.best);
@@ -340,12 +355,12 @@ static int do_verify(const cc_opts *o)
     return status;
 }
 
-static void print_cycles_json(FILE *f, const ccsim_report *r)
+static json_t *cycles_json(const ccsim_report *r)
 {
-    fprintf(f, "{\"flits\": %d, \"steps\": %d, \"max_hops\": %d, \"cycles_steps\": %lld, \"cycles_overlap\": %lld, "
-               "\"stalls_steps\": %lld, \"model\": %lld, \"ts\": %lld, \"t1\": %lld}",
-            r->flits, r->steps, r->max_hops, (long long)r->mode[CCSIM_STEPS].cycles, (long long)r->mode[CCSIM_OVERLAP].cycles,
-            (long long)r->mode[CCSIM_STEPS].stalls, (long long)r->model, (long long)r->ts, (long long)r->t1);
+    return json_pack("{s:i, s:i, s:i, s:I, s:I, s:I, s:I, s:I, s:I}", "flits", r->flits, "steps", r->steps, "max_hops",
+                     r->max_hops, "cycles_steps", (json_int_t)r->mode[CCSIM_STEPS].cycles, "cycles_overlap",
+                     (json_int_t)r->mode[CCSIM_OVERLAP].cycles, "stalls_steps", (json_int_t)r->mode[CCSIM_STEPS].stalls,
+                     "model", (json_int_t)r->model, "ts", (json_int_t)r->ts, "t1", (json_int_t)r->t1);
 }
 
 static void print_cycles_text(const cc_opts *o, const ccsim_report *r)
@@ -371,7 +386,7 @@ static int do_cycles(const cc_opts *o)
     if (rc == CC_OK) rc = ccsim_report_new(in->pb, sch, o->flits, o->ts, &rep, err, sizeof err);
     int status = rc != CC_OK ? fail_msg(rc, err) : EXIT_OK;
     if (rc == CC_OK) {
-        if (o->fmt == FMT_JSON) { print_cycles_json(stdout, &rep); printf("\n"); }
+        if (o->fmt == FMT_JSON) cli_json_out("cc", cycles_json(&rep));
         else if (o->fmt == FMT_CSV)
             printf("flits,steps,max_hops,cycles_steps,cycles_overlap,stalls_steps,model,ts,t1\n%d,%d,%d,%lld,%lld,%lld,%lld,%lld,%lld\n",
                    rep.flits, rep.steps, rep.max_hops, (long long)rep.mode[CCSIM_STEPS].cycles, (long long)rep.mode[CCSIM_OVERLAP].cycles,
@@ -392,39 +407,30 @@ static bool write_schedule(const char *path, const cc_schedule *sch, const cc_pr
 {
     FILE *f = fopen(path, "w");
     if (!f) { fprintf(stderr, "nocsim cc: --out: cannot write '%s': %s\n", path, strerror(errno)); return false; }
-    cc_schedule_write_json(f, sch, pb, "");
-    fputc('\n', f);
-    bool bad = ferror(f) != 0;
+    bool bad = cc_schedule_write_json(f, sch, pb) != 0 || ferror(f) != 0;
     if (fclose(f) != 0 || bad) { fprintf(stderr, "nocsim cc: --out: writing '%s' failed: %s\n", path, strerror(errno ? errno : EIO)); return false; }
     return true;
 }
 
-/* The run's parameters as a JSON object (for the database), every string
- * escaped; caller frees.  NULL on allocation failure. */
+/* The run's parameters as JSON text (for the database); caller frees.
+ * NULL on allocation failure. */
 static char *params_json(const cc_opts *o, const cc_instance *in, int nbound)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f) return NULL;
     const cc_topo *t = in->t;
     const cc_problem *pb = in->pb;
-    fprintf(f, "{\"topology\": ");
-    json_string(f, t->spec);
-    fprintf(f, ", \"cc\": \"%s\", \"root\": ", cc_kind_names[pb->kind]);
-    json_string(f, pb->root >= 0 ? t->names[pb->root] : "");
-    fprintf(f, ", \"switching\": \"%s\", \"ports\": %d, \"nonminimal\": %d, \"failed_links\": [", cc_switching_names[pb->sw], pb->ports, pb->extra);
-    for (int i = 0; i < t->nfail_links; i++) {
-        fprintf(f, "%s[", i ? ", " : "");
-        json_string(f, t->fail_a[i]);
-        fprintf(f, ", ");
-        json_string(f, t->fail_b[i]);
-        fprintf(f, "]");
-    }
-    fprintf(f, "], \"failed_nodes\": [");
-    for (int i = 0; i < t->nfail_nodes; i++) { if (i) fprintf(f, ", "); json_string(f, t->fail_node[i]); }
-    fprintf(f, "], \"budget\": %ld, \"runs\": %d, \"reached_bound\": %d}", o->sp.budget, o->runs, nbound);
-    if (fclose(f) != 0) { free(text); return NULL; }
+    json_t *links = json_array(), *nodes = json_array();
+    int bad = !links || !nodes;
+    for (int i = 0; !bad && i < t->nfail_links; i++)
+        bad |= json_array_append_new(links, json_pack("[o, o]", ujson_str(t->fail_a[i]), ujson_str(t->fail_b[i])));
+    for (int i = 0; !bad && i < t->nfail_nodes; i++) bad |= json_array_append_new(nodes, ujson_str(t->fail_node[i]));
+    json_t *j = bad ? NULL : json_pack("{s:o, s:s, s:o, s:s, s:i, s:i, s:o, s:o, s:I, s:i, s:i}", "topology", ujson_str(t->spec),
+                                       "cc", cc_kind_names[pb->kind], "root", ujson_str(pb->root >= 0 ? t->names[pb->root] : ""),
+                                       "switching", cc_switching_names[pb->sw], "ports", pb->ports, "nonminimal", pb->extra,
+                                       "failed_links", links, "failed_nodes", nodes, "budget", (json_int_t)o->sp.budget,
+                                       "runs", o->runs, "reached_bound", nbound);
+    if (bad) { json_decref(links); json_decref(nodes); }
+    char *text = ujson_text(j);
+    json_decref(j);
     return text;
 }
 
@@ -444,14 +450,10 @@ static bool save_db(const cc_opts *o, const cc_instance *in, const cc_series *se
     if (!ok) snprintf(err, sizeof err, "out of memory");
     if (ok) ok = store_run_create(db, &run, err, sizeof err) == STORE_OK;
     if (ok && se->best.found) {
-        char *text = NULL;
-        size_t len = 0;
-        FILE *mf = open_memstream(&text, &len);
-        ok = mf != NULL;
-        if (ok) {
-            cc_schedule_write_json(mf, se->best.sched, in->pb, "");
-            ok = fclose(mf) == 0;
-        }
+        json_t *sj = cc_schedule_json(se->best.sched, in->pb);
+        char *text = ujson_text(sj);
+        json_decref(sj);
+        ok = text != NULL;
         store_cc c = { .run = run.id, .steps = se->best.steps, .bound = in->bounds.best, .schedule = text };
         int64_t id;
         if (ok) ok = store_cc_add(db, &c, &id, err, sizeof err) == STORE_OK;
@@ -466,11 +468,13 @@ static bool save_db(const cc_opts *o, const cc_instance *in, const cc_series *se
     return ok;
 }
 
-typedef struct { const cc_opts *o; const cc_instance *in; } run_ctx;
+/* A run series being reported; with --format json, the document built up
+ * (doc, its "runs" array) and printed at the end. */
+typedef struct { const cc_opts *o; const cc_instance *in; json_t *doc, *runs; int bad; } run_ctx;
 
 static void print_run(void *ctx, int run, uint64_t seed, const cc_search_result *res)
 {
-    const run_ctx *c = ctx;
+    run_ctx *c = ctx;
     const cc_opts *o = c->o;
     const cc_topo *t = c->in->t;
     const cc_problem *pb = c->in->pb;
@@ -480,19 +484,24 @@ static void print_run(void *ctx, int run, uint64_t seed, const cc_search_result 
                res->ring ? " (pipelined ring)" : res->neighbour_only ? " (one-hop deliveries)" : "", res->evals,
                res->evals_to_best, res->seconds);
     else if (o->fmt == FMT_CSV) {
-        printf("\"%s\",%s,%s,%s,", t->spec, cc_kind_names[pb->kind], pb->root >= 0 ? t->names[pb->root] : "", cc_switching_names[pb->sw]);
+        cli_csv_field(stdout, t->spec);
+        printf(",%s,", cc_kind_names[pb->kind]);
+        cli_csv_field(stdout, pb->root >= 0 ? t->names[pb->root] : "");
+        printf(",%s,", cc_switching_names[pb->sw]);
         if (pb->ports) printf("%d,", pb->ports); else printf("all,");
         for (int i = 0; i < t->nfail_links; i++) printf("%slink %s-%s", i ? ";" : "", t->fail_a[i], t->fail_b[i]);
         for (int i = 0; i < t->nfail_nodes; i++) printf("%snode %s", i || t->nfail_links ? ";" : "", t->fail_node[i]);
         printf(",%s,%d,%d,%llu,%d,%d,%ld,%ld,%.4f\n", o->sp.algo->name, c->in->bounds.best, run + 1, (unsigned long long)seed, res->found,
                res->found ? res->steps : -1, res->evals, res->evals_to_best, res->seconds);
     } else
-        printf("%s{\"seed\": %llu, \"found\": %s, \"steps\": %d, \"neighbour_only\": %s, \"ring\": %s, \"evals\": %ld, \"evals_to_best\": %ld, \"seconds\": %.4f}",
-               run ? ", " : "", (unsigned long long)seed, res->found ? "true" : "false", res->found ? res->steps : -1,
-               res->neighbour_only ? "true" : "false", res->ring ? "true" : "false", res->evals, res->evals_to_best, res->seconds);
+        c->bad |= json_array_append_new(c->runs, json_pack("{s:I, s:b, s:i, s:b, s:b, s:I, s:I, s:f}", "seed", (json_int_t)seed,
+                                                           "found", res->found, "steps", res->found ? res->steps : -1,
+                                                           "neighbour_only", res->neighbour_only, "ring", res->ring,
+                                                           "evals", (json_int_t)res->evals, "evals_to_best",
+                                                           (json_int_t)res->evals_to_best, "seconds", res->seconds));
 }
 
-static void print_run_header(const cc_opts *o, const cc_instance *in)
+static void print_run_header(const cc_opts *o, const cc_instance *in, run_ctx *c)
 {
     int bound = in->bounds.best;
     if (o->fmt == FMT_TEXT) {
@@ -502,18 +511,17 @@ static void print_run_header(const cc_opts *o, const cc_instance *in)
     } else if (o->fmt == FMT_CSV) {
         printf("topology,cc,root,switching,ports,faults,algo,bound,run,seed,found,steps,evals,evals_to_best,seconds\n");
     } else {
-        printf("{\"topology\": ");
-        json_string(stdout, in->t->spec);
-        printf(", \"cc\": \"%s\", \"switching\": \"%s\", \"ports\": ", cc_kind_names[in->pb->kind], cc_switching_names[in->pb->sw]);
-        if (in->pb->ports) printf("%d", in->pb->ports); else printf("\"all\"");
-        printf(", \"algo\": \"%s\", \"bound\": %d, \"bounds\": ", o->sp.algo->name, bound);
-        print_bounds_json(stdout, &in->bounds);
-        printf(", \"runs\": [");
+        c->doc = problem_json(in, true);
+        c->runs = json_array();
+        c->bad |= !c->doc || !c->runs || json_object_set_new(c->doc, "algo", json_string(o->sp.algo->name)) ||
+                  json_object_set_new(c->doc, "bound", json_integer(bound)) ||
+                  json_object_set_new(c->doc, "bounds", bounds_json(&in->bounds)) ||
+                  json_object_set(c->doc, "runs", c->runs);
     }
 }
 
 static void print_summary(const cc_opts *o, const cc_instance *in, const cc_series *se, const cc_exact_result *ex,
-                          const ccsim_report *cyc)
+                          const ccsim_report *cyc, run_ctx *c)
 {
     int bound = in->bounds.best;
     double rate = (double)se->reached / se->runs;
@@ -533,19 +541,22 @@ static void print_summary(const cc_opts *o, const cc_instance *in, const cc_seri
             if (cyc) print_cycles_text(o, cyc);
         }
     } else if (o->fmt == FMT_JSON) {
-        printf("], \"found\": %d, \"success_rate\": %.4f, \"mean_seconds\": %.4f, \"mean_evals_to_best\": %.1f",
-               se->found, rate, se->sum_seconds / se->runs, se->sum_evals_to_best / se->runs);
-        if (ex) {
-            printf(", \"exact\": {\"status\": \"%s\", \"seconds\": %.3f, \"why\": ", cc_exact_status_names[ex->status], ex->seconds);
-            json_string(stdout, ex->why);
-            printf("}");
-        }
-        if (se->best.found) {
-            printf(", \"best_steps\": %d, \"verified\": true, \"schedule\": ", se->best.steps);
-            cc_schedule_write_json(stdout, se->best.sched, in->pb, "");
-        }
-        if (cyc) { printf(", \"cycles\": "); print_cycles_json(stdout, cyc); }
-        printf("}\n");
+        json_t *d = c->doc;
+        int bad = c->bad || json_object_set_new(d, "found", json_integer(se->found)) ||
+                  json_object_set_new(d, "success_rate", json_real(rate)) ||
+                  json_object_set_new(d, "mean_seconds", json_real(se->sum_seconds / se->runs)) ||
+                  json_object_set_new(d, "mean_evals_to_best", json_real(se->sum_evals_to_best / se->runs));
+        if (!bad && ex)
+            bad |= json_object_set_new(d, "exact", json_pack("{s:s, s:f, s:o}", "status", cc_exact_status_names[ex->status],
+                                                             "seconds", ex->seconds, "why", ujson_str(ex->why)));
+        if (!bad && se->best.found)
+            bad |= json_object_set_new(d, "best_steps", json_integer(se->best.steps)) ||
+                   json_object_set_new(d, "verified", json_true()) ||
+                   json_object_set_new(d, "schedule", cc_schedule_json(se->best.sched, in->pb));
+        if (!bad && cyc) bad |= json_object_set_new(d, "cycles", cycles_json(cyc));
+        c->doc = NULL;
+        if (bad) { json_decref(d); d = NULL; }
+        cli_json_out("cc", d);
     }
 }
 
@@ -561,12 +572,13 @@ static int do_run(const cc_opts *o)
     }
     cc_search_params sp = o->sp;
     sp.start_steps = in->bounds.best;
-    print_run_header(o, in);
-    run_ctx ctx = { o, in };
+    run_ctx ctx = { o, in, NULL, NULL, 0 };
+    print_run_header(o, in, &ctx);
     cc_series se;
     rc = cc_search_series(in->pb, in->paths, &sp, o->runs, in->bounds.best, print_run, &ctx, &se, err, sizeof err);
+    json_decref(ctx.runs); /* doc holds its own reference */
     if (rc != CC_OK) {
-        if (o->fmt == FMT_JSON) printf("]}\n");
+        json_decref(ctx.doc);
         fflush(stdout);
         cc_instance_free(in);
         return fail_msg(rc, err);
@@ -576,16 +588,16 @@ static int do_run(const cc_opts *o)
         cc_exact_params ep = { .seconds = o->exact_seconds, .bound = in->bounds.best, .max_steps = sp.max_steps };
         int before = se.best.found ? se.best.steps : -1;
         rc = cc_exact_improve(in->pb, in->paths, &ep, &se.best, &ex, err, sizeof err);
-        if (rc != CC_OK) { cc_search_result_clear(&se.best); cc_instance_free(in); return fail_msg(rc, err); }
+        if (rc != CC_OK) { json_decref(ctx.doc); cc_search_result_clear(&se.best); cc_instance_free(in); return fail_msg(rc, err); }
         if (se.best.found && (before < 0 || se.best.steps < before)) se.best_run = -1;   /* the solver's schedule */
         exp = &ex;
     }
     ccsim_report cyc;
     if (o->cycles && se.best.found) {
         rc = ccsim_report_new(in->pb, se.best.sched, o->flits, o->ts, &cyc, err, sizeof err);
-        if (rc != CC_OK) { cc_search_result_clear(&se.best); cc_instance_free(in); return fail_msg(rc, err); }
+        if (rc != CC_OK) { json_decref(ctx.doc); cc_search_result_clear(&se.best); cc_instance_free(in); return fail_msg(rc, err); }
     }
-    print_summary(o, in, &se, exp, o->cycles && se.best.found ? &cyc : NULL);
+    print_summary(o, in, &se, exp, o->cycles && se.best.found ? &cyc : NULL, &ctx);
     bool ok = true;
     if (o->out && se.best.found) ok = write_schedule(o->out, se.best.sched, in->pb);
     if (o->out && !se.best.found) fprintf(stderr, "nocsim cc: no schedule found, %s not written\n", o->out);

@@ -146,6 +146,10 @@ static int parse_genes(const char *v, unsigned *out)
     return 0;
 }
 
+/* The run's parameters as JSON text for the database: the model options,
+ * the GA's (ga_params_json writes them as an object body; read back here
+ * through the library, so a malformed one fails instead of being stored) and
+ * the islands.  NULL: out of memory. */
 static char *params_json(const model_opts *mo, const ga_params *gp, const islands *is)
 {
     char *buf = NULL;
@@ -153,13 +157,17 @@ static char *params_json(const model_opts *mo, const ga_params *gp, const island
     FILE *f = open_memstream(&buf, &len);
     if (!f) return NULL;
     fputc('{', f);
-    model_opts_json(f, mo);
-    fputs(", ", f);
     ga_params_json(gp, f);
-    if (is->on) fprintf(f, ", \"islands\": %d, \"migrate_every\": %d", is->size, is->every);
     fputc('}', f);
     if (fclose(f) != 0) { free(buf); return NULL; }
-    return buf;
+    json_t *g = json_loads(buf, JSON_REJECT_DUPLICATES, NULL), *j = model_opts_json(mo);
+    free(buf);
+    int bad = !g || !j || json_object_update(j, g);
+    if (!bad && is->on) bad |= json_object_update_new(j, json_pack("{s:i, s:i}", "islands", is->size, "migrate_every", is->every));
+    json_decref(g);
+    char *text = bad ? NULL : ujson_text(j);
+    json_decref(j);
+    return text;
 }
 
 static void progress_line(const ga_progress *p, const ga_params *gp, int tty, double last_rate)
@@ -470,22 +478,29 @@ static void summarize(const ga *g, ga_summary *u)
     u->ratio = u->stack_d > 0 ? (double)u->bm.duration / (double)u->stack_d : 0;
 }
 
-static void print_json(const ga_session *s)
+static int print_json(const ga_session *s)
 {
     const ga *g = s->g;
     const sim_params *rsp = ga_get_sim_params(g);
     ga_summary u;
     summarize(g, &u);
-    printf("{\"run\": %lld, \"traffic\": ", (long long)ga_run_id(g));
-    json_string(stdout, ga_traffic_name(g));
-    printf(", \"size\": %d, \"slices\": %d, \"algo\": \"%s\", \"best_duration\": %lld, \"signature\": \"%08x\", "
-           "\"synonyms\": %lld, \"interval\": %u, \"te\": %lld, \"lb\": %lld, \"stacking\": %lld, "
-           "\"stacking_scheme\": \"%s\", \"stacking_interval\": %u, \"nonsplit\": %lld, \"ratio\": %.4f, "
-           "\"floor\": %lld, \"generations\": %lld, \"evaluations\": %lld, \"repeats\": %lld, \"seconds\": %.2f}\n",
-           rsp->n, rsp->slices, ga_algo_names[ga_get_params(g)->algo], (long long)u.bm.duration, u.crc,
-           (long long)ga_synonyms(g), u.best->interval, (long long)u.bm.te, (long long)u.bm.lb, (long long)u.stack_d,
-           vcsel_name(u.bscheme), u.bint, (long long)u.nonsplit_d, u.ratio, (long long)ga_get_floor(g),
-           (long long)s->p.generation, (long long)s->p.evals, (long long)s->p.repeats, s->p.elapsed);
+    char sig[16];
+    snprintf(sig, sizeof sig, "%08x", u.crc);
+    json_t *j = json_pack("{s:I, s:o, s:i, s:i, s:s, s:I, s:s, s:I, s:i, s:I, s:I, s:I, s:s, s:i, s:I}",
+                          "run", (json_int_t)ga_run_id(g), "traffic", ujson_str(ga_traffic_name(g)), "size", rsp->n,
+                          "slices", rsp->slices, "algo", ga_algo_names[ga_get_params(g)->algo],
+                          "best_duration", (json_int_t)u.bm.duration, "signature", sig, "synonyms", (json_int_t)ga_synonyms(g),
+                          "interval", (int)u.best->interval, "te", (json_int_t)u.bm.te, "lb", (json_int_t)u.bm.lb,
+                          "stacking", (json_int_t)u.stack_d, "stacking_scheme", vcsel_name(u.bscheme),
+                          "stacking_interval", (int)u.bint, "nonsplit", (json_int_t)u.nonsplit_d);
+    if (j && json_object_update_new(j, json_pack("{s:f, s:I, s:I, s:I, s:I, s:f}", "ratio", u.ratio,
+                                                 "floor", (json_int_t)ga_get_floor(g), "generations", (json_int_t)s->p.generation,
+                                                 "evaluations", (json_int_t)s->p.evals, "repeats", (json_int_t)s->p.repeats,
+                                                 "seconds", s->p.elapsed))) {
+        json_decref(j);
+        j = NULL;
+    }
+    return cli_json_out("ga", j);
 }
 
 static void print_text(const ga_opts *o, const ga_session *s)
@@ -566,7 +581,7 @@ static int ga_command(int argc, char **argv, ga_opts *op)
         if (o.is.rank > 0) goto out; /* rank 0 reports the run */
         rc = replay_estimate(&s);
         if (o.save_best && save_best(o.save_best, s.g) != EXIT_OK) rc = EXIT_FAIL;
-        if (o.fmt == FMT_JSON) print_json(&s);
+        if (o.fmt == FMT_JSON) { if (print_json(&s) != EXIT_OK) rc = EXIT_FAIL; }
         else print_text(&o, &s);
     }
 out:

@@ -112,17 +112,19 @@ static int run(const method_cmd *mc, method_opts *o, method_result *res, int64_t
     return rc;
 }
 
-static void print(const method_cmd *mc, const method_opts *o, const method_result *res, double ratio, int64_t base)
+static int print(const method_cmd *mc, const method_opts *o, const method_result *res, double ratio, int64_t base)
 {
     const char *cmd = mc->name;
     if (o->fmt == FMT_JSON) {
-        printf("{\"method\": \"%s\", \"source_run\": %ld, \"slices\": %d, \"candidates\": %lld, \"simulations\": %lld, "
-               "\"best_duration\": %lld, \"interval\": %u, \"source_chromosome\": %lld, \"signature\": \"%08x\", "
-               "\"te\": %lld, \"t_d\": %lld, \"ratio_to_stacking\": %.4f, \"run\": %lld}\n",
-               cmd, o->run, o->opt.slices, (long long)res->candidates, (long long)res->sims, (long long)res->best.duration,
-               res->best_interval, (long long)res->best_chrom, res->best_crc, (long long)res->best1.te,
-               (long long)res->best1.duration, ratio, (long long)res->run);
-        return;
+        char sig[16];
+        snprintf(sig, sizeof sig, "%08x", res->best_crc);
+        return cli_json_out(cmd, json_pack("{s:s, s:I, s:i, s:I, s:I, s:I, s:i, s:I, s:s, s:I, s:I, s:f, s:I}", "method", cmd,
+                                    "source_run", (json_int_t)o->run, "slices", o->opt.slices,
+                                    "candidates", (json_int_t)res->candidates, "simulations", (json_int_t)res->sims,
+                                    "best_duration", (json_int_t)res->best.duration, "interval", (int)res->best_interval,
+                                    "source_chromosome", (json_int_t)res->best_chrom, "signature", sig,
+                                    "te", (json_int_t)res->best1.te, "t_d", (json_int_t)res->best1.duration,
+                                    "ratio_to_stacking", ratio, "run", (json_int_t)res->run));
     }
     printf("%s of run %ld at %d slices: %lld candidates, %lld simulations\n", cmd, o->run, o->opt.slices,
            (long long)res->candidates, (long long)res->sims);
@@ -131,6 +133,7 @@ static void print(const method_cmd *mc, const method_opts *o, const method_resul
            (long long)res->best1.te);
     if (ratio > 0) printf("improvement    %.3f of simple stacking (%lld)\n", ratio, (long long)base);
     if (res->run) printf("recorded as run %lld (signature %08x)\n", (long long)res->run, res->best_crc);
+    return EXIT_OK;
 }
 
 static int run_method(const method_cmd *mc, int argc, char **argv)
@@ -154,7 +157,7 @@ static int run_method(const method_cmd *mc, int argc, char **argv)
     if ((rc = run(mc, &o, &res, &base, &src_slices)) == EXIT_OK) {
         /* The stacking baseline compares only at the source run's slice count. */
         double ratio = (base > 0 && o.opt.slices == src_slices) ? (double)res.best.duration / (double)base : 0;
-        print(mc, &o, &res, ratio, base);
+        rc = print(mc, &o, &res, ratio, base);
     }
     method_result_clear(&res);
     return rc;

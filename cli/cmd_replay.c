@@ -276,17 +276,21 @@ static void print_rows(const replay_result *res)
     }
 }
 
-static void print_json(const replay_input *in, const replay_result *res)
+static int print_json(const replay_input *in, const replay_result *res)
 {
     const sim_metrics *b = &res->best;
-    printf("{\"traffic\": ");
-    json_string(stdout, in->traffic);
-    printf(", \"size\": %d, \"slices\": %d, \"chromosome\": %lld, \"source_crc\": \"%08x\", \"recorded_duration\": %lld, "
-           "\"interval_min\": %u, \"interval_max\": %u, \"interval\": %u, \"signature\": \"%08x\", \"duration\": %lld, "
-           "\"te\": %lld, \"ir\": %lld, \"or\": %lld, \"ib\": %lld, \"ob\": %lld, \"lb\": %lld}\n",
-           in->sp.n, in->sp.slices, (long long)in->rec.id, in->rec.crc, (long long)(in->rec.id ? in->rec.duration : -1),
-           res->vlo, res->vhi, res->bestv, res->crc, (long long)b->duration, (long long)b->te, (long long)b->ir,
-           (long long)b->or_, (long long)b->ib, (long long)b->ob, (long long)b->lb);
+    char src[16], sig[16];
+    snprintf(src, sizeof src, "%08x", in->rec.crc);
+    snprintf(sig, sizeof sig, "%08x", res->crc);
+    return cli_json_out("replay", json_pack("{s:o, s:i, s:i, s:I, s:s, s:I, s:i, s:i, s:i, s:s, s:I, s:I, s:I, s:I, s:I, "
+                                            "s:I, s:I}",
+                                            "traffic", ujson_str(in->traffic), "size", in->sp.n, "slices", in->sp.slices,
+                                            "chromosome", (json_int_t)in->rec.id, "source_crc", src,
+                                            "recorded_duration", (json_int_t)(in->rec.id ? in->rec.duration : -1),
+                                            "interval_min", (int)res->vlo, "interval_max", (int)res->vhi,
+                                            "interval", (int)res->bestv, "signature", sig, "duration", (json_int_t)b->duration,
+                                            "te", (json_int_t)b->te, "ir", (json_int_t)b->ir, "or", (json_int_t)b->or_,
+                                            "ib", (json_int_t)b->ib, "ob", (json_int_t)b->ob, "lb", (json_int_t)b->lb));
 }
 
 static void print_text(const replay_input *in, const replay_result *res)
@@ -322,7 +326,7 @@ int cmd_replay(int argc, char **argv)
     if (rc == EXIT_OK && res.best.status != SIM_OK)
         rc = cli_fail("replay", EXIT_FAIL, "no interval finished (deadlock or timeout)");
     if (rc == EXIT_OK) rc = activity_opts_write("replay", &o.ao, &in.sp, in.dest, in.cfg, &res.best);
-    if (rc == EXIT_OK && o.fmt == FMT_JSON) print_json(&in, &res);
+    if (rc == EXIT_OK && o.fmt == FMT_JSON) rc = print_json(&in, &res);
     if (rc == EXIT_OK && o.fmt == FMT_TEXT) print_text(&in, &res);
     free(res.all);
     replay_input_clear(&in);

@@ -37,23 +37,26 @@ static const char *status_name(sim_status st)
     return names[st];
 }
 
-static void print_metrics(FILE *f, out_format fmt, const model_opts *mo, const char *arb,
-                          uint32_t interval, const sim_metrics *m)
+static int print_metrics(FILE *f, out_format fmt, const model_opts *mo, const char *arb,
+                         uint32_t interval, const sim_metrics *m)
 {
     if (fmt == FMT_JSON) {
-        fprintf(f, "{");
-        model_opts_json(f, mo);
-        fprintf(f, ", \"interval\": %u, \"arb\": ", interval);
-        json_string(f, arb);
-        fprintf(f, ",\n \"status\": \"%s\", \"duration\": %lld, \"te\": %lld, \"ir\": %lld, \"or\": %lld, "
-                   "\"ib\": %lld, \"ob\": %lld, \"lb\": %lld, \"flits_injected\": %lld, \"flits_ejected\": %lld, "
-                   "\"packets\": %lld, \"idle_nodes\": %lld, \"cycles\": %lld, \"max_link_flits\": %lld, \"late\": %lld, "
-                   "\"late_sum\": %lld}\n",
-                status_name(m->status), (long long)m->duration, (long long)m->te, (long long)m->ir,
-                (long long)m->or_, (long long)m->ib, (long long)m->ob, (long long)m->lb,
-                (long long)m->flits_injected, (long long)m->flits_ejected, (long long)m->packets,
-                (long long)m->idle_nodes, (long long)m->cycles, (long long)m->max_link_flits, (long long)m->late,
-                (long long)m->late_sum);
+        json_t *j = model_opts_json(mo);
+        if (j && json_object_update_new(j, json_pack("{s:i, s:o, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
+                                                     "s:I, s:I, s:I, s:I}",
+                                                     "interval", (int)interval, "arb", ujson_str(arb),
+                                                     "status", status_name(m->status), "duration", (json_int_t)m->duration,
+                                                     "te", (json_int_t)m->te, "ir", (json_int_t)m->ir, "or", (json_int_t)m->or_,
+                                                     "ib", (json_int_t)m->ib, "ob", (json_int_t)m->ob, "lb", (json_int_t)m->lb,
+                                                     "flits_injected", (json_int_t)m->flits_injected,
+                                                     "flits_ejected", (json_int_t)m->flits_ejected,
+                                                     "packets", (json_int_t)m->packets, "idle_nodes", (json_int_t)m->idle_nodes,
+                                                     "cycles", (json_int_t)m->cycles, "max_link_flits", (json_int_t)m->max_link_flits,
+                                                     "late", (json_int_t)m->late, "late_sum", (json_int_t)m->late_sum))) {
+            json_decref(j);
+            j = NULL;
+        }
+        return cli_json_out("sim", j);
     } else if (fmt == FMT_CSV) {
         fprintf(f, "traffic,size,slices,flits,interval,arb,status,duration,te,ir,or,ib,ob,lb,"
                    "flits_injected,flits_ejected,packets,idle_nodes,cycles,max_link_flits,late,late_sum\n");
@@ -85,6 +88,7 @@ static void print_metrics(FILE *f, out_format fmt, const model_opts *mo, const c
                 sim_late_sum_window(mo->params.flits));
         fprintf(f, "cycles          %lld simulated\n", (long long)m->cycles);
     }
+    return EXIT_OK;
 }
 
 static void print_links(FILE *f, out_format fmt, const sim *s, int n)
@@ -203,9 +207,9 @@ int cmd_sim(int argc, char **argv)
     memset(&r, 0, sizeof r);
     if ((rc = run(&o, &r)) == EXIT_OK) rc = activity_opts_write("sim", &o.ao, &o.mo.params, r.t->dest, r.c, &r.m);
     if (rc == EXIT_OK) {
-        print_metrics(stdout, o.fmt, &o.mo, o.config ? "config" : vcsel_name(o.arb), r.c->interval, &r.m);
+        rc = print_metrics(stdout, o.fmt, &o.mo, o.config ? "config" : vcsel_name(o.arb), r.c->interval, &r.m);
         if (o.links && o.fmt != FMT_JSON) print_links(stdout, o.fmt, r.s, o.mo.params.n);
-        rc = report_unfinished(&o, &r);
+        if (rc == EXIT_OK) rc = report_unfinished(&o, &r);
     }
     sim_run_clear(&r);
     return rc;

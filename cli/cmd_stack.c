@@ -149,23 +149,24 @@ static void print_csv(const stack_opts *o, const stack_result *res)
                    vcsel_name(o->w.schemes[k]), o->lo + (long)j, (long long)res->duration[(size_t)k * res->width + j]);
 }
 
-static void print_json(const stack_opts *o, const stack_result *res)
+static int print_json(const stack_opts *o, const stack_result *res)
 {
-    printf("{");
-    model_opts_json(stdout, &o->mo);
-    printf(", \"interval_min\": %ld, \"interval_max\": %ld,\n \"best\": [", o->lo, o->hi);
-    for (int k = 0; k < o->w.nschemes; k++)
-        printf("%s{\"scheme\": \"%s\", \"interval\": %ld, \"duration\": %lld}", k ? ", " : "",
-               vcsel_name(o->w.schemes[k]), res->best_d[k] >= 0 ? (long)res->best_v[k] : 0L,
-               (long long)res->best_d[k]);
-    printf("],\n \"sweep\": {");
-    for (int k = 0; k < o->w.nschemes; k++) {
-        printf("%s\"%s\": [", k ? ", " : "", vcsel_name(o->w.schemes[k]));
-        for (size_t j = 0; j < res->width; j++)
-            printf("%s%lld", j ? "," : "", (long long)res->duration[(size_t)k * res->width + j]);
-        printf("]");
+    json_t *j = model_opts_json(&o->mo), *best = json_array(), *sweep = json_object();
+    int bad = !j || !best || !sweep;
+    for (int k = 0; !bad && k < o->w.nschemes; k++) {
+        json_t *row = json_array();
+        bad |= json_array_append_new(best, json_pack("{s:s, s:i, s:I}", "scheme", vcsel_name(o->w.schemes[k]),
+                                                     "interval", res->best_d[k] >= 0 ? (int)res->best_v[k] : 0,
+                                                     "duration", (json_int_t)res->best_d[k]));
+        for (size_t i = 0; row && !bad && i < res->width; i++)
+            bad |= json_array_append_new(row, json_integer(res->duration[(size_t)k * res->width + i]));
+        bad |= json_object_set_new(sweep, vcsel_name(o->w.schemes[k]), row);
     }
-    printf("}}\n");
+    bad |= json_object_set_new(j, "interval_min", json_integer(o->lo)) ||
+           json_object_set_new(j, "interval_max", json_integer(o->hi)) || json_object_set_new(j, "best", best) ||
+           json_object_set_new(j, "sweep", sweep);
+    if (bad) { json_decref(j); j = NULL; }
+    return cli_json_out("stack", j);
 }
 
 static void print_text(const stack_opts *o, const stack_result *res)
@@ -192,7 +193,7 @@ int cmd_stack(int argc, char **argv)
     memset(&res, 0, sizeof res);
     if ((rc = run(&o, &res)) == EXIT_OK) {
         if (o.fmt == FMT_CSV) print_csv(&o, &res);
-        else if (o.fmt == FMT_JSON) print_json(&o, &res);
+        else if (o.fmt == FMT_JSON) rc = print_json(&o, &res);
         else print_text(&o, &res);
     }
     free(res.duration);

@@ -271,8 +271,9 @@ static int prepare(sweep_opts *o, store **db, int64_t *id, uint8_t **done, int64
 static int print_result(const sweep_opts *o, int64_t id, int64_t ndone, double secs)
 {
     if (o->fmt_json)
-        printf("{\"sweep\": %lld, \"runs\": %lld, \"done\": %lld, \"seconds\": %.2f, \"db\": ", (long long)id,
-               (long long)o->spec.ntasks, (long long)ndone, secs), json_string(stdout, o->dbpath), printf("}\n");
+        return cli_json_out("sweep", json_pack("{s:I, s:I, s:I, s:f, s:o}", "sweep", (json_int_t)id, "runs",
+                                               (json_int_t)o->spec.ntasks, "done", (json_int_t)ndone, "seconds", secs,
+                                               "db", ujson_str(o->dbpath)));
     else
         printf("sweep %lld: %lld of %lld runs done in %.1f s (%s); results: nocsim db sweep %lld --db %s\n",
                (long long)id, (long long)ndone, (long long)o->spec.ntasks, secs, o->dbpath, (long long)id, o->dbpath);
@@ -343,8 +344,7 @@ int cmd_sweep(int argc, char **argv)
                 fprintf(stderr, "nocsim sweep: %s\n", e2);
                 rc = EXIT_FAIL;
             } else {
-                print_result(&o, id, ndone, sweep_now() - pc.t0);
-                rc = EXIT_OK; /* main() checks that stdout was written */
+                rc = print_result(&o, id, ndone, sweep_now() - pc.t0); /* main() checks that stdout was written */
             }
         }
     }

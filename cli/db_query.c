@@ -264,12 +264,9 @@ int db_show(const db_opts *o, FILE *out)
     if (o->fmt == FMT_CSV) {
         rc = db_table_print(gt, out, FMT_CSV) ? oom(o) : EXIT_OK;
     } else if (o->fmt == FMT_JSON) {
-        fputs("{\"run\": ", out);
-        bool bad = db_table_print_object(rt, 0, out, 0) != 0;
-        fputs(",\n\"generations\": ", out);
-        bad = bad || db_table_print(gt, out, FMT_JSON) != 0;
-        fputs("}\n", out);
-        rc = bad ? oom(o) : EXIT_OK;
+        json_t *j = json_pack("{s:o, s:o}", "run", db_table_row_json(rt, 0), "generations", db_table_json(gt));
+        rc = ujson_dump(out, j) ? oom(o) : EXIT_OK;
+        json_decref(j);
     } else {
         fprintf(out, "run %lld of %s\n", (long long)r.id, o->db);
         db_table_print_fields(rt, 0, out);
@@ -462,14 +459,10 @@ int db_export(const db_opts *o, FILE *out)
         db_table *t = rt ? rt : gt ? gt : ct;
         rc = db_table_print(t, out, fmt) ? oom(o) : EXIT_OK;
     } else {
-        fputs("{\"run\": ", out);
-        bool bad = db_table_print_object(rt, 0, out, 0) != 0;
-        fputs(",\n\"generations\": ", out);
-        bad = bad || db_table_print(gt, out, FMT_JSON) != 0;
-        fputs(",\n\"chromosomes\": ", out);
-        bad = bad || db_table_print(ct, out, FMT_JSON) != 0;
-        fputs("}\n", out);
-        rc = bad ? oom(o) : EXIT_OK;
+        json_t *j = json_pack("{s:o, s:o, s:o}", "run", db_table_row_json(rt, 0), "generations", db_table_json(gt),
+                              "chromosomes", db_table_json(ct));
+        rc = ujson_dump(out, j) ? oom(o) : EXIT_OK;
+        json_decref(j);
     }
 done:
     db_table_free(rt);

@@ -84,16 +84,13 @@ traffic *model_opts_traffic(const char *cmd, const model_opts *mo)
     return t;
 }
 
-void model_opts_json(FILE *f, const model_opts *mo)
+json_t *model_opts_json(const model_opts *mo)
 {
     const sim_params *p = &mo->params;
-    fprintf(f, "\"traffic\": ");
-    json_string(f, mo->traffic);
-    fprintf(f, ", \"size\": %d, \"slices\": %d, \"flits\": %d, \"vcs\": %d, \"buffer\": %d, \"seed\": %llu, "
-               "\"tie\": \"%s\", \"dateline\": \"%s\", \"q_update\": \"%s\", \"slot_reuse\": \"%s\", "
-               "\"input_limit\": \"%s\", \"self\": \"%s\", \"slice_reinit\": %d, \"interlock\": %d",
-            p->n, p->slices, p->flits, p->vcs, p->buffer, (unsigned long long)mo->seed,
-            model_tie_names[p->tie], model_dateline_names[p->dateline], model_qupdate_names[p->q_update],
-            model_slot_names[p->slot_reuse], model_input_names[p->input_limit], model_self_names[p->self],
-            p->slice_reinit, p->interlock);
+    return json_pack("{s:o, s:i, s:i, s:i, s:i, s:i, s:I, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i}",
+                     "traffic", ujson_str(mo->traffic), "size", p->n, "slices", p->slices, "flits", p->flits, "vcs", p->vcs,
+                     "buffer", p->buffer, "seed", (json_int_t)mo->seed, "tie", model_tie_names[p->tie],
+                     "dateline", model_dateline_names[p->dateline], "q_update", model_qupdate_names[p->q_update],
+                     "slot_reuse", model_slot_names[p->slot_reuse], "input_limit", model_input_names[p->input_limit],
+                     "self", model_self_names[p->self], "slice_reinit", p->slice_reinit, "interlock", p->interlock);
 }

@@ -25,8 +25,8 @@ int model_opts_set(void *ctx, const char *cmd, const char *flag, const char *val
 #define MODEL_OPTS_GROUP(mo) { model_opts_table, model_opts_set, (mo) }
 /* Build the traffic; prints the error and returns NULL on bad input. */
 traffic *model_opts_traffic(const char *cmd, const model_opts *mo);
-/* Print the parameters as a JSON object body (without braces). */
-void model_opts_json(FILE *f, const model_opts *mo);
+/* The parameters as a new JSON object (NULL: out of memory). */
+json_t *model_opts_json(const model_opts *mo);
 
 extern const char *const model_tie_names[];
 extern const char *const model_dateline_names[];
