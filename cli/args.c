@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "cli/status.h"
 
 #include "util/parse.h"
@@ -144,8 +145,27 @@ void cli_csv_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
-int cli_json_out(const char *cmd, json_t *v)
+json_t *cli_json_doc(const char *schema, json_t *v)
 {
+    if (!v)
+        return NULL;
+    char name[96];
+    snprintf(name, sizeof name, "nocsim-%s/1", schema);
+    for (char *p = name; *p; p++)
+        if (*p == ' ') *p = '-';
+    json_t *d = json_pack("{s:s, s:s}", "nocsim", NOCSIM_VERSION, "schema", name);
+    int bad = !d || (json_is_array(v) ? json_object_set(d, "rows", v) : json_object_update(d, v));
+    json_decref(v);
+    if (bad) {
+        json_decref(d);
+        return NULL;
+    }
+    return d;
+}
+
+int cli_json_out(const char *cmd, const char *schema, json_t *v)
+{
+    v = cli_json_doc(schema ? schema : cmd, v);
     int rc = ujson_dump(stdout, v) ? EXIT_FAIL : EXIT_OK;
     if (!v) fprintf(stderr, "nocsim %s: out of memory\n", cmd);
     else if (rc != EXIT_OK) fprintf(stderr, "nocsim %s: cannot write the JSON output\n", cmd);

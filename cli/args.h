@@ -126,9 +126,17 @@ void cli_help(FILE *f, const cli_spec *spec);
 /* One CSV field (RFC 4180: quoted when it holds a comma, quote or line
  * break, quotes doubled); NULL writes nothing (an empty field). */
 void cli_csv_field(FILE *f, const char *s);
-/* Print v (jansson; util/json.h) on stdout as one line and release it.
- * EXIT_OK, or EXIT_FAIL after "nocsim CMD: out of memory" when v is NULL
- * (a builder that failed) or the library fails. */
-int cli_json_out(const char *cmd, json_t *v);
+/* Every JSON document nocsim prints starts with the version of the program
+ * and the name of its schema (the fields of each are in docs/json.md):
+ *   {"nocsim": "0.1.0", "schema": "nocsim-db-runs/1", ...}
+ * cli_json_doc returns that header followed by the members of v (an object)
+ * or by "rows": v (an array).  schema is the command ("sim", "db runs",
+ * "cc bounds"); blanks become '-'.  Takes v; NULL when v is NULL or out of
+ * memory. */
+json_t *cli_json_doc(const char *schema, json_t *v);
+/* Print cli_json_doc(schema, v) on stdout as one line (schema NULL: cmd).
+ * EXIT_OK, or EXIT_FAIL after "nocsim CMD: out of memory" when v is NULL (a
+ * builder that failed) or the library fails. */
+int cli_json_out(const char *cmd, const char *schema, json_t *v);
 
 #endif

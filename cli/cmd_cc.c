@@ -272,7 +272,7 @@ static void print_bounds(const cc_opts *o, const cc_instance *in)
         json_t *j = problem_json(in, false);
         if (j && (json_object_set_new(j, "bound", json_integer(b->best)) ||
                   json_object_set_new(j, "bounds", bounds_json(b)))) { json_decref(j); j = NULL; }
-        cli_json_out("cc", j);
+        cli_json_out("cc", "cc bounds", j);
     } else if (o->fmt == FMT_CSV) {
         printf("bound,value,binds,why\n");
         for (int i = 0; i < b->n; i++) {
@@ -307,7 +307,17 @@ static void print_verify(const cc_opts *o, const cc_instance *in, const cc_verif
         for (int k = 0; !bad && k < CC_VERR_KINDS; k++) bad |= json_object_set_new(j, cc_verr_names[k], json_integer(vr->count[k]));
         if (!bad) bad |= json_object_set_new(j, "first_error", ujson_str(vr->first));
         if (bad) { json_decref(j); j = NULL; }
-        cli_json_out("cc", j);
+        cli_json_out("cc", "cc verify", j);
+        return;
+    }
+    if (o->fmt == FMT_CSV) {
+        printf("valid,steps,bound");
+        for (int k = 0; k < CC_VERR_KINDS; k++) printf(",%s", cc_verr_names[k]);
+        printf(",first_error\n%d,%d,%d", vr->ok && !too_long, vr->steps, in->bounds.best);
+        for (int k = 0; k < CC_VERR_KINDS; k++) printf(",%d", vr->count[k]);
+        putchar(',');
+        cli_csv_field(stdout, vr->first);
+        putchar('\n');
         return;
     }
     if (vr->ok) printf("valid: %d steps (lower bound %d)\n", vr->steps, in->bounds.best);
@@ -386,7 +396,7 @@ static int do_cycles(const cc_opts *o)
     if (rc == CC_OK) rc = ccsim_report_new(in->pb, sch, o->flits, o->ts, &rep, err, sizeof err);
     int status = rc != CC_OK ? fail_msg(rc, err) : EXIT_OK;
     if (rc == CC_OK) {
-        if (o->fmt == FMT_JSON) cli_json_out("cc", cycles_json(&rep));
+        if (o->fmt == FMT_JSON) cli_json_out("cc", "cc cycles", cycles_json(&rep));
         else if (o->fmt == FMT_CSV)
             printf("flits,steps,max_hops,cycles_steps,cycles_overlap,stalls_steps,model,ts,t1\n%d,%d,%d,%lld,%lld,%lld,%lld,%lld,%lld\n",
                    rep.flits, rep.steps, rep.max_hops, (long long)rep.mode[CCSIM_STEPS].cycles, (long long)rep.mode[CCSIM_OVERLAP].cycles,
@@ -556,7 +566,7 @@ static void print_summary(const cc_opts *o, const cc_instance *in, const cc_seri
         if (!bad && cyc) bad |= json_object_set_new(d, "cycles", cycles_json(cyc));
         c->doc = NULL;
         if (bad) { json_decref(d); d = NULL; }
-        cli_json_out("cc", d);
+        cli_json_out("cc", NULL, d);
     }
 }
 

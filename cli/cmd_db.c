@@ -287,7 +287,7 @@ static int db_merge(const db_opts *o, FILE *out)
     db_table_int(t, m.checkpoints);
     db_table_int(t, m.schedules);
     /* The merge is committed: a failure here only loses the report. */
-    rc = db_table_print(t, out, o->fmt) ? EXIT_FAIL : EXIT_OK;
+    rc = db_table_print(t, out, o->fmt, o->cmd) ? EXIT_FAIL : EXIT_OK;
     if (rc != EXIT_OK)
         fprintf(stderr, "nocsim %s: out of memory (the merge itself is committed)\n", o->cmd);
     db_table_free(t);

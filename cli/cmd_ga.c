@@ -500,7 +500,7 @@ static int print_json(const ga_session *s)
         json_decref(j);
         j = NULL;
     }
-    return cli_json_out("ga", j);
+    return cli_json_out("ga", NULL, j);
 }
 
 static void print_text(const ga_opts *o, const ga_session *s)

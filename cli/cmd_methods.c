@@ -118,7 +118,7 @@ static int print(const method_cmd *mc, const method_opts *o, const method_result
     if (o->fmt == FMT_JSON) {
         char sig[16];
         snprintf(sig, sizeof sig, "%08x", res->best_crc);
-        return cli_json_out(cmd, json_pack("{s:s, s:I, s:i, s:I, s:I, s:I, s:i, s:I, s:s, s:I, s:I, s:f, s:I}", "method", cmd,
+        return cli_json_out(cmd, NULL, json_pack("{s:s, s:I, s:i, s:I, s:I, s:I, s:i, s:I, s:s, s:I, s:I, s:f, s:I}", "method", cmd,
                                     "source_run", (json_int_t)o->run, "slices", o->opt.slices,
                                     "candidates", (json_int_t)res->candidates, "simulations", (json_int_t)res->sims,
                                     "best_duration", (json_int_t)res->best.duration, "interval", (int)res->best_interval,

@@ -282,7 +282,7 @@ static int print_json(const replay_input *in, const replay_result *res)
     char src[16], sig[16];
     snprintf(src, sizeof src, "%08x", in->rec.crc);
     snprintf(sig, sizeof sig, "%08x", res->crc);
-    return cli_json_out("replay", json_pack("{s:o, s:i, s:i, s:I, s:s, s:I, s:i, s:i, s:i, s:s, s:I, s:I, s:I, s:I, s:I, "
+    return cli_json_out("replay", NULL, json_pack("{s:o, s:i, s:i, s:I, s:s, s:I, s:i, s:i, s:i, s:s, s:I, s:I, s:I, s:I, s:I, "
                                             "s:I, s:I}",
                                             "traffic", ujson_str(in->traffic), "size", in->sp.n, "slices", in->sp.slices,
                                             "chromosome", (json_int_t)in->rec.id, "source_crc", src,

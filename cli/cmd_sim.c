@@ -31,6 +31,8 @@ static void help(const cli_spec *spec)
     printf("\nexample: nocsim sim --traffic brev --slices 2 --interval 16 --arb C00\n");
 }
 
+static json_t *links_json(const sim *s, int n);
+
 static const char *status_name(sim_status st)
 {
     static const char *const names[] = { "ok", "deadlock", "timeout", "cutoff" };
@@ -38,7 +40,7 @@ static const char *status_name(sim_status st)
 }
 
 static int print_metrics(FILE *f, out_format fmt, const model_opts *mo, const char *arb,
-                         uint32_t interval, const sim_metrics *m)
+                         uint32_t interval, const sim_metrics *m, json_t *links)
 {
     if (fmt == FMT_JSON) {
         json_t *j = model_opts_json(mo);
@@ -56,7 +58,11 @@ static int print_metrics(FILE *f, out_format fmt, const model_opts *mo, const ch
             json_decref(j);
             j = NULL;
         }
-        return cli_json_out("sim", j);
+        if (j && links && json_object_set_new(j, "links", links)) {
+            json_decref(j);
+            j = NULL;
+        } else if (!j) json_decref(links);
+        return cli_json_out("sim", NULL, j);
     } else if (fmt == FMT_CSV) {
         fprintf(f, "traffic,size,slices,flits,interval,arb,status,duration,te,ir,or,ib,ob,lb,"
                    "flits_injected,flits_ejected,packets,idle_nodes,cycles,max_link_flits,late,late_sum\n");
@@ -89,6 +95,26 @@ static int print_metrics(FILE *f, out_format fmt, const model_opts *mo, const ch
         fprintf(f, "cycles          %lld simulated\n", (long long)m->cycles);
     }
     return EXIT_OK;
+}
+
+/* Every used link's occupation as JSON rows (sim --links --format json). */
+static json_t *links_json(const sim *s, int n)
+{
+    json_t *a = json_array();
+    for (int k = 0; a && k < n * n * 4; k++) {
+        int64_t first, last, fl;
+        sim_link_stats(s, k, &first, &last, &fl);
+        if (first < 0) continue;
+        int i = k / 4;
+        char port[2] = { route_port_name(k % 4), 0 };
+        if (json_array_append_new(a, json_pack("{s:i, s:i, s:i, s:s, s:I, s:I, s:I, s:I}", "node", i, "x", i % n, "y", i / n,
+                                               "port", port, "first", (json_int_t)first, "last", (json_int_t)last,
+                                               "occupation", (json_int_t)(last - first + 1), "flits", (json_int_t)fl))) {
+            json_decref(a);
+            a = NULL;
+        }
+    }
+    return a;
 }
 
 static void print_links(FILE *f, out_format fmt, const sim *s, int n)
@@ -207,7 +233,9 @@ int cmd_sim(int argc, char **argv)
     memset(&r, 0, sizeof r);
     if ((rc = run(&o, &r)) == EXIT_OK) rc = activity_opts_write("sim", &o.ao, &o.mo.params, r.t->dest, r.c, &r.m);
     if (rc == EXIT_OK) {
-        rc = print_metrics(stdout, o.fmt, &o.mo, o.config ? "config" : vcsel_name(o.arb), r.c->interval, &r.m);
+        json_t *links = o.links && o.fmt == FMT_JSON ? links_json(r.s, o.mo.params.n) : NULL;
+        if (o.links && o.fmt == FMT_JSON && !links) rc = cli_fail("sim", EXIT_FAIL, "out of memory");
+        else rc = print_metrics(stdout, o.fmt, &o.mo, o.config ? "config" : vcsel_name(o.arb), r.c->interval, &r.m, links);
         if (o.links && o.fmt != FMT_JSON) print_links(stdout, o.fmt, r.s, o.mo.params.n);
         if (rc == EXIT_OK) rc = report_unfinished(&o, &r);
     }

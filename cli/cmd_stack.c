@@ -166,7 +166,7 @@ static int print_json(const stack_opts *o, const stack_result *res)
            json_object_set_new(j, "interval_max", json_integer(o->hi)) || json_object_set_new(j, "best", best) ||
            json_object_set_new(j, "sweep", sweep);
     if (bad) { json_decref(j); j = NULL; }
-    return cli_json_out("stack", j);
+    return cli_json_out("stack", NULL, j);
 }
 
 static void print_text(const stack_opts *o, const stack_result *res)

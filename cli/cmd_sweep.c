@@ -271,7 +271,7 @@ static int prepare(sweep_opts *o, store **db, int64_t *id, uint8_t **done, int64
 static int print_result(const sweep_opts *o, int64_t id, int64_t ndone, double secs)
 {
     if (o->fmt_json)
-        return cli_json_out("sweep", json_pack("{s:I, s:I, s:I, s:f, s:o}", "sweep", (json_int_t)id, "runs",
+        return cli_json_out("sweep", NULL, json_pack("{s:I, s:I, s:I, s:f, s:o}", "sweep", (json_int_t)id, "runs",
                                                (json_int_t)o->spec.ntasks, "done", (json_int_t)ndone, "seconds", secs,
                                                "db", ujson_str(o->dbpath)));
     else

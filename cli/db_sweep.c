@@ -125,12 +125,12 @@ int db_sweep(const db_opts *o, FILE *out)
         fprintf(stderr, "nocsim %s: out of memory\n", o->cmd);
         rc = EXIT_FAIL;
     } else if (o->fmt == FMT_CSV) {
-        if (db_table_print(pt, out, FMT_CSV)) rc = EXIT_FAIL;
+        if (db_table_print(pt, out, FMT_CSV, NULL)) rc = EXIT_FAIL;
     } else if (o->fmt == FMT_JSON) {
-        json_t *j = json_pack("{s:{s:I, s:o, s:I, s:I, s:i, s:i, s:I}, s:o, s:o, s:o}", "sweep", "id", (json_int_t)sum.id,
+        json_t *j = cli_json_doc(o->cmd, json_pack("{s:{s:I, s:o, s:I, s:I, s:i, s:i, s:I}, s:o, s:o, s:o}", "sweep", "id", (json_int_t)sum.id,
                               "status", ujson_str(sum.status), "done", (json_int_t)sum.done, "total", (json_int_t)sum.total,
                               "runs", sum.spec.runs, "slices", sum.spec.slices, "seed", (json_int_t)sum.spec.seed,
-                              "patterns", db_table_json(bt), "levels", db_table_json(lt), "points", db_table_json(pt));
+                              "patterns", db_table_json(bt), "levels", db_table_json(lt), "points", db_table_json(pt)));
         if (ujson_dump(out, j)) {
             fprintf(stderr, "nocsim %s: out of memory\n", o->cmd);
             rc = EXIT_FAIL;
@@ -142,11 +142,11 @@ int db_sweep(const db_opts *o, FILE *out)
                 sum.spec.grid_name ? sum.spec.grid_name : "?", sum.spec.slices, sum.spec.runs,
                 (unsigned long long)sum.spec.seed);
         fputs("per pattern (best run; the parameter whose values' mean durations differ most):\n", out);
-        if (db_table_print(bt, out, FMT_TEXT)) rc = EXIT_FAIL;
+        if (db_table_print(bt, out, FMT_TEXT, NULL)) rc = EXIT_FAIL;
         fputs("\nmean best duration per parameter value:\n", out);
-        if (db_table_print(lt, out, FMT_TEXT)) rc = EXIT_FAIL;
+        if (db_table_print(lt, out, FMT_TEXT, NULL)) rc = EXIT_FAIL;
         fputs("\nper grid point (best and mean over its runs; ratio = best / simple stacking):\n", out);
-        if (db_table_print(pt, out, FMT_TEXT)) rc = EXIT_FAIL;
+        if (db_table_print(pt, out, FMT_TEXT, NULL)) rc = EXIT_FAIL;
     }
     db_table_free(pt);
     db_table_free(lt);

@@ -227,7 +227,7 @@ static int print_text(const db_table *t, FILE *f)
     return 0;
 }
 
-int db_table_print(const db_table *t, FILE *f, out_format fmt)
+int db_table_print(const db_table *t, FILE *f, out_format fmt, const char *schema)
 {
     if (t->failed)
         return -1;
@@ -242,7 +242,7 @@ int db_table_print(const db_table *t, FILE *f, out_format fmt)
                 fputs(c == t->ncols - 1 ? "\n" : ",", f);
             }
     } else {
-        json_t *a = db_table_json(t);
+        json_t *a = cli_json_doc(schema, db_table_json(t));
         int bad = ujson_dump(f, a);
         json_decref(a);
         if (bad)

@@ -47,9 +47,10 @@ void db_table_real(db_table *t, double v, int decimals); /* NaN/inf = unknown */
 void db_table_hex32(db_table *t, int64_t v);     /* 8 hex digits; < 0 = unknown */
 void db_table_hex(db_table *t, const uint8_t *p, size_t n);
 
-/* Print in fmt: text and CSV with a header row, JSON an array of objects.
- * -1 if the table ran out of memory or f failed. */
-int db_table_print(const db_table *t, FILE *f, out_format fmt);
+/* Print in fmt: text and CSV with a header row, JSON the rows as an array of
+ * objects under the header of cli_json_doc(schema, ...).  -1 if the table
+ * ran out of memory or f failed. */
+int db_table_print(const db_table *t, FILE *f, out_format fmt, const char *schema);
 /* Row `row` as a new JSON object, the table as a new JSON array of them (for
  * nesting in a larger document); NULL when out of memory. */
 json_t *db_table_row_json(const db_table *t, size_t row);
