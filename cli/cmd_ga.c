@@ -346,8 +346,11 @@ static int open_run(const ga_opts *o, ga_session *s)
         if (st != GA_RESUME_OK) return cli_fail("ga", st == GA_RESUME_REFUSED ? EXIT_USAGE : EXIT_FAIL, "--resume: %s", err);
         s->g = ga_resume(s->db, o->resume, o->threads_given ? o->gp.threads : -1, err, sizeof err);
     } else {
-        char *pj = params_json(&o->mo, &o->gp, &o->is);
-        if (!pj) return cli_fail("ga", EXIT_FAIL, "out of memory");
+        /* Only a recorded run needs its parameters as JSON (an island of
+         * rank > 0 records nothing, and its derived 64-bit seed is beyond
+         * JSON's integers). */
+        char *pj = s->db ? params_json(&o->mo, &o->gp, &o->is) : NULL;
+        if (s->db && !pj) return cli_fail("ga", EXIT_FAIL, "out of memory");
         s->g = ga_new(&o->gp, &o->mo.params, s->t->dest, o->mo.traffic, s->db, NOCSIM_VERSION, pj, err, sizeof err);
         free(pj);
     }
