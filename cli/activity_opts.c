@@ -54,7 +54,7 @@ int activity_opts_set(void *ctx, const char *cmd, const char *a, const char *v)
 }
 
 int activity_opts_write(const char *cmd, const activity_opts *ao, const sim_params *p, const int32_t *dest,
-                        const sim_config *c, const sim_metrics *expect)
+                        const sim_config *c, const sim_metrics *expect, const char *traffic)
 {
     if (!ao->path) return EXIT_OK;
     int links = p->n * p->n * 4;
@@ -90,7 +90,13 @@ int activity_opts_write(const char *cmd, const activity_opts *ao, const sim_para
         goto out;
     }
     int64_t rows = m.duration > sim_activity_cycles(a) ? m.duration : sim_activity_cycles(a);
-    int vr = viz_act_write_png(a, rows, p->slices, &ao->draw, ao->path, err, sizeof err);
+    char title[512];
+    snprintf(title, sizeof title, "NOCSIM %s, %s, %dX%d TORUS, %d SLICE%s OF %d FLITS, INTERVAL %u, T_D %lld, LB %lld", cmd,
+             traffic, p->n, p->n, p->slices, p->slices == 1 ? "" : "S", p->flits, c->interval, (long long)m.duration,
+             (long long)m.lb);
+    viz_act_opts draw = ao->draw;
+    draw.title = title;
+    int vr = viz_act_write_png(a, rows, p->slices, &draw, ao->path, err, sizeof err);
     if (vr != VIZ_OK) {
         fprintf(stderr, "nocsim %s: --activity: %s\n", cmd, err);
         rc = vr == VIZ_BADINPUT ? EXIT_USAGE : EXIT_FAIL;

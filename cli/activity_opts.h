@@ -31,8 +31,9 @@ int activity_opts_set(void *ctx, const char *cmd, const char *flag, const char *
  * recorder, check that it reproduces `expect` (the command's own run; NULL
  * skips the check), and write the PNG.  Returns an exit status (EXIT_OK,
  * EXIT_USAGE for a link range outside the network or an unwritable path,
- * EXIT_FAIL otherwise), the error printed. */
+ * EXIT_FAIL otherwise), the error printed.  The picture's title names the
+ * command, traffic, network, slices, interval and the run's T_d and lb. */
 int activity_opts_write(const char *cmd, const activity_opts *ao, const sim_params *p, const int32_t *dest,
-                        const sim_config *c, const sim_metrics *expect);
+                        const sim_config *c, const sim_metrics *expect, const char *traffic);
 
 #endif

@@ -325,7 +325,7 @@ int cmd_replay(int argc, char **argv)
     if (rc == EXIT_OK && o.fmt == FMT_CSV) print_rows(&res);
     if (rc == EXIT_OK && res.best.status != SIM_OK)
         rc = cli_fail("replay", EXIT_FAIL, "no interval finished (deadlock or timeout)");
-    if (rc == EXIT_OK) rc = activity_opts_write("replay", &o.ao, &in.sp, in.dest, in.cfg, &res.best);
+    if (rc == EXIT_OK) rc = activity_opts_write("replay", &o.ao, &in.sp, in.dest, in.cfg, &res.best, in.traffic);
     if (rc == EXIT_OK && o.fmt == FMT_JSON) rc = print_json(&in, &res);
     if (rc == EXIT_OK && o.fmt == FMT_TEXT) print_text(&in, &res);
     free(res.all);

@@ -231,7 +231,7 @@ int cmd_sim(int argc, char **argv)
     if (rc != EXIT_OK) return rc == CLI_HELP ? EXIT_OK : rc;
     sim_run_state r;
     memset(&r, 0, sizeof r);
-    if ((rc = run(&o, &r)) == EXIT_OK) rc = activity_opts_write("sim", &o.ao, &o.mo.params, r.t->dest, r.c, &r.m);
+    if ((rc = run(&o, &r)) == EXIT_OK) rc = activity_opts_write("sim", &o.ao, &o.mo.params, r.t->dest, r.c, &r.m, o.mo.traffic);
     if (rc == EXIT_OK) {
         json_t *links = o.links && o.fmt == FMT_JSON ? links_json(r.s, o.mo.params.n) : NULL;
         if (o.links && o.fmt == FMT_JSON && !links) rc = cli_fail("sim", EXIT_FAIL, "out of memory");
