@@ -80,7 +80,16 @@ void arg_unknown(const char *cmd, const char *opt);
  * shared option's meaning and help text; the later entry is neither parsed
  * nor listed).  Operands (words not starting with '-', and everything after
  * `--`) go, in order, to spec->operand; with operand NULL they are refused.
- * Short letters in use: -o output, -s seed, -j threads/jobs, -q quiet, -h.
+ * Short letters in use: -o output, -s seed, -j threads/jobs, -q quiet, -h;
+ * a letter taken by an earlier group is dropped from a later one.
+ *
+ * What follows from the table by itself: --help, the man page (make install
+ * runs scripts/mkman.sh on every command's --help) and the bash completion
+ * (completion/nocsim.bash reads --help).  What a new command adds by hand:
+ * its line in cli/main.c's table, its name in the command lists of
+ * tests/options.sh and tests/install.sh (they walk every table), and, if it
+ * prints JSON, cli_json_out(cmd, NULL, value) and a section for its schema
+ * "nocsim-CMD/1" in docs/json.md (tests/json_out.sh lists the schemas).
  *
  * For tests, NOCSIM_PARSE_TRACE=1 in the environment makes cli_parse print
  * each option it recognises as "--flag=value" (or "--flag"), each operand as
