@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/json.h"
+#include "util/quote.h"
 
 /* A schedule file larger than this is refused (a schedule of CC_MAX_NODES
  * nodes' all-to-all is far smaller in practice). */
@@ -204,7 +205,13 @@ int cc_schedfile_parse(const char *name, const char *text, size_t len, cc_schedf
     json_error_t je;
     int rc = CC_OK;
     f->doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-    if (!f->doc) rc = cc_fail(CC_EINPUT, err, errlen, "%s: line %d, column %d: %s", name, je.line, je.column, je.text);
+    if (!f->doc) {
+        /* jansson's message quotes the input near the error: escape it, so
+         * the message stays one line of printable text */
+        char q[QUOTE_BUF];
+        rc = cc_fail(CC_EINPUT, err, errlen, "%s: line %d, column %d: %s", name, je.line, je.column,
+                     quote_str(q, sizeof q, je.text));
+    }
     if (rc == CC_OK) rc = read_desc(f, err, errlen);
     if (rc != CC_OK) { cc_schedfile_free(f); return rc; }
     *out = f;

@@ -67,6 +67,8 @@ START_TEST(schedfile_is_strict)
         { "{\"schedule\": [{\"step\": 0x2, \"transfers\": []}]}", "line 1" },
         { "{\"schedule\": [\n{\"step\": 0, \"transfers\": [],}]}", "line 2" },
         { "{\"schedule\": []} x", "line 1" },
+        /* the input jansson quotes in its message is escaped: still one line */
+        { "{\"}\\\n\n", "line 2, column 0: invalid escape" },
         /* a NUL inside a name is no name "11" */
         { "{\"schedule\": [{\"step\": 0, \"transfers\": [{\"path\": [\"1\\u0000junk\", \"2\"]}]}]}", "NUL" },
         /* float node ids, float and string steps */
@@ -87,6 +89,7 @@ START_TEST(schedfile_is_strict)
         err[0] = '\0';
         ck_assert_msg(read_text(bad[i].text, &s, err, sizeof err) == CC_EINPUT, "accepted: %s", bad[i].text);
         ck_assert_msg(strstr(err, bad[i].want) != NULL, "%s: '%s' lacks '%s'", bad[i].text, err, bad[i].want);
+        ck_assert_msg(!strchr(err, '\n'), "%s: message of more than one line: '%s'", bad[i].text, err);
     }
     /* deep nesting is refused, not a stack overflow */
     size_t n = 100000;
