@@ -11,6 +11,10 @@
 #   make bench      timing benchmarks (not part of the tests)
 #   make mutants    scripts/mutants.sh: every injected bug of tests/mutants/mutants.txt
 #                   must be caught by the tests it names (a few minutes)
+#   make install PREFIX=/usr/local DESTDIR=   the binary, the man page nocsim.1
+#                   (built from the commands' --help by scripts/mkman.sh), bash
+#                   completion and the reference documents; make uninstall
+#                   removes them
 #   make fuzz       every tests/fuzz/fuzz_*.c as its own libFuzzer binary (clang,
 #                   ASan+UBSan), each run FUZZ_SECONDS (default 60) on a copy of
 #                   its seed corpus tests/fuzz/corpus/NAME/ (NAME = file name
@@ -34,7 +38,7 @@ MPI_BIN := $(if $(shell command -v mpicc 2>/dev/null),build-mpi/nocsim)
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
 CFLAGS  += -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I. $(CFLAGS_MPI) $(CFLAGS_CHECK)
-LDLIBS  += -lsqlite3 -lpng -lz -lpthread -lm -lcadical -lstdc++
+LDLIBS  += -ljansson -lsqlite3 -lpng -lz -lpthread -lm -lcadical -lstdc++
 CHECK_CFLAGS := $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS   := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm -pthread)
 
@@ -50,7 +54,7 @@ TEST_UTIL_OBJ := $(TEST_UTIL:%.c=$(BUILD)/%.o)
 
 BIN := $(BUILD)/nocsim
 
-.PHONY: all check check-asan test bench clean layers fuzz fuzz-run mpi mutants check-build
+.PHONY: all check check-asan test bench clean layers fuzz fuzz-run mpi mutants check-build install uninstall man
 # Keep object files that only pattern rules mention (tests/testutil.o).
 .SECONDARY:
 ifneq ($(MPI),1)
@@ -157,5 +161,34 @@ layers:
 
 clean:
 	rm -rf build build-asan build-fuzz build-mpi build-check nocsim
+
+# Installation.  The man page is generated from the binary's --help texts,
+# so it lists exactly the options the parsers take.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR  := $(PREFIX)/bin
+MANDIR  := $(PREFIX)/share/man/man1
+COMPDIR := $(PREFIX)/share/bash-completion/completions
+DOCDIR  := $(PREFIX)/share/doc/nocsim
+# Reference documents, installed flat under DOCDIR.
+DOCS    := README.md cc/README.md:cc.md store/SCHEMA.md $(wildcard docs/*.md)
+
+man: $(BUILD)/nocsim.1
+$(BUILD)/nocsim.1: $(BIN) scripts/mkman.sh
+	scripts/mkman.sh $(BIN) > $@.tmp && mv -f $@.tmp $@
+
+install: $(BIN) $(BUILD)/nocsim.1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR) $(DESTDIR)$(DOCDIR)
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/nocsim
+	install -m 644 $(BUILD)/nocsim.1 $(DESTDIR)$(MANDIR)/nocsim.1
+	install -m 644 completion/nocsim.bash $(DESTDIR)$(COMPDIR)/nocsim
+	set -e; for d in $(DOCS); do src=$${d%%:*}; dst=$${d#*:}; [ "$$dst" != "$$d" ] || dst=$$(basename $$src); \
+	  install -m 644 $$src $(DESTDIR)$(DOCDIR)/$$dst; done
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/nocsim $(DESTDIR)$(MANDIR)/nocsim.1 $(DESTDIR)$(COMPDIR)/nocsim
+	set -e; for d in $(DOCS); do src=$${d%%:*}; dst=$${d#*:}; [ "$$dst" != "$$d" ] || dst=$$(basename $$src); \
+	  rm -f $(DESTDIR)$(DOCDIR)/$$dst; done
+	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d)

@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cc/json.h"
 #include "cc/search.h"
+#include "util/json.h"
+#include "util/quote.h"
 
 /* A schedule file larger than this is refused (a schedule of CC_MAX_NODES
  * nodes' all-to-all is far smaller in practice). */
@@ -15,7 +16,7 @@
 
 struct cc_schedfile {
     char *path;
-    js_value *doc;
+    json_t *doc;
     cc_desc desc;
     char *senders, *receivers;   /* comma-joined lists for the desc */
     int steps;                   /* the header's "steps", -1 if absent */
@@ -25,7 +26,7 @@ void cc_schedfile_free(cc_schedfile *f)
 {
     if (!f) return;
     free(f->path);
-    js_free(f->doc);
+    json_decref(f->doc);
     free(f->senders);
     free(f->receivers);
     free(f);
@@ -63,117 +64,154 @@ static int slurp(const char *path, char **out, char *err, size_t errlen)
     return CC_OK;
 }
 
-static int bad(const cc_schedfile *f, const js_value *v, const char *what, char *err, size_t errlen)
+/* Errors name the value by its place in the document, e.g.
+ * "schedule[2].transfers[0].path[1]" (the reader keeps no line numbers once
+ * the text is parsed; syntax errors name the line and column). */
+static int bad(const cc_schedfile *f, const char *where, const char *what, char *err, size_t errlen)
 {
-    return cc_fail(CC_EINPUT, err, errlen, "%s: line %d: %s", f->path, v->line, what);
+    return cc_fail(CC_EINPUT, err, errlen, "%s: %s: %s", f->path, where, what);
 }
 
 /* A JSON array of name strings, joined with commas. */
-static int name_list(cc_schedfile *f, const js_value *v, char **out, char *err, size_t errlen)
+static int name_list(cc_schedfile *f, const char *key, const json_t *v, char **out, char *err, size_t errlen)
 {
-    if (v->type != JS_ARR || v->n == 0) return bad(f, v, "expected a non-empty array of node names", err, errlen);
-    size_t len = 1;
-    for (size_t i = 0; i < v->n; i++) {
-        if (v->items[i]->type != JS_STR) return bad(f, v->items[i], "expected a node name string", err, errlen);
-        len += strlen(v->items[i]->str) + 1;
+    if (!json_is_array(v) || json_array_size(v) == 0) return bad(f, key, "expected a non-empty array of node names", err, errlen);
+    size_t len = 1, i;
+    json_t *it;
+    json_array_foreach(v, i, it) {
+        if (!json_is_string(it)) {
+            char where[64];
+            snprintf(where, sizeof where, "%s[%zu]", key, i);
+            return bad(f, where, "expected a node name string", err, errlen);
+        }
+        len += json_string_length(it) + 1;
     }
     char *s = malloc(len);
     if (!s) return cc_fail(CC_ENOMEM, err, errlen, "out of memory");
     s[0] = '\0';
-    for (size_t i = 0; i < v->n; i++) { if (i) strcat(s, ","); strcat(s, v->items[i]->str); }
+    json_array_foreach(v, i, it) { if (i) strcat(s, ","); strcat(s, json_string_value(it)); }
     *out = s;
     return CC_OK;
 }
 
-static int read_faults(cc_schedfile *f, const js_value *v, char *err, size_t errlen)
+static int read_faults(cc_schedfile *f, const json_t *v, char *err, size_t errlen)
 {
-    const js_value *links = js_get(v, "links"), *nodes = js_get(v, "nodes");
-    if (v->type != JS_OBJ) return bad(f, v, "\"faults\" must be an object {\"links\": [[A, B], ..], \"nodes\": [..]}", err, errlen);
+    if (!json_is_object(v)) return bad(f, "faults", "must be an object {\"links\": [[A, B], ..], \"nodes\": [..]}", err, errlen);
+    const json_t *links = json_object_get(v, "links"), *nodes = json_object_get(v, "nodes");
     cc_desc *d = &f->desc;
     d->faults_given = true;
+    size_t i;
+    json_t *it;
+    char where[64];
     if (links) {
-        if (links->type != JS_ARR || links->n > CC_MAX_FAULTS) return bad(f, links, "\"links\" must be an array of at most 64 [A, B] pairs", err, errlen);
-        for (size_t i = 0; i < links->n; i++) {
-            const js_value *l = links->items[i];
-            if (l->type != JS_ARR || l->n != 2 || l->items[0]->type != JS_STR || l->items[1]->type != JS_STR)
-                return bad(f, l, "a failed link is a pair of node names [A, B]", err, errlen);
-            d->fail_a[d->nfail_link] = l->items[0]->str;
-            d->fail_b[d->nfail_link++] = l->items[1]->str;
+        if (!json_is_array(links) || json_array_size(links) > CC_MAX_FAULTS)
+            return bad(f, "faults.links", "must be an array of at most 64 [A, B] pairs", err, errlen);
+        json_array_foreach(links, i, it) {
+            if (!json_is_array(it) || json_array_size(it) != 2 || !json_is_string(json_array_get(it, 0)) ||
+                !json_is_string(json_array_get(it, 1))) {
+                snprintf(where, sizeof where, "faults.links[%zu]", i);
+                return bad(f, where, "a failed link is a pair of node names [A, B]", err, errlen);
+            }
+            d->fail_a[d->nfail_link] = json_string_value(json_array_get(it, 0));
+            d->fail_b[d->nfail_link++] = json_string_value(json_array_get(it, 1));
         }
     }
     if (nodes) {
-        if (nodes->type != JS_ARR || nodes->n > CC_MAX_FAULTS) return bad(f, nodes, "\"nodes\" must be an array of at most 64 node names", err, errlen);
-        for (size_t i = 0; i < nodes->n; i++) {
-            if (nodes->items[i]->type != JS_STR) return bad(f, nodes->items[i], "a failed node is a name string", err, errlen);
-            d->fail_node[d->nfail_node++] = nodes->items[i]->str;
+        if (!json_is_array(nodes) || json_array_size(nodes) > CC_MAX_FAULTS)
+            return bad(f, "faults.nodes", "must be an array of at most 64 node names", err, errlen);
+        json_array_foreach(nodes, i, it) {
+            if (!json_is_string(it)) {
+                snprintf(where, sizeof where, "faults.nodes[%zu]", i);
+                return bad(f, where, "a failed node is a name string", err, errlen);
+            }
+            d->fail_node[d->nfail_node++] = json_string_value(it);
         }
     }
     return CC_OK;
 }
 
-/* A non-negative integer field. */
-static int read_count(cc_schedfile *f, const js_value *v, const char *what, int hi, int *out, char *err, size_t errlen)
+/* An integer field in [lo, hi]: a JSON integer (not 2.0, not "2"). */
+static int read_int(cc_schedfile *f, const char *where, const json_t *v, long lo, long hi, int *out, char *err, size_t errlen)
 {
-    if (v->type != JS_NUM || v->num < 0 || v->num > hi || v->num != (int)v->num) {
+    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
         char msg[120];
-        snprintf(msg, sizeof msg, "\"%s\" must be an integer in [0, %d]", what, hi);
-        return bad(f, v, msg, err, errlen);
+        snprintf(msg, sizeof msg, "must be an integer in [%ld, %ld]", lo, hi);
+        return bad(f, where, msg, err, errlen);
     }
-    *out = (int)v->num;
+    *out = (int)json_integer_value(v);
     return CC_OK;
+}
+
+/* A string field, or NULL after an error. */
+static const char *read_str(cc_schedfile *f, const char *key, const json_t *v, const char *what, int *rc, char *err,
+                            size_t errlen)
+{
+    if (json_is_string(v)) return json_string_value(v);
+    *rc = bad(f, key, what, err, errlen);
+    return NULL;
 }
 
 static int read_desc(cc_schedfile *f, char *err, size_t errlen)
 {
-    const js_value *r = f->doc, *v;
+    const json_t *r = f->doc, *v;
     cc_desc *d = &f->desc;
-    int rc;
-    if (r->type != JS_OBJ) return bad(f, r, "expected an object with a \"schedule\" array", err, errlen);
-    if ((v = js_get(r, "topology"))) {
-        if (v->type != JS_STR) return bad(f, v, "\"topology\" must be a string", err, errlen);
-        d->topology = v->str;
+    int rc = CC_OK;
+    if (!json_is_object(r)) return bad(f, "the document", "expected an object with a \"schedule\" array", err, errlen);
+    if ((v = json_object_get(r, "topology")) && !(d->topology = read_str(f, "topology", v, "must be a string", &rc, err, errlen)))
+        return rc;
+    if ((v = json_object_get(r, "faults")) && (rc = read_faults(f, v, err, errlen))) return rc;
+    if ((v = json_object_get(r, "cc"))) {
+        if (!json_is_string(v) || (d->kind = cc_kind_find(json_string_value(v))) < 0)
+            return bad(f, "cc", "must be one of oab oas aab aas mnb mns", err, errlen);
     }
-    if ((v = js_get(r, "faults")) && (rc = read_faults(f, v, err, errlen))) return rc;
-    if ((v = js_get(r, "cc"))) {
-        if (v->type != JS_STR || (d->kind = cc_kind_find(v->str)) < 0) return bad(f, v, "\"cc\" must be one of oab oas aab aas mnb mns", err, errlen);
+    if ((v = json_object_get(r, "switching"))) {
+        if (!json_is_string(v) || (d->sw = cc_switching_find(json_string_value(v))) < 0)
+            return bad(f, "switching", "must be wh or sf", err, errlen);
     }
-    if ((v = js_get(r, "switching"))) {
-        if (v->type != JS_STR || (d->sw = cc_switching_find(v->str)) < 0) return bad(f, v, "\"switching\" must be wh or sf", err, errlen);
+    if ((v = json_object_get(r, "ports"))) {
+        if (json_is_string(v) && strcmp(json_string_value(v), "all") == 0) d->ports = 0;
+        else if (!json_is_integer(v) || json_integer_value(v) < 1 || json_integer_value(v) > 1024)
+            return bad(f, "ports", "must be \"all\" or an integer in [1, 1024]", err, errlen);
+        else d->ports = (int)json_integer_value(v);
     }
-    if ((v = js_get(r, "ports"))) {
-        if (v->type == JS_STR && strcmp(v->str, "all") == 0) d->ports = 0;
-        else if ((rc = read_count(f, v, "ports", 1024, &d->ports, err, errlen))) return rc;
-        else if (d->ports == 0) return bad(f, v, "\"ports\" must be \"all\" or an integer in [1, 1024]", err, errlen);
+    if ((v = json_object_get(r, "nonminimal")) && (rc = read_int(f, "nonminimal", v, 0, CC_PATHS_MAX_EXTRA, &d->extra, err, errlen)))
+        return rc;
+    if ((v = json_object_get(r, "root")) && !(d->root = read_str(f, "root", v, "must be a node name string", &rc, err, errlen)))
+        return rc;
+    if ((v = json_object_get(r, "senders"))) {
+        if ((rc = name_list(f, "senders", v, &f->senders, err, errlen))) return rc;
+        d->senders = f->senders;
     }
-    if ((v = js_get(r, "nonminimal")) && (rc = read_count(f, v, "nonminimal", CC_PATHS_MAX_EXTRA, &d->extra, err, errlen))) return rc;
-    if ((v = js_get(r, "steps")) && (rc = read_count(f, v, "steps", CC_STEPS_MAX, &f->steps, err, errlen))) return rc;
-    if ((v = js_get(r, "root"))) {
-        if (v->type != JS_STR) return bad(f, v, "\"root\" must be a node name string", err, errlen);
-        d->root = v->str;
+    if ((v = json_object_get(r, "receivers"))) {
+        if ((rc = name_list(f, "receivers", v, &f->receivers, err, errlen))) return rc;
+        d->receivers = f->receivers;
     }
-    if ((v = js_get(r, "senders"))) { if ((rc = name_list(f, v, &f->senders, err, errlen))) return rc; d->senders = f->senders; }
-    if ((v = js_get(r, "receivers"))) { if ((rc = name_list(f, v, &f->receivers, err, errlen))) return rc; d->receivers = f->receivers; }
-    v = js_get(r, "schedule");
-    if (!v || v->type != JS_ARR) return bad(f, r, "expected an object with a \"schedule\" array", err, errlen);
+    if ((v = json_object_get(r, "steps")) && (rc = read_int(f, "steps", v, 0, CC_STEPS_MAX, &f->steps, err, errlen)))
+        return rc;
+    if (!json_is_array(json_object_get(r, "schedule")))
+        return bad(f, "the document", "expected an object with a \"schedule\" array", err, errlen);
     return CC_OK;
 }
 
-int cc_schedfile_read(const char *path, cc_schedfile **out, char *err, size_t errlen)
+int cc_schedfile_parse(const char *name, const char *text, size_t len, cc_schedfile **out, char *err, size_t errlen)
 {
     *out = NULL;
     cc_schedfile *f = calloc(1, sizeof *f);
-    if (!f || !(f->path = malloc(strlen(path) + 1))) { free(f); return cc_fail(CC_ENOMEM, err, errlen, "out of memory"); }
-    strcpy(f->path, path);
+    if (!f || !(f->path = strdup(name))) { free(f); return cc_fail(CC_ENOMEM, err, errlen, "out of memory"); }
     f->desc = cc_desc_empty();
     f->steps = -1;
-    char *text;
-    int rc = slurp(path, &text, err, errlen);
-    if (rc == CC_OK) {
-        char jerr[200];
-        jerr[0] = '\0';
-        f->doc = js_parse(text, jerr, sizeof jerr);
-        free(text);
-        if (!f->doc) rc = cc_fail(CC_EINPUT, err, errlen, "%s: %s", path, jerr);
+    /* Strict: duplicate keys and \u0000 in strings are refused, and the whole
+     * text must be one value (a NUL byte in the text ends nothing early:
+     * json_loadb reads len bytes and refuses it). */
+    json_error_t je;
+    int rc = CC_OK;
+    f->doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    if (!f->doc) {
+        /* jansson's message quotes the input near the error: escape it, so
+         * the message stays one line of printable text */
+        char q[QUOTE_BUF];
+        rc = cc_fail(CC_EINPUT, err, errlen, "%s: line %d, column %d: %s", name, je.line, je.column,
+                     quote_str(q, sizeof q, je.text));
     }
     if (rc == CC_OK) rc = read_desc(f, err, errlen);
     if (rc != CC_OK) { cc_schedfile_free(f); return rc; }
@@ -183,48 +221,71 @@ int cc_schedfile_read(const char *path, cc_schedfile **out, char *err, size_t er
 
 int cc_schedfile_steps(const cc_schedfile *f) { return f->steps; }
 
-/* A node reference: a name string (or an integer, read as its name). */
-static int node_ref(const js_value *v, const cc_topo *t)
+int cc_schedfile_read(const char *path, cc_schedfile **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    char *text;
+    int rc = slurp(path, &text, err, errlen);
+    if (rc != CC_OK) return rc;
+    rc = cc_schedfile_parse(path, text, strlen(text), out, err, errlen);
+    free(text);
+    return rc;
+}
+
+/* A node reference: a name string, or an integer (JSON integer, not 2.0)
+ * read as its decimal name; -1 if it names no node. */
+static int node_ref(const json_t *v, const cc_topo *t)
 {
     char buf[32];
     const char *name = NULL;
-    if (v->type == JS_STR) name = v->str;
-    else if (v->type == JS_NUM && v->num >= 0 && v->num < 1e9) { snprintf(buf, sizeof buf, "%.0f", v->num); name = buf; }
+    if (json_is_string(v)) name = json_string_value(v);
+    else if (json_is_integer(v) && json_integer_value(v) >= 0) {
+        snprintf(buf, sizeof buf, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        name = buf;
+    }
     return name ? cc_topo_node(t, name) : -1;
 }
 
 int cc_schedfile_schedule(const cc_schedfile *f, const cc_topo *t, cc_schedule **out, char *err, size_t errlen)
 {
     *out = NULL;
-    const js_value *steps = js_get(f->doc, "schedule");
+    const json_t *steps = json_object_get(f->doc, "schedule");
     size_t maxlen = (size_t)t->n + 1;   /* a longer path revisits a node: keep one node more to report it */
     cc_schedule *s = cc_schedule_new();
     int *nodes = malloc((maxlen + 1) * sizeof *nodes);
     int rc = CC_OK;
+    char where[96];
     if (!s || !nodes) rc = cc_fail(CC_ENOMEM, err, errlen, "%s: out of memory", f->path);
-    for (size_t i = 0; rc == CC_OK && i < steps->n; i++) {
-        const js_value *st = steps->items[i], *sn = js_get(st, "step"), *trs = js_get(st, "transfers");
-        if (!sn || sn->type != JS_NUM || sn->num < 0 || sn->num > 1e6 || sn->num != (int)sn->num) {
-            rc = bad(f, st, "each step needs \"step\": an integer in [0, 1000000]", err, errlen);
+    for (size_t i = 0; rc == CC_OK && i < json_array_size(steps); i++) {
+        const json_t *st = json_array_get(steps, i), *sn = json_object_get(st, "step"), *trs = json_object_get(st, "transfers");
+        int step;
+        snprintf(where, sizeof where, "schedule[%zu]", i);
+        if (!json_is_object(st)) { rc = bad(f, where, "each step is an object {\"step\": S, \"transfers\": [..]}", err, errlen); break; }
+        if (!sn || !json_is_integer(sn) || json_integer_value(sn) < 0 || json_integer_value(sn) > 1000000) {
+            rc = bad(f, where, "each step needs \"step\": an integer in [0, 1000000]", err, errlen);
             break;
         }
-        if (!trs || trs->type != JS_ARR) { rc = bad(f, st, "each step needs a \"transfers\" array", err, errlen); break; }
-        for (size_t j = 0; rc == CC_OK && j < trs->n; j++) {
-            const js_value *tr = trs->items[j], *p = js_get(tr, "path"), *msg = js_get(tr, "msg");
-            if (!p || p->type != JS_ARR || p->n < 2 || p->n > maxlen) {
-                rc = bad(f, tr, "a transfer needs \"path\": an array of 2 or more node names, at most one per node plus one", err, errlen);
+        step = (int)json_integer_value(sn);
+        if (!json_is_array(trs)) { rc = bad(f, where, "each step needs a \"transfers\" array", err, errlen); break; }
+        for (size_t j = 0; rc == CC_OK && j < json_array_size(trs); j++) {
+            const json_t *tr = json_array_get(trs, j), *p = json_object_get(tr, "path"), *msg = json_object_get(tr, "msg");
+            snprintf(where, sizeof where, "schedule[%zu].transfers[%zu]", i, j);
+            size_t np = json_array_size(p);
+            if (!json_is_array(p) || np < 2 || np > maxlen) {
+                rc = bad(f, where, "a transfer needs \"path\": an array of 2 or more node names, at most one per node plus one", err, errlen);
                 break;
             }
-            for (size_t k = 0; rc == CC_OK && k < p->n; k++)
-                if ((nodes[k] = node_ref(p->items[k], t)) < 0) {
+            for (size_t k = 0; rc == CC_OK && k < np; k++)
+                if ((nodes[k] = node_ref(json_array_get(p, k), t)) < 0) {
                     char msg2[300];
                     snprintf(msg2, sizeof msg2, "unknown node in path (topology %.200s)", t->spec);
-                    rc = bad(f, p->items[k], msg2, err, errlen);
+                    snprintf(where, sizeof where, "schedule[%zu].transfers[%zu].path[%zu]", i, j, k);
+                    rc = bad(f, where, msg2, err, errlen);
                 }
             if (rc != CC_OK) break;
             int origin = nodes[0];
-            if (msg && (origin = node_ref(msg, t)) < 0) { rc = bad(f, msg, "\"msg\" names no node of the topology", err, errlen); break; }
-            if (cc_schedule_add(s, (int)sn->num, origin, (int)p->n, nodes) != CC_OK) rc = cc_fail(CC_ENOMEM, err, errlen, "%s: out of memory", f->path);
+            if (msg && (origin = node_ref(msg, t)) < 0) { rc = bad(f, where, "\"msg\" names no node of the topology", err, errlen); break; }
+            if (cc_schedule_add(s, step, origin, (int)np, nodes) != CC_OK) rc = cc_fail(CC_ENOMEM, err, errlen, "%s: out of memory", f->path);
         }
     }
     free(nodes);

@@ -15,6 +15,9 @@ typedef struct cc_schedfile cc_schedfile;
  * CC_ENOMEM. */
 int cc_schedfile_read(const char *path, cc_schedfile **out, char *err, size_t errlen);
 void cc_schedfile_free(cc_schedfile *f);
+/* The same from text[0..len-1] in memory (the fuzz target's entry); name
+ * stands for the path in messages. */
+int cc_schedfile_parse(const char *name, const char *text, size_t len, cc_schedfile **out, char *err, size_t errlen);
 
 /* The problem the file states; its strings belong to f and live as long. */
 const cc_desc *cc_schedfile_desc(const cc_schedfile *f);

@@ -1,6 +1,8 @@
 /* Schedule storage and (de)serialisation; see schedule.h. */
 #include "cc/schedule.h"
 
+#include "util/json.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,76 +99,75 @@ void cc_schedule_write_text(FILE *f, const cc_schedule *s, const cc_problem *pb)
     }
 }
 
-static void put_str(FILE *f, const char *s)
+/* The names of the nodes in set, as a JSON array. */
+static json_t *names_json(const cc_topo *t, const bool *set)
 {
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-        else if (c < 0x20) fprintf(f, "\\u%04x", c);
-        else fputc(c, f);
-    }
-    fputc('"', f);
-}
-
-static void put_names(FILE *f, const cc_topo *t, const bool *set)
-{
-    fputc('[', f);
-    for (int v = 0, k = 0; v < t->n; v++)
-        if (set[v]) { if (k++) fputs(", ", f); put_str(f, t->names[v]); }
-    fputc(']', f);
+    json_t *a = json_array();
+    int bad = !a;
+    for (int v = 0; !bad && v < t->n; v++)
+        if (set[v]) bad |= json_array_append_new(a, ujson_str(t->names[v]));
+    if (bad) { json_decref(a); return NULL; }
+    return a;
 }
 
 /* The problem part: everything verify needs to rebuild it. */
-static void write_problem(FILE *f, const cc_problem *pb, const char *in)
+static int add_problem(json_t *o, const cc_problem *pb)
 {
     const cc_topo *t = pb->t;
-    fprintf(f, "{\n%s  \"topology\": ", in);
-    put_str(f, t->spec);
-    fprintf(f, ",\n%s  \"faults\": {\"links\": [", in);
-    for (int i = 0; i < t->nfail_links; i++) {
-        fputs(i ? ", [" : "[", f);
-        put_str(f, t->fail_a[i]);
-        fputs(", ", f);
-        put_str(f, t->fail_b[i]);
-        fputc(']', f);
+    json_t *links = json_array(), *nodes = json_array();
+    int bad = !links || !nodes;
+    for (int i = 0; !bad && i < t->nfail_links; i++) {
+        json_t *l = json_array();
+        bad |= !l || json_array_append_new(l, ujson_str(t->fail_a[i])) || json_array_append_new(l, ujson_str(t->fail_b[i]));
+        bad |= json_array_append_new(links, l);
     }
-    fputs("], \"nodes\": [", f);
-    for (int i = 0; i < t->nfail_nodes; i++) { if (i) fputs(", ", f); put_str(f, t->fail_node[i]); }
-    fprintf(f, "]},\n%s  \"cc\": \"%s\",\n%s  \"switching\": \"%s\",\n%s  \"ports\": ", in, cc_kind_names[pb->kind], in,
-            cc_switching_names[pb->sw], in);
-    if (pb->ports) fprintf(f, "%d", pb->ports); else fprintf(f, "\"all\"");
-    fprintf(f, ",\n%s  \"nonminimal\": %d", in, pb->extra);
-    if (pb->root >= 0) { fprintf(f, ",\n%s  \"root\": ", in); put_str(f, t->names[pb->root]); }
+    for (int i = 0; !bad && i < t->nfail_nodes; i++) bad |= json_array_append_new(nodes, ujson_str(t->fail_node[i]));
+    bad |= json_object_set_new(o, "topology", ujson_str(t->spec));
+    bad |= json_object_set_new(o, "faults", json_pack("{s:o, s:o}", "links", links, "nodes", nodes));
+    bad |= json_object_set_new(o, "cc", json_string(cc_kind_names[pb->kind]));
+    bad |= json_object_set_new(o, "switching", json_string(cc_switching_names[pb->sw]));
+    bad |= json_object_set_new(o, "ports", pb->ports ? json_integer(pb->ports) : json_string("all"));
+    bad |= json_object_set_new(o, "nonminimal", json_integer(pb->extra));
+    if (pb->root >= 0) bad |= json_object_set_new(o, "root", ujson_str(t->names[pb->root]));
     if (pb->kind == CC_MNB || pb->kind == CC_MNS) {
-        fprintf(f, ",\n%s  \"senders\": ", in);
-        put_names(f, t, pb->sender);
-        fprintf(f, ",\n%s  \"receivers\": ", in);
-        put_names(f, t, pb->receiver);
+        bad |= json_object_set_new(o, "senders", names_json(t, pb->sender));
+        bad |= json_object_set_new(o, "receivers", names_json(t, pb->receiver));
     }
+    return bad ? -1 : 0;
 }
 
-void cc_schedule_write_json(FILE *f, const cc_schedule *s, const cc_problem *pb, const char *in)
+json_t *cc_schedule_json(const cc_schedule *s, const cc_problem *pb)
 {
     const cc_topo *t = pb->t;
-    write_problem(f, pb, in);
-    fprintf(f, ",\n%s  \"steps\": %d,\n%s  \"schedule\": [", in, cc_schedule_steps(s, pb->sw), in);
+    json_t *o = json_object(), *sched = json_array();
+    int bad = !o || !sched || add_problem(o, pb);
+    bad |= json_object_set_new(o, "steps", json_integer(cc_schedule_steps(s, pb->sw)));
     int steps = 0;
     for (int i = 0; i < s->nt; i++) if (s->tr[i].step + 1 > steps) steps = s->tr[i].step + 1;
-    for (int st = 0; st < steps; st++) {
-        fprintf(f, "%s\n%s    {\"step\": %d, \"transfers\": [", st ? "," : "", in, st);
-        bool first = true;
-        for (int i = 0; i < s->nt; i++) {
+    for (int st = 0; !bad && st < steps; st++) {
+        json_t *trs = json_array();
+        bad |= !trs;
+        for (int i = 0; !bad && i < s->nt; i++) {
             if (s->tr[i].step != st) continue;
-            fprintf(f, "%s\n%s      {", first ? "" : ",", in);
-            first = false;
-            if (pb->broadcast) { fprintf(f, "\"msg\": "); put_str(f, t->names[s->tr[i].origin]); fprintf(f, ", "); }
-            fprintf(f, "\"path\": [");
+            json_t *tr = json_object(), *path = json_array();
+            bad |= !tr || !path;
+            if (!bad && pb->broadcast) bad |= json_object_set_new(tr, "msg", ujson_str(t->names[s->tr[i].origin]));
             const int *nd = cc_schedule_nodes(s, i);
-            for (int k = 0; k < s->tr[i].nnodes; k++) { if (k) fprintf(f, ", "); put_str(f, t->names[nd[k]]); }
-            fprintf(f, "]}");
+            for (int k = 0; !bad && k < s->tr[i].nnodes; k++) bad |= json_array_append_new(path, ujson_str(t->names[nd[k]]));
+            bad |= json_object_set_new(tr, "path", path);
+            bad |= json_array_append_new(trs, tr);
         }
-        fprintf(f, "\n%s    ]}", in);
+        bad |= json_array_append_new(sched, json_pack("{s:i, s:o}", "step", st, "transfers", trs));
     }
-    fprintf(f, "\n%s  ]\n%s}", in, in);
+    bad |= json_object_set_new(o, "schedule", sched);
+    if (bad) { json_decref(o); return NULL; }
+    return o;
+}
+
+int cc_schedule_write_json(FILE *f, const cc_schedule *s, const cc_problem *pb)
+{
+    json_t *o = cc_schedule_json(s, pb);
+    int rc = o && json_dumpf(o, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17)) == 0 && fputc('\n', f) != EOF ? 0 : -1;
+    json_decref(o);
+    return rc;
 }

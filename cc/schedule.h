@@ -4,6 +4,7 @@
 #ifndef NOCSIM_CC_SCHEDULE_H
 #define NOCSIM_CC_SCHEDULE_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #include "cc/problem.h"
@@ -35,9 +36,13 @@ void cc_schedule_sort(cc_schedule *s);
 /* Text: one line per step, transfers as node paths "0-7-3"; broadcasts with
  * several origins prefix the origin ("2:0-7-3"). */
 void cc_schedule_write_text(FILE *f, const cc_schedule *s, const cc_problem *pb);
-/* A self-describing JSON object: the whole problem (topology spec, faults,
- * cc, switching, ports, nonminimal, root or senders/receivers), "steps" and
- * the steps' transfers.  cc/schedfile.h reads it back. */
-void cc_schedule_write_json(FILE *f, const cc_schedule *s, const cc_problem *pb, const char *indent);
+/* A self-describing JSON object (jansson): the whole problem (topology
+ * spec, faults, cc, switching, ports, nonminimal, root or senders/receivers),
+ * "steps" and the steps' transfers.  cc/schedfile.h reads it back.  NULL:
+ * out of memory. */
+json_t *cc_schedule_json(const cc_schedule *s, const cc_problem *pb);
+/* That object written to f, indented, with a newline: 0, or -1 when out of
+ * memory or the write fails. */
+int cc_schedule_write_json(FILE *f, const cc_schedule *s, const cc_problem *pb);
 
 #endif

@@ -14,41 +14,33 @@ void activity_opts_default(activity_opts *ao)
     viz_act_opts_default(&ao->draw);
 }
 
-void activity_opts_help(FILE *f)
-{
-    fprintf(f, "link-activity map (paper Fig. 6; see README, Pictures):\n"
-               "  --activity FILE.png   draw one column per directed link (router 0 N E S W,\n"
-               "                        router 1 ..., node = y*N + x), one row per cycle:\n"
-               "                        slice colours, dark grey = blocked (lb), white = idle\n"
-               "  --activity-scale K    K x K pixels per link-cycle, 1..%d (default 1)\n"
-               "  --activity-links A:B  only links A..B (default all, 0:4*N*N-1)\n"
-               "  --activity-no-legend  leave out the legend strip under the map\n", VIZ_ACT_MAX_SCALE);
-}
+const cli_opt activity_opts_table[] = {
+    CLI_HEADING("link-activity map (paper Fig. 6; see README, Pictures):"),
+    { "--activity", 0, "FILE.png", "draw one column per directed link (router 0 N E S W,\n"
+                                   "router 1 ..., node = y*N + x), one row per cycle:\n"
+                                   "slice colours, dark grey = blocked (lb), white = idle" },
+    { "--activity-scale", 0, "K", "K x K pixels per link-cycle, 1.." CLI_STR(VIZ_ACT_MAX_SCALE) " (default 1)" },
+    { "--activity-links", 0, "A:B", "only links A..B (default all, 0:4*N*N-1)" },
+    { "--activity-no-legend", 0, NULL, "leave out the legend strip under the map" },
+    CLI_END
+};
 
-int activity_opts_parse(const char *cmd, int argc, char **argv, int *i, activity_opts *ao)
+int activity_opts_set(void *ctx, const char *cmd, const char *a, const char *v)
 {
-    const char *a = argv[*i], *v;
+    activity_opts *ao = ctx;
     long x, y;
     if (!strcmp(a, "--activity")) {
-        if (!(v = arg_value(cmd, argc, argv, i))) return -1;
         ao->path = v;
-        return 1;
-    }
-    if (!strcmp(a, "--activity-scale")) {
-        if (!(v = arg_value(cmd, argc, argv, i)) || !arg_int(cmd, a, v, 1, VIZ_ACT_MAX_SCALE, &x)) return -1;
+    } else if (!strcmp(a, "--activity-scale")) {
+        if (!arg_int(cmd, a, v, 1, VIZ_ACT_MAX_SCALE, &x)) return -1;
         ao->draw.scale = (int)x;
-        return 1;
-    }
-    if (!strcmp(a, "--activity-links")) {
-        if (!(v = arg_value(cmd, argc, argv, i)) || !arg_range(cmd, a, v, 0, 4L * 4096 * 4096, &x, &y)) return -1;
+    } else if (!strcmp(a, "--activity-links")) {
+        if (!arg_range(cmd, a, v, 0, 4L * 4096 * 4096, &x, &y)) return -1;
         ao->draw.first = (int)x;
         ao->draw.last = (int)y;
         ao->links_given = 1;
-        return 1;
-    }
-    if (!strcmp(a, "--activity-no-legend")) {
+    } else if (!strcmp(a, "--activity-no-legend")) {
         ao->draw.legend = 0;
-        return 1;
     }
     return 0;
 }
@@ -59,10 +51,10 @@ int activity_opts_check(const char *cmd, const activity_opts *ao, const char *co
 }
 
 int activity_opts_write(const char *cmd, const activity_opts *ao, const sim_params *p, const int32_t *dest,
-                        const sim_config *c, const sim_metrics *expect)
+                        const sim_config *c, const sim_metrics *expect, const char *traffic)
 {
     if (!ao->path) return EXIT_OK;
-    int links = p->n * p->n * 4;
+    int links = sim_nodes(p) * 4;
     if (ao->links_given && ao->draw.last >= links) {
         fprintf(stderr, "nocsim %s: --activity-links: %d:%d is outside this network's links (allowed: 0:%d)\n",
                 cmd, ao->draw.first, ao->draw.last, links - 1);
@@ -95,7 +87,13 @@ int activity_opts_write(const char *cmd, const activity_opts *ao, const sim_para
         goto out;
     }
     int64_t rows = m.duration > sim_activity_cycles(a) ? m.duration : sim_activity_cycles(a);
-    int vr = viz_act_write_png(a, rows, p->slices, &ao->draw, ao->path, err, sizeof err);
+    char title[512];
+    snprintf(title, sizeof title, "NOCSIM %s, %s, %dX%d TORUS, %d SLICE%s OF %d FLITS, INTERVAL %u, T_D %lld, LB %lld", cmd,
+             traffic, p->n, p->n, p->slices, p->slices == 1 ? "" : "S", p->flits, c->interval, (long long)m.duration,
+             (long long)m.lb);
+    viz_act_opts draw = ao->draw;
+    draw.title = title;
+    int vr = viz_act_write_png(a, rows, p->slices, &draw, ao->path, err, sizeof err);
     if (vr != VIZ_OK) {
         fprintf(stderr, "nocsim %s: --activity: %s\n", cmd, err);
         rc = vr == VIZ_BADINPUT ? EXIT_USAGE : EXIT_FAIL;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli/args.h"
 #include "sim/sim.h"
 #include "viz/activity_map.h"
 
@@ -19,20 +20,22 @@ typedef struct {
 } activity_opts;
 
 void activity_opts_default(activity_opts *ao);
-/* Consume argv[*i] (and its value) if it is an activity flag: 1 consumed,
- * 0 not an activity flag, -1 bad value (message printed). */
-int activity_opts_parse(const char *cmd, int argc, char **argv, int *i, activity_opts *ao);
+/* The activity flags' table (cli/args.h) and handler (ctx: an activity_opts);
+ * a command lists ACTIVITY_OPTS_GROUP(&ao) among its cli_groups. */
+extern const cli_opt activity_opts_table[];
+int activity_opts_set(void *ctx, const char *cmd, const char *flag, const char *value);
+#define ACTIVITY_OPTS_GROUP(ao) { activity_opts_table, activity_opts_set, (ao) }
 /* After parsing, before any work: the --activity path must be writable and
  * none of the command's inputs (cli_check_output).  EXIT_OK or EXIT_USAGE
  * after a message. */
 int activity_opts_check(const char *cmd, const activity_opts *ao, const char *const *inputs, int ninputs);
-void activity_opts_help(FILE *f);
 /* If a map was asked for: run c on a fresh simulator of (p, dest) with the
  * recorder, check that it reproduces `expect` (the command's own run; NULL
  * skips the check), and write the PNG.  Returns an exit status (EXIT_OK,
  * EXIT_USAGE for a link range outside the network or an unwritable path,
- * EXIT_FAIL otherwise), the error printed. */
+ * EXIT_FAIL otherwise), the error printed.  The picture's title names the
+ * command, traffic, network, slices, interval and the run's T_d and lb. */
 int activity_opts_write(const char *cmd, const activity_opts *ao, const sim_params *p, const int32_t *dest,
-                        const sim_config *c, const sim_metrics *expect);
+                        const sim_config *c, const sim_metrics *expect, const char *traffic);
 
 #endif

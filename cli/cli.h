@@ -5,7 +5,11 @@
 
 #define NOCSIM_VERSION "0.1.0"
 
+#include "cli/args.h"
 #include "cli/status.h"
+
+/* `nocsim ga`'s own option table (cmd_ga.c), which `nocsim sweep` passes on. */
+extern const cli_opt ga_cli_table[];
 
 int cmd_sim(int argc, char **argv);
 int cmd_stack(int argc, char **argv);

@@ -34,8 +34,75 @@ typedef struct {
     long ts;             /* the step model's t_s in cycles; -1: the default */
 } cc_opts;
 
+static const cli_opt cc_problem_table[] = {
+    CLI_HEADING("problem:"),
+    { "--topology", 0, "T", "ring:P | mesh:RxC | torus:RxC | hypercube:D | octagon |\n"
+                            "kautz:D,K (kautz:3,2 = Kautz12) | file:PATH (edge list, see cc/README.md);\n"
+                            "at most " CLI_STR(CC_MAX_NODES) " nodes" },
+    { "--cc", 0, "CC", "oab | oas | aab | aas | mnb | mns (gather/reduce: scatter/broadcast reversed)" },
+    { "--root", 0, "N", "source node of oab/oas, by name (mesh nodes are \"RC\", e.g. 00, 12) [first node]" },
+    { "--senders", 0, "A,B,..", "senders of mnb/mns [all]" },
+    { "--receivers", 0, "A,B,..", "receivers of mnb/mns [all]" },
+    { "--ports", 0, "K|all", "K-port model: at most K sends and K receives per node and step [all]" },
+    { "--switching", 0, "wh|sf", "wormhole (whole path in one step) or store-and-forward (one hop per step) [wh]" },
+    { "--nonminimal", 0, "K", "also allow paths up to K hops longer than the shortest, 0.." CLI_STR(CC_PATHS_MAX_EXTRA) " [0]" },
+    { "--fail-link", 0, "A-B", "remove a link (a digraph: only the channel A->B); repeatable" },
+    { "--fail-node", 0, "N", "remove a node and its links; repeatable" },
+    { "--max-paths", 0, "N", "keep at most N routes per node pair [" CLI_STR(CC_PATHS_DEFAULT_MAX) "]" },
+    CLI_END
+};
+static const cli_opt cc_search_table[] = {
+    CLI_HEADING("search:"),
+    { "--steps", 0, "S", "target step count [auto: from the lower bound up, one at a time]" },
+    { "--max-steps", 0, "S", "auto mode gives up above S [4 x bound + 8]" },
+    { "--algo", 0, "A", "sa | umda | ga | hgsa [sa]" },
+    { "--threads", 'j', "N", "hgsa: chains run in N threads [1]" },
+    { "--neighbour-first", 0, "0|1", "WH broadcasts: at each target first search one-hop\n"
+                                     "deliveries only (SF-style), then all routes [1]" },
+    { "--ring", 0, "0|1", "AAB, or MNB with senders = receivers (k nodes): at a target of\n"
+                          "k-1 steps or more, take the pipelined ring along a cycle of\n"
+                          "channel-disjoint routes (constructed, not searched; optimal when\n"
+                          "the bound is k-1, as with one port) [1]" },
+    { "--budget", 0, "N", "evaluations per target step count (and phase) [100000]" },
+    { "--pop", 0, "N", "population size (hgsa: chains) [60]" },
+    { "--runs", 0, "N", "independent runs (seeds SEED, SEED+1, ..) with success statistics [1]" },
+    { "--seed", 's', "N", "random seed [1]" },
+    { "--exact", 0, NULL, "after the search, decide with a SAT solver (CaDiCaL) whether one\n"
+                          "step fewer is possible over the same routes: proves the schedule\n"
+                          "optimal or finds a shorter one" },
+    { "--exact-seconds", 0, "T", "give the solver at most T seconds per step count [" CLI_STR(CC_EXACT_DEFAULT_SECONDS) "]" },
+    CLI_HEADING("cycles (--cycles after a search, or nocsim cc cycles FILE; wormhole only):"),
+    { "--cycles", 0, NULL, "replay the schedule on a flit-level model (one flit per channel\n"
+                           "per cycle, source-routed along its paths, a blocked header waits):\n"
+                           "steps one after another, and overlapped (a transfer starts when\n"
+                           "its sender has the message and its whole path and ports are free);\n"
+                           "printed next to paper 000's model t = S x t_s + m x t_1 (see\n"
+                           "ccsim/replay.h and cc/README.md)" },
+    { "--flits", 0, "M", "packet length m in flits, 1.." CLI_STR(CCSIM_MAX_FLITS) " [" CLI_STR(CCSIM_DEFAULT_FLITS) "]" },
+    { "--ts", 0, "T", "the step model's start-up t_s in cycles [the longest path in hops]" },
+    CLI_HEADING("output:"),
+    { "--format", 0, "text|json|csv", "[text]" },
+    { "--out", 'o', "FILE", "write the best schedule as JSON: the whole problem and the steps" },
+    { "--db", 0, "PATH", "save the run and its best schedule in a nocsim database" },
+    CLI_END
+};
+
+static int set_problem(void *ctx, const char *cmd, const char *a, const char *v);
+static int set_search(void *ctx, const char *cmd, const char *a, const char *v);
+
+/* The option tables of every cc mode (ctx: a cc_opts). */
+static cli_spec cc_spec(cc_opts *o, cli_group groups[2])
+{
+    groups[0] = (cli_group){ cc_problem_table, set_problem, o };
+    groups[1] = (cli_group){ cc_search_table, set_search, o };
+    return (cli_spec){ "cc", groups, 2, NULL, NULL };
+}
+
 static void usage(FILE *f)
 {
+    cc_opts o;
+    cli_group groups[2];
+    const cli_spec spec = cc_spec(&o, groups);
     fprintf(f,
 "usage: nocsim cc --topology T --cc CC [options]          schedule a CC\n"
 "       nocsim cc bounds --topology T --cc CC [options]   print the lower bounds\n"
@@ -45,56 +112,9 @@ static void usage(FILE *f)
 "Find a schedule of a collective communication (CC) in the fewest synchronised\n"
 "steps, no two transfers of a step sharing a channel (simulated annealing; UMDA of\n"
 "paper 002; HGSA of paper 000), and with --exact prove it optimal with a SAT solver.\n"
-"\n"
-"problem:\n"
-"  --topology T       ring:P | mesh:RxC | torus:RxC | hypercube:D | octagon |\n"
-"                     kautz:D,K (kautz:3,2 = Kautz12) | file:PATH (edge list, see cc/README.md);\n"
-"                     at most %d nodes\n"
-"  --cc CC            oab | oas | aab | aas | mnb | mns (gather/reduce: scatter/broadcast reversed)\n"
-"  --root N           source node of oab/oas, by name (mesh nodes are \"RC\", e.g. 00, 12) [first node]\n"
-"  --senders A,B,..   senders of mnb/mns [all]\n"
-"  --receivers A,B,.. receivers of mnb/mns [all]\n"
-"  --ports K|all      K-port model: at most K sends and K receives per node and step [all]\n"
-"  --switching wh|sf  wormhole (whole path in one step) or store-and-forward (one hop per step) [wh]\n"
-"  --nonminimal K     also allow paths up to K hops longer than the shortest, 0..%d [0]\n"
-"  --fail-link A-B    remove a link (a digraph: only the channel A->B); repeatable\n"
-"  --fail-node N      remove a node and its links; repeatable\n"
-"  --max-paths N      keep at most N routes per node pair [%d]\n"
-"\n"
-"search:\n"
-"  --steps S          target step count [auto: from the lower bound up, one at a time]\n"
-"  --max-steps S      auto mode gives up above S [4 x bound + 8]\n"
-"  --algo A           sa | umda | ga | hgsa [sa]\n"
-"  --threads N        hgsa: chains run in N threads [1] (other algorithms: 1 only)\n"
-"  --neighbour-first 0|1  WH broadcasts: at each target first search one-hop\n"
-"                     deliveries only (SF-style), then all routes [1]\n"
-"  --ring 0|1         AAB, or MNB with senders = receivers (k nodes): at a target of\n"
-"                     k-1 steps or more, take the pipelined ring along a cycle of\n"
-"                     channel-disjoint routes (constructed, not searched; optimal when\n"
-"                     the bound is k-1, as with one port) [1]\n"
-"  --budget N         evaluations per target step count (and phase) [100000]\n"
-"  --pop N            population size (hgsa: chains) [60]\n"
-"  --runs N           independent runs (seeds SEED, SEED+1, ..) with success statistics [1]\n"
-"  --seed N           random seed [1]\n"
-"  --exact            after the search, decide with a SAT solver (CaDiCaL) whether one\n"
-"                     step fewer is possible over the same routes: proves the schedule\n"
-"                     optimal or finds a shorter one\n"
-"  --exact-seconds T  give the solver at most T seconds in all [%.0f]\n"
-"\n"
-"cycles (--cycles after a search, or nocsim cc cycles FILE; wormhole only):\n"
-"  --cycles           replay the schedule on a flit-level model (one flit per channel\n"
-"                     per cycle, source-routed along its paths, a blocked header waits):\n"
-"                     steps one after another, and overlapped (a transfer starts when\n"
-"                     its sender has the message and its whole path and ports are free);\n"
-"                     printed next to paper 000's model t = S x t_s + m x t_1 (see\n"
-"                     ccsim/replay.h and cc/README.md)\n"
-"  --flits M          packet length m in flits, 1..%d [%d]\n"
-"  --ts T             the step model's start-up t_s in cycles [the longest path in hops]\n"
-"\n"
-"output:\n"
-"  --format text|json|csv   [text]\n"
-"  --out FILE         write the best schedule as JSON: the whole problem and the steps\n"
-"  --db PATH          save the run and its best schedule in a nocsim database\n"
+"\n");
+    cli_help(f, &spec);
+    fprintf(f,
 "\n"
 "verify reads the problem from the schedule file (topology, faults, cc, root,\n"
 "ports, switching, routing); flags may only agree with it, or supply what a\n"
@@ -104,8 +124,7 @@ static void usage(FILE *f)
 "the port limit; --steps S also requires at most S steps.\n"
 "\n"
 "Exit status: 0 success (a schedule found / valid), 1 none found / invalid or a\n"
-"run-time failure (out of memory, a failed write), 2 bad input.\n",
-            CC_MAX_NODES, CC_PATHS_MAX_EXTRA, CC_PATHS_DEFAULT_MAX, CC_EXACT_DEFAULT_SECONDS, CCSIM_MAX_FLITS, CCSIM_DEFAULT_FLITS);
+"run-time failure (out of memory, a failed write), 2 bad input.\n");
 }
 
 /* The exit status of a cc error code. */
@@ -130,89 +149,84 @@ static int flush_stdout(int rc)
     return rc;
 }
 
-static bool parse_problem(cc_opts *o, int argc, char **argv, int *i, bool *handled)
+/* One of cc_problem_table's flags into the cc_opts ctx (a cli_set_fn). */
+static int set_problem(void *ctx, const char *cmd, const char *a, const char *v)
 {
-    const char *a = argv[*i], *v;
+    cc_opts *o = ctx;
     cc_desc *d = &o->desc;
-    *handled = true;
     long x;
     int k;
-    if (strcmp(a, "--topology") == 0) { if (!(d->topology = arg_value("cc", argc, argv, i))) return false; }
+    if (strcmp(a, "--topology") == 0) d->topology = v;
     else if (strcmp(a, "--cc") == 0) {
-        if (!(v = arg_value("cc", argc, argv, i)) || !arg_choice("cc", "--cc", v, cc_kind_names, 6, &d->kind)) return false;
-    } else if (strcmp(a, "--root") == 0) { if (!(d->root = arg_value("cc", argc, argv, i))) return false; }
-    else if (strcmp(a, "--senders") == 0) { if (!(d->senders = arg_value("cc", argc, argv, i))) return false; }
-    else if (strcmp(a, "--receivers") == 0) { if (!(d->receivers = arg_value("cc", argc, argv, i))) return false; }
+        if (!arg_choice(cmd, "--cc", v, cc_kind_names, 6, &d->kind)) return -1;
+    } else if (strcmp(a, "--root") == 0) d->root = v;
+    else if (strcmp(a, "--senders") == 0) d->senders = v;
+    else if (strcmp(a, "--receivers") == 0) d->receivers = v;
     else if (strcmp(a, "--ports") == 0) {
-        if (!(v = arg_value("cc", argc, argv, i))) return false;
         if (strcmp(v, "all") == 0) d->ports = 0;
-        else if (!arg_int("cc", "--ports", v, 1, 1024, &x)) return false;
+        else if (!arg_int(cmd, "--ports", v, 1, 1024, &x)) return -1;
         else d->ports = (int)x;
     } else if (strcmp(a, "--switching") == 0) {
-        if (!(v = arg_value("cc", argc, argv, i)) || !arg_choice("cc", "--switching", v, cc_switching_names, 2, &k)) return false;
+        if (!arg_choice(cmd, "--switching", v, cc_switching_names, 2, &k)) return -1;
         d->sw = k;
     } else if (strcmp(a, "--nonminimal") == 0) {
-        if (!(v = arg_value("cc", argc, argv, i)) || !arg_int("cc", "--nonminimal", v, 0, CC_PATHS_MAX_EXTRA, &x)) return false;
+        if (!arg_int(cmd, "--nonminimal", v, 0, CC_PATHS_MAX_EXTRA, &x)) return -1;
         d->extra = (int)x;
     } else if (strcmp(a, "--max-paths") == 0) {
-        if (!(v = arg_value("cc", argc, argv, i)) || !arg_int("cc", "--max-paths", v, 1, 100000, &x)) return false;
+        if (!arg_int(cmd, "--max-paths", v, 1, 100000, &x)) return -1;
         o->max_paths = (int)x;
     } else if (strcmp(a, "--fail-link") == 0 || strcmp(a, "--fail-node") == 0) {
         bool link = a[7] == 'l';
-        if (!(v = arg_value("cc", argc, argv, i))) return false;
         if ((link ? d->nfail_link : d->nfail_node) >= CC_MAX_FAULTS) {
             fprintf(stderr, "nocsim cc: %s: at most %d faults\n", a, CC_MAX_FAULTS);
-            return false;
+            return -1;
         }
         if (link) d->fail_a[d->nfail_link++] = v; else d->fail_node[d->nfail_node++] = v;
         d->faults_given = true;
-    } else *handled = false;
-    return true;
+    }
+    return 0;
 }
 
-static bool parse_int_flag(const char *a, const char *name, int argc, char **argv, int *i, long lo, long hi, long *out, bool *ok)
+/* An integer flag: whether a is name; *ok says whether v was in [lo, hi]. */
+static bool int_flag(const char *a, const char *name, const char *v, long lo, long hi, long *out, bool *ok)
 {
     if (strcmp(a, name) != 0) return false;
-    const char *v = arg_value("cc", argc, argv, i);
-    *ok = v && arg_int("cc", name, v, lo, hi, out);
+    *ok = arg_int("cc", name, v, lo, hi, out);
     return true;
 }
 
-static bool parse_search(cc_opts *o, int argc, char **argv, int *i, bool *handled)
+/* One of cc_search_table's flags into the cc_opts ctx (a cli_set_fn). */
+static int set_search(void *ctx, const char *cmd, const char *a, const char *v)
 {
-    const char *a = argv[*i], *v;
+    cc_opts *o = ctx;
     long x = 0;
     bool ok = true;
-    *handled = true;
-    if (parse_int_flag(a, "--steps", argc, argv, i, 1, CC_STEPS_MAX, &x, &ok)) o->sp.steps = (int)x;
-    else if (parse_int_flag(a, "--max-steps", argc, argv, i, 1, CC_STEPS_MAX, &x, &ok)) o->sp.max_steps = (int)x;
-    else if (parse_int_flag(a, "--neighbour-first", argc, argv, i, 0, 1, &x, &ok)) o->sp.neighbour_first = x != 0;
-    else if (parse_int_flag(a, "--ring", argc, argv, i, 0, 1, &x, &ok)) o->sp.ring = x != 0;
-    else if (parse_int_flag(a, "--budget", argc, argv, i, 1, CC_BUDGET_MAX, &x, &ok)) o->sp.budget = x;
-    else if (parse_int_flag(a, "--pop", argc, argv, i, CC_POP_MIN, CC_POP_MAX, &x, &ok)) o->sp.pop = (int)x;
-    else if (parse_int_flag(a, "--threads", argc, argv, i, 1, 256, &x, &ok)) o->sp.threads = (int)x;
-    else if (parse_int_flag(a, "--runs", argc, argv, i, 1, CC_RUNS_MAX, &x, &ok)) o->runs = (int)x;
-    else if (parse_int_flag(a, "--seed", argc, argv, i, 0, 2000000000L, &x, &ok)) o->sp.seed = (uint64_t)x;
-    else if (parse_int_flag(a, "--flits", argc, argv, i, 1, CCSIM_MAX_FLITS, &x, &ok)) o->flits = (int)x;
-    else if (parse_int_flag(a, "--ts", argc, argv, i, 0, 1000000000L, &x, &ok)) o->ts = x;
+    if (int_flag(a, "--steps", v, 1, CC_STEPS_MAX, &x, &ok)) o->sp.steps = (int)x;
+    else if (int_flag(a, "--max-steps", v, 1, CC_STEPS_MAX, &x, &ok)) o->sp.max_steps = (int)x;
+    else if (int_flag(a, "--neighbour-first", v, 0, 1, &x, &ok)) o->sp.neighbour_first = x != 0;
+    else if (int_flag(a, "--ring", v, 0, 1, &x, &ok)) o->sp.ring = x != 0;
+    else if (int_flag(a, "--budget", v, 1, CC_BUDGET_MAX, &x, &ok)) o->sp.budget = x;
+    else if (int_flag(a, "--pop", v, CC_POP_MIN, CC_POP_MAX, &x, &ok)) o->sp.pop = (int)x;
+    else if (int_flag(a, "--threads", v, 1, 256, &x, &ok)) o->sp.threads = (int)x;
+    else if (int_flag(a, "--runs", v, 1, CC_RUNS_MAX, &x, &ok)) o->runs = (int)x;
+    else if (int_flag(a, "--seed", v, 0, 2000000000L, &x, &ok)) o->sp.seed = (uint64_t)x;
+    else if (int_flag(a, "--flits", v, 1, CCSIM_MAX_FLITS, &x, &ok)) o->flits = (int)x;
+    else if (int_flag(a, "--ts", v, 0, 1000000000L, &x, &ok)) o->ts = x;
     else if (strcmp(a, "--cycles") == 0) o->cycles = true;
     else if (strcmp(a, "--algo") == 0) {
         int k, na = 0;
         const char *names[8];
         for (; cc_algos[na] && na < 8; na++) names[na] = cc_algos[na]->name;
-        if (!(v = arg_value("cc", argc, argv, i)) || !arg_choice("cc", "--algo", v, names, na, &k)) return false;
+        if (!arg_choice(cmd, "--algo", v, names, na, &k)) return -1;
         o->sp.algo = cc_algos[k];
     } else if (strcmp(a, "--exact") == 0) o->exact = true;
     else if (strcmp(a, "--exact-seconds") == 0) {
-        if (!(v = arg_value("cc", argc, argv, i)) || !arg_double("cc", "--exact-seconds", v, 0.1, 1e6, &o->exact_seconds)) return false;
+        if (!arg_double(cmd, "--exact-seconds", v, 0.1, 1e6, &o->exact_seconds)) return -1;
     } else if (strcmp(a, "--format") == 0) {
-        if (!(v = arg_value("cc", argc, argv, i)) || !arg_format("cc", v, &o->fmt)) return false;
-    } else if (strcmp(a, "--out") == 0) {
-        if (!(o->out = arg_value("cc", argc, argv, i))) return false;
-    } else if (strcmp(a, "--db") == 0) {
-        if (!(o->db = arg_value("cc", argc, argv, i))) return false;
-    } else *handled = false;
-    return ok;
+        if (!arg_format(cmd, v, &o->fmt)) return -1;
+    } else if (strcmp(a, "--out") == 0) o->out = v;
+    else if (strcmp(a, "--db") == 0) o->db = v;
+    return ok ? 0 : -1;
 }
 
 static void describe(FILE *f, const cc_instance *in)
@@ -230,30 +244,44 @@ static void describe(FILE *f, const cc_instance *in)
     if (pb->ports) fprintf(f, "K = %d\n", pb->ports);
 }
 
-static void print_bounds_json(FILE *f, const cc_bounds *b)
+static json_t *bounds_json(const cc_bounds *b)
 {
-    fprintf(f, "[");
-    for (int i = 0; i < b->n; i++) {
-        fprintf(f, "%s{\"name\": \"%s\", \"value\": %d, \"binds\": %s, \"why\": ", i ? ", " : "", b->b[i].name, b->b[i].value,
-                b->b[i].value == b->best ? "true" : "false");
-        json_string(f, b->b[i].why);
-        fprintf(f, "}");
+    json_t *a = json_array();
+    int bad = !a;
+    for (int i = 0; !bad && i < b->n; i++)
+        bad |= json_array_append_new(a, json_pack("{s:s, s:i, s:b, s:o}", "name", b->b[i].name, "value", b->b[i].value,
+                                                  "binds", b->b[i].value == b->best, "why", ujson_str(b->b[i].why)));
+    if (bad) { json_decref(a); return NULL; }
+    return a;
+}
+
+/* The problem's head fields: topology, cc (and with all, switching and ports). */
+static json_t *problem_json(const cc_instance *in, bool all)
+{
+    json_t *o = json_pack("{s:o, s:s}", "topology", ujson_str(in->t->spec), "cc", cc_kind_names[in->pb->kind]);
+    if (o && all && (json_object_set_new(o, "switching", json_string(cc_switching_names[in->pb->sw])) ||
+                     json_object_set_new(o, "ports", in->pb->ports ? json_integer(in->pb->ports) : json_string("all")))) {
+        json_decref(o);
+        return NULL;
     }
-    fprintf(f, "]");
+    return o;
 }
 
 static void print_bounds(const cc_opts *o, const cc_instance *in)
 {
     const cc_bounds *b = &in->bounds;
     if (o->fmt == FMT_JSON) {
-        printf("{\"topology\": ");
-        json_string(stdout, in->t->spec);
-        printf(", \"cc\": \"%s\", \"bound\": %d, \"bounds\": ", cc_kind_names[in->pb->kind], b->best);
-        print_bounds_json(stdout, b);
-        printf("}\n");
+        json_t *j = problem_json(in, false);
+        if (j && (json_object_set_new(j, "bound", json_integer(b->best)) ||
+                  json_object_set_new(j, "bounds", bounds_json(b)))) { json_decref(j); j = NULL; }
+        cli_json_out("cc", "cc bounds", j);
     } else if (o->fmt == FMT_CSV) {
         printf("bound,value,binds,why\n");
-        for (int i = 0; i < b->n; i++) printf("%s,%d,%d,\"%s\"\n", b->b[i].name, b->b[i].value, b->b[i].value == b->best, b->b[i].why);
+        for (int i = 0; i < b->n; i++) {
+            printf("%s,%d,%d,", b->b[i].name, b->b[i].value, b->b[i].value == b->best);
+            cli_csv_field(stdout, b->b[i].why);
+            putchar('\n');
+        }
     } else {
         describe(stdout, in);
         for (int i = 0; i < b->n; i++)
@@ -276,11 +304,22 @@ static int do_bounds(const cc_opts *o)
 static void print_verify(const cc_opts *o, const cc_instance *in, const cc_verify_result *vr, bool too_long)
 {
     if (o->fmt == FMT_JSON) {
-        printf("{\"valid\": %s, \"steps\": %d, \"bound\": %d", vr->ok && !too_long ? "true" : "false", vr->steps, in->bounds.best);
-        for (int k = 0; k < CC_VERR_KINDS; k++) printf(", \"%s\": %d", cc_verr_names[k], vr->count[k]);
-        printf(", \"first_error\": ");
-        json_string(stdout, vr->first);
-        printf("}\n");
+        json_t *j = json_pack("{s:b, s:i, s:i}", "valid", vr->ok && !too_long, "steps", vr->steps, "bound", in->bounds.best);
+        int bad = !j;
+        for (int k = 0; !bad && k < CC_VERR_KINDS; k++) bad |= json_object_set_new(j, cc_verr_names[k], json_integer(vr->count[k]));
+        if (!bad) bad |= json_object_set_new(j, "first_error", ujson_str(vr->first));
+        if (bad) { json_decref(j); j = NULL; }
+        cli_json_out("cc", "cc verify", j);
+        return;
+    }
+    if (o->fmt == FMT_CSV) {
+        printf("valid,steps,bound");
+        for (int k = 0; k < CC_VERR_KINDS; k++) printf(",%s", cc_verr_names[k]);
+        printf(",first_error\n%d,%d,%d", vr->ok && !too_long, vr->steps, in->bounds.best);
+        for (int k = 0; k < CC_VERR_KINDS; k++) printf(",%d", vr->count[k]);
+        putchar(',');
+        cli_csv_field(stdout, vr->first);
+        putchar('\n');
         return;
     }
     if (vr->ok) printf("valid: %d steps (lower bound %d)\n", vr->steps, in->bounds.best);
@@ -334,12 +373,12 @@ static int do_verify(const cc_opts *o)
     return status;
 }
 
-static void print_cycles_json(FILE *f, const ccsim_report *r)
+static json_t *cycles_json(const ccsim_report *r)
 {
-    fprintf(f, "{\"flits\": %d, \"steps\": %d, \"max_hops\": %d, \"cycles_steps\": %lld, \"cycles_overlap\": %lld, "
-               "\"stalls_steps\": %lld, \"model\": %lld, \"ts\": %lld, \"t1\": %lld}",
-            r->flits, r->steps, r->max_hops, (long long)r->mode[CCSIM_STEPS].cycles, (long long)r->mode[CCSIM_OVERLAP].cycles,
-            (long long)r->mode[CCSIM_STEPS].stalls, (long long)r->model, (long long)r->ts, (long long)r->t1);
+    return json_pack("{s:i, s:i, s:i, s:I, s:I, s:I, s:I, s:I, s:I}", "flits", r->flits, "steps", r->steps, "max_hops",
+                     r->max_hops, "cycles_steps", (json_int_t)r->mode[CCSIM_STEPS].cycles, "cycles_overlap",
+                     (json_int_t)r->mode[CCSIM_OVERLAP].cycles, "stalls_steps", (json_int_t)r->mode[CCSIM_STEPS].stalls,
+                     "model", (json_int_t)r->model, "ts", (json_int_t)r->ts, "t1", (json_int_t)r->t1);
 }
 
 static void print_cycles_text(const cc_opts *o, const ccsim_report *r)
@@ -367,7 +406,7 @@ static int do_cycles(const cc_opts *o)
     else if (!vr.ok) status = cli_fail("cc", EXIT_FAIL, "%s: not a valid schedule: %s", o->file, vr.first);
     else if ((rc = ccsim_report_new(in->pb, sch, o->flits, o->ts, &rep, err, sizeof err)) != CC_OK) status = fail_msg(rc, err);
     if (status == EXIT_OK) {
-        if (o->fmt == FMT_JSON) { print_cycles_json(stdout, &rep); printf("\n"); }
+        if (o->fmt == FMT_JSON) cli_json_out("cc", "cc cycles", cycles_json(&rep));
         else if (o->fmt == FMT_CSV)
             printf("flits,steps,max_hops,cycles_steps,cycles_overlap,stalls_steps,model,ts,t1\n%d,%d,%d,%lld,%lld,%lld,%lld,%lld,%lld\n",
                    rep.flits, rep.steps, rep.max_hops, (long long)rep.mode[CCSIM_STEPS].cycles, (long long)rep.mode[CCSIM_OVERLAP].cycles,
@@ -389,38 +428,34 @@ static bool write_schedule(const char *path, const cc_schedule *sch, const cc_pr
     outfile f;
     char err[PATH_MAX + 256];
     if (outfile_open(&f, path, err, sizeof err) != OUTFILE_OK) { fprintf(stderr, "nocsim cc: --out %s\n", err); return false; }
-    cc_schedule_write_json(f.f, sch, pb, "");
-    fputc('\n', f.f);
+    if (cc_schedule_write_json(f.f, sch, pb) != 0) {
+        outfile_abort(&f);
+        fprintf(stderr, "nocsim cc: --out %s: cannot write the schedule (out of memory or a failed write)\n", path);
+        return false;
+    }
     if (outfile_commit(&f, err, sizeof err) != OUTFILE_OK) { fprintf(stderr, "nocsim cc: --out %s\n", err); return false; }
     return true;
 }
 
-/* The run's parameters as a JSON object (for the database), every string
- * escaped; caller frees.  NULL on allocation failure. */
+/* The run's parameters as JSON text (for the database); caller frees.
+ * NULL on allocation failure. */
 static char *params_json(const cc_opts *o, const cc_instance *in, int nbound)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f) return NULL;
     const cc_topo *t = in->t;
     const cc_problem *pb = in->pb;
-    fprintf(f, "{\"topology\": ");
-    json_string(f, t->spec);
-    fprintf(f, ", \"cc\": \"%s\", \"root\": ", cc_kind_names[pb->kind]);
-    json_string(f, pb->root >= 0 ? t->names[pb->root] : "");
-    fprintf(f, ", \"switching\": \"%s\", \"ports\": %d, \"nonminimal\": %d, \"failed_links\": [", cc_switching_names[pb->sw], pb->ports, pb->extra);
-    for (int i = 0; i < t->nfail_links; i++) {
-        fprintf(f, "%s[", i ? ", " : "");
-        json_string(f, t->fail_a[i]);
-        fprintf(f, ", ");
-        json_string(f, t->fail_b[i]);
-        fprintf(f, "]");
-    }
-    fprintf(f, "], \"failed_nodes\": [");
-    for (int i = 0; i < t->nfail_nodes; i++) { if (i) fprintf(f, ", "); json_string(f, t->fail_node[i]); }
-    fprintf(f, "], \"budget\": %ld, \"runs\": %d, \"reached_bound\": %d}", o->sp.budget, o->runs, nbound);
-    if (fclose(f) != 0) { free(text); return NULL; }
+    json_t *links = json_array(), *nodes = json_array();
+    int bad = !links || !nodes;
+    for (int i = 0; !bad && i < t->nfail_links; i++)
+        bad |= json_array_append_new(links, json_pack("[o, o]", ujson_str(t->fail_a[i]), ujson_str(t->fail_b[i])));
+    for (int i = 0; !bad && i < t->nfail_nodes; i++) bad |= json_array_append_new(nodes, ujson_str(t->fail_node[i]));
+    json_t *j = bad ? NULL : json_pack("{s:o, s:s, s:o, s:s, s:i, s:i, s:o, s:o, s:I, s:i, s:i}", "topology", ujson_str(t->spec),
+                                       "cc", cc_kind_names[pb->kind], "root", ujson_str(pb->root >= 0 ? t->names[pb->root] : ""),
+                                       "switching", cc_switching_names[pb->sw], "ports", pb->ports, "nonminimal", pb->extra,
+                                       "failed_links", links, "failed_nodes", nodes, "budget", (json_int_t)o->sp.budget,
+                                       "runs", o->runs, "reached_bound", nbound);
+    if (bad) { json_decref(links); json_decref(nodes); }
+    char *text = ujson_text(j);
+    json_decref(j);
     return text;
 }
 
@@ -440,14 +475,10 @@ static bool save_db(const cc_opts *o, const cc_instance *in, const cc_series *se
     if (!ok) snprintf(err, sizeof err, "out of memory");
     if (ok) ok = store_run_create(db, &run, err, sizeof err) == STORE_OK;
     if (ok && se->best.found) {
-        char *text = NULL;
-        size_t len = 0;
-        FILE *mf = open_memstream(&text, &len);
-        ok = mf != NULL;
-        if (ok) {
-            cc_schedule_write_json(mf, se->best.sched, in->pb, "");
-            ok = fclose(mf) == 0;
-        }
+        json_t *sj = cc_schedule_json(se->best.sched, in->pb);
+        char *text = ujson_text(sj);
+        json_decref(sj);
+        ok = text != NULL;
         store_cc c = { .run = run.id, .steps = se->best.steps, .bound = in->bounds.best, .schedule = text };
         int64_t id;
         if (ok) ok = store_cc_add(db, &c, &id, err, sizeof err) == STORE_OK;
@@ -462,11 +493,13 @@ static bool save_db(const cc_opts *o, const cc_instance *in, const cc_series *se
     return ok;
 }
 
-typedef struct { const cc_opts *o; const cc_instance *in; } run_ctx;
+/* A run series being reported; with --format json, the document built up
+ * (doc, its "runs" array) and printed at the end. */
+typedef struct { const cc_opts *o; const cc_instance *in; json_t *doc, *runs; int bad; } run_ctx;
 
 static void print_run(void *ctx, int run, uint64_t seed, const cc_search_result *res)
 {
-    const run_ctx *c = ctx;
+    run_ctx *c = ctx;
     const cc_opts *o = c->o;
     const cc_topo *t = c->in->t;
     const cc_problem *pb = c->in->pb;
@@ -476,19 +509,24 @@ static void print_run(void *ctx, int run, uint64_t seed, const cc_search_result 
                res->ring ? " (pipelined ring)" : res->neighbour_only ? " (one-hop deliveries)" : "", res->evals,
                res->evals_to_best, res->seconds);
     else if (o->fmt == FMT_CSV) {
-        printf("\"%s\",%s,%s,%s,", t->spec, cc_kind_names[pb->kind], pb->root >= 0 ? t->names[pb->root] : "", cc_switching_names[pb->sw]);
+        cli_csv_field(stdout, t->spec);
+        printf(",%s,", cc_kind_names[pb->kind]);
+        cli_csv_field(stdout, pb->root >= 0 ? t->names[pb->root] : "");
+        printf(",%s,", cc_switching_names[pb->sw]);
         if (pb->ports) printf("%d,", pb->ports); else printf("all,");
         for (int i = 0; i < t->nfail_links; i++) printf("%slink %s-%s", i ? ";" : "", t->fail_a[i], t->fail_b[i]);
         for (int i = 0; i < t->nfail_nodes; i++) printf("%snode %s", i || t->nfail_links ? ";" : "", t->fail_node[i]);
         printf(",%s,%d,%d,%llu,%d,%d,%ld,%ld,%.4f\n", o->sp.algo->name, c->in->bounds.best, run + 1, (unsigned long long)seed, res->found,
                res->found ? res->steps : -1, res->evals, res->evals_to_best, res->seconds);
     } else
-        printf("%s{\"seed\": %llu, \"found\": %s, \"steps\": %d, \"neighbour_only\": %s, \"ring\": %s, \"evals\": %ld, \"evals_to_best\": %ld, \"seconds\": %.4f}",
-               run ? ", " : "", (unsigned long long)seed, res->found ? "true" : "false", res->found ? res->steps : -1,
-               res->neighbour_only ? "true" : "false", res->ring ? "true" : "false", res->evals, res->evals_to_best, res->seconds);
+        c->bad |= json_array_append_new(c->runs, json_pack("{s:I, s:b, s:i, s:b, s:b, s:I, s:I, s:f}", "seed", (json_int_t)seed,
+                                                           "found", res->found, "steps", res->found ? res->steps : -1,
+                                                           "neighbour_only", res->neighbour_only, "ring", res->ring,
+                                                           "evals", (json_int_t)res->evals, "evals_to_best",
+                                                           (json_int_t)res->evals_to_best, "seconds", res->seconds));
 }
 
-static void print_run_header(const cc_opts *o, const cc_instance *in)
+static void print_run_header(const cc_opts *o, const cc_instance *in, run_ctx *c)
 {
     int bound = in->bounds.best;
     if (o->fmt == FMT_TEXT) {
@@ -498,18 +536,17 @@ static void print_run_header(const cc_opts *o, const cc_instance *in)
     } else if (o->fmt == FMT_CSV) {
         printf("topology,cc,root,switching,ports,faults,algo,bound,run,seed,found,steps,evals,evals_to_best,seconds\n");
     } else {
-        printf("{\"topology\": ");
-        json_string(stdout, in->t->spec);
-        printf(", \"cc\": \"%s\", \"switching\": \"%s\", \"ports\": ", cc_kind_names[in->pb->kind], cc_switching_names[in->pb->sw]);
-        if (in->pb->ports) printf("%d", in->pb->ports); else printf("\"all\"");
-        printf(", \"algo\": \"%s\", \"bound\": %d, \"bounds\": ", o->sp.algo->name, bound);
-        print_bounds_json(stdout, &in->bounds);
-        printf(", \"runs\": [");
+        c->doc = problem_json(in, true);
+        c->runs = json_array();
+        c->bad |= !c->doc || !c->runs || json_object_set_new(c->doc, "algo", json_string(o->sp.algo->name)) ||
+                  json_object_set_new(c->doc, "bound", json_integer(bound)) ||
+                  json_object_set_new(c->doc, "bounds", bounds_json(&in->bounds)) ||
+                  json_object_set(c->doc, "runs", c->runs);
     }
 }
 
 static void print_summary(const cc_opts *o, const cc_instance *in, const cc_series *se, const cc_exact_result *ex,
-                          const ccsim_report *cyc)
+                          const ccsim_report *cyc, run_ctx *c)
 {
     int bound = in->bounds.best;
     double rate = (double)se->reached / se->runs;
@@ -529,19 +566,22 @@ static void print_summary(const cc_opts *o, const cc_instance *in, const cc_seri
             if (cyc) print_cycles_text(o, cyc);
         }
     } else if (o->fmt == FMT_JSON) {
-        printf("], \"found\": %d, \"success_rate\": %.4f, \"mean_seconds\": %.4f, \"mean_evals_to_best\": %.1f",
-               se->found, rate, se->sum_seconds / se->runs, se->sum_evals_to_best / se->runs);
-        if (ex) {
-            printf(", \"exact\": {\"status\": \"%s\", \"seconds\": %.3f, \"why\": ", cc_exact_status_names[ex->status], ex->seconds);
-            json_string(stdout, ex->why);
-            printf("}");
-        }
-        if (se->best.found) {
-            printf(", \"best_steps\": %d, \"verified\": true, \"schedule\": ", se->best.steps);
-            cc_schedule_write_json(stdout, se->best.sched, in->pb, "");
-        }
-        if (cyc) { printf(", \"cycles\": "); print_cycles_json(stdout, cyc); }
-        printf("}\n");
+        json_t *d = c->doc;
+        int bad = c->bad || json_object_set_new(d, "found", json_integer(se->found)) ||
+                  json_object_set_new(d, "success_rate", json_real(rate)) ||
+                  json_object_set_new(d, "mean_seconds", json_real(se->sum_seconds / se->runs)) ||
+                  json_object_set_new(d, "mean_evals_to_best", json_real(se->sum_evals_to_best / se->runs));
+        if (!bad && ex)
+            bad |= json_object_set_new(d, "exact", json_pack("{s:s, s:f, s:o}", "status", cc_exact_status_names[ex->status],
+                                                             "seconds", ex->seconds, "why", ujson_str(ex->why)));
+        if (!bad && se->best.found)
+            bad |= json_object_set_new(d, "best_steps", json_integer(se->best.steps)) ||
+                   json_object_set_new(d, "verified", json_true()) ||
+                   json_object_set_new(d, "schedule", cc_schedule_json(se->best.sched, in->pb));
+        if (!bad && cyc) bad |= json_object_set_new(d, "cycles", cycles_json(cyc));
+        c->doc = NULL;
+        if (bad) { json_decref(d); d = NULL; }
+        cli_json_out("cc", NULL, d);
     }
 }
 
@@ -557,12 +597,13 @@ static int do_run(const cc_opts *o)
     }
     cc_search_params sp = o->sp;
     sp.start_steps = in->bounds.best;
-    print_run_header(o, in);
-    run_ctx ctx = { o, in };
+    run_ctx ctx = { o, in, NULL, NULL, 0 };
+    print_run_header(o, in, &ctx);
     cc_series se;
     rc = cc_search_series(in->pb, in->paths, &sp, o->runs, in->bounds.best, print_run, &ctx, &se, err, sizeof err);
+    json_decref(ctx.runs); /* doc holds its own reference */
     if (rc != CC_OK) {
-        if (o->fmt == FMT_JSON) printf("]}\n");
+        json_decref(ctx.doc);
         fflush(stdout);
         cc_instance_free(in);
         return fail_msg(rc, err);
@@ -572,16 +613,16 @@ static int do_run(const cc_opts *o)
         cc_exact_params ep = { .seconds = o->exact_seconds, .bound = in->bounds.best, .max_steps = sp.max_steps };
         int before = se.best.found ? se.best.steps : -1;
         rc = cc_exact_improve(in->pb, in->paths, &ep, &se.best, &ex, err, sizeof err);
-        if (rc != CC_OK) { cc_search_result_clear(&se.best); cc_instance_free(in); return fail_msg(rc, err); }
+        if (rc != CC_OK) { json_decref(ctx.doc); cc_search_result_clear(&se.best); cc_instance_free(in); return fail_msg(rc, err); }
         if (se.best.found && (before < 0 || se.best.steps < before)) se.best_run = -1;   /* the solver's schedule */
         exp = &ex;
     }
     ccsim_report cyc;
     if (o->cycles && se.best.found) {
         rc = ccsim_report_new(in->pb, se.best.sched, o->flits, o->ts, &cyc, err, sizeof err);
-        if (rc != CC_OK) { cc_search_result_clear(&se.best); cc_instance_free(in); return fail_msg(rc, err); }
+        if (rc != CC_OK) { json_decref(ctx.doc); cc_search_result_clear(&se.best); cc_instance_free(in); return fail_msg(rc, err); }
     }
-    print_summary(o, in, &se, exp, o->cycles && se.best.found ? &cyc : NULL);
+    print_summary(o, in, &se, exp, o->cycles && se.best.found ? &cyc : NULL, &ctx);
     bool ok = true;
     if (o->out && se.best.found) ok = write_schedule(o->out, se.best.sched, in->pb);
     if (o->out && !se.best.found) fprintf(stderr, "nocsim cc: no schedule found, %s not written\n", o->out);
@@ -592,19 +633,14 @@ static int do_run(const cc_opts *o)
     return flush_stdout(status);
 }
 
+/* Parses argv[i..] into o: 0 to go on, 1 after --help, -1 on bad input. */
 static int parse_args(cc_opts *o, int argc, char **argv, int i)
 {
-    for (; i < argc; i++) {
-        bool handled;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) { usage(stdout); return flush_stdout(EXIT_OK) == EXIT_OK ? 1 : -1; }
-        if (!parse_problem(o, argc, argv, &i, &handled)) return -1;
-        if (handled) continue;
-        if (!parse_search(o, argc, argv, &i, &handled)) return -1;
-        if (handled) continue;
-        arg_unknown("cc", argv[i]);
-        return -1;
-    }
-    return 0;
+    cli_group groups[2];
+    const cli_spec spec = cc_spec(o, groups);
+    int rc = cli_parse(&spec, argc - (i - 1), argv + (i - 1));
+    if (rc == CLI_HELP) { usage(stdout); return flush_stdout(EXIT_OK) == EXIT_OK ? 1 : -1; }
+    return rc == EXIT_OK ? 0 : -1;
 }
 
 int cmd_cc(int argc, char **argv)

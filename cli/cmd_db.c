@@ -36,10 +36,7 @@ static const subcommand subs[] = {
     { "runs", db_runs, O_RUNFILTER, NULL, "a table of the runs",
       "One row per run: id, kind, traffic, size, slices, flits, genes, algorithm,\n"
       "best duration, number of synonyms, simple-stacking baseline, best/stacking\n"
-      "ratio, status and start time.\n\n"
-      "  --traffic T      only runs of traffic pattern T\n"
-      "  --slices S       only runs with S slices\n"
-      "  --kind K         only runs of kind K (ga, cc, replay, ...)\n" },
+      "ratio, status and start time.\n" },
     { "show", db_show, 0, "RUN", "one run: every field, its parameters and its curve",
       "Every field of run RUN, its parameters, and the per-generation curve\n"
       "(generation, best, average, evaluations, elapsed).  Text shows a compact\n"
@@ -47,29 +44,16 @@ static const subcommand subs[] = {
       "generation; json gives {\"run\": {...}, \"generations\": [...]}.\n" },
     { "synonyms", db_synonyms, O_CHROM, "RUN", "the synonyms of a run's best, filtered and sorted",
       "The chromosomes of run RUN that have its best score (its best and all its\n"
-      "synonyms): id, generation, crc, score, duration, t_d, t_e, ir, or, ib, ob, lb.\n\n"
-      "  --where EXPR     keep the rows where EXPR holds, e.g. \"lb < 100 and ob > 3\";\n"
-      "                   metrics: duration score t_d t_e ir or ib ob lb generation\n"
-      "                   crc id; operators < <= > >= = != and or not ( )\n"
-      "  --order-by M     sort by metric M, optionally \"M desc\" (default: id)\n"
-      "  --limit N        at most N rows\n"
-      "  --all            every recorded chromosome of the run, not only synonyms\n"
-      "                   (adds a column 'best': 1 if it has the run's best score)\n" },
+      "synonyms): id, generation, crc, score, duration, t_d, t_e, ir, or, ib, ob, lb.\n" },
     { "best", db_best, O_RUNFILTER, NULL, "the best run per traffic, size, slices and flits",
       "For each (traffic, size, slices, flits): the run with the shortest best\n"
       "duration (ties: the lowest id), in the columns of nocsim db runs, sorted by\n"
-      "traffic, size, slices and flits.\n\n"
-      "  --traffic T      only traffic pattern T\n"
-      "  --slices S       only S slices\n"
-      "  --kind K         only runs of kind K\n" },
+      "traffic, size, slices and flits.\n" },
     { "export", db_export, O_EXPORT, "RUN", "a run with its generations and chromosomes, for scripts",
       "The run, its generations and every chromosome it recorded (metrics,\n"
       "is_synonym, genes_len).  json (the default) writes one object\n"
       "{\"run\": {...}, \"generations\": [...], \"chromosomes\": [...]}; csv writes\n"
-      "one table, chosen with --table.\n\n"
-      "  --table T        run, generations or chromosomes (default chromosomes for\n"
-      "                   csv; with json, only that table)\n"
-      "  --genes          add the canonical gene encoding as hex (column genes)\n" },
+      "one table, chosen with --table.\n" },
     { "sweep", db_sweep, 0, "RUN", "a parameter sweep: best and mean per grid point and parameter",
       "The summary of sweep RUN (nocsim sweep): per pattern its best run and\n"
       "chromosome and the parameter whose values' mean best durations differ most;\n"
@@ -80,10 +64,68 @@ static const subcommand subs[] = {
     { "merge", db_merge, O_CREATE, "OTHER.db", "bring the runs of another database file in",
       "Copy every run of OTHER.db that --db does not hold yet (runs are identified\n"
       "by uuid, so merging twice adds nothing) with its generations, chromosomes,\n"
-      "checkpoint and schedules, in one transaction.  OTHER.db is only read.\n\n"
-      "  --create         create the --db file if it does not exist\n" },
+      "checkpoint and schedules, in one transaction.  OTHER.db is only read.\n" },
 };
 #define NSUBS (sizeof subs / sizeof subs[0])
+
+/* The options of every subcommand, then those of some (enum above). */
+static const cli_opt db_common_table[] = {
+    { "--db", 0, "PATH", "database (default " STORE_DEFAULT_PATH "); must exist; opened\n"
+                         "read-only except by merge, which copies runs into it" },
+    { "--format", 0, "F", "text (aligned, for people), csv (header row) or json\n"
+                          "(default text; export: json)" },
+    CLI_END
+};
+static const cli_opt db_runfilter_table[] = {
+    { "--traffic", 0, "T", "only runs of traffic pattern T" },
+    { "--slices", 0, "S", "only runs with S slices" },
+    { "--kind", 0, "K", "only runs of kind K (ga, cc, replay, ...)" },
+    CLI_END
+};
+static const cli_opt db_chrom_table[] = {
+    { "--where", 0, "EXPR", "keep the rows where EXPR holds, e.g. \"lb < 100 and ob > 3\";\n"
+                            "metrics: duration score t_d t_e ir or ib ob lb generation\n"
+                            "crc id; operators < <= > >= = != and or not ( )" },
+    { "--order-by", 0, "M", "sort by metric M, optionally \"M desc\" (default: id)" },
+    { "--limit", 0, "N", "at most N rows" },
+    { "--all", 0, NULL, "every recorded chromosome of the run, not only synonyms\n"
+                        "(adds a column 'best': 1 if it has the run's best score)" },
+    CLI_END
+};
+static const cli_opt db_export_table[] = {
+    { "--table", 0, "T", "run, generations or chromosomes (default chromosomes for\n"
+                         "csv; with json, only that table)" },
+    { "--genes", 0, NULL, "add the canonical gene encoding as hex (column genes)" },
+    CLI_END
+};
+static const cli_opt db_create_table[] = {
+    { "--create", 0, NULL, "create the --db file if it does not exist" },
+    CLI_END
+};
+
+/* Any db flag into o (a cli_set_fn); the tables decide which a subcommand takes. */
+static int set_option(void *ctx, const char *cmd, const char *a, const char *v)
+{
+    db_opts *o = ctx;
+    if (!strcmp(a, "--db")) o->db = v;
+    else if (!strcmp(a, "--format")) { if (!arg_format(cmd, v, &o->fmt)) return -1; o->fmt_given = true; }
+    else if (!strcmp(a, "--traffic")) o->traffic = v;
+    else if (!strcmp(a, "--kind")) o->kind = v;
+    else if (!strcmp(a, "--slices")) { if (!arg_int(cmd, a, v, 1, 1000000, &o->slices)) return -1; }
+    else if (!strcmp(a, "--where")) o->where = v;
+    else if (!strcmp(a, "--order-by")) o->order = v;
+    else if (!strcmp(a, "--limit")) { if (!arg_int(cmd, a, v, 1, 1000000000, &o->limit)) return -1; }
+    else if (!strcmp(a, "--all")) o->all = true;
+    else if (!strcmp(a, "--genes")) o->genes = true;
+    else if (!strcmp(a, "--table")) {
+        static const char *const tables[] = { "run", "generations", "chromosomes" };
+        int k;
+        if (!arg_choice(cmd, a, v, tables, 3, &k)) return -1;
+        o->table = tables[k];
+    }
+    else if (!strcmp(a, "--create")) o->create = true;
+    return 0;
+}
 
 static void usage(FILE *f)
 {
@@ -97,69 +139,55 @@ static void usage(FILE *f)
                  subs[i].arg ? subs[i].arg : "");
         fprintf(f, "  %-18s %s\n", head, subs[i].summary);
     }
-    fprintf(f, "\noptions of every subcommand:\n"
-               "  --db PATH        database (default %s); must exist; opened read-only\n"
-               "                   except by merge\n"
-               "  --format F       text (aligned, for people), csv (header row) or json\n"
-               "                   (an array of objects) (default text)\n"
-               "  --help           the subcommand's options\n\n"
-               "examples:\n"
+    fprintf(f, "\noptions of every subcommand (nocsim db SUBCOMMAND --help lists its own):\n");
+    const cli_group common[] = { { db_common_table, set_option, NULL } };
+    const cli_spec spec = { "db", common, 1, NULL, NULL };
+    cli_help(f, &spec);
+    fprintf(f, "\nexamples:\n"
                "  nocsim db runs --traffic brev\n"
                "  nocsim db synonyms 3 --where \"lb < 100 and ob > 3\" --order-by \"ob desc\"\n"
                "  nocsim db export 3 --format csv > run3.csv\n"
-               "  nocsim db merge other-machine.db\n", STORE_DEFAULT_PATH);
+               "  nocsim db merge other-machine.db\n");
 }
 
-static void sub_help(const subcommand *c)
+/* The subcommand's positional argument (a cli_spec operand function). */
+typedef struct {
+    const subcommand *c;
+    db_opts *o;
+} db_operand;
+
+static int set_operand(void *ctx, const char *cmd, const char *a)
 {
-    printf("usage: nocsim db %s%s%s [options]\n\n%s\n", c->name, c->arg ? " " : "",
-           c->arg ? c->arg : "", c->help);
-    printf("  --db PATH        database (default %s)%s\n", STORE_DEFAULT_PATH,
-           c->run == db_merge ? "; runs are copied into it" : "; must exist, only read");
-    printf("  --format F       text, csv or json (default %s)\n",
-           c->run == db_export ? "json" : "text");
+    db_operand *d = ctx;
+    if (d->c->arg && !d->o->arg) {
+        d->o->arg = a;
+        return 0;
+    }
+    fprintf(stderr, "nocsim %s: unexpected argument '%s' (see nocsim %s --help)\n", cmd, a, cmd);
+    return -1;
 }
 
 /* Parse argv of subcommand c into *o.  Returns -1 to go on, else an exit
  * status (--help, or bad input). */
 static int parse(const subcommand *c, int argc, char **argv, db_opts *o)
 {
-    const char *cmd = o->cmd, *v;
+    const char *cmd = o->cmd;
     long x;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int f = c->opts;
-#define VAL() do { if (!(v = arg_value(cmd, argc, argv, &i))) return EXIT_USAGE; } while (0)
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { sub_help(c); return EXIT_OK; }
-        else if (!strcmp(a, "--db")) { VAL(); o->db = v; }
-        else if (!strcmp(a, "--format")) { VAL(); if (!arg_format(cmd, v, &o->fmt)) return EXIT_USAGE; o->fmt_given = true; }
-        else if ((f & O_RUNFILTER) && !strcmp(a, "--traffic")) { VAL(); o->traffic = v; }
-        else if ((f & O_RUNFILTER) && !strcmp(a, "--kind")) { VAL(); o->kind = v; }
-        else if ((f & O_RUNFILTER) && !strcmp(a, "--slices")) {
-            VAL(); if (!arg_int(cmd, a, v, 1, 1000000, &o->slices)) return EXIT_USAGE;
-        }
-        else if ((f & O_CHROM) && !strcmp(a, "--where")) { VAL(); o->where = v; }
-        else if ((f & O_CHROM) && !strcmp(a, "--order-by")) { VAL(); o->order = v; }
-        else if ((f & O_CHROM) && !strcmp(a, "--limit")) {
-            VAL(); if (!arg_int(cmd, a, v, 1, 1000000000, &o->limit)) return EXIT_USAGE;
-        }
-        else if ((f & O_CHROM) && !strcmp(a, "--all")) o->all = true;
-        else if ((f & O_EXPORT) && !strcmp(a, "--genes")) o->genes = true;
-        else if ((f & O_EXPORT) && !strcmp(a, "--table")) {
-            static const char *const tables[] = { "run", "generations", "chromosomes" };
-            int k;
-            VAL(); if (!arg_choice(cmd, a, v, tables, 3, &k)) return EXIT_USAGE;
-            o->table = tables[k];
-        }
-        else if ((f & O_CREATE) && !strcmp(a, "--create")) o->create = true;
-        else if (a[0] == '-' && a[1] != '\0') { arg_unknown(cmd, a); return EXIT_USAGE; }
-        else if (c->arg && !o->arg) o->arg = a;
-        else {
-            fprintf(stderr, "nocsim %s: unexpected argument '%s' (see nocsim %s --help)\n", cmd, a, cmd);
-            return EXIT_USAGE;
-        }
-#undef VAL
+    cli_group groups[5] = { { db_common_table, set_option, o } };
+    int n = 1;
+    if (c->opts & O_RUNFILTER) groups[n++] = (cli_group){ db_runfilter_table, set_option, o };
+    if (c->opts & O_CHROM) groups[n++] = (cli_group){ db_chrom_table, set_option, o };
+    if (c->opts & O_EXPORT) groups[n++] = (cli_group){ db_export_table, set_option, o };
+    if (c->opts & O_CREATE) groups[n++] = (cli_group){ db_create_table, set_option, o };
+    db_operand d = { c, o };
+    const cli_spec spec = { cmd, groups, n, set_operand, &d };
+    int rc = cli_parse(&spec, argc, argv);
+    if (rc == CLI_HELP) {
+        printf("usage: nocsim db %s%s%s [options]\n\n%s\n", c->name, c->arg ? " " : "", c->arg ? c->arg : "", c->help);
+        cli_help(stdout, &spec);
+        return EXIT_OK;
     }
+    if (rc != EXIT_OK) return rc;
     if (c->arg && !o->arg) {
         fprintf(stderr, "nocsim %s: missing %s (see nocsim %s --help)\n", cmd, c->arg, cmd);
         return EXIT_USAGE;
@@ -259,7 +287,7 @@ static int db_merge(const db_opts *o, FILE *out)
     db_table_int(t, m.checkpoints);
     db_table_int(t, m.schedules);
     /* The merge is committed: a failure here only loses the report. */
-    rc = db_table_print(t, out, o->fmt) ? EXIT_FAIL : EXIT_OK;
+    rc = db_table_print(t, out, o->fmt, o->cmd) ? EXIT_FAIL : EXIT_OK;
     if (rc != EXIT_OK)
         fprintf(stderr, "nocsim %s: out of memory (the merge itself is committed)\n", o->cmd);
     db_table_free(t);

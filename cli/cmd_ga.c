@@ -36,7 +36,7 @@ typedef struct {
     model_opts mo;
     ga_params gp;
     const char *db, *save_best;
-    int no_db, quiet, threads_given, vmax_given, help;
+    int no_db, quiet, threads_given, vmax_given;
     long resume, every;
     out_format fmt;
     const char *fixed_flag;   /* the first flag that a resumed run takes from its record */
@@ -54,77 +54,86 @@ typedef struct {
     int have_est;
 } ga_session;
 
-static void help(void)
+const cli_opt ga_cli_table[] = {
+    CLI_HEADING("search:"),
+    { "--algo", 0, "local|paper", "local (default): one lineage seeded with simple stacking,\n"
+                                  "few small mutations, keeps the best child if no worse;\n"
+                                  "paper: the paper's GA as written (random start,\n"
+                                  "mutation ratio, strict replacement)" },
+    { "--pop", 0, "N", "chromosomes, i.e. lineages (default: local 1, paper 50)" },
+    { "--children", 0, "C", "children each lineage makes a generation, the best of them\n"
+                            "replacing it (default 1); they run on all threads: with\n"
+                            "--pop 1, C = cores is faster (but weaker: data/ga_study.md),\n"
+                            "C = 1 speculates ahead on the other threads (same result)" },
+    { "--generations", 0, "G", "(default: local no limit, paper 1000 = 50,000 children)" },
+    { "--evals", 0, "N", "stop after N simulations in all (default: local 50000, the\n"
+                         "paper's budget; paper no limit); a local child proven to\n"
+                         "repeat its parent's run is not simulated and not counted\n"
+                         "(\"repeats\" in the output)" },
+    { "--train", 0, "G", "mutation-only generations at the start (default 100)" },
+    { "--mutation", 0, "R", "paper: ratio of genes redrawn, e.g. 0.1|0.05|0.02 (default 0.05)" },
+    { "--max-genes", 0, "K", "local: genes changed per child, 1..K (default 8)" },
+    { "--weights", 0, "genes|groups|mix", "local: pick genes uniformly, or a group (V, I, C, Q)\n"
+                                          "first, uniformly or by the fixed mix 5/30/20/45 % (default mix)" },
+    { "--shift", 0, "P", "local: probability that a child also shifts the injection\n"
+                         "timings of a whole row or column by +-1..3 (default 0)" },
+    { "--target", 0, "P", "local: probability that a child's first move starts a\n"
+                          "packet that finished in the parent's last cycles earlier:\n"
+                          "its source's injection timing -1..3 (default 0.3)" },
+    { "--target-window", 0, "W", "local: those last cycles (default 3)" },
+    { "--crossover-interval", 0, "G", "generations between crossovers, 0 = none (default 10)" },
+    { "--crossover-rate", 0, "R", "probability a gene is copied, 0.1-0.9 (default 0.4)" },
+    { "--crossover-pairs", 0, "P", "pairs per crossover (default pop/2)" },
+    { "--ties", 0, "random|age", "order of equal scores when sorting (default random)" },
+    { "--watchdog", 0, "G", "restart after G generations without a new best (0 = off)" },
+    { "--lifetime", 0, "G", "maximum age of a chromosome (0 = off; excludes --watchdog)" },
+    { "--genes", 0, "V,I,C,Q", "genes that evolve (default all); e.g. V,C,Q = without\n"
+                               "timing adjustment; V,I with --arb C00 = original Cup-Stacking" },
+    { "--arb", 0, "Cxx", "scheme of every port when C does not evolve (default C00)" },
+    { "--interval", 0, "V", "V when V does not evolve (default: best simple stacking)" },
+    { "--stack-vmax", 0, "V", "simple-stacking sweep range l_c..V (default " CLI_STR(SIM_STACK_VMAX_DEFAULT) ")" },
+    { "--sort-key", 0, "K", "secondary key for equal durations, one of: none, or, ob,\n"
+                            "te, te-rev, tb, lb, late (packets finishing in the last l_c\n"
+                            "cycles), late-lb, tail (packets finishing in the last, then\n"
+                            "the second and third last cycle), late3 (their sum),\n"
+                            "late-sum (the sum of the tail cycles in the last 2 l_c\n"
+                            "cycles) (default: local tail, paper none)" },
+    { "--sort", 0, "duration|te", "first key (te: effective thickness alone, paper T09)" },
+    { "--fitness", 0, "duration|estimate|te", "estimate: rough estimation (paper 6.2): single-slice runs\n"
+                                              "scored T_e (S'-1) + t_d, then the best is replayed at S'\n"
+                                              "slices (default duration; te = --sort te)" },
+    { "--estimate-slices", 0, "S'", "(default 2)" },
+    { "--perturb", 0, "K", "try V-K..V+K at every evaluation and keep the best (paper 7.1;\n"
+                           "not with --children 2 or more)" },
+    { "--threads", 'j', "K", "evaluation threads (default: all cores); results do not\n"
+                             "depend on it" },
+    { "--islands", 0, NULL, "an island GA over the ranks of an MPI job (make MPI=1,\n"
+                            "mpirun -np K build-mpi/nocsim ga --islands ...)" },
+    { "--migrate-every", 0, "G", "islands: generations between migrations (default 10)" },
+    CLI_HEADING("recording:"),
+    { "--db", 0, "PATH", "database (default " STORE_DEFAULT_PATH ")" },
+    { "--no-db", 0, NULL, "record nothing" },
+    { "--record", 0, "all|sparse", "synonyms recorded: every one, or the 1st, 2nd, 4th, 8th, ...\n"
+                                   "of each best score (default: local sparse, paper all)" },
+    { "--resume", 0, "RUN", "continue an unfinished run of the database with its\n"
+                            "recorded parameters; only --db, --threads, --save-best,\n"
+                            "--quiet, --progress-every and --format may be given" },
+    { "--dry-run", 0, NULL, "check the options and stop (exit 0 when they are good)" },
+    { "--save-best", 0, "FILE", "write the best chromosome as a --config file" },
+    CLI_HEADING("output:"),
+    { "--quiet", 'q', NULL, "no progress line" },
+    { "--progress-every", 0, "G", "a progress line per G generations" },
+    { "--format", 0, "text|json", "summary format (default text)" },
+    CLI_END
+};
+
+static void help(const cli_spec *spec)
 {
     printf("usage: nocsim ga [options]\n\n"
            "Evolve inter-slice interval V, injection timings I, VC-selection schemes C\n"
            "and queue-selection orders Q that shorten a sliced collective communication,\n"
-           "and record the best chromosomes and their synonyms in the database.\n\n"
-           "search:\n"
-           "  --algo local|paper       local (default): one lineage seeded with simple stacking,\n"
-           "                           few small mutations, keeps the best child if no worse;\n"
-           "                           paper: the paper's GA as written (random start,\n"
-           "                           mutation ratio, strict replacement)\n"
-           "  --pop N                  chromosomes, i.e. lineages (default: local 1, paper 50)\n"
-           "  --children C             children each lineage makes a generation, the best of them\n"
-           "                           replacing it (default 1); they run on all threads: with\n"
-           "                           --pop 1, C = cores is faster (but weaker: data/ga_study.md),\n"
-           "                           C = 1 speculates ahead on the other threads (same result)\n"
-           "  --generations G          (default: local no limit, paper 1000 = 50,000 children)\n"
-           "  --evals N                stop after N simulations in all (default: local 50000, the\n"
-           "                           paper's budget; paper no limit); a local child proven to\n"
-           "                           repeat its parent's run is not simulated and not counted\n"
-           "                           (\"repeats\" in the output)\n"
-           "  --train G                mutation-only generations at the start (default 100)\n"
-           "  --mutation R             paper: ratio of genes redrawn, e.g. 0.1|0.05|0.02 (default 0.05)\n"
-           "  --max-genes K            local: genes changed per child, 1..K (default 8)\n"
-           "  --weights genes|groups|mix  local: pick genes uniformly, or a group (V, I, C, Q)\n"
-           "                           first, uniformly or by the fixed mix 5/30/20/45 %% (default mix)\n"
-           "  --shift P                local: probability that a child also shifts the injection\n"
-           "                           timings of a whole row or column by +-1..3 (default 0)\n"
-           "  --target P               local: probability that a child's first move starts a\n"
-           "                           packet that finished in the parent's last cycles earlier:\n"
-           "                           its source's injection timing -1..3 (default 0.3)\n"
-           "  --target-window W        local: those last cycles (default 3)\n"
-           "  --crossover-interval G   generations between crossovers, 0 = none (default 10)\n"
-           "  --crossover-rate R       probability a gene is copied, 0.1-0.9 (default 0.4)\n"
-           "  --crossover-pairs P      pairs per crossover (default pop/2)\n"
-           "  --ties random|age        order of equal scores when sorting (default random)\n"
-           "  --watchdog G             restart after G generations without a new best (0 = off)\n"
-           "  --lifetime G             maximum age of a chromosome (0 = off; excludes --watchdog)\n"
-           "  --genes V,I,C,Q          genes that evolve (default all); e.g. V,C,Q = without\n"
-           "                           timing adjustment; V,I with --arb C00 = original Cup-Stacking\n"
-           "  --arb Cxx                scheme of every port when C does not evolve (default C00)\n"
-           "  --interval V             V when V does not evolve (default: best simple stacking)\n"
-           "  --stack-vmax V           simple-stacking sweep range l_c..V (default %d)\n"
-           "  --sort-key K             secondary key for equal durations, one of: none, or, ob,\n"
-           "                           te, te-rev, tb, lb, late (packets finishing in the last l_c\n"
-           "                           cycles), late-lb, tail (packets finishing in the last, then\n"
-           "                           the second and third last cycle), late3 (their sum),\n"
-           "                           late-sum (the sum of the tail cycles in the last 2 l_c\n"
-           "                           cycles) (default: local tail, paper none)\n"
-           "  --sort duration|te       first key (te: effective thickness alone, paper T09)\n"
-           "  --fitness estimate       rough estimation (paper 6.2): single-slice runs scored\n"
-           "                           T_e (S'-1) + t_d, then the best is replayed at S' slices\n"
-           "  --estimate-slices S'     (default 2)\n"
-           "  --perturb K              try V-K..V+K at every evaluation and keep the best (paper 7.1;\n"
-           "                           not with --children 2 or more)\n"
-           "  --threads K              evaluation threads (default: all cores); results do not\n"
-           "                           depend on it\n"
-           "  --seed X                 (default 1)\n"
-           "recording:\n"
-           "  --db PATH                database (default nocsim.db); --no-db records nothing\n"
-           "  --record all|sparse      synonyms recorded: every one, or the 1st, 2nd, 4th, 8th, ...\n"
-           "                           of each best score (default: local sparse, paper all)\n"
-           "  --resume RUN             continue an unfinished run of the database with its\n"
-           "                           recorded parameters; only --db, --threads, --save-best,\n"
-           "                           --quiet, --progress-every and --format may be given\n"
-           "  --dry-run                check the options and stop (exit 0 when they are good)\n"
-           "  --save-best FILE         write the best chromosome as a --config file\n"
-           "output:\n"
-           "  --quiet                  no progress line; --progress-every G for a line per G generations\n"
-           "  --format text|json       summary format (default text)\n\n", SIM_STACK_VMAX_DEFAULT);
-    model_opts_help(stdout);
+           "and record the best chromosomes and their synonyms in the database.\n\n");
+    cli_help(stdout, spec);
     printf("\nexamples:\n  nocsim ga --traffic brev --slices 2 --generations 200\n"
            "  nocsim ga --traffic brev --slices 2 --algo paper --watchdog 200   # the paper's setting\n");
 }
@@ -139,6 +148,10 @@ static int parse_genes(const char *v, unsigned *out)
     return 0;
 }
 
+/* The run's parameters as JSON text for the database: the model options,
+ * the GA's (ga_params_json writes them as an object body; read back here
+ * through the library, so a malformed one fails instead of being stored) and
+ * the islands.  NULL: out of memory. */
 static char *params_json(const model_opts *mo, const ga_params *gp, const islands *is)
 {
     char *buf = NULL;
@@ -146,13 +159,17 @@ static char *params_json(const model_opts *mo, const ga_params *gp, const island
     FILE *f = open_memstream(&buf, &len);
     if (!f) return NULL;
     fputc('{', f);
-    model_opts_json(f, mo);
-    fputs(", ", f);
     ga_params_json(gp, f);
-    if (is->on) fprintf(f, ", \"islands\": %d, \"migrate_every\": %d", is->size, is->every);
     fputc('}', f);
     if (fclose(f) != 0) { free(buf); return NULL; }
-    return buf;
+    json_t *g = json_loads(buf, JSON_REJECT_DUPLICATES, NULL), *j = model_opts_json(mo);
+    free(buf);
+    int bad = !g || !j || json_object_update(j, g);
+    if (!bad && is->on) bad |= json_object_update_new(j, json_pack("{s:i, s:i}", "islands", is->size, "migrate_every", is->every));
+    json_decref(g);
+    char *text = bad ? NULL : ujson_text(j);
+    json_decref(j);
+    return text;
 }
 
 /* One progress line on stderr.  0, or -1 with errno when it could not be
@@ -184,19 +201,23 @@ static int applies_to_resume(const char *flag)
     return 0;
 }
 
-/* One GA option at argv[*i] into o.  Returns 1 if consumed, 0 if unknown,
- * -1 on a bad value (message printed). */
-static int parse_ga_option(int argc, char **argv, int *i, ga_opts *o)
+/* A flag that fixes what a run computes, refused with --resume (the first is named). */
+static void note_fixed(ga_opts *o, const char *a)
 {
-    const char *cmd = "ga", *a = argv[*i], *v = NULL;
+    if (!o->fixed_flag && !applies_to_resume(a)) o->fixed_flag = a;
+}
+
+/* One of ga_table's flags into o (a cli_set_fn). */
+static int set_ga_option(void *ctx, const char *cmd, const char *a, const char *v)
+{
+    ga_opts *o = ctx;
     ga_params *gp = &o->gp;
     long x;
     double d;
     int k;
-#define VAL() do { if (!(v = arg_value(cmd, argc, argv, i))) return -1; } while (0)
-#define INTO(field, lo, hi) do { VAL(); if (!arg_int(cmd, a, v, lo, hi, &x)) return -1; field = x; } while (0)
-#define REAL(field, lo, hi) do { VAL(); if (!arg_double(cmd, a, v, lo, hi, &d)) return -1; field = d; } while (0)
-#define PICK(field, type, names, n) do { VAL(); if (!arg_choice(cmd, a, v, names, n, &k)) return -1; field = (type)k; } while (0)
+#define INTO(field, lo, hi) do { if (!arg_int(cmd, a, v, lo, hi, &x)) return -1; field = x; } while (0)
+#define REAL(field, lo, hi) do { if (!arg_double(cmd, a, v, lo, hi, &d)) return -1; field = d; } while (0)
+#define PICK(field, type, names, n) do { if (!arg_choice(cmd, a, v, names, n, &k)) return -1; field = (type)k; } while (0)
     if (!strcmp(a, "--algo")) PICK(gp->algo, ga_algo, ga_algo_names, GA_ALGO_COUNT);
     else if (!strcmp(a, "--pop")) INTO(gp->pop, GA_POP_MIN, GA_POP_MAX);
     else if (!strcmp(a, "--children")) INTO(gp->children, 1, GA_CHILDREN_MAX);
@@ -215,9 +236,8 @@ static int parse_ga_option(int argc, char **argv, int *i, ga_opts *o)
     else if (!strcmp(a, "--ties")) PICK(gp->ties, ga_ties, ga_ties_names, GA_TIES_COUNT);
     else if (!strcmp(a, "--watchdog")) INTO(gp->watchdog, 0, GA_COUNT_MAX);
     else if (!strcmp(a, "--lifetime")) INTO(gp->lifetime, 0, GA_COUNT_MAX);
-    else if (!strcmp(a, "--genes")) { VAL(); if (parse_genes(v, &gp->genes)) return -1; }
+    else if (!strcmp(a, "--genes")) { if (parse_genes(v, &gp->genes)) return -1; }
     else if (!strcmp(a, "--arb")) {
-        VAL();
         if ((gp->arb = vcsel_parse(v)) < 0) return cli_fail(cmd, -1, "--arb: '%s' is not a scheme (allowed: C00-C09)", v);
     }
     else if (!strcmp(a, "--interval")) INTO(gp->interval, 1, SIM_INTERVAL_MAX);
@@ -233,30 +253,37 @@ static int parse_ga_option(int argc, char **argv, int *i, ga_opts *o)
     }
     else if (!strcmp(a, "--estimate-slices")) INTO(gp->estimate_slices, 1, SIM_MAX_SLICES);
     else if (!strcmp(a, "--perturb")) INTO(gp->perturb, 0, GA_PERTURB_MAX);
-    else if (!strcmp(a, "--db")) { VAL(); o->db = v; }
+    else if (!strcmp(a, "--db")) { o->db = v; }
     else if (!strcmp(a, "--no-db")) o->no_db = 1;
     else if (!strcmp(a, "--dry-run")) o->dry_run = 1;
     else if (!strcmp(a, "--islands")) o->is.on = 1;
     else if (!strcmp(a, "--migrate-every")) INTO(o->is.every, 1, GA_COUNT_MAX);
     else if (!strcmp(a, "--resume")) INTO(o->resume, 1, INT64_MAX / 2);
-    else if (!strcmp(a, "--save-best")) { VAL(); o->save_best = v; }
+    else if (!strcmp(a, "--save-best")) { o->save_best = v; }
     else if (!strcmp(a, "--quiet")) o->quiet = 1;
     else if (!strcmp(a, "--progress-every")) INTO(o->every, 1, GA_COUNT_MAX);
     else if (!strcmp(a, "--format")) {
-        VAL();
         if (!arg_format(cmd, v, &o->fmt)) return -1;
         if (o->fmt == FMT_CSV) return cli_fail(cmd, -1, "--format: the summary is text or json");
     }
-    else return 0;
-#undef VAL
+    note_fixed(o, a);
 #undef INTO
 #undef REAL
 #undef PICK
-    return 1;
+    return 0;
 }
 
-/* Fills o from argv and checks it.  Returns EXIT_OK or EXIT_USAGE. */
-static int parse(int argc, char **argv, ga_opts *o)
+/* A model option (model_opts_set) that also counts as fixing the run. */
+static int set_model_option(void *ctx, const char *cmd, const char *a, const char *v)
+{
+    ga_opts *o = ctx;
+    if (model_opts_set(&o->mo, cmd, a, v)) return -1;
+    note_fixed(o, a);
+    return 0;
+}
+
+/* Fills o from argv and checks it.  Returns EXIT_OK, CLI_HELP or EXIT_USAGE. */
+static int parse(int argc, char **argv, ga_opts *o, const cli_spec *spec)
 {
     model_opts_default(&o->mo);
     o->mo.params.slices = 2;
@@ -264,21 +291,16 @@ static int parse(int argc, char **argv, ga_opts *o)
     /* Population, generations and sort key default per algorithm: look for
      * --algo first so the flags after it override those defaults. */
     ga_algo algo = GA_ALGO_LOCAL;
-    for (int i = 1; i + 1 < argc; i++)
-        if (!strcmp(argv[i], "--algo") && !strcmp(argv[i + 1], "paper")) algo = GA_ALGO_PAPER;
+    for (int i = 1; i < argc; i++)
+        if ((i + 1 < argc && !strcmp(argv[i], "--algo") && !strcmp(argv[i + 1], "paper")) ||
+            !strcmp(argv[i], "--algo=paper"))
+            algo = GA_ALGO_PAPER;
     ga_params_for_algo(&o->gp, algo);
     o->gp.threads = sim_pool_default_threads();
     o->db = STORE_DEFAULT_PATH;
     o->fmt = FMT_TEXT;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { o->help = 1; return EXIT_OK; }
-        int r = model_opts_parse("ga", argc, argv, &i, &o->mo);
-        if (r == 0) r = parse_ga_option(argc, argv, &i, o);
-        if (r < 0) return EXIT_USAGE;
-        if (r == 0) { arg_unknown("ga", a); return EXIT_USAGE; }
-        if (!o->fixed_flag && !applies_to_resume(a)) o->fixed_flag = a;
-    }
+    int rc = cli_parse(spec, argc, argv);
+    if (rc != EXIT_OK) return rc;
     o->gp.seed = o->mo.seed;
     /* Rough estimation scores single-slice runs. */
     if (o->gp.fitness == GA_FIT_ESTIMATE) o->mo.params.slices = 1;
@@ -340,8 +362,11 @@ static int open_run(const ga_opts *o, ga_session *s)
         s->g = ga_resume(s->db, o->resume, o->threads_given ? o->gp.threads : -1, err, sizeof err);
         cli_stop_at_once(NULL, NULL);
     } else {
-        char *pj = params_json(&o->mo, &o->gp, &o->is);
-        if (!pj) return cli_fail("ga", EXIT_FAIL, "out of memory");
+        /* Only a recorded run needs its parameters as JSON (an island of
+         * rank > 0 records nothing, and its derived 64-bit seed is beyond
+         * JSON's integers). */
+        char *pj = s->db ? params_json(&o->mo, &o->gp, &o->is) : NULL;
+        if (s->db && !pj) return cli_fail("ga", EXIT_FAIL, "out of memory");
         s->g = ga_new(&o->gp, &o->mo.params, s->t->dest, o->mo.traffic, s->db, NOCSIM_VERSION, pj, err, sizeof err);
         free(pj);
     }
@@ -496,22 +521,29 @@ static void summarize(const ga *g, ga_summary *u)
     u->ratio = u->stack_d > 0 ? (double)u->bm.duration / (double)u->stack_d : 0;
 }
 
-static void print_json(const ga_session *s)
+static int print_json(const ga_session *s)
 {
     const ga *g = s->g;
     const sim_params *rsp = ga_get_sim_params(g);
     ga_summary u;
     summarize(g, &u);
-    printf("{\"run\": %lld, \"traffic\": ", (long long)ga_run_id(g));
-    json_string(stdout, ga_traffic_name(g));
-    printf(", \"size\": %d, \"slices\": %d, \"algo\": \"%s\", \"best_duration\": %lld, \"signature\": \"%08x\", "
-           "\"synonyms\": %lld, \"interval\": %u, \"te\": %lld, \"lb\": %lld, \"stacking\": %lld, "
-           "\"stacking_scheme\": \"%s\", \"stacking_interval\": %u, \"nonsplit\": %lld, \"ratio\": %.4f, "
-           "\"floor\": %lld, \"generations\": %lld, \"evaluations\": %lld, \"repeats\": %lld, \"seconds\": %.2f}\n",
-           rsp->n, rsp->slices, ga_algo_names[ga_get_params(g)->algo], (long long)u.bm.duration, u.crc,
-           (long long)ga_synonyms(g), u.best->interval, (long long)u.bm.te, (long long)u.bm.lb, (long long)u.stack_d,
-           vcsel_name(u.bscheme), u.bint, (long long)u.nonsplit_d, u.ratio, (long long)ga_get_floor(g),
-           (long long)s->p.generation, (long long)s->p.evals, (long long)s->p.repeats, s->p.elapsed);
+    char sig[16];
+    snprintf(sig, sizeof sig, "%08x", u.crc);
+    json_t *j = json_pack("{s:I, s:o, s:i, s:i, s:s, s:I, s:s, s:I, s:i, s:I, s:I, s:I, s:s, s:i, s:I}",
+                          "run", (json_int_t)ga_run_id(g), "traffic", ujson_str(ga_traffic_name(g)), "size", rsp->n,
+                          "slices", rsp->slices, "algo", ga_algo_names[ga_get_params(g)->algo],
+                          "best_duration", (json_int_t)u.bm.duration, "signature", sig, "synonyms", (json_int_t)ga_synonyms(g),
+                          "interval", (int)u.best->interval, "te", (json_int_t)u.bm.te, "lb", (json_int_t)u.bm.lb,
+                          "stacking", (json_int_t)u.stack_d, "stacking_scheme", vcsel_name(u.bscheme),
+                          "stacking_interval", (int)u.bint, "nonsplit", (json_int_t)u.nonsplit_d);
+    if (j && json_object_update_new(j, json_pack("{s:f, s:I, s:I, s:I, s:I, s:f}", "ratio", u.ratio,
+                                                 "floor", (json_int_t)ga_get_floor(g), "generations", (json_int_t)s->p.generation,
+                                                 "evaluations", (json_int_t)s->p.evals, "repeats", (json_int_t)s->p.repeats,
+                                                 "seconds", s->p.elapsed))) {
+        json_decref(j);
+        j = NULL;
+    }
+    return cli_json_out("ga", NULL, j);
 }
 
 static void print_text(const ga_opts *o, const ga_session *s)
@@ -549,7 +581,7 @@ int cmd_ga(int argc, char **argv)
     memset(&o, 0, sizeof o);
     o.is.size = 1;
     o.is.every = 10;
-    for (int i = 1; i < argc; i++)
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
         if (!strcmp(argv[i], "--islands")) o.is.on = 1;
     if (!o.is.on) return ga_command(argc, argv, &o);
 #ifdef NOCSIM_MPI
@@ -568,11 +600,13 @@ int cmd_ga(int argc, char **argv)
 static int ga_command(int argc, char **argv, ga_opts *op)
 {
     ga_opts o = *op;
-    int rc = parse(argc, argv, &o);
-    if (rc != EXIT_OK || o.help) {
-        if (o.help) help();
+    const cli_group groups[] = { { ga_cli_table, set_ga_option, &o }, { model_opts_table, set_model_option, &o } };
+    const cli_spec spec = { "ga", groups, 2, NULL, NULL };
+    int rc = parse(argc, argv, &o, &spec);
+    if (rc == CLI_HELP) help(&spec);
+    if (rc != EXIT_OK) {
         *op = o;
-        return rc;
+        return rc == CLI_HELP ? EXIT_OK : rc;
     }
     if (o.dry_run) {
         traffic *t = o.resume ? NULL : model_opts_traffic("ga", &o.mo);
@@ -592,7 +626,7 @@ static int ga_command(int argc, char **argv, ga_opts *op)
         if (o.is.rank > 0) goto out; /* rank 0 reports the run */
         rc = replay_estimate(&s);
         if (o.save_best && save_best(o.save_best, s.g) != EXIT_OK) rc = EXIT_FAIL;
-        if (o.fmt == FMT_JSON) print_json(&s);
+        if (o.fmt == FMT_JSON) { if (print_json(&s) != EXIT_OK) rc = EXIT_FAIL; }
         else print_text(&o, &s);
     }
 out:

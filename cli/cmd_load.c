@@ -11,6 +11,7 @@
 #include "sim/openloop.h"
 #include "store/store.h"
 #include "traffic/synth.h"
+#include "util/json.h"
 #include "util/parse.h"
 #include "util/quote.h"
 
@@ -18,68 +19,15 @@
 /* Most rates one curve takes. */
 #define MAX_RATES 10000
 
-static void help(void)
-{
-    printf("usage: nocsim load [options]\n\n"
-           "Open-loop traffic: every node generates packets at a rate (flits/node/cycle)\n"
-           "into an unbounded source queue.  Each rate is one point: warm-up until the\n"
-           "mean latency is steady, a measurement window whose packets are tagged, a\n"
-           "drain until every tagged packet has ejected.  One row per rate; the curve\n"
-           "stops after the first saturated point unless --all.\n\n"
-           "network\n"
-           "  --topology mesh|torus  (default mesh)\n"
-           "  --size N | WxH         grid of W x H routers, each side 2..%d (default 8)\n"
-           "  --vcs V                virtual channels per link (default 3)\n"
-           "  --buffer B             flits per input-VC FIFO (default 4)\n"
-           "  --vc-rule any|dateline which VC a header may take: any free VC of its port\n"
-           "                         (mesh default), or its own, one up at each dateline\n"
-           "                         (torus default and only choice on a torus)\n"
-           "  --arb Cxx              VC-selection scheme of every port, C00-C09 (default C00)\n"
-           "  --tie nowrap|plus|minus  torus route at a distance of exactly half a ring\n\n"
-           "traffic\n"
-           "  --traffic P            uniform (default), bcmp brev brot shfl torn trns, bitcomp\n"
-           "                         bitrev shuffle transpose tornado neighbor randperm file:PATH\n"
-           "  --self skip|send       uniform draws itself / fixed points send to themselves\n"
-           "                         (send is BookSim2's uniform; default skip)\n"
-           "  --hotspot NODES:F      a share F in (0, 1] of packets goes to the listed nodes\n"
-           "  --packet MIX           length in flits, or a mix LEN:PROB,... (default 8)\n"
-           "  --process bernoulli|periodic  (default bernoulli)\n"
-           "  --rates A:B:STEP       rates from A to B (default 0.02:1:0.02), each in (0, 1]\n"
-           "  --rate R               one rate\n"
-           "  --all                  run every rate, past saturation too\n"
-           "  --saturation[=P]       then bisect for the saturation point to P (default\n"
-           "                         0.005): the highest stable rate and its accepted\n"
-           "                         throughput (the last rate when none saturates)\n\n"
-           "measurement\n"
-           "  --batch C              cycles per batch (default 1000)\n"
-           "  --warmup MIN:MAX       warm-up batches (default 3:20); steady when two batch\n"
-           "                         means differ by at most --warmup-tolerance (default 0.05)\n"
-           "  --window K             measurement batches (default 10; CI95 by batch means)\n"
-           "  --drain-cap C          most drain cycles (default 20000)\n"
-           "  --accept-tolerance F   saturated when accepted < (1-F) offered (default 0.02)\n"
-           "  --latency-limit L      saturated when mean latency > L (default 500)\n"
-           "  --per-flow             also saturated when one source gets less than (1-F)\n"
-           "                         of its own flits through (stricter than the field's rule)\n\n"
-           "run and output\n"
-           "  --seed S               every random choice (default 1)\n"
-           "  --threads N            points run at once (default: all cores)\n"
-           "  --format F             text | json | csv (default text)\n"
-           "  --quiet                no progress lines on stderr\n"
-           "  --db PATH              record the run and each point as it finishes\n"
-           "                         (default nocsim.db); --no-db records nothing\n\n"
-           "example: nocsim load --topology mesh --size 8 --traffic uniform --rates 0.02:0.60:0.02\n",
-           OL_MAX_SIDE);
-}
-
 typedef struct {
     ol_params p;
     const char *traffic, *hotspot;
     synth_self self;
-    int topo_set, rule_set;
+    int rule_set;
     double r0, r1, step;
-    int all, quiet, threads, no_db;
+    int all, quiet, threads, no_db, saturation;
     const char *db, *packet;
-    double sat_precision;    /* 0: no bisection */
+    double sat_precision;    /* the bisection's, with saturation */
     uint64_t seed;
     out_format fmt;
 } load_opts;
@@ -150,7 +98,137 @@ bad:
     return false;
 }
 
-static int parse(int argc, char **argv, load_opts *o)
+static const cli_opt load_table[] = {
+    CLI_HEADING("network:"),
+    { "--topology", 0, "mesh|torus", "(default mesh)" },
+    { "--size", 0, "N|WxH", "grid of W x H routers, each side 2.." CLI_STR(OL_MAX_SIDE) " (default 8)" },
+    { "--vcs", 0, "V", "virtual channels per link (default 3)" },
+    { "--buffer", 0, "B", "flits per input-VC FIFO (default 4)" },
+    { "--vc-rule", 0, "any|dateline", "which VC a header may take: any free VC of its port\n"
+                                      "(mesh default), or its own, one up at each dateline\n"
+                                      "(torus default and only choice on a torus)" },
+    { "--arb", 0, "Cxx", "VC-selection scheme of every port, C00-C09 (default C00)" },
+    { "--tie", 0, "nowrap|plus|minus", "torus route at a distance of exactly half a ring" },
+    CLI_HEADING("traffic:"),
+    { "--traffic", 0, "P", "uniform (default), bcmp brev brot shfl torn trns, bitcomp\n"
+                           "bitrev shuffle transpose tornado neighbor randperm file:PATH" },
+    { "--self", 0, "skip|send", "uniform draws itself / fixed points send to themselves\n"
+                                "(send is BookSim2's uniform; default skip)" },
+    { "--hotspot", 0, "NODES:F", "a share F in (0, 1] of packets goes to the listed nodes" },
+    { "--packet", 0, "MIX", "length in flits, or a mix LEN:PROB,... (default 8)" },
+    { "--process", 0, "bernoulli|periodic", "(default bernoulli)" },
+    { "--rates", 0, "A:B:STEP", "rates from A to B (default 0.02:1:0.02), each in (0, 1]" },
+    { "--rate", 0, "R", "one rate" },
+    { "--all", 0, NULL, "run every rate, past saturation too" },
+    { "--saturation", 0, NULL, "then bisect for the saturation point (--precision): the\n"
+                               "highest stable rate and its accepted throughput (the last\n"
+                               "rate when none saturates)" },
+    { "--precision", 0, "P", "the bisection's precision (default 0.005)" },
+    CLI_HEADING("measurement:"),
+    { "--batch", 0, "C", "cycles per batch (default 1000)" },
+    { "--warmup", 0, "MIN:MAX", "warm-up batches (default 3:20); steady when two batch\n"
+                                "means differ by at most --warmup-tolerance" },
+    { "--warmup-tolerance", 0, "F", "(default 0.05)" },
+    { "--window", 0, "K", "measurement batches (default 10; CI95 by batch means)" },
+    { "--drain-cap", 0, "C", "most drain cycles (default 20000)" },
+    { "--accept-tolerance", 0, "F", "saturated when accepted < (1-F) offered (default 0.02)" },
+    { "--latency-limit", 0, "L", "saturated when mean latency > L (default 500)" },
+    { "--per-flow", 0, NULL, "also saturated when one source's backlog outgrows 8 packets\n"
+                             "and F of its window's traffic (stricter than the field's rule)" },
+    CLI_HEADING("run and output:"),
+    { "--seed", 's', "S", "every random choice (default 1)" },
+    { "--threads", 'j', "N", "points run at once (default: all cores)" },
+    { "--format", 0, "F", "text | json | csv (default text)" },
+    { "--quiet", 'q', NULL, "no progress lines on stderr" },
+    { "--db", 0, "PATH", "record the run and each point as it finishes (default\n"
+                         "nocsim.db)" },
+    { "--no-db", 0, NULL, "record nothing" },
+    CLI_END
+};
+
+static void help(const cli_spec *spec)
+{
+    printf("usage: nocsim load [options]\n\n"
+           "Open-loop traffic: every node generates packets at a rate (flits/node/cycle)\n"
+           "into an unbounded source queue.  Each rate is one point: warm-up until the\n"
+           "mean latency is steady, a measurement window whose packets are tagged, a\n"
+           "drain until every tagged packet has ejected.  One row per rate; the curve\n"
+           "stops after the first saturated point unless --all.\n\n");
+    cli_help(stdout, spec);
+    printf("\nexample: nocsim load --topology mesh --size 8 --traffic uniform --rates 0.02:0.60:0.02\n");
+}
+
+/* Where parsing keeps the grid until the topology is known. */
+typedef struct {
+    load_opts *o;
+    int w, h;
+} load_parse;
+
+/* One of load_table's flags (a cli_set_fn). */
+static int set_option(void *ctx, const char *cmd, const char *a, const char *v)
+{
+    load_parse *lp = ctx;
+    load_opts *o = lp->o;
+    long x;
+    double d;
+    int k;
+    char err[256];
+#define CHOICE(names) do { if (!arg_choice(cmd, a, v, names, (int)(sizeof names / sizeof names[0]), &k)) return -1; } while (0)
+#define INT(lo, hi) do { if (!arg_int(cmd, a, v, lo, hi, &x)) return -1; } while (0)
+#define REAL(lo, hi) do { if (!arg_double(cmd, a, v, lo, hi, &d)) return -1; } while (0)
+    if (!strcmp(a, "--topology")) { CHOICE(topo_names); o->p.net.rp.topo = (route_topology)k; }
+    else if (!strcmp(a, "--size")) return parse_size(v, &lp->w, &lp->h) ? 0 : -1;
+    else if (!strcmp(a, "--vcs")) { INT(1, SIM_MAX_VCS); o->p.net.vcs = (int)x; }
+    else if (!strcmp(a, "--buffer")) { INT(1, 255); o->p.net.buffer = (int)x; }
+    else if (!strcmp(a, "--vc-rule")) { CHOICE(rule_names); o->p.net.vc_rule = (route_vc_rule)k; o->rule_set = 1; }
+    else if (!strcmp(a, "--arb")) {
+        if ((o->p.net.scheme = vcsel_parse(v)) < 0) return cli_fail(cmd, EXIT_USAGE, "--arb: '%s' is not a scheme (allowed: C00-C09)", v), -1;
+    }
+    else if (!strcmp(a, "--tie")) { CHOICE(tie_names); o->p.net.rp.tie = (route_tie)k; }
+    else if (!strcmp(a, "--traffic")) o->traffic = v;
+    else if (!strcmp(a, "--self")) { CHOICE(self_names); o->self = (synth_self)k; }
+    else if (!strcmp(a, "--hotspot")) o->hotspot = v;
+    else if (!strcmp(a, "--packet")) {
+        if (ol_parse_packet_mix(&o->p, v, err, sizeof err)) return cli_fail(cmd, EXIT_USAGE, "%s", err), -1;
+        o->packet = v;
+    }
+    else if (!strcmp(a, "--process")) { CHOICE(process_names); o->p.process = (ol_process)k; }
+    else if (!strcmp(a, "--rates")) return parse_rates(v, o) ? 0 : -1;
+    else if (!strcmp(a, "--rate")) {
+        if (parse_real(v, 0.0, 1.0, &d) != PARSE_OK || d <= 0)
+            return cli_fail(cmd, EXIT_USAGE, "--rate: '%s' is not a rate in (0, 1]", v), -1;
+        o->r0 = o->r1 = o->step = d;
+    }
+    else if (!strcmp(a, "--all")) o->all = 1;
+    else if (!strcmp(a, "--saturation")) o->saturation = 1;
+    else if (!strcmp(a, "--precision")) { REAL(1e-4, 0.5); o->sat_precision = d; }
+    else if (!strcmp(a, "--batch")) { INT(10, 1000000); o->p.batch = (int)x; }
+    else if (!strcmp(a, "--warmup")) {
+        long lo, hi;
+        if (!arg_range(cmd, a, v, 1, 10000, &lo, &hi)) return -1;
+        o->p.warmup_min = (int)lo;
+        o->p.warmup_max = (int)hi;
+    }
+    else if (!strcmp(a, "--warmup-tolerance")) { REAL(0, 1); o->p.warmup_tol = d; }
+    else if (!strcmp(a, "--window")) { INT(2, 10000); o->p.window = (int)x; }
+    else if (!strcmp(a, "--drain-cap")) { INT(0, 100000000); o->p.drain_cap = x; }
+    else if (!strcmp(a, "--accept-tolerance")) { REAL(0, 0.99); o->p.accept_tol = d; }
+    else if (!strcmp(a, "--latency-limit")) { REAL(1, 1e9); o->p.latency_limit = d; }
+    else if (!strcmp(a, "--per-flow")) o->p.per_flow = 1;
+    else if (!strcmp(a, "--seed")) { INT(0, 2147483647L); o->seed = (uint64_t)x; }
+    else if (!strcmp(a, "--threads")) { INT(1, 1024); o->threads = (int)x; }
+    else if (!strcmp(a, "--format")) return arg_format(cmd, v, &o->fmt) ? 0 : -1;
+    else if (!strcmp(a, "--quiet")) o->quiet = 1;
+    else if (!strcmp(a, "--db")) o->db = v;
+    else if (!strcmp(a, "--no-db")) o->no_db = 1;
+#undef CHOICE
+#undef INT
+#undef REAL
+    return 0;
+}
+
+/* Fills o from argv: EXIT_OK, CLI_HELP, or EXIT_USAGE after a message. */
+static int parse(int argc, char **argv, load_opts *o, const cli_spec *spec, load_parse *lp)
 {
     ol_params_default(&o->p);
     o->traffic = "uniform";
@@ -160,85 +238,21 @@ static int parse(int argc, char **argv, load_opts *o)
     o->r1 = 1.0;
     o->step = 0.02;
     o->seed = 1;
+    o->sat_precision = 0.005;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     o->threads = cores > 0 ? (int)cores : 1;
-    int w = 8, h = 8, k;
-    long x;
-    double d;
-    char err[256];
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-#define VALUE() do { if (!(v = arg_value(CMD, argc, argv, &i))) return EXIT_USAGE; } while (0)
-#define CHOICE(names) do { VALUE(); if (!arg_choice(CMD, a, v, names, (int)(sizeof names / sizeof names[0]), &k)) return EXIT_USAGE; } while (0)
-#define INT(lo, hi) do { VALUE(); if (!arg_int(CMD, a, v, lo, hi, &x)) return EXIT_USAGE; } while (0)
-#define REAL(lo, hi) do { VALUE(); if (!arg_double(CMD, a, v, lo, hi, &d)) return EXIT_USAGE; } while (0)
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { help(); return -1; }
-        else if (!strcmp(a, "--topology")) { CHOICE(topo_names); o->p.net.rp.topo = (route_topology)k; o->topo_set = 1; }
-        else if (!strcmp(a, "--size")) { VALUE(); if (!parse_size(v, &w, &h)) return EXIT_USAGE; }
-        else if (!strcmp(a, "--vcs")) { INT(1, SIM_MAX_VCS); o->p.net.vcs = (int)x; }
-        else if (!strcmp(a, "--buffer")) { INT(1, 255); o->p.net.buffer = (int)x; }
-        else if (!strcmp(a, "--vc-rule")) { CHOICE(rule_names); o->p.net.vc_rule = (route_vc_rule)k; o->rule_set = 1; }
-        else if (!strcmp(a, "--arb")) {
-            VALUE();
-            if ((o->p.net.scheme = vcsel_parse(v)) < 0)
-                return cli_fail(CMD, EXIT_USAGE, "--arb: '%s' is not a scheme (allowed: C00-C09)", v);
-        }
-        else if (!strcmp(a, "--tie")) { CHOICE(tie_names); o->p.net.rp.tie = (route_tie)k; }
-        else if (!strcmp(a, "--traffic")) { VALUE(); o->traffic = v; }
-        else if (!strcmp(a, "--self")) { CHOICE(self_names); o->self = (synth_self)k; }
-        else if (!strcmp(a, "--hotspot")) { VALUE(); o->hotspot = v; }
-        else if (!strcmp(a, "--packet")) {
-            VALUE();
-            if (ol_parse_packet_mix(&o->p, v, err, sizeof err)) return cli_fail(CMD, EXIT_USAGE, "%s", err);
-            o->packet = v;
-        }
-        else if (!strcmp(a, "--process")) { CHOICE(process_names); o->p.process = (ol_process)k; }
-        else if (!strcmp(a, "--rates")) { VALUE(); if (!parse_rates(v, o)) return EXIT_USAGE; }
-        else if (!strcmp(a, "--rate")) {
-            VALUE();
-            if (parse_real(v, 0.0, 1.0, &d) != PARSE_OK || d <= 0)
-                return cli_fail(CMD, EXIT_USAGE, "--rate: '%s' is not a rate in (0, 1]", v);
-            o->r0 = o->r1 = o->step = d;
-        }
-        else if (!strcmp(a, "--all")) o->all = 1;
-        else if (!strcmp(a, "--saturation")) o->sat_precision = 0.005;
-        else if (!strncmp(a, "--saturation=", 13)) {
-            if (!arg_double(CMD, "--saturation", a + 13, 1e-4, 0.5, &o->sat_precision)) return EXIT_USAGE;
-        }
-        else if (!strcmp(a, "--batch")) { INT(10, 1000000); o->p.batch = (int)x; }
-        else if (!strcmp(a, "--warmup")) {
-            long lo, hi;
-            VALUE();
-            if (!arg_range(CMD, a, v, 1, 10000, &lo, &hi)) return EXIT_USAGE;
-            o->p.warmup_min = (int)lo;
-            o->p.warmup_max = (int)hi;
-        }
-        else if (!strcmp(a, "--warmup-tolerance")) { REAL(0, 1); o->p.warmup_tol = d; }
-        else if (!strcmp(a, "--window")) { INT(2, 10000); o->p.window = (int)x; }
-        else if (!strcmp(a, "--drain-cap")) { INT(0, 100000000); o->p.drain_cap = x; }
-        else if (!strcmp(a, "--accept-tolerance")) { REAL(0, 0.99); o->p.accept_tol = d; }
-        else if (!strcmp(a, "--latency-limit")) { REAL(1, 1e9); o->p.latency_limit = d; }
-        else if (!strcmp(a, "--per-flow")) o->p.per_flow = 1;
-        else if (!strcmp(a, "--seed")) { INT(0, 2147483647L); o->seed = (uint64_t)x; }
-        else if (!strcmp(a, "--threads")) { INT(1, 1024); o->threads = (int)x; }
-        else if (!strcmp(a, "--format")) { VALUE(); if (!arg_format(CMD, v, &o->fmt)) return EXIT_USAGE; }
-        else if (!strcmp(a, "--quiet")) o->quiet = 1;
-        else if (!strcmp(a, "--db")) { VALUE(); o->db = v; }
-        else if (!strcmp(a, "--no-db")) o->no_db = 1;
-        else { arg_unknown(CMD, a); return EXIT_USAGE; }
-#undef VALUE
-#undef CHOICE
-#undef INT
-#undef REAL
-    }
+    lp->o = o;
+    lp->w = lp->h = 8;
+    int rc = cli_parse(spec, argc, argv);
+    if (rc != EXIT_OK) return rc;
     route_params *rp = &o->p.net.rp;
-    rp->w = rp->n = w;
-    rp->h = h;
+    rp->w = rp->n = lp->w;
+    rp->h = lp->h;
     if (!o->rule_set) o->p.net.vc_rule = rp->topo == TOPO_MESH ? VCRULE_ANY : VCRULE_DATELINE;
     if (rp->topo == TOPO_TORUS && o->p.net.vc_rule == VCRULE_ANY)
         return cli_fail(CMD, EXIT_USAGE, "--vc-rule any: only on a mesh (a torus needs its datelines)");
-    if (rp->topo == TOPO_TORUS && (w % 2 || h % 2))
-        return cli_fail(CMD, EXIT_USAGE, "--size %dx%d: a torus needs even sides", w, h);
+    if (rp->topo == TOPO_TORUS && (lp->w % 2 || lp->h % 2))
+        return cli_fail(CMD, EXIT_USAGE, "--size %dx%d: a torus needs even sides", lp->w, lp->h);
     if (rp->topo == TOPO_TORUS && o->p.net.vcs < 3)
         return cli_fail(CMD, EXIT_USAGE, "--vcs %d: a torus needs at least 3 (datelines)", o->p.net.vcs);
     return EXIT_OK;
@@ -302,29 +316,21 @@ static int open_run(const load_opts *o, const synth *s, recorder *r)
     int rc = EXIT_OK;
     if (!(r->db = cli_store_open(CMD, o->db, STORE_CREATE, &rc))) return rc;
     const ol_params *p = &o->p;
-    char *params = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&params, &len);
-    if (!f) return cli_fail(CMD, EXIT_FAIL, "out of memory");
     double hops, t0 = ol_zero_load(p, s, &hops), bound = ol_channel_bound(p, s, NULL, 0);
-    fprintf(f, "{\"topology\": \"%s\", \"width\": %d, \"height\": %d, \"vc_rule\": \"%s\", \"vcs\": %d, "
-               "\"buffer\": %d, \"arb\": \"%s\", \"tie\": \"%s\", \"packet\": ",
-            topo_names[p->net.rp.topo], p->net.rp.w, p->net.rp.h, rule_names[p->net.vc_rule], p->net.vcs,
-            p->net.buffer, vcsel_name(p->net.scheme), tie_names[p->net.rp.tie]);
-    json_string(f, o->packet);
-    fprintf(f, ", \"process\": \"%s\", \"self\": \"%s\", \"hotspot\": ", process_names[p->process],
-            self_names[o->self]);
-    if (o->hotspot) json_string(f, o->hotspot);
-    else fprintf(f, "null");
-    fprintf(f, ", \"per_flow\": %d, \"batch\": %d, \"warmup_min\": %d, \"warmup_max\": %d, "
-               "\"warmup_tolerance\": %g, \"window\": %d, \"drain_cap\": %lld, \"accept_tolerance\": %g, "
-               "\"latency_limit\": %g, \"zero_load\": %.6f, \"avg_hops\": %.6f, \"bound\": %.6f}",
-            p->per_flow, p->batch, p->warmup_min, p->warmup_max, p->warmup_tol, p->window, (long long)p->drain_cap,
-            p->accept_tol, p->latency_limit, t0, hops, bound);
-    if (fclose(f)) {
-        free(params);
-        return cli_fail(CMD, EXIT_FAIL, "out of memory");
-    }
+    json_t *j = json_pack("{s:s, s:i, s:i, s:s, s:i, s:i, s:s, s:s, s:o, s:s, s:s, s:o, s:b, s:i, s:i, s:i, s:f, "
+                          "s:i, s:I, s:f, s:f, s:f, s:f, s:f}",
+                          "topology", topo_names[p->net.rp.topo], "width", p->net.rp.w, "height", p->net.rp.h,
+                          "vc_rule", rule_names[p->net.vc_rule], "vcs", p->net.vcs, "buffer", p->net.buffer,
+                          "arb", vcsel_name(p->net.scheme), "tie", tie_names[p->net.rp.tie], "packet",
+                          ujson_str(o->packet), "process", process_names[p->process], "self", self_names[o->self],
+                          "hotspot", o->hotspot ? ujson_str(o->hotspot) : json_null(), "per_flow", p->per_flow,
+                          "batch", p->batch, "warmup_min", p->warmup_min, "warmup_max", p->warmup_max,
+                          "warmup_tolerance", p->warmup_tol, "window", p->window, "drain_cap", (json_int_t)p->drain_cap,
+                          "accept_tolerance", p->accept_tol, "latency_limit", p->latency_limit, "zero_load", t0,
+                          "avg_hops", hops, "bound", bound);
+    char *params = j ? ujson_text(j) : NULL;
+    json_decref(j);
+    if (!params) return cli_fail(CMD, EXIT_FAIL, "out of memory");
     store_run run = store_run_init("load");
     run.version = NOCSIM_VERSION;
     run.seed = o->seed;
@@ -344,6 +350,20 @@ static int open_run(const load_opts *o, const synth *s, recorder *r)
 #define CSV_HEAD "rate,offered,accepted,latency,ci95,network_latency,p50,p99,max,hops,tagged,tagged_done," \
                  "warmup_cycles,drain_cycles,cycles,steady,saturated"
 
+/* One point as a JSON object (NULL: out of memory). */
+static json_t *row_json(const ol_point *pt)
+{
+    char why[64];
+    return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:I, s:I, s:f, s:I, s:I, s:I, s:I, s:I, s:b, s:s}",
+                     "rate", pt->rate, "offered", pt->offered, "accepted", pt->accepted, "latency", pt->lat_avg,
+                     "ci95", pt->lat_ci95, "network_latency", pt->net_avg, "p50", (json_int_t)pt->lat_p50,
+                     "p99", (json_int_t)pt->lat_p99, "max", (json_int_t)pt->lat_max, "hops", pt->hops_avg,
+                     "tagged", (json_int_t)pt->tagged, "tagged_done", (json_int_t)pt->tagged_done,
+                     "warmup_cycles", (json_int_t)pt->warmup_cycles, "drain_cycles", (json_int_t)pt->drain_cycles,
+                     "cycles", (json_int_t)pt->cycles, "steady", pt->steady,
+                     "saturated", sat_reasons(pt->saturated, why, sizeof why));
+}
+
 static void print_row(FILE *f, out_format fmt, const ol_point *pt)
 {
     char why[64];
@@ -354,22 +374,15 @@ static void print_row(FILE *f, out_format fmt, const ol_point *pt)
                 (long long)pt->lat_p99, (long long)pt->lat_max, pt->hops_avg, (long long)pt->tagged,
                 (long long)pt->tagged_done, (long long)pt->warmup_cycles, (long long)pt->drain_cycles,
                 (long long)pt->cycles, pt->steady, sat);
-    else if (fmt == FMT_JSON)
-        fprintf(f, "  {\"rate\": %.6g, \"offered\": %.6f, \"accepted\": %.6f, \"latency\": %.3f, \"ci95\": %.3f, "
-                   "\"network_latency\": %.3f, \"p50\": %lld, \"p99\": %lld, \"max\": %lld, \"hops\": %.4f, "
-                   "\"tagged\": %lld, \"tagged_done\": %lld, \"warmup_cycles\": %lld, \"drain_cycles\": %lld, "
-                   "\"cycles\": %lld, \"steady\": %s, \"saturated\": \"%s\"}",
-                pt->rate, pt->offered, pt->accepted, pt->lat_avg, pt->lat_ci95, pt->net_avg, (long long)pt->lat_p50,
-                (long long)pt->lat_p99, (long long)pt->lat_max, pt->hops_avg, (long long)pt->tagged,
-                (long long)pt->tagged_done, (long long)pt->warmup_cycles, (long long)pt->drain_cycles,
-                (long long)pt->cycles, pt->steady ? "true" : "false", sat);
     else
         fprintf(f, "%6.3f %8.4f %8.4f %9.2f %7.2f %9.2f %6lld %6lld %7lld %6.2f %8lld  %s\n", pt->rate, pt->offered,
                 pt->accepted, pt->lat_avg, pt->lat_ci95, pt->net_avg, (long long)pt->lat_p50, (long long)pt->lat_p99,
                 (long long)pt->lat_max, pt->hops_avg, (long long)pt->tagged, sat);
 }
 
-static void print_all(const load_opts *o, const synth *s, const ol_point *pts, int n, const ol_point *sat)
+/* The curve on stdout in o->fmt.  EXIT_OK, or EXIT_FAIL after a message
+ * (out of memory for the JSON). */
+static int print_all(const load_opts *o, const synth *s, const ol_point *pts, int n, const ol_point *sat)
 {
     const route_params *rp = &o->p.net.rp;
     double hops, t0 = ol_zero_load(&o->p, s, &hops);
@@ -382,30 +395,32 @@ static void print_all(const load_opts *o, const synth *s, const ol_point *pts, i
             printf("%s,%dx%d,%s,%.4f,%.4f,", topo, rp->w, rp->h, o->traffic, t0, bound);
             print_row(stdout, FMT_CSV, &pts[k]);
         }
-        return;
+        return EXIT_OK;
     }
     if (o->fmt == FMT_JSON) {
-        printf("{\"nocsim\": \"%s\", \"schema\": \"load/1\", \"topology\": \"%s\", \"size\": \"%dx%d\", \"traffic\": ",
-               NOCSIM_VERSION, topo, rp->w, rp->h);
-        json_string(stdout, o->traffic);
         int senders = 0;
         for (int i = 0; i < s->nodes; i++) senders += synth_sends(s, i);
-        printf(", \"vc_rule\": \"%s\", \"vcs\": %d, \"buffer\": %d, \"arb\": \"%s\", \"seed\": %llu,\n"
-               " \"nodes\": %d, \"senders\": %d, \"zero_load\": %.4f, \"avg_hops\": %.4f, \"bound\": %.4f, "
-               "\"busiest\": ",
-               rule_names[o->p.net.vc_rule], o->p.net.vcs, o->p.net.buffer, vcsel_name(o->p.net.scheme),
-               (unsigned long long)o->seed, s->nodes, senders, t0, hops, bound);
-        json_string(stdout, busiest);
-        if (o->sat_precision > 0)
-            printf(", \"saturation\": {\"rate\": %.4f, \"accepted\": %.4f, \"latency\": %.2f}", sat->rate,
-                   sat->accepted, sat->lat_avg);
-        printf(",\n \"points\": [\n");
-        for (int k = 0; k < n; k++) {
-            print_row(stdout, FMT_JSON, &pts[k]);
-            printf("%s\n", k + 1 < n ? "," : "");
+        json_t *rows = json_array();
+        int bad = !rows;
+        for (int k = 0; !bad && k < n; k++) bad |= json_array_append_new(rows, row_json(&pts[k]));
+        json_t *doc = json_pack("{s:s, s:s, s:o, s:s, s:i, s:i, s:s, s:I, s:i, s:i, s:f, s:f, s:f, s:s, s:o}",
+                                "topology", topo, "size", "", "traffic", ujson_str(o->traffic),
+                                "vc_rule", rule_names[o->p.net.vc_rule], "vcs", o->p.net.vcs,
+                                "buffer", o->p.net.buffer, "arb", vcsel_name(o->p.net.scheme),
+                                "seed", (json_int_t)o->seed, "nodes", s->nodes, "senders", senders, "zero_load", t0,
+                                "avg_hops", hops, "bound", bound, "busiest", busiest, "points", rows);
+        char size[32];
+        snprintf(size, sizeof size, "%dx%d", rp->w, rp->h);
+        if (doc && json_object_set_new(doc, "size", json_string(size))) bad = 1;
+        if (doc && o->saturation)
+            bad |= json_object_set_new(doc, "saturation",
+                                       json_pack("{s:f, s:f, s:f}", "rate", sat->rate, "accepted", sat->accepted,
+                                                 "latency", sat->lat_avg));
+        if (bad) {
+            json_decref(doc);
+            return cli_fail(CMD, EXIT_FAIL, "out of memory");
         }
-        printf(" ]}\n");
-        return;
+        return cli_json_out(CMD, NULL, doc);
     }
     printf("%s on a %dx%d %s, %s VC rule, %d VCs x %d flits, %s, packets of %.3g flits (mean)\n", o->traffic, rp->w,
            rp->h, topo, rule_names[o->p.net.vc_rule], o->p.net.vcs, o->p.net.buffer, vcsel_name(o->p.net.scheme),
@@ -414,17 +429,21 @@ static void print_all(const load_opts *o, const synth *s, const ol_point *pts, i
            busiest);
     printf("  rate  offered accepted   latency    ci95   network    p50    p99     max   hops   tagged  saturated\n");
     for (int k = 0; k < n; k++) print_row(stdout, FMT_TEXT, &pts[k]);
-    if (o->sat_precision > 0)
+    if (o->saturation)
         printf("saturation: rate %.4f, accepted %.4f flits/node/cycle, latency %.2f (bisection to %g)\n", sat->rate,
                sat->accepted, sat->lat_avg, o->sat_precision);
+    return EXIT_OK;
 }
 
 int cmd_load(int argc, char **argv)
 {
     load_opts o = { 0 };
-    int rc = parse(argc, argv, &o);
-    if (rc < 0) return EXIT_OK;
-    if (rc) return rc;
+    load_parse lp = { 0 };
+    const cli_group groups[] = { { load_table, set_option, &lp } };
+    const cli_spec spec = { CMD, groups, 1, NULL, NULL };
+    int rc = parse(argc, argv, &o, &spec, &lp);
+    if (rc == CLI_HELP) help(&spec);
+    if (rc != EXIT_OK) return rc == CLI_HELP ? EXIT_OK : rc;
     char err[512];
     if (ol_params_check(&o.p, err, sizeof err)) return cli_fail(CMD, EXIT_USAGE, "%s", err);
     synth *s = synth_new(o.traffic, o.p.net.rp.w, o.p.net.rp.h, o.self, o.seed, err, sizeof err);
@@ -454,7 +473,7 @@ int cmd_load(int argc, char **argv)
         if (r < 0) rc = cli_fail(CMD, EXIT_FAIL, "%s", err);
         else if (r > 0) rc = cli_signal_status(cli_stop_signal());
     }
-    if (!rc && o.sat_precision > 0) {
+    if (!rc && o.saturation) {
         /* Between the last stable point and the first saturated one. */
         int first = 0;
         while (first < done && !pts[first].saturated) first++;
@@ -473,7 +492,10 @@ int cmd_load(int argc, char **argv)
         if (store_run_set_status(rec.db, rec.run, "finished", err, sizeof err) != STORE_OK)
             rc = cli_fail(CMD, EXIT_FAIL, "%s", err);
     }
-    if (!rc || done > 0) print_all(&o, s, pts, done, &sat);
+    if (!rc || done > 0) {
+        int prc = print_all(&o, s, pts, done, &sat);
+        if (!rc) rc = prc;
+    }
     if (rc && rc != EXIT_USAGE && cli_stop_signal())
         cli_fail(CMD, rc, "stopped by a signal after %d point(s)%s", done,
                  rec.db ? "; the finished points are in the database" : "");

@@ -15,58 +15,69 @@ typedef struct {
     int post_stack;
 } method_cmd;
 
-static void help(const method_cmd *mc)
-{
-    printf("usage: nocsim %s --run RUN [options]\n\n%s\n\n", mc->name, mc->summary);
-    printf("  --run RUN       the source run (a GA run, or a run derived from one)\n"
-           "  --slices S      slices to replay at (default: %s)\n", mc->post_stack ? "the run's" : "2");
-    if (mc->post_stack)
-        printf("  --all           every synonym, without the paper's metric filter\n");
-    else
-        printf("  --best-only     only the run's best chromosome (as rough estimation does)\n"
-               "  --synonyms      only the run's synonyms (default: every recorded chromosome)\n");
-    printf("  --limit N       at most N candidates\n"
-           "  --db PATH       database (default nocsim.db)\n"
-           "  --no-record     do not record the result as a run\n"
-           "  --threads K     (default: all cores)\n"
-           "  --format F      text | json (default text)\n");
-}
-
 typedef struct {
     const char *db;
     long run, slices, limit, threads;   /* slices 0 = the method's default */
-    int record, help;
+    int record;
     method_options opt;
     out_format fmt;
 } method_opts;
 
-/* Fills o from argv.  Returns EXIT_OK, or EXIT_USAGE after a message. */
-static int parse(const method_cmd *mc, int argc, char **argv, method_opts *o)
+static const cli_opt method_head_table[] = {
+    { "--run", 0, "RUN", "the source run (a GA run, or a run derived from one)" },
+    CLI_END
+};
+static const cli_opt extrapolate_table[] = {
+    { "--slices", 0, "S", "slices to replay at (default: 2)" },
+    { "--best-only", 0, NULL, "only the run's best chromosome (as rough estimation does)" },
+    { "--synonyms", 0, NULL, "only the run's synonyms (default: every recorded chromosome)" },
+    CLI_END
+};
+static const cli_opt post_stack_table[] = {
+    { "--slices", 0, "S", "slices to replay at (default: the run's)" },
+    { "--all", 0, NULL, "every synonym, without the paper's metric filter" },
+    CLI_END
+};
+static const cli_opt method_tail_table[] = {
+    { "--limit", 0, "N", "at most N candidates" },
+    { "--db", 0, "PATH", "database (default " STORE_DEFAULT_PATH ")" },
+    { "--no-record", 0, NULL, "do not record the result as a run" },
+    { "--threads", 'j', "K", "(default: all cores)" },
+    { "--format", 0, "F", "text | json (default text)" },
+    CLI_END
+};
+
+/* One flag of the method tables into o (a cli_set_fn). */
+static int set_option(void *ctx, const char *cmd, const char *a, const char *v)
 {
-    const char *cmd = mc->name, *v;
+    method_opts *o = ctx;
+    if (!strcmp(a, "--run")) { if (!arg_int(cmd, a, v, 1, INT64_MAX / 2, &o->run)) return -1; }
+    else if (!strcmp(a, "--slices")) { if (!arg_int(cmd, a, v, 1, SIM_MAX_SLICES, &o->slices)) return -1; }
+    else if (!strcmp(a, "--limit")) { if (!arg_int(cmd, a, v, 1, INT64_MAX / 2, &o->limit)) return -1; }
+    else if (!strcmp(a, "--threads")) { if (!arg_int(cmd, a, v, 1, SIM_POOL_MAX_THREADS, &o->threads)) return -1; }
+    else if (!strcmp(a, "--db")) o->db = v;
+    else if (!strcmp(a, "--no-record")) o->record = 0;
+    else if (!strcmp(a, "--all")) o->opt.set = MINE_SYNONYMS;
+    else if (!strcmp(a, "--best-only")) o->opt.set = MINE_BEST;
+    else if (!strcmp(a, "--synonyms")) o->opt.set = MINE_SYNONYMS;
+    else if (!strcmp(a, "--format")) {
+        if (!arg_format(cmd, v, &o->fmt)) return -1;
+        if (o->fmt == FMT_CSV) return cli_fail(cmd, -1, "--format: text or json");
+    }
+    return 0;
+}
+
+/* Fills o from argv.  Returns EXIT_OK, CLI_HELP, or EXIT_USAGE after a message. */
+static int parse(const method_cmd *mc, int argc, char **argv, method_opts *o, const cli_spec *spec)
+{
+    const char *cmd = mc->name;
     o->db = STORE_DEFAULT_PATH;
     o->threads = sim_pool_default_threads();
     o->record = 1;
     o->opt.set = mc->post_stack ? MINE_SYNONYMS_FILTERED : MINE_ALL;
     o->fmt = FMT_TEXT;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { o->help = 1; return EXIT_OK; }
-        else if (!strcmp(a, "--run")) { if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, INT64_MAX / 2, &o->run)) return EXIT_USAGE; }
-        else if (!strcmp(a, "--slices")) { if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, SIM_MAX_SLICES, &o->slices)) return EXIT_USAGE; }
-        else if (!strcmp(a, "--limit")) { if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, INT64_MAX / 2, &o->limit)) return EXIT_USAGE; }
-        else if (!strcmp(a, "--threads")) { if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, SIM_POOL_MAX_THREADS, &o->threads)) return EXIT_USAGE; }
-        else if (!strcmp(a, "--db")) { if (!(o->db = arg_value(cmd, argc, argv, &i))) return EXIT_USAGE; }
-        else if (!strcmp(a, "--no-record")) o->record = 0;
-        else if (mc->post_stack && !strcmp(a, "--all")) o->opt.set = MINE_SYNONYMS;
-        else if (!mc->post_stack && !strcmp(a, "--best-only")) o->opt.set = MINE_BEST;
-        else if (!mc->post_stack && !strcmp(a, "--synonyms")) o->opt.set = MINE_SYNONYMS;
-        else if (!strcmp(a, "--format")) {
-            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_format(cmd, v, &o->fmt)) return EXIT_USAGE;
-            if (o->fmt == FMT_CSV) return cli_fail(cmd, EXIT_USAGE, "--format: text or json");
-        }
-        else { arg_unknown(cmd, a); return EXIT_USAGE; }
-    }
+    int rc = cli_parse(spec, argc, argv);
+    if (rc != EXIT_OK) return rc;
     if (!o->run) return cli_fail(cmd, EXIT_USAGE, "--run RUN is required (nocsim db runs lists them)");
     return EXIT_OK;
 }
@@ -101,17 +112,19 @@ static int run(const method_cmd *mc, method_opts *o, method_result *res, int64_t
     return rc;
 }
 
-static void print(const method_cmd *mc, const method_opts *o, const method_result *res, double ratio, int64_t base)
+static int print(const method_cmd *mc, const method_opts *o, const method_result *res, double ratio, int64_t base)
 {
     const char *cmd = mc->name;
     if (o->fmt == FMT_JSON) {
-        printf("{\"method\": \"%s\", \"source_run\": %ld, \"slices\": %d, \"candidates\": %lld, \"simulations\": %lld, "
-               "\"best_duration\": %lld, \"interval\": %u, \"source_chromosome\": %lld, \"signature\": \"%08x\", "
-               "\"te\": %lld, \"t_d\": %lld, \"ratio_to_stacking\": %.4f, \"run\": %lld}\n",
-               cmd, o->run, o->opt.slices, (long long)res->candidates, (long long)res->sims, (long long)res->best.duration,
-               res->best_interval, (long long)res->best_chrom, res->best_crc, (long long)res->best1.te,
-               (long long)res->best1.duration, ratio, (long long)res->run);
-        return;
+        char sig[16];
+        snprintf(sig, sizeof sig, "%08x", res->best_crc);
+        return cli_json_out(cmd, NULL, json_pack("{s:s, s:I, s:i, s:I, s:I, s:I, s:i, s:I, s:s, s:I, s:I, s:f, s:I}", "method", cmd,
+                                    "source_run", (json_int_t)o->run, "slices", o->opt.slices,
+                                    "candidates", (json_int_t)res->candidates, "simulations", (json_int_t)res->sims,
+                                    "best_duration", (json_int_t)res->best.duration, "interval", (int)res->best_interval,
+                                    "source_chromosome", (json_int_t)res->best_chrom, "signature", sig,
+                                    "te", (json_int_t)res->best1.te, "t_d", (json_int_t)res->best1.duration,
+                                    "ratio_to_stacking", ratio, "run", (json_int_t)res->run));
     }
     printf("%s of run %ld at %d slices: %lld candidates, %lld simulations\n", cmd, o->run, o->opt.slices,
            (long long)res->candidates, (long long)res->sims);
@@ -120,17 +133,23 @@ static void print(const method_cmd *mc, const method_opts *o, const method_resul
            (long long)res->best1.te);
     if (ratio > 0) printf("improvement    %.3f of simple stacking (%lld)\n", ratio, (long long)base);
     if (res->run) printf("recorded as run %lld (signature %08x)\n", (long long)res->run, res->best_crc);
+    return EXIT_OK;
 }
 
 static int run_method(const method_cmd *mc, int argc, char **argv)
 {
     method_opts o;
     memset(&o, 0, sizeof o);
-    int rc = parse(mc, argc, argv, &o);
-    if (rc != EXIT_OK || o.help) {
-        if (o.help) help(mc);
-        return rc;
+    const cli_group groups[] = { { method_head_table, set_option, &o },
+                                 { mc->post_stack ? post_stack_table : extrapolate_table, set_option, &o },
+                                 { method_tail_table, set_option, &o } };
+    const cli_spec spec = { mc->name, groups, 3, NULL, NULL };
+    int rc = parse(mc, argc, argv, &o, &spec);
+    if (rc == CLI_HELP) {
+        printf("usage: nocsim %s --run RUN [options]\n\n%s\n\n", mc->name, mc->summary);
+        cli_help(stdout, &spec);
     }
+    if (rc != EXIT_OK) return rc == CLI_HELP ? EXIT_OK : rc;
     method_result res;
     memset(&res, 0, sizeof res);
     int64_t base = 0;
@@ -138,7 +157,7 @@ static int run_method(const method_cmd *mc, int argc, char **argv)
     if ((rc = run(mc, &o, &res, &base, &src_slices)) == EXIT_OK) {
         /* The stacking baseline compares only at the source run's slice count. */
         double ratio = (base > 0 && o.opt.slices == src_slices) ? (double)res.best.duration / (double)base : 0;
-        print(mc, &o, &res, ratio, base);
+        rc = print(mc, &o, &res, ratio, base);
     }
     method_result_clear(&res);
     return rc;

@@ -13,7 +13,26 @@
 #include "viz/sweep.h"
 #include "viz/viz.h"
 
-static void help(void)
+static const cli_opt plot_table[] = {
+    { "--output", 'o', "FILE.png", "the picture (written whole or not at all)" },
+    { "--size", 0, "WxH", "pixels, each 100..8000 (default 800x500)" },
+    { "--title", 0, "TEXT", "replace the figure's title" },
+    { "--script-only", 0, "DIR", "do not run gnuplot: leave the data (figure.dat) and\n"
+                                 "the script (plot.gp, drawing to -o or DIR/plot.png)\n"
+                                 "in DIR, an existing folder, for editing" },
+    { "--db", 0, "PATH", "database (default " STORE_DEFAULT_PATH ")" },
+    CLI_END
+};
+/* plot runs: which runs. */
+static const cli_opt plot_runs_table[] = {
+    CLI_HEADING("plot runs:"),
+    { "--traffic", 0, "T", "only runs of traffic pattern T" },
+    { "--slices", 0, "S", "only runs with S slices" },
+    { "--kind", 0, "K", "only runs of kind K (default ga)" },
+    CLI_END
+};
+
+static void help(const cli_spec *spec)
 {
     printf("usage: nocsim plot stack CSV -o FILE.png [options]\n"
            "       nocsim plot generations RUN [RUN...] -o FILE.png [--db PATH] [options]\n"
@@ -30,16 +49,9 @@ static void help(void)
            "               y = the best of them, with the line y = x (paper Fig. 5)\n"
            "  load         average packet latency against offered load of one or several\n"
            "               open-loop curves (nocsim load runs), up to each curve's first\n"
-           "               saturated point\n\n"
-           "  -o, --output FILE.png  the picture (written whole or not at all)\n"
-           "  --size WxH             pixels, each 100..8000 (default 800x500)\n"
-           "  --title TEXT           replace the figure's title\n"
-           "  --script-only DIR      do not run gnuplot: leave the data (figure.dat) and\n"
-           "                         the script (plot.gp, drawing to -o or DIR/plot.png)\n"
-           "                         in DIR, an existing folder, for editing\n"
-           "  --db PATH              database (default nocsim.db)\n"
-           "  --traffic T, --slices S, --kind K   which runs (runs; default kind ga)\n\n"
-           "example: nocsim stack --traffic brot --format csv | nocsim plot stack - -o fig3.png\n");
+           "               saturated point\n\n");
+    cli_help(stdout, spec);
+    printf("\nexample: nocsim stack --traffic brot --format csv | nocsim plot stack - -o fig3.png\n");
 }
 
 typedef struct {
@@ -64,19 +76,44 @@ bad:
     return 0;
 }
 
-/* Common flags: 1 consumed, 0 not common, -1 bad. */
-static int parse_common(int argc, char **argv, int *i, plot_opts *o)
+/* One of plot_table's flags into o (a cli_set_fn). */
+static int set_common(void *ctx, const char *cmd, const char *a, const char *v)
 {
-    const char *a = argv[*i];
-    const char *cmd = "plot";
-    if (!strcmp(a, "-o") || !strcmp(a, "--output")) return (o->out = arg_value(cmd, argc, argv, i)) ? 1 : -1;
-    if (!strcmp(a, "--script-only")) return (o->script_dir = arg_value(cmd, argc, argv, i)) ? 1 : -1;
-    if (!strcmp(a, "--title")) return (o->title = arg_value(cmd, argc, argv, i)) ? 1 : -1;
-    if (!strcmp(a, "--db")) return (o->db = arg_value(cmd, argc, argv, i)) ? 1 : -1;
-    if (!strcmp(a, "--size")) {
-        const char *v = arg_value(cmd, argc, argv, i);
-        return v && parse_size(v, &o->w, &o->h) ? 1 : -1;
+    plot_opts *o = ctx;
+    (void)cmd;
+    if (!strcmp(a, "--output")) o->out = v;
+    else if (!strcmp(a, "--script-only")) o->script_dir = v;
+    else if (!strcmp(a, "--title")) o->title = v;
+    else if (!strcmp(a, "--db")) o->db = v;
+    else if (!strcmp(a, "--size")) return parse_size(v, &o->w, &o->h) ? 0 : -1;
+    return 0;
+}
+
+/* One of plot_runs_table's flags into a run filter (a cli_set_fn). */
+static int set_filter(void *ctx, const char *cmd, const char *a, const char *v)
+{
+    store_run_filter *flt = ctx;
+    long slices;
+    if (!strcmp(a, "--traffic")) flt->traffic = v;
+    else if (!strcmp(a, "--kind")) flt->kind = v;
+    else if (!strcmp(a, "--slices")) {
+        if (!arg_int(cmd, a, v, 1, 1 << 20, &slices)) return -1;
+        flt->slices = (int32_t)slices;
     }
+    return 0;
+}
+
+/* The positional arguments, in order (a cli_spec operand function). */
+typedef struct {
+    char **pos;
+    int npos;
+} plot_operands;
+
+static int add_operand(void *ctx, const char *cmd, const char *arg)
+{
+    plot_operands *p = ctx;
+    (void)cmd;
+    p->pos[p->npos++] = (char *)arg;
     return 0;
 }
 
@@ -288,33 +325,26 @@ static int plot_load(store *db, char **runs, int nruns, viz_figure **out)
 int cmd_plot(int argc, char **argv)
 {
     static const char *const kinds[] = { "stack", "generations", "runs", "load" };
+    plot_opts o = { .db = STORE_DEFAULT_PATH, .w = 800, .h = 500 };
+    store_run_filter flt = { .kind = "ga" };
+    plot_operands ops = { calloc((size_t)argc, sizeof(char *)), 0 };
+    if (!ops.pos) return cli_fail("plot", EXIT_FAIL, "out of memory");
+    const cli_group groups[] = { { plot_table, set_common, &o }, { plot_runs_table, set_filter, &flt } };
+    cli_spec spec = { "plot", groups, 2, add_operand, &ops };
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        free(ops.pos);
         if (argc < 2) { fprintf(stderr, "nocsim plot: which figure? stack, generations, runs or load (see nocsim plot --help)\n"); return EXIT_USAGE; }
-        help();
+        help(&spec);
         return EXIT_OK;
     }
     int kind;
-    if (!arg_choice("plot", "FIGURE", argv[1], kinds, 4, &kind)) return EXIT_USAGE;
-    plot_opts o = { .db = STORE_DEFAULT_PATH, .w = 800, .h = 500 };
-    store_run_filter flt = { .kind = "ga" };
-    char **pos = calloc((size_t)argc, sizeof *pos);
-    int npos = 0;
-    long slices;
-    if (!pos) return EXIT_FAIL;
-    for (int i = 2; i < argc; i++) {
-        int r = parse_common(argc, argv, &i, &o);
-        if (r < 0) { free(pos); return EXIT_USAGE; }
-        if (r > 0) continue;
-        const char *a = argv[i], *v;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { help(); free(pos); return EXIT_OK; }
-        if (kind == 2 && !strcmp(a, "--traffic")) { if (!(flt.traffic = arg_value("plot", argc, argv, &i))) { free(pos); return EXIT_USAGE; } }
-        else if (kind == 2 && !strcmp(a, "--kind")) { if (!(flt.kind = arg_value("plot", argc, argv, &i))) { free(pos); return EXIT_USAGE; } }
-        else if (kind == 2 && !strcmp(a, "--slices")) {
-            if (!(v = arg_value("plot", argc, argv, &i)) || !arg_int("plot", a, v, 1, 1 << 20, &slices)) { free(pos); return EXIT_USAGE; }
-            flt.slices = (int32_t)slices;
-        } else if (a[0] == '-' && a[1]) { arg_unknown("plot", a); free(pos); return EXIT_USAGE; }
-        else pos[npos++] = argv[i];
-    }
+    if (!arg_choice("plot", "FIGURE", argv[1], kinds, 4, &kind)) { free(ops.pos); return EXIT_USAGE; }
+    if (kind != 2) spec.ngroups = 1; /* --traffic, --slices, --kind: plot runs only */
+    int prc = cli_parse(&spec, argc - 1, argv + 1);
+    if (prc == CLI_HELP) help(&spec);
+    if (prc != EXIT_OK) { free(ops.pos); return prc == CLI_HELP ? EXIT_OK : prc; }
+    char **pos = ops.pos;
+    int npos = ops.npos;
     int want_lo = kind == 2 ? 0 : 1, want_hi = kind == 0 ? 1 : kind == 2 ? 0 : argc;
     if (npos < want_lo || npos > want_hi) {
         fprintf(stderr, "nocsim plot %s: %s\n", kinds[kind],

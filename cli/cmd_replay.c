@@ -25,19 +25,28 @@ typedef struct {
     const char *file;
 } source_sel;
 
-static int parse_source(const char *cmd, int argc, char **argv, int *i, source_sel *s)
+/* The flags that pick the chromosome, shared by replay and export. */
+static const cli_opt source_table[] = {
+    { "--chrom", 0, "ID", "a chromosome by id (nocsim db synonyms RUN lists them)" },
+    { "--crc", 0, "HEX", "a chromosome by signature, optionally within --run RUN" },
+    { "--run", 0, "RUN", "the run that --crc looks in" },
+    { "--best", 0, "RUN", "the best chromosome of a run" },
+    CLI_END
+};
+
+/* One of source_table's flags (or replay's --file) into a source_sel (a cli_set_fn). */
+static int set_source(void *ctx, const char *cmd, const char *a, const char *v)
 {
-    const char *a = argv[*i], *v;
+    source_sel *s = ctx;
     if (!strcmp(a, "--chrom") || !strcmp(a, "--best") || !strcmp(a, "--run")) {
         long x;
-        if (!(v = arg_value(cmd, argc, argv, i)) || !arg_int(cmd, a, v, 1, INT64_MAX / 2, &x)) return -1;
+        if (!arg_int(cmd, a, v, 1, INT64_MAX / 2, &x)) return -1;
         if (!strcmp(a, "--chrom")) s->chrom = x;
         else if (!strcmp(a, "--best")) s->best_run = x;
         else s->run = x;
-        return 1;
+        return 0;
     }
     if (!strcmp(a, "--crc")) {
-        if (!(v = arg_value(cmd, argc, argv, i))) return -1;
         uint64_t x;
         if (parse_hex(v, 8, &x) != PARSE_OK) {
             char q[QUOTE_BUF];
@@ -47,12 +56,9 @@ static int parse_source(const char *cmd, int argc, char **argv, int *i, source_s
         }
         s->crc = (uint32_t)x;
         s->have_crc = 1;
-        return 1;
+        return 0;
     }
-    if (!strcmp(a, "--file")) {
-        if (!(s->file = arg_value(cmd, argc, argv, i))) return -1;
-        return 1;
-    }
+    if (!strcmp(a, "--file")) s->file = v;
     return 0;
 }
 
@@ -138,24 +144,23 @@ static int load_recorded(const char *cmd, store *db, int64_t id, method_source *
     return EXIT_OK;
 }
 
-static void replay_help(void)
+static const cli_opt replay_table[] = {
+    { "--db", 0, "PATH", "database (default " STORE_DEFAULT_PATH ")" },
+    { "--file", 0, "PATH", "a chromosome file (nocsim export, nocsim ga --save-best)" },
+    { "--slices", 0, "S", "number of slices to replay at" },
+    { "--interval", 0, "V|MIN:MAX", "an interval, or a range to search (the best is reported)" },
+    { "--format", 0, "F", "text | json | csv (csv: one row per interval)" },
+    CLI_END
+};
+
+static void replay_help(const cli_spec *spec)
 {
     printf("usage: nocsim replay (--chrom ID | --crc HEX [--run RUN] | --best RUN | --file PATH) [options]\n\n"
            "Re-simulate a recorded chromosome (the paper's parameter-loading mode).  A\n"
            "chromosome from the database runs in its run's network, traffic and model\n"
            "choices; --slices and --interval override them.  With --file, the network\n"
-           "and traffic come from the model options below.\n\n"
-           "  --db PATH            database (default nocsim.db)\n"
-           "  --chrom ID           a chromosome by id (nocsim db synonyms RUN lists them)\n"
-           "  --crc HEX            a chromosome by signature, optionally within --run RUN\n"
-           "  --best RUN           the best chromosome of a run\n"
-           "  --file PATH          a chromosome file (nocsim export, nocsim ga --save-best)\n"
-           "  --slices S           number of slices to replay at\n"
-           "  --interval V|MIN:MAX an interval, or a range to search (the best is reported)\n"
-           "  --format F           text | json | csv (csv: one row per interval)\n\n");
-    model_opts_help(stdout);
-    printf("\n");
-    activity_opts_help(stdout);
+           "and traffic come from the model options below.\n\n");
+    cli_help(stdout, spec);
 }
 
 typedef struct {
@@ -165,7 +170,6 @@ typedef struct {
     long slices, vlo, vhi;  /* 0 = the source's */
     out_format fmt;
     activity_opts ao;     /* --activity FILE.png */
-    int help;
 } replay_opts;
 
 /* What is replayed: a configuration, its network and traffic, and where it
@@ -186,36 +190,33 @@ typedef struct {
     sim_metrics best, *all;   /* all[V - vlo] */
 } replay_result;
 
-/* Fills o from argv.  Returns EXIT_OK, or EXIT_USAGE after a message. */
-static int replay_parse(int argc, char **argv, replay_opts *o)
+/* One of replay_table's flags into o (a cli_set_fn). */
+static int set_replay_option(void *ctx, const char *cmd, const char *a, const char *v)
+{
+    replay_opts *o = ctx;
+    if (!strcmp(a, "--slices")) {
+        if (!arg_int(cmd, a, v, 1, SIM_MAX_SLICES, &o->slices)) return -1;
+        o->mo.params.slices = (int)o->slices;
+    } else if (!strcmp(a, "--file")) return set_source(&o->sel, cmd, a, v);
+    else if (!strcmp(a, "--db")) o->db = v;
+    else if (!strcmp(a, "--interval")) {
+        if (!arg_range(cmd, a, v, 1, SIM_SWEEP_MAX, &o->vlo, &o->vhi)) return -1;
+    } else if (!strcmp(a, "--format")) {
+        if (!arg_format(cmd, v, &o->fmt)) return -1;
+    }
+    return 0;
+}
+
+/* Fills o from argv.  Returns EXIT_OK, CLI_HELP, or EXIT_USAGE after a message. */
+static int replay_parse(int argc, char **argv, replay_opts *o, const cli_spec *spec)
 {
     const char *cmd = "replay";
     o->db = STORE_DEFAULT_PATH;
     model_opts_default(&o->mo);
     o->fmt = FMT_TEXT;
     activity_opts_default(&o->ao);
-    for (int i = 1; i < argc; i++) {
-        int r = parse_source(cmd, argc, argv, &i, &o->sel);
-        if (!r) r = activity_opts_parse(cmd, argc, argv, &i, &o->ao);
-        if (r < 0) return EXIT_USAGE;
-        if (r > 0) continue;
-        const char *a = argv[i], *v;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { o->help = 1; return EXIT_OK; }
-        if (!strcmp(a, "--slices")) {
-            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, SIM_MAX_SLICES, &o->slices)) return EXIT_USAGE;
-            o->mo.params.slices = (int)o->slices;
-            continue;
-        }
-        r = model_opts_parse(cmd, argc, argv, &i, &o->mo);
-        if (r < 0) return EXIT_USAGE;
-        if (r > 0) continue;
-        if (!strcmp(a, "--db")) { if (!(o->db = arg_value(cmd, argc, argv, &i))) return EXIT_USAGE; }
-        else if (!strcmp(a, "--interval")) {
-            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_range(cmd, a, v, 1, SIM_SWEEP_MAX, &o->vlo, &o->vhi)) return EXIT_USAGE;
-        } else if (!strcmp(a, "--format")) {
-            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_format(cmd, v, &o->fmt)) return EXIT_USAGE;
-        } else { arg_unknown(cmd, a); return EXIT_USAGE; }
-    }
+    int rc = cli_parse(spec, argc, argv);
+    if (rc != EXIT_OK) return rc;
     if (count_sources(&o->sel) != 1)
         return cli_fail(cmd, EXIT_USAGE, "give exactly one of --chrom, --crc, --best, --file");
     /* A recorded chromosome replays in its run's network, traffic and model:
@@ -303,17 +304,21 @@ static void print_rows(const replay_result *res)
     }
 }
 
-static void print_json(const replay_input *in, const replay_result *res)
+static int print_json(const replay_input *in, const replay_result *res)
 {
     const sim_metrics *b = &res->best;
-    printf("{\"traffic\": ");
-    json_string(stdout, in->traffic);
-    printf(", \"size\": %d, \"slices\": %d, \"chromosome\": %lld, \"source_crc\": \"%08x\", \"recorded_duration\": %lld, "
-           "\"interval_min\": %u, \"interval_max\": %u, \"interval\": %u, \"signature\": \"%08x\", \"duration\": %lld, "
-           "\"te\": %lld, \"ir\": %lld, \"or\": %lld, \"ib\": %lld, \"ob\": %lld, \"lb\": %lld}\n",
-           in->sp.n, in->sp.slices, (long long)in->rec.id, in->rec.crc, (long long)(in->rec.id ? in->rec.duration : -1),
-           res->vlo, res->vhi, res->bestv, res->crc, (long long)b->duration, (long long)b->te, (long long)b->ir,
-           (long long)b->or_, (long long)b->ib, (long long)b->ob, (long long)b->lb);
+    char src[16], sig[16];
+    snprintf(src, sizeof src, "%08x", in->rec.crc);
+    snprintf(sig, sizeof sig, "%08x", res->crc);
+    return cli_json_out("replay", NULL, json_pack("{s:o, s:i, s:i, s:I, s:s, s:I, s:i, s:i, s:i, s:s, s:I, s:I, s:I, s:I, s:I, "
+                                            "s:I, s:I}",
+                                            "traffic", ujson_str(in->traffic), "size", in->sp.n, "slices", in->sp.slices,
+                                            "chromosome", (json_int_t)in->rec.id, "source_crc", src,
+                                            "recorded_duration", (json_int_t)(in->rec.id ? in->rec.duration : -1),
+                                            "interval_min", (int)res->vlo, "interval_max", (int)res->vhi,
+                                            "interval", (int)res->bestv, "signature", sig, "duration", (json_int_t)b->duration,
+                                            "te", (json_int_t)b->te, "ir", (json_int_t)b->ir, "or", (json_int_t)b->or_,
+                                            "ib", (json_int_t)b->ib, "ob", (json_int_t)b->ob, "lb", (json_int_t)b->lb));
 }
 
 static void print_text(const replay_input *in, const replay_result *res)
@@ -333,11 +338,12 @@ int cmd_replay(int argc, char **argv)
 {
     replay_opts o;
     memset(&o, 0, sizeof o);
-    int rc = replay_parse(argc, argv, &o);
-    if (rc != EXIT_OK || o.help) {
-        if (o.help) replay_help();
-        return rc;
-    }
+    const cli_group groups[] = { { source_table, set_source, &o.sel }, { replay_table, set_replay_option, &o },
+                                 MODEL_OPTS_GROUP(&o.mo), ACTIVITY_OPTS_GROUP(&o.ao) };
+    const cli_spec spec = { "replay", groups, 4, NULL, NULL };
+    int rc = replay_parse(argc, argv, &o, &spec);
+    if (rc == CLI_HELP) replay_help(&spec);
+    if (rc != EXIT_OK) return rc == CLI_HELP ? EXIT_OK : rc;
     const char *inputs[] = { o.sel.file ? NULL : o.db, o.sel.file, cli_traffic_file(o.mo.traffic) };
     if ((rc = activity_opts_check("replay", &o.ao, inputs, 3)) != EXIT_OK) return rc;
     replay_input in;
@@ -349,37 +355,54 @@ int cmd_replay(int argc, char **argv)
     if (rc == EXIT_OK && o.fmt == FMT_CSV) print_rows(&res);
     if (rc == EXIT_OK && res.best.status != SIM_OK)
         rc = cli_fail("replay", EXIT_FAIL, "no interval finished (deadlock or timeout)");
-    if (rc == EXIT_OK) rc = activity_opts_write("replay", &o.ao, &in.sp, in.dest, in.cfg, &res.best);
-    if (rc == EXIT_OK && o.fmt == FMT_JSON) print_json(&in, &res);
+    if (rc == EXIT_OK) rc = activity_opts_write("replay", &o.ao, &in.sp, in.dest, in.cfg, &res.best, in.traffic);
+    if (rc == EXIT_OK && o.fmt == FMT_JSON) rc = print_json(&in, &res);
     if (rc == EXIT_OK && o.fmt == FMT_TEXT) print_text(&in, &res);
     free(res.all);
     replay_input_clear(&in);
     return rc;
 }
 
-static void export_help(void)
+/* export's own flags (ctx: export_opts). */
+typedef struct {
+    const char *db, *out;
+} export_opts;
+
+static const cli_opt export_table[] = {
+    { "--db", 0, "PATH", "database (default " STORE_DEFAULT_PATH ")" },
+    { "--output", 'o', "FILE", "where to write (default: standard output)" },
+    CLI_END
+};
+
+static int set_export_option(void *ctx, const char *cmd, const char *a, const char *v)
+{
+    export_opts *o = ctx;
+    (void)cmd;
+    if (!strcmp(a, "--db")) o->db = v;
+    else if (!strcmp(a, "--output")) o->out = v;
+    return 0;
+}
+
+static void export_help(const cli_spec *spec)
 {
     printf("usage: nocsim export (--chrom ID | --crc HEX [--run RUN] | --best RUN) [--db PATH] [-o FILE]\n\n"
            "Write a recorded chromosome as a chromosome file: the configuration text format\n"
            "(see README) with a versioned header naming its run, traffic and signature.\n"
-           "Read it back with `nocsim replay --file FILE` or `nocsim sim --config FILE`.\n\n"
-           "  -o, --output FILE   where to write (default: standard output)\n");
+           "Read it back with `nocsim replay --file FILE` or `nocsim sim --config FILE`.\n\n");
+    cli_help(stdout, spec);
 }
 
 int cmd_export(int argc, char **argv)
 {
-    const char *cmd = "export", *dbpath = STORE_DEFAULT_PATH, *out = "-";
+    const char *cmd = "export";
     source_sel sel = { 0 };
-    for (int i = 1; i < argc; i++) {
-        int r = parse_source(cmd, argc, argv, &i, &sel);
-        if (r < 0) return EXIT_USAGE;
-        if (r > 0) continue;
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { export_help(); return EXIT_OK; }
-        if (!strcmp(a, "--db")) { if (!(dbpath = arg_value(cmd, argc, argv, &i))) return EXIT_USAGE; }
-        else if (!strcmp(a, "-o") || !strcmp(a, "--output")) { if (!(out = arg_value(cmd, argc, argv, &i))) return EXIT_USAGE; }
-        else { arg_unknown(cmd, a); return EXIT_USAGE; }
-    }
+    export_opts eo = { STORE_DEFAULT_PATH, "-" };
+    const cli_group groups[] = { { source_table, set_source, &sel }, { export_table, set_export_option, &eo } };
+    const cli_spec spec = { cmd, groups, 2, NULL, NULL };
+    int prc = cli_parse(&spec, argc, argv);
+    if (prc == CLI_HELP) export_help(&spec);
+    if (prc != EXIT_OK) return prc == CLI_HELP ? EXIT_OK : prc;
+    const char *dbpath = eo.db, *out = eo.out;
     if (count_sources(&sel) != 1 || sel.file) {
         fprintf(stderr, "nocsim export: give exactly one of --chrom, --crc, --best\n");
         return EXIT_USAGE;

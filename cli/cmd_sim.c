@@ -11,23 +11,27 @@
 #include "sim/interval.h"
 #include "sim/sim.h"
 
-static void help(void)
+static const cli_opt sim_table[] = {
+    { "--interval", 0, "V", "inter-slice interval, >= the packet length (default 16)" },
+    { "--arb", 0, "Cxx", "VC-selection scheme of every port, C00-C09 (default C00)" },
+    { "--config", 0, "FILE", "per-router settings (interval, inject, scheme, qorder);\n"
+                             "applied over --interval/--arb; format in README" },
+    { "--links", 0, NULL, "also list every used link's occupation" },
+    { "--format", 0, "F", "text | json | csv (default text)" },
+    CLI_END
+};
+
+static void help(const cli_spec *spec)
 {
     printf("usage: nocsim sim [options]\n\n"
            "Simulate one collective communication: every node sends S slices to its\n"
            "destination under the traffic pattern, slice s of node i released at\n"
-           "s*V + I[i].  Prints the duration and the other metrics.\n\n"
-           "  --interval V       inter-slice interval, >= the packet length (default 16)\n"
-           "  --arb Cxx          VC-selection scheme of every port, C00-C09 (default C00)\n"
-           "  --config FILE      per-router settings (interval, inject, scheme, qorder);\n"
-           "                     applied over --interval/--arb; format in README\n"
-           "  --links            also list every used link's occupation\n"
-           "  --format F         text | json | csv (default text)\n\n");
-    model_opts_help(stdout);
-    printf("\n");
-    activity_opts_help(stdout);
+           "s*V + I[i].  Prints the duration and the other metrics.\n\n");
+    cli_help(stdout, spec);
     printf("\nexample: nocsim sim --traffic brev --slices 2 --interval 16 --arb C00\n");
 }
+
+static json_t *links_json(const sim *s, int n);
 
 static const char *status_name(sim_status st)
 {
@@ -35,23 +39,30 @@ static const char *status_name(sim_status st)
     return names[st];
 }
 
-static void print_metrics(FILE *f, out_format fmt, const model_opts *mo, const char *arb,
-                          uint32_t interval, const sim_metrics *m)
+static int print_metrics(FILE *f, out_format fmt, const model_opts *mo, const char *arb,
+                         uint32_t interval, const sim_metrics *m, json_t *links)
 {
     if (fmt == FMT_JSON) {
-        fprintf(f, "{");
-        model_opts_json(f, mo);
-        fprintf(f, ", \"interval\": %u, \"arb\": ", interval);
-        json_string(f, arb);
-        fprintf(f, ",\n \"status\": \"%s\", \"duration\": %lld, \"te\": %lld, \"ir\": %lld, \"or\": %lld, "
-                   "\"ib\": %lld, \"ob\": %lld, \"lb\": %lld, \"flits_injected\": %lld, \"flits_ejected\": %lld, "
-                   "\"packets\": %lld, \"idle_nodes\": %lld, \"cycles\": %lld, \"max_link_flits\": %lld, \"late\": %lld, "
-                   "\"late_sum\": %lld}\n",
-                status_name(m->status), (long long)m->duration, (long long)m->te, (long long)m->ir,
-                (long long)m->or_, (long long)m->ib, (long long)m->ob, (long long)m->lb,
-                (long long)m->flits_injected, (long long)m->flits_ejected, (long long)m->packets,
-                (long long)m->idle_nodes, (long long)m->cycles, (long long)m->max_link_flits, (long long)m->late,
-                (long long)m->late_sum);
+        json_t *j = model_opts_json(mo);
+        if (j && json_object_update_new(j, json_pack("{s:i, s:o, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
+                                                     "s:I, s:I, s:I, s:I}",
+                                                     "interval", (int)interval, "arb", ujson_str(arb),
+                                                     "status", status_name(m->status), "duration", (json_int_t)m->duration,
+                                                     "te", (json_int_t)m->te, "ir", (json_int_t)m->ir, "or", (json_int_t)m->or_,
+                                                     "ib", (json_int_t)m->ib, "ob", (json_int_t)m->ob, "lb", (json_int_t)m->lb,
+                                                     "flits_injected", (json_int_t)m->flits_injected,
+                                                     "flits_ejected", (json_int_t)m->flits_ejected,
+                                                     "packets", (json_int_t)m->packets, "idle_nodes", (json_int_t)m->idle_nodes,
+                                                     "cycles", (json_int_t)m->cycles, "max_link_flits", (json_int_t)m->max_link_flits,
+                                                     "late", (json_int_t)m->late, "late_sum", (json_int_t)m->late_sum))) {
+            json_decref(j);
+            j = NULL;
+        }
+        if (j && links && json_object_set_new(j, "links", links)) {
+            json_decref(j);
+            j = NULL;
+        } else if (!j) json_decref(links);
+        return cli_json_out("sim", NULL, j);
     } else if (fmt == FMT_CSV) {
         fprintf(f, "traffic,size,slices,flits,interval,arb,status,duration,te,ir,or,ib,ob,lb,"
                    "flits_injected,flits_ejected,packets,idle_nodes,cycles,max_link_flits,late,late_sum\n");
@@ -83,6 +94,27 @@ static void print_metrics(FILE *f, out_format fmt, const model_opts *mo, const c
                 sim_late_sum_window(mo->params.flits));
         fprintf(f, "cycles          %lld simulated\n", (long long)m->cycles);
     }
+    return EXIT_OK;
+}
+
+/* Every used link's occupation as JSON rows (sim --links --format json). */
+static json_t *links_json(const sim *s, int n)
+{
+    json_t *a = json_array();
+    for (int k = 0; a && k < n * n * 4; k++) {
+        int64_t first, last, fl;
+        sim_link_stats(s, k, &first, &last, &fl);
+        if (first < 0) continue;
+        int i = k / 4;
+        char port[2] = { route_port_name(k % 4), 0 };
+        if (json_array_append_new(a, json_pack("{s:i, s:i, s:i, s:s, s:I, s:I, s:I, s:I}", "node", i, "x", i % n, "y", i / n,
+                                               "port", port, "first", (json_int_t)first, "last", (json_int_t)last,
+                                               "occupation", (json_int_t)(last - first + 1), "flits", (json_int_t)fl))) {
+            json_decref(a);
+            a = NULL;
+        }
+    }
+    return a;
 }
 
 static void print_links(FILE *f, out_format fmt, const sim *s, int n)
@@ -103,40 +135,38 @@ static void print_links(FILE *f, out_format fmt, const sim *s, int n)
 typedef struct {
     model_opts mo;
     long interval;
-    int arb, links, help;
+    int arb, links;
     const char *config;   /* --config FILE, or NULL */
     out_format fmt;
     activity_opts ao;     /* --activity FILE.png */
 } sim_opts;
 
-/* Fills o from argv, one branch per flag.  Returns EXIT_OK, or EXIT_USAGE
- * after a message. */
-static int parse(int argc, char **argv, sim_opts *o)
+/* One of sim_table's flags into o (a cli_set_fn). */
+static int set_option(void *ctx, const char *cmd, const char *a, const char *v)
 {
-    const char *cmd = "sim";
+    sim_opts *o = ctx;
+    if (!strcmp(a, "--interval")) {
+        if (!arg_int(cmd, a, v, 1, SIM_INTERVAL_MAX, &o->interval)) return -1;
+    } else if (!strcmp(a, "--arb")) {
+        if ((o->arb = vcsel_parse(v)) < 0) return cli_fail(cmd, -1, "--arb: '%s' is not a scheme (allowed: C00-C09)", v);
+    } else if (!strcmp(a, "--config")) o->config = v;
+    else if (!strcmp(a, "--links")) o->links = 1;
+    else if (!strcmp(a, "--format")) {
+        if (!arg_format(cmd, v, &o->fmt)) return -1;
+    }
+    return 0;
+}
+
+/* Fills o from argv with the option tables.  Returns EXIT_OK, CLI_HELP, or
+ * EXIT_USAGE after a message. */
+static int parse(int argc, char **argv, sim_opts *o, const cli_spec *spec)
+{
     model_opts_default(&o->mo);
     o->interval = 16;
     o->fmt = FMT_TEXT;
     activity_opts_default(&o->ao);
-    for (int i = 1; i < argc; i++) {
-        int r = model_opts_parse(cmd, argc, argv, &i, &o->mo);
-        if (!r) r = activity_opts_parse(cmd, argc, argv, &i, &o->ao);
-        if (r < 0) return EXIT_USAGE;
-        if (r > 0) continue;
-        const char *a = argv[i], *v;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { o->help = 1; return EXIT_OK; }
-        else if (!strcmp(a, "--interval")) {
-            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, SIM_INTERVAL_MAX, &o->interval)) return EXIT_USAGE;
-        } else if (!strcmp(a, "--arb")) {
-            if (!(v = arg_value(cmd, argc, argv, &i))) return EXIT_USAGE;
-            if ((o->arb = vcsel_parse(v)) < 0) return cli_fail(cmd, EXIT_USAGE, "--arb: '%s' is not a scheme (allowed: C00-C09)", v);
-        } else if (!strcmp(a, "--config")) {
-            if (!(o->config = arg_value(cmd, argc, argv, &i))) return EXIT_USAGE;
-        } else if (!strcmp(a, "--links")) o->links = 1;
-        else if (!strcmp(a, "--format")) {
-            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_format(cmd, v, &o->fmt)) return EXIT_USAGE;
-        } else { arg_unknown(cmd, a); return EXIT_USAGE; }
-    }
+    int rc = cli_parse(spec, argc, argv);
+    if (rc != EXIT_OK) return rc;
     if (o->mo.params.slices == 1 && o->interval < o->mo.params.flits) o->interval = o->mo.params.flits;
     return EXIT_OK;
 }
@@ -194,20 +224,22 @@ int cmd_sim(int argc, char **argv)
 {
     sim_opts o;
     memset(&o, 0, sizeof o);
-    int rc = parse(argc, argv, &o);
-    if (rc != EXIT_OK || o.help) {
-        if (o.help) help();
-        return rc;
-    }
+    const cli_group groups[] = { { sim_table, set_option, &o }, MODEL_OPTS_GROUP(&o.mo), ACTIVITY_OPTS_GROUP(&o.ao) };
+    const cli_spec spec = { "sim", groups, 3, NULL, NULL };
+    int rc = parse(argc, argv, &o, &spec);
+    if (rc == CLI_HELP) help(&spec);
+    if (rc != EXIT_OK) return rc == CLI_HELP ? EXIT_OK : rc;
     const char *inputs[] = { o.config, cli_traffic_file(o.mo.traffic) };
     if ((rc = activity_opts_check("sim", &o.ao, inputs, 2)) != EXIT_OK) return rc;
     sim_run_state r;
     memset(&r, 0, sizeof r);
-    if ((rc = run(&o, &r)) == EXIT_OK) rc = activity_opts_write("sim", &o.ao, &o.mo.params, r.t->dest, r.c, &r.m);
+    if ((rc = run(&o, &r)) == EXIT_OK) rc = activity_opts_write("sim", &o.ao, &o.mo.params, r.t->dest, r.c, &r.m, o.mo.traffic);
     if (rc == EXIT_OK) {
-        print_metrics(stdout, o.fmt, &o.mo, o.config ? "config" : vcsel_name(o.arb), r.c->interval, &r.m);
+        json_t *links = o.links && o.fmt == FMT_JSON ? links_json(r.s, o.mo.params.n) : NULL;
+        if (o.links && o.fmt == FMT_JSON && !links) rc = cli_fail("sim", EXIT_FAIL, "out of memory");
+        else rc = print_metrics(stdout, o.fmt, &o.mo, o.config ? "config" : vcsel_name(o.arb), r.c->interval, &r.m, links);
         if (o.links && o.fmt != FMT_JSON) print_links(stdout, o.fmt, r.s, o.mo.params.n);
-        rc = report_unfinished(&o, &r);
+        if (rc == EXIT_OK) rc = report_unfinished(&o, &r);
     }
     sim_run_clear(&r);
     return rc;

@@ -28,7 +28,6 @@ typedef struct {
     long lo, hi;          /* the interval range */
     int threads;
     out_format fmt;
-    int help;
 } stack_opts;
 
 /* Per scheme k: the duration at every V (width of them, -1 = did not
@@ -41,19 +40,24 @@ typedef struct {
     int overall;
 } stack_result;
 
-static void help(void)
+static const cli_opt stack_table[] = {
+    { "--arb", 0, "all|Cxx[,Cyy...]", "schemes to sweep (default all)" },
+    { "--interval", 0, "MIN:MAX", "interval range (default " CLI_STR(SIM_STACK_VMIN_DEFAULT) ":"
+                                  CLI_STR(SIM_STACK_VMAX_DEFAULT) "; MIN >= packet length)" },
+    { "--slices", 0, "S", "slices per message (default 2)" },
+    { "--threads", 'j', "K", "worker threads (default: all cores)" },
+    { "--format", 0, "F", "text: best per scheme; csv: one row per scheme and\n"
+                          "interval; json: both (default text)" },
+    CLI_END
+};
+
+static void help(const cli_spec *spec)
 {
     printf("usage: nocsim stack [options]\n\n"
            "Simple stacking: all ports on one VC-selection scheme, all nodes inject at\n"
            "once; sweep the inter-slice interval and report, per scheme, the shortest\n"
-           "duration and its interval (paper Sect. 4.1, Fig. 3 and Table 2).\n\n"
-           "  --arb all|Cxx[,Cyy...]  schemes to sweep (default all)\n"
-           "  --interval MIN:MAX      interval range (default %d:%d; MIN >= packet length)\n"
-           "  --slices S              (default 2)\n"
-           "  --threads K             worker threads (default: all cores)\n"
-           "  --format F              text: best per scheme; csv: one row per scheme and\n"
-           "                          interval; json: both (default text)\n\n", SIM_STACK_VMIN_DEFAULT, SIM_STACK_VMAX_DEFAULT);
-    model_opts_help(stdout);
+           "duration and its interval (paper Sect. 4.1, Fig. 3 and Table 2).\n\n");
+    cli_help(stdout, spec);
     printf("\nexample: nocsim stack --traffic brev --slices 2 --arb all --interval 8:200\n");
 }
 
@@ -69,8 +73,28 @@ static int parse_schemes(const char *v, scheme_set *w)
     return arg_name_list("stack", "--arb", v, names, VCSEL_NSCHEMES, w->schemes, &w->nschemes) ? 0 : -1;
 }
 
-/* Fills o from argv.  Returns EXIT_OK, or EXIT_USAGE after a message. */
-static int parse(int argc, char **argv, stack_opts *o)
+/* One of stack_table's flags into o (a cli_set_fn). */
+static int set_option(void *ctx, const char *cmd, const char *a, const char *v)
+{
+    stack_opts *o = ctx;
+    long x;
+    if (!strcmp(a, "--arb")) {
+        if (parse_schemes(v, &o->w)) return -1;
+    } else if (!strcmp(a, "--interval")) {
+        if (!arg_range(cmd, a, v, 1, SIM_SWEEP_MAX, &o->lo, &o->hi)) return -1;
+    } else if (!strcmp(a, "--slices")) {
+        return model_opts_set(&o->mo, cmd, a, v);
+    } else if (!strcmp(a, "--threads")) {
+        if (!arg_int(cmd, a, v, 1, SIM_POOL_MAX_THREADS, &x)) return -1;
+        o->threads = (int)x;
+    } else if (!strcmp(a, "--format")) {
+        if (!arg_format(cmd, v, &o->fmt)) return -1;
+    }
+    return 0;
+}
+
+/* Fills o from argv.  Returns EXIT_OK, CLI_HELP, or EXIT_USAGE after a message. */
+static int parse(int argc, char **argv, stack_opts *o, const cli_spec *spec)
 {
     const char *cmd = "stack";
     model_opts_default(&o->mo);
@@ -80,24 +104,8 @@ static int parse(int argc, char **argv, stack_opts *o)
     o->hi = SIM_STACK_VMAX_DEFAULT;
     o->threads = sim_pool_default_threads();
     o->fmt = FMT_TEXT;
-    long x;
-    for (int i = 1; i < argc; i++) {
-        int r = model_opts_parse(cmd, argc, argv, &i, &o->mo);
-        if (r < 0) return EXIT_USAGE;
-        if (r > 0) continue;
-        const char *a = argv[i], *v;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { o->help = 1; return EXIT_OK; }
-        else if (!strcmp(a, "--arb")) {
-            if (!(v = arg_value(cmd, argc, argv, &i)) || parse_schemes(v, &o->w)) return EXIT_USAGE;
-        } else if (!strcmp(a, "--interval")) {
-            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_range(cmd, a, v, 1, SIM_SWEEP_MAX, &o->lo, &o->hi)) return EXIT_USAGE;
-        } else if (!strcmp(a, "--threads")) {
-            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_int(cmd, a, v, 1, SIM_POOL_MAX_THREADS, &x)) return EXIT_USAGE;
-            o->threads = (int)x;
-        } else if (!strcmp(a, "--format")) {
-            if (!(v = arg_value(cmd, argc, argv, &i)) || !arg_format(cmd, v, &o->fmt)) return EXIT_USAGE;
-        } else { arg_unknown(cmd, a); return EXIT_USAGE; }
-    }
+    int rc = cli_parse(spec, argc, argv);
+    if (rc != EXIT_OK) return rc;
     int L = o->mo.params.flits;
     if (o->lo == 0) {               /* the default range, starting no lower than the packet length */
         o->lo = L > SIM_STACK_VMIN_DEFAULT ? L : SIM_STACK_VMIN_DEFAULT;
@@ -141,23 +149,24 @@ static void print_csv(const stack_opts *o, const stack_result *res)
                    vcsel_name(o->w.schemes[k]), o->lo + (long)j, (long long)res->duration[(size_t)k * res->width + j]);
 }
 
-static void print_json(const stack_opts *o, const stack_result *res)
+static int print_json(const stack_opts *o, const stack_result *res)
 {
-    printf("{");
-    model_opts_json(stdout, &o->mo);
-    printf(", \"interval_min\": %ld, \"interval_max\": %ld,\n \"best\": [", o->lo, o->hi);
-    for (int k = 0; k < o->w.nschemes; k++)
-        printf("%s{\"scheme\": \"%s\", \"interval\": %ld, \"duration\": %lld}", k ? ", " : "",
-               vcsel_name(o->w.schemes[k]), res->best_d[k] >= 0 ? (long)res->best_v[k] : 0L,
-               (long long)res->best_d[k]);
-    printf("],\n \"sweep\": {");
-    for (int k = 0; k < o->w.nschemes; k++) {
-        printf("%s\"%s\": [", k ? ", " : "", vcsel_name(o->w.schemes[k]));
-        for (size_t j = 0; j < res->width; j++)
-            printf("%s%lld", j ? "," : "", (long long)res->duration[(size_t)k * res->width + j]);
-        printf("]");
+    json_t *j = model_opts_json(&o->mo), *best = json_array(), *sweep = json_object();
+    int bad = !j || !best || !sweep;
+    for (int k = 0; !bad && k < o->w.nschemes; k++) {
+        json_t *row = json_array();
+        bad |= json_array_append_new(best, json_pack("{s:s, s:i, s:I}", "scheme", vcsel_name(o->w.schemes[k]),
+                                                     "interval", res->best_d[k] >= 0 ? (int)res->best_v[k] : 0,
+                                                     "duration", (json_int_t)res->best_d[k]));
+        for (size_t i = 0; row && !bad && i < res->width; i++)
+            bad |= json_array_append_new(row, json_integer(res->duration[(size_t)k * res->width + i]));
+        bad |= json_object_set_new(sweep, vcsel_name(o->w.schemes[k]), row);
     }
-    printf("}}\n");
+    bad |= json_object_set_new(j, "interval_min", json_integer(o->lo)) ||
+           json_object_set_new(j, "interval_max", json_integer(o->hi)) || json_object_set_new(j, "best", best) ||
+           json_object_set_new(j, "sweep", sweep);
+    if (bad) { json_decref(j); j = NULL; }
+    return cli_json_out("stack", NULL, j);
 }
 
 static void print_text(const stack_opts *o, const stack_result *res)
@@ -175,16 +184,16 @@ int cmd_stack(int argc, char **argv)
 {
     stack_opts o;
     memset(&o, 0, sizeof o);
-    int rc = parse(argc, argv, &o);
-    if (rc != EXIT_OK || o.help) {
-        if (o.help) help();
-        return rc;
-    }
+    const cli_group groups[] = { { stack_table, set_option, &o }, MODEL_OPTS_GROUP(&o.mo) };
+    const cli_spec spec = { "stack", groups, 2, NULL, NULL };
+    int rc = parse(argc, argv, &o, &spec);
+    if (rc == CLI_HELP) help(&spec);
+    if (rc != EXIT_OK) return rc == CLI_HELP ? EXIT_OK : rc;
     stack_result res;
     memset(&res, 0, sizeof res);
     if ((rc = run(&o, &res)) == EXIT_OK) {
         if (o.fmt == FMT_CSV) print_csv(&o, &res);
-        else if (o.fmt == FMT_JSON) print_json(&o, &res);
+        else if (o.fmt == FMT_JSON) rc = print_json(&o, &res);
         else print_text(&o, &res);
     }
     free(res.duration);

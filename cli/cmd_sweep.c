@@ -10,6 +10,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/model_opts.h"
 #include "store/store.h"
 #include "sweep/record.h"
 #include "sweep/run.h"
@@ -19,35 +20,40 @@
 #include <mpi.h>
 #endif
 
-static void help(void)
+static const cli_opt sweep_table[] = {
+    CLI_HEADING("options:"),
+    { "--traffic", 0, "T[,T...]", "patterns, e.g. brev,shfl (required)" },
+    { "--slices", 0, "S", "slices of every run (default 2)" },
+    { "--grid", 0, "paper|FILE", "the grid: paper (default) is --algo paper with mutation\n"
+                                 "0.1|0.05|0.02, crossover rate 0.1|0.2|0.4|0.6|0.8|0.9,\n"
+                                 "crossover interval 10|20, ties random|age, watchdog 100|200\n"
+                                 "or lifetime 100|200; FILE: one axis a line,\n"
+                                 "  FLAG[,FLAG...] VALUE[,VALUE...] ...   (# comments)\n"
+                                 "e.g. 'mutation 0.1 0.02' or 'watchdog,lifetime 100,0 0,100'" },
+    { "--runs", 0, "R", "replicates per grid point (default 5)" },
+    { "--seed", 's', "X", "the sweep's seed (default 1)" },
+    { "--jobs", 'j', "K", "runs at once on this machine (default: all cores); each run\n"
+                          "is single-threaded.  Under mpirun: one run per rank > 0" },
+    { "--db", 0, "PATH", "database (default " STORE_DEFAULT_PATH ")" },
+    { "--resume", 0, "SWEEP", "finish an interrupted sweep: finished runs are kept, the\n"
+                              "others run again" },
+    { "--quiet", 'q', NULL, "no progress line" },
+    { "--format", 0, "text|json", "summary format (default text)" },
+    CLI_END
+};
+
+static void help(const cli_spec *spec)
 {
     printf("usage: nocsim sweep --traffic T[,T...] [--grid paper|FILE] [--runs R] [options] [GA options]\n"
            "       nocsim sweep --resume SWEEP [--db PATH] [--jobs K]\n\n"
            "Run the GA once for every point of a parameter grid, every traffic pattern and\n"
            "every replicate, and record every run in one database (paper Sect. 6.1: 288\n"
            "combinations x 5 runs per pattern).  Each run's seed follows from --seed and the\n"
-           "run's place in the grid, so results do not depend on where or when a run ran.\n\n"
-           "options:\n"
-           "  --traffic T[,T...]  patterns, e.g. brev,shfl (required)\n"
-           "  --slices S          slices of every run (default 2)\n"
-           "  --grid paper|FILE   the grid: paper (default) is --algo paper with mutation\n"
-           "                      0.1|0.05|0.02, crossover rate 0.1|0.2|0.4|0.6|0.8|0.9,\n"
-           "                      crossover interval 10|20, ties random|age, watchdog 100|200\n"
-           "                      or lifetime 100|200; FILE: one axis a line,\n"
-           "                        FLAG[,FLAG...] VALUE[,VALUE...] ...   (# comments)\n"
-           "                      e.g. 'mutation 0.1 0.02' or 'watchdog,lifetime 100,0 0,100'\n"
-           "  --runs R            replicates per grid point (default 5)\n"
-           "  --seed X            the sweep's seed (default 1)\n"
-           "  --jobs K            runs at once on this machine (default: all cores); each run\n"
-           "                      is single-threaded.  Under mpirun: one run per rank > 0\n"
-           "  --db PATH           database (default nocsim.db)\n"
-           "  --resume SWEEP      finish an interrupted sweep: finished runs are kept, the\n"
-           "                      others run again\n"
-           "  --quiet             no progress line\n"
-           "  --format text|json  summary format (default text)\n"
-           "  any other option    passed to every `nocsim ga` run (e.g. --size 8\n"
-           "                      --generations 200); see nocsim ga --help\n\n"
-           "Results: nocsim db sweep SWEEP (best and mean per grid point, the parameter that\n"
+           "run's place in the grid, so results do not depend on where or when a run ran.\n\n");
+    cli_help(stdout, spec);
+    printf("  any other option of nocsim ga (e.g. --size 8 --generations 200) is passed\n"
+           "  to every run; see nocsim ga --help\n");
+    printf("\nResults: nocsim db sweep SWEEP (best and mean per grid point, the parameter that\n"
            "mattered most, the best chromosome).\n\n"
            "examples:\n"
            "  nocsim sweep --traffic brev --slices 2 --grid paper --runs 5\n"
@@ -72,98 +78,113 @@ static int push_str(char ***v, int *n, const char *s)
     return 0;
 }
 
-/* Flags of `nocsim ga` that take no value, so that the pass-through knows
- * where an option ends. */
-static int ga_flag_without_value(const char *a)
-{
-    return !strcmp(a, "--quiet") || !strcmp(a, "--no-db") || !strcmp(a, "--interlock") || !strcmp(a, "--slice-reinit");
-}
-
 /* Options the sweep sets itself for every run. */
 static int ga_flag_reserved(const char *a)
 {
-    static const char *const r[] = { "--traffic", "--slices", "--seed", "--threads", "--db", "--no-db",
-                                     "--resume", "--save-best", "--format", "--quiet", "--progress-every",
-                                     "--dry-run", NULL };
+    static const char *const r[] = { "--threads", "--db", "--no-db", "--resume", "--save-best", "--format", "--quiet",
+                                     "--progress-every", "--dry-run", NULL };
     for (int i = 0; r[i]; i++)
         if (!strcmp(a, r[i])) return 1;
     return 0;
 }
 
+/* The parse in progress: the options, and whether any states the sweep
+ * (refused with --resume). */
+typedef struct {
+    sweep_opts *o;
+    int spec_flags, oom;
+} sweep_parse;
+
+/* Any other option of `nocsim ga`: passed to every run (a cli_set_fn). */
+static int pass_to_ga(void *ctx, const char *cmd, const char *a, const char *v)
+{
+    sweep_parse *sp = ctx;
+    if (ga_flag_reserved(a)) {
+        fprintf(stderr, "nocsim %s: %s: the sweep sets this for every run; it cannot be given\n", cmd, a);
+        return -1;
+    }
+    sp->spec_flags = 1;
+    if (push_str(&sp->o->spec.options, &sp->o->spec.noptions, a) ||
+        (v && push_str(&sp->o->spec.options, &sp->o->spec.noptions, v))) {
+        sp->oom = 1;
+        return -1;
+    }
+    return 0;
+}
+
+/* One of sweep_table's flags (a cli_set_fn). */
+static int set_option(void *ctx, const char *cmd, const char *a, const char *v)
+{
+    sweep_parse *sp = ctx;
+    sweep_opts *o = sp->o;
+    long x;
+    if (!strcmp(a, "--traffic")) {
+        sp->spec_flags = 1;
+        for (const char *p = v; *p; p++)
+            if (*p == ',' && (p == v || p[1] == ',' || p[1] == 0)) {
+                fprintf(stderr, "nocsim sweep: --traffic: '%s' has an empty pattern name\n", v);
+                return -1;
+            }
+        char *copy = strdup(v), *save = NULL;
+        if (!copy) { sp->oom = 1; return -1; }
+        for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
+            if (push_str(&o->spec.traffic, &o->spec.ntraffic, t)) { free(copy); sp->oom = 1; return -1; }
+        free(copy);
+    } else if (!strcmp(a, "--slices")) {
+        sp->spec_flags = 1;
+        if (!arg_int(cmd, a, v, 1, 255, &x)) return -1;
+        o->spec.slices = (int)x;
+    } else if (!strcmp(a, "--runs")) {
+        sp->spec_flags = 1;
+        if (!arg_int(cmd, a, v, 1, 100000, &x)) return -1;
+        o->spec.runs = (int)x;
+    } else if (!strcmp(a, "--seed")) {
+        sp->spec_flags = 1;
+        if (!arg_int(cmd, a, v, 0, 1L << 53, &x)) return -1;
+        o->spec.seed = (uint64_t)x;
+    } else if (!strcmp(a, "--grid")) {
+        sp->spec_flags = 1;
+        o->grid = v;
+    } else if (!strcmp(a, "--jobs")) {
+        if (!arg_int(cmd, a, v, 1, 4096, &o->jobs)) return -1;
+    } else if (!strcmp(a, "--db")) {
+        o->dbpath = v;
+    } else if (!strcmp(a, "--resume")) {
+        if (!arg_int(cmd, a, v, 1, INT64_MAX / 2, &o->resume)) return -1;
+    } else if (!strcmp(a, "--quiet")) {
+        o->quiet = 1;
+    } else if (!strcmp(a, "--format")) {
+        out_format f;
+        if (!arg_format(cmd, v, &f)) return -1;
+        if (f == FMT_CSV) { fprintf(stderr, "nocsim sweep: --format: the summary is text or json\n"); return -1; }
+        o->fmt_json = f == FMT_JSON;
+    }
+    return 0;
+}
+
+/* Fills o from argv: 0 to go on, -1 after --help, else an exit status. */
 static int parse(int argc, char **argv, sweep_opts *o)
 {
-    const char *cmd = "sweep";
     memset(o, 0, sizeof *o);
     o->dbpath = STORE_DEFAULT_PATH;
     o->grid = "paper";
     o->spec.slices = 2;
     o->spec.runs = 5;
     o->spec.seed = 1;
-    long x;
-    int spec_flags = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { help(); return -1; }
-        if (!strcmp(a, "--quiet")) { o->quiet = 1; continue; }
-        if (strncmp(a, "--", 2) != 0) {
-            fprintf(stderr, "nocsim sweep: unexpected argument '%s' (see nocsim sweep --help)\n", a);
-            return EXIT_USAGE;
-        }
-        if (ga_flag_reserved(a) && strcmp(a, "--traffic") && strcmp(a, "--slices") && strcmp(a, "--seed") &&
-            strcmp(a, "--db") && strcmp(a, "--resume") && strcmp(a, "--format")) {
-            fprintf(stderr, "nocsim sweep: %s: the sweep sets this for every run; it cannot be given\n", a);
-            return EXIT_USAGE;
-        }
-        if (ga_flag_without_value(a)) {
-            if (push_str(&o->spec.options, &o->spec.noptions, a)) goto oom;
-            spec_flags = 1;
-            continue;
-        }
-        if (!(v = arg_value(cmd, argc, argv, &i))) return EXIT_USAGE;
-        if (!strcmp(a, "--traffic")) {
-            spec_flags = 1;
-            char *copy = strdup(v), *save = NULL;
-            if (!copy) goto oom;
-            for (const char *p = v; *p; p++)
-                if (*p == ',' && (p == v || p[1] == ',' || p[1] == 0)) {
-                    fprintf(stderr, "nocsim sweep: --traffic: '%s' has an empty pattern name\n", v);
-                    free(copy);
-                    return EXIT_USAGE;
-                }
-            for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
-                if (push_str(&o->spec.traffic, &o->spec.ntraffic, t)) { free(copy); goto oom; }
-            free(copy);
-        } else if (!strcmp(a, "--slices")) {
-            spec_flags = 1;
-            if (!arg_int(cmd, a, v, 1, 255, &x)) return EXIT_USAGE;
-            o->spec.slices = (int)x;
-        } else if (!strcmp(a, "--runs")) {
-            spec_flags = 1;
-            if (!arg_int(cmd, a, v, 1, 100000, &x)) return EXIT_USAGE;
-            o->spec.runs = (int)x;
-        } else if (!strcmp(a, "--seed")) {
-            spec_flags = 1;
-            if (!arg_int(cmd, a, v, 0, 1L << 53, &x)) return EXIT_USAGE;
-            o->spec.seed = (uint64_t)x;
-        } else if (!strcmp(a, "--grid")) {
-            spec_flags = 1;
-            o->grid = v;
-        } else if (!strcmp(a, "--jobs")) {
-            if (!arg_int(cmd, a, v, 1, 4096, &o->jobs)) return EXIT_USAGE;
-        } else if (!strcmp(a, "--db")) {
-            o->dbpath = v;
-        } else if (!strcmp(a, "--resume")) {
-            if (!arg_int(cmd, a, v, 1, INT64_MAX / 2, &o->resume)) return EXIT_USAGE;
-        } else if (!strcmp(a, "--format")) {
-            out_format f;
-            if (!arg_format(cmd, v, &f)) return EXIT_USAGE;
-            if (f == FMT_CSV) { fprintf(stderr, "nocsim sweep: --format: the summary is text or json\n"); return EXIT_USAGE; }
-            o->fmt_json = f == FMT_JSON;
-        } else {
-            spec_flags = 1;
-            if (push_str(&o->spec.options, &o->spec.noptions, a) || push_str(&o->spec.options, &o->spec.noptions, v)) goto oom;
-        }
+    sweep_parse sp = { o, 0, 0 };
+    const cli_group groups[] = { { sweep_table, set_option, &sp }, { ga_cli_table, pass_to_ga, &sp },
+                                 { model_opts_table, pass_to_ga, &sp } };
+    const cli_spec spec = { "sweep", groups, 3, NULL, NULL };
+    int rc = cli_parse(&spec, argc, argv);
+    if (sp.oom) goto oom;
+    if (rc == CLI_HELP) {
+        /* The GA's options are listed by nocsim ga --help, not here. */
+        const cli_spec own = { "sweep", groups, 1, NULL, NULL };
+        help(&own);
+        return -1;
     }
+    if (rc != EXIT_OK) return rc;
+    int spec_flags = sp.spec_flags;
     if (o->resume && spec_flags) {
         fprintf(stderr, "nocsim sweep: --resume: the sweep's traffic, grid, runs, seed and GA options come from its "
                         "record; give only --db, --jobs, --quiet and --format with it\n");
@@ -255,8 +276,9 @@ static int prepare(sweep_opts *o, store **db, int64_t *id, uint8_t **done, int64
 static int print_result(const sweep_opts *o, int64_t id, int64_t ndone, double secs)
 {
     if (o->fmt_json)
-        printf("{\"sweep\": %lld, \"runs\": %lld, \"done\": %lld, \"seconds\": %.2f, \"db\": ", (long long)id,
-               (long long)o->spec.ntasks, (long long)ndone, secs), json_string(stdout, o->dbpath), printf("}\n");
+        return cli_json_out("sweep", NULL, json_pack("{s:I, s:I, s:I, s:f, s:o}", "sweep", (json_int_t)id, "runs",
+                                               (json_int_t)o->spec.ntasks, "done", (json_int_t)ndone, "seconds", secs,
+                                               "db", ujson_str(o->dbpath)));
     else
         printf("sweep %lld: %lld of %lld runs done in %.1f s (%s); results: nocsim db sweep %lld --db %s\n",
                (long long)id, (long long)ndone, (long long)o->spec.ntasks, secs, o->dbpath, (long long)id, o->dbpath);
@@ -329,8 +351,7 @@ int cmd_sweep(int argc, char **argv)
                 fprintf(stderr, "nocsim sweep: %s\n", e2);
                 rc = EXIT_FAIL;
             } else {
-                print_result(&o, id, ndone, sweep_now() - pc.t0);
-                rc = EXIT_OK; /* main() checks that stdout was written */
+                rc = print_result(&o, id, ndone, sweep_now() - pc.t0); /* main() checks that stdout was written */
             }
         }
     }

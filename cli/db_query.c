@@ -83,7 +83,7 @@ static int run_listing(const db_opts *o, FILE *out, runs_fn list)
     else if (list(s, &f, runs_row, t, err, sizeof err) != STORE_OK) {
         fprintf(stderr, "nocsim %s: %s\n", o->cmd, err);
         rc = EXIT_FAIL;
-    } else if (db_table_print(t, out, o->fmt) != 0)
+    } else if (db_table_print(t, out, o->fmt, o->cmd) != 0)
         rc = oom(o);
     db_table_free(t);
     store_close(s);
@@ -269,14 +269,12 @@ int db_show(const db_opts *o, FILE *out)
         goto done;
     }
     if (o->fmt == FMT_CSV) {
-        rc = db_table_print(gt, out, FMT_CSV) ? oom(o) : EXIT_OK;
+        rc = db_table_print(gt, out, FMT_CSV, NULL) ? oom(o) : EXIT_OK;
     } else if (o->fmt == FMT_JSON) {
-        fputs("{\"run\": ", out);
-        bool bad = db_table_print_object(rt, 0, out, 0) != 0;
-        fputs(",\n\"generations\": ", out);
-        bad = bad || db_table_print(gt, out, FMT_JSON) != 0;
-        fputs("}\n", out);
-        rc = bad ? oom(o) : EXIT_OK;
+        json_t *j = cli_json_doc(o->cmd, json_pack("{s:o, s:o}", "run", db_table_row_json(rt, 0), "generations",
+                                                   db_table_json(gt)));
+        rc = ujson_dump(out, j) ? oom(o) : EXIT_OK;
+        json_decref(j);
     } else {
         fprintf(out, "run %lld of %s\n", (long long)r.id, o->db);
         db_table_print_fields(rt, 0, out);
@@ -291,7 +289,7 @@ int db_show(const db_opts *o, FILE *out)
                     k == 2 ? "nd" : k == 3 ? "rd" : "th");
         fputs("\n", out);
         if (gens.n > 0)
-            rc = db_table_print(gt, out, FMT_TEXT) ? oom(o) : EXIT_OK;
+            rc = db_table_print(gt, out, FMT_TEXT, NULL) ? oom(o) : EXIT_OK;
     }
 done:
     db_table_free(rt);
@@ -409,7 +407,7 @@ int db_synonyms(const db_opts *o, FILE *out)
                (o->fmt == FMT_TEXT && store_chrom_count(s, &q, &total, err, sizeof err) != STORE_OK)) {
         fprintf(stderr, "nocsim %s: %s\n", o->cmd, err);
         rc = EXIT_FAIL;
-    } else if (db_table_print(t, out, o->fmt) != 0) {
+    } else if (db_table_print(t, out, o->fmt, o->cmd) != 0) {
         rc = oom(o);
     } else if (o->fmt == FMT_TEXT) {
         /* A footer for people: what the filter and the limit kept. */
@@ -471,16 +469,14 @@ int db_export(const db_opts *o, FILE *out)
     }
     if (table) {
         db_table *t = rt ? rt : gt ? gt : ct;
-        rc = db_table_print(t, out, fmt) ? oom(o) : EXIT_OK;
+        char schema[64];
+        snprintf(schema, sizeof schema, "%s %s", o->cmd, table);
+        rc = db_table_print(t, out, fmt, schema) ? oom(o) : EXIT_OK;
     } else {
-        fputs("{\"run\": ", out);
-        bool bad = db_table_print_object(rt, 0, out, 0) != 0;
-        fputs(",\n\"generations\": ", out);
-        bad = bad || db_table_print(gt, out, FMT_JSON) != 0;
-        fputs(",\n\"chromosomes\": ", out);
-        bad = bad || db_table_print(ct, out, FMT_JSON) != 0;
-        fputs("}\n", out);
-        rc = bad ? oom(o) : EXIT_OK;
+        json_t *j = cli_json_doc(o->cmd, json_pack("{s:o, s:o, s:o}", "run", db_table_row_json(rt, 0), "generations",
+                                                   db_table_json(gt), "chromosomes", db_table_json(ct)));
+        rc = ujson_dump(out, j) ? oom(o) : EXIT_OK;
+        json_decref(j);
     }
 done:
     db_table_free(rt);

@@ -105,16 +105,6 @@ static db_table *patterns_table(const sweep_summary *s)
     return t;
 }
 
-static void print_json_array(FILE *out, const char *name, const db_table *t, int last)
-{
-    fprintf(out, "  \"%s\": [", name);
-    for (size_t r = 0; r < db_table_rows(t); r++) {
-        fputs(r ? ",\n    " : "\n    ", out);
-        db_table_print_object(t, r, out, 2);
-    }
-    fprintf(out, "%s]%s\n", db_table_rows(t) ? "\n  " : "", last ? "" : ",");
-}
-
 int db_sweep(const db_opts *o, FILE *out)
 {
     int rc;
@@ -135,27 +125,28 @@ int db_sweep(const db_opts *o, FILE *out)
         fprintf(stderr, "nocsim %s: out of memory\n", o->cmd);
         rc = EXIT_FAIL;
     } else if (o->fmt == FMT_CSV) {
-        if (db_table_print(pt, out, FMT_CSV)) rc = EXIT_FAIL;
+        if (db_table_print(pt, out, FMT_CSV, NULL)) rc = EXIT_FAIL;
     } else if (o->fmt == FMT_JSON) {
-        fprintf(out, "{\n  \"sweep\": {\"id\": %lld, \"status\": \"%s\", \"done\": %lld, \"total\": %lld, \"runs\": %d, "
-                     "\"slices\": %d, \"seed\": %llu},\n",
-                (long long)sum.id, sum.status, (long long)sum.done, (long long)sum.total, sum.spec.runs,
-                sum.spec.slices, (unsigned long long)sum.spec.seed);
-        print_json_array(out, "patterns", bt, 0);
-        print_json_array(out, "levels", lt, 0);
-        print_json_array(out, "points", pt, 1);
-        fputs("}\n", out);
+        json_t *j = cli_json_doc(o->cmd, json_pack("{s:{s:I, s:o, s:I, s:I, s:i, s:i, s:I}, s:o, s:o, s:o}", "sweep", "id", (json_int_t)sum.id,
+                              "status", ujson_str(sum.status), "done", (json_int_t)sum.done, "total", (json_int_t)sum.total,
+                              "runs", sum.spec.runs, "slices", sum.spec.slices, "seed", (json_int_t)sum.spec.seed,
+                              "patterns", db_table_json(bt), "levels", db_table_json(lt), "points", db_table_json(pt)));
+        if (ujson_dump(out, j)) {
+            fprintf(stderr, "nocsim %s: out of memory\n", o->cmd);
+            rc = EXIT_FAIL;
+        }
+        json_decref(j);
     } else {
         fprintf(out, "sweep %lld (%s): %lld of %lld runs, grid %s, %d slices, %d runs per point, seed %llu\n\n",
                 (long long)sum.id, sum.status, (long long)sum.done, (long long)sum.total,
                 sum.spec.grid_name ? sum.spec.grid_name : "?", sum.spec.slices, sum.spec.runs,
                 (unsigned long long)sum.spec.seed);
         fputs("per pattern (best run; the parameter whose values' mean durations differ most):\n", out);
-        if (db_table_print(bt, out, FMT_TEXT)) rc = EXIT_FAIL;
+        if (db_table_print(bt, out, FMT_TEXT, NULL)) rc = EXIT_FAIL;
         fputs("\nmean best duration per parameter value:\n", out);
-        if (db_table_print(lt, out, FMT_TEXT)) rc = EXIT_FAIL;
+        if (db_table_print(lt, out, FMT_TEXT, NULL)) rc = EXIT_FAIL;
         fputs("\nper grid point (best and mean over its runs; ratio = best / simple stacking):\n", out);
-        if (db_table_print(pt, out, FMT_TEXT)) rc = EXIT_FAIL;
+        if (db_table_print(pt, out, FMT_TEXT, NULL)) rc = EXIT_FAIL;
     }
     db_table_free(pt);
     db_table_free(lt);

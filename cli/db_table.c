@@ -149,46 +149,43 @@ static const char *cell(const db_table *t, size_t row, int col)
     return i < t->n ? t->cell[i] : NULL;
 }
 
-static void csv_field(FILE *f, const char *s)
+/* A cell as JSON: null when unknown; a number column's text read as the
+ * number it is; a raw column's JSON text as the value it holds, when it is
+ * one valid JSON value; anything else as a string. */
+static json_t *cell_json(db_col_kind kind, const char *s)
 {
     if (!s)
-        return;
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
+        return json_null();
+    if (kind == COL_NUM || kind == COL_RAW) {
+        json_error_t e;
+        json_t *v = json_loads(s, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &e);
+        if (v && (kind == COL_RAW || json_is_number(v)))
+            return v;
+        json_decref(v);
     }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
+    return ujson_str(s);
 }
 
-static void json_value(FILE *f, db_col_kind kind, const char *s)
+json_t *db_table_row_json(const db_table *t, size_t row)
 {
-    if (!s)
-        fputs("null", f);
-    else if (kind == COL_NUM || (kind == COL_RAW && db_json_valid(s)))
-        fputs(s, f);
-    else
-        json_string(f, s);
+    json_t *o = t->failed ? NULL : json_object();
+    for (int c = 0; o && c < t->ncols; c++)
+        if (json_object_set_new(o, t->cols[c].name, cell_json(t->cols[c].kind, cell(t, row, c)))) {
+            json_decref(o);
+            o = NULL;
+        }
+    return o;
 }
 
-int db_table_print_object(const db_table *t, size_t row, FILE *f, int depth)
+json_t *db_table_json(const db_table *t)
 {
-    if (t->failed)
-        return -1;
-    fputc('{', f);
-    for (int c = 0; c < t->ncols; c++) {
-        fprintf(f, "%s%*s", c ? ",\n" : "\n", 2 * (depth + 1), "");
-        json_string(f, t->cols[c].name);
-        fputs(": ", f);
-        json_value(f, t->cols[c].kind, cell(t, row, c));
-    }
-    fprintf(f, "\n%*s}", 2 * depth, "");
-    return ferror(f) ? -1 : 0;
+    json_t *a = t->failed ? NULL : json_array();
+    for (size_t r = 0; a && r < db_table_rows(t); r++)
+        if (json_array_append_new(a, db_table_row_json(t, r))) {
+            json_decref(a);
+            a = NULL;
+        }
+    return a;
 }
 
 static int print_text(const db_table *t, FILE *f)
@@ -230,7 +227,7 @@ static int print_text(const db_table *t, FILE *f)
     return 0;
 }
 
-int db_table_print(const db_table *t, FILE *f, out_format fmt)
+int db_table_print(const db_table *t, FILE *f, out_format fmt, const char *schema)
 {
     if (t->failed)
         return -1;
@@ -241,17 +238,15 @@ int db_table_print(const db_table *t, FILE *f, out_format fmt)
     } else if (fmt == FMT_CSV) {
         for (size_t r = 0; r <= rows; r++)
             for (int c = 0; c < t->ncols; c++) {
-                csv_field(f, r == 0 ? t->cols[c].name : cell(t, r - 1, c));
+                cli_csv_field(f, r == 0 ? t->cols[c].name : cell(t, r - 1, c));
                 fputs(c == t->ncols - 1 ? "\n" : ",", f);
             }
     } else {
-        fputc('[', f);
-        for (size_t r = 0; r < rows; r++) {
-            fputs(r ? ",\n  " : "\n  ", f);
-            if (db_table_print_object(t, r, f, 1) != 0)
-                return -1;
-        }
-        fputs(rows ? "\n]\n" : "]\n", f);
+        json_t *a = cli_json_doc(schema, db_table_json(t));
+        int bad = ujson_dump(f, a);
+        json_decref(a);
+        if (bad)
+            return -1;
     }
     return ferror(f) ? -1 : 0;
 }
@@ -267,124 +262,4 @@ void db_table_print_fields(const db_table *t, size_t row, FILE *f)
         if (t->cols[c].kind != COL_RAW)
             fprintf(f, "%-*s  %s\n", (int)w, t->cols[c].name, s ? s : "-");
     }
-}
-
-/* ---- JSON validation ----------------------------------------------------- */
-
-/* Recursive descent over RFC 8259; depth is bounded so that hostile input
- * (a merged file is anybody's) cannot exhaust the stack. */
-enum { JSON_MAX_DEPTH = 64 };
-
-static const char *ws(const char *p)
-{
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-        p++;
-    return p;
-}
-
-static const char *jvalue(const char *p, int depth);
-
-static const char *jstring(const char *p)
-{
-    if (*p++ != '"')
-        return NULL;
-    while (*p != '"') {
-        unsigned char c = (unsigned char)*p;
-        if (c < 0x20)
-            return NULL; /* includes the terminating NUL */
-        if (c == '\\') {
-            p++;
-            if (*p == 'u') {
-                for (int i = 1; i <= 4; i++)
-                    if (!p[i] || !strchr("0123456789abcdefABCDEF", p[i]))
-                        return NULL;
-                p += 4;
-            } else if (!*p || !strchr("\"\\/bfnrt", *p)) {
-                return NULL;
-            }
-        }
-        p++;
-    }
-    return p + 1;
-}
-
-static const char *jdigits(const char *p)
-{
-    if (*p < '0' || *p > '9')
-        return NULL;
-    while (*p >= '0' && *p <= '9')
-        p++;
-    return p;
-}
-
-static const char *jnumber(const char *p)
-{
-    if (*p == '-')
-        p++;
-    if (*p == '0')
-        p++;
-    else if (!(p = jdigits(p)))
-        return NULL;
-    if (*p == '.' && !(p = jdigits(p + 1)))
-        return NULL;
-    if (*p == 'e' || *p == 'E') {
-        p++;
-        if (*p == '+' || *p == '-')
-            p++;
-        if (!(p = jdigits(p)))
-            return NULL;
-    }
-    return p;
-}
-
-/* An object or array: open, members separated by commas, close. */
-static const char *jcompound(const char *p, int depth, bool object)
-{
-    char close = object ? '}' : ']';
-    p = ws(p + 1);
-    if (*p == close)
-        return p + 1;
-    for (;;) {
-        if (object) {
-            if (!(p = jstring(ws(p))))
-                return NULL;
-            p = ws(p);
-            if (*p++ != ':')
-                return NULL;
-        }
-        if (!(p = jvalue(p, depth + 1)))
-            return NULL;
-        if (*p == close)
-            return p + 1;
-        if (*p++ != ',')
-            return NULL;
-    }
-}
-
-/* Returns the position after the value and trailing blanks, or NULL. */
-static const char *jvalue(const char *p, int depth)
-{
-    if (depth > JSON_MAX_DEPTH)
-        return NULL;
-    p = ws(p);
-    const char *q;
-    if (*p == '{' || *p == '[')
-        q = jcompound(p, depth, *p == '{');
-    else if (*p == '"')
-        q = jstring(p);
-    else if (!strncmp(p, "true", 4))
-        q = p + 4;
-    else if (!strncmp(p, "false", 5))
-        q = p + 5;
-    else if (!strncmp(p, "null", 4))
-        q = p + 4;
-    else
-        q = jnumber(p);
-    return q ? ws(q) : NULL;
-}
-
-bool db_json_valid(const char *s)
-{
-    const char *end = s ? jvalue(s, 0) : NULL;
-    return end && *end == '\0';
 }

@@ -3,8 +3,8 @@
  * because a query that fails half-way must print nothing.
  *
  * Formats: text (columns aligned, numbers right-aligned, "-" for unknown),
- * CSV (header row, RFC 4180 quoting, empty for unknown) and JSON (an array of
- * objects, numbers unquoted, null for unknown).
+ * CSV (header row, RFC 4180 quoting, empty for unknown) and JSON (jansson: an
+ * array of objects, numbers unquoted, null for unknown).
  *
  * Cells are appended left to right with the db_table_* functions.  Running out
  * of memory sets a sticky flag instead of failing each call, so that building
@@ -47,18 +47,16 @@ void db_table_real(db_table *t, double v, int decimals); /* NaN/inf = unknown */
 void db_table_hex32(db_table *t, int64_t v);     /* 8 hex digits; < 0 = unknown */
 void db_table_hex(db_table *t, const uint8_t *p, size_t n);
 
-/* Print in fmt: text and CSV with a header row, JSON an array of objects.
- * -1 if the table ran out of memory or f failed. */
-int db_table_print(const db_table *t, FILE *f, out_format fmt);
-/* Row `row` as one JSON object (for nesting in a larger document), indented
- * for nesting level depth; -1 as db_table_print. */
-int db_table_print_object(const db_table *t, size_t row, FILE *f, int depth);
+/* Print in fmt: text and CSV with a header row, JSON the rows as an array of
+ * objects under the header of cli_json_doc(schema, ...).  -1 if the table
+ * ran out of memory or f failed. */
+int db_table_print(const db_table *t, FILE *f, out_format fmt, const char *schema);
+/* Row `row` as a new JSON object, the table as a new JSON array of them (for
+ * nesting in a larger document); NULL when out of memory. */
+json_t *db_table_row_json(const db_table *t, size_t row);
+json_t *db_table_json(const db_table *t);
 /* Text layout of a one-row table: one "name   value" line per column,
  * leaving out COL_RAW columns (JSON text wants a layout of its own). */
 void db_table_print_fields(const db_table *t, size_t row, FILE *f);
-
-/* Whether s is one syntactically valid JSON value (RFC 8259), so that it can
- * be embedded in JSON output without re-quoting. */
-bool db_json_valid(const char *s);
 
 #endif

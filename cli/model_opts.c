@@ -22,17 +22,42 @@ void model_opts_default(model_opts *mo)
     mo->seed = 1;
 }
 
-int model_opts_parse(const char *cmd, int argc, char **argv, int *i, model_opts *mo)
+const cli_opt model_opts_table[] = {
+    CLI_HEADING("network and traffic:"),
+    { "--traffic", 0, "T", "bcmp brev brot shfl torn trns randperm file:PATH (default brev)" },
+    { "--size", 0, "N", "N x N torus, N even (default 16; bit patterns need a power of two)" },
+    { "--slices", 0, "S", "slices per message, one packet each (default depends on command)" },
+    { "--flits", 0, "L", "packet length l_c in flits (default 8)" },
+    { "--vcs", 0, "K", "virtual channels per link, >= 3 on a torus (default 3)" },
+    { "--topology", 0, "torus|mesh", "the network (default torus); a mesh has no wrap links" },
+    { "--vc-rule", 0, "dateline|any", "which VC a header takes: its own, one up at each dateline\n"
+                                      "(torus default), or any free VC of its port (mesh default)" },
+    { "--buffer", 0, "B", "flits per input-VC FIFO (default 4)" },
+    { "--seed", 's', "X", "seed for randperm and random choices (default 1)" },
+    CLI_HEADING("model choices (model.md [choice]; defaults first):"),
+    { "--tie", 0, "nowrap|plus|minus", "route of a distance of exactly N/2" },
+    { "--dateline", 0, "on-link|after-link", "where the VC goes up at a dateline" },
+    { "--q-update", 0, "tail|rotate", "queue-selection order after a grant" },
+    { "--slot-reuse", 0, "next-cycle|same-cycle", "when a freed FIFO slot can be refilled" },
+    { "--input-limit", 0, "vc|port", "one flit per cycle per input VC, or per input port" },
+    { "--self", 0, "skip|send", "packets addressed to their source" },
+    { "--deadlock-cycles", 0, "C", "watchdog: cycles without a move (default 1000)" },
+    CLI_HEADING("paper Sect. 7.2 functions (off by default; they run on the reference engine):"),
+    { "--slice-reinit", 0, NULL, "a node's arbitration state is reset whenever a packet for it\narrives" },
+    { "--interlock", 0, NULL, "a node's next slice waits until it has received the last\nslice's packets" },
+    CLI_END
+};
+
+int model_opts_set(void *ctx, const char *cmd, const char *a, const char *v)
 {
-    const char *a = argv[*i], *v;
+    model_opts *mo = ctx;
     sim_params *p = &mo->params;
     long x;
     int k;
-#define VALUE() do { if (!(v = arg_value(cmd, argc, argv, i))) return -1; } while (0)
-#define INT(field, lo, hi) do { VALUE(); if (!arg_int(cmd, a, v, lo, hi, &x)) return -1; field = (int)x; } while (0)
-#define CHOICE(field, names, type) do { VALUE(); if (!arg_choice(cmd, a, v, names, (int)(sizeof names / sizeof names[0]), &k)) return -1; field = (type)k; } while (0)
-    if (!strcmp(a, "--traffic")) { VALUE(); mo->traffic = v; }
-    else if (!strcmp(a, "--seed")) { VALUE(); if (!arg_int(cmd, a, v, 0, 2147483647L, &x)) return -1; mo->seed = (uint64_t)x; }
+#define INT(field, lo, hi) do { if (!arg_int(cmd, a, v, lo, hi, &x)) return -1; field = (int)x; } while (0)
+#define CHOICE(field, names, type) do { if (!arg_choice(cmd, a, v, names, (int)(sizeof names / sizeof names[0]), &k)) return -1; field = (type)k; } while (0)
+    if (!strcmp(a, "--traffic")) mo->traffic = v;
+    else if (!strcmp(a, "--seed")) { if (!arg_int(cmd, a, v, 0, 2147483647L, &x)) return -1; mo->seed = (uint64_t)x; }
     else if (!strcmp(a, "--size")) INT(p->n, SIM_MIN_N, SIM_MAX_N);
     else if (!strcmp(a, "--vcs")) INT(p->vcs, 1, SIM_MAX_VCS);
     else if (!strcmp(a, "--topology")) { CHOICE(p->topo, model_topology_names, route_topology); mo->topo_set = 1; }
@@ -49,8 +74,6 @@ int model_opts_parse(const char *cmd, int argc, char **argv, int *i, model_opts 
     else if (!strcmp(a, "--self")) CHOICE(p->self, model_self_names, sim_self);
     else if (!strcmp(a, "--slice-reinit")) p->slice_reinit = 1;
     else if (!strcmp(a, "--interlock")) p->interlock = 1;
-    else return 0;
-#undef VALUE
 #undef INT
 #undef CHOICE
     if (!strcmp(a, "--size") && p->n % 2) {
@@ -60,34 +83,7 @@ int model_opts_parse(const char *cmd, int argc, char **argv, int *i, model_opts 
     /* A mesh's default VC rule gives it all its VCs (docs/openloop.md). */
     if (!mo->rule_set) p->vc_rule = p->topo == TOPO_MESH ? VCRULE_ANY : VCRULE_DATELINE;
     if (!mo->given && strcmp(a, "--slices")) mo->given = a;
-    return 1;
-}
-
-void model_opts_help(FILE *f)
-{
-    fprintf(f,
-        "network and traffic:\n"
-        "  --traffic T        bcmp brev brot shfl torn trns randperm file:PATH (default brev)\n"
-        "  --size N           N x N torus, N even (default 16; bit patterns need a power of two)\n"
-        "  --slices S         slices per message, one packet each (default depends on command)\n"
-        "  --flits L          packet length l_c in flits (default 8)\n"
-        "  --vcs K            virtual channels per link, >= 3 on a torus (default 3)\n"
-        "  --topology torus|mesh  the network (default torus); a mesh has no wrap links\n"
-        "  --vc-rule dateline|any  which VC a header takes: its own, one up at each dateline\n"
-        "                     (torus default), or any free VC of its port (mesh default)\n"
-        "  --buffer B         flits per input-VC FIFO (default 4)\n"
-        "  --seed X           seed for randperm and random choices (default 1)\n"
-        "model choices (model.md [choice]; defaults first):\n"
-        "  --tie nowrap|plus|minus           route of a distance of exactly N/2\n"
-        "  --dateline on-link|after-link     where the VC goes up at a dateline\n"
-        "  --q-update tail|rotate            queue-selection order after a grant\n"
-        "  --slot-reuse next-cycle|same-cycle when a freed FIFO slot can be refilled\n"
-        "  --input-limit vc|port             one flit per cycle per input VC, or per input port\n"
-        "  --self skip|send                  packets addressed to their source\n"
-        "  --deadlock-cycles C               watchdog: cycles without a move (default 1000)\n"
-        "paper Sect. 7.2 functions (off by default; they run on the reference engine):\n"
-        "  --slice-reinit     a node's arbitration state is reset whenever a packet for it arrives\n"
-        "  --interlock        a node's next slice waits until it has received the last slice's packets\n");
+    return 0;
 }
 
 traffic *model_opts_traffic(const char *cmd, const model_opts *mo)
@@ -98,18 +94,14 @@ traffic *model_opts_traffic(const char *cmd, const model_opts *mo)
     return t;
 }
 
-void model_opts_json(FILE *f, const model_opts *mo)
+json_t *model_opts_json(const model_opts *mo)
 {
     const sim_params *p = &mo->params;
-    fprintf(f, "\"traffic\": ");
-    json_string(f, mo->traffic);
-    fprintf(f, ", \"topology\": \"%s\", \"vc_rule\": \"%s\"", model_topology_names[p->topo],
-            model_vc_rule_names[p->vc_rule]);
-    fprintf(f, ", \"size\": %d, \"slices\": %d, \"flits\": %d, \"vcs\": %d, \"buffer\": %d, \"seed\": %llu, "
-               "\"tie\": \"%s\", \"dateline\": \"%s\", \"q_update\": \"%s\", \"slot_reuse\": \"%s\", "
-               "\"input_limit\": \"%s\", \"self\": \"%s\", \"slice_reinit\": %d, \"interlock\": %d",
-            p->n, p->slices, p->flits, p->vcs, p->buffer, (unsigned long long)mo->seed,
-            model_tie_names[p->tie], model_dateline_names[p->dateline], model_qupdate_names[p->q_update],
-            model_slot_names[p->slot_reuse], model_input_names[p->input_limit], model_self_names[p->self],
-            p->slice_reinit, p->interlock);
+    return json_pack("{s:o, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:I, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i}",
+                     "traffic", ujson_str(mo->traffic), "topology", model_topology_names[p->topo],
+                     "vc_rule", model_vc_rule_names[p->vc_rule], "size", p->n, "slices", p->slices, "flits", p->flits,
+                     "vcs", p->vcs, "buffer", p->buffer, "seed", (json_int_t)mo->seed, "tie", model_tie_names[p->tie],
+                     "dateline", model_dateline_names[p->dateline], "q_update", model_qupdate_names[p->q_update],
+                     "slot_reuse", model_slot_names[p->slot_reuse], "input_limit", model_input_names[p->input_limit],
+                     "self", model_self_names[p->self], "slice_reinit", p->slice_reinit, "interlock", p->interlock);
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli/args.h"
 #include "sim/sim.h"
 #include "traffic/traffic.h"
 
@@ -19,14 +20,15 @@ typedef struct {
 } model_opts;
 
 void model_opts_default(model_opts *mo);
-/* Consume argv[*i] (and its value) if it is a model option.  Returns 1 if
- * consumed, 0 if it is not a model option, -1 on a bad value (message printed). */
-int model_opts_parse(const char *cmd, int argc, char **argv, int *i, model_opts *mo);
-void model_opts_help(FILE *f);
+/* The model options' table (cli/args.h) and its handler (ctx: a model_opts);
+ * a command lists MODEL_OPTS_GROUP(&mo) among its cli_groups. */
+extern const cli_opt model_opts_table[];
+int model_opts_set(void *ctx, const char *cmd, const char *flag, const char *value);
+#define MODEL_OPTS_GROUP(mo) { model_opts_table, model_opts_set, (mo) }
 /* Build the traffic; prints the error and returns NULL on bad input. */
 traffic *model_opts_traffic(const char *cmd, const model_opts *mo);
-/* Print the parameters as a JSON object body (without braces). */
-void model_opts_json(FILE *f, const model_opts *mo);
+/* The parameters as a new JSON object (NULL: out of memory). */
+json_t *model_opts_json(const model_opts *mo);
 
 extern const char *const model_tie_names[];
 extern const char *const model_dateline_names[];

@@ -8,49 +8,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/json.h"
+
 /* The params JSON of a sweep record: {"spec": "<text>", "tasks": N}.  The
  * spec text is the one place the sweep is described; the reader below reads
- * back exactly what the writer writes. */
+ * back exactly what the writer writes (both through jansson). */
 static char *params_json(const char *spec_text, int64_t ntasks)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f) return NULL;
-    fputs("{\"spec\": \"", f);
-    for (const unsigned char *c = (const unsigned char *)spec_text; *c; c++) {
-        if (*c == '"' || *c == '\\') fprintf(f, "\\%c", *c);
-        else if (*c == '\n') fputs("\\n", f);
-        else if (*c < 0x20) fprintf(f, "\\u%04x", *c);
-        else fputc(*c, f);
-    }
-    fprintf(f, "\", \"tasks\": %" PRId64 "}", ntasks);
-    if (fclose(f) != 0) { free(buf); return NULL; }
-    return buf;
+    json_t *j = json_pack("{s:o, s:I}", "spec", ujson_str(spec_text), "tasks", (json_int_t)ntasks);
+    char *text = ujson_text(j);
+    json_decref(j);
+    return text;
 }
 
-/* The spec text of a record's params, or NULL if it is not there. */
+/* The spec text of a record's params, or NULL if it is not there (or not a
+ * string, or not JSON). */
 static char *spec_from_params(const char *params)
 {
-    static const char key[] = "{\"spec\": \"";
-    if (!params || strncmp(params, key, sizeof key - 1) != 0) return NULL;
-    const char *p = params + sizeof key - 1;
-    char *out = malloc(strlen(p) + 1), *o = out;
-    if (!out) return NULL;
-    for (; *p && *p != '"'; p++) {
-        if (*p != '\\') { *o++ = *p; continue; }
-        p++;
-        if (*p == '"' || *p == '\\') *o++ = *p;
-        else if (*p == 'n') *o++ = '\n';
-        else if (*p == 'u' && p[1] == '0' && p[2] == '0' && p[3] && p[4]) {
-            unsigned v;
-            if (sscanf(p + 1, "%4x", &v) != 1 || v == 0) { free(out); return NULL; }
-            *o++ = (char)v;
-            p += 4;
-        } else { free(out); return NULL; }
-    }
-    if (*p != '"') { free(out); return NULL; }
-    *o = 0;
+    json_t *j = params ? json_loads(params, JSON_REJECT_DUPLICATES, NULL) : NULL;
+    const char *spec = json_string_value(json_object_get(j, "spec"));
+    char *out = spec ? strdup(spec) : NULL;
+    json_decref(j);
     return out;
 }
 

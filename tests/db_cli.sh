@@ -119,7 +119,7 @@ check "merge: union of runs" "$(q b.db "select count(*) from runs")" $((na + nb)
 check "merge: distinct uuids" "$(q b.db "select count(distinct uuid) from runs")" $((na + nb))
 check "merge: chromosomes" "$(q b.db "select count(*) from chromosomes")" $((ca + cb))
 check "merge: merged run keeps its best" "$(q b.db "select best_duration from runs where uuid = (select uuid from runs order by id desc limit 1)")" "$best"
-check "merge again: json" "$($N db merge a.db --db b.db --format json | python3 -c 'import json,sys; d=json.load(sys.stdin)[0]; print(d["runs_added"], d["runs_skipped"], d["chromosomes"])')" "0 $na 0"
+check "merge again: json" "$($N db merge a.db --db b.db --format json | python3 -c 'import json,sys; d=json.load(sys.stdin)["rows"][0]; print(d["runs_added"], d["runs_skipped"], d["chromosomes"])')" "0 $na 0"
 check "merge again: runs unchanged" "$(q b.db "select count(*) from runs")" $((na + nb))
 check "merge: source untouched" "$(q a.db "select count(*) from runs")" "$na"
 expect_usage "merge into a missing file" "no such database file" $N db merge a.db --db new.db

@@ -89,7 +89,13 @@ expect_refused "activity links"     "allowed: 0:63"        $N sim --traffic brev
 expect_refused "activity scale"     "--activity-scale"     $N sim --traffic brev --size 4 --activity "$O" --activity-scale 0
 $N sim --traffic brev --size 4 --slices 2 --interval 8 --activity "$O" --activity-scale 2 --activity-links 4:35 >/dev/null && ok || bad "sim --activity"
 d=$($N sim --traffic brev --size 4 --slices 2 --interval 8 --format csv | tail -1 | cut -d, -f8)
-[ "$(png_size "$O")" = "64x$((2 * d + 14))" ] && ok || bad "sim --activity size $(png_size "$O"), want 64x$((2 * d + 14))"
+# Framed (title, axes, legend around the map): larger than the 64 x 2d map
+# on both sides; bare: exactly the map, 32 links x 2 pixels by d cycles x 2.
+size=$(png_size "$O"); fw=${size%x*} fh=${size#*x}
+[ "$fw" -gt 64 ] && [ "$fh" -gt $((2 * d + 14)) ] && ok || bad "sim --activity framed size $size, want more than 64x$((2 * d + 14))"
+$N sim --traffic brev --size 4 --slices 2 --interval 8 --activity "$O" --activity-scale 2 --activity-links 4:35 \
+  --activity-no-legend >/dev/null && ok || bad "sim --activity-no-legend"
+[ "$(png_size "$O")" = "64x$((2 * d))" ] && ok || bad "sim --activity-no-legend size $(png_size "$O"), want 64x$((2 * d))"
 $N replay --best 1 --db "$db" --activity "$tmp/out/r.png" --activity-no-legend >/dev/null && ok || bad "replay --activity"
 d=$($N replay --best 1 --db "$db" --format json | sed 's/.*"duration": \([0-9]*\).*/\1/')
 [ "$(png_size "$tmp/out/r.png")" = "64x$d" ] && ok || bad "replay --activity size $(png_size "$tmp/out/r.png"), want 64x$d"

@@ -232,9 +232,11 @@ START_TEST(png_counts)
 }
 END_TEST
 
-/* Scale 3 over links 10..29 with the legend: each link-cycle is a 3x3 block
- * of the scale-1 pixel, the legend adds its rows below. */
-START_TEST(png_scale_range_legend)
+/* Scale 3 over links 10..29, framed: the map is the bare scale-1 map with
+ * each link-cycle a 3x3 block and the columns grouped by direction, then
+ * router row (then x); around it the title, the cycle axis with a tick every
+ * 10 cycles, and the legend. */
+START_TEST(png_scale_range_frame)
 {
     sim_metrics m;
     traffic *t;
@@ -248,21 +250,41 @@ START_TEST(png_scale_range_legend)
     o.first = 10;
     o.last = 29;
     o.legend = 1;
+    o.title = "SHFL 8X8";
+    viz_act_layout g;
+    ck_assert_msg(viz_act_geometry(a, m.duration, 3, &o, &g, err, sizeof err) == VIZ_OK, "%s", err);
     ck_assert_msg(viz_act_write_png(a, m.duration, 3, &o, p3, err, sizeof err) == VIZ_OK, "%s", err);
     image a1 = decode(p1), a3 = decode(p3);
-    /* Wider than the 60-pixel map: the legend's margins 2 x 3, four entries
-     * (three slices, grey) of 16 and the 8-pixel gap before the grey. */
-    ck_assert_int_eq(a3.w, 78);
-    ck_assert_int_eq(a3.h, m.duration * 3 + VIZ_ACT_LEGEND_ROWS);
+    ck_assert_int_eq(a3.w, g.w);
+    ck_assert_int_eq(a3.h, g.h);
+    ck_assert_int_eq(g.cols, 20);
+    /* Links 10..29 (router = link / 4, direction = link % 4 in N E S W
+     * order), by direction then router: N 12 16 20 24 28, E 13 .. 29,
+     * S 10 14 .. 26, W 11 15 .. 27. */
+    static const int order[20] = { 12, 16, 20, 24, 28, 13, 17, 21, 25, 29, 10, 14, 18, 22, 26, 11, 15, 19, 23, 27 };
+    for (int c = 0; c < 20; c++) ck_assert_int_eq(viz_act_column_link(a, &o, c), order[c]);
     for (int y = 0; y < m.duration * 3; y++)
         for (int x = 0; x < 60; x++)
-            ck_assert(memcmp(px(&a3, x, y), px(&a1, 10 + x / 3, y / 3), 3) == 0);
-    /* The legend shows the three slice colours and the grey. */
+            ck_assert(memcmp(px(&a3, g.map_x + x, g.map_y + y), px(&a1, order[x / 3], y / 3), 3) == 0);
+    /* The frame: a title in the band above (ink), the axis line left of the
+     * map on every row, and a tick at 0, 10, 20, ... (3 pixels a cycle: the
+     * first of 1, 2, 5, 10 cycles that spaces labels 16 pixels apart). */
+    ck_assert_int_eq(g.tick_cycles, 10);
+    long title_ink = 0;
+    for (int y = 0; y < g.map_y - 12; y++)
+        for (int x = 0; x < a3.w; x++) title_ink += is(px(&a3, x, y), 0, 0, 0);
+    ck_assert_int_gt(title_ink, 100);
+    for (int y = 0; y < m.duration * 3; y++) ck_assert(is(px(&a3, g.map_x - 1, g.map_y + y), 0, 0, 0));
+    for (int64_t tc = 0; tc < m.duration; tc++) {
+        int tick = is(px(&a3, g.map_x - 3, g.map_y + (int)tc * 3), 0, 0, 0);
+        ck_assert_msg(tick == (tc % 10 == 0), "cycle %lld: tick %d", (long long)tc, tick);
+    }
+    /* The legend (below the map and its axis) shows the three slice colours and the grey. */
     for (int e = 0; e < 4; e++) {
         uint8_t c[3];
         viz_act_colour(e < 3 ? ACT_SLICE0 + e : ACT_BLOCKED, c);
         int found = 0;
-        for (int y = m.duration * 3; y < a3.h && !found; y++)
+        for (int y = g.map_y + m.duration * 3 + 1; y < a3.h && !found; y++)
             for (int x = 0; x < a3.w && !found; x++) found = is(px(&a3, x, y), c[0], c[1], c[2]);
         ck_assert_msg(found, "legend entry %d missing", e);
     }
@@ -357,7 +379,7 @@ int main(void)
     tcase_add_test(tc, isolated_packet_cells);
     tcase_add_test(tc, recorder_matches_metrics);
     tcase_add_test(tc, png_counts);
-    tcase_add_test(tc, png_scale_range_legend);
+    tcase_add_test(tc, png_scale_range_frame);
     tcase_add_test(tc, palette_repeats);
     tcase_add_test(tc, bad_input_leaves_nothing);
     tcase_add_test(tc, cli_sim_activity);

@@ -1,5 +1,6 @@
-/* Tests of cc's input and output pieces: the JSON reader (values, escapes,
- * errors with their line, the depth limit), problem definitions (kinds,
+/* Tests of cc's input and output pieces: the schedule file reader's
+ * strictness (types, duplicate keys, NUL, syntax errors with their line, the
+ * depth limit), problem definitions (kinds,
  * names, sender and receiver lists), the text and JSON schedule writers, and
  * the bounds of K-port and store-and-forward cases worked out by hand. */
 #include <check.h>
@@ -10,52 +11,93 @@
 #include <string.h>
 
 #include "cc/instance.h"
-#include "cc/json.h"
+#include "cc/schedfile.h"
 #include "cc/schedule.h"
 
-START_TEST(json_values)
+/* The schedule file text in a temporary file: its path (static buffer). */
+static const char *temp_file(const char *text)
 {
-    char err[128];
-    js_value *v = js_parse("{\"a\": [1, -2.5e1, true, false, null],\n \"s\": \"x\\\"y\\\\z\\n\\u0041\"}", err, sizeof err);
-    ck_assert_msg(v != NULL, "%s", err);
-    ck_assert_int_eq(v->type, JS_OBJ);
-    ck_assert_int_eq((int)v->n, 2);
-    const js_value *a = js_get(v, "a"), *s = js_get(v, "s");
-    ck_assert_int_eq(a->type, JS_ARR);
-    ck_assert_int_eq((int)a->n, 5);
-    ck_assert(a->items[0]->num == 1.0);
-    ck_assert(a->items[1]->num == -25.0);
-    ck_assert_int_eq(a->items[2]->type, JS_BOOL);
-    ck_assert(a->items[2]->num == 1.0);
-    ck_assert(a->items[3]->num == 0.0);
-    ck_assert_int_eq(a->items[4]->type, JS_NULL);
-    ck_assert_str_eq(s->str, "x\"y\\z\nA");
-    ck_assert_int_eq(s->line, 2);
-    ck_assert_ptr_null(js_get(v, "missing"));
-    ck_assert_ptr_null(js_get(a, "a"));     /* not an object */
-    js_free(v);
+    static char path[64];
+    snprintf(path, sizeof path, "/tmp/nocsim_cc_io_XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fputs(text, f) >= 0, 1);
+    ck_assert_int_eq(fclose(f), 0);
+    return path;
 }
-END_TEST
 
-START_TEST(json_errors_name_the_line)
+/* Reads text as a schedule file over ring:4: CC_OK with *out (caller frees),
+ * or the error code with err. */
+static int read_text(const char *text, cc_schedule **out, char *err, size_t errlen)
 {
-    char err[128];
-    static const char *const bad[] = { "{\"a\": 1,\n\n}", "[1 2]", "{\"a\" 1}", "\"open", "{\"a\": tru}", "[1,]", "", "{} x" };
-    static const int line[] = { 3, 1, 1, 1, 1, 1, 1, 1 };
+    const char *path = temp_file(text);
+    cc_schedfile *f;
+    *out = NULL;
+    int rc = cc_schedfile_read(path, &f, err, errlen);
+    if (rc == CC_OK) {
+        cc_topo *t;
+        ck_assert(cc_topo_new("ring:4", &t, err, errlen) == CC_OK);
+        rc = cc_schedfile_schedule(f, t, out, err, errlen);
+        cc_topo_free(t);
+        cc_schedfile_free(f);
+    }
+    remove(path);
+    return rc;
+}
+
+/* Issue 26: the reader takes exactly the JSON types it documents. */
+START_TEST(schedfile_is_strict)
+{
+    char err[512];
+    cc_schedule *s;
+    /* Accepted: names, integer names, escapes ("\u0032" is "2"). */
+    ck_assert_msg(read_text("{\"schedule\": [{\"step\": 0, \"transfers\": [{\"path\": [0, \"1\", \"\\u0032\"]}]}]}",
+                            &s, err, sizeof err) == CC_OK, "%s", err);
+    ck_assert_int_eq(s->nt, 1);
+    ck_assert_int_eq(s->tr[0].nnodes, 3);
+    const int *nd = cc_schedule_nodes(s, 0);
+    ck_assert_int_eq(nd[0], 0);
+    ck_assert_int_eq(nd[1], 1);
+    ck_assert_int_eq(nd[2], 2);
+    cc_schedule_free(s);
+    static const struct { const char *text, *want; } bad[] = {
+        /* not JSON: hex numbers, a trailing comma, text after the value */
+        { "{\"schedule\": [{\"step\": 0x2, \"transfers\": []}]}", "line 1" },
+        { "{\"schedule\": [\n{\"step\": 0, \"transfers\": [],}]}", "line 2" },
+        { "{\"schedule\": []} x", "line 1" },
+        /* the input jansson quotes in its message is escaped: still one line */
+        { "{\"}\\\n\n", "line 2, column 0: invalid escape" },
+        /* a NUL inside a name is no name "11" */
+        { "{\"schedule\": [{\"step\": 0, \"transfers\": [{\"path\": [\"1\\u0000junk\", \"2\"]}]}]}", "NUL" },
+        /* float node ids, float and string steps */
+        { "{\"schedule\": [{\"step\": 0, \"transfers\": [{\"path\": [0, 1.0]}]}]}", "schedule[0].transfers[0].path[1]" },
+        { "{\"schedule\": [{\"step\": 1.0, \"transfers\": []}]}", "schedule[0]" },
+        { "{\"schedule\": [{\"step\": \"1\", \"transfers\": []}]}", "\"step\": an integer" },
+        /* duplicate keys, at the top and inside a step */
+        { "{\"schedule\": [], \"schedule\": []}", "duplicate" },
+        { "{\"schedule\": [{\"step\": 0, \"step\": 1, \"transfers\": []}]}", "duplicate" },
+        /* problem fields of the wrong type */
+        { "{\"ports\": 2.0, \"schedule\": []}", "ports" },
+        { "{\"nonminimal\": \"0\", \"schedule\": []}", "nonminimal" },
+        { "{\"steps\": 2.5, \"schedule\": []}", "steps" },
+        { "{\"topology\": 4, \"schedule\": []}", "topology" },
+        { "{\"schedule\": [1]}", "schedule[0]" },
+    };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = '\0';
-        js_value *v = js_parse(bad[i], err, sizeof err);
-        ck_assert_msg(v == NULL, "accepted: %s", bad[i]);
-        char want[16];
-        snprintf(want, sizeof want, "line %d", line[i]);
-        ck_assert_msg(strstr(err, want) != NULL, "%s: '%s' lacks '%s'", bad[i], err, want);
+        ck_assert_msg(read_text(bad[i].text, &s, err, sizeof err) == CC_EINPUT, "accepted: %s", bad[i].text);
+        ck_assert_msg(strstr(err, bad[i].want) != NULL, "%s: '%s' lacks '%s'", bad[i].text, err, bad[i].want);
+        ck_assert_msg(!strchr(err, '\n'), "%s: message of more than one line: '%s'", bad[i].text, err);
     }
     /* deep nesting is refused, not a stack overflow */
     size_t n = 100000;
     char *deep = malloc(n + 1);
+    ck_assert_ptr_nonnull(deep);
     memset(deep, '[', n);
     deep[n] = '\0';
-    ck_assert_ptr_null(js_parse(deep, err, sizeof err));
+    ck_assert_int_eq(read_text(deep, &s, err, sizeof err), CC_EINPUT);
     free(deep);
 }
 END_TEST
@@ -242,23 +284,23 @@ START_TEST(schedule_writers)
     ck_assert_str_eq(text, "step 0: 0:0-1\nstep 1: 0:1-2-3 3:3-2\n");
     free(text);
     f = open_memstream(&text, &len);
-    cc_schedule_write_json(f, s, in->pb, "");
+    ck_assert_int_eq(cc_schedule_write_json(f, s, in->pb), 0);
     fclose(f);
-    char err[128];
-    js_value *v = js_parse(text, err, sizeof err);
-    ck_assert_msg(v != NULL, "%s", err);
-    ck_assert_str_eq(js_get(v, "topology")->str, "ring:4");
-    ck_assert_str_eq(js_get(v, "cc")->str, "aab");
-    ck_assert_str_eq(js_get(v, "ports")->str, "all");
-    ck_assert(js_get(v, "nonminimal")->num == 0);
-    ck_assert(js_get(v, "steps")->num == 2);
-    ck_assert_int_eq((int)js_get(js_get(v, "faults"), "links")->n, 0);
-    const js_value *st = js_get(v, "schedule");
-    ck_assert_int_eq((int)st->n, 2);
-    const js_value *tr = js_get(st->items[1], "transfers")->items[1];
-    ck_assert_str_eq(js_get(tr, "msg")->str, "3");
-    ck_assert_int_eq((int)js_get(tr, "path")->n, 2);
-    js_free(v);
+    json_error_t je;
+    json_t *v = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+    ck_assert_msg(v != NULL, "%s", je.text);
+    ck_assert_str_eq(json_string_value(json_object_get(v, "topology")), "ring:4");
+    ck_assert_str_eq(json_string_value(json_object_get(v, "cc")), "aab");
+    ck_assert_str_eq(json_string_value(json_object_get(v, "ports")), "all");
+    ck_assert(json_is_integer(json_object_get(v, "nonminimal")) && json_integer_value(json_object_get(v, "nonminimal")) == 0);
+    ck_assert(json_integer_value(json_object_get(v, "steps")) == 2);
+    ck_assert_int_eq((int)json_array_size(json_object_get(json_object_get(v, "faults"), "links")), 0);
+    const json_t *st = json_object_get(v, "schedule");
+    ck_assert_int_eq((int)json_array_size(st), 2);
+    const json_t *tr = json_array_get(json_object_get(json_array_get(st, 1), "transfers"), 1);
+    ck_assert_str_eq(json_string_value(json_object_get(tr, "msg")), "3");
+    ck_assert_int_eq((int)json_array_size(json_object_get(tr, "path")), 2);
+    json_decref(v);
     free(text);
     cc_schedule_free(s);
     cc_instance_free(in);
@@ -269,8 +311,7 @@ int main(void)
 {
     Suite *s = suite_create("cc_io");
     TCase *tc = tcase_create("io");
-    tcase_add_test(tc, json_values);
-    tcase_add_test(tc, json_errors_name_the_line);
+    tcase_add_test(tc, schedfile_is_strict);
     tcase_add_test(tc, problem_definitions);
     tcase_add_test(tc, bounds_by_hand);
     tcase_add_test(tc, sf_all_to_all_bounds_by_hand);

@@ -1,6 +1,8 @@
 # Shared by the shell tests (sourced, before they change directory): the
 # pass/fail counters, ok/bad, and check WHAT GOT WANT.  Each test ends with
 # its own "NAME: N passed, M failed" line built from pass and fail.
+# expect STATUS FRAGMENT WHAT CMD... runs CMD and wants that exit status and
+# one line on stderr holding FRAGMENT (a test may define its own expect).
 pass=0 fail=0
 ok()  { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }

@@ -1,0 +1,50 @@
+# bash completion for nocsim: commands, db subcommands, plot figures and
+# every command's flags.  The flags are read from `nocsim CMD --help` when
+# completing, so they are always the ones the installed binary takes (one
+# option table per command drives both its parser and its --help).
+_nocsim()
+{
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+    local bin=${COMP_WORDS[0]} cmd=${COMP_WORDS[1]:-} words
+    if [ "$COMP_CWORD" -eq 1 ]; then
+        words=$("$bin" --help 2>/dev/null | awk '/^commands:/ { f = 1; next } f && /^  [a-z]/ { print $1 }')
+        COMPREPLY=($(compgen -W "$words --help --version" -- "$cur"))
+        return
+    fi
+    local -a help=("$cmd")
+    case $cmd in
+        db|plot)
+            if [ "$COMP_CWORD" -eq 2 ]; then
+                if [ "$cmd" = db ]; then
+                    words=$("$bin" db --help 2>/dev/null | awk '/^subcommands:/ { f = 1; next } f && /^  [a-z]/ { print $1 } f && /^$/ { f = 0 }')
+                else
+                    words="stack generations runs"
+                fi
+                COMPREPLY=($(compgen -W "$words" -- "$cur"))
+                return
+            fi
+            help+=("${COMP_WORDS[2]}") ;;
+        cc)
+            case ${COMP_WORDS[2]:-} in
+                bounds) help+=(bounds) ;;
+                verify|cycles) help+=(verify x) ;;
+            esac
+            if [ "$COMP_CWORD" -eq 2 ] && [[ $cur != -* ]]; then
+                COMPREPLY=($(compgen -W "bounds verify cycles" -- "$cur"))
+                return
+            fi ;;
+    esac
+    if [[ $cur == -* ]]; then
+        words=$("$bin" "${help[@]}" --help 2>/dev/null |
+                sed -n -E 's/^  (-[a-zA-Z], |    )(--[a-z][a-z0-9-]*).*/\2/p')
+        COMPREPLY=($(compgen -W "$words" -- "$cur"))
+        return
+    fi
+    # a value: names where the choices are few, else files
+    case $prev in
+        --format) COMPREPLY=($(compgen -W "text json csv" -- "$cur")) ;;
+        --traffic) COMPREPLY=($(compgen -W "bcmp brev brot shfl torn trns randperm file:" -- "$cur")) ;;
+        *) COMPREPLY=($(compgen -f -- "$cur")) ;;
+    esac
+}
+complete -o filenames -F _nocsim nocsim
