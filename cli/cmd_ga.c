@@ -149,21 +149,10 @@ static int parse_genes(const char *v, unsigned *out)
 }
 
 /* The run's parameters as JSON text for the database: the model options,
- * the GA's (ga_params_json writes them as an object body; read back here
- * through the library, so a malformed one fails instead of being stored) and
- * the islands.  NULL: out of memory. */
+ * the GA's and the islands.  NULL: out of memory. */
 static char *params_json(const model_opts *mo, const ga_params *gp, const islands *is)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    if (!f) return NULL;
-    fputc('{', f);
-    ga_params_json(gp, f);
-    fputc('}', f);
-    if (fclose(f) != 0) { free(buf); return NULL; }
-    json_t *g = json_loads(buf, JSON_REJECT_DUPLICATES, NULL), *j = model_opts_json(mo);
-    free(buf);
+    json_t *g = ga_params_json(gp), *j = model_opts_json(mo);
     int bad = !g || !j || json_object_update(j, g);
     if (!bad && is->on) bad |= json_object_update_new(j, json_pack("{s:i, s:i}", "islands", is->size, "migrate_every", is->every));
     json_decref(g);

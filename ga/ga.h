@@ -36,6 +36,7 @@
 
 #include "ga/operators.h"
 #include "sim/sim.h"
+#include "util/json.h"
 #include "store/store.h"
 
 typedef enum { GA_ALGO_LOCAL = 0, GA_ALGO_PAPER, GA_ALGO_COUNT } ga_algo;
@@ -142,9 +143,9 @@ int ga_params_check(const ga_params *gp, char *err, size_t errlen);
 /* ga_params_check, sim_params_check, and the checks between the two (a fixed
  * interval no shorter than a packet).  Returns 0, or -1 with err naming the flag. */
 int ga_setup_check(const ga_params *gp, const sim_params *sp, char *err, size_t errlen);
-/* Write the parameters to f as JSON members (no braces), for the runs table.
- * Write errors are left for the caller to see with ferror(f). */
-void ga_params_json(const ga_params *gp, FILE *f);
+/* The parameters as a JSON object (jansson; the caller owns it), for the
+ * runs table.  NULL when out of memory. */
+json_t *ga_params_json(const ga_params *gp);
 /* Write the "V,I,C,Q" style name of a gene set (GENE_* bits) into buf, which
  * must hold at least 8 bytes, and return buf.  Cannot fail. */
 const char *ga_genes_name(unsigned genes, char *buf);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "ga/ga.h"
+#include "util/json.h"
 #include "ga/ga_internal.h"
 #include "sim/stacking.h"
 
@@ -126,20 +127,22 @@ const char *ga_genes_name(unsigned genes, char *buf)
     return buf;
 }
 
-void ga_params_json(const ga_params *gp, FILE *f)
+json_t *ga_params_json(const ga_params *gp)
 {
     char genes[8];
-    fprintf(f, "\"algo\": \"%s\", \"pop\": %d, \"children\": %d, \"generations\": %d, \"train\": %d, \"mutation\": %g, "
-               "\"max_genes\": %d, \"weights\": \"%s\", \"shift\": %g, \"target\": %g, \"target_window\": %d, \"crossover_interval\": %d, \"crossover_rate\": %g, \"crossover_pairs\": %d, "
-               "\"ties\": \"%s\", \"watchdog\": %d, \"lifetime\": %d, \"genes\": \"%s\", \"arb\": \"%s\", "
-               "\"interval\": %u, \"stack_vmax\": %d, \"sort_key\": \"%s\", \"record\": \"%s\", \"fitness\": \"%s\", \"estimate_slices\": %d, "
-               "\"perturb\": %d, \"max_evals\": %lld, \"ga_seed\": %llu",
-            ga_algo_names[gp->algo], gp->pop, gp->children, gp->generations, gp->train, gp->mutation, gp->max_genes,
-            ga_weight_names[gp->weights], gp->shift, gp->target, gp->target_window,
-            gp->crossover_interval, gp->crossover_rate, gp->crossover_pairs, ga_ties_names[gp->ties],
-            gp->watchdog, gp->lifetime, ga_genes_name(gp->genes, genes), vcsel_name(gp->arb), gp->interval,
-            gp->stack_vmax, ga_key_names[gp->sort_key], ga_record_names[gp->record], ga_fitness_names[gp->fitness], gp->estimate_slices,
-            gp->perturb, (long long)gp->max_evals, (unsigned long long)gp->seed);
+    return json_pack("{s:s, s:i, s:i, s:i, s:i, s:f, s:i, s:s, s:f, s:f, s:i, s:i, s:f, s:i, s:s, s:i, s:i, s:s, s:s, "
+                     "s:I, s:i, s:s, s:s, s:s, s:i, s:i, s:I, s:I}",
+                     "algo", ga_algo_names[gp->algo], "pop", gp->pop, "children", gp->children,
+                     "generations", gp->generations, "train", gp->train, "mutation", gp->mutation,
+                     "max_genes", gp->max_genes, "weights", ga_weight_names[gp->weights], "shift", gp->shift,
+                     "target", gp->target, "target_window", gp->target_window,
+                     "crossover_interval", gp->crossover_interval, "crossover_rate", gp->crossover_rate,
+                     "crossover_pairs", gp->crossover_pairs, "ties", ga_ties_names[gp->ties], "watchdog", gp->watchdog,
+                     "lifetime", gp->lifetime, "genes", ga_genes_name(gp->genes, genes), "arb", vcsel_name(gp->arb),
+                     "interval", (json_int_t)gp->interval, "stack_vmax", gp->stack_vmax,
+                     "sort_key", ga_key_names[gp->sort_key], "record", ga_record_names[gp->record],
+                     "fitness", ga_fitness_names[gp->fitness], "estimate_slices", gp->estimate_slices,
+                     "perturb", gp->perturb, "max_evals", (json_int_t)gp->max_evals, "ga_seed", (json_int_t)gp->seed);
 }
 
 int64_t ga_score(const ga_params *gp, const sim_metrics *m)
