@@ -89,8 +89,22 @@ $N cc --topology octagon --cc oas --out oas.json >/dev/null 2>&1 || bad "cc oas.
 check "oas.json states 3 steps" "$(grep -c '"steps": 3,' oas.json)" 1
 sed 's/"steps": 3,/"steps": 17,/' oas.json > steps17.json
 sed 's/"steps": 3,/"steps": 2,/' oas.json > steps2.json
-sed '0,/{"path": \["0", "1", "2"\]}/s//{"msg": "5", "path": ["0", "1", "2"]}/' oas.json > msg5.json
-sed '0,/{"path": \["0", "1", "2"\]}/s//{"msg": "0", "path": ["0", "1", "2"]}/' oas.json > msg0.json
+# The transfer 0 -> 1 -> 2 of step 1 named as carrying message 5, or 0 (JSON
+# edited as JSON: the writer's layout is not part of the format).
+with_msg() { # MSG OUT
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open("oas.json"))
+for st in d["schedule"]:
+    for tr in st["transfers"]:
+        if tr["path"] == ["0", "1", "2"]:
+            tr["msg"] = sys.argv[1]
+            json.dump(d, open(sys.argv[2], "w"))
+            sys.exit(0)
+sys.exit(1)
+PY
+}
+with_msg 5 msg5.json && with_msg 0 msg0.json || bad "oas.json has no transfer 0 -> 1 -> 2"
 check "msg5.json names message 5" "$(grep -c '"msg": "5"' msg5.json)" 1
 expect 0 "" "verify oas.json" $N cc verify oas.json
 expect 0 "" "verify a scatter msg that is its first node" $N cc verify msg0.json
