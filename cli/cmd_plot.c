@@ -12,6 +12,7 @@
 #include "viz/figure.h"
 #include "viz/sweep.h"
 #include "viz/viz.h"
+#include "util/json.h"
 
 static const cli_opt plot_table[] = {
     { "--output", 'o', "FILE.png", "the picture (written whole or not at all)" },
@@ -274,13 +275,16 @@ static int load_row(const store_load_point *p, void *arg)
     return 0;
 }
 
-/* The series name of a load run: its pattern, grid and topology. */
+/* The series name of a load run: its pattern, grid and topology (from its
+ * params; "?" where they are missing). */
 static void load_name(const store_run *r, long id, char *name, size_t len)
 {
-    const char *topo = r->params && strstr(r->params, "\"topology\": \"torus\"") ? "torus" : "mesh";
-    const char *h = r->params ? strstr(r->params, "\"height\": ") : NULL;
-    int height = h ? atoi(h + 10) : (int)r->size;
-    snprintf(name, len, "run %ld: %s, %dx%d %s", id, r->traffic ? r->traffic : "?", (int)r->size, height, topo);
+    json_t *j = r->params ? json_loads(r->params, 0, NULL) : NULL;
+    const char *topo = json_string_value(json_object_get(j, "topology"));
+    json_int_t height = json_integer_value(json_object_get(j, "height"));
+    snprintf(name, len, "run %ld: %s, %dx%d %s", id, r->traffic ? r->traffic : "?", (int)r->size,
+             height ? (int)height : (int)r->size, topo ? topo : "?");
+    json_decref(j);
 }
 
 static int plot_load(store *db, char **runs, int nruns, viz_figure **out)
