@@ -13,10 +13,8 @@
 # - db best tells randperm patterns of different seeds apart.
 set -u
 N=${NOCSIM:-./nocsim}
-case $N in /*) ;; *) N=$PWD/$N;; esac
 . "$(cd "$(dirname "$0")" && pwd)/testlib.bash"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
+in_scratch
 
 GA="--size 4 --slices 2 --generations 10 --pop 4 --stack-vmax 30 --threads 1 --quiet"
 $N ga $GA --traffic brev --seed 1 --db a.db >/dev/null 2>&1 || bad "ga a.db"

@@ -6,10 +6,8 @@
 # prints nothing on stdout.
 set -u
 N=${NOCSIM:-./nocsim}
-case $N in /*) ;; *) N=$PWD/$N;; esac
 . "$(cd "$(dirname "$0")" && pwd)/testlib.bash"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
+in_scratch
 q() { sqlite3 "$@"; }
 
 # expect_usage WHAT FRAGMENT CMD...: exit 2, one stderr line with FRAGMENT, no stdout.

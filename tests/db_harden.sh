@@ -7,10 +7,8 @@
 # concurrent creation of one new database by four processes always works.
 set -u
 N=${NOCSIM:-./nocsim}
-case $N in /*) ;; *) N=$PWD/$N;; esac
 . "$(cd "$(dirname "$0")" && pwd)/testlib.bash"
-tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
+in_scratch
 chmod 755 "$tmp"
 
 GA="--size 4 --slices 2 --generations 20 --pop 4 --stack-vmax 30 --threads 1 --quiet"

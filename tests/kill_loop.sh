@@ -7,10 +7,8 @@
 # time) and the same recorded chromosomes with the same genes.
 set -u
 N=${NOCSIM:-./nocsim}
-case $N in /*) ;; *) N=$PWD/$N;; esac
 . "$(cd "$(dirname "$0")" && pwd)/testlib.bash"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
+in_scratch
 start=$(date +%s.%N)
 
 GA="--size 8 --slices 2 --generations 3000 --pop 8 --stack-vmax 200 --traffic brev --seed 5 --threads 2 --quiet"

@@ -6,9 +6,7 @@ set -u
 N=${NOCSIM:-./nocsim}
 source "$(dirname "$0")/testlib.bash"
 # Every run below records into the scratch folder's nocsim.db (the default).
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-N=$(cd "$(dirname "$N")" && pwd)/$(basename "$N")
-cd "$tmp"
+in_scratch
 
 expect_usage "rate 0"            "(0, 1]"                    $N load --rate 0
 expect_usage "rate above 1"      "(0, 1]"                    $N load --rate 1.5

@@ -10,10 +10,8 @@
 #   and the old file, if any, untouched.
 set -u
 N=${NOCSIM:-./nocsim}
-case $N in /*) ;; *) N=$PWD/$N;; esac
 . "$(cd "$(dirname "$0")" && pwd)/testlib.bash"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
+in_scratch
 
 # The directory's listing with sizes and checksums: "nothing touched" is this unchanged.
 state() { for f in $(ls -A | sort); do [ -f "$f" ] && printf '%s %s\n' "$f" "$(sha1sum < "$f")" || printf '%s\n' "$f"; done; }

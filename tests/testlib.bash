@@ -4,6 +4,14 @@
 # expect STATUS FRAGMENT WHAT CMD... runs CMD and wants that exit status and
 # one line on stderr holding FRAGMENT (a test may define its own expect).
 pass=0 fail=0
+# in_scratch: make $N an absolute path, then work in a new scratch folder
+# ($tmp, removed at exit, read-only parts included).
+in_scratch() {
+  case $N in /*) ;; *) N=$PWD/$N;; esac
+  tmp=$(mktemp -d) || exit 1
+  trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+  cd "$tmp" || exit 1
+}
 ok()  { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 check() { [ "$2" = "$3" ] && ok || bad "$1: got '$2', want '$3'"; }
