@@ -13,7 +13,7 @@ CC=${CC:-cc}
 bin=$BUILD/bench/bench
 mkdir -p "$BUILD/bench"
 $CC -O2 -g -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I. -o "$bin" bench/bench.c \
-  "$BUILD/libnocsim.a" -lsqlite3 -lz -lpthread -lm
+  "$BUILD/libnocsim.a" -ljansson -lsqlite3 -lz -lpthread -lm
 out=$(mktemp); trap 'rm -f "$out"' EXIT
 {
   echo "# nocsim bench $(date -u +%Y-%m-%dT%H:%MZ) $(git rev-parse --short HEAD 2>/dev/null || echo '?')" \
