@@ -22,6 +22,9 @@ struct cc_enc {
     int *order, *bstart, *list, *cand, *load;
     int *nl, *nb;  /* broadcast: informed list length per origin, now and before this step */
     long penalty;
+    cc_enc_progress_fn progress;   /* called every CC_ENC_PROGRESS_EVERY evaluations, or NULL */
+    void *progress_ctx;
+    long nevals;
 };
 
 void cc_enc_free(cc_enc *e)
@@ -509,8 +512,15 @@ static void broadcast_mutate(cc_enc *e, int *x, rng *r)
 
 /* ---- interface ---------------------------------------------------------- */
 
+void cc_enc_set_progress(cc_enc *e, cc_enc_progress_fn fn, void *ctx)
+{
+    e->progress = fn;
+    e->progress_ctx = ctx;
+}
+
 long cc_enc_eval(cc_enc *e, int *x, rng *r)
 {
+    if (e->progress && ++e->nevals % CC_ENC_PROGRESS_EVERY == 0) e->progress(e->progress_ctx, e->nevals);
     return e->bc ? broadcast_eval(e, x, r) : scatter_eval(e, x, r);
 }
 
