@@ -518,10 +518,15 @@ void cc_enc_set_progress(cc_enc *e, cc_enc_progress_fn fn, void *ctx)
     e->progress_ctx = ctx;
 }
 
+static long eval_x(cc_enc *e, int *x, rng *r)
+{
+    return e->bc ? broadcast_eval(e, x, r) : scatter_eval(e, x, r);
+}
+
 long cc_enc_eval(cc_enc *e, int *x, rng *r)
 {
     if (e->progress && ++e->nevals % CC_ENC_PROGRESS_EVERY == 0) e->progress(e->progress_ctx, e->nevals);
-    return e->bc ? broadcast_eval(e, x, r) : scatter_eval(e, x, r);
+    return eval_x(e, x, r);
 }
 
 void cc_enc_mutate(cc_enc *e, int *x, rng *r)
@@ -531,7 +536,7 @@ void cc_enc_mutate(cc_enc *e, int *x, rng *r)
 
 void cc_enc_mutate_n(cc_enc *e, int *x, rng *r, int maxmoves)
 {
-    cc_enc_eval(e, x, r);     /* bring use[] and the repairs up to date */
+    eval_x(e, x, r);     /* bring use[] and the repairs up to date (not counted: the algorithm's own calls are) */
     int moves = 1 + (int)rng_below(r, (uint32_t)(maxmoves < 1 ? 1 : maxmoves));
     for (int k = 0; k < moves; k++) {
         if (e->bc) broadcast_mutate(e, x, r);

@@ -107,7 +107,7 @@ static void distances(const cc_topo *t, int *dist, int *queue)
 
 /* Is the graph bipartite (2-colourable over its links, either direction)?
  * Then every s-d route has the parity of dist(s,d), and the other lengths
- * are not searched.  col: n bytes of scratch; -1 if out of memory. */
+ * are not searched.  queue: n ints of scratch; 1, 0, or -1 if out of memory. */
 static int bipartite(const cc_topo *t, int *queue)
 {
     int n = t->n;

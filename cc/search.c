@@ -83,7 +83,7 @@ typedef struct { const cc_search_params *sp; int S; long before; } progress_hop;
 static void on_progress(void *ctx, long evals)
 {
     const progress_hop *h = ctx;
-    h->sp->progress(h->sp->progress_ctx, h->sp->seed, h->S, h->before + evals);
+    h->sp->progress(h->sp->progress_ctx, h->sp->seed, h->S, evals, h->before + evals);
 }
 
 /* One target S in one phase; res->found when a verified schedule was found. */

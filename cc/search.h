@@ -37,9 +37,10 @@ typedef struct {
      * is found. */
     bool ring;
     /* Called now and then during the search (every CC_ENC_PROGRESS_EVERY
-     * evaluations of the main encoding) with the seed, the target and the
-     * evaluations of this search so far; NULL: none. */
-    void (*progress)(void *ctx, uint64_t seed, int S, long evals);
+     * evaluations of the main encoding) with the seed, the target, the
+     * evaluations at this target (and phase, against budget) and in this
+     * search so far; NULL: none. */
+    void (*progress)(void *ctx, uint64_t seed, int S, long at_target, long evals);
     void *progress_ctx;
 } cc_search_params;
 

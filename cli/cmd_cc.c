@@ -594,7 +594,7 @@ static void print_summary(const cc_opts *o, const cc_instance *in, const cc_seri
 
 /* The progress line: after the first second, at most once a second, on
  * stderr ("\r" and rewritten on a terminal, one line each otherwise). */
-typedef struct { double t0, last; long last_evals; int tty, shown, lost; } progress_state;
+typedef struct { double t0, last; long last_evals, budget; int tty, shown, lost; } progress_state;
 
 static double mono_seconds(void)
 {
@@ -603,15 +603,15 @@ static double mono_seconds(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static void progress_line(void *ctx, uint64_t seed, int S, long evals)
+static void progress_line(void *ctx, uint64_t seed, int S, long at_target, long evals)
 {
     progress_state *p = ctx;
     double t = mono_seconds();
     if (p->lost || t - p->t0 < 1.0 || t - p->last < 1.0) return;
     double rate = p->shown && t > p->last ? (double)(evals - p->last_evals) / (t - p->last) : evals / (t - p->t0);
     if (evals < p->last_evals) rate = evals / (t - p->t0);   /* a new run */
-    if (fprintf(stderr, "%srun seed %llu  target %d steps  evals %ld  %.0f evals/s  %.0fs%s", p->tty ? "\r" : "",
-                (unsigned long long)seed, S, evals, rate, t - p->t0, p->tty ? "   " : "\n") < 0 ||
+    if (fprintf(stderr, "%srun seed %llu  target %d steps  evals %ld/%ld  %.0f evals/s  %.0fs%s", p->tty ? "\r" : "",
+                (unsigned long long)seed, S, at_target, p->budget, rate, t - p->t0, p->tty ? "   " : "\n") < 0 ||
         fflush(stderr) != 0)
         p->lost = 1;   /* stderr gone: no more lines, the run goes on */
     p->last = t;
@@ -636,7 +636,7 @@ static int do_run(const cc_opts *o)
     }
     cc_search_params sp = o->sp;
     sp.start_steps = in->bounds.best;
-    progress_state prog = { .t0 = mono_seconds(), .tty = isatty(STDERR_FILENO) };
+    progress_state prog = { .t0 = mono_seconds(), .tty = isatty(STDERR_FILENO), .budget = sp.budget };
     if (!o->quiet) { sp.progress = progress_line; sp.progress_ctx = &prog; }
     run_ctx ctx = { o, in, NULL, NULL, 0 };
     print_run_header(o, in, &ctx);
