@@ -22,6 +22,9 @@ struct cc_enc {
     int *order, *bstart, *list, *cand, *load;
     int *nl, *nb;  /* broadcast: informed list length per origin, now and before this step */
     long penalty;
+    cc_enc_progress_fn progress;   /* called every CC_ENC_PROGRESS_EVERY evaluations, or NULL */
+    void *progress_ctx;
+    long nevals;
 };
 
 void cc_enc_free(cc_enc *e)
@@ -509,9 +512,21 @@ static void broadcast_mutate(cc_enc *e, int *x, rng *r)
 
 /* ---- interface ---------------------------------------------------------- */
 
-long cc_enc_eval(cc_enc *e, int *x, rng *r)
+void cc_enc_set_progress(cc_enc *e, cc_enc_progress_fn fn, void *ctx)
+{
+    e->progress = fn;
+    e->progress_ctx = ctx;
+}
+
+static long eval_x(cc_enc *e, int *x, rng *r)
 {
     return e->bc ? broadcast_eval(e, x, r) : scatter_eval(e, x, r);
+}
+
+long cc_enc_eval(cc_enc *e, int *x, rng *r)
+{
+    if (e->progress && ++e->nevals % CC_ENC_PROGRESS_EVERY == 0) e->progress(e->progress_ctx, e->nevals);
+    return eval_x(e, x, r);
 }
 
 void cc_enc_mutate(cc_enc *e, int *x, rng *r)
@@ -521,7 +536,7 @@ void cc_enc_mutate(cc_enc *e, int *x, rng *r)
 
 void cc_enc_mutate_n(cc_enc *e, int *x, rng *r, int maxmoves)
 {
-    cc_enc_eval(e, x, r);     /* bring use[] and the repairs up to date */
+    eval_x(e, x, r);     /* bring use[] and the repairs up to date (not counted: the algorithm's own calls are) */
     int moves = 1 + (int)rng_below(r, (uint32_t)(maxmoves < 1 ? 1 : maxmoves));
     for (int k = 0; k < moves; k++) {
         if (e->bc) broadcast_mutate(e, x, r);

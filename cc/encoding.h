@@ -62,4 +62,12 @@ int cc_enc_decode(cc_enc *e, const int *x, cc_schedule *out);
 /* The target step count S it was built for. */
 int cc_enc_steps(const cc_enc *e);
 
+/* A hook the front end uses for its progress line: fn(ctx, evaluations so
+ * far) every CC_ENC_PROGRESS_EVERY calls of cc_enc_eval on e (the
+ * algorithm's evaluations: those inside cc_enc_mutate_n do not count) (not on its
+ * clones, so it runs in the caller's thread only).  fn NULL: none. */
+#define CC_ENC_PROGRESS_EVERY 256
+typedef void (*cc_enc_progress_fn)(void *ctx, long evals);
+void cc_enc_set_progress(cc_enc *e, cc_enc_progress_fn fn, void *ctx);
+
 #endif

@@ -109,6 +109,20 @@ static int build_topology(const cc_desc *d, cc_topo **out, char *err, size_t err
     return rc;
 }
 
+/* The routes of the pairs a transfer of pb can use: from a sender (in a
+ * broadcast also from a receiver, which forwards once informed) to a
+ * receiver.  One-to-all on a 4,096-node star: OAS 4,095 pairs, not 16.8M. */
+static int problem_paths(const cc_problem *pb, int extra, int max_paths, cc_paths **out, char *err, size_t errlen)
+{
+    int n = pb->t->n;
+    bool *src = malloc((size_t)n * sizeof *src);
+    if (!src) return cc_fail(CC_ENOMEM, err, errlen, "out of memory");
+    for (int v = 0; v < n; v++) src[v] = pb->sender[v] || (pb->broadcast && pb->receiver[v]);
+    int rc = cc_paths_new_for(pb->t, extra, max_paths, src, pb->receiver, out, err, errlen);
+    free(src);
+    return rc;
+}
+
 int cc_instance_new(const cc_desc *d, int max_paths, cc_instance **out, char *err, size_t errlen)
 {
     *out = NULL;
@@ -123,7 +137,7 @@ int cc_instance_new(const cc_desc *d, int max_paths, cc_instance **out, char *er
     };
     int rc = build_topology(d, &in->t, err, errlen);
     if (rc == CC_OK) rc = cc_problem_new(in->t, &def, &in->pb, err, errlen);
-    if (rc == CC_OK) rc = cc_paths_new(in->t, def.extra, max_paths, &in->paths, err, errlen);
+    if (rc == CC_OK) rc = problem_paths(in->pb, def.extra, max_paths, &in->paths, err, errlen);
     if (rc == CC_OK && cc_bounds_compute(in->pb, in->paths, &in->bounds) != CC_OK)
         rc = cc_fail(CC_ENOMEM, err, errlen, "out of memory computing bounds");
     if (rc != CC_OK) { cc_instance_free(in); return rc; }

@@ -1,5 +1,5 @@
 /* The routes a transfer may take: all shortest paths between every ordered
- * pair of nodes, optionally also those up to K hops longer, enumerated once
+ * pair of nodes (or the pairs asked for), optionally also those up to K hops longer, enumerated once
  * and indexed, so a gene can name a route by a small integer.  Paths are
  * simple (no node twice) and stored as channel sequences. */
 #ifndef NOCSIM_CC_PATHS_H
@@ -23,6 +23,10 @@ typedef struct cc_paths {
 /* Routes kept per pair unless the user says otherwise. */
 #define CC_PATHS_DEFAULT_MAX 128
 
+/* Most depth-first steps the enumeration takes over all pairs (about a
+ * second) before it refuses the problem: --nonminimal on a large graph. */
+#define CC_PATHS_MAX_STEPS 100000000LL
+
 /* Most extra hops --nonminimal accepts. */
 #define CC_PATHS_MAX_EXTRA 8
 
@@ -33,6 +37,11 @@ typedef struct cc_paths {
  * when the table would exceed CC_MAX_BYTES (the minimal routes are counted
  * before any is stored; longer ones are checked as they are found), CC_ENOMEM. */
 int cc_paths_new(const cc_topo *t, int extra, int cap, cc_paths **out, char *err, size_t errlen);
+/* The same for the pairs (s, d) with src[s] and dst[d] only (NULL: every
+ * node); the other pairs have no route in the table.  A problem's table
+ * needs only the pairs its transfers can use (cc_instance_new). */
+int cc_paths_new_for(const cc_topo *t, int extra, int cap, const bool *src, const bool *dst, cc_paths **out, char *err,
+                     size_t errlen);
 void cc_paths_free(cc_paths *p);
 
 static inline int cc_paths_count(const cc_paths *p, int s, int d) { return p->first[s * p->n + d + 1] - p->first[s * p->n + d]; }

@@ -78,6 +78,14 @@ static int accept_ring(const cc_problem *pb, cc_schedule *s, cc_search_result *r
     return CC_OK;
 }
 
+typedef struct { const cc_search_params *sp; int S; long before; } progress_hop;
+
+static void on_progress(void *ctx, long evals)
+{
+    const progress_hop *h = ctx;
+    h->sp->progress(h->sp->progress_ctx, h->sp->seed, h->S, evals, h->before + evals);
+}
+
 /* One target S in one phase; res->found when a verified schedule was found. */
 static int run_target(const cc_problem *pb, const cc_paths *paths, const cc_search_params *sp, int S, bool hop1,
                       rng *rng, cc_search_result *res, char *err, size_t errlen)
@@ -88,6 +96,8 @@ static int run_target(const cc_problem *pb, const cc_paths *paths, const cc_sear
     if (rc != CC_OK) return rc;
     int *x = malloc((size_t)(cc_enc_nvar(e) + 1) * sizeof *x);
     cc_algo_out out = { .x = x };
+    progress_hop hop = { sp, S, res->evals };
+    if (sp->progress) cc_enc_set_progress(e, on_progress, &hop);
     if (!x || sp->algo->run(e, &ap, rng, &out) != CC_OK) {
         free(x);
         cc_enc_free(e);

@@ -36,6 +36,12 @@ typedef struct {
      * take the pipelined ring (cc/ring.h) instead of searching, if a cycle
      * is found. */
     bool ring;
+    /* Called now and then during the search (every CC_ENC_PROGRESS_EVERY
+     * evaluations of the main encoding) with the seed, the target, the
+     * evaluations at this target (and phase, against budget) and in this
+     * search so far; NULL: none. */
+    void (*progress)(void *ctx, uint64_t seed, int S, long at_target, long evals);
+    void *progress_ctx;
 } cc_search_params;
 
 /* The defaults: simulated annealing, 100,000 evaluations per target,

@@ -3,9 +3,12 @@
  * problem, the search, its defaults and the statistics are in cc/. */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cc/algo.h"
 #include "cc/exact.h"
@@ -32,6 +35,7 @@ typedef struct {
     bool cycles;         /* replay the best schedule flit by flit */
     int flits;
     long ts;             /* the step model's t_s in cycles; -1: the default */
+    bool quiet;          /* no progress line */
 } cc_opts;
 
 static const cli_opt cc_problem_table[] = {
@@ -84,6 +88,8 @@ static const cli_opt cc_search_table[] = {
     { "--format", 0, "text|json|csv", "[text]" },
     { "--out", 'o', "FILE", "write the best schedule as JSON: the whole problem and the steps" },
     { "--db", 0, "PATH", "save the run and its best schedule in a nocsim database" },
+    { "--quiet", 'q', NULL, "no progress line on stderr (a run past a second shows one, at most\n"
+                            "once a second: run, target steps, evaluations, rate)" },
     CLI_END
 };
 
@@ -213,6 +219,7 @@ static int set_search(void *ctx, const char *cmd, const char *a, const char *v)
     else if (int_flag(a, "--flits", v, 1, CCSIM_MAX_FLITS, &x, &ok)) o->flits = (int)x;
     else if (int_flag(a, "--ts", v, 0, 1000000000L, &x, &ok)) o->ts = x;
     else if (strcmp(a, "--cycles") == 0) o->cycles = true;
+    else if (strcmp(a, "--quiet") == 0) o->quiet = true;
     else if (strcmp(a, "--algo") == 0) {
         int k, na = 0;
         const char *names[8];
@@ -585,10 +592,42 @@ static void print_summary(const cc_opts *o, const cc_instance *in, const cc_seri
     }
 }
 
+/* The progress line: after the first second, at most once a second, on
+ * stderr ("\r" and rewritten on a terminal, one line each otherwise). */
+typedef struct { double t0, last; long last_evals, budget; int tty, shown, lost; } progress_state;
+
+static double mono_seconds(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return 0;
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void progress_line(void *ctx, uint64_t seed, int S, long at_target, long evals)
+{
+    progress_state *p = ctx;
+    double t = mono_seconds();
+    if (p->lost || t - p->t0 < 1.0 || t - p->last < 1.0) return;
+    double rate = p->shown && t > p->last ? (double)(evals - p->last_evals) / (t - p->last) : evals / (t - p->t0);
+    if (evals < p->last_evals) rate = evals / (t - p->t0);   /* a new run */
+    if (fprintf(stderr, "%srun seed %llu  target %d steps  evals %ld/%ld  %.0f evals/s  %.0fs%s", p->tty ? "\r" : "",
+                (unsigned long long)seed, S, at_target, p->budget, rate, t - p->t0, p->tty ? "   " : "\n") < 0 ||
+        fflush(stderr) != 0)
+        p->lost = 1;   /* stderr gone: no more lines, the run goes on */
+    p->last = t;
+    p->last_evals = evals;
+    p->shown = 1;
+}
+
 static int do_run(const cc_opts *o)
 {
     char err[CC_ERRLEN];
     cc_instance *in;
+    /* Building the routes, the search and the solver write nothing: a stop
+     * signal ends them at once (130/143) with one line. */
+    if (cli_catch_stop_signals() != 0) return cli_fail("cc", EXIT_FAIL, "cannot catch SIGINT/SIGTERM: %s", strerror(errno));
+    int sig = cli_stop_at_once("cc", " (no schedule was written)");
+    if (sig) return cli_fail("cc", cli_signal_status(sig), "stopped by %s (no schedule was written)", sig == SIGINT ? "SIGINT" : "SIGTERM");
     int rc = cc_instance_new(&o->desc, o->max_paths, &in, err, sizeof err);
     if (rc != CC_OK) return fail_msg(rc, err);
     if (o->cycles && in->pb->sw != CC_WH) {
@@ -597,10 +636,13 @@ static int do_run(const cc_opts *o)
     }
     cc_search_params sp = o->sp;
     sp.start_steps = in->bounds.best;
+    progress_state prog = { .t0 = mono_seconds(), .tty = isatty(STDERR_FILENO), .budget = sp.budget };
+    if (!o->quiet) { sp.progress = progress_line; sp.progress_ctx = &prog; }
     run_ctx ctx = { o, in, NULL, NULL, 0 };
     print_run_header(o, in, &ctx);
     cc_series se;
     rc = cc_search_series(in->pb, in->paths, &sp, o->runs, in->bounds.best, print_run, &ctx, &se, err, sizeof err);
+    if (prog.shown && prog.tty && !prog.lost) fputc('\n', stderr);
     json_decref(ctx.runs); /* doc holds its own reference */
     if (rc != CC_OK) {
         json_decref(ctx.doc);
@@ -622,6 +664,7 @@ static int do_run(const cc_opts *o)
         rc = ccsim_report_new(in->pb, se.best.sched, o->flits, o->ts, &cyc, err, sizeof err);
         if (rc != CC_OK) { json_decref(ctx.doc); cc_search_result_clear(&se.best); cc_instance_free(in); return fail_msg(rc, err); }
     }
+    cli_stop_at_once(NULL, NULL);   /* the outputs are written whole: a signal now waits */
     print_summary(o, in, &se, exp, o->cycles && se.best.found ? &cyc : NULL, &ctx);
     bool ok = true;
     if (o->out && se.best.found) ok = write_schedule(o->out, se.best.sched, in->pb);

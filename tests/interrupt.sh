@@ -21,21 +21,6 @@ trap '[ -n "$pid" ] && kill -9 $pid 2>/dev/null; rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 export TMPDIR=$tmp
 
-# stop_after SECONDS SIGNAL WANT_STATUS WHAT CMD...: start CMD, send SIGNAL after
-# SECONDS, and want it to end with WANT_STATUS within 1.5 s; stderr in err.txt.
-stop_after() {
-  local secs=$1 sig=$2 want=$3 what=$4; shift 4
-  "$@" >/dev/null 2>err.txt & pid=$!
-  sleep "$secs"
-  if ! kill -0 $pid 2>/dev/null; then bad "$what: ended before the signal ($(cat err.txt))"; pid=; return; fi
-  local t0; t0=$(date +%s%N)
-  kill -"$sig" $pid
-  wait $pid; local rc=$?; pid=
-  local ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-  check "$what: exit" $rc "$want"
-  [ $ms -lt 1500 ] && ok || bad "$what: took $ms ms to stop"
-}
-
 # ---- ga: a signal during the start-up --------------------------------------------
 stop_after 2 INT 130 "ga SIGINT in the start-up" $N ga --size 64 --traffic brev --threads 1 --db big.db
 case $(cat err.txt) in *"stopped by SIGINT during the start-up; continue with: nocsim ga --db big.db --resume 1") ok;;

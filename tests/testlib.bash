@@ -47,3 +47,19 @@ expect() {
   [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] || { bad "$what: not one line: $err"; return; }
   case $err in *"$frag"*) ok;; *) bad "$what: '$err' lacks '$frag'";; esac
 }
+# stop_after SECONDS SIGNAL WANT_STATUS WHAT CMD...: start CMD, send SIGNAL after
+# SECONDS, and want it to end with WANT_STATUS within 1.5 s; stderr in err.txt
+# (in the current directory); the job's id is in pid while it runs, for the
+# test's EXIT trap.
+stop_after() {
+  local secs=$1 sig=$2 want=$3 what=$4; shift 4
+  "$@" >/dev/null 2>err.txt & pid=$!
+  sleep "$secs"
+  if ! kill -0 $pid 2>/dev/null; then bad "$what: ended before the signal ($(cat err.txt))"; pid=; return; fi
+  local t0; t0=$(date +%s%N)
+  kill -"$sig" $pid
+  wait $pid; local rc=$?; pid=
+  local ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  check "$what: exit" $rc "$want"
+  [ $ms -lt 1500 ] && ok || bad "$what: took $ms ms to stop"
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# A long cc run is bounded and shows itself (issue 26 §3), from the outside:
+# - SIGINT and SIGTERM end a cc search (mesh:16x16 OAB with --nonminimal 8,
+#   which runs for minutes) within 1.5 s: 130 / 143 and one line naming the
+#   signal (before: SIGINT was ignored in a background job, the search ran on);
+# - a run past a second prints a progress line on stderr, at most one a
+#   second, naming the target (4 steps: the inform bound of OAB from a corner
+#   of the 16x16 mesh, 1 + 4 -> 5 -> 25 -> 125 -> 625 >= 256 nodes), and
+#   --quiet silences it;
+# - one-to-all on a 4,096-node star (a file generated here) answers in a
+#   few seconds: OAB and OAS from the centre in 1 step, the centre's 4,095
+#   channels one each (before: over 100 s enumerating the routes of all
+#   16.8M pairs, scanning the centre's 4,095 outputs for each).
+set -u
+N=${NOCSIM:-./nocsim}
+case $N in /*) ;; *) N=$PWD/$N;; esac
+. "$(cd "$(dirname "$0")" && pwd)/testlib.bash"
+tmp=$(mktemp -d); pid=
+trap '[ -n "$pid" ] && kill -9 $pid 2>/dev/null; rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+
+LONG=(cc --topology mesh:16x16 --cc oab --nonminimal 8)
+
+# ---- stop signals ------------------------------------------------------------------
+stop_after 1.5 INT 130 "cc SIGINT in the search" $N "${LONG[@]}"
+check "cc SIGINT: the message" "$(tail -n 1 err.txt)" "nocsim cc: stopped by SIGINT (no schedule was written)"
+stop_after 1.5 TERM 143 "cc SIGTERM in the search" $N "${LONG[@]}" --out s.json
+check "cc SIGTERM: the message" "$(tail -n 1 err.txt)" "nocsim cc: stopped by SIGTERM (no schedule was written)"
+[ ! -e s.json ] && ok || bad "a stopped cc wrote its --out"
+
+# ---- the progress line ------------------------------------------------------------------
+stop_after 4.5 TERM 143 "cc with progress" $N "${LONG[@]}"
+lines=$(grep -c '^run seed 1  target 4 steps  evals [0-9]*/100000  [0-9]* evals/s  [0-9]*s$' err.txt)
+# the first after a second, then at most one a second: 4 at most in 4.5 s
+[ "$lines" -ge 2 ] && [ "$lines" -le 4 ] && ok || bad "progress: $lines lines in 4.5 s, want 2..4: $(cat err.txt)"
+check "progress: nothing else but the stop line" "$(grep -vc '^run seed' err.txt)" 1
+# the evaluations only grow
+sed -n 's/.*evals \([0-9]*\)\/.*/\1/p' err.txt | sort -nc 2>/dev/null && ok || bad "progress: evaluations not increasing: $(cat err.txt)"
+stop_after 2.5 TERM 143 "cc --quiet" $N "${LONG[@]}" -q
+check "cc --quiet: no progress line" "$(grep -c '^run seed' err.txt)" 0
+# a short run shows none
+$N cc --topology mesh:4x4 --cc oab >/dev/null 2>err.txt; check "a short run: exit" $? 0
+check "a short run: stderr" "$(cat err.txt)" ""
+
+# ---- one-to-all on a 4,096-node star -------------------------------------------------------------
+{ echo "node c"; for i in $(seq 1 4095); do echo "c l$i"; done; } > star.txt
+for kind in oab oas; do
+  t0=$(date +%s%N)
+  timeout 15 $N cc --topology file:star.txt --cc $kind --root c > out.txt 2>err.txt; rc=$?
+  ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  check "star $kind: exit ($(head -c 300 err.txt))" $rc 0
+  [ $ms -lt 6000 ] && ok || bad "star $kind: took $ms ms"
+  check "star $kind: the result" "$(grep -c '^best: 1 steps (bound 1, run 1), verified' out.txt)" 1
+  # step 0 holds the 4,095 one-hop transfers c-l1 .. c-l4095
+  check "star $kind: transfers" "$(sed -n 's/^step 0: //p' out.txt | tr ' ' '\n' | grep -c '^c-l[0-9]*$')" 4095
+done
+
+echo "cc_bounded: $pass passed, $fail failed"
+[ $fail -eq 0 ]
