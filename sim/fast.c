@@ -153,13 +153,16 @@ struct fast_sim {
  * cycle, or asleep behind a full P FIFO. */
 enum { ISRC_IDLE = 0, ISRC_LISTED, ISRC_STALLED };
 
-/* The sizes the hot loop multiplies and compares with.  The loop is
- * instantiated once with the defaults as constants (3 VCs, 4-flit FIFOs,
- * 8-flit packets) so that the compiler folds them, and twice for any (FIFO
- * contents in a word or in a ring). */
+/* The sizes the hot loop multiplies and compares with, and the topology's
+ * switches.  The loop is instantiated once with the defaults as constants
+ * (3 VCs, 4-flit FIFOs, 8-flit packets, torus, dateline rule) so that the
+ * compiler folds them, twice for any size on the torus (FIFO contents in a
+ * word or in a ring), and twice for meshes, where the switches are read at
+ * run time: the torus paths never test them. */
 typedef struct {
     int V, B, L, NF;
     int word;              /* FIFO contents in word[] (B <= L + 1), else in the ring */
+    int mesh, any;         /* a mesh (no wrap); the any-VC rule */
 } geo;
 
 #define HOT static inline __attribute__((always_inline))
@@ -381,10 +384,10 @@ fast_sim *fast_new(const sim_params *p, const int32_t *dest)
 
 /* route_offset with the node's coordinate already split out, on a ring of
  * k nodes (half = k / 2); on a mesh, the plain difference. */
-HOT int ring_offset(const fast_sim *f, int a, int b, int k, int half)
+HOT int ring_offset(const fast_sim *f, const geo G, int a, int b, int k, int half)
 {
     int d = b - a;
-    if (f->mesh) return d;
+    if (G.mesh) return d;
     if (d > half) d -= k;
     else if (d < -half) d += k;
     if (d == half || d == -half) {
@@ -400,15 +403,15 @@ HOT int ring_offset(const fast_sim *f, int a, int b, int k, int half)
 HOT int route_req(const fast_sim *f, const geo G, int j, int lf, flit fl)
 {
     const uint32_t src = FL_PKT(fl) >> f->sbits;
-    int dx = ring_offset(f, f->x[j], f->dx[src], f->n, f->half);
+    int dx = ring_offset(f, G, f->x[j], f->dx[src], f->n, f->half);
     int d;
     if (dx) d = dx > 0 ? PORT_E : PORT_W;
     else {
-        int dy = ring_offset(f, f->y[j], f->dy[src], f->h, f->halfy);
+        int dy = ring_offset(f, G, f->y[j], f->dy[src], f->h, f->halfy);
         d = dy ? (dy > 0 ? PORT_N : PORT_S) : PORT_P;
     }
     int p = f->lport[lf], up;
-    if (f->any) return d * G.V; /* the port; queue_selection_any picks the VC */
+    if (G.any) return d * G.V; /* the port; queue_selection_any picks the VC */
     if (f->p.dateline == DATELINE_ON_LINK) up = d != PORT_P && (f->dl[j] >> d & 1);
     else up = p != PORT_P && (f->dl[j] >> (4 + p) & 1);
     return d * G.V + f->lvc[lf] + up;
@@ -806,7 +809,7 @@ HOT void release_due(fast_sim *f, events *ev, int64_t t)
 HOT int inject_vc(fast_sim *f, const geo G, int i)
 {
     const size_t f0 = (size_t)i * (size_t)G.NF + PORT_P * (size_t)G.V;
-    if (!f->any) return f->cnt[f0] < G.B ? 0 : -1;
+    if (!G.any) return f->cnt[f0] < G.B ? 0 : -1;
     if (f->seq[i]) return f->cnt[f0 + f->ivc[i]] < G.B ? f->ivc[i] : -1;
     for (int k = 1; k <= G.V; k++) {
         int v = f->lastvc[i] + k;
@@ -829,7 +832,7 @@ HOT int select_all(fast_sim *f, const geo G, events *ev, int64_t t, sim_metrics 
         ev->qc[w] = 0;
         for (; bits; bits &= bits - 1) {
             const int i = (int)(w * 64) + __builtin_ctzll(bits);
-            if (f->any) queue_selection_any(f, G, i, ev, m);
+            if (G.any) queue_selection_any(f, G, i, ev, m);
             else queue_selection(f, G, i, ev, m);
         }
     }
@@ -858,7 +861,7 @@ HOT void inject(fast_sim *f, const geo G, const sim_config *c, events *ev, int64
             else f->istate[i] = ISRC_STALLED;
             continue;
         }
-        const int v = f->any ? f->ivc[i] : 0;
+        const int v = G.any ? f->ivc[i] : 0;
         size_t f0 = (size_t)i * (size_t)G.NF + PORT_P * (size_t)G.V + (size_t)v;
         if (f->rec && f->seq[i] == 0) sim_decisions_header(f->rec, i, f->slice[i], t);
         push(f, G, ev, i, PORT_P * G.V + v, f0, ((uint32_t)i << f->sbits | (uint32_t)f->slice[i]) << 8 | f->seq[i]);
@@ -1041,19 +1044,31 @@ HOT sim_status cycle_loop(fast_sim *f0, const geo G, const sim_config *c, int64_
 static __attribute__((noinline)) sim_status loop_default(fast_sim *f, const sim_config *c, int64_t cutoff,
                                                           int64_t to_send, sim_metrics *m)
 {
-    return cycle_loop(f, (geo){ 3, 4, 8, NPORTS * 3, 1 }, c, cutoff, to_send, m);
+    return cycle_loop(f, (geo){ 3, 4, 8, NPORTS * 3, 1, 0, 0 }, c, cutoff, to_send, m);
 }
 
 static __attribute__((noinline)) sim_status loop_any_word(fast_sim *f, const sim_config *c, int64_t cutoff,
                                                            int64_t to_send, sim_metrics *m)
 {
-    return cycle_loop(f, (geo){ f->V, f->B, f->L, f->NF, 1 }, c, cutoff, to_send, m);
+    return cycle_loop(f, (geo){ f->V, f->B, f->L, f->NF, 1, 0, 0 }, c, cutoff, to_send, m);
 }
 
 static __attribute__((noinline)) sim_status loop_any_ring(fast_sim *f, const sim_config *c, int64_t cutoff,
                                                            int64_t to_send, sim_metrics *m)
 {
-    return cycle_loop(f, (geo){ f->V, f->B, f->L, f->NF, 0 }, c, cutoff, to_send, m);
+    return cycle_loop(f, (geo){ f->V, f->B, f->L, f->NF, 0, 0, 0 }, c, cutoff, to_send, m);
+}
+
+static __attribute__((noinline)) sim_status loop_mesh_word(fast_sim *f, const sim_config *c, int64_t cutoff,
+                                                            int64_t to_send, sim_metrics *m)
+{
+    return cycle_loop(f, (geo){ f->V, f->B, f->L, f->NF, 1, 1, f->any }, c, cutoff, to_send, m);
+}
+
+static __attribute__((noinline)) sim_status loop_mesh_ring(fast_sim *f, const sim_config *c, int64_t cutoff,
+                                                            int64_t to_send, sim_metrics *m)
+{
+    return cycle_loop(f, (geo){ f->V, f->B, f->L, f->NF, 0, 1, f->any }, c, cutoff, to_send, m);
 }
 
 
@@ -1106,7 +1121,8 @@ sim_status fast_run_recording(fast_sim *f, const sim_config *c, int64_t cutoff, 
     reset(f, c);
     f->ok_run = 0;
     sim_status st;
-    if (f->V == 3 && f->B == 4 && f->L == 8) st = loop_default(f, c, cutoff, to_send, m);
+    if (f->mesh) st = f->B <= f->L + 1 ? loop_mesh_word(f, c, cutoff, to_send, m) : loop_mesh_ring(f, c, cutoff, to_send, m);
+    else if (f->V == 3 && f->B == 4 && f->L == 8) st = loop_default(f, c, cutoff, to_send, m);
     else if (f->B <= f->L + 1) st = loop_any_word(f, c, cutoff, to_send, m);
     else st = loop_any_ring(f, c, cutoff, to_send, m);
     f->ok_run = st == SIM_OK;
