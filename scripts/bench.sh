@@ -77,7 +77,7 @@ out=$(mktemp); trap 'rm -f "$out"' EXIT
   for pt in "8 0.10 0.9" "8 0.36 3.2" "16 0.10 2.0"; do
     set -- $pt
     TIMEFORMAT=%U
-    { time "$BUILD/nocsim" load --no-db --size "$1" --traffic uniform --rate "$2" --all --threads 1 --quiet \
+    { time "$BUILD/nocsim" load --no-db --size "$1" --traffic uniform --rate "$2" --all --window 50 --threads 1 --quiet \
         --format csv > "$out.ol"; } 2> "$out.olt"
     awk -F, -v k="$1" -v r="$2" -v us="$3" -v u="$(tail -1 "$out.olt")" 'NR == 2 {
       rc = k * k * $20 / u
