@@ -13,11 +13,8 @@
 #   16.8M pairs, scanning the centre's 4,095 outputs for each).
 set -u
 N=${NOCSIM:-./nocsim}
-case $N in /*) ;; *) N=$PWD/$N;; esac
 . "$(cd "$(dirname "$0")" && pwd)/testlib.bash"
-tmp=$(mktemp -d); pid=
-trap '[ -n "$pid" ] && kill -9 $pid 2>/dev/null; rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
+in_scratch
 
 LONG=(cc --topology mesh:16x16 --cc oab --nonminimal 8)
 

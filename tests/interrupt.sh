@@ -14,11 +14,8 @@
 #   live process or younger than a minute are kept.
 set -u
 N=${NOCSIM:-./nocsim}
-case $N in /*) ;; *) N=$PWD/$N;; esac
 . "$(cd "$(dirname "$0")" && pwd)/testlib.bash"
-tmp=$(mktemp -d); pid=
-trap '[ -n "$pid" ] && kill -9 $pid 2>/dev/null; rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
+in_scratch
 export TMPDIR=$tmp
 
 # ---- ga: a signal during the start-up --------------------------------------------

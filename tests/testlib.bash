@@ -5,11 +5,13 @@
 # one line on stderr holding FRAGMENT (a test may define its own expect).
 pass=0 fail=0
 # in_scratch: make $N an absolute path, then work in a new scratch folder
-# ($tmp, removed at exit, read-only parts included).
+# ($tmp, removed at exit, read-only parts included; a background run whose
+# process id is in $pid is killed first).
 in_scratch() {
   case $N in /*) ;; *) N=$PWD/$N;; esac
   tmp=$(mktemp -d) || exit 1
-  trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+  pid=
+  trap '[ -n "${pid:-}" ] && kill -9 "$pid" 2>/dev/null; chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
   cd "$tmp" || exit 1
 }
 ok()  { pass=$((pass + 1)); }
