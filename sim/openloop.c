@@ -291,109 +291,170 @@ static int flow_short(const ol_params *p, const olsrc *g, const int64_t *ej_w, d
  * past this the source queues only grow. */
 static int64_t alive_cap(int nodes) { return (int64_t)nodes * 4096 < OLNET_MAX_PACKETS / 2 ? (int64_t)nodes * 4096 : OLNET_MAX_PACKETS / 2; }
 
+/* One point's run: the network, its sources, the window's tally and where
+ * the phases leave the clock. */
+typedef struct {
+    const ol_params *p;
+    olnet *n;
+    olsrc g;
+    oltally a;
+    int64_t *ej_w;       /* per source: flits ejected up to the window's end */
+    int64_t t, left, ejected, cap;
+    int full;            /* the sources outgrew memory or the packet cap */
+} olrun;
+
+static void run_free(olrun *r)
+{
+    free(r->g.acc);
+    free(r->g.next);
+    free(r->g.gen_w);
+    free(r->ej_w);
+    free(r->g.senders);
+    free(r->a.bsum);
+    free(r->a.bcnt);
+    free(r->a.lat);
+    olnet_free(r->n);
+}
+
+/* The network, the sources (every sending node, its first Bernoulli cycle
+ * and periodic phase) and the tally.  0, or -1 with a message. */
+static int run_setup(olrun *r, const ol_params *p, const synth *s, double rate, uint64_t seed, char *err,
+                     size_t errlen)
+{
+    int nodes = s->nodes;
+    r->p = p;
+    if (!(r->n = olnet_new(&p->net, NULL, err, errlen))) return -1;
+    olsrc *g = &r->g;
+    *g = (olsrc){ .p = p, .s = s, .prate = rate / ol_mean_length(p) };
+    rng_seed(&g->r, seed);
+    double c = 0;
+    for (int k = 0; k < p->nlen; k++) g->cum[k] = (c += p->prob[k]);
+    g->log_q = g->prate < 1.0 ? log(1.0 - g->prate) : -1.0;
+    g->acc = calloc((size_t)nodes, sizeof *g->acc);
+    g->next = calloc((size_t)nodes, sizeof *g->next);
+    g->gen_w = calloc((size_t)nodes, sizeof *g->gen_w);
+    g->senders = malloc(sizeof *g->senders * (size_t)nodes);
+    r->ej_w = calloc((size_t)nodes, sizeof *r->ej_w);
+    r->a.bsum = calloc((size_t)p->window, sizeof *r->a.bsum);
+    r->a.bcnt = calloc((size_t)p->window, sizeof *r->a.bcnt);
+    if (!g->acc || !g->next || !g->gen_w || !r->ej_w || !g->senders || !r->a.bsum || !r->a.bcnt)
+        return snprintf(err, errlen, "out of memory"), -1;
+    for (int i = 0; i < nodes; i++)
+        if (synth_sends(s, i)) {
+            g->senders[g->nsend++] = i;
+            g->acc[i] = rng_unit(&g->r); /* periodic sources start out of phase */
+            g->next[i] = geometric_gap(g) - 1; /* the first success, from cycle 0 */
+        }
+    r->cap = alive_cap(nodes);
+    return 0;
+}
+
+/* One batch of cycles generating packets tagged `tag` (-1: untagged), into
+ * *bl / *bn the latencies of the packets that finished.  0, or -1 when
+ * memory runs out; r->full ends it early. */
+static int run_batch(olrun *r, int32_t tag, int64_t *tagged, double *bl, int64_t *bn)
+{
+    for (int64_t e = r->t + r->p->batch; r->t < e; r->t++) {
+        int64_t before = olnet_packets_alive(r->n);
+        if (generate(&r->g, r->n, r->t, tag) || olnet_packets_alive(r->n) > r->cap) {
+            r->full = 1;
+            return 0;
+        }
+        if (tag >= 0) {
+            r->left += olnet_packets_alive(r->n) - before;
+            *tagged += olnet_packets_alive(r->n) - before;
+        }
+        if (step(r->n, r->t, &r->a, &r->left, &r->ejected, bl, bn, r->ej_w)) return -1;
+    }
+    return 0;
+}
+
+/* Warm-up: batches until two successive mean latencies agree (out->steady)
+ * or warmup_max.  0, 1 when stopped, -1 out of memory. */
+static int run_warmup(olrun *r, ol_stop_fn stop, ol_point *out)
+{
+    const ol_params *p = r->p;
+    double prev = -1;
+    for (int b = 0; b < p->warmup_max && !r->full; b++) {
+        double bl = 0;
+        int64_t bn = 0;
+        if (run_batch(r, -1, NULL, &bl, &bn)) return -1;
+        if (stopped_now(stop)) return 1;
+        double mean = bn ? bl / (double)bn : 0;
+        if (b + 1 >= p->warmup_min && prev > 0 && fabs(mean - prev) <= p->warmup_tol * prev) {
+            out->steady = 1;
+            break;
+        }
+        prev = mean;
+    }
+    out->warmup_cycles = r->t;
+    return 0;
+}
+
+/* The window: tag what is generated, count what is offered and accepted,
+ * and judge the flows at its end.  0, 1 when stopped, -1 out of memory. */
+static int run_window(olrun *r, ol_stop_fn stop, ol_point *out)
+{
+    const ol_params *p = r->p;
+    int64_t gen0 = r->g.gen_flits, ej0 = r->ejected, t0 = r->t;
+    for (int b = 0; b < p->window && !r->full; b++) {
+        double bl = 0;
+        int64_t bn = 0;
+        if (run_batch(r, b, &out->tagged, &bl, &bn)) return -1;
+        if (stopped_now(stop)) return 1;
+    }
+    double cycles = (double)(r->t - t0), nodes = r->g.s->nodes;
+    out->offered = cycles > 0 ? (double)(r->g.gen_flits - gen0) / (nodes * cycles) : 0;
+    out->accepted = cycles > 0 ? (double)(r->ejected - ej0) / (nodes * cycles) : 0;
+    if (p->per_flow && flow_short(p, &r->g, r->ej_w, cycles)) out->saturated |= OL_SAT_FLOW;
+    return 0;
+}
+
+/* The drain: traffic goes on until every tagged packet is out, or the cap.
+ * 0, 1 when stopped, -1 out of memory. */
+static int run_drain(olrun *r, ol_stop_fn stop, ol_point *out)
+{
+    const ol_params *p = r->p;
+    int64_t t1 = r->t;
+    while (r->left > 0 && !r->full && r->t - t1 < p->drain_cap) {
+        double bl = 0;
+        int64_t bn = 0;
+        if (generate(&r->g, r->n, r->t, -1) || olnet_packets_alive(r->n) > r->cap) {
+            r->full = 1;
+            break;
+        }
+        if (step(r->n, r->t, &r->a, &r->left, &r->ejected, &bl, &bn, NULL)) return -1;
+        r->t++;
+        if ((r->t - t1) % p->batch == 0 && stopped_now(stop)) return 1;
+    }
+    out->drain_cycles = r->t - t1;
+    return 0;
+}
+
 int ol_run_point(const ol_params *p, const synth *s, double rate, uint64_t seed, ol_stop_fn stop,
                  ol_point *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->rate = rate;
     if (ol_params_check(p, err, errlen)) return -1;
-    olnet *n = olnet_new(&p->net, NULL, err, errlen);
-    if (!n) return -1;
-    int nodes = s->nodes, rc = -1;
-    olsrc g = { .p = p, .s = s, .prate = rate / ol_mean_length(p) };
-    rng_seed(&g.r, seed);
-    double c = 0;
-    for (int k = 0; k < p->nlen; k++) g.cum[k] = (c += p->prob[k]);
-    oltally a = { 0 };
-    g.acc = calloc((size_t)nodes, sizeof *g.acc);
-    g.next = calloc((size_t)nodes, sizeof *g.next);
-    g.gen_w = calloc((size_t)nodes, sizeof *g.gen_w);
-    int64_t *ej_w = calloc((size_t)nodes, sizeof *ej_w);
-    g.log_q = g.prate < 1.0 ? log(1.0 - g.prate) : -1.0;
-    g.senders = malloc(sizeof *g.senders * (size_t)nodes);
-    a.bsum = calloc((size_t)p->window, sizeof *a.bsum);
-    a.bcnt = calloc((size_t)p->window, sizeof *a.bcnt);
-    if (!g.acc || !g.next || !g.gen_w || !ej_w || !g.senders || !a.bsum || !a.bcnt) {
-        snprintf(err, errlen, "out of memory");
-        goto done;
+    olrun r = { 0 };
+    if (run_setup(&r, p, s, rate, seed, err, errlen)) {
+        run_free(&r);
+        return -1;
     }
-    for (int i = 0; i < nodes; i++)
-        if (synth_sends(s, i)) {
-            g.senders[g.nsend++] = i;
-            g.acc[i] = rng_unit(&g.r); /* periodic sources start out of phase */
-            g.next[i] = geometric_gap(&g) - 1; /* the first success, from cycle 0 */
-        }
-    int64_t t = 0, left = 0, ejected = 0, cap = alive_cap(nodes);
-    int full = 0;
-    /* Warm-up: batches until two successive mean latencies agree. */
-    double prev = -1;
-    int b;
-    for (b = 0; b < p->warmup_max && !full; b++) {
-        double bl = 0;
-        int64_t bn = 0;
-        for (int64_t e = t + p->batch; t < e; t++) {
-            if (generate(&g, n, t, -1) || olnet_packets_alive(n) > cap) { full = 1; break; }
-            if (step(n, t, &a, &left, &ejected, &bl, &bn, ej_w)) goto oom;
-        }
-        if (stopped_now(stop)) { rc = 1; goto done; }
-        double mean = bn ? bl / (double)bn : 0;
-        if (b + 1 >= p->warmup_min && prev > 0 && fabs(mean - prev) <= p->warmup_tol * prev) {
-            out->steady = 1;
-            b++;
-            break;
-        }
-        prev = mean;
+    int rc = run_warmup(&r, stop, out);
+    if (!rc) rc = run_window(&r, stop, out);
+    if (!rc) rc = run_drain(&r, stop, out);
+    if (!rc) {
+        out->cycles = r.t;
+        finish_stats(p, &r.a, out);
+        if (r.left > 0 || r.full) out->saturated |= OL_SAT_DRAIN;
+        if (out->accepted < (1.0 - p->accept_tol) * out->offered) out->saturated |= OL_SAT_ACCEPT;
+        if (out->lat_avg > p->latency_limit) out->saturated |= OL_SAT_LATENCY;
+    } else if (rc < 0) {
+        snprintf(err, errlen, "out of memory after %lld cycles at rate %g", (long long)r.t, rate);
     }
-    out->warmup_cycles = t;
-    /* Window: tag what is generated, count what ejects. */
-    int64_t gen0 = g.gen_flits, ej0 = ejected, t0 = t;
-    for (b = 0; b < p->window && !full; b++) {
-        double bl = 0;
-        int64_t bn = 0;
-        for (int64_t e = t + p->batch; t < e; t++) {
-            int64_t before = olnet_packets_alive(n);
-            if (generate(&g, n, t, b) || olnet_packets_alive(n) > cap) { full = 1; break; }
-            left += olnet_packets_alive(n) - before;
-            out->tagged += olnet_packets_alive(n) - before;
-            if (step(n, t, &a, &left, &ejected, &bl, &bn, ej_w)) goto oom;
-        }
-        if (stopped_now(stop)) { rc = 1; goto done; }
-    }
-    int64_t wcycles = t - t0;
-    int flow = p->per_flow && flow_short(p, &g, ej_w, (double)wcycles);
-    out->offered = wcycles ? (double)(g.gen_flits - gen0) / ((double)nodes * (double)wcycles) : 0;
-    out->accepted = wcycles ? (double)(ejected - ej0) / ((double)nodes * (double)wcycles) : 0;
-    /* Drain: traffic goes on until every tagged packet is out, or the cap. */
-    int64_t t1 = t;
-    while (left > 0 && !full && t - t1 < p->drain_cap) {
-        double bl = 0;
-        int64_t bn = 0;
-        if (generate(&g, n, t, -1) || olnet_packets_alive(n) > cap) { full = 1; break; }
-        if (step(n, t, &a, &left, &ejected, &bl, &bn, NULL)) goto oom;
-        t++;
-        if ((t - t1) % p->batch == 0 && stopped_now(stop)) { rc = 1; goto done; }
-    }
-    out->drain_cycles = t - t1;
-    out->cycles = t;
-    finish_stats(p, &a, out);
-    if (left > 0 || full) out->saturated |= OL_SAT_DRAIN;
-    if (out->accepted < (1.0 - p->accept_tol) * out->offered) out->saturated |= OL_SAT_ACCEPT;
-    if (out->lat_avg > p->latency_limit) out->saturated |= OL_SAT_LATENCY;
-    if (flow) out->saturated |= OL_SAT_FLOW;
-    rc = 0;
-    goto done;
-oom:
-    snprintf(err, errlen, "out of memory after %lld cycles at rate %g", (long long)t, rate);
-done:
-    free(g.acc);
-    free(g.next);
-    free(g.gen_w);
-    free(ej_w);
-    free(g.senders);
-    free(a.bsum);
-    free(a.bcnt);
-    free(a.lat);
-    olnet_free(n);
+    run_free(&r);
     return rc;
 }
 
