@@ -235,15 +235,13 @@ static void header_arrived(olnet *n, int node, size_t f, uint32_t fl)
     n->reqm[node] |= 1ull << local;
 }
 
-/* The FIFO that holds a header at its head gets output VC o_local; it has a
- * flit (the header), so the output VC is live. */
+/* The FIFO that holds a header at its head gets output VC o_local. */
 static void grant(olnet *n, int node, int o_local, int f_local)
 {
     size_t base = (size_t)node * (size_t)n->NF;
     n->holder[base + (size_t)o_local] = (int8_t)f_local;
     n->route[base + (size_t)f_local] = (int8_t)o_local;
     n->reqm[node] &= ~(1ull << f_local);
-    n->livem[node] |= 1ull << o_local;
 }
 
 /* Of the requests in `cand` (local FIFO bits), the one output VC o_local
@@ -308,7 +306,7 @@ static void queue_selection_any(olnet *n, int node)
     }
 }
 
-void olnet_queue_selection(olnet *n, int node)
+static void queue_selection(olnet *n, int node)
 {
     if (n->p.vc_rule == VCRULE_ANY) queue_selection_any(n, node);
     else queue_selection_dateline(n, node);
@@ -373,12 +371,7 @@ static void push(olnet *n, int node, size_t f, uint32_t fl)
     const int B = n->B;
     n->buf[f * (size_t)B + (size_t)ring_slot(n->head[f], cnt[f], B)] = fl;
     n->rflits[node]++;
-    if (cnt[f]++ == 0) {
-        if (FL_HEAD(fl)) header_arrived(n, node, f, fl);
-        /* A FIFO that holds an output VC (mid-packet) makes it live again. */
-        int8_t r = n->route[f];
-        if (r >= 0) n->livem[node] |= 1ull << r;
-    }
+    if (cnt[f]++ == 0 && FL_HEAD(fl)) header_arrived(n, node, f, fl);
 }
 
 /* Apply the cycle's moves and injections.  Array pointers are read into
@@ -386,11 +379,10 @@ static void push(olnet *n, int node, size_t f, uint32_t fl)
  * the compiler would reload them after each. */
 static int64_t apply(olnet *n, int64_t t)
 {
-    const int NF = n->NF, B = n->B, nmv = n->nmv;
+    const int B = n->B, nmv = n->nmv;
     uint32_t *restrict buf = n->buf;
     uint8_t *restrict head = n->head, *restrict cnt = n->cnt;
     int8_t *restrict holder = n->holder, *restrict route = n->route;
-    uint64_t *restrict livem = n->livem;
     int32_t *restrict rflits = n->rflits;
     const int32_t *restrict down = n->down;
     olmove *restrict mv = n->mv;
@@ -402,13 +394,9 @@ static int64_t apply(olnet *n, int64_t t)
         head[f] = (uint8_t)ring_slot(head[f], 1, B);
         int left = --cnt[f];
         rflits[node]--;
-        int o_local = mv[k].o - node * NF;
         if (FL_TAIL(x)) {
             holder[mv[k].o] = -1;
             route[f] = -1;
-            livem[node] &= ~(1ull << o_local);
-        } else if (!left) {
-            livem[node] &= ~(1ull << o_local);
         }
         if (left) {
             uint32_t next = buf[f * (size_t)B + head[f]];
@@ -445,7 +433,7 @@ int64_t olnet_step(olnet *n, int64_t t, const int32_t **done, int *ndone)
         n->nmv = 0;
         for (int i = 0; i < n->nodes; i++) {
             if (!n->rflits[i]) continue;
-            if (n->reqm[i]) olnet_queue_selection(n, i);
+            if (n->reqm[i]) queue_selection(n, i);
             vc_selection(n, i);
         }
         decide_injections(n, t);

@@ -49,7 +49,7 @@ struct olnet {
     int8_t *req_d, *req_c;/* the head header's request: port, VC (-1: any VC) */
     uint64_t *reqm;       /* per router: local FIFOs whose head header waits */
     uint64_t *livem;      /* per router: held output VCs whose holding FIFO has a flit
-                             (kept by the fast path only) */
+                             (fast path only) */
     int32_t *rflits;      /* per router: flits in its input FIFOs */
     /* Output VCs, o = node * NF + d * V + c. */
     int8_t *holder;       /* local FIFO holding it, -1 */
@@ -115,10 +115,6 @@ static inline void olnet_source_sent(olnet *n, int i, int len)
         if (--s->count == 0) n->srcm[i / 64] &= ~(1ull << (i % 64));
     }
 }
-
-/* Step 1 at one router (the model's queue selection; both paths): each
- * waiting header's request, read from req_d/req_c, granted or not. */
-void olnet_queue_selection(olnet *n, int node);
 
 /* The fast path's olnet_step: applies the cycle's moves and injections and
  * returns the flits moved. */
