@@ -32,8 +32,7 @@ typedef struct {
     uint8_t *head, *cnt, *pstate, *qst;
     int8_t *route, *holder, *req_d, *req_c;
     uint64_t *reqm, *livem, *dfull;
-    int32_t *rflits;
-    const int32_t *nbr, *x, *down;
+    const int32_t *nbr, *x;
     const olroute *prt;
     const uint8_t *dl, *lport, *lvc, *pnext, *psvc;
     int V, B, NF, any, on_link;
@@ -44,8 +43,8 @@ static fview view_of(olnet *n)
 {
     return (fview){ .buf = n->buf, .head = n->head, .cnt = n->cnt, .pstate = n->pstate, .qst = n->qst,
                     .route = n->route, .holder = n->holder, .req_d = n->req_d, .req_c = n->req_c,
-                    .reqm = n->reqm, .livem = n->livem, .dfull = n->dfull, .rflits = n->rflits, .nbr = n->nbr,
-                    .x = n->x, .down = n->down, .prt = n->prt, .dl = n->dl, .lport = n->lport, .lvc = n->lvc,
+                    .reqm = n->reqm, .livem = n->livem, .dfull = n->dfull, .nbr = n->nbr,
+                    .x = n->x, .prt = n->prt, .dl = n->dl, .lport = n->lport, .lvc = n->lvc,
                     .pnext = n->pnext, .psvc = n->psvc, .V = n->V, .B = n->B, .NF = n->NF,
                     .any = n->p.vc_rule == VCRULE_ANY, .on_link = n->p.rp.dateline == DATELINE_ON_LINK,
                     .q_update = n->p.q_update };
@@ -134,8 +133,10 @@ HOT int decide_moves(olnet *n, const fview *v)
     olmove *mv = n->mv;
     int nmv = 0;
     for (int i = 0; i < nodes; i++) {
-        if (!v->rflits[i]) continue;
+        /* A FIFO with flits has a header waiting at its head (reqm) or
+         * holds an output VC that is live: no flits, nothing to do. */
         if (v->reqm[i]) select_queues(v, i);
+        else if (!v->livem[i]) continue;
         uint64_t live = v->livem[i] & ~v->dfull[i];
         int32_t base = i * NF;
         while (live) {
@@ -190,7 +191,6 @@ HOT int push(const fview *v, int node, size_t f, int local, uint32_t fl)
     int c = v->cnt[f];
     v->buf[f * (size_t)B + (size_t)ring_slot(v->head[f], c, B)] = fl;
     v->cnt[f] = (uint8_t)(c + 1);
-    v->rflits[node]++;
     if (c == 0) {
         if (FL_HEAD(fl)) route_header(v, node, f, local, fl);
         /* A FIFO that holds an output VC (mid-packet) makes it live again. */
@@ -211,7 +211,6 @@ HOT uint32_t pop(const fview *v, int node, size_t f, int32_t o)
     v->head[f] = (uint8_t)h;
     int left = v->cnt[f] - 1;
     v->cnt[f] = (uint8_t)left;
-    v->rflits[node]--;
     int local = (int)(f - (size_t)node * (size_t)NF), port = v->lport[local];
     if (left == B - 1 && port != PORT_P) {
         /* It was full: the output VC feeding it may send again. */
@@ -247,11 +246,12 @@ HOT int64_t step(olnet *n, int64_t t, int V, int B)
     n->ndone = 0;
     for (int k = 0; k < nmv; k++) {
         uint32_t x = (uint32_t)mv[k].f;
-        int32_t dst = v->down[mv[k].o];
-        if (dst >= 0) {
-            int to = mv[k].to;
-            if (push(v, to, (size_t)dst, dst - to * NF, x) == B)
-                v->dfull[mv[k].node] |= 1ull << (mv[k].o - mv[k].node * NF);
+        int node = mv[k].node, to = mv[k].to, o_local = mv[k].o - node * NF;
+        if (to >= 0) {
+            /* The FIFO of the same VC at the neighbour's opposite input port:
+             * computed, as an array of it would be one more to keep in cache. */
+            int local = route_opposite(v->lport[o_local]) * V + v->lvc[o_local];
+            if (push(v, to, (size_t)to * (size_t)NF + (size_t)local, local, x) == B) v->dfull[node] |= 1ull << o_local;
             continue;
         }
         olnet_eject(n, x, t);
