@@ -31,8 +31,8 @@ void olnet_free(olnet *n)
 {
     if (!n) return;
     free(n->buf); free(n->head); free(n->cnt); free(n->route); free(n->req_d); free(n->req_c);
-    free(n->reqm); free(n->livem); free(n->pick); free(n->rflits); free(n->holder); free(n->down); free(n->nbr); free(n->qst); free(n->scheme);
-    free(n->vlast); free(n->inj); free(n->prt); free(n->x); free(n->dl); free(n->dfull); free(n->pstate);
+    free(n->reqm); free(n->livem); free(n->rflits); free(n->holder); free(n->down); free(n->nbr); free(n->qst);
+    free(n->inj); free(n->prt); free(n->x); free(n->dl); free(n->dfull); free(n->pstate);
     free(n->pnext); free(n->srcm); free(n->mv); free(n->pk); free(n->freeids); free(n->done);
     if (n->src)
         for (int i = 0; i < n->nodes; i++) free(n->src[i].id);
@@ -95,14 +95,11 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, char *err, size_t
     n->req_c = grab(n, nf, 1, &ok);
     n->reqm = grab(n, N, sizeof *n->reqm, &ok);
     n->livem = grab(n, N, sizeof *n->livem, &ok);
-    n->pick = grab(n, (size_t)VCSEL_NSCHEMES * (size_t)n->V << n->V, 1, &ok);
     n->rflits = grab(n, N, sizeof *n->rflits, &ok);
     n->holder = grab(n, nf, 1, &ok);
     n->down = grab(n, nf, sizeof *n->down, &ok);
     n->nbr = grab(n, N * NPORTS, sizeof *n->nbr, &ok);
     n->qst = grab(n, nf * NPORTS, 1, &ok);
-    n->scheme = grab(n, np, 1, &ok);
-    n->vlast = grab(n, np, 1, &ok);
     n->src = grab(n, N, sizeof *n->src, &ok);
     n->inj = grab(n, N, sizeof *n->inj, &ok);
     n->mv = grab(n, np, sizeof *n->mv, &ok);
@@ -124,7 +121,8 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, char *err, size_t
         for (int d = 0; d < NPORTS; d++) {
             int nb = d == PORT_P ? -1 : route_grid_neighbour(&n->p.rp, i, d);
             n->nbr[i * NPORTS + d] = nb;
-            n->scheme[i * NPORTS + d] = (uint8_t)(cfg ? cfg->scheme[i * NPORTS + d] : p->scheme);
+            /* No VC granted yet: the last grant reads as VC 0. */
+            n->pstate[i * NPORTS + d] = (uint8_t)((cfg ? cfg->scheme[i * NPORTS + d] : p->scheme) * n->V);
             for (int c = 0; c < n->V; c++) {
                 size_t o = (size_t)i * (size_t)n->NF + (size_t)(d * n->V + c);
                 n->down[o] = nb < 0 ? -1 : (nb * NPORTS + route_opposite(d)) * n->V + c;
@@ -142,8 +140,6 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, char *err, size_t
             int nb = n->nbr[i * NPORTS + d];
             if (nb >= 0 && route_grid_dateline(&n->p.rp, nb, route_opposite(d))) n->dl[i] |= (uint8_t)(16u << d);
         }
-        for (int d = 0; d < NPORTS; d++)
-            n->pstate[i * NPORTS + d] = (uint8_t)(n->scheme[i * NPORTS + d] * n->V + n->vlast[i * NPORTS + d]);
     }
     for (int k = 0; k < VCSEL_NSCHEMES * n->V; k++) n->psvc[k] = (uint8_t)(k % n->V);
     for (int k = 0; k < n->NF; k++) {
@@ -155,7 +151,6 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, char *err, size_t
             for (unsigned r = 0; r < 1u << n->V; r++) {
                 int c = vcsel_pick(s, r, last, n->V);
                 size_t k = ((size_t)(s * n->V + last) << n->V) | r;
-                n->pick[k] = (int8_t)c;
                 n->pnext[k] = (uint8_t)(s * n->V + (r ? c : last));
             }
     return n;
@@ -329,8 +324,8 @@ static void vc_selection(olnet *n, int node)
         }
         if (!ready) continue;
         size_t port = (size_t)node * NPORTS + (size_t)d;
-        int c = vcsel_pick(n->scheme[port], ready, n->vlast[port], V);
-        n->vlast[port] = (uint8_t)c;
+        int scheme = n->pstate[port] / V, c = vcsel_pick(scheme, ready, n->pstate[port] % V, V);
+        n->pstate[port] = (uint8_t)(scheme * V + c);
         size_t o = base + (size_t)(d * V + c);
         n->mv[n->nmv++] = (olmove){ (int32_t)(base + (size_t)n->holder[o]), (int32_t)o, node, n->nbr[port] };
     }

@@ -57,10 +57,6 @@ struct olnet {
     int32_t *nbr;         /* per router and port d < P: the neighbour, -1 */
     uint8_t *qst;         /* queue-selection orders, NPORTS bytes each */
     /* Output ports, node * NPORTS + d. */
-    uint8_t *scheme, *vlast;
-    /* VC selection as a table: pick[((scheme * V + last) << V) | ready] is the
-     * VC vcsel_pick chooses (fast path). */
-    int8_t *pick;
     olsource *src;
     int32_t *inj;         /* this cycle's injecting nodes */
     olmove *mv;
@@ -79,7 +75,7 @@ struct olnet {
     uint8_t *dl;          /* per router: bit d, the link out of port d is a dateline;
                              bit 4 + p, the link into port p is */
     uint64_t *dfull;      /* per router: output VCs whose downstream FIFO is full */
-    uint8_t *pstate;      /* per output port: scheme * V + VC granted last */
+    uint8_t *pstate;      /* per output port: scheme * V + VC granted last (both paths) */
     uint8_t *pnext;       /* pnext[(state << V) | ready]: the state after a grant */
     uint64_t *srcm;       /* nodes whose source queue is not empty, a bit each */
     uint8_t psvc[VCSEL_NSCHEMES * SIM_MAX_VCS];        /* state -> the VC it granted */
