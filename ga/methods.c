@@ -131,7 +131,7 @@ static int record_result(store *db, const method_source *src, const method_optio
     r.algorithm = kind;
     r.params = params;
     r.parent = src->run.id;
-    size_t len = chrom_encoded_size(src->sp.n, src->sp.vcs);
+    size_t len = chrom_grid_size(src->sp.n, sim_height(&src->sp), src->sp.vcs);
     uint8_t *genes = malloc(len);
     if (!genes) return snprintf(err, errlen, "out of memory"), -1;
     chrom_encode(res->config, src->sp.n, genes);
@@ -167,8 +167,8 @@ int method_mine(store *db, int64_t src_run, const method_options *opt, const cha
                    .filtered = opt->set == MINE_SYNONYMS_FILTERED };
     x.pool = sim_pool_new(&target, src.dest, opt->threads, err, errlen);
     x.single = x.pool ? sim_new(&one, src.dest, err, errlen) : NULL;
-    x.cfg = sim_config_new(src.sp.n * src.sp.n, src.sp.vcs, 0, 0);
-    res->config = sim_config_new(src.sp.n * src.sp.n, src.sp.vcs, 0, 0);
+    x.cfg = sim_config_new(sim_nodes(&src.sp), src.sp.vcs, 0, 0);
+    res->config = sim_config_new(sim_nodes(&src.sp), src.sp.vcs, 0, 0);
     x.best = res->config;
     if (!x.pool || !x.single || !x.cfg || !res->config) {
         if (x.pool && x.single) snprintf(err, errlen, "out of memory");
@@ -182,7 +182,7 @@ int method_mine(store *db, int64_t src_run, const method_options *opt, const cha
         snprintf(err, errlen, "run %lld has no recorded chromosome to replay", (long long)src_run);
         goto out;
     }
-    uint8_t *scratch = malloc(chrom_encoded_size(src.sp.n, src.sp.vcs));
+    uint8_t *scratch = malloc(chrom_grid_size(src.sp.n, sim_height(&src.sp), src.sp.vcs));
     if (!scratch) { snprintf(err, errlen, "out of memory"); goto out; }
     res->best_crc = chrom_signature(res->config, src.sp.n, scratch);
     free(scratch);

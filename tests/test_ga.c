@@ -20,13 +20,20 @@
 /* The golden value was computed with Python's zlib.crc32 over the encoding
  * as chrom.h documents it (4x4 torus, 3 VCs, V = 37, I[i] = 7i mod 29,
  * C[k] = 3k mod 10, Q list k = ((j + k mod 5) mod 5 for j = 0..4)). */
+/* The genes of the golden values on `nodes` nodes, 3 VCs, V = 37. */
+static sim_config *golden_genes(int nodes)
+{
+    sim_config *c = sim_config_new(nodes, 3, 0, 37);
+    for (int i = 0; i < nodes; i++) c->inject[i] = (uint16_t)(i * 7 % 29);
+    for (int k = 0; k < nodes * 5; k++) c->scheme[k] = (uint8_t)(k * 3 % 10);
+    for (int k = 0; k < nodes * 15; k++)
+        for (int j = 0; j < 5; j++) c->qorder[k * 5 + j] = (uint8_t)((j + k % 5) % 5);
+    return c;
+}
+
 START_TEST(signature_golden)
 {
-    sim_config *c = sim_config_new(16, 3, 0, 37);
-    for (int i = 0; i < 16; i++) c->inject[i] = (uint16_t)(i * 7 % 29);
-    for (int k = 0; k < 80; k++) c->scheme[k] = (uint8_t)(k * 3 % 10);
-    for (int k = 0; k < 240; k++)
-        for (int j = 0; j < 5; j++) c->qorder[k * 5 + j] = (uint8_t)((j + k % 5) % 5);
+    sim_config *c = golden_genes(16);
     ck_assert_uint_eq(chrom_encoded_size(4, 3), 1324);
     uint8_t buf[1324];
     ck_assert_uint_eq(chrom_signature(c, 4, buf), 0xf0389980u);
@@ -48,6 +55,41 @@ START_TEST(signature_golden)
     ck_assert_int_ne(chrom_decode(e, buf, sizeof buf, err, sizeof err), 0);
     ck_assert_ptr_nonnull(strstr(err, "4x4"));
     sim_config_free(c); sim_config_free(d); sim_config_free(e);
+}
+END_TEST
+
+/* A rectangle's encoding (chrom.h): byte 7 is 1 and u16 H, u16 0 follow V.
+ * The golden value was computed with Python's zlib.crc32 over those bytes
+ * (4 wide, 2 high, 3 VCs, the genes of signature_golden on 8 nodes). */
+START_TEST(signature_rectangle)
+{
+    sim_config *c = golden_genes(8);
+    ck_assert_uint_eq(chrom_grid_size(4, 2, 3), 672);
+    ck_assert_uint_eq(chrom_grid_size(4, 4, 3), chrom_encoded_size(4, 3));   /* a square has no extra bytes */
+    uint8_t buf[672];
+    ck_assert_uint_eq(chrom_signature(c, 4, buf), 0xe299205cu);
+    ck_assert_uint_eq(buf[7], 1);
+    ck_assert_uint_eq(buf[12] | buf[13] << 8, 2);
+    int w, h, vcs;
+    ck_assert_int_eq(chrom_peek(buf, sizeof buf, &w, &h, &vcs), 0);
+    ck_assert_int_eq(w, 4);
+    ck_assert_int_eq(h, 2);
+    ck_assert_int_eq(vcs, 3);
+    sim_config *d = sim_config_new(8, 3, 0, 8);
+    char err[160];
+    ck_assert_int_eq(chrom_decode_grid(d, 4, buf, sizeof buf, err, sizeof err), 0);
+    ck_assert_uint_eq(chrom_signature(d, 4, buf), 0xe299205cu);
+    /* The same node count in another shape is refused by its width. */
+    ck_assert_int_ne(chrom_decode_grid(d, 8, buf, sizeof buf, err, sizeof err), 0);
+    ck_assert_ptr_nonnull(strstr(err, "4x2"));
+    /* A shape byte other than 0 or 1, or a rectangle that names a square, is no chromosome. */
+    buf[7] = 2;
+    ck_assert_int_ne(chrom_peek(buf, sizeof buf, &w, &h, &vcs), 0);
+    buf[7] = 1;
+    buf[12] = 4;
+    ck_assert_int_ne(chrom_peek(buf, sizeof buf, &w, &h, &vcs), 0);
+    sim_config_free(c);
+    sim_config_free(d);
 }
 END_TEST
 
@@ -869,6 +911,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, signature_golden);
+    tcase_add_test(tc, signature_rectangle);
     tcase_add_test(tc, parameter_checks);
     tcase_add_test(tc, name_tables_match_their_enums);
     tcase_add_test(tc, score_orders_fitness_then_key);
