@@ -114,12 +114,14 @@ static int mine_one(const store_chrom *c, void *arg)
 static int record_result(store *db, const method_source *src, const method_options *opt, const char *kind,
                          const char *version, method_result *res, char *err, size_t errlen)
 {
-    char params[512];
+    char params[512], height[32] = "";
+    /* A rectangle's height, as in its source run's params (runs.size is the width). */
+    if (sim_height(&src->sp) != src->sp.n) snprintf(height, sizeof height, ", \"height\": %d", sim_height(&src->sp));
     snprintf(params, sizeof params,
              "{\"method\": \"%s\", \"source_run\": %lld, \"slices\": %d, \"candidates\": %lld, \"simulations\": %lld, "
-             "\"source_chromosome\": %lld, \"interval\": %u}",
+             "\"source_chromosome\": %lld, \"interval\": %u%s}",
              kind, (long long)src->run.id, opt->slices, (long long)res->candidates, (long long)res->sims,
-             (long long)res->best_chrom, res->best_interval);
+             (long long)res->best_chrom, res->best_interval, height);
     store_run r = store_run_init(kind);
     r.version = version;
     r.seed = src->run.seed;

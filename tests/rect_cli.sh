@@ -70,9 +70,19 @@ $N ga --size 8x4 --topology mesh --traffic shfl --slices 2 --evals 2000 --seed 3
 best=$(sed -E 's/.*"best_duration": ([0-9]+).*/\1/' m.json)
 r=$($N replay --best 2 --db r.db --format json)
 case $r in *"\"recorded_duration\": $best,"*"\"duration\": $best,"*) ok;; *) bad "replay of the 8x4 mesh best: $r";; esac
+# A run derived from a rectangle's (run 3, extrapolated to 4 slices) keeps
+# its height in params, and its best replays to its recorded duration.
+$N extrapolate --run 1 --slices 4 --db r.db > /dev/null && ok || bad "extrapolate of the 8x4 run"
+case $($N db show 3 --db r.db --format json) in *'"method": "extrapolate"'*'"height": 4}'*) ok;;
+  *) bad "the extrapolated run's params lack the height";; esac
+r=$($N replay --best 3 --db r.db --format json)
+case $r in *'"slices": 4,'*) ok;; *) bad "replay of the extrapolated run: $r";; esac
+rec=$(printf '%s' "$r" | sed -E 's/.*"recorded_duration": ([0-9]+).*/\1/')
+dur4=$(printf '%s' "$r" | sed -E 's/.*"duration": ([0-9]+).*/\1/')
+check "extrapolated best replays to its duration" "$dur4" "$rec"
 # db best keeps the 8x8 run of the same pattern apart from the 8x4 one.
 $N ga --size 8 --traffic bcmp --slices 2 --generations 20 --threads 1 --quiet --db r.db > /dev/null || bad "ga on 8x8"
-check "db best rows" "$($N db best --db r.db --format csv | tail -n +2 | wc -l)" 3
+check "db best rows" "$($N db best --db r.db --format csv | tail -n +2 | wc -l)" 4
 
 # Bad sizes: one line, exit 2, naming --size (and the allowed range).
 for cmd in sim stack ga replay; do
