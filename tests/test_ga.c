@@ -855,6 +855,62 @@ START_TEST(floor_by_hand)
 }
 END_TEST
 
+/* The floor on an 8x4 rectangle, by hand: torn sends node i to i + 4 mod 32,
+ * so (x, y) with x < 4 goes 4 hops east in its row and x >= 4 goes to
+ * (x - 4, y + 1): 4 hops west, then on to the next row.  Two 8-flit slices:
+ * 16 flits a packet.  The west link 4 -> 3 of a row carries the packets of
+ * x = 4..7 (64 flits); the first reaches it at hop 1 (from x = 4) and the
+ * one from x = 7 leaves it with the fewest links to go: on the torus 1 (one
+ * hop to y + 1, the wrap link from row 3), so 64 + 1 + 1 + 1 = 67; on the
+ * mesh row 3's packets go down 3 rows to row 0, so 64 + 1 + 3 + 1 = 69.  A
+ * line shift on 8x4 moves a row of 8 or a column of 4. */
+START_TEST(floor_and_shift_on_a_rectangle)
+{
+    sim_params sp;
+    sim_params_default(&sp);
+    sp.n = 8;
+    sp.h = 4;
+    sp.slices = 2;
+    sp.flits = 8;
+    char err[256];
+    traffic *t = traffic_new_grid("torn", 8, 4, 1, err, sizeof err);
+    ck_assert_msg(t != NULL, "%s", err);
+    ck_assert_int_eq(ga_floor(&sp, t->dest), 67);
+    sp.topo = TOPO_MESH;
+    sp.vc_rule = VCRULE_ANY;
+    ck_assert_int_eq(ga_floor(&sp, t->dest), 69);
+    traffic_free(t);
+
+    int32_t dest[32];
+    for (int i = 0; i < 32; i++) dest[i] = (i % 8 + 1) % 8 + (i / 8 + 1) % 4 * 8;   /* (x+1, y+1): all send */
+    ga_effective *e = ga_effective_new(&sp, dest);
+    ck_assert_int_eq(e->nsenders, 32);
+    ck_assert_int_eq(e->width, 8);
+    sim_config *c = sim_config_new(32, sp.vcs, 0, 8);
+    ga_space space = { .genes = GENE_ALL, .vmin = 8, .vmax = 40, .imax = 20 };
+    rng r;
+    rng_seed(&r, 3);
+    int rows = 0, cols = 0;
+    for (int k = 0; k < 200; k++) {
+        for (int i = 0; i < 32; i++) c->inject[i] = 10;
+        ga_shift_line(c, &space, e, &r);
+        int moved = 0, rowmask = 0, colmask = 0;
+        for (int i = 0; i < 32; i++)
+            if (c->inject[i] != 10) {
+                moved++;
+                rowmask |= 1 << (i / 8);
+                colmask |= 1 << (i % 8);
+            }
+        if (moved == 8 && (rowmask & (rowmask - 1)) == 0) rows++;
+        else if (moved == 4 && (colmask & (colmask - 1)) == 0) cols++;
+        else ck_abort_msg("a shift moved %d senders (rows %x, columns %x)", moved, rowmask, colmask);
+    }
+    ck_assert(rows > 50 && cols > 50);
+    sim_config_free(c);
+    ga_effective_free(e);
+}
+END_TEST
+
 /* A line shift moves every sender of one row or one column by the same
  * +-1..3 and nothing else; a mix that gives all weight to Q moves Q only. */
 START_TEST(line_shift_and_mix)
@@ -912,6 +968,7 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, signature_golden);
     tcase_add_test(tc, signature_rectangle);
+    tcase_add_test(tc, floor_and_shift_on_a_rectangle);
     tcase_add_test(tc, parameter_checks);
     tcase_add_test(tc, name_tables_match_their_enums);
     tcase_add_test(tc, score_orders_fitness_then_key);
