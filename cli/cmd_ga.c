@@ -532,6 +532,11 @@ static int print_json(const ga_session *s)
         json_decref(j);
         j = NULL;
     }
+    /* A rectangle's height follows its width ("size"), as in model_opts_json. */
+    if (j && sim_height(rsp) != rsp->n && json_object_set_new(j, "height", json_integer(sim_height(rsp)))) {
+        json_decref(j);
+        j = NULL;
+    }
     return cli_json_out("ga", NULL, j);
 }
 

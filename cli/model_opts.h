@@ -27,7 +27,11 @@ int model_opts_set(void *ctx, const char *cmd, const char *flag, const char *val
 #define MODEL_OPTS_GROUP(mo) { model_opts_table, model_opts_set, (mo) }
 /* Build the traffic; prints the error and returns NULL on bad input. */
 traffic *model_opts_traffic(const char *cmd, const model_opts *mo);
-/* The parameters as a new JSON object (NULL: out of memory). */
+/* The network's size as --size takes it: "16" for a square, "16x8" for a
+ * rectangle, into buf (returned). */
+const char *model_size_str(const sim_params *p, char *buf, size_t len);
+/* The parameters as a new JSON object (NULL: out of memory); "size" is the
+ * width, and a rectangle adds "height". */
 json_t *model_opts_json(const model_opts *mo);
 
 extern const char *const model_tie_names[];

@@ -1,4 +1,4 @@
-/* Saving and restoring a GA run (see checkpoint.h).  Layout: CKPT_MAGIC ("NCK4"), then
+/* Saving and restoring a GA run (see checkpoint.h).  Layout: CKPT_MAGIC ("NCK5"), then
  * little-endian fixed-width fields in the order written below, then the
  * signature: zlib's CRC-32 of every byte before it (u32); the whole
  * compressed with zlib.  The format is private to one nocsim version's
@@ -18,15 +18,19 @@
  * the targeted move's two parameters, the record rule, the children a
  * generation and the synonyms met; the metric late_sum; NCK3: the children
  * proven to repeat their parent's run; NCK4: the CRC-32 signature at the
- * end, the topology and VC rule). */
-#define CKPT_MAGIC "NCK4"
+ * end, the topology and VC rule; NCK5: the network's height after the VC rule,
+ * 0 for a square; an NCK4 checkpoint is read as a square's). */
+#define CKPT_MAGIC "NCK5"
+/* The earliest format read; the ones before it have no signature. */
+#define CKPT_OLDEST '4'
+
 #define CKPT_SIG_LEN 4
 
 typedef struct { uint8_t *p; size_t len, cap; int oom; } wbuf;
 /* A reader that never trusts the blob: every field is range-checked as it
  * is read, and the first failure is kept in `why`; after a failure every
  * read returns the field's lower bound, so later code stays in range. */
-typedef struct { const uint8_t *p; size_t len, pos; int bad; char why[192]; } rbuf;
+typedef struct { const uint8_t *p; size_t len, pos; int bad; char why[192]; char version; } rbuf;
 
 static void put(wbuf *w, const void *src, size_t n)
 {
@@ -134,7 +138,8 @@ static void put_params(wbuf *w, const ga_params *gp, const sim_params *sp)
     put64(w, gp->seed);
     const int64_t si[] = { sp->n, sp->vcs, sp->buffer, sp->flits, sp->slices, sp->tie, sp->dateline, sp->q_update,
                            sp->slot_reuse, sp->input_limit, sp->self, sp->deadlock_cycles, sp->max_cycles,
-                           sp->slice_reinit, sp->interlock, sp->topo, sp->vc_rule };
+                           sp->slice_reinit, sp->interlock, sp->topo, sp->vc_rule,
+                           sim_height(sp) == sp->n ? 0 : sim_height(sp) };
     for (size_t k = 0; k < sizeof si / sizeof si[0]; k++) put64(w, (uint64_t)si[k]);
 }
 
@@ -198,11 +203,12 @@ static void get_params(rbuf *r, ga_params *gp, sim_params *sp)
     sp->interlock = (int)get_in(r, "interlock", 0, 1);
     sp->topo = (route_topology)get_in(r, "topology", TOPO_TORUS, TOPO_MESH);
     sp->vc_rule = (route_vc_rule)get_in(r, "vc_rule", VCRULE_DATELINE, VCRULE_ANY);
+    sp->h = r->version >= '5' ? (int)get_in(r, "height", 0, SIM_MAX_N) : 0; /* NCK4: a square */
 }
 
 static void put_config(wbuf *w, const ga *g, const sim_config *c)
 {
-    size_t n = chrom_encoded_size(g->n, g->sp.vcs);
+    size_t n = chrom_grid_size(g->n, sim_height(&g->sp), g->sp.vcs);
     uint8_t *tmp = malloc(n);
     if (!tmp) { w->oom = 1; return; }
     chrom_encode(c, g->n, tmp);
@@ -212,11 +218,11 @@ static void put_config(wbuf *w, const ga *g, const sim_config *c)
 
 static void get_config(rbuf *r, const ga *g, sim_config *c, const char *who)
 {
-    size_t n = chrom_encoded_size(g->n, g->sp.vcs);
+    size_t n = chrom_grid_size(g->n, sim_height(&g->sp), g->sp.vcs);
     if (!r->bad && n > r->len - r->pos) damaged(r, "truncated in %s", who);
     if (r->bad) return;
     char err[160];
-    if (chrom_decode(c, r->p + r->pos, n, err, sizeof err)) damaged(r, "%s: %s", who, err);
+    if (chrom_decode_grid(c, g->n, r->p + r->pos, n, err, sizeof err)) damaged(r, "%s: %s", who, err);
     r->pos += n;
 }
 
@@ -291,7 +297,7 @@ static int inflate_blob(const uint8_t *blob, size_t len, uint8_t **raw, size_t *
     /* The signature, unless the magic names an earlier format (which has
      * none; read_context says which version to use).  Checked before any
      * field is read: an edit that stays in every range is refused too. */
-    int earlier = memcmp(p, "NCK", 3) == 0 && p[3] >= '1' && p[3] < CKPT_MAGIC[3];
+    int earlier = memcmp(p, "NCK", 3) == 0 && p[3] >= '1' && p[3] < CKPT_OLDEST;
     if (!earlier) {
         if (n < 4 + CKPT_SIG_LEN) {
             free(p);
@@ -317,10 +323,12 @@ static int read_context(rbuf *r, ga_params *gp, sim_params *sp, char *traffic, i
     get(r, magic, 4);
     if (r->bad) return snprintf(err, errlen, DAMAGED "%s", r->why), -1;
     /* Earlier formats: a run is resumed by the version that started it. */
-    if (memcmp(magic, "NCK", 3) == 0 && magic[3] >= '1' && magic[3] < CKPT_MAGIC[3])
+    if (memcmp(magic, "NCK", 3) == 0 && magic[3] >= '1' && magic[3] < CKPT_OLDEST)
         return snprintf(err, errlen, "checkpoint written by an earlier nocsim (format %.4s, this one reads %s): "
                         "resume the run with the version that started it", magic, CKPT_MAGIC), -1;
-    if (memcmp(magic, CKPT_MAGIC, 4) != 0) damaged(r, "not a nocsim GA checkpoint (bad magic)");
+    if (memcmp(magic, "NCK", 3) != 0 || magic[3] < CKPT_OLDEST || magic[3] > CKPT_MAGIC[3])
+        damaged(r, "not a nocsim GA checkpoint (bad magic)");
+    r->version = magic[3];
     ga_params_default(gp);
     sim_params_default(sp);
     get_params(r, gp, sp);
@@ -329,9 +337,9 @@ static int read_context(rbuf *r, ga_params *gp, sim_params *sp, char *traffic, i
     char why[160];
     if (!r->bad && (ga_params_check(gp, why, sizeof why) || sim_params_check(sp, why, sizeof why)))
         damaged(r, "%s", why);
-    if (!r->bad && (int64_t)sp->n * sp->n * sp->slices >= (1 << 24))
-        damaged(r, "%d nodes x %d slices, at or above 2^24 packets", sp->n * sp->n, sp->slices);
-    int nodes = r->bad ? 0 : sp->n * sp->n;
+    if (!r->bad && (int64_t)sim_nodes(sp) * sp->slices >= (1 << 24))
+        damaged(r, "%d nodes x %d slices, at or above 2^24 packets", sim_nodes(sp), sp->slices);
+    int nodes = r->bad ? 0 : sim_nodes(sp);
     /* Check the size before allocating: the destinations must be there. */
     if (!r->bad && (size_t)nodes > (r->len - r->pos) / 8) damaged(r, "truncated in the destinations");
     if (r->bad) return snprintf(err, errlen, DAMAGED "%s", r->why), -1;
@@ -362,7 +370,7 @@ int ga_checkpoint_peek(const uint8_t *blob, size_t len, ga_params *gp, sim_param
  * blob too short for its population is refused before the GA is built. */
 static size_t min_rest(const ga_params *gp, const sim_params *sp)
 {
-    size_t cfg = chrom_encoded_size(sp->n, sp->vcs), metrics = 18 * 8;
+    size_t cfg = chrom_grid_size(sp->n, sim_height(sp), sp->vcs), metrics = 18 * 8;
     return 4 * 8 + 20 * 8 + 8 + metrics + cfg + (size_t)gp->pop * (16 + metrics + cfg) + 8;
 }
 
@@ -444,7 +452,7 @@ ga *ga_checkpoint_load(const uint8_t *blob, size_t len, int threads, char *err, 
     if (min_rest(&gp, &sp) > r.len - r.pos) {
         free(p);
         free(dest);
-        return snprintf(err, errlen, DAMAGED "too short for a population of %d on a %dx%d torus", gp.pop, sp.n, sp.n), NULL;
+        return snprintf(err, errlen, DAMAGED "too short for a population of %d on a %dx%d torus", gp.pop, sp.n, sim_height(&sp)), NULL;
     }
     if (threads > 0) gp.threads = threads;
     ga *g = ga_alloc(&gp, &sp, dest, traffic, err, errlen);

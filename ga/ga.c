@@ -38,7 +38,7 @@ ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, con
     g->gp = *gp;
     g->sp = *sp;
     g->n = sp->n;
-    g->nodes = sp->n * sp->n;
+    g->nodes = sim_nodes(sp);
     snprintf(g->traffic, sizeof g->traffic, "%s", traffic_name);
     g->dest = malloc(sizeof *g->dest * (size_t)g->nodes);
     size_t P = (size_t)gp->pop;
@@ -51,7 +51,7 @@ ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, con
     g->jobs = calloc(P * (size_t)gp->children, sizeof *g->jobs);
     g->order = calloc(P, sizeof *g->order);
     g->tiekey = calloc(P, sizeof *g->tiekey);
-    g->rec.scratch = malloc(chrom_encoded_size(g->n, sp->vcs));
+    g->rec.scratch = malloc(chrom_grid_size(g->n, sim_height(sp), sp->vcs));
     if (!g->dest || !g->pop || !g->child || !g->score || !g->age || !g->kind || !g->pop_m || !g->jobs ||
         !g->order || !g->tiekey || !g->rec.scratch)
         goto oom;
@@ -71,7 +71,7 @@ ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, con
     g->best_score = SCORE_INF;
     return g;
 oom:
-    snprintf(err, errlen, "out of memory for a population of %d on a %dx%d torus", gp->pop, sp->n, sp->n);
+    snprintf(err, errlen, "out of memory for a population of %d on a %dx%d torus", gp->pop, sp->n, sim_height(sp));
     ga_free(g);
     return NULL;
 }

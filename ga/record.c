@@ -39,7 +39,7 @@ static int add_record(ga *g, const sim_config *c, const sim_metrics *m, int64_t 
         g->rec.cap = cap;
     }
     ga_record *r = &g->rec.recs[g->rec.n];
-    r->len = chrom_encoded_size(g->n, g->sp.vcs);
+    r->len = chrom_grid_size(g->n, sim_height(&g->sp), g->sp.vcs);
     if (!(r->genes = malloc(r->len))) return -1;
     chrom_encode(c, g->n, r->genes);
     r->crc = crc;
