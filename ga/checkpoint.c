@@ -234,10 +234,10 @@ int ga_checkpoint_save(const ga *g, uint8_t **blob, size_t *len, char *err, size
     put(&w, g->traffic, sizeof g->traffic);
     for (int i = 0; i < g->nodes; i++) put64(&w, (uint64_t)(int64_t)g->dest[i]);
     for (int k = 0; k < 4; k++) put64(&w, g->rng.s[k]);
-    const int64_t st[] = { g->generation, g->evals, g->since_best, g->synonyms, g->t_d0, g->t_e0, g->base_scheme,
+    const int64_t st[] = { g->generation, g->evals, g->since_best, g->rec.synonyms, g->t_d0, g->t_e0, g->base_scheme,
                            g->base_interval, g->base_stack, g->base_nonsplit, g->space.genes, g->space.vmin,
                            g->space.vmax, g->space.imax, g->space.v_fixed, g->space.c_fixed, g->best_score,
-                           g->best_crc, g->syn_seen, g->repeats };
+                           g->best_crc, g->rec.syn_seen, g->rp.repeats };
     for (size_t k = 0; k < sizeof st / sizeof st[0]; k++) put64(&w, (uint64_t)st[k]);
     double elapsed = g->elapsed_before;
     ga_progress pr;
@@ -252,8 +252,8 @@ int ga_checkpoint_save(const ga *g, uint8_t **blob, size_t *len, char *err, size
         put_metrics(&w, &g->pop_m[k]);
         put_config(&w, g, g->pop[k]);
     }
-    put64(&w, g->ncrc);
-    for (size_t k = 0; k < g->ncrc; k++) put64(&w, g->crcs[k]);
+    put64(&w, g->rec.ncrc);
+    for (size_t k = 0; k < g->rec.ncrc; k++) put64(&w, g->rec.crcs[k]);
     if (!w.oom) {
         uint32_t sig = (uint32_t)crc32(crc32(0L, Z_NULL, 0), w.p, (uInt)w.len);
         uint8_t le[CKPT_SIG_LEN];
@@ -383,7 +383,7 @@ static void read_state(rbuf *r, ga *g)
     g->generation = get_in(r, "generation", 0, g->gp.generations);
     g->evals = get_in(r, "evaluations", 0, INT64_MAX / 4);
     g->since_best = get_in(r, "since_best", 0, g->generation);
-    g->synonyms = get_in(r, "synonyms", 0, INT64_MAX / 4);
+    g->rec.synonyms = get_in(r, "synonyms", 0, INT64_MAX / 4);
     g->t_d0 = get_in(r, "t_d0", 0, CKPT_MAX_METRIC);
     g->t_e0 = get_in(r, "t_e0", 0, CKPT_MAX_METRIC);
     g->base_scheme = (int)get_in(r, "base_scheme", 0, VCSEL_NSCHEMES - 1);
@@ -401,8 +401,8 @@ static void read_state(rbuf *r, ga *g)
     g->space.c_fixed = (int)get_in(r, "c_fixed", 0, VCSEL_NSCHEMES - 1);
     g->best_score = get_in(r, "best_score", 0, GA_SCORE_INF);
     g->best_crc = (uint32_t)get_in(r, "best_crc", 0, UINT32_MAX);
-    g->syn_seen = get_in(r, "synonyms_seen", 0, INT64_MAX / 4);
-    g->repeats = get_in(r, "repeats", 0, g->generation * (int64_t)g->gp.pop);
+    g->rec.syn_seen = get_in(r, "synonyms_seen", 0, INT64_MAX / 4);
+    g->rp.repeats = get_in(r, "repeats", 0, g->generation * (int64_t)g->gp.pop);
     if (!r->bad && !g->space.genes && (g->generation || g->evals || g->best_score != GA_SCORE_INF))
         damaged(r, "a checkpoint from before the start has generation %lld, %lld evaluations",
                 (long long)g->generation, (long long)g->evals);
@@ -428,13 +428,13 @@ static void read_state(rbuf *r, ga *g)
     uint64_t ncrc = (uint64_t)get_in(r, "signatures", 0, INT32_MAX);
     if (!r->bad && ncrc > (r->len - r->pos) / 8) damaged(r, "truncated in the signatures");
     if (r->bad) return;
-    if (ncrc > g->capcrc) {
-        uint32_t *q = realloc(g->crcs, (size_t)ncrc * sizeof *q);
+    if (ncrc > g->rec.capcrc) {
+        uint32_t *q = realloc(g->rec.crcs, (size_t)ncrc * sizeof *q);
         if (!q) { damaged(r, "out of memory for %llu signatures", (unsigned long long)ncrc); return; }
-        g->crcs = q;
-        g->capcrc = (size_t)ncrc;
+        g->rec.crcs = q;
+        g->rec.capcrc = (size_t)ncrc;
     }
-    for (uint64_t k = 0; k < ncrc; k++) g->crcs[g->ncrc++] = (uint32_t)get_in(r, "signature", 0, UINT32_MAX);
+    for (uint64_t k = 0; k < ncrc; k++) g->rec.crcs[g->rec.ncrc++] = (uint32_t)get_in(r, "signature", 0, UINT32_MAX);
     if (!r->bad && r->pos != r->len) damaged(r, "%zu bytes after the end", r->len - r->pos);
 }
 

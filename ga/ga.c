@@ -285,7 +285,7 @@ static void evaluate_children(ga *g)
     }
     evaluate(g, ga_extra_jobs(g, P));
     g->evals -= proven;
-    g->repeats += proven;
+    g->rp.repeats += proven;
 }
 
 /* One generation: the children (the next speculated one, or made and
@@ -481,7 +481,7 @@ void ga_get_progress(const ga *g, ga_progress *p)
 {
     p->generation = g->generation;
     p->evals = g->evals;
-    p->repeats = g->repeats;
+    p->repeats = g->rp.repeats;
     p->best_score = g->best_score;
     p->best_duration = g->best_score < SCORE_INF ? g->best_m.duration : -1;
     double sum = 0;
@@ -502,7 +502,7 @@ const sim_config *ga_best(const ga *g, sim_metrics *m, uint32_t *crc)
 int64_t ga_run_id(const ga *g) { return g->run; }
 int64_t ga_get_floor(const ga *g) { return g->floor; }
 const char *ga_traffic_name(const ga *g) { return g->traffic; }
-int64_t ga_synonyms(const ga *g) { return g->best_score < SCORE_INF ? g->synonyms + 1 : 0; }
+int64_t ga_synonyms(const ga *g) { return g->best_score < SCORE_INF ? g->rec.synonyms + 1 : 0; }
 const ga_params *ga_get_params(const ga *g) { return &g->gp; }
 const sim_params *ga_get_sim_params(const ga *g) { return &g->sp; }
 

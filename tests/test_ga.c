@@ -497,7 +497,7 @@ START_TEST(best_of_children_kept)
         ck_assert_int_eq(g->spec.depth, 0);
         int more = 1, improved = 0;
         while (more > 0) {
-            int64_t before = g->score[0], evals = g->evals, nrec = g->ncrc;
+            int64_t before = g->score[0], evals = g->evals, nrec = g->rec.ncrc;
             more = ga_step(g, err, sizeof err);
             ck_assert_msg(more >= 0, "%s", err);
             int64_t best = INT64_MAX;
@@ -508,7 +508,7 @@ START_TEST(best_of_children_kept)
                 ck_assert_int_le(g->best_score, sc);
             }
             ck_assert_int_eq(g->score[0], best < before ? best : before);
-            ck_assert_int_eq(g->evals - evals, 3 + (g->ncrc - nrec)); /* and a single-slice run per record */
+            ck_assert_int_eq(g->evals - evals, 3 + (g->rec.ncrc - nrec)); /* and a single-slice run per record */
             improved += best < before;
         }
         ck_assert_int_gt(improved, 0);
