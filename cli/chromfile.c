@@ -23,7 +23,8 @@ int chromfile_write(const char *path, const sim_config *c, int n, const chromfil
     if (h == n) snprintf(size, sizeof size, "%d", n);
     else snprintf(size, sizeof size, "%dx%d", n, h);
     fprintf(f, SIM_CHROM_HEADER "\n");
-    fprintf(f, "# traffic %s, %dx%d torus, %d slices of %d flits", q, n, h, meta->slices, meta->flits);
+    fprintf(f, "# traffic %s, %dx%d %s, %d slices of %d flits", q, n, h, meta->topology ? meta->topology : "torus",
+            meta->slices, meta->flits);
     if (meta->run > 0) fprintf(f, ", run %lld", (long long)meta->run);
     if (meta->chromosome > 0) fprintf(f, ", chromosome %lld", (long long)meta->chromosome);
     if (meta->duration >= 0) fprintf(f, ", duration %lld", (long long)meta->duration);

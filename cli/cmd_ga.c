@@ -486,7 +486,7 @@ static int save_best(const char *path, const ga *g)
     sim_metrics bm;
     uint32_t crc;
     const sim_config *best = ga_best(g, &bm, &crc);
-    chromfile_meta meta = { .traffic = ga_traffic_name(g), .slices = sp->slices, .flits = sp->flits,
+    chromfile_meta meta = { .traffic = ga_traffic_name(g), .topology = model_topology_names[sp->topo], .slices = sp->slices, .flits = sp->flits,
                             .run = ga_run_id(g), .chromosome = 0, .duration = bm.duration, .crc = crc };
     char err[PATH_MAX + 256];
     if (chromfile_write(path, best, sp->n, &meta, err, sizeof err)) return cli_fail("ga", EXIT_FAIL, "--save-best %s", err);

@@ -327,7 +327,7 @@ static void print_text(const replay_input *in, const replay_result *res)
     if (in->rec.id)
         printf("chromosome %lld of run %lld (signature %08x, recorded duration %lld at %d slices)\n",
                (long long)in->rec.id, (long long)in->rec.run, in->rec.crc, (long long)in->rec.duration, in->src.sp.slices);
-    printf("replayed: %s, %dx%d torus, %d slices, interval %u%s\n", in->traffic, in->sp.n, sim_height(&in->sp), in->sp.slices,
+    printf("replayed: %s, %dx%d %s, %d slices, interval %u%s\n", in->traffic, in->sp.n, sim_height(&in->sp), model_topology_names[in->sp.topo], in->sp.slices,
            res->bestv, res->vlo != res->vhi ? " (best of the range)" : "");
     printf("duration %lld  te %lld  ir %lld  or %lld  ib %lld  ob %lld  lb %lld  signature %08x\n",
            (long long)b->duration, (long long)b->te, (long long)b->ir, (long long)b->or_, (long long)b->ib,
@@ -418,7 +418,7 @@ int cmd_export(int argc, char **argv)
     rc = resolve_chrom(cmd, db, &sel, &id);
     if (rc == EXIT_OK) rc = load_recorded(cmd, db, id, &src, &cfg, &rec);
     if (rc == EXIT_OK) {
-        chromfile_meta meta = { .traffic = src.traffic, .slices = src.sp.slices, .flits = src.sp.flits,
+        chromfile_meta meta = { .traffic = src.traffic, .topology = model_topology_names[src.sp.topo], .slices = src.sp.slices, .flits = src.sp.flits,
                                 .run = rec.run, .chromosome = rec.id, .duration = rec.duration, .crc = rec.crc };
         char err[PATH_MAX + 256];
         if (chromfile_write(out, cfg, src.sp.n, &meta, err, sizeof err)) rc = cli_fail(cmd, EXIT_FAIL, "-o %s", err);

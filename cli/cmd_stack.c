@@ -174,8 +174,8 @@ static int print_json(const stack_opts *o, const stack_result *res)
 static void print_text(const stack_opts *o, const stack_result *res)
 {
     const sim_params *p = &o->mo.params;
-    printf("simple stacking: %s on a %dx%d torus, %d slices of %d flits, interval %ld..%ld\n",
-           o->mo.traffic, p->n, sim_height(p), p->slices, p->flits, o->lo, o->hi);
+    printf("simple stacking: %s on a %dx%d %s, %d slices of %d flits, interval %ld..%ld\n",
+           o->mo.traffic, p->n, sim_height(p), model_topology_names[p->topo], p->slices, p->flits, o->lo, o->hi);
     printf("scheme  best-interval  duration\n");
     for (int k = 0; k < o->w.nschemes; k++)
         printf("%-6s  %13ld  %8lld%s\n", vcsel_name(o->w.schemes[k]), res->best_d[k] >= 0 ? (long)res->best_v[k] : 0L,

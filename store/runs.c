@@ -264,6 +264,9 @@ int store_runs_best(store *s, const store_run_filter *f, store_run_cb cb, void *
         RUN_FILTER_SQL("r") " AND r.id = (SELECT r2.id FROM runs r2 WHERE"
         " r2.best_duration IS NOT NULL AND r2.traffic IS r.traffic AND r2.size IS r.size AND"
         " json_extract(r2.params, '$.height') IS json_extract(r.params, '$.height') AND"   /* a rectangle's */
+        /* a mesh's, and its VC rule (runs from before meshes are tori under datelines) */
+        " COALESCE(json_extract(r2.params, '$.topology'), 'torus') IS COALESCE(json_extract(r.params, '$.topology'), 'torus') AND"
+        " COALESCE(json_extract(r2.params, '$.vc_rule'), 'dateline') IS COALESCE(json_extract(r.params, '$.vc_rule'), 'dateline') AND"
         " r2.slices IS r.slices AND r2.flits IS r.flits AND"
         " (r.traffic IS NOT 'randperm' OR r2.seed IS r.seed) AND " RUN_FILTER_SQL("r2")
         " ORDER BY r2.best_duration, r2.id LIMIT 1)"
