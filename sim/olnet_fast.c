@@ -269,9 +269,60 @@ HOT int64_t step(olnet *n, int64_t t, int V, int B)
     return nmv + ninj;
 }
 
+#ifdef NOCSIM_CHECK
+/* The checking build (make check builds one with -DNOCSIM_CHECK): after
+ * every cycle the fast path's state is walked against what it stands for,
+ * and a run that breaks a rule aborts with the cycle, the router, the local
+ * index and the rule. */
+#include <stdio.h>
+#include <stdlib.h>
+
+static void invariant_broken(int64_t t, int i, int k, const char *rule)
+{
+    fprintf(stderr, "nocsim: open-loop invariant broken in cycle %lld at router %d, index %d: %s\n", (long long)t, i, k,
+            rule);
+    abort();
+}
+
+static void check_invariants(const olnet *n, int64_t t)
+{
+    const int V = n->V, B = n->B, NF = n->NF;
+    int64_t flits = 0;
+    for (int i = 0; i < n->nodes; i++) {
+        const size_t base = (size_t)i * (size_t)NF;
+        if ((n->reqm[i] | n->livem[i] | n->dfull[i]) >> NF) invariant_broken(t, i, -1, "a mask bit beyond the local indices");
+        for (int l = 0; l < NF; l++) {
+            /* FIFO l of router i: its flits, its request, its output VC. */
+            const size_t f = base + (size_t)l;
+            const int c = n->cnt[f], r = n->route[f], waits = (int)(n->reqm[i] >> l & 1);
+            const int live = r >= 0 && (n->livem[i] >> r & 1);
+            flits += c;
+            if (c > B) invariant_broken(t, i, l, "a FIFO holds more than B flits");
+            if (waits && r >= 0) invariant_broken(t, i, l, "a FIFO both waits for an output VC (reqm) and holds one");
+            if (r >= 0 && n->holder[base + (size_t)r] != l) invariant_broken(t, i, l, "a FIFO's output VC is held by another");
+            if ((c > 0) != (waits || live))
+                invariant_broken(t, i, l, "a FIFO is non-empty but neither in reqm nor live, or in one of them but empty");
+            if (waits && !FL_HEAD(head_flit(n, f))) invariant_broken(t, i, l, "a FIFO in reqm has no header at its head");
+            /* Output VC l of router i: its holder and its downstream FIFO. */
+            const int h = n->holder[f], d = n->lport[l];
+            if (h >= 0 && n->route[base + (size_t)h] != l) invariant_broken(t, i, l, "an output VC's holder routes elsewhere");
+            const int to = d == PORT_P ? -1 : n->nbr[i * NPORTS + d];
+            const int full = to >= 0 && n->cnt[(size_t)to * (size_t)NF + (size_t)(route_opposite(d) * V + n->lvc[l])] == B;
+            if (full != (int)(n->dfull[i] >> l & 1)) invariant_broken(t, i, l, "dfull does not match the downstream FIFO");
+        }
+        const int queued = n->src[i].count > 0;
+        if (queued != (int)(n->srcm[i / 64] >> (i % 64) & 1)) invariant_broken(t, i, -1, "srcm does not match the source queue");
+    }
+    if (flits != n->in_net) invariant_broken(t, -1, -1, "the FIFOs do not hold the flits in the network");
+}
+#endif
+
 int64_t olnet_step_fast(olnet *n, int64_t t)
 {
     /* The defaults (model.md: three VCs of four flits). */
-    if (n->V == 3 && n->B == 4) return step(n, t, 3, 4);
-    return step(n, t, n->V, n->B);
+    int64_t moved = n->V == 3 && n->B == 4 ? step(n, t, 3, 4) : step(n, t, n->V, n->B);
+#ifdef NOCSIM_CHECK
+    check_invariants(n, t);
+#endif
+    return moved;
 }
