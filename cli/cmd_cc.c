@@ -136,7 +136,7 @@ static void usage(FILE *f)
 /* The exit status of a cc error code. */
 static int exit_of(int rc)
 {
-    return rc == CC_OK ? EXIT_OK : rc == CC_EINPUT ? EXIT_USAGE : EXIT_FAIL;
+    return rc == CC_OK ? EXIT_OK : cli_fault_status(fault_of(rc));
 }
 
 static int fail_msg(int rc, const char *err)

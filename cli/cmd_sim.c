@@ -202,7 +202,8 @@ static int run(const sim_opts *o, sim_run_state *r)
     if (r->c->interval < (uint32_t)p->flits)
         return cli_fail("sim", EXIT_USAGE, "--interval: %u is below the packet length %d (allowed: >= %d)",
                         r->c->interval, p->flits, p->flits);
-    if (!(r->s = sim_new(p, r->t->dest, err, sizeof err))) return cli_fail("sim", cli_setup_status(err), "%s", err);
+    fault_kind kind;
+    if (!(r->s = sim_new(p, r->t->dest, &kind, err, sizeof err))) return cli_fail("sim", cli_fault_status(kind), "%s", err);
     r->st = sim_run(r->s, r->c, &r->m);
     return EXIT_OK;
 }

@@ -8,13 +8,16 @@
  *   130  stopped by SIGINT, 143 by SIGTERM (128 + the signal), the GA's run
  *        left resumable
  *
- * Messages are one line on stderr, "nocsim CMD: ...". */
+ * Messages are one line on stderr, "nocsim CMD: ...".  The status of a
+ * library failure comes from its kind (util/fault.h) through
+ * cli_fault_status, never from the message text. */
 #ifndef NOCSIM_CLI_STATUS_H
 #define NOCSIM_CLI_STATUS_H
 
 #include <stdio.h>
 
 #include "store/store.h"
+#include "util/fault.h"
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
@@ -22,19 +25,17 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
  * and returned in one statement. */
 int cli_fail(const char *cmd, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* The status of a store failure of kind fault: EXIT_USAGE for
- * STORE_FAULT_INPUT (the path names no usable nocsim database: missing, a
- * directory, not SQLite, foreign, another schema version), EXIT_FAIL for
- * every other kind (damaged contents, I/O, permissions, memory). */
+/* The one mapping from a failure's kind to an exit status: EXIT_USAGE for
+ * FAULT_INPUT, EXIT_FAIL for every other kind (resource, I/O, internal;
+ * FAULT_NONE too, so a failure that forgot its kind is never "bad input"). */
+int cli_fault_status(fault_kind kind);
+/* The status of a store failure of kind fault (store_fault_kind, then
+ * cli_fault_status): EXIT_USAGE for STORE_FAULT_INPUT (the path names no
+ * usable nocsim database), EXIT_FAIL for every other kind. */
 int cli_store_status(store_fault fault);
 /* store_open_fault(path, flags); on failure prints "nocsim CMD: --db: <why>",
  * sets *status (cli_store_status) and returns NULL.  Close with store_close. */
 store *cli_store_open(const char *cmd, const char *path, int flags, int *status);
-
-/* The status of a simulator that could not be set up (sim_new, sim_pool_new)
- * with message err: EXIT_FAIL when memory ran out, EXIT_USAGE when the
- * parameters or the traffic were refused. */
-int cli_setup_status(const char *err);
 
 /* Whether a file can be written at path ("-" is stdout) and is none of the
  * command's input files (inputs[0..ninputs-1], NULL entries skipped; a

@@ -63,10 +63,10 @@ ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, con
     if (ga_parent_runs_alloc(g) || ga_perturb_alloc(g) || ga_extra_alloc(g) || ga_spec_alloc(g)) goto oom;
     if (!(g->eff = ga_effective_new(sp, dest))) goto oom;
     if ((g->floor = ga_floor(sp, dest)) < 0) goto oom;
-    if (!(g->pool = sim_pool_new(sp, dest, gp->threads, err, errlen))) { ga_free(g); return NULL; }
+    if (!(g->pool = sim_pool_new(sp, dest, gp->threads, NULL, err, errlen))) { ga_free(g); return NULL; }
     sim_params one = *sp;
     one.slices = 1;
-    if (!(g->single = sim_new(&one, dest, err, errlen))) { ga_free(g); return NULL; }
+    if (!(g->single = sim_new(&one, dest, NULL, err, errlen))) { ga_free(g); return NULL; }
     rng_seed(&g->rng, gp->seed);
     g->best_score = SCORE_INF;
     return g;
@@ -371,7 +371,7 @@ static int nonsplit(ga *g, int64_t *out, char *err, size_t errlen)
     p.slices = 1;
     *out = -1;
     if (p.flits > SIM_MAX_FLITS) return 0; /* no baseline for huge messages */
-    sim *s = sim_new(&p, g->dest, err, errlen);
+    sim *s = sim_new(&p, g->dest, NULL, err, errlen);
     sim_config *c = sim_config_new(g->nodes, p.vcs, 0, (uint32_t)p.flits);
     if (!s || !c) { sim_free(s); sim_config_free(c); return -1; }
     for (int k = 0; k < VCSEL_NSCHEMES; k++) {

@@ -165,8 +165,8 @@ int method_mine(store *db, int64_t src_run, const method_options *opt, const cha
     one.slices = 1;
     mine_ctx x = { .src = &src, .res = res, .err = err, .errlen = errlen,
                    .filtered = opt->set == MINE_SYNONYMS_FILTERED };
-    x.pool = sim_pool_new(&target, src.dest, opt->threads, err, errlen);
-    x.single = x.pool ? sim_new(&one, src.dest, err, errlen) : NULL;
+    x.pool = sim_pool_new(&target, src.dest, opt->threads, NULL, err, errlen);
+    x.single = x.pool ? sim_new(&one, src.dest, NULL, err, errlen) : NULL;
     x.cfg = sim_config_new(src.sp.n * src.sp.n, src.sp.vcs, 0, 0);
     res->config = sim_config_new(src.sp.n * src.sp.n, src.sp.vcs, 0, 0);
     x.best = res->config;

@@ -12,6 +12,8 @@
  * Conventions, as in store/store.h: functions that can fail return 0 (or a
  * pointer) on success and -1 (or NULL) on failure, with a one-line message in
  * err (errlen bytes) naming the field or file and line; nothing is printed.
+ * The kind (util/fault.h): -1 is -FAULT_INPUT (every int function here fails
+ * only on what it was given); a constructor sets *kind.
  * Objects from *_new are owned by the caller and freed with the matching
  * *_free, which accepts NULL.  The run functions cannot fail: a run that
  * cannot finish ends with a status other than SIM_OK. */
@@ -23,6 +25,7 @@
 #include <stdio.h>
 
 #include "router/arbiter.h"
+#include "util/fault.h"
 #include "router/route.h"
 
 /* When a FIFO slot freed in cycle t can take a new flit [choice]. */
@@ -169,8 +172,9 @@ typedef struct sim sim;
 /* A simulator for p (copied) and traffic dest[src] (p->n squared entries,
  * copied).  Returns it for sim_free, or NULL with a message in err when p
  * fails sim_params_check, nodes x slices packets do not fit the flit
- * encoding, or memory runs out. */
-sim *sim_new(const sim_params *p, const int32_t *dest, char *err, size_t errlen);
+ * encoding or a destination is outside the network (*kind FAULT_INPUT), or
+ * memory runs out (FAULT_RESOURCE).  kind may be NULL. */
+NOCSIM_MUST_USE sim *sim_new(const sim_params *p, const int32_t *dest, fault_kind *kind, char *err, size_t errlen);
 /* Free s and all its state.  s may be NULL. */
 void sim_free(sim *s);
 

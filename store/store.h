@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/fault.h"
+
 /* Version 2 added load_points; a version-1 file is migrated when it is first
  * opened for writing, and read as it is (with no load points) read-only. */
 #define STORE_SCHEMA_VERSION 2
@@ -55,6 +57,14 @@ typedef enum {
     STORE_FAULT_DAMAGED,  /* a nocsim database whose contents are corrupt or fail validation */
     STORE_FAULT_IO,       /* I/O, permissions, full disk, locks, out of memory */
 } store_fault;
+
+/* The shared kind (util/fault.h) of a store fault: bad input for
+ * STORE_FAULT_INPUT, I/O for a damaged file and for STORE_FAULT_IO (SQLite
+ * does not always say whether memory or the disk failed). */
+static inline fault_kind store_fault_kind(store_fault f)
+{
+    return f == STORE_FAULT_NONE ? FAULT_NONE : f == STORE_FAULT_INPUT ? FAULT_INPUT : FAULT_IO;
+}
 
 /* Open (and with STORE_CREATE create) a nocsim database.  Fails, writing
  * nothing, when the file is missing (without STORE_CREATE), is not a nocsim

@@ -156,7 +156,7 @@ START_TEST(best_is_what_it_claims)
         ck_assert_int_eq(sp->n, 4);
         ck_assert_int_eq(sp->slices, 2);
         char err[256];
-        sim *s = sim_new(sp, t->dest, err, sizeof err);
+        sim *s = sim_new(sp, t->dest, NULL, err, sizeof err);
         ck_assert_msg(s != NULL, "%s", err);
         uint8_t *scratch = malloc(chrom_encoded_size(4, sp->vcs));
         const sim_config *first = ga_best(g, NULL, NULL);
@@ -276,9 +276,9 @@ START_TEST(records_resimulate_and_synonyms_are_distinct)
     sp.n = 4;
     sp.slices = 2;
     check_ctx x = { .n = 4, .vcs = 3 };
-    x.multi = sim_new(&sp, t->dest, err, sizeof err);
+    x.multi = sim_new(&sp, t->dest, NULL, err, sizeof err);
     sp.slices = 1;
-    x.single = sim_new(&sp, t->dest, err, sizeof err);
+    x.single = sim_new(&sp, t->dest, NULL, err, sizeof err);
     store_chrom_query q = { .run = run, .with_genes = true };
     ck_assert_int_eq(store_chrom_list(db, &q, check_record, &x, err, sizeof err), STORE_OK);
     ck_assert_int_ge(x.count, 1);
@@ -790,7 +790,7 @@ START_TEST(floor_by_hand)
     for (int i = 0; i < 16; i++) dest[i] = i;
     dest[0] = 2;
     ck_assert_int_eq(ga_floor(&sp, dest), 19);
-    sim *s = sim_new(&sp, dest, err, sizeof err);
+    sim *s = sim_new(&sp, dest, NULL, err, sizeof err);
     sim_config *c = sim_config_new(16, sp.vcs, 0, 8);
     sim_metrics m;
     ck_assert_int_eq(sim_run(s, c, &m), SIM_OK);
@@ -799,7 +799,7 @@ START_TEST(floor_by_hand)
 
     dest[1] = 3;
     ck_assert_int_eq(ga_floor(&sp, dest), 34);
-    s = sim_new(&sp, dest, err, sizeof err);
+    s = sim_new(&sp, dest, NULL, err, sizeof err);
     rng r;
     rng_seed(&r, 7);
     ga_space space = { .genes = GENE_ALL, .vmin = 8, .vmax = 40, .imax = 20 };

@@ -155,7 +155,7 @@ START_TEST(immigrant_brings_its_decisions)
     ck_assert_int_eq(ga_island_immigrant(g[1], buf, len, err, sizeof err), 1);
     ga *h = g[1];
     ck_assert_ptr_nonnull(h->rp.dec);
-    sim *s = sim_new(&h->sp, t->dest, err, sizeof err);
+    sim *s = sim_new(&h->sp, t->dest, NULL, err, sizeof err);
     sim_config *c = sim_config_new(h->nodes, h->sp.vcs, 0, 8);
     ck_assert(s && c);
     static const double mix[4] = { 0.05, 0.30, 0.20, 0.45 };

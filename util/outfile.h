@@ -10,8 +10,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Results; the values are viz/'s VIZ_OK, VIZ_BADINPUT, VIZ_FAIL. */
-enum { OUTFILE_OK = 0, OUTFILE_BADINPUT = 1, OUTFILE_FAIL = 2 };
+#include "util/fault.h"
+
+/* Results; the values are viz/'s VIZ_OK, VIZ_BADINPUT, VIZ_FAIL, and they
+ * are the kinds of util/fault.h (a failed write is I/O), so a caller passes
+ * the result on as a fault_kind. */
+enum { OUTFILE_OK = FAULT_NONE, OUTFILE_BADINPUT = FAULT_INPUT, OUTFILE_FAIL = FAULT_IO };
 
 typedef struct {
     char *path;   /* destination (owned copy) */
