@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "sim/sim.h"
+#include "util/fault.h"
 
 #define CHROM_MAGIC "NCG1"
 
@@ -28,12 +29,14 @@ void chrom_encode(const sim_config *c, int n, uint8_t *buf);
 /* Read the header of len bytes at buf into *n and *vcs.  Returns 0, or -1
  * if the bytes are no chromosome (bad magic, or a length that does not match
  * the header's size); *n and *vcs are then unspecified. */
+NOCSIM_MUST_USE
 int chrom_peek(const uint8_t *buf, size_t len, int *n, int *vcs);
 /* Decode len bytes at buf into c, which the caller sized for the run.
  * Returns 0, or -1 with a message in err when the bytes are no chromosome,
  * were encoded for another torus size or VC count (c unchanged), or hold a
  * value out of range (the first bad field is named; c is then partly
  * overwritten). */
+NOCSIM_MUST_USE
 int chrom_decode(sim_config *c, const uint8_t *buf, size_t len, char *err, size_t errlen);
 /* CRC-32 of c's canonical encoding; scratch is the caller's buffer of
  * chrom_encoded_size(n, c->vcs) bytes, overwritten.  Cannot fail. */

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "store/store.h"
+#include "util/fault.h"
 
 enum { GA_RESUME_OK = 0, GA_RESUME_REFUSED = 1 };
 
@@ -15,6 +16,7 @@ enum { GA_RESUME_OK = 0, GA_RESUME_REFUSED = 1 };
  * Returns GA_RESUME_OK; GA_RESUME_REFUSED with err saying why ("run 3 is
  * finished already"), a wrong choice of run; or STORE_ERROR with err when
  * the store cannot be read. */
+NOCSIM_MUST_USE
 int ga_resume_allowed(store *db, int64_t run, char *err, size_t errlen);
 
 #endif

@@ -89,6 +89,9 @@ store *store_open_fault(const char *path, int flags, store_fault *fault, char *e
 store *store_open(const char *path, int flags, char *err, size_t errlen);
 /* The kind of the last failure of a call on s (STORE_FAULT_NONE if none). */
 store_fault store_last_fault(const store *s);
+/* The same as util/fault.h's kind, for a caller that passes a store failure
+ * on (fault_rc(store_last_kind(s)) is its int result). */
+static inline fault_kind store_last_kind(const store *s) { return store_fault_kind(store_last_fault(s)); }
 void store_close(store *s);                       /* NULL is fine */
 const char *store_path(const store *s);
 

@@ -85,7 +85,7 @@ static ga *started(const ga_params *gp, int n, const char *tname, store *db, tra
     sp.slices = 2;
     traffic *t = pattern(tname, n);
     char err[256];
-    ga *g = ga_new(gp, &sp, t->dest, tname, db, "test", "{}", err, sizeof err);
+    ga *g = ga_new(gp, &sp, t->dest, tname, db, "test", "{}", NULL, err, sizeof err);
     ck_assert_msg(g && ga_start(g, err, sizeof err) == 0, "%s", err);
     *tout = t;
     return g;
@@ -332,14 +332,14 @@ START_TEST(one_lineage_same_result_any_threads)
                 db = store_open(path, STORE_CREATE, err, sizeof err);
                 ck_assert_msg(db != NULL, "%s", err);
             }
-            ga *g = ga_new(&gp, &sp, t->dest, pats[pi], db, "test", "{}", err, sizeof err);
+            ga *g = ga_new(&gp, &sp, t->dest, pats[pi], db, "test", "{}", NULL, err, sizeof err);
             ck_assert_msg(g && ga_start(g, err, sizeof err) == 0, "%s", err);
             ck_assert_int_eq(g->spec.depth, gp.threads > 1 ? gp.threads : 0);
             if (r == 3) { /* stop after 150 generations, resume on three threads */
                 for (int k = 0; k < 150; k++) ck_assert_int_gt(ga_step(g, err, sizeof err), 0);
                 int64_t run = ga_run_id(g);
                 ga_free(g);
-                g = ga_resume(db, run, 3, err, sizeof err);
+                g = ga_resume(db, run, 3, NULL, err, sizeof err);
                 ck_assert_msg(g != NULL, "%s", err);
             }
             run_out(g);
@@ -396,7 +396,7 @@ START_TEST(proven_repeats_change_only_the_count)
             sim_params sp = two_slices_8x8(r == 0);
             ga_params gp = local_params(1, 300, 21, r == 2 ? 2 : 1);
             char err[256];
-            ga *g = ga_new(&gp, &sp, t->dest, pats[pi], NULL, "test", "{}", err, sizeof err);
+            ga *g = ga_new(&gp, &sp, t->dest, pats[pi], NULL, "test", "{}", NULL, err, sizeof err);
             ck_assert_msg(g && ga_start(g, err, sizeof err) == 0, "%s", err);
             run_out(g);
             ga_best(g, &m[r], &crc[r]);
@@ -421,7 +421,7 @@ START_TEST(proven_repeats_change_only_the_count)
             ga_params gp = local_params(1, 100000, 21, 1);
             gp.max_evals = budget;
             char err[256];
-            ga *g = ga_new(&gp, &sp, t->dest, pats[pi], NULL, "test", "{}", err, sizeof err);
+            ga *g = ga_new(&gp, &sp, t->dest, pats[pi], NULL, "test", "{}", NULL, err, sizeof err);
             ck_assert_msg(g && ga_start(g, err, sizeof err) == 0, "%s", err);
             run_out(g);
             ga_get_progress(g, &pr[r]);
@@ -545,7 +545,7 @@ START_TEST(resume_continues_identically)
         for (int k = 0; k < 12; k++) ck_assert_int_gt(ga_step(part, err, sizeof err), 0);
         int64_t run = ga_run_id(part);
         ga_free(part); /* as if killed: the run stays unfinished */
-        ga *rest = ga_resume(db, run, 1, err, sizeof err);
+        ga *rest = ga_resume(db, run, 1, NULL, err, sizeof err);
         ck_assert_msg(rest != NULL, "%s", err);
         run_out(rest);
         sim_metrics a, b;

@@ -36,6 +36,13 @@ static inline fault_kind fault_of(int rc)
     return rc >= 0 ? FAULT_NONE : rc >= -(int)FAULT_INTERNAL ? (fault_kind)-rc : FAULT_INTERNAL;
 }
 
+/* The int result of a failure of kind k: -k, and -FAULT_INTERNAL for
+ * FAULT_NONE (a failure must never read as success, nor as bad input). */
+static inline int fault_rc(fault_kind k)
+{
+    return k == FAULT_NONE ? -(int)FAULT_INTERNAL : -(int)k;
+}
+
 /* Set *kind (if kind is not NULL) for a constructor that is about to
  * return NULL. */
 static inline void fault_set(fault_kind *kind, fault_kind k)
