@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "sim/sim.h"
+#include "util/fault.h"
 
 typedef struct {
     const char *traffic;
@@ -21,6 +22,7 @@ typedef struct {
  * (util/outfile.h), so a failed write leaves no partial file.  The traffic
  * name is escaped (util/quote.h) so the header stays three lines.  Returns 0,
  * or -1 with one line in err ("PATH: why"). */
+NOCSIM_MUST_USE
 int chromfile_write(const char *path, const sim_config *c, int n, const chromfile_meta *meta, char *err, size_t errlen);
 
 /* Read a --config / --file over c (sized for an n x n torus).  A plain
@@ -29,8 +31,10 @@ int chromfile_write(const char *path, const sim_config *c, int n, const chromfil
  * its header names; a file that sets nothing (empty, only comments or blank
  * lines) holds no chromosome and is refused.  Returns 0, or -1 with one line in err naming the file
  * (and line) and what is wrong; c may then be partly overwritten. */
+NOCSIM_MUST_USE
 int chromfile_load(sim_config *c, int n, const char *path, char *err, size_t errlen);
 /* chromfile_load from an open stream (not closed here); name for messages. */
+NOCSIM_MUST_USE
 int chromfile_read(sim_config *c, int n, FILE *f, const char *name, char *err, size_t errlen);
 
 #endif

@@ -10,6 +10,7 @@
 #include "cli/args.h"
 #include "sim/sim.h"
 #include "traffic/traffic.h"
+#include "util/fault.h"
 
 typedef struct {
     sim_params params;
@@ -23,11 +24,14 @@ void model_opts_default(model_opts *mo);
 /* The model options' table (cli/args.h) and its handler (ctx: a model_opts);
  * a command lists MODEL_OPTS_GROUP(&mo) among its cli_groups. */
 extern const cli_opt model_opts_table[];
+NOCSIM_MUST_USE
 int model_opts_set(void *ctx, const char *cmd, const char *flag, const char *value);
 #define MODEL_OPTS_GROUP(mo) { model_opts_table, model_opts_set, (mo) }
 /* Build the traffic; prints the error and returns NULL on bad input. */
+NOCSIM_MUST_USE
 traffic *model_opts_traffic(const char *cmd, const model_opts *mo);
 /* The parameters as a new JSON object (NULL: out of memory). */
+NOCSIM_MUST_USE
 json_t *model_opts_json(const model_opts *mo);
 
 extern const char *const model_tie_names[];

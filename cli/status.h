@@ -35,6 +35,7 @@ int cli_fault_status(fault_kind kind);
 int cli_store_status(store_fault fault);
 /* store_open_fault(path, flags); on failure prints "nocsim CMD: --db: <why>",
  * sets *status (cli_store_status) and returns NULL.  Close with store_close. */
+NOCSIM_MUST_USE
 store *cli_store_open(const char *cmd, const char *path, int flags, int *status);
 
 /* Whether a file can be written at path ("-" is stdout) and is none of the
@@ -44,12 +45,14 @@ store *cli_store_open(const char *cmd, const char *path, int flags, int *status)
  * rule for every output flag (util/outfile.h's outfile_check).  Returns
  * EXIT_OK, or EXIT_USAGE after printing "nocsim CMD: FLAG PATH: <why>".
  * Writes nothing. */
+NOCSIM_MUST_USE
 int cli_check_output(const char *cmd, const char *flag, const char *path, const char *const *inputs, int ninputs);
 /* The file of a traffic spec "file:PATH", or NULL for a named pattern. */
 const char *cli_traffic_file(const char *spec);
 
 /* Flush and close stdout.  Returns status, or EXIT_FAIL after a message when
  * status was EXIT_OK and any output was lost (a full disk, a closed pipe). */
+NOCSIM_MUST_USE
 int cli_close_stdout(const char *cmd, int status);
 
 /* Process-wide signal set-up, once at start: a file-size limit (ulimit -f)
@@ -58,6 +61,7 @@ int cli_close_stdout(const char *cmd, int status);
 void cli_signals_init(void);
 /* From now on SIGINT and SIGTERM only set a flag (a long command stops at its
  * next safe point).  Returns 0, -1 if the handlers cannot be installed. */
+NOCSIM_MUST_USE
 int cli_catch_stop_signals(void);
 /* For a phase that cannot look at the flag (a long computation inside the
  * library, such as the GA's start-up sweep): until called again with NULL,

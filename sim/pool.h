@@ -40,8 +40,8 @@ int sim_pool_default_threads(void);
  * or memory runs out, and FAULT_RESOURCE when a thread cannot be started
  * (the user asked for that many: a smaller pool would hide it).  Free with
  * sim_pool_free. */
-NOCSIM_MUST_USE sim_pool *sim_pool_new(const sim_params *p, const int32_t *dest, int threads, fault_kind *kind,
-                                       char *err, size_t errlen);
+NOCSIM_MUST_USE
+sim_pool *sim_pool_new(const sim_params *p, const int32_t *dest, int threads, fault_kind *kind, char *err, size_t errlen);
 /* Stops the threads and frees everything; NULL is fine. */
 void sim_pool_free(sim_pool *pl);
 /* Runs every job, writing each one's metrics into jobs[k].m; returns when all

@@ -5,6 +5,7 @@
 
 #include <sqlite3.h>
 #include "store/store.h"
+#include "util/fault.h"
 
 struct store {
     sqlite3 *db;
@@ -38,8 +39,10 @@ int store_damaged(store *s, char *err, size_t errlen, const char *fmt, ...)
  * (immutable when no writer's -wal or -journal is beside the file). */
 char *store_uri(const char *path, bool ro);
 /* Run SQL without results. */
+NOCSIM_MUST_USE
 int store_exec(store *s, const char *sql, char *err, size_t errlen, const char *what);
 /* Prepare sql; NULL with the message in err on failure. */
+NOCSIM_MUST_USE
 sqlite3_stmt *store_prepare(store *s, const char *sql, char *err, size_t errlen, const char *what);
 
 #endif

@@ -233,7 +233,7 @@ int sweep_adopt(store *db, int64_t id, const sweep_task *t, const char *scratch_
     if (store_begin(s, err, errlen) != STORE_OK) goto out;
     if (store_run_create(s, &copy, err, errlen) != STORE_OK ||
         store_run_set_parent(s, c.id, copy.id, err, errlen) != STORE_OK) {
-        store_rollback(s, NULL, 0);
+        (void)!store_rollback(s, NULL, 0);   /* report the first failure; store_close rolls back */
         goto out;
     }
     if (store_commit(s, err, errlen) != STORE_OK) goto out;

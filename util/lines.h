@@ -41,7 +41,8 @@ void line_reader_init(line_reader *r, FILE *f, const char *name);
  * line N: a NUL byte at column C"), -FAULT_IO for a read error and
  * -FAULT_RESOURCE when memory runs out ("NAME: read error: ...").  After a
  * failure it returns -1, after 0 it keeps returning 0. */
-NOCSIM_MUST_USE int line_reader_next(line_reader *r, char **line, char *err, size_t errlen);
+NOCSIM_MUST_USE
+int line_reader_next(line_reader *r, char **line, char *err, size_t errlen);
 
 /* Cut line at its first '#' (a comment) and split the rest at blanks (space,
  * tab) in place into tok[0..], at most max tokens.  Returns the number of
