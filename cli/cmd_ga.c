@@ -341,7 +341,7 @@ static int open_run(const ga_opts *o, ga_session *s)
     int rc = EXIT_OK;
     fault_kind kind = FAULT_NONE;
     /* Bad traffic is refused before a database file is created. */
-    if (!o->resume && !(s->t = model_opts_traffic("ga", &o->mo))) return EXIT_USAGE;
+    if (!o->resume && !(s->t = model_opts_traffic("ga", &o->mo, &rc))) return rc;
     /* Resuming never creates a file: a typo in --db is a missing database. */
     if (!o->no_db && !(s->db = cli_store_open("ga", o->db, o->resume ? 0 : STORE_CREATE, &rc))) return rc;
     if (o->resume) {
@@ -609,8 +609,8 @@ static int ga_command(int argc, char **argv, ga_opts *op)
         return rc == CLI_HELP ? EXIT_OK : rc;
     }
     if (o.dry_run) {
-        traffic *t = o.resume ? NULL : model_opts_traffic("ga", &o.mo);
-        rc = o.resume || t ? EXIT_OK : EXIT_USAGE;
+        rc = EXIT_OK;
+        traffic *t = o.resume ? NULL : model_opts_traffic("ga", &o.mo, &rc);
         traffic_free(t);
         return rc;
     }

@@ -244,7 +244,8 @@ static int load_file(const replay_opts *o, replay_input *in)
     char err[512];
     in->sp = o->mo.params;
     in->traffic = o->mo.traffic;
-    if (!(in->t = model_opts_traffic("replay", &o->mo))) return EXIT_USAGE;
+    int rc;
+    if (!(in->t = model_opts_traffic("replay", &o->mo, &rc))) return rc;
     in->dest = in->t->dest;
     if (!(in->cfg = sim_config_new(in->t->nodes, in->sp.vcs, 0, (uint32_t)in->sp.flits)))
         return cli_fail("replay", EXIT_FAIL, "out of memory");

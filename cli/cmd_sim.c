@@ -194,7 +194,8 @@ static int run(const sim_opts *o, sim_run_state *r)
 {
     const sim_params *p = &o->mo.params;
     char err[512];
-    if (!(r->t = model_opts_traffic("sim", &o->mo))) return EXIT_USAGE;
+    int rc;
+    if (!(r->t = model_opts_traffic("sim", &o->mo, &rc))) return rc;
     if (!(r->c = sim_config_new(r->t->nodes, p->vcs, o->arb, (uint32_t)o->interval)))
         return cli_fail("sim", EXIT_FAIL, "out of memory");
     if (o->config && chromfile_load(r->c, p->n, o->config, err, sizeof err))

@@ -121,8 +121,9 @@ static int parse(int argc, char **argv, stack_opts *o, const cli_spec *spec)
 /* Sweeps every scheme of o into res (res->duration owned by the caller). */
 static int run(const stack_opts *o, stack_result *res)
 {
-    traffic *t = model_opts_traffic("stack", &o->mo);
-    if (!t) return EXIT_USAGE;
+    int status;
+    traffic *t = model_opts_traffic("stack", &o->mo, &status);
+    if (!t) return status;
     char err[256];
     res->width = (size_t)(o->hi - o->lo + 1);
     res->duration = calloc((size_t)o->w.nschemes * res->width, sizeof *res->duration);

@@ -27,9 +27,11 @@ extern const cli_opt model_opts_table[];
 NOCSIM_MUST_USE
 int model_opts_set(void *ctx, const char *cmd, const char *flag, const char *value);
 #define MODEL_OPTS_GROUP(mo) { model_opts_table, model_opts_set, (mo) }
-/* Build the traffic; prints the error and returns NULL on bad input. */
+/* Build the traffic; on failure prints the error, sets *status by its kind
+ * (EXIT_USAGE for bad input, EXIT_FAIL when memory or a read fails) and
+ * returns NULL. */
 NOCSIM_MUST_USE
-traffic *model_opts_traffic(const char *cmd, const model_opts *mo);
+traffic *model_opts_traffic(const char *cmd, const model_opts *mo, int *status);
 /* The parameters as a new JSON object (NULL: out of memory). */
 NOCSIM_MUST_USE
 json_t *model_opts_json(const model_opts *mo);

@@ -14,7 +14,9 @@
  *
  * Conventions: functions that can fail take (char *err, size_t errlen), write
  * one line there and return -1 (or NULL); 0 on success.  Nothing is printed
- * except by the runners' progress callbacks. */
+ * except by the runners' progress callbacks.  Where a caller must tell bad
+ * input from a failure (record.h's loaders), the result is a negative
+ * util/fault.h kind instead. */
 #ifndef NOCSIM_SWEEP_H
 #define NOCSIM_SWEEP_H
 

@@ -108,9 +108,16 @@ START_TEST(line_reader_kinds)
     line_reader_free(&r);
     fclose(f);
     remove(path);
-    /* A directory opens for reading, and every read of it fails (EISDIR). */
+    /* A directory opens for reading, and every read of it fails (EISDIR):
+     * the user named it as a text file. */
     ck_assert_ptr_nonnull(f = fopen("/", "r"));
     line_reader_init(&r, f, "dir");
+    ck_assert_int_eq(line_reader_next(&r, &line, err, sizeof err), -FAULT_INPUT);
+    line_reader_free(&r);
+    fclose(f);
+    /* A read that fails on the device: our own memory at address 0. */
+    ck_assert_ptr_nonnull(f = fopen("/proc/self/mem", "r"));
+    line_reader_init(&r, f, "mem");
     ck_assert_int_eq(line_reader_next(&r, &line, err, sizeof err), -FAULT_IO);
     ck_assert_ptr_nonnull(strstr(err, "read error"));
     line_reader_free(&r);
@@ -134,6 +141,9 @@ START_TEST(traffic_kinds)
     ck_assert_int_eq(kind, FAULT_INPUT);   /* the user named a file that is not there */
     kind = FAULT_NONE;
     ck_assert_ptr_null(traffic_new_grid("file:/", 8, 8, 1, &kind, err, sizeof err));
+    ck_assert_msg(kind == FAULT_INPUT, "a directory: kind %d (%s)", kind, err);
+    kind = FAULT_NONE;
+    ck_assert_ptr_null(traffic_new_grid("file:/proc/self/mem", 8, 8, 1, &kind, err, sizeof err));
     ck_assert_msg(kind == FAULT_IO, "a file that cannot be read: kind %d (%s)", kind, err);
     kind = FAULT_NONE;
     ck_assert_ptr_null(synth_new("nosuch", 8, 8, SYNTH_SELF_SKIP, 1, &kind, err, sizeof err));

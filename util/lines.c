@@ -28,7 +28,9 @@ int line_reader_next(line_reader *r, char **line, char *err, size_t errlen)
                 snprintf(err, errlen, "%s, after line %ld: read error: %s", r->name, r->line,
                          strerror(e ? e : EIO));
                 r->f = NULL;
-                return e == ENOMEM ? -FAULT_RESOURCE : -FAULT_IO;
+                /* A directory named as a text file is the input's fault (as a
+                 * --db that is a directory is), not the disk's. */
+                return e == ENOMEM ? -FAULT_RESOURCE : e == EISDIR ? -FAULT_INPUT : -FAULT_IO;
             }
             return 0;
         }

@@ -38,8 +38,8 @@ void line_reader_init(line_reader *r, FILE *f, const char *name);
  * by the reader, valid until the next call or line_reader_free.  Returns 1 for a line (the last
  * line needs no newline), 0 at the end of the file, or a negative fault
  * (util/fault.h) with a message in err: -FAULT_INPUT for a NUL byte ("NAME,
- * line N: a NUL byte at column C"), -FAULT_IO for a read error and
- * -FAULT_RESOURCE when memory runs out ("NAME: read error: ...").  After a
+ * line N: a NUL byte at column C") or a directory, -FAULT_IO for a read
+ * error and -FAULT_RESOURCE when memory runs out ("NAME: read error: ...").  After a
  * failure it returns -1, after 0 it keeps returning 0. */
 NOCSIM_MUST_USE
 int line_reader_next(line_reader *r, char **line, char *err, size_t errlen);
