@@ -29,8 +29,10 @@ int chromfile_write(const char *path, const sim_config *c, int n, const chromfil
  * configuration file is applied as it is; a chromosome file (first line
  * SIM_CHROM_HEADER) must be complete and its genes must give the signature
  * its header names; a file that sets nothing (empty, only comments or blank
- * lines) holds no chromosome and is refused.  Returns 0, or -1 with one line in err naming the file
- * (and line) and what is wrong; c may then be partly overwritten. */
+ * lines) holds no chromosome and is refused.  Returns 0, or a negative fault
+ * (util/fault.h: -FAULT_INPUT for the file and what it says, -FAULT_IO for
+ * a read error, -FAULT_RESOURCE for memory) with one line in err naming the
+ * file (and line) and what is wrong; c may then be partly overwritten. */
 NOCSIM_MUST_USE
 int chromfile_load(sim_config *c, int n, const char *path, char *err, size_t errlen);
 /* chromfile_load from an open stream (not closed here); name for messages. */

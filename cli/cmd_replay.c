@@ -249,8 +249,8 @@ static int load_file(const replay_opts *o, replay_input *in)
     in->dest = in->t->dest;
     if (!(in->cfg = sim_config_new(in->t->nodes, in->sp.vcs, 0, (uint32_t)in->sp.flits)))
         return cli_fail("replay", EXIT_FAIL, "out of memory");
-    if (chromfile_load(in->cfg, in->sp.n, o->sel.file, err, sizeof err))
-        return cli_fail("replay", EXIT_USAGE, "--file: %s", err);
+    int loaded = chromfile_load(in->cfg, in->sp.n, o->sel.file, err, sizeof err);
+    if (loaded < 0) return cli_fail("replay", cli_fault_status(fault_of(loaded)), "--file: %s", err);
     return EXIT_OK;
 }
 

@@ -129,14 +129,15 @@ typedef struct {
  * any length; numbers parsed strictly.  A chromosome file must hold every gene
  * (size, vcs, interval, every scheme and qorder) and a signature line.
  * Returns 0 for a plain configuration, 1 for a chromosome file (its header in
- * *h if h is not NULL; the signature is not compared here), or -1 with one
- * line in err naming the file, the line and the allowed range.  On -1, c may
- * be partly overwritten. */
+ * *h if h is not NULL; the signature is not compared here), or -1
+ * (-FAULT_INPUT) with one line in err naming the file, the line and the
+ * allowed range, or the line reader's fault (a read error: -FAULT_IO; memory:
+ * -FAULT_RESOURCE).  On failure, c may be partly overwritten. */
 NOCSIM_MUST_USE
 int sim_config_read(sim_config *c, int n, FILE *f, const char *name, sim_config_header *h, char *err,
                     size_t errlen);
-/* sim_config_read of the file at path.  Returns 0 (either kind of file) or -1
- * with a message in err (including a file that cannot be opened). */
+/* sim_config_read of the file at path.  Returns 0 (either kind of file) or
+ * its fault with a message in err (a file that cannot be opened: -1, input). */
 NOCSIM_MUST_USE
 int sim_config_load(sim_config *c, int n, const char *path, char *err, size_t errlen);
 /* Write c (of an n x n torus) to f as a configuration text file that

@@ -100,6 +100,8 @@ expect 2 "--traffic" "sim: bad traffic is bad input" $N sim --traffic nosuch
 expect 2 "Is a directory" "sim: a directory as the traffic file is bad input" $N sim --traffic file:/
 expect 1 "read error" "sim: a traffic file whose read fails is I/O" $N sim --traffic file:/proc/self/mem
 expect 1 "read error" "ga: the same from the GA" $N ga --traffic file:/proc/self/mem --size 4 --no-db --quiet
+expect 1 "read error" "sim: a --config whose read fails is I/O" $N sim --config /proc/self/mem
+expect 2 "No such file" "sim: a missing --config is bad input" $N sim --config /nonexistent/x.cfg
 expect 2 "--traffic" "load: bad traffic is bad input" $N load --traffic nosuch
 
 # ---- signals: 130 for SIGINT, 143 for SIGTERM, the run resumable ---------
