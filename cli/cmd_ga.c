@@ -346,7 +346,7 @@ static int open_run(const ga_opts *o, ga_session *s)
     if (!o->no_db && !(s->db = cli_store_open("ga", o->db, o->resume ? 0 : STORE_CREATE, &rc))) return rc;
     if (o->resume) {
         int st = ga_resume_allowed(s->db, o->resume, err, sizeof err);
-        if (st != GA_RESUME_OK) return cli_fail("ga", st == GA_RESUME_REFUSED ? EXIT_USAGE : EXIT_FAIL, "--resume: %s", err);
+        if (st != GA_RESUME_OK) return cli_fail("ga", cli_fault_status(fault_of(st)), "--resume: %s", err);
         /* Resuming a run stopped before its start-up finished runs it again
          * inside ga_resume: a signal then ends it at once, as in evolve. */
         char tail[512];
