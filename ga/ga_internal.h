@@ -151,8 +151,8 @@ struct ga {
 /* Allocate a GA without a store run (ga_new and ga_resume build on it):
  * parameters checked and copied, dest copied, population, evaluation pool and
  * generator seeded; nothing simulated.  Returns the ga for ga_free, or NULL
- * with a message in err when gp or sp fails its check, memory runs out or
- * the evaluation threads cannot start. */
+ * with a message in err when gp or sp fails its check (*kind FAULT_INPUT),
+ * memory runs out or the evaluation threads cannot start (FAULT_RESOURCE). */
 NOCSIM_MUST_USE
 ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, const char *traffic_name,
              fault_kind *kind, char *err, size_t errlen);
