@@ -82,7 +82,11 @@ $(BUILD)/%.o: %.c
 	$(CC) $(CFLAGS) $(CHECK_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_UTIL_OBJ) $(BUILD)/libnocsim.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(CHECK_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LDFLAGS) $(CHECK_LIBS) $(LDLIBS)
+
+# The store's tests share a fixture and helpers (tests/store_testutil.c).
+STORE_TESTS := $(addprefix $(BUILD)/tests/,test_store test_store_runs test_store_chrom)
+$(STORE_TESTS): $(BUILD)/tests/store_testutil.o
 
 # The MPI variant (a separate build folder; make decides there what to redo).
 mpi:
@@ -191,4 +195,4 @@ uninstall:
 	  rm -f $(DESTDIR)$(DOCDIR)/$$dst; done
 	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d) $(BUILD)/tests/store_testutil.d

@@ -1,6 +1,7 @@
-/* Topology construction: built-in families, the edge-list file format, faults
- * and the connectivity check.  See topology.h. */
-#include "cc/topology.h"
+/* Topology construction: the builder, the built-in families, faults and the
+ * connectivity check (the edge-list file format is read in topofile.c).
+ * See topology.h. */
+#include "cc/topo_internal.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -8,29 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A name longer than this in a topology file is refused (it is a mistake,
- * and messages quote names). */
-#define NAME_MAX_LEN 255
-/* Name hash table size: a power of two over twice CC_MAX_NODES. */
-#define HASH_SIZE 16384
-
 const char cc_topo_usage[] = "expected ring:P, mesh:RxC, torus:RxC, hypercube:D, octagon, kautz:D,K or file:PATH";
-
-typedef struct { int u, v; int next; bool alive; } arc;   /* next: u's next out-arc, -1 */
-
-struct cc_topo_builder {
-    char *spec;
-    bool directed;
-    int n, ncap;
-    char **names;
-    bool *alive;
-    int *head;          /* [ncap]: first out-arc of each node, -1 */
-    int na, acap;
-    arc *arcs;
-    int hash[HASH_SIZE];   /* node index + 1 by name hash, 0 = empty */
-    int nfl, nfn;          /* faults applied, in order, for the topology's record */
-    char **fl_a, **fl_b, **fn;
-};
 
 static char *dupstr(const char *s)
 {
@@ -67,7 +46,7 @@ static uint32_t name_hash(const char *s)
     return h;
 }
 
-static int b_find(const cc_topo_builder *b, const char *name)
+int topo_b_find(const cc_topo_builder *b, const char *name)
 {
     for (uint32_t i = name_hash(name) & (HASH_SIZE - 1);; i = (i + 1) & (HASH_SIZE - 1)) {
         int k = b->hash[i];
@@ -77,7 +56,7 @@ static int b_find(const cc_topo_builder *b, const char *name)
 }
 
 /* Add a node; returns its index, -1 on allocation failure, -2 over CC_MAX_NODES. */
-static int b_node(cc_topo_builder *b, const char *name)
+int topo_b_node(cc_topo_builder *b, const char *name)
 {
     if (b->n >= CC_MAX_NODES) return -2;
     if (b->n == b->ncap) {
@@ -125,13 +104,13 @@ static int b_arc(cc_topo_builder *b, int u, int v)
 }
 
 /* A link: one channel in a digraph, two in a graph. */
-static int b_link(cc_topo_builder *b, int u, int v)
+int topo_b_link(cc_topo_builder *b, int u, int v)
 {
     int rc = b_arc(b, u, v);
     return rc || b->directed ? rc : b_arc(b, v, u);
 }
 
-static cc_topo_builder *b_new(const char *spec, bool directed)
+cc_topo_builder *topo_b_new(const char *spec, bool directed)
 {
     cc_topo_builder *b = calloc(1, sizeof *b);
     if (!b) return NULL;
@@ -141,7 +120,7 @@ static cc_topo_builder *b_new(const char *spec, bool directed)
 }
 
 /* A size error from b_node/b_arc (-2) or an allocation failure (-1). */
-static int size_or_oom(int rc, const char *what, char *err, size_t errlen)
+int topo_size_or_oom(int rc, const char *what, char *err, size_t errlen)
 {
     if (rc == -2)
         return cc_fail(CC_EINPUT, err, errlen, "--topology: '%.200s' is too large (limits: %d nodes, %d channels)",
@@ -173,7 +152,7 @@ static int numbered(cc_topo_builder *b, int n)
     char buf[32];
     for (int i = 0; i < n; i++) {
         snprintf(buf, sizeof buf, "%d", i);
-        int rc = b_node(b, buf);
+        int rc = topo_b_node(b, buf);
         if (rc < 0) return rc;
     }
     return 0;
@@ -188,16 +167,16 @@ static int build_grid(cc_topo_builder *b, int r, int c, bool wrap)
         for (int j = 0; j < c; j++) {
             if (r <= 10 && c <= 10) snprintf(buf, sizeof buf, "%d%d", i, j);
             else snprintf(buf, sizeof buf, "%d.%d", i, j);
-            if ((rc = b_node(b, buf)) < 0) return rc;
+            if ((rc = topo_b_node(b, buf)) < 0) return rc;
         }
     rc = 0;
     for (int i = 0; i < r && !rc; i++)
         for (int j = 0; j < c && !rc; j++) {
             int v = i * c + j;
-            if (j + 1 < c) rc = b_link(b, v, v + 1);
-            if (!rc && i + 1 < r) rc = b_link(b, v, v + c);
-            if (!rc && wrap && c > 2 && j == c - 1) rc = b_link(b, v, i * c);
-            if (!rc && wrap && r > 2 && i == r - 1) rc = b_link(b, v, j);
+            if (j + 1 < c) rc = topo_b_link(b, v, v + 1);
+            if (!rc && i + 1 < r) rc = topo_b_link(b, v, v + c);
+            if (!rc && wrap && c > 2 && j == c - 1) rc = topo_b_link(b, v, i * c);
+            if (!rc && wrap && r > 2 && i == r - 1) rc = topo_b_link(b, v, j);
         }
     return rc;
 }
@@ -221,7 +200,7 @@ static int build_kautz(cc_topo_builder *b, int d, int k)
         if (!valid) continue;
         for (int i = 0; i < k; i++) buf[i] = (char)(sym <= 10 ? '0' + digits[i] : 'a' + digits[i]);
         buf[k] = '\0';
-        code[x] = b_node(b, buf);
+        code[x] = topo_b_node(b, buf);
         if (code[x] < 0) rc = code[x];
     }
     for (int x = 0; x < total && !rc; x++) {
@@ -234,122 +213,11 @@ static int build_kautz(cc_topo_builder *b, int d, int k)
     return rc;
 }
 
-/* Split s at whitespace into at most max tokens (NUL-terminated in place);
- * returns the count, or max + 1 if there are more. */
-static int tokens(char *s, char **tok, int max)
-{
-    int n = 0;
-    for (;;) {
-        while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n') s++;
-        if (!*s) return n;
-        if (n == max) return max + 1;
-        tok[n++] = s;
-        while (*s && *s != ' ' && *s != '\t' && *s != '\r' && *s != '\n') s++;
-        if (*s) *s++ = '\0';
-    }
-}
-
-/* A node name from a file: printable, at most NAME_MAX_LEN bytes. */
-static bool good_name(const char *s)
-{
-    size_t len = strlen(s);
-    if (len > NAME_MAX_LEN) return false;
-    for (; *s; s++) if ((unsigned char)*s < 0x20 || *s == 0x7f) return false;
-    return true;
-}
-
-/* One line of an edge-list file (comment already cut). */
-static int file_line(cc_topo_builder *b, const char *path, long lineno, char *s, bool *seen, char *err, size_t errlen)
-{
-    char *tok[2];
-    int k = tokens(s, tok, 2);
-    if (k == 0) return CC_OK;
-    for (int i = 0; i < k && i < 2; i++)
-        if (!good_name(tok[i]))
-            return cc_fail(CC_EINPUT, err, errlen, "%.200s:%ld: a name must be printable and at most %d bytes", path, lineno, NAME_MAX_LEN);
-    if (k == 1 && (strcmp(tok[0], "directed") == 0 || strcmp(tok[0], "undirected") == 0)) {
-        if (*seen)
-            return cc_fail(CC_EINPUT, err, errlen, "%.200s:%ld: '%s' must come before any node or link", path, lineno, tok[0]);
-        b->directed = tok[0][0] == 'd';
-        return CC_OK;
-    }
-    if (k != 2)
-        return cc_fail(CC_EINPUT, err, errlen, "%.200s:%ld: expected 'A B', 'node NAME', 'directed' or 'undirected'", path, lineno);
-    *seen = true;
-    int rc;
-    if (strcmp(tok[0], "node") == 0) {
-        if (b_find(b, tok[1]) >= 0)
-            return cc_fail(CC_EINPUT, err, errlen, "%.200s:%ld: node '%s' declared twice", path, lineno, tok[1]);
-        rc = b_node(b, tok[1]);
-        return rc < 0 ? size_or_oom(rc, b->spec, err, errlen) : CC_OK;
-    }
-    if (strcmp(tok[0], tok[1]) == 0)
-        return cc_fail(CC_EINPUT, err, errlen, "%.200s:%ld: self-loop '%s %s'", path, lineno, tok[0], tok[1]);
-    int u = b_find(b, tok[0]);
-    if (u < 0 && (u = b_node(b, tok[0])) < 0) return size_or_oom(u, b->spec, err, errlen);
-    int v = b_find(b, tok[1]);
-    if (v < 0 && (v = b_node(b, tok[1])) < 0) return size_or_oom(v, b->spec, err, errlen);
-    rc = b_link(b, u, v);
-    return rc ? size_or_oom(rc, b->spec, err, errlen) : CC_OK;
-}
-
-/* Edge-list file: '#' comments; optional first directive "directed" or
- * "undirected" (default); "node NAME" declares a node (fixing its order);
- * every other line is "A B" (a link between nodes named A and B).  Lines
- * have no length limit; a NUL byte is refused (it would hide the rest). */
-static int parse_stream(const char *spec, const char *path, FILE *f, cc_topo_builder **out, char *err, size_t errlen)
-{
-    cc_topo_builder *b = b_new(spec, false);
-    if (!b) return cc_fail(CC_ENOMEM, err, errlen, "out of memory");
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    long lineno = 0;
-    bool seen = false;
-    int rc = CC_OK;
-    errno = 0;
-    while (rc == CC_OK && (len = getline(&line, &cap, f)) >= 0) {
-        lineno++;
-        if ((size_t)len != strlen(line)) { rc = cc_fail(CC_EINPUT, err, errlen, "%.200s:%ld: NUL byte in the line", path, lineno); break; }
-        char *hash = strchr(line, '#');
-        if (hash) *hash = '\0';
-        rc = file_line(b, path, lineno, line, &seen, err, errlen);
-    }
-    if (rc == CC_OK && ferror(f))
-        rc = errno == ENOMEM ? cc_fail(CC_ENOMEM, err, errlen, "%.200s: out of memory reading", path)
-                             : cc_fail(CC_EINPUT, err, errlen, "%.200s: read error", path);
-    free(line);
-    if (rc == CC_OK && b->n < 2) rc = cc_fail(CC_EINPUT, err, errlen, "%.200s: fewer than 2 nodes", path);
-    if (rc != CC_OK) { cc_topo_builder_free(b); return rc; }
-    *out = b;
-    return CC_OK;
-}
-
-static int parse_file(const char *spec, const char *path, cc_topo_builder **out, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) return cc_fail(CC_EINPUT, err, errlen, "--topology: cannot open '%.200s': %s", path, strerror(errno));
-    int rc = parse_stream(spec, path, f, out, err, errlen);
-    fclose(f);
-    return rc;
-}
-
-int cc_topo_parse_text(const char *name, const char *text, size_t len, cc_topo_builder **out, char *err, size_t errlen)
-{
-    *out = NULL;
-    if (len == 0) return cc_fail(CC_EINPUT, err, errlen, "%.200s: fewer than 2 nodes", name);
-    FILE *f = fmemopen((void *)text, len, "r");
-    if (!f) return cc_fail(CC_ENOMEM, err, errlen, "out of memory");
-    int rc = parse_stream(name, name, f, out, err, errlen);
-    fclose(f);
-    return rc;
-}
-
 int cc_topo_parse(const char *spec, cc_topo_builder **out, char *err, size_t errlen)
 {
     *out = NULL;
     if (!spec || !*spec) return cc_fail(CC_EINPUT, err, errlen, "--topology: empty (%s)", cc_topo_usage);
-    if (strncmp(spec, "file:", 5) == 0) return parse_file(spec, spec + 5, out, err, errlen);
+    if (strncmp(spec, "file:", 5) == 0) return topo_parse_file(spec, spec + 5, out, err, errlen);
     const char *colon = strchr(spec, ':');
     size_t flen = colon ? (size_t)(colon - spec) : strlen(spec);
     const char *arg = colon ? colon + 1 : "";
@@ -374,30 +242,30 @@ int cc_topo_parse(const char *spec, cc_topo_builder **out, char *err, size_t err
     if (!good) return cc_fail(CC_EINPUT, err, errlen, "--topology: '%.200s' is not valid (%s)", spec, cc_topo_usage);
     if (nodes > CC_MAX_NODES)
         return cc_fail(CC_EINPUT, err, errlen, "--topology: '%.200s' has %ld nodes, limit %d", spec, nodes, CC_MAX_NODES);
-    cc_topo_builder *b = b_new(spec, family == 5);
+    cc_topo_builder *b = topo_b_new(spec, family == 5);
     if (!b) return cc_fail(CC_ENOMEM, err, errlen, "out of memory");
     int rc = 0;
     if (family == 0) {
         if (!(rc = numbered(b, (int)v[0])))
-            for (int i = 0; i < v[0] && !rc; i++) rc = b_link(b, i, (int)((i + 1) % v[0]));
+            for (int i = 0; i < v[0] && !rc; i++) rc = topo_b_link(b, i, (int)((i + 1) % v[0]));
     } else if (family == 1 || family == 2) {
         rc = build_grid(b, (int)v[0], (int)v[1], family == 2);
     } else if (family == 3) {
         if (!(rc = numbered(b, 1 << v[0])))
             for (int i = 0; i < (1 << v[0]) && !rc; i++)
                 for (int d = 0; d < v[0] && !rc; d++)
-                    if (i < (i ^ (1 << d))) rc = b_link(b, i, i ^ (1 << d));
+                    if (i < (i ^ (1 << d))) rc = topo_b_link(b, i, i ^ (1 << d));
     } else if (family == 4) {
         /* Octagon (paper 000 Fig. 8a): a ring of 8 plus links between opposite nodes. */
         if (!(rc = numbered(b, 8)))
             for (int i = 0; i < 8 && !rc; i++) {
-                rc = b_link(b, i, (i + 1) % 8);
-                if (!rc && i < 4) rc = b_link(b, i, i + 4);
+                rc = topo_b_link(b, i, (i + 1) % 8);
+                if (!rc && i < 4) rc = topo_b_link(b, i, i + 4);
             }
     } else {
         rc = build_kautz(b, (int)v[0], (int)v[1]);
     }
-    if (rc) { cc_topo_builder_free(b); return size_or_oom(rc, spec, err, errlen); }
+    if (rc) { cc_topo_builder_free(b); return topo_size_or_oom(rc, spec, err, errlen); }
     *out = b;
     return CC_OK;
 }
@@ -413,7 +281,7 @@ static int record(char ***v, int n, const char *name)
 
 int cc_topo_fail_link2(cc_topo_builder *b, const char *a, const char *c, char *err, size_t errlen)
 {
-    int u = b_find(b, a), v = b_find(b, c);
+    int u = topo_b_find(b, a), v = topo_b_find(b, c);
     if (u < 0 || v < 0)
         return cc_fail(CC_EINPUT, err, errlen, "--fail-link: no node named '%.200s'", u < 0 ? a : c);
     bool found = false;
@@ -442,7 +310,7 @@ int cc_topo_fail_link(cc_topo_builder *b, const char *link, char *err, size_t er
         if (link[i] != '-') continue;
         memcpy(a, link, i);
         a[i] = '\0';
-        if (b_find(b, a) >= 0 && b_find(b, link + i + 1) >= 0) { splits++; at = i; }
+        if (topo_b_find(b, a) >= 0 && topo_b_find(b, link + i + 1) >= 0) { splits++; at = i; }
     }
     int rc;
     if (splits == 0)
@@ -460,7 +328,7 @@ int cc_topo_fail_link(cc_topo_builder *b, const char *link, char *err, size_t er
 
 int cc_topo_fail_node(cc_topo_builder *b, const char *node, char *err, size_t errlen)
 {
-    int u = b_find(b, node);
+    int u = topo_b_find(b, node);
     if (u < 0 || !b->alive[u]) return cc_fail(CC_EINPUT, err, errlen, "--fail-node: no node named '%.200s' (or failed already)", node);
     if (record(&b->fn, b->nfn, node)) return cc_fail(CC_ENOMEM, err, errlen, "out of memory");
     b->nfn++;

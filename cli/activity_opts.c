@@ -90,7 +90,7 @@ int activity_opts_write(const char *cmd, const activity_opts *ao, const sim_para
     int64_t rows = m.duration > sim_activity_cycles(a) ? m.duration : sim_activity_cycles(a);
     char title[512];
     snprintf(title, sizeof title, "NOCSIM %s, %s, %dX%d TORUS, %d SLICE%s OF %d FLITS, INTERVAL %u, T_D %lld, LB %lld", cmd,
-             traffic, p->n, p->n, p->slices, p->slices == 1 ? "" : "S", p->flits, c->interval, (long long)m.duration,
+             traffic, p->n, sim_height(p), p->slices, p->slices == 1 ? "" : "S", p->flits, c->interval, (long long)m.duration,
              (long long)m.lb);
     viz_act_opts draw = ao->draw;
     draw.title = title;

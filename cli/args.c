@@ -57,6 +57,31 @@ bool arg_range(const char *cmd, const char *flag, const char *s, long lo, long h
     return true;
 }
 
+bool arg_size(const char *cmd, const char *flag, const char *s, long lo, long hi, int *w, int *h)
+{
+    const char *x = s ? strchr(s, 'x') : NULL;
+    char a[32];
+    long lw, lh;
+    if (s && !x) {
+        if (!arg_int(cmd, flag, s, lo, hi, &lw)) return false;
+        *w = *h = (int)lw;
+        return true;
+    }
+    size_t n = x ? (size_t)(x - s) : 0;
+    if (!x || n == 0 || n >= sizeof a || !x[1] || strchr(x + 1, 'x')) {
+        char q[QUOTE_BUF];
+        fprintf(stderr, "nocsim %s: %s: '%s' is not N or WxH (each side in [%ld, %ld])\n", cmd, flag,
+                quote_str(q, sizeof q, s), lo, hi);
+        return false;
+    }
+    memcpy(a, s, n);
+    a[n] = '\0';
+    if (!arg_int(cmd, flag, a, lo, hi, &lw) || !arg_int(cmd, flag, x + 1, lo, hi, &lh)) return false;
+    *w = (int)lw;
+    *h = (int)lh;
+    return true;
+}
+
 bool arg_choice(const char *cmd, const char *flag, const char *s, const char *const *names, int n, int *out)
 {
     for (int i = 0; s && i < n; i++)

@@ -32,6 +32,11 @@ bool arg_range(const char *cmd, const char *flag, const char *s, long lo, long h
 NOCSIM_MUST_USE
 bool arg_name_list(const char *cmd, const char *flag, const char *s, const char *const *names, int n, int *picked,
                    int *count);
+/* Parse a grid size: "N" (w = h = N) or "WxH", each side in [lo, hi].  A
+ * malformed value ("8x", "x8", "8x4x2") gets "nocsim CMD: FLAG: '8x' is not
+ * N or WxH (each side in [lo, hi])"; a side out of range arg_int's message.
+ * The library decides what else a network needs (even sides, a minimum). */
+bool arg_size(const char *cmd, const char *flag, const char *s, long lo, long hi, int *w, int *h);
 /* Parse text|json|csv. */
 NOCSIM_MUST_USE
 bool arg_format(const char *cmd, const char *s, out_format *out);

@@ -17,16 +17,20 @@ int chromfile_write(const char *path, const sim_config *c, int n, const chromfil
         if (outfile_open(&o, path, err, errlen) != OUTFILE_OK) return -1;
         f = o.f;
     }
-    char q[QUOTE_BUF];
+    char q[QUOTE_BUF], size[32];
     quote_str(q, sizeof q, meta->traffic ? meta->traffic : "?");
+    int h = c->nodes / n;   /* the height: n for a square */
+    if (h == n) snprintf(size, sizeof size, "%d", n);
+    else snprintf(size, sizeof size, "%dx%d", n, h);
     fprintf(f, SIM_CHROM_HEADER "\n");
-    fprintf(f, "# traffic %s, %dx%d torus, %d slices of %d flits", q, n, n, meta->slices, meta->flits);
+    fprintf(f, "# traffic %s, %dx%d %s, %d slices of %d flits", q, n, h, meta->topology ? meta->topology : "torus",
+            meta->slices, meta->flits);
     if (meta->run > 0) fprintf(f, ", run %lld", (long long)meta->run);
     if (meta->chromosome > 0) fprintf(f, ", chromosome %lld", (long long)meta->chromosome);
     if (meta->duration >= 0) fprintf(f, ", duration %lld", (long long)meta->duration);
     fprintf(f, ", signature %08x\n", meta->crc);
-    fprintf(f, "# replay: nocsim replay --file FILE --traffic %s --size %d --slices %d --flits %d\n",
-            meta->traffic ? q : "T", n, meta->slices, meta->flits);
+    fprintf(f, "# replay: nocsim replay --file FILE --traffic %s --size %s --slices %d --flits %d\n",
+            meta->traffic ? q : "T", size, meta->slices, meta->flits);
     int rc = sim_config_save(c, n, f);
     if (f != stdout) {
         if (rc) {
@@ -51,7 +55,7 @@ int chromfile_read(sim_config *c, int n, FILE *f, const char *name, char *err, s
         return -1;
     }
     if (kind <= 0) return kind;
-    uint8_t *scratch = malloc(chrom_encoded_size(n, c->vcs));
+    uint8_t *scratch = malloc(chrom_grid_size(n, c->nodes / n, c->vcs));
     if (!scratch) return snprintf(err, errlen, "out of memory"), -FAULT_RESOURCE;
     uint32_t crc = chrom_signature(c, n, scratch);
     free(scratch);

@@ -13,6 +13,7 @@
 
 typedef struct {
     const char *traffic;
+    const char *topology;                /* "torus" or "mesh"; NULL reads as torus */
     int slices, flits;
     int64_t run, chromosome, duration;   /* 0 / -1 when unknown */
     uint32_t crc;

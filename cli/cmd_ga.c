@@ -497,7 +497,7 @@ static int save_best(const char *path, const ga *g)
     sim_metrics bm;
     uint32_t crc;
     const sim_config *best = ga_best(g, &bm, &crc);
-    chromfile_meta meta = { .traffic = ga_traffic_name(g), .slices = sp->slices, .flits = sp->flits,
+    chromfile_meta meta = { .traffic = ga_traffic_name(g), .topology = model_topology_names[sp->topo], .slices = sp->slices, .flits = sp->flits,
                             .run = ga_run_id(g), .chromosome = 0, .duration = bm.duration, .crc = crc };
     char err[PATH_MAX + 256];
     if (chromfile_write(path, best, sp->n, &meta, err, sizeof err)) return cli_fail("ga", EXIT_FAIL, "--save-best %s", err);
@@ -540,6 +540,11 @@ static int print_json(const ga_session *s)
                                                  "floor", (json_int_t)ga_get_floor(g), "generations", (json_int_t)s->p.generation,
                                                  "evaluations", (json_int_t)s->p.evals, "repeats", (json_int_t)s->p.repeats,
                                                  "seconds", s->p.elapsed))) {
+        json_decref(j);
+        j = NULL;
+    }
+    /* A rectangle's height follows its width ("size"), as in model_opts_json. */
+    if (j && sim_height(rsp) != rsp->n && json_object_set_new(j, "height", json_integer(sim_height(rsp)))) {
         json_decref(j);
         j = NULL;
     }

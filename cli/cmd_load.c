@@ -38,32 +38,6 @@ static const char *const tie_names[] = { "nowrap", "plus", "minus" };
 static const char *const self_names[] = { "skip", "send" };
 static const char *const process_names[] = { "bernoulli", "periodic" };
 
-static bool parse_size(const char *s, int *w, int *h)
-{
-    const char *x = strchr(s, 'x');
-    char a[32];
-    long lw, lh;
-    if (!x) {
-        if (!arg_int(CMD, "--size", s, 2, OL_MAX_SIDE, &lw)) return false;
-        *w = *h = (int)lw;
-        return true;
-    }
-    size_t n = (size_t)(x - s);
-    if (n == 0 || n >= sizeof a) {
-        char q[QUOTE_BUF];
-        cli_fail(CMD, EXIT_USAGE, "--size: '%s' is not N or WxH (each side in [2, %d])", quote_str(q, sizeof q, s),
-                 OL_MAX_SIDE);
-        return false;
-    }
-    memcpy(a, s, n);
-    a[n] = '\0';
-    if (!arg_int(CMD, "--size", a, 2, OL_MAX_SIDE, &lw) || !arg_int(CMD, "--size", x + 1, 2, OL_MAX_SIDE, &lh))
-        return false;
-    *w = (int)lw;
-    *h = (int)lh;
-    return true;
-}
-
 /* A:B:STEP with 0 < A <= B <= 1, STEP > 0. */
 static bool parse_rates(const char *s, load_opts *o)
 {
@@ -177,7 +151,7 @@ static int set_option(void *ctx, const char *cmd, const char *a, const char *v)
 #define INT(lo, hi) do { if (!arg_int(cmd, a, v, lo, hi, &x)) return -1; } while (0)
 #define REAL(lo, hi) do { if (!arg_double(cmd, a, v, lo, hi, &d)) return -1; } while (0)
     if (!strcmp(a, "--topology")) { CHOICE(topo_names); o->p.net.rp.topo = (route_topology)k; }
-    else if (!strcmp(a, "--size")) return parse_size(v, &lp->w, &lp->h) ? 0 : -1;
+    else if (!strcmp(a, "--size")) return arg_size(cmd, a, v, 2, OL_MAX_SIDE, &lp->w, &lp->h) ? 0 : -1;
     else if (!strcmp(a, "--vcs")) { INT(1, SIM_MAX_VCS); o->p.net.vcs = (int)x; }
     else if (!strcmp(a, "--buffer")) { INT(1, 255); o->p.net.buffer = (int)x; }
     else if (!strcmp(a, "--vc-rule")) { CHOICE(rule_names); o->p.net.vc_rule = (route_vc_rule)k; o->rule_set = 1; }

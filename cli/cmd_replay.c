@@ -132,8 +132,8 @@ static int load_recorded(const char *cmd, store *db, int64_t id, method_source *
         store_chrom_clear(rec);
         return EXIT_FAIL;
     }
-    *cfg = sim_config_new(src->sp.n * src->sp.n, src->sp.vcs, 0, 0);
-    if (!*cfg || chrom_decode(*cfg, rec->genes, rec->genes_len, err, sizeof err)) {
+    *cfg = sim_config_new(sim_nodes(&src->sp), src->sp.vcs, 0, 0);
+    if (!*cfg || chrom_decode_grid(*cfg, src->sp.n, rec->genes, rec->genes_len, err, sizeof err)) {
         fprintf(stderr, "nocsim %s: chromosome %lld: %s\n", cmd, (long long)id, *cfg ? err : "out of memory");
         sim_config_free(*cfg);
         *cfg = NULL;
@@ -288,7 +288,7 @@ static int replay_run(const replay_opts *o, replay_input *in, replay_result *res
     sim_pool_free(pool);
     if (failed) return cli_fail("replay", EXIT_FAIL, "out of memory");
     in->cfg->interval = res->bestv;
-    uint8_t *scratch = malloc(chrom_encoded_size(in->sp.n, in->sp.vcs));
+    uint8_t *scratch = malloc(chrom_grid_size(in->sp.n, sim_height(&in->sp), in->sp.vcs));
     if (!scratch) return cli_fail("replay", EXIT_FAIL, "out of memory");
     res->crc = chrom_signature(in->cfg, in->sp.n, scratch);
     free(scratch);
@@ -329,7 +329,7 @@ static void print_text(const replay_input *in, const replay_result *res)
     if (in->rec.id)
         printf("chromosome %lld of run %lld (signature %08x, recorded duration %lld at %d slices)\n",
                (long long)in->rec.id, (long long)in->rec.run, in->rec.crc, (long long)in->rec.duration, in->src.sp.slices);
-    printf("replayed: %s, %dx%d torus, %d slices, interval %u%s\n", in->traffic, in->sp.n, in->sp.n, in->sp.slices,
+    printf("replayed: %s, %dx%d %s, %d slices, interval %u%s\n", in->traffic, in->sp.n, sim_height(&in->sp), model_topology_names[in->sp.topo], in->sp.slices,
            res->bestv, res->vlo != res->vhi ? " (best of the range)" : "");
     printf("duration %lld  te %lld  ir %lld  or %lld  ib %lld  ob %lld  lb %lld  signature %08x\n",
            (long long)b->duration, (long long)b->te, (long long)b->ir, (long long)b->or_, (long long)b->ib,
@@ -420,7 +420,7 @@ int cmd_export(int argc, char **argv)
     rc = resolve_chrom(cmd, db, &sel, &id);
     if (rc == EXIT_OK) rc = load_recorded(cmd, db, id, &src, &cfg, &rec);
     if (rc == EXIT_OK) {
-        chromfile_meta meta = { .traffic = src.traffic, .slices = src.sp.slices, .flits = src.sp.flits,
+        chromfile_meta meta = { .traffic = src.traffic, .topology = model_topology_names[src.sp.topo], .slices = src.sp.slices, .flits = src.sp.flits,
                                 .run = rec.run, .chromosome = rec.id, .duration = rec.duration, .crc = rec.crc };
         char err[PATH_MAX + 256];
         if (chromfile_write(out, cfg, src.sp.n, &meta, err, sizeof err)) rc = cli_fail(cmd, EXIT_FAIL, "-o %s", err);

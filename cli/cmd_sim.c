@@ -31,7 +31,7 @@ static void help(const cli_spec *spec)
     printf("\nexample: nocsim sim --traffic brev --slices 2 --interval 16 --arb C00\n");
 }
 
-static json_t *links_json(const sim *s, int n);
+static json_t *links_json(const sim *s, int n, int nodes);
 
 static const char *status_name(sim_status st)
 {
@@ -64,10 +64,11 @@ static int print_metrics(FILE *f, out_format fmt, const model_opts *mo, const ch
         } else if (!j) json_decref(links);
         return cli_json_out("sim", NULL, j);
     } else if (fmt == FMT_CSV) {
+        char size[32];
         fprintf(f, "traffic,size,slices,flits,interval,arb,status,duration,te,ir,or,ib,ob,lb,"
                    "flits_injected,flits_ejected,packets,idle_nodes,cycles,max_link_flits,late,late_sum\n");
-        fprintf(f, "%s,%d,%d,%d,%u,%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n",
-                mo->traffic, mo->params.n, mo->params.slices, mo->params.flits, interval, arb,
+        fprintf(f, "%s,%s,%d,%d,%u,%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n",
+                mo->traffic, model_size_str(&mo->params, size, sizeof size), mo->params.slices, mo->params.flits, interval, arb,
                 status_name(m->status), (long long)m->duration, (long long)m->te, (long long)m->ir,
                 (long long)m->or_, (long long)m->ib, (long long)m->ob, (long long)m->lb,
                 (long long)m->flits_injected, (long long)m->flits_ejected, (long long)m->packets,
@@ -75,7 +76,7 @@ static int print_metrics(FILE *f, out_format fmt, const model_opts *mo, const ch
                 (long long)m->late_sum);
     } else {
         fprintf(f, "traffic %s on a %dx%d %s, %d slice(s) of %d flits, interval %u, arbitration %s\n",
-                mo->traffic, mo->params.n, mo->params.n, model_topology_names[mo->params.topo], mo->params.slices, mo->params.flits, interval, arb);
+                mo->traffic, mo->params.n, sim_height(&mo->params), model_topology_names[mo->params.topo], mo->params.slices, mo->params.flits, interval, arb);
         fprintf(f, "status          %s\n", status_name(m->status));
         fprintf(f, "duration T_d    %lld cycles\n", (long long)m->duration);
         fprintf(f, "thickness T_e   %lld cycles (longest link occupation)\n", (long long)m->te);
@@ -98,10 +99,10 @@ static int print_metrics(FILE *f, out_format fmt, const model_opts *mo, const ch
 }
 
 /* Every used link's occupation as JSON rows (sim --links --format json). */
-static json_t *links_json(const sim *s, int n)
+static json_t *links_json(const sim *s, int n, int nodes)
 {
     json_t *a = json_array();
-    for (int k = 0; a && k < n * n * 4; k++) {
+    for (int k = 0; a && k < nodes * 4; k++) {
         int64_t first, last, fl;
         sim_link_stats(s, k, &first, &last, &fl);
         if (first < 0) continue;
@@ -117,11 +118,11 @@ static json_t *links_json(const sim *s, int n)
     return a;
 }
 
-static void print_links(FILE *f, out_format fmt, const sim *s, int n)
+static void print_links(FILE *f, out_format fmt, const sim *s, int n, int nodes)
 {
     if (fmt == FMT_TEXT) fprintf(f, "\nlink occupation (node x y port first last occupation flits):\n");
     else fprintf(f, "node,x,y,port,first,last,occupation,flits\n");
-    for (int k = 0; k < n * n * 4; k++) {
+    for (int k = 0; k < nodes * 4; k++) {
         int64_t a, b, fl;
         sim_link_stats(s, k, &a, &b, &fl);
         if (a < 0) continue;
@@ -237,10 +238,10 @@ int cmd_sim(int argc, char **argv)
     memset(&r, 0, sizeof r);
     if ((rc = run(&o, &r)) == EXIT_OK) rc = activity_opts_write("sim", &o.ao, &o.mo.params, r.t->dest, r.c, &r.m, o.mo.traffic);
     if (rc == EXIT_OK) {
-        json_t *links = o.links && o.fmt == FMT_JSON ? links_json(r.s, o.mo.params.n) : NULL;
+        json_t *links = o.links && o.fmt == FMT_JSON ? links_json(r.s, o.mo.params.n, sim_nodes(&o.mo.params)) : NULL;
         if (o.links && o.fmt == FMT_JSON && !links) rc = cli_fail("sim", EXIT_FAIL, "out of memory");
         else rc = print_metrics(stdout, o.fmt, &o.mo, o.config ? "config" : vcsel_name(o.arb), r.c->interval, &r.m, links);
-        if (o.links && o.fmt != FMT_JSON) print_links(stdout, o.fmt, r.s, o.mo.params.n);
+        if (o.links && o.fmt != FMT_JSON) print_links(stdout, o.fmt, r.s, o.mo.params.n, sim_nodes(&o.mo.params));
         if (rc == EXIT_OK) rc = report_unfinished(&o, &r);
     }
     sim_run_clear(&r);

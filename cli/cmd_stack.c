@@ -144,10 +144,12 @@ static int run(const stack_opts *o, stack_result *res)
 
 static void print_csv(const stack_opts *o, const stack_result *res)
 {
+    char size[32];
+    model_size_str(&o->mo.params, size, sizeof size);
     printf("traffic,size,slices,scheme,interval,duration\n");
     for (int k = 0; k < o->w.nschemes; k++)
         for (size_t j = 0; j < res->width; j++)
-            printf("%s,%d,%d,%s,%ld,%lld\n", o->mo.traffic, o->mo.params.n, o->mo.params.slices,
+            printf("%s,%s,%d,%s,%ld,%lld\n", o->mo.traffic, size, o->mo.params.slices,
                    vcsel_name(o->w.schemes[k]), o->lo + (long)j, (long long)res->duration[(size_t)k * res->width + j]);
 }
 
@@ -174,8 +176,8 @@ static int print_json(const stack_opts *o, const stack_result *res)
 static void print_text(const stack_opts *o, const stack_result *res)
 {
     const sim_params *p = &o->mo.params;
-    printf("simple stacking: %s on a %dx%d torus, %d slices of %d flits, interval %ld..%ld\n",
-           o->mo.traffic, p->n, p->n, p->slices, p->flits, o->lo, o->hi);
+    printf("simple stacking: %s on a %dx%d %s, %d slices of %d flits, interval %ld..%ld\n",
+           o->mo.traffic, p->n, sim_height(p), model_topology_names[p->topo], p->slices, p->flits, o->lo, o->hi);
     printf("scheme  best-interval  duration\n");
     for (int k = 0; k < o->w.nschemes; k++)
         printf("%-6s  %13ld  %8lld%s\n", vcsel_name(o->w.schemes[k]), res->best_d[k] >= 0 ? (long)res->best_v[k] : 0L,

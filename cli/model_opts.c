@@ -26,7 +26,8 @@ void model_opts_default(model_opts *mo)
 const cli_opt model_opts_table[] = {
     CLI_HEADING("network and traffic:"),
     { "--traffic", 0, "T", "bcmp brev brot shfl torn trns randperm file:PATH (default brev)" },
-    { "--size", 0, "N", "N x N torus, N even (default 16; bit patterns need a power of two)" },
+    { "--size", 0, "N|WxH", "N x N network, or W wide and H high (default 16); N and W\n"
+                            "even, H even on a torus; bit patterns need powers of two" },
     { "--slices", 0, "S", "slices per message, one packet each (default depends on command)" },
     { "--flits", 0, "L", "packet length l_c in flits (default 8)" },
     { "--vcs", 0, "K", "virtual channels per link, >= 3 on a torus (default 3)" },
@@ -59,7 +60,12 @@ int model_opts_set(void *ctx, const char *cmd, const char *a, const char *v)
 #define CHOICE(field, names, type) do { if (!arg_choice(cmd, a, v, names, (int)(sizeof names / sizeof names[0]), &k)) return -1; field = (type)k; } while (0)
     if (!strcmp(a, "--traffic")) mo->traffic = v;
     else if (!strcmp(a, "--seed")) { if (!arg_int(cmd, a, v, 0, 2147483647L, &x)) return -1; mo->seed = (uint64_t)x; }
-    else if (!strcmp(a, "--size")) INT(p->n, SIM_MIN_N, SIM_MAX_N);
+    else if (!strcmp(a, "--size")) {
+        int w, h;
+        if (!arg_size(cmd, a, v, strchr(v, 'x') ? 2 : SIM_MIN_N, SIM_MAX_N, &w, &h)) return -1;
+        p->n = w;
+        p->h = w == h ? 0 : h;   /* 0: square (sim_height) */
+    }
     else if (!strcmp(a, "--vcs")) INT(p->vcs, 1, SIM_MAX_VCS);
     else if (!strcmp(a, "--topology")) { CHOICE(p->topo, model_topology_names, route_topology); mo->topo_set = 1; }
     else if (!strcmp(a, "--vc-rule")) { CHOICE(p->vc_rule, model_vc_rule_names, route_vc_rule); mo->rule_set = 1; }
@@ -77,7 +83,7 @@ int model_opts_set(void *ctx, const char *cmd, const char *a, const char *v)
     else if (!strcmp(a, "--interlock")) p->interlock = 1;
 #undef INT
 #undef CHOICE
-    if (!strcmp(a, "--size") && p->n % 2) {
+    if (!strcmp(a, "--size") && !p->h && p->n % 2) {
         fprintf(stderr, "nocsim %s: --size: %d is odd; the torus needs an even N\n", cmd, p->n);
         return -1;
     }
@@ -91,19 +97,32 @@ traffic *model_opts_traffic(const char *cmd, const model_opts *mo, int *status)
 {
     char err[512];
     fault_kind kind;
-    traffic *t = traffic_new_grid(mo->traffic, mo->params.n, mo->params.n, mo->seed, &kind, err, sizeof err);
+    traffic *t = traffic_new_grid(mo->traffic, mo->params.n, sim_height(&mo->params), mo->seed, &kind, err, sizeof err);
     if (!t) *status = cli_fail(cmd, cli_fault_status(kind), "--traffic: %s", err);
     return t;
+}
+
+const char *model_size_str(const sim_params *p, char *buf, size_t len)
+{
+    if (sim_height(p) == p->n) snprintf(buf, len, "%d", p->n);
+    else snprintf(buf, len, "%dx%d", p->n, sim_height(p));
+    return buf;
 }
 
 json_t *model_opts_json(const model_opts *mo)
 {
     const sim_params *p = &mo->params;
-    return json_pack("{s:o, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:I, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i}",
+    json_t *j = json_pack("{s:o, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:I, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i}",
                      "traffic", ujson_str(mo->traffic), "topology", model_topology_names[p->topo],
                      "vc_rule", model_vc_rule_names[p->vc_rule], "size", p->n, "slices", p->slices, "flits", p->flits,
                      "vcs", p->vcs, "buffer", p->buffer, "seed", (json_int_t)mo->seed, "tie", model_tie_names[p->tie],
                      "dateline", model_dateline_names[p->dateline], "q_update", model_qupdate_names[p->q_update],
                      "slot_reuse", model_slot_names[p->slot_reuse], "input_limit", model_input_names[p->input_limit],
                      "self", model_self_names[p->self], "slice_reinit", p->slice_reinit, "interlock", p->interlock);
+    /* A rectangle's height follows its width ("size"); a square has none. */
+    if (j && sim_height(p) != p->n && json_object_set_new(j, "height", json_integer(sim_height(p)))) {
+        json_decref(j);
+        j = NULL;
+    }
+    return j;
 }

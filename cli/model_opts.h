@@ -32,7 +32,11 @@ int model_opts_set(void *ctx, const char *cmd, const char *flag, const char *val
  * returns NULL. */
 NOCSIM_MUST_USE
 traffic *model_opts_traffic(const char *cmd, const model_opts *mo, int *status);
-/* The parameters as a new JSON object (NULL: out of memory). */
+/* The network's size as --size takes it: "16" for a square, "16x8" for a
+ * rectangle, into buf (returned). */
+const char *model_size_str(const sim_params *p, char *buf, size_t len);
+/* The parameters as a new JSON object (NULL: out of memory); "size" is the
+ * width, and a rectangle adds "height". */
 NOCSIM_MUST_USE
 json_t *model_opts_json(const model_opts *mo);
 

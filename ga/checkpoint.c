@@ -1,4 +1,4 @@
-/* Saving and restoring a GA run (see checkpoint.h).  Layout: CKPT_MAGIC ("NCK4"), then
+/* Saving and restoring a GA run (see checkpoint.h).  Layout: CKPT_MAGIC ("NCK5"), then
  * little-endian fixed-width fields in the order written below, then the
  * signature: zlib's CRC-32 of every byte before it (u32); the whole
  * compressed with zlib.  The format is private to one nocsim version's
@@ -18,15 +18,19 @@
  * the targeted move's two parameters, the record rule, the children a
  * generation and the synonyms met; the metric late_sum; NCK3: the children
  * proven to repeat their parent's run; NCK4: the CRC-32 signature at the
- * end, the topology and VC rule). */
-#define CKPT_MAGIC "NCK4"
+ * end, the topology and VC rule; NCK5: the network's height after the VC rule,
+ * 0 for a square; an NCK4 checkpoint is read as a square's). */
+#define CKPT_MAGIC "NCK5"
+/* The earliest format read; the ones before it have no signature. */
+#define CKPT_OLDEST '4'
+
 #define CKPT_SIG_LEN 4
 
 typedef struct { uint8_t *p; size_t len, cap; int oom; } wbuf;
 /* A reader that never trusts the blob: every field is range-checked as it
  * is read, and the first failure is kept in `why`; after a failure every
  * read returns the field's lower bound, so later code stays in range. */
-typedef struct { const uint8_t *p; size_t len, pos; int bad; char why[192]; } rbuf;
+typedef struct { const uint8_t *p; size_t len, pos; int bad; char why[192]; char version; } rbuf;
 
 static void put(wbuf *w, const void *src, size_t n)
 {
@@ -134,7 +138,8 @@ static void put_params(wbuf *w, const ga_params *gp, const sim_params *sp)
     put64(w, gp->seed);
     const int64_t si[] = { sp->n, sp->vcs, sp->buffer, sp->flits, sp->slices, sp->tie, sp->dateline, sp->q_update,
                            sp->slot_reuse, sp->input_limit, sp->self, sp->deadlock_cycles, sp->max_cycles,
-                           sp->slice_reinit, sp->interlock, sp->topo, sp->vc_rule };
+                           sp->slice_reinit, sp->interlock, sp->topo, sp->vc_rule,
+                           sim_height(sp) == sp->n ? 0 : sim_height(sp) };
     for (size_t k = 0; k < sizeof si / sizeof si[0]; k++) put64(w, (uint64_t)si[k]);
 }
 
@@ -198,11 +203,12 @@ static void get_params(rbuf *r, ga_params *gp, sim_params *sp)
     sp->interlock = (int)get_in(r, "interlock", 0, 1);
     sp->topo = (route_topology)get_in(r, "topology", TOPO_TORUS, TOPO_MESH);
     sp->vc_rule = (route_vc_rule)get_in(r, "vc_rule", VCRULE_DATELINE, VCRULE_ANY);
+    sp->h = r->version >= '5' ? (int)get_in(r, "height", 0, SIM_MAX_N) : 0; /* NCK4: a square */
 }
 
 static void put_config(wbuf *w, const ga *g, const sim_config *c)
 {
-    size_t n = chrom_encoded_size(g->n, g->sp.vcs);
+    size_t n = chrom_grid_size(g->n, sim_height(&g->sp), g->sp.vcs);
     uint8_t *tmp = malloc(n);
     if (!tmp) { w->oom = 1; return; }
     chrom_encode(c, g->n, tmp);
@@ -212,11 +218,11 @@ static void put_config(wbuf *w, const ga *g, const sim_config *c)
 
 static void get_config(rbuf *r, const ga *g, sim_config *c, const char *who)
 {
-    size_t n = chrom_encoded_size(g->n, g->sp.vcs);
+    size_t n = chrom_grid_size(g->n, sim_height(&g->sp), g->sp.vcs);
     if (!r->bad && n > r->len - r->pos) damaged(r, "truncated in %s", who);
     if (r->bad) return;
     char err[160];
-    if (chrom_decode(c, r->p + r->pos, n, err, sizeof err)) damaged(r, "%s: %s", who, err);
+    if (chrom_decode_grid(c, g->n, r->p + r->pos, n, err, sizeof err)) damaged(r, "%s: %s", who, err);
     r->pos += n;
 }
 
@@ -228,10 +234,10 @@ int ga_checkpoint_save(const ga *g, uint8_t **blob, size_t *len, char *err, size
     put(&w, g->traffic, sizeof g->traffic);
     for (int i = 0; i < g->nodes; i++) put64(&w, (uint64_t)(int64_t)g->dest[i]);
     for (int k = 0; k < 4; k++) put64(&w, g->rng.s[k]);
-    const int64_t st[] = { g->generation, g->evals, g->since_best, g->synonyms, g->t_d0, g->t_e0, g->base_scheme,
+    const int64_t st[] = { g->generation, g->evals, g->since_best, g->rec.synonyms, g->t_d0, g->t_e0, g->base_scheme,
                            g->base_interval, g->base_stack, g->base_nonsplit, g->space.genes, g->space.vmin,
                            g->space.vmax, g->space.imax, g->space.v_fixed, g->space.c_fixed, g->best_score,
-                           g->best_crc, g->syn_seen, g->repeats };
+                           g->best_crc, g->rec.syn_seen, g->rp.repeats };
     for (size_t k = 0; k < sizeof st / sizeof st[0]; k++) put64(&w, (uint64_t)st[k]);
     double elapsed = g->elapsed_before;
     ga_progress pr;
@@ -246,8 +252,8 @@ int ga_checkpoint_save(const ga *g, uint8_t **blob, size_t *len, char *err, size
         put_metrics(&w, &g->pop_m[k]);
         put_config(&w, g, g->pop[k]);
     }
-    put64(&w, g->ncrc);
-    for (size_t k = 0; k < g->ncrc; k++) put64(&w, g->crcs[k]);
+    put64(&w, g->rec.ncrc);
+    for (size_t k = 0; k < g->rec.ncrc; k++) put64(&w, g->rec.crcs[k]);
     if (!w.oom) {
         uint32_t sig = (uint32_t)crc32(crc32(0L, Z_NULL, 0), w.p, (uInt)w.len);
         uint8_t le[CKPT_SIG_LEN];
@@ -292,7 +298,7 @@ static int inflate_blob(const uint8_t *blob, size_t len, uint8_t **raw, size_t *
     /* The signature, unless the magic names an earlier format (which has
      * none; read_context says which version to use).  Checked before any
      * field is read: an edit that stays in every range is refused too. */
-    int earlier = memcmp(p, "NCK", 3) == 0 && p[3] >= '1' && p[3] < CKPT_MAGIC[3];
+    int earlier = memcmp(p, "NCK", 3) == 0 && p[3] >= '1' && p[3] < CKPT_OLDEST;
     if (!earlier) {
         if (n < 4 + CKPT_SIG_LEN) {
             free(p);
@@ -319,10 +325,12 @@ static int read_context(rbuf *r, ga_params *gp, sim_params *sp, char *traffic, i
     get(r, magic, 4);
     if (r->bad) return snprintf(err, errlen, DAMAGED "%s", r->why), -FAULT_IO;
     /* Earlier formats: a run is resumed by the version that started it. */
-    if (memcmp(magic, "NCK", 3) == 0 && magic[3] >= '1' && magic[3] < CKPT_MAGIC[3])
+    if (memcmp(magic, "NCK", 3) == 0 && magic[3] >= '1' && magic[3] < CKPT_OLDEST)
         return snprintf(err, errlen, "checkpoint written by an earlier nocsim (format %.4s, this one reads %s): "
                         "resume the run with the version that started it", magic, CKPT_MAGIC), -FAULT_INPUT;
-    if (memcmp(magic, CKPT_MAGIC, 4) != 0) damaged(r, "not a nocsim GA checkpoint (bad magic)");
+    if (memcmp(magic, "NCK", 3) != 0 || magic[3] < CKPT_OLDEST || magic[3] > CKPT_MAGIC[3])
+        damaged(r, "not a nocsim GA checkpoint (bad magic)");
+    r->version = magic[3];
     ga_params_default(gp);
     sim_params_default(sp);
     get_params(r, gp, sp);
@@ -331,9 +339,9 @@ static int read_context(rbuf *r, ga_params *gp, sim_params *sp, char *traffic, i
     char why[160];
     if (!r->bad && (ga_params_check(gp, why, sizeof why) || sim_params_check(sp, why, sizeof why)))
         damaged(r, "%s", why);
-    if (!r->bad && (int64_t)sp->n * sp->n * sp->slices >= (1 << 24))
-        damaged(r, "%d nodes x %d slices, at or above 2^24 packets", sp->n * sp->n, sp->slices);
-    int nodes = r->bad ? 0 : sp->n * sp->n;
+    if (!r->bad && (int64_t)sim_nodes(sp) * sp->slices >= (1 << 24))
+        damaged(r, "%d nodes x %d slices, at or above 2^24 packets", sim_nodes(sp), sp->slices);
+    int nodes = r->bad ? 0 : sim_nodes(sp);
     /* Check the size before allocating: the destinations must be there. */
     if (!r->bad && (size_t)nodes > (r->len - r->pos) / 8) damaged(r, "truncated in the destinations");
     if (r->bad) return snprintf(err, errlen, DAMAGED "%s", r->why), -FAULT_IO;
@@ -365,7 +373,7 @@ int ga_checkpoint_peek(const uint8_t *blob, size_t len, ga_params *gp, sim_param
  * blob too short for its population is refused before the GA is built. */
 static size_t min_rest(const ga_params *gp, const sim_params *sp)
 {
-    size_t cfg = chrom_encoded_size(sp->n, sp->vcs), metrics = 18 * 8;
+    size_t cfg = chrom_grid_size(sp->n, sim_height(sp), sp->vcs), metrics = 18 * 8;
     return 4 * 8 + 20 * 8 + 8 + metrics + cfg + (size_t)gp->pop * (16 + metrics + cfg) + 8;
 }
 
@@ -378,7 +386,7 @@ static void read_state(rbuf *r, ga *g)
     g->generation = get_in(r, "generation", 0, g->gp.generations);
     g->evals = get_in(r, "evaluations", 0, INT64_MAX / 4);
     g->since_best = get_in(r, "since_best", 0, g->generation);
-    g->synonyms = get_in(r, "synonyms", 0, INT64_MAX / 4);
+    g->rec.synonyms = get_in(r, "synonyms", 0, INT64_MAX / 4);
     g->t_d0 = get_in(r, "t_d0", 0, CKPT_MAX_METRIC);
     g->t_e0 = get_in(r, "t_e0", 0, CKPT_MAX_METRIC);
     g->base_scheme = (int)get_in(r, "base_scheme", 0, VCSEL_NSCHEMES - 1);
@@ -396,8 +404,8 @@ static void read_state(rbuf *r, ga *g)
     g->space.c_fixed = (int)get_in(r, "c_fixed", 0, VCSEL_NSCHEMES - 1);
     g->best_score = get_in(r, "best_score", 0, GA_SCORE_INF);
     g->best_crc = (uint32_t)get_in(r, "best_crc", 0, UINT32_MAX);
-    g->syn_seen = get_in(r, "synonyms_seen", 0, INT64_MAX / 4);
-    g->repeats = get_in(r, "repeats", 0, g->generation * (int64_t)g->gp.pop);
+    g->rec.syn_seen = get_in(r, "synonyms_seen", 0, INT64_MAX / 4);
+    g->rp.repeats = get_in(r, "repeats", 0, g->generation * (int64_t)g->gp.pop);
     if (!r->bad && !g->space.genes && (g->generation || g->evals || g->best_score != GA_SCORE_INF))
         damaged(r, "a checkpoint from before the start has generation %lld, %lld evaluations",
                 (long long)g->generation, (long long)g->evals);
@@ -423,13 +431,13 @@ static void read_state(rbuf *r, ga *g)
     uint64_t ncrc = (uint64_t)get_in(r, "signatures", 0, INT32_MAX);
     if (!r->bad && ncrc > (r->len - r->pos) / 8) damaged(r, "truncated in the signatures");
     if (r->bad) return;
-    if (ncrc > g->capcrc) {
-        uint32_t *q = realloc(g->crcs, (size_t)ncrc * sizeof *q);
+    if (ncrc > g->rec.capcrc) {
+        uint32_t *q = realloc(g->rec.crcs, (size_t)ncrc * sizeof *q);
         if (!q) { damaged(r, "out of memory for %llu signatures", (unsigned long long)ncrc); return; }
-        g->crcs = q;
-        g->capcrc = (size_t)ncrc;
+        g->rec.crcs = q;
+        g->rec.capcrc = (size_t)ncrc;
     }
-    for (uint64_t k = 0; k < ncrc; k++) g->crcs[g->ncrc++] = (uint32_t)get_in(r, "signature", 0, UINT32_MAX);
+    for (uint64_t k = 0; k < ncrc; k++) g->rec.crcs[g->rec.ncrc++] = (uint32_t)get_in(r, "signature", 0, UINT32_MAX);
     if (!r->bad && r->pos != r->len) damaged(r, "%zu bytes after the end", r->len - r->pos);
 }
 
@@ -449,7 +457,7 @@ ga *ga_checkpoint_load(const uint8_t *blob, size_t len, int threads, fault_kind 
     if (min_rest(&gp, &sp) > r.len - r.pos) {
         free(p);
         free(dest);
-        return snprintf(err, errlen, DAMAGED "too short for a population of %d on a %dx%d torus", gp.pop, sp.n, sp.n), NULL;
+        return snprintf(err, errlen, DAMAGED "too short for a population of %d on a %dx%d torus", gp.pop, sp.n, sim_height(&sp)), NULL;
     }
     if (threads > 0) gp.threads = threads;
     ga *g = ga_alloc(&gp, &sp, dest, traffic, kind, err, errlen);

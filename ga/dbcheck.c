@@ -23,18 +23,18 @@ static int check_chrom(const store_chrom *c, void *arg)
 {
     check_ctx *x = arg;
     char why[192];
-    int n, vcs;
+    int n, h, vcs;
     const int64_t m[] = { c->score, c->duration, c->t_d, c->t_e, c->ir, c->or_, c->ib, c->ob, c->lb };
     for (size_t k = 0; k < sizeof m / sizeof m[0]; k++)
         if (m[k] < 0 || m[k] > MAX_METRIC) {
             snprintf(why, sizeof why, "metric %zu = %lld, outside [0, 2^40]", k, (long long)m[k]);
             goto bad;
         }
-    if (chrom_peek(c->genes, c->genes_len, &n, &vcs) || n > 1024 || vcs > SIM_MAX_VCS) {
+    if (chrom_peek(c->genes, c->genes_len, &n, &h, &vcs) || n > 1024 || h > 1024 || vcs > SIM_MAX_VCS) {
         snprintf(why, sizeof why, "not a chromosome encoding");
         goto bad;
     }
-    sim_config *cfg = sim_config_new(n * n, vcs, 0, 1);
+    sim_config *cfg = sim_config_new(n * h, vcs, 0, 1);
     if (!cfg) {
         snprintf(x->err, x->errlen, "%s: out of memory checking chromosome %lld", store_path(x->db), (long long)c->id);
         x->bad = 1;

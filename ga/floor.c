@@ -14,17 +14,17 @@
 
 int64_t ga_floor(const sim_params *p, const int32_t *dest)
 {
-    int n = p->n, nodes = n * n;
+    int nodes = sim_nodes(p);
     size_t nlinks = (size_t)nodes * 4;   /* node * 4 + d, d = N,E,S,W */
     int64_t *count = calloc(nlinks, sizeof *count);
     int32_t *first = malloc(nlinks * sizeof *first), *after = malloc(nlinks * sizeof *after);
-    int32_t *path = malloc(sizeof *path * (size_t)(2 * n + 2));
+    int32_t *path = malloc(sizeof *path * (size_t)(p->n + sim_height(p) + 2));
     if (!count || !first || !after || !path) {
         free(count); free(first); free(after); free(path);
         return -1;
     }
     int64_t msg = (int64_t)p->slices * p->flits, floor = 0;
-    route_params rp = { .n = n, .tie = p->tie, .dateline = p->dateline, .topo = p->topo };
+    route_params rp = sim_route_params(p);
     for (int s = 0; s < nodes; s++) {
         if (dest[s] == s && p->self == SELF_SKIP) continue;
         int node = s, in = PORT_P, vc = 0, hops = 0;

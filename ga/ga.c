@@ -38,7 +38,7 @@ ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, con
     g->gp = *gp;
     g->sp = *sp;
     g->n = sp->n;
-    g->nodes = sp->n * sp->n;
+    g->nodes = sim_nodes(sp);
     snprintf(g->traffic, sizeof g->traffic, "%s", traffic_name);
     g->dest = malloc(sizeof *g->dest * (size_t)g->nodes);
     size_t P = (size_t)gp->pop;
@@ -51,7 +51,7 @@ ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, con
     g->jobs = calloc(P * (size_t)gp->children, sizeof *g->jobs);
     g->order = calloc(P, sizeof *g->order);
     g->tiekey = calloc(P, sizeof *g->tiekey);
-    g->rec.scratch = malloc(chrom_encoded_size(g->n, sp->vcs));
+    g->rec.scratch = malloc(chrom_grid_size(g->n, sim_height(sp), sp->vcs));
     if (!g->dest || !g->pop || !g->child || !g->score || !g->age || !g->kind || !g->pop_m || !g->jobs ||
         !g->order || !g->tiekey || !g->rec.scratch)
         goto oom;
@@ -72,7 +72,7 @@ ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, con
     return g;
 oom:
     fault_set(kind, FAULT_RESOURCE);
-    snprintf(err, errlen, "out of memory for a population of %d on a %dx%d torus", gp->pop, sp->n, sp->n);
+    snprintf(err, errlen, "out of memory for a population of %d on a %dx%d torus", gp->pop, sp->n, sim_height(sp));
     ga_free(g);
     return NULL;
 }
@@ -288,7 +288,7 @@ static void evaluate_children(ga *g)
     }
     evaluate(g, ga_extra_jobs(g, P));
     g->evals -= proven;
-    g->repeats += proven;
+    g->rp.repeats += proven;
 }
 
 /* One generation: the children (the next speculated one, or made and
@@ -487,7 +487,7 @@ void ga_get_progress(const ga *g, ga_progress *p)
 {
     p->generation = g->generation;
     p->evals = g->evals;
-    p->repeats = g->repeats;
+    p->repeats = g->rp.repeats;
     p->best_score = g->best_score;
     p->best_duration = g->best_score < SCORE_INF ? g->best_m.duration : -1;
     double sum = 0;
@@ -508,7 +508,7 @@ const sim_config *ga_best(const ga *g, sim_metrics *m, uint32_t *crc)
 int64_t ga_run_id(const ga *g) { return g->run; }
 int64_t ga_get_floor(const ga *g) { return g->floor; }
 const char *ga_traffic_name(const ga *g) { return g->traffic; }
-int64_t ga_synonyms(const ga *g) { return g->best_score < SCORE_INF ? g->synonyms + 1 : 0; }
+int64_t ga_synonyms(const ga *g) { return g->best_score < SCORE_INF ? g->rec.synonyms + 1 : 0; }
 const ga_params *ga_get_params(const ga *g) { return &g->gp; }
 const sim_params *ga_get_sim_params(const ga *g) { return &g->sp; }
 

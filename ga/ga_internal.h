@@ -48,6 +48,8 @@ typedef struct {
 typedef struct {
     sim_decisions **dec, **cdec;
     uint8_t *repeat;
+    int64_t repeats;        /* children proven so far (speculated ones taken included;
+                               0 when the search cannot use decisions) */
 } ga_repeats;
 
 /* Speculation (speculate.c), for one lineage on several threads: the
@@ -87,12 +89,20 @@ typedef struct {
     sim_job *jobs;
 } ga_perturb;
 
-/* This generation's records (record.c): the chromosomes to write in its
- * transaction, and the scratch for signatures. */
+/* The record (record.c): the signatures recorded, so that a chromosome is
+ * recorded once; the synonyms of the best score recorded and met; this
+ * generation's records, the chromosomes to write in its transaction; the
+ * scratch for signatures; and when the last checkpoint was written.  The
+ * checkpoint saves the signatures and the two counts. */
 typedef struct {
+    uint32_t *crcs;
+    size_t ncrc, capcrc;
+    int64_t synonyms;       /* recorded synonyms of the best score */
+    int64_t syn_seen;       /* synonyms of the best score met (GA_RECORD_SPARSE) */
     ga_record *recs;
     int n, cap;
     uint8_t *scratch;
+    double last_checkpoint;
     int lost;   /* memory ran out keeping one: ga_persist fails the run (FAULT_RESOURCE) */
 } ga_records;
 
@@ -123,26 +133,20 @@ struct ga {
     ga_extra ex;
     ga_perturb pt;
     ga_records rec;
-    /* The best so far and the signatures recorded (record.c; the checkpoint
-     * saves them). */
+    /* The best so far and its signature (set by ga_consider, record.c). */
     sim_config *best;
     int64_t best_score;
     sim_metrics best_m;
     uint32_t best_crc;
-    uint32_t *crcs;
-    size_t ncrc, capcrc;
-    int64_t synonyms;       /* recorded synonyms of the best score */
-    int64_t syn_seen;       /* synonyms of the best score met (GA_RECORD_SPARSE) */
-    int new_best;
+    int new_best;           /* in this generation */
     /* Progress. */
     int64_t generation, evals, since_best;
-    int64_t repeats;        /* children proven to repeat their parent's run */
     int64_t t_d0, t_e0;
     int64_t floor;          /* ga_floor of the traffic: no chromosome can be shorter */
     int base_scheme;
     uint32_t base_interval;
     int64_t base_stack, base_nonsplit;
-    double t_start, elapsed_before, last_checkpoint;
+    double t_start, elapsed_before;
     /* Store. */
     store *db;
     int64_t run;

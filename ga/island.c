@@ -7,15 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t ga_island_size(const ga *g) { return chrom_encoded_size(g->n, g->sp.vcs); }
+size_t ga_island_size(const ga *g) { return chrom_grid_size(g->n, sim_height(&g->sp), g->sp.vcs); }
 
 void ga_island_emigrant(const ga *g, uint8_t *buf) { chrom_encode(g->best, g->n, buf); }
 
 int ga_island_immigrant(ga *g, const uint8_t *buf, size_t len, char *err, size_t errlen)
 {
-    int n, vcs;
-    if (len != ga_island_size(g) || chrom_peek(buf, len, &n, &vcs) || n != g->n || vcs != g->sp.vcs) {
-        snprintf(err, errlen, "a migrant of %zu bytes is no chromosome of this %dx%d network", len, g->n, g->n);
+    int n, h, vcs;
+    if (len != ga_island_size(g) || chrom_peek(buf, len, &n, &h, &vcs) || n != g->n || h != sim_height(&g->sp) ||
+        vcs != g->sp.vcs) {
+        snprintf(err, errlen, "a migrant of %zu bytes is no chromosome of this %dx%d network", len, g->n,
+                 sim_height(&g->sp));
         return -FAULT_INTERNAL;   /* the islands run one program on one network */
     }
     /* The last child slot is free between generations. */

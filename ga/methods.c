@@ -115,12 +115,14 @@ static int mine_one(const store_chrom *c, void *arg)
 static int record_result(store *db, const method_source *src, const method_options *opt, const char *kind,
                          const char *version, method_result *res, char *err, size_t errlen)
 {
-    char params[512];
+    char params[512], height[32] = "";
+    /* A rectangle's height, as in its source run's params (runs.size is the width). */
+    if (sim_height(&src->sp) != src->sp.n) snprintf(height, sizeof height, ", \"height\": %d", sim_height(&src->sp));
     snprintf(params, sizeof params,
              "{\"method\": \"%s\", \"source_run\": %lld, \"slices\": %d, \"candidates\": %lld, \"simulations\": %lld, "
-             "\"source_chromosome\": %lld, \"interval\": %u}",
+             "\"source_chromosome\": %lld, \"interval\": %u%s}",
              kind, (long long)src->run.id, opt->slices, (long long)res->candidates, (long long)res->sims,
-             (long long)res->best_chrom, res->best_interval);
+             (long long)res->best_chrom, res->best_interval, height);
     store_run r = store_run_init(kind);
     r.version = version;
     r.seed = src->run.seed;
@@ -132,7 +134,7 @@ static int record_result(store *db, const method_source *src, const method_optio
     r.algorithm = kind;
     r.params = params;
     r.parent = src->run.id;
-    size_t len = chrom_encoded_size(src->sp.n, src->sp.vcs);
+    size_t len = chrom_grid_size(src->sp.n, sim_height(&src->sp), src->sp.vcs);
     uint8_t *genes = malloc(len);
     if (!genes) return snprintf(err, errlen, "out of memory"), -FAULT_RESOURCE;
     chrom_encode(res->config, src->sp.n, genes);
@@ -174,8 +176,8 @@ int method_mine(store *db, int64_t src_run, const method_options *opt, const cha
                    .filtered = opt->set == MINE_SYNONYMS_FILTERED };
     x.pool = sim_pool_new(&target, src.dest, opt->threads, &setup, err, errlen);
     x.single = x.pool ? sim_new(&one, src.dest, &setup, err, errlen) : NULL;
-    x.cfg = sim_config_new(src.sp.n * src.sp.n, src.sp.vcs, 0, 0);
-    res->config = sim_config_new(src.sp.n * src.sp.n, src.sp.vcs, 0, 0);
+    x.cfg = sim_config_new(sim_nodes(&src.sp), src.sp.vcs, 0, 0);
+    res->config = sim_config_new(sim_nodes(&src.sp), src.sp.vcs, 0, 0);
     x.best = res->config;
     if (!x.pool || !x.single || !x.cfg || !res->config) {
         if (x.pool && x.single) snprintf(err, errlen, "out of memory");
@@ -195,7 +197,7 @@ int method_mine(store *db, int64_t src_run, const method_options *opt, const cha
         rc = -FAULT_INPUT;
         goto out;
     }
-    uint8_t *scratch = malloc(chrom_encoded_size(src.sp.n, src.sp.vcs));
+    uint8_t *scratch = malloc(chrom_grid_size(src.sp.n, sim_height(&src.sp), src.sp.vcs));
     if (!scratch) { snprintf(err, errlen, "out of memory"); rc = -FAULT_RESOURCE; goto out; }
     res->best_crc = chrom_signature(res->config, src.sp.n, scratch);
     free(scratch);

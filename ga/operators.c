@@ -9,7 +9,7 @@
 
 ga_effective *ga_effective_new(const sim_params *p, const int32_t *dest)
 {
-    int n = p->n, nodes = n * n, V = p->vcs;
+    int nodes = sim_nodes(p), V = p->vcs;
     size_t nports = (size_t)nodes * NPORTS, nlists = nports * (size_t)V;
     ga_effective *e = calloc(1, sizeof *e);
     uint8_t *vcmask = calloc(nports, 1);
@@ -20,8 +20,9 @@ ga_effective *ga_effective_new(const sim_params *p, const int32_t *dest)
     e->qlists = malloc(sizeof *e->qlists * nlists);
     e->qinputs = malloc(nlists);
     if (!e->senders || !e->ports || !e->qlists || !e->qinputs) goto fail;
+    e->width = p->n;
 
-    route_params rp = { .n = n, .tie = p->tie, .dateline = p->dateline, .topo = p->topo };
+    route_params rp = sim_route_params(p);
     /* Under the any-VC rule a packet may hold any VC of the ports on its
      * route, so every VC of them is a gene that matters. */
     unsigned any = p->vc_rule == VCRULE_ANY ? (1u << V) - 1 : 0;
@@ -231,8 +232,7 @@ int ga_mutate_local_mix(sim_config *c, const ga_space *sp, const ga_effective *e
 void ga_shift_line(sim_config *c, const ga_space *sp, const ga_effective *e, rng *r)
 {
     if (!(sp->genes & GENE_I) || e->nsenders == 0) return;
-    int n = 1;
-    while (n * n < c->nodes) n++;
+    int n = e->width;
     int node = e->senders[rng_below(r, (uint32_t)e->nsenders)];
     int row = (int)rng_below(r, 2), d = step(r);
     for (int k = 0; k < e->nsenders; k++) {

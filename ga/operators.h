@@ -41,9 +41,10 @@ typedef struct {
     int32_t *ports;      /* node * NPORTS + d */
     int32_t *qlists;     /* (node * NPORTS + d) * vcs + c */
     uint8_t *qinputs;    /* per qlist: bit mask of the input directions */
+    int width;           /* the network's width (its rows, for ga_shift_line) */
 } ga_effective;
 
-/* The effective genes of traffic dest[] (p->n squared entries, read only
+/* The effective genes of traffic dest[] (sim_nodes(p) entries, read only
  * during the call) under p's routing choices, found by walking every packet's
  * route once.  Returns a new object for ga_effective_free, or NULL when
  * memory runs out. */

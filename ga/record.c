@@ -10,22 +10,22 @@
 
 static int crc_known(const ga *g, uint32_t crc)
 {
-    for (size_t k = 0; k < g->ncrc; k++)   /* a few hundred at most: a scan is fine */
-        if (g->crcs[k] == crc) return 1;
+    for (size_t k = 0; k < g->rec.ncrc; k++)   /* a few hundred at most: a scan is fine */
+        if (g->rec.crcs[k] == crc) return 1;
     return 0;
 }
 
 NOCSIM_MUST_USE
 static int crc_add(ga *g, uint32_t crc)
 {
-    if (g->ncrc == g->capcrc) {
-        size_t cap = g->capcrc ? 2 * g->capcrc : 64;
-        uint32_t *p = realloc(g->crcs, cap * sizeof *p);
+    if (g->rec.ncrc == g->rec.capcrc) {
+        size_t cap = g->rec.capcrc ? 2 * g->rec.capcrc : 64;
+        uint32_t *p = realloc(g->rec.crcs, cap * sizeof *p);
         if (!p) return -1;
-        g->crcs = p;
-        g->capcrc = cap;
+        g->rec.crcs = p;
+        g->rec.capcrc = cap;
     }
-    g->crcs[g->ncrc++] = crc;
+    g->rec.crcs[g->rec.ncrc++] = crc;
     return 0;
 }
 
@@ -41,7 +41,7 @@ static int add_record(ga *g, const sim_config *c, const sim_metrics *m, int64_t 
         g->rec.cap = cap;
     }
     ga_record *r = &g->rec.recs[g->rec.n];
-    r->len = chrom_encoded_size(g->n, g->sp.vcs);
+    r->len = chrom_grid_size(g->n, sim_height(&g->sp), g->sp.vcs);
     if (!(r->genes = malloc(r->len))) return -1;
     chrom_encode(c, g->n, r->genes);
     r->crc = crc;
@@ -66,8 +66,8 @@ int ga_consider(ga *g, const sim_config *c, const sim_metrics *m, int64_t score)
         g->best_m = *m;
         g->best_crc = crc;
         sim_config_copy(g->best, c);
-        g->synonyms = 0;
-        g->syn_seen = 0;
+        g->rec.synonyms = 0;
+        g->rec.syn_seen = 0;
         g->new_best = 1;
         if (!crc_known(g, crc) && (crc_add(g, crc) || add_record(g, c, m, score, crc, 0))) g->rec.lost = 1;
         return 0;
@@ -75,9 +75,9 @@ int ga_consider(ga *g, const sim_config *c, const sim_metrics *m, int64_t score)
     if (crc_known(g, crc)) return 1;
     /* Sparse: only the synonyms whose number (counting this score's synonyms
      * met, revisits of unrecorded ones included) is a power of two. */
-    g->syn_seen++;
-    if (g->gp.record == GA_RECORD_SPARSE && (g->syn_seen & (g->syn_seen - 1))) return 0;
-    g->synonyms++;
+    g->rec.syn_seen++;
+    if (g->gp.record == GA_RECORD_SPARSE && (g->rec.syn_seen & (g->rec.syn_seen - 1))) return 0;
+    g->rec.synonyms++;
     if (crc_add(g, crc) || add_record(g, c, m, score, crc, 1)) g->rec.lost = 1;
     return 0;
 }
@@ -115,7 +115,7 @@ int ga_persist(ga *g, int force_checkpoint, char *err, size_t errlen)
         store_run_set_best(g->db, g->run, ga_score_primary(g->best_score), g->best_m.duration, g->best_crc, err, errlen) != STORE_OK)
         goto fail;
     double now = ga_now_seconds();
-    if (force_checkpoint || now - g->last_checkpoint >= 1.0) {
+    if (force_checkpoint || now - g->rec.last_checkpoint >= 1.0) {
         uint8_t *blob = NULL;
         size_t len = 0;
         if ((rc = ga_checkpoint_save(g, &blob, &len, err, errlen))) goto fail;
@@ -123,7 +123,7 @@ int ga_persist(ga *g, int force_checkpoint, char *err, size_t errlen)
         int put = store_checkpoint_put(g->db, g->run, g->generation, blob, len, err, errlen);
         free(blob);
         if (put != STORE_OK) goto fail;
-        g->last_checkpoint = now;
+        g->rec.last_checkpoint = now;
     }
     if (store_commit(g->db, err, errlen) != STORE_OK) goto fail;
 done:
@@ -148,5 +148,5 @@ void ga_records_free(ga *g)
     for (int k = 0; k < g->rec.n; k++) free(g->rec.recs[k].genes);
     free(g->rec.recs);
     free(g->rec.scratch);
-    free(g->crcs);
+    free(g->rec.crcs);
 }

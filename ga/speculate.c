@@ -88,6 +88,6 @@ void ga_spec_take(ga *g)
     g->jobs[0].cfg = g->child[0];
     g->jobs[0].tails = g->tl.ctails ? g->tl.ctails[0] : NULL;
     g->jobs[0].dec = g->rp.cdec[0];
-    if (g->rp.repeat[0]) g->repeats++;
+    if (g->rp.repeat[0]) g->rp.repeats++;
     else g->evals++;
 }

@@ -74,14 +74,20 @@ out=$(mktemp); trap 'rm -f "$out"' EXIT
   { time "$BUILD/nocsim" load --no-db --size 8 --traffic uniform --rates 0.02:1:0.02 --threads "$(nproc)" --quiet \
       --format csv > /dev/null; } 2> "$out.olt"
   echo "openloop_curve_8x8_mesh_uniform_threads_s $(tail -1 "$out.olt") s ($(nproc) threads)"
+  # The least user CPU of three runs: a busy machine (helpers, a parallel
+  # build) adds to a run's CPU time through shared caches, never takes away.
   for pt in "8 0.10 0.9" "8 0.36 3.2" "16 0.10 2.0"; do
     set -- $pt
     TIMEFORMAT=%U
-    { time "$BUILD/nocsim" load --no-db --size "$1" --traffic uniform --rate "$2" --all --window 50 --threads 1 --quiet \
-        --format csv > "$out.ol"; } 2> "$out.olt"
-    awk -F, -v k="$1" -v r="$2" -v us="$3" -v u="$(tail -1 "$out.olt")" 'NR == 2 {
+    for rep in 1 2 3; do
+      { time "$BUILD/nocsim" load --no-db --size "$1" --traffic uniform --rate "$2" --all --window 50 --threads 1 \
+          --quiet --format csv > "$out.ol"; } 2>> "$out.olt"
+    done
+    u=$(sort -n "$out.olt" | head -1)
+    rm -f "$out.olt"
+    awk -F, -v k="$1" -v r="$2" -v us="$3" -v u="$u" 'NR == 2 {
       rc = k * k * $20 / u
-      printf "openloop_router_cycles_per_s_%dx%d_%s %.3g router-cycles/s (%d cycles, %.2f s CPU)\n", k, k, r, rc, $20, u
+      printf "openloop_router_cycles_per_s_%dx%d_%s %.3g router-cycles/s (%d cycles, %.2f s CPU, least of 3)\n", k, k, r, rc, $20, u
       printf "openloop_vs_booksim2_%dx%d_%s %.0f x (BookSim2 %.1f us per router-cycle)\n", k, k, r, rc * us * 1e-6, us }' "$out.ol"
   done | tee -a "$out.eval"
   rm -f "$out.ol" "$out.olt"

@@ -24,6 +24,9 @@ void sim_params_default(sim_params *p)
 
 int sim_params_check(const sim_params *p, char *err, size_t errlen)
 {
+    if ((p->n < SIM_MIN_N || p->n > SIM_MAX_N || p->n % 2) && p->h && p->h != p->n)
+        return snprintf(err, errlen, "--size %dx%d: the width must be even, in [%d, %d]", p->n, p->h, SIM_MIN_N,
+                        SIM_MAX_N), -1;
     if (p->n < SIM_MIN_N || p->n > SIM_MAX_N || p->n % 2)
         return snprintf(err, errlen, "--size %d: must be even, in [%d, %d]", p->n, SIM_MIN_N, SIM_MAX_N), -1;
     if (p->h && (p->h < 2 || p->h > SIM_MAX_N || (p->topo == TOPO_TORUS && p->h % 2)))

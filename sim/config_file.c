@@ -2,7 +2,8 @@
  * settings.  One directive a line, '#' starts a comment, later lines override
  * earlier ones, and anything not mentioned keeps its default:
  *
- *   size 16                      must match --size (optional check)
+ *   size 16                      must match --size (optional check; 16x8
+ *                                for a network 16 wide and 8 high)
  *   vcs 3                        must match --vcs (optional check)
  *   interval 16                  V
  *   inject NODE|* CYCLES         I[node]
@@ -90,6 +91,29 @@ static int apply_check(const reading *w, const char *what, char **tok, int ntok,
     return fail(w, msg, NULL);
 }
 
+/* size N or WxH: a check that the file was written for this network, n wide
+ * and c->nodes / n high. */
+static int apply_size(const reading *w, char **tok, int ntok, int n, int h)
+{
+    char msg[160], a[16];
+    if (ntok != 2) return fail(w, "expected 'size' and N or WxH", NULL);
+    const char *x = strchr(tok[1], 'x');
+    long fw, fh;
+    if (!x) {
+        if (number(w, "size", tok[1], 1, 100000, &fw)) return -1;
+        fh = fw;
+    } else {
+        size_t len = (size_t)(x - tok[1]);
+        if (len == 0 || len >= sizeof a) return fail(w, "size must be N or WxH, not", tok[1]);
+        memcpy(a, tok[1], len);
+        a[len] = '\0';
+        if (number(w, "size", a, 1, 100000, &fw) || number(w, "size", x + 1, 1, 100000, &fh)) return -1;
+    }
+    if (fw == n && fh == h) return 0;
+    snprintf(msg, sizeof msg, "written for a %ldx%ld network, this run is %dx%d", fw, fh, n, h);
+    return fail(w, msg, NULL);
+}
+
 static int apply_scheme(sim_config *c, char **tok, int ntok, reading *w)
 {
     long a0, a1, p0, p1;
@@ -135,7 +159,8 @@ static int apply_line(sim_config *c, int n, char **tok, int ntok, reading *w)
     long a0, a1, val;
     if (strcmp(tok[0], "size") == 0) {
         w->has_size = 1;
-        return apply_check(w, "size", tok, ntok, n);
+        if (n * n == c->nodes && (ntok != 2 || !strchr(tok[1], 'x'))) return apply_check(w, "size", tok, ntok, n);
+        return apply_size(w, tok, ntok, n, c->nodes / n);
     } else if (strcmp(tok[0], "vcs") == 0) {
         w->has_vcs = 1;
         return apply_check(w, "vcs", tok, ntok, c->vcs);
@@ -268,7 +293,9 @@ int sim_config_load(sim_config *c, int n, const char *path, char *err, size_t er
 
 int sim_config_save(const sim_config *c, int n, FILE *f)
 {
-    fprintf(f, "size %d\nvcs %d\ninterval %u\n", n, c->vcs, c->interval);
+    if (c->nodes == n * n) fprintf(f, "size %d\n", n);
+    else fprintf(f, "size %dx%d\n", n, c->nodes / n);
+    fprintf(f, "vcs %d\ninterval %u\n", c->vcs, c->interval);
     for (int i = 0; i < c->nodes; i++)
         if (c->inject[i]) fprintf(f, "inject %d %u\n", i, c->inject[i]);
     for (int i = 0; i < c->nodes; i++)

@@ -13,70 +13,11 @@
  *    before pushes so a full FIFO can pass a flit on in the same cycle, as
  *    the automaton says (a slot freed in t takes a flit only in t + 1,
  *    because the downstream check used the start-of-cycle count). */
-#include "sim/olnet.h"
+#include "sim/olnet_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A flit is its packet id and two bits: header, tail (a 1-flit packet is
- * both), so the hot path never looks a packet up to tell. */
-#define FL(id, head, tail) (((uint32_t)(id) << 2) | (uint32_t)(head) | (uint32_t)(tail) << 1)
-#define FL_ID(f) ((int32_t)((f) >> 2))
-#define FL_HEAD(f) ((f) & 1u)
-#define FL_TAIL(f) ((f) & 2u)
-
-/* One move decided this cycle: FIFO f of router `node` sends through
- * output VC o to router `to` (-1: ejection). */
-typedef struct {
-    int32_t f, o, node, to;
-} olmove;
-
-/* A node's source queue: a growing ring of packet ids. */
-typedef struct {
-    int32_t *id;
-    int head, count, cap;
-    int seq;          /* flits of the head packet already injected */
-    int vc;           /* the P input VC the head packet goes into */
-    int last_vc;      /* the P input VC of the previous packet (any-VC rule) */
-} olsource;
-
-struct olnet {
-    olnet_params p;
-    int w, h, nodes, V, B, NF;
-    size_t bytes;
-    /* Input FIFOs, f = node * NF + port * V + vc. */
-    uint32_t *buf;
-    uint8_t *head, *cnt;
-    int8_t *route;        /* held output VC (local d * V + c), -1 */
-    int8_t *req_d, *req_c;/* the head header's request: port, VC (-1: any VC) */
-    uint64_t *reqm;       /* per router: local FIFOs whose head header waits */
-    uint64_t *livem;      /* per router: held output VCs whose holding FIFO has a flit
-                             (kept by the fast path only) */
-    int32_t *rflits;      /* per router: flits in its input FIFOs */
-    /* Output VCs, o = node * NF + d * V + c. */
-    int8_t *holder;       /* local FIFO holding it, -1 */
-    int32_t *down;        /* downstream FIFO, -1 for P and missing mesh links */
-    int32_t *nbr;         /* per router and port d < P: the neighbour, -1 */
-    uint8_t *qst;         /* queue-selection orders, NPORTS bytes each */
-    /* Output ports, node * NPORTS + d. */
-    uint8_t *scheme, *vlast;
-    /* VC selection as a table: pick[((scheme * V + last) << V) | ready] is the
-     * VC vcsel_pick chooses (fast path). */
-    int8_t *pick;
-    olsource *src;
-    int32_t *inj;         /* this cycle's injecting nodes */
-    olmove *mv;
-    int nmv, ninj;
-    /* Packets. */
-    olnet_packet *pk;
-    int32_t pk_cap, pk_next;
-    int32_t *freeids;
-    int32_t nfree;
-    int64_t alive, in_net;
-    int32_t *done;
-    int ndone;
-};
 
 static void *grab(olnet *n, size_t count, size_t size, int *ok)
 {
@@ -90,8 +31,9 @@ void olnet_free(olnet *n)
 {
     if (!n) return;
     free(n->buf); free(n->head); free(n->cnt); free(n->route); free(n->req_d); free(n->req_c);
-    free(n->reqm); free(n->livem); free(n->pick); free(n->rflits); free(n->holder); free(n->down); free(n->nbr); free(n->qst); free(n->scheme);
-    free(n->vlast); free(n->inj); free(n->mv); free(n->pk); free(n->freeids); free(n->done);
+    free(n->reqm); free(n->livem); free(n->rflits); free(n->holder); free(n->down); free(n->nbr); free(n->qst);
+    free(n->inj); free(n->prt); free(n->x); free(n->dl); free(n->dfull); free(n->pstate);
+    free(n->pnext); free(n->srcm); free(n->mv); free(n->pk); free(n->freeids); free(n->done);
     if (n->src)
         for (int i = 0; i < n->nodes; i++) free(n->src[i].id);
     free(n->src);
@@ -153,18 +95,21 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, char *err, size_t
     n->req_c = grab(n, nf, 1, &ok);
     n->reqm = grab(n, N, sizeof *n->reqm, &ok);
     n->livem = grab(n, N, sizeof *n->livem, &ok);
-    n->pick = grab(n, (size_t)VCSEL_NSCHEMES * (size_t)n->V << n->V, 1, &ok);
     n->rflits = grab(n, N, sizeof *n->rflits, &ok);
     n->holder = grab(n, nf, 1, &ok);
     n->down = grab(n, nf, sizeof *n->down, &ok);
     n->nbr = grab(n, N * NPORTS, sizeof *n->nbr, &ok);
     n->qst = grab(n, nf * NPORTS, 1, &ok);
-    n->scheme = grab(n, np, 1, &ok);
-    n->vlast = grab(n, np, 1, &ok);
     n->src = grab(n, N, sizeof *n->src, &ok);
     n->inj = grab(n, N, sizeof *n->inj, &ok);
     n->mv = grab(n, np, sizeof *n->mv, &ok);
     n->done = grab(n, np, sizeof *n->done, &ok);
+    n->x = grab(n, N, sizeof *n->x, &ok);
+    n->dl = grab(n, N, 1, &ok);
+    n->dfull = grab(n, N, sizeof *n->dfull, &ok);
+    n->pstate = grab(n, np, 1, &ok);
+    n->pnext = grab(n, (size_t)VCSEL_NSCHEMES * (size_t)n->V << n->V, 1, &ok);
+    n->srcm = grab(n, (N + 63) / 64, sizeof *n->srcm, &ok);
     if (!ok) {
         snprintf(err, errlen, "out of memory for a %dx%d network", n->w, n->h);
         olnet_free(n);
@@ -176,7 +121,8 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, char *err, size_t
         for (int d = 0; d < NPORTS; d++) {
             int nb = d == PORT_P ? -1 : route_grid_neighbour(&n->p.rp, i, d);
             n->nbr[i * NPORTS + d] = nb;
-            n->scheme[i * NPORTS + d] = (uint8_t)(cfg ? cfg->scheme[i * NPORTS + d] : p->scheme);
+            /* No VC granted yet: the last grant reads as VC 0. */
+            n->pstate[i * NPORTS + d] = (uint8_t)((cfg ? cfg->scheme[i * NPORTS + d] : p->scheme) * n->V);
             for (int c = 0; c < n->V; c++) {
                 size_t o = (size_t)i * (size_t)n->NF + (size_t)(d * n->V + c);
                 n->down[o] = nb < 0 ? -1 : (nb * NPORTS + route_opposite(d)) * n->V + c;
@@ -186,12 +132,38 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, char *err, size_t
                     for (int j = 0; j < NPORTS; j++) q[j] = (uint8_t)j;
             }
         }
-    for (int i = 0; i < n->nodes; i++) n->src[i].last_vc = n->V - 1; /* the first packet takes VC 0 */
+    for (int i = 0; i < n->nodes; i++) {
+        n->src[i].last_vc = n->V - 1; /* the first packet takes VC 0 */
+        n->x[i] = i % n->w;
+        for (int d = 0; d < PORT_P; d++) {
+            if (route_grid_dateline(&n->p.rp, i, d)) n->dl[i] |= (uint8_t)(1u << d);
+            int nb = n->nbr[i * NPORTS + d];
+            if (nb >= 0 && route_grid_dateline(&n->p.rp, nb, route_opposite(d))) n->dl[i] |= (uint8_t)(16u << d);
+        }
+    }
+    for (int k = 0; k < VCSEL_NSCHEMES * n->V; k++) n->psvc[k] = (uint8_t)(k % n->V);
+    for (int k = 0; k < n->NF; k++) {
+        n->lport[k] = (uint8_t)(k / n->V);
+        n->lvc[k] = (uint8_t)(k % n->V);
+    }
     for (int s = 0; s < VCSEL_NSCHEMES; s++)
         for (int last = 0; last < n->V; last++)
-            for (unsigned r = 0; r < 1u << n->V; r++)
-                n->pick[((size_t)(s * n->V + last) << n->V) | r] = (int8_t)vcsel_pick(s, r, last, n->V);
+            for (unsigned r = 0; r < 1u << n->V; r++) {
+                int c = vcsel_pick(s, r, last, n->V);
+                size_t k = ((size_t)(s * n->V + last) << n->V) | r;
+                n->pnext[k] = (uint8_t)(s * n->V + (r ? c : last));
+            }
     return n;
+}
+
+/* The two ports of the route from src to dest (see olroute). */
+static olroute route_of(const olnet *n, int src, int dest)
+{
+    int w = n->w, sx = src % w, dx = dest % w;
+    int corner = src - sx + dx; /* where the route turns from X to Y */
+    return (olroute){ .col = dx, .row = dest - dx,
+                      .px = (int8_t)(sx != dx ? route_grid_port(&n->p.rp, src, corner) : PORT_P),
+                      .py = (int8_t)(corner != dest ? route_grid_port(&n->p.rp, corner, dest) : PORT_P) };
 }
 
 int32_t olnet_add(olnet *n, int src, int dest, int len, int64_t t_gen, int32_t tag)
@@ -206,11 +178,14 @@ int32_t olnet_add(olnet *n, int src, int dest, int len, int64_t t_gen, int32_t t
             if (cap > OLNET_MAX_PACKETS) cap = OLNET_MAX_PACKETS;
             olnet_packet *pk = realloc(n->pk, sizeof *pk * (size_t)cap);
             if (!pk) return -1;
-            int32_t *fr = realloc(n->freeids, sizeof *fr * (size_t)cap);
-            if (!fr) { n->pk = pk; return -1; }
-            n->bytes += (sizeof *pk + sizeof *fr) * (size_t)(cap - n->pk_cap);
             n->pk = pk;
+            int32_t *fr = realloc(n->freeids, sizeof *fr * (size_t)cap);
+            if (!fr) return -1;
             n->freeids = fr;
+            olroute *rt = realloc(n->prt, sizeof *rt * (size_t)cap);
+            if (!rt) return -1;
+            n->prt = rt;
+            n->bytes += (sizeof *pk + sizeof *fr + sizeof *rt) * (size_t)(cap - n->pk_cap);
             n->pk_cap = cap;
         }
         id = n->pk_next++;
@@ -230,6 +205,8 @@ int32_t olnet_add(olnet *n, int src, int dest, int len, int64_t t_gen, int32_t t
     s->id[(s->head + s->count++) % s->cap] = id;
     n->pk[id] = (olnet_packet){ .src = src, .dest = dest, .len = len, .tag = tag, .t_gen = t_gen,
                                 .t_inj = -1, .t_done = -1 };
+    n->prt[id] = route_of(n, src, dest);
+    n->srcm[src / 64] |= 1ull << (src % 64);
     n->alive++;
     return id;
 }
@@ -241,10 +218,6 @@ int64_t olnet_packets_alive(const olnet *n) { return n->alive; }
 int olnet_hops(const olnet *n, int src, int dest) { return route_hops(&n->p.rp, src, dest); }
 size_t olnet_bytes(const olnet *n) { return n->bytes; }
 
-static inline uint32_t head_flit(const olnet *n, size_t f) { return n->buf[f * (size_t)n->B + n->head[f]]; }
-
-/* Slot k of a ring of B slots starting at h (k < B): no division. */
-static inline int ring_slot(int h, int k, int B) { return h + k < B ? h + k : h + k - B; }
 
 /* The header fl is new at the head of FIFO f (of router `node`): it asks
  * for its output from now on. */
@@ -257,15 +230,13 @@ static void header_arrived(olnet *n, int node, size_t f, uint32_t fl)
     n->reqm[node] |= 1ull << local;
 }
 
-/* The FIFO that holds a header at its head gets output VC o_local; it has a
- * flit (the header), so the output VC is live. */
+/* The FIFO that holds a header at its head gets output VC o_local. */
 static void grant(olnet *n, int node, int o_local, int f_local)
 {
     size_t base = (size_t)node * (size_t)n->NF;
     n->holder[base + (size_t)o_local] = (int8_t)f_local;
     n->route[base + (size_t)f_local] = (int8_t)o_local;
     n->reqm[node] &= ~(1ull << f_local);
-    n->livem[node] |= 1ull << o_local;
 }
 
 /* Of the requests in `cand` (local FIFO bits), the one output VC o_local
@@ -330,31 +301,10 @@ static void queue_selection_any(olnet *n, int node)
     }
 }
 
-/* Step 2 at one router, fast path: only the ports with live output VCs,
- * the choice a table look-up. */
-static void vc_selection_live(olnet *n, int node)
+static void queue_selection(olnet *n, int node)
 {
-    const int V = n->V, B = n->B;
-    const uint64_t vmask = (1ull << V) - 1;
-    size_t base = (size_t)node * (size_t)n->NF;
-    uint64_t live = n->livem[node];
-    while (live) {
-        int d = __builtin_ctzll(live) / V;
-        uint64_t vcs = (live >> (d * V)) & vmask;
-        live &= ~(vmask << (d * V));
-        unsigned ready = (unsigned)vcs;
-        if (d != PORT_P)
-            for (uint64_t m = vcs; m; m &= m - 1) {
-                int c = __builtin_ctzll(m);
-                if (n->cnt[n->down[base + (size_t)(d * V + c)]] >= B) ready &= ~(1u << c);
-            }
-        if (!ready) continue;
-        size_t port = (size_t)node * NPORTS + (size_t)d;
-        int c = n->pick[((size_t)(n->scheme[port] * V + n->vlast[port]) << V) | ready];
-        n->vlast[port] = (uint8_t)c;
-        size_t o = base + (size_t)(d * V + c);
-        n->mv[n->nmv++] = (olmove){ (int32_t)(base + (size_t)n->holder[o]), (int32_t)o, node, n->nbr[port] };
-    }
+    if (n->p.vc_rule == VCRULE_ANY) queue_selection_any(n, node);
+    else queue_selection_dateline(n, node);
 }
 
 /* Step 2 at one router, reference path: every output VC of every port
@@ -374,8 +324,8 @@ static void vc_selection(olnet *n, int node)
         }
         if (!ready) continue;
         size_t port = (size_t)node * NPORTS + (size_t)d;
-        int c = vcsel_pick(n->scheme[port], ready, n->vlast[port], V);
-        n->vlast[port] = (uint8_t)c;
+        int scheme = n->pstate[port] / V, c = vcsel_pick(scheme, ready, n->pstate[port] % V, V);
+        n->pstate[port] = (uint8_t)(scheme * V + c);
         size_t o = base + (size_t)(d * V + c);
         n->mv[n->nmv++] = (olmove){ (int32_t)(base + (size_t)n->holder[o]), (int32_t)o, node, n->nbr[port] };
     }
@@ -412,53 +362,51 @@ static void decide_injections(olnet *n, int64_t t)
 
 static void push(olnet *n, int node, size_t f, uint32_t fl)
 {
-    n->buf[f * (size_t)n->B + (size_t)ring_slot(n->head[f], n->cnt[f], n->B)] = fl;
-    if (n->cnt[f]++ == 0) {
-        if (FL_HEAD(fl)) header_arrived(n, node, f, fl);
-        /* A FIFO that holds an output VC (mid-packet) makes it live again. */
-        if (n->route[f] >= 0) n->livem[node] |= 1ull << n->route[f];
-    }
+    uint8_t *restrict cnt = n->cnt;
+    const int B = n->B;
+    n->buf[f * (size_t)B + (size_t)ring_slot(n->head[f], cnt[f], B)] = fl;
     n->rflits[node]++;
+    if (cnt[f]++ == 0 && FL_HEAD(fl)) header_arrived(n, node, f, fl);
 }
 
-/* Apply the cycle's moves and injections. */
+/* Apply the cycle's moves and injections.  Array pointers are read into
+ * locals once: the byte arrays' stores could alias everything else, and
+ * the compiler would reload them after each. */
 static int64_t apply(olnet *n, int64_t t)
 {
-    const int NF = n->NF;
+    const int B = n->B, nmv = n->nmv;
+    uint32_t *restrict buf = n->buf;
+    uint8_t *restrict head = n->head, *restrict cnt = n->cnt;
+    int8_t *restrict holder = n->holder, *restrict route = n->route;
+    int32_t *restrict rflits = n->rflits;
+    const int32_t *restrict down = n->down;
+    olmove *restrict mv = n->mv;
     n->ndone = 0;
-    for (int k = 0; k < n->nmv; k++) {
-        size_t f = (size_t)n->mv[k].f;
-        int node = n->mv[k].node;
-        uint32_t x = head_flit(n, f);
-        n->head[f] = (uint8_t)ring_slot(n->head[f], 1, n->B);
-        n->cnt[f]--;
-        n->rflits[node]--;
-        int o_local = n->mv[k].o - node * NF;
+    for (int k = 0; k < nmv; k++) {
+        size_t f = (size_t)mv[k].f;
+        int node = mv[k].node;
+        uint32_t x = buf[f * (size_t)B + head[f]];
+        head[f] = (uint8_t)ring_slot(head[f], 1, B);
+        int left = --cnt[f];
+        rflits[node]--;
         if (FL_TAIL(x)) {
-            n->holder[n->mv[k].o] = -1;
-            n->route[f] = -1;
-            n->livem[node] &= ~(1ull << o_local);
-        } else if (!n->cnt[f]) {
-            n->livem[node] &= ~(1ull << o_local);
+            holder[mv[k].o] = -1;
+            route[f] = -1;
         }
-        if (n->cnt[f]) {
-            uint32_t next = head_flit(n, f);
+        if (left) {
+            uint32_t next = buf[f * (size_t)B + head[f]];
             if (FL_HEAD(next)) header_arrived(n, node, f, next);
         }
-        n->mv[k].f = (int32_t)x; /* the flit, for the pushes below */
+        mv[k].f = (int32_t)x; /* the flit, for the pushes below */
     }
-    for (int k = 0; k < n->nmv; k++) {
-        uint32_t x = (uint32_t)n->mv[k].f;
-        int32_t dst = n->down[n->mv[k].o];
+    for (int k = 0; k < nmv; k++) {
+        uint32_t x = (uint32_t)mv[k].f;
+        int32_t dst = down[mv[k].o];
         if (dst >= 0) {
-            push(n, n->mv[k].to, (size_t)dst, x);
+            push(n, mv[k].to, (size_t)dst, x);
             continue;
         }
-        n->in_net--;
-        if (FL_TAIL(x)) {
-            n->pk[FL_ID(x)].t_done = t;
-            n->done[n->ndone++] = FL_ID(x);
-        }
+        olnet_eject(n, x, t);
     }
     for (int k = 0; k < n->ninj; k++) {
         int i = n->inj[k];
@@ -468,32 +416,26 @@ static int64_t apply(olnet *n, int64_t t)
         if (s->seq == 0) n->pk[id].t_inj = t;
         int len = n->pk[id].len;
         push(n, i, pf, FL(id, s->seq == 0, s->seq == len - 1));
-        n->in_net++;
-        if (++s->seq == len) {
-            s->seq = 0;
-            s->last_vc = s->vc;
-            s->head = (s->head + 1) % s->cap;
-            s->count--;
-        }
+        olnet_source_sent(n, i, len);
     }
-    return n->nmv + n->ninj;
+    return nmv + n->ninj;
 }
 
 int64_t olnet_step(olnet *n, int64_t t, const int32_t **done, int *ndone)
 {
-    n->nmv = 0;
-    int any = n->p.vc_rule == VCRULE_ANY;
-    for (int i = 0; i < n->nodes; i++) {
-        if (!n->rflits[i]) continue;
-        if (n->reqm[i]) {
-            if (any) queue_selection_any(n, i);
-            else queue_selection_dateline(n, i);
+    int64_t moved;
+    if (n->p.reference) {
+        n->nmv = 0;
+        for (int i = 0; i < n->nodes; i++) {
+            if (!n->rflits[i]) continue;
+            if (n->reqm[i]) queue_selection(n, i);
+            vc_selection(n, i);
         }
-        if (n->p.reference) vc_selection(n, i);
-        else vc_selection_live(n, i);
+        decide_injections(n, t);
+        moved = apply(n, t);
+    } else {
+        moved = olnet_step_fast(n, t);
     }
-    decide_injections(n, t);
-    int64_t moved = apply(n, t);
     *done = n->done;
     *ndone = n->ndone;
     return moved;

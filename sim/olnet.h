@@ -15,9 +15,13 @@
  *    selection order among the requests not yet granted, and a source puts
  *    each new packet into the next P input VC (round robin from the one it
  *    used last) that has a free slot.
- * The work of a cycle is proportional to the routers that hold flits; the
- * fast path (the default) also looks only at the output VCs that have a flit
- * to send, and the reference path, kept beside it, at all of them.
+ * The work of a cycle is proportional to the routers that hold flits.  The
+ * fast path (the default, sim/olnet_fast.c) looks only at the output VCs
+ * that can send (a mask per router of those whose downstream FIFO is full),
+ * routes a header from its packet's two precomputed ports and is compiled
+ * apart for the default three VCs of four flits; the reference path, kept
+ * beside it (sim/olnet.c), looks at every output VC and calls the routing
+ * function and the arbiters as model.md words them.
  *
  * Conventions as in store/store.h: olnet_new returns NULL with a message in
  * err; olnet_free accepts NULL; stepping cannot fail.  Packet ids are small

@@ -209,6 +209,36 @@ static int cmp_i32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The values of ranks r50, r99 (0-based) and the largest of lat[0..n).
+ * Latencies span a few thousand cycles where the window has hundreds of
+ * thousands of packets, so a count per value finds them in two passes;
+ * a sort (which reorders lat) is kept for spans too wide to count. */
+static void latency_ranks(int32_t *lat, int64_t n, int64_t r50, int64_t r99, int32_t out[3])
+{
+    int32_t lo = lat[0], hi = lat[0];
+    for (int64_t k = 1; k < n; k++) {
+        if (lat[k] < lo) lo = lat[k];
+        if (lat[k] > hi) hi = lat[k];
+    }
+    int64_t span = (int64_t)hi - lo + 1;
+    int64_t *count = span <= 4 * n + 4096 ? calloc((size_t)span, sizeof *count) : NULL;
+    if (!count) {
+        qsort(lat, (size_t)n, sizeof *lat, cmp_i32);
+        out[0] = lat[r50], out[1] = lat[r99], out[2] = lat[n - 1];
+        return;
+    }
+    for (int64_t k = 0; k < n; k++) count[lat[k] - lo]++;
+    int64_t below = 0;
+    int got = 0;
+    for (int64_t v = 0; v < span && got < 2; v++) {
+        below += count[v];
+        if (got == 0 && below > r50) out[got++] = (int32_t)(lo + v);
+        if (got == 1 && below > r99) out[got++] = (int32_t)(lo + v);
+    }
+    out[2] = hi;
+    free(count);
+}
+
 /* Student's t at 97.5 % for df degrees of freedom (normal beyond 30). */
 static double t975(int df)
 {
@@ -227,10 +257,11 @@ static void finish_stats(const ol_params *p, oltally *a, ol_point *o)
         o->lat_avg = sum / (double)a->nlat;
         o->net_avg = a->net_sum / (double)a->nlat;
         o->hops_avg = a->hop_sum / (double)a->nlat;
-        qsort(a->lat, (size_t)a->nlat, sizeof *a->lat, cmp_i32);
-        o->lat_p50 = a->lat[(a->nlat - 1) / 2];
-        o->lat_p99 = a->lat[(int64_t)ceil(0.99 * (double)a->nlat) - 1];
-        o->lat_max = a->lat[a->nlat - 1];
+        int32_t r[3] = { 0, 0, 0 };
+        latency_ranks(a->lat, a->nlat, (a->nlat - 1) / 2, (int64_t)ceil(0.99 * (double)a->nlat) - 1, r);
+        o->lat_p50 = r[0];
+        o->lat_p99 = r[1];
+        o->lat_max = r[2];
     }
     /* Batch means over the batches that had packets. */
     int k = 0;
@@ -498,14 +529,40 @@ static void add_hops(void *ctx, int src, int dest, double w)
     ps->weight += w;
 }
 
+/* One leg of a dimension-order route: `hops` links out of port d, from
+ * (x, y) on, each carrying w more. */
+static void add_leg(pairsum *ps, int wd, int hd, int x, int y, int d, int hops, double w)
+{
+    for (int j = 0; j < hops; j++) {
+        ps->load[(y * wd + x) * 4 + d] += w;
+        switch (d) {
+        case PORT_E: x = x + 1 == wd ? 0 : x + 1; break;
+        case PORT_W: x = x ? x - 1 : wd - 1; break;
+        case PORT_N: y = y + 1 == hd ? 0 : y + 1; break;
+        default:     y = y ? y - 1 : hd - 1; break;
+        }
+    }
+}
+
+/* The links of the route from src to dest each carry w more, and dest's
+ * ejection channel: X then Y, each leg one way round (route_grid_port's
+ * port at the leg's first router holds to its end). */
 static void add_load(void *ctx, int src, int dest, double w)
 {
     pairsum *ps = ctx;
-    int node = src;
-    while (node != dest) {
-        int d = route_grid_port(ps->rp, node, dest);
-        ps->load[node * 4 + d] += w;
-        node = route_grid_neighbour(ps->rp, node, d);
+    const route_params *rp = ps->rp;
+    int wd = route_width(rp), hd = route_height(rp);
+    int sx = src % wd, dx = dest % wd, row = src - sx, corner = row + dx;
+    if (sx != dx) {
+        int d = route_grid_port(rp, src, corner);
+        int hops = d == PORT_E ? (dx - sx + wd) % wd : (sx - dx + wd) % wd;
+        add_leg(ps, wd, hd, sx, src / wd, d, hops, w);
+    }
+    if (corner != dest) {
+        int sy = corner / wd, dy = dest / wd;
+        int d = route_grid_port(rp, corner, dest);
+        int hops = d == PORT_N ? (dy - sy + hd) % hd : (sy - dy + hd) % hd;
+        add_leg(ps, wd, hd, dx, sy, d, hops, w);
     }
     ps->load[ps->nodes * 4 + dest] += w;
 }

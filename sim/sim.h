@@ -125,7 +125,8 @@ typedef struct {
     int settings;         /* lines that set something (0: empty, or only comments) */
 } sim_config_header;
 /* Read a configuration text file (format in sim/config_file.c) from f over c
- * (sized for an n x n torus); name is the file's name for messages.  Lines of
+ * (sized for a network n wide and c->nodes / n high: n x n, or a rectangle
+ * whose file says "size WxH"); name is the file's name for messages.  Lines of
  * any length; numbers parsed strictly.  A chromosome file must hold every gene
  * (size, vcs, interval, every scheme and qorder) and a signature line.
  * Returns 0 for a plain configuration, 1 for a chromosome file (its header in
@@ -140,7 +141,7 @@ int sim_config_read(sim_config *c, int n, FILE *f, const char *name, sim_config_
  * its fault with a message in err (a file that cannot be opened: -1, input). */
 NOCSIM_MUST_USE
 int sim_config_load(sim_config *c, int n, const char *path, char *err, size_t errlen);
-/* Write c (of an n x n torus) to f as a configuration text file that
+/* Write c (of a network n wide, c->nodes / n high) to f as a configuration text file that
  * sim_config_load reads back.  Returns 0, or -1 when f reports a write error
  * (errno as the C library left it). */
 NOCSIM_MUST_USE
@@ -170,6 +171,12 @@ typedef struct {
 /* Height and node count of p's network. */
 static inline int sim_height(const sim_params *p) { return p->h ? p->h : p->n; }
 static inline int sim_nodes(const sim_params *p) { return p->n * sim_height(p); }
+/* The routing geometry of p's network (route.h): n wide, sim_height high. */
+static inline route_params sim_route_params(const sim_params *p)
+{
+    return (route_params){ .n = p->n, .tie = p->tie, .dateline = p->dateline, .topo = p->topo, .w = p->n,
+                           .h = sim_height(p) };
+}
 
 /* The cycles late_sum covers for packets of `flits` flits: 2 l_c, at most 256. */
 static inline int sim_late_sum_window(int flits) { return 2 * flits < 256 ? 2 * flits : 256; }

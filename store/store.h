@@ -120,7 +120,8 @@ typedef struct {
     const char *status;               /* "unfinished" | "finished" | "failed" */
     uint64_t seed;
     const char *traffic;              /* traffic pattern name, or NULL */
-    int32_t size, slices, flits;      /* N of the N x N torus, S, l_c; STORE_NONE if unknown */
+    int32_t size, slices, flits;      /* N of the N x N network (a rectangle's width; its height is
+                                         params "height"), S, l_c; STORE_NONE if unknown */
     const char *genes;                /* gene subset, e.g. "V,I,C,Q", or NULL */
     const char *algorithm;            /* free text naming the search that ran, or NULL */
     const char *params;               /* JSON object of every parameter, or NULL */
@@ -173,7 +174,8 @@ typedef int (*store_run_cb)(const store_run *r, void *ctx);
 NOCSIM_MUST_USE
 int store_runs_list(store *s, const store_run_filter *f, store_run_cb cb, void *ctx,
                     char *err, size_t errlen);
-/* For each pattern (traffic, size, slices, flits, and for randperm the seed
+/* For each pattern (traffic, size, a rectangle's height (params "height"),
+ * slices, flits, and for randperm the seed
  * that drew the permutation) among the runs matching f that have a best
  * duration: the run with the lowest best duration (ties: lowest id). */
 NOCSIM_MUST_USE

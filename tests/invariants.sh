@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The checking build (build-check/nocsim, -DNOCSIM_CHECK): the fast engine
-# walks its stated invariants after every cycle (sim/fast.c) and aborts on
-# the first that does not hold.  Simulations over the patterns, word and
+# and the open-loop network's fast path walk their stated invariants after
+# every cycle (sim/fast.c, sim/olnet_fast.c) and abort on the first that
+# does not hold.  Simulations over the patterns, word and
 # ring FIFOs, model choices and a short GA run (cut runs, recorded
 # decisions) must finish and print exactly what the normal build prints.
 set -u
@@ -34,5 +35,10 @@ same_run "mesh, one VC, ring FIFOs" sim --topology mesh --vcs 1 --buffer 10 --tr
 same_run "randperm"                 sim --traffic randperm --seed 5 --size 8 --slices 2 --format json
 same_run "ga (cut runs, proofs)"    ga --traffic brev --size 8 --slices 2 --evals 400 --threads 1 --no-db --quiet --format json
 same_run "ga paper"                 ga --algo paper --pop 6 --generations 10 --traffic bcmp --size 8 --slices 2 --threads 1 --no-db --quiet --format json
+# Open-loop runs: the fast path of sim/olnet_fast.c walks its own state.
+same_run "load: 8x8 mesh uniform to saturation" load --no-db --size 8 --traffic uniform --rates 0.1:1:0.1 --all --window 3 --quiet --format csv
+same_run "load: 8x8 torus transpose"        load --no-db --topology torus --size 8 --traffic transpose --rates 0.1:0.4:0.1 --all --window 3 --quiet --format csv
+same_run "load: 6x4 mesh, length mix, C05"  load --no-db --size 6x4 --traffic tornado --packet 1:0.5,8:0.5 --vc-rule dateline --arb C05 --rates 0.2:1:0.4 --all --window 3 --quiet --format csv
+same_run "load: 1-flit FIFOs, 4 VCs, hotspot" load --no-db --size 6 --buffer 1 --vcs 4 --traffic uniform --hotspot 0:0.2 --rates 0.1:0.5:0.2 --all --window 3 --quiet --format csv
 echo "invariants.sh: $pass passed, $fail failed"
 [ $fail -eq 0 ]

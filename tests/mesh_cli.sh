@@ -38,6 +38,15 @@ best=$(sqlite3 "$tmp/g.db" "SELECT best_duration FROM runs WHERE id = 1")
 r=$($N replay --best 1 --db "$tmp/g.db" --format csv | tail -1)
 case ",$r," in *",$best,"*) ok;; *) bad "replay of a mesh run: '$r' lacks the run's duration $best";; esac
 
+# Text outputs name the mesh, and so does a saved chromosome's header.
+$N stack --topology mesh --size 4 --traffic brev --interval 8:12 | head -1 | grep -q "4x4 mesh" && ok || bad "stack text says torus"
+$N ga --topology mesh --size 4 --traffic brev --generations 3 --no-db --save-best "$tmp/m.chrom" --quiet > /dev/null
+sed -n 2p "$tmp/m.chrom" | grep -q "4x4 mesh" && ok || bad "chromosome header: $(sed -n 2p "$tmp/m.chrom")"
+$N replay --file "$tmp/m.chrom" --topology mesh --traffic brev --size 4 | head -1 | grep -q "4x4 mesh" && ok || bad "replay text says torus"
+# db best keeps the mesh's best apart from the torus's of the same traffic and size.
+$N ga --size 8 --traffic brev --slices 2 --evals 500 --db "$tmp/g.db" --quiet > /dev/null
+check "db best: one row per network" "$($N db best --db "$tmp/g.db" --format csv | tail -n +2 | wc -l)" 2
+
 # Refused.
 err=$($N sim --vc-rule any 2>&1 >/dev/null); rc=$?
 check "any-VC torus status" "$rc" 2

@@ -33,7 +33,8 @@
 #define OFF_SHIFT (OFF_MUTATION + 16)
 #define OFF_TARGET (OFF_MUTATION + 24)
 #define OFF_SIZE (OFF_MUTATION + 32 + 8)
-#define OFF_DEST (OFF_SIZE + 17 * 8 + 256) /* 17 network fields, the traffic name */
+#define OFF_HEIGHT (OFF_SIZE + 17 * 8)     /* NCK5: the last network field */
+#define OFF_DEST (OFF_SIZE + 18 * 8 + 256) /* 18 network fields, the traffic name */
 #define OFF_RNG (OFF_DEST + NODES * 8)
 #define OFF_STATE (OFF_RNG + 32)
 #define OFF_BEST_METRICS (OFF_STATE + 20 * 8 + 8)
@@ -124,20 +125,105 @@ static void expect_damaged(const uint8_t *raw, size_t n, const char *what)
     ck_assert_msg(strstr(err, "database is damaged") && strstr(err, what), "'%s' lacks '%s'", err, what);
 }
 
-START_TEST(intact_checkpoint_loads)
+/* raw (n bytes) signed, packed and loaded: the GA of raw_checkpoint, at its
+ * generation 3. */
+static ga *load_raw(const uint8_t *raw, size_t n)
 {
-    size_t n, len;
-    uint8_t *raw = raw_checkpoint(&n);
+    size_t len;
     uint8_t *b = pack(raw, n, &len);
     char err[384];
     ga *g = ga_checkpoint_load(b, len, 1, NULL, err, sizeof err);
+    free(b);
     ck_assert_msg(g != NULL, "%s", err);
     ga_progress pr;
     ga_get_progress(g, &pr);
     ck_assert_int_eq(pr.generation, 3);
-    ga_free(g);
-    free(b);
+    return g;
+}
+
+START_TEST(intact_checkpoint_loads)
+{
+    size_t n;
+    uint8_t *raw = raw_checkpoint(&n);
+    ga_free(load_raw(raw, n));
     free(raw);
+}
+END_TEST
+
+/* An NCK4 checkpoint (no height field) is still read, as a square's: the
+ * same blob without its height and with the old magic resumes into the same
+ * state. */
+START_TEST(nck4_read_as_square)
+{
+    size_t n;
+    uint8_t *raw = raw_checkpoint(&n);
+    ck_assert_mem_eq(raw, "NCK5", 4);
+    ck_assert_uint_eq(raw[OFF_HEIGHT], 0);
+    uint8_t *old = malloc(n - 8);
+    memcpy(old, raw, OFF_HEIGHT);
+    memcpy(old + OFF_HEIGHT, raw + OFF_HEIGHT + 8, n - OFF_HEIGHT - 8);
+    old[3] = '4';
+    ga *g = load_raw(old, n - 8);
+    char err[384];
+    ck_assert_int_eq(ga_get_sim_params(g)->n, N);
+    ck_assert_int_eq(ga_get_sim_params(g)->h, 0);
+    /* Saved again it is the NCK5 blob it came from. */
+    uint8_t *again;
+    size_t alen;
+    ck_assert_int_eq(ga_checkpoint_save(g, &again, &alen, err, sizeof err), 0);
+    uint64_t an = 0;
+    for (int k = 0; k < 8; k++) an |= (uint64_t)again[k] << (8 * k);
+    ck_assert_uint_eq(an, n);
+    uint8_t *araw = malloc(n);
+    uLongf dl = (uLongf)n;
+    ck_assert_int_eq(uncompress(araw, &dl, again + 8, (uLong)(alen - 8)), Z_OK);
+    /* The elapsed time differs; everything before it is the same. */
+    ck_assert_mem_eq(araw, raw, OFF_STATE + 20 * 8);
+    ck_assert_mem_eq(araw + OFF_BEST_METRICS, raw + OFF_BEST_METRICS, n - OFF_BEST_METRICS - 4);
+    free(araw);
+    free(again);
+    ga_free(g);
+    free(old);
+    free(raw);
+}
+END_TEST
+
+/* A rectangle's checkpoint carries its height: a GA on a 4x2 torus saved
+ * and loaded is the same run, with the same best signature. */
+START_TEST(rectangle_checkpoint)
+{
+    ga_params gp;
+    sim_params sp;
+    params(&gp, &sp);
+    sp.h = 2;
+    char err[384];
+    traffic *t = traffic_new_grid("brev", N, 2, 1, NULL, err, sizeof err);
+    ck_assert_msg(t != NULL, "%s", err);
+    ga *g = ga_new(&gp, &sp, t->dest, "brev", NULL, "test", "{}", NULL, err, sizeof err);
+    ck_assert_msg(g && ga_start(g, err, sizeof err) == 0, "%s", err);
+    for (int k = 0; k < 3; k++) ck_assert_int_ge(ga_step(g, err, sizeof err), 0);
+    uint8_t *blob;
+    size_t len;
+    ck_assert_int_eq(ga_checkpoint_save(g, &blob, &len, err, sizeof err), 0);
+    ga *h = ga_checkpoint_load(blob, len, 1, NULL, err, sizeof err);
+    ck_assert_msg(h != NULL, "%s", err);
+    ck_assert_int_eq(ga_get_sim_params(h)->n, N);
+    ck_assert_int_eq(ga_get_sim_params(h)->h, 2);
+    sim_metrics ma, mb;
+    uint32_t ca, cb;
+    ga_best(g, &ma, &ca);
+    ga_best(h, &mb, &cb);
+    ck_assert_uint_eq(ca, cb);
+    ck_assert_int_eq(ma.duration, mb.duration);
+    while (ga_step(g, err, sizeof err) > 0) {}
+    while (ga_step(h, err, sizeof err) > 0) {}
+    ga_best(g, &ma, &ca);
+    ga_best(h, &mb, &cb);
+    ck_assert_uint_eq(ca, cb);
+    ga_free(h);
+    ga_free(g);
+    free(blob);
+    traffic_free(t);
 }
 END_TEST
 
@@ -165,6 +251,8 @@ START_TEST(every_field_range_checked)
         { OFF_SIZE, 2000, "size" },
         { OFF_SIZE + 15 * 8, 2, "topology" },
         { OFF_SIZE + 16 * 8, 2, "vc_rule" },
+        { OFF_HEIGHT, 2000, "height" },
+        { OFF_HEIGHT, 3, "height" },                       /* odd on a torus */
         { OFF_DEST + 8 * 3, 99, "dest[3]" },               /* heap overflow in ga_effective_new */
         { OFF_DEST + 8 * 5, (uint64_t)-1, "dest[5]" },
         { OFF_STATE, 1000, "generation" },                 /* above --generations */
@@ -207,7 +295,7 @@ START_TEST(every_field_range_checked)
     expect_damaged(m, n, "magic");
     /* The previous format is not damage: it names the version to use. */
     memcpy(m, raw, n);
-    ck_assert_mem_eq(m, "NCK4", 4);
+    ck_assert_mem_eq(m, "NCK5", 4);
     m[3] = '3';
     size_t blen;
     uint8_t *b = pack(m, n, &blen);
@@ -412,6 +500,8 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, intact_checkpoint_loads);
     tcase_add_test(tc, every_field_range_checked);
+    tcase_add_test(tc, nck4_read_as_square);
+    tcase_add_test(tc, rectangle_checkpoint);
     tcase_add_test(tc, compressed_envelope_checked);
     tcase_add_test(tc, signature_checked);
     tcase_add_test(tc, chromosome_blob_genes_checked);

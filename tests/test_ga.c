@@ -20,13 +20,20 @@
 /* The golden value was computed with Python's zlib.crc32 over the encoding
  * as chrom.h documents it (4x4 torus, 3 VCs, V = 37, I[i] = 7i mod 29,
  * C[k] = 3k mod 10, Q list k = ((j + k mod 5) mod 5 for j = 0..4)). */
+/* The genes of the golden values on `nodes` nodes, 3 VCs, V = 37. */
+static sim_config *golden_genes(int nodes)
+{
+    sim_config *c = sim_config_new(nodes, 3, 0, 37);
+    for (int i = 0; i < nodes; i++) c->inject[i] = (uint16_t)(i * 7 % 29);
+    for (int k = 0; k < nodes * 5; k++) c->scheme[k] = (uint8_t)(k * 3 % 10);
+    for (int k = 0; k < nodes * 15; k++)
+        for (int j = 0; j < 5; j++) c->qorder[k * 5 + j] = (uint8_t)((j + k % 5) % 5);
+    return c;
+}
+
 START_TEST(signature_golden)
 {
-    sim_config *c = sim_config_new(16, 3, 0, 37);
-    for (int i = 0; i < 16; i++) c->inject[i] = (uint16_t)(i * 7 % 29);
-    for (int k = 0; k < 80; k++) c->scheme[k] = (uint8_t)(k * 3 % 10);
-    for (int k = 0; k < 240; k++)
-        for (int j = 0; j < 5; j++) c->qorder[k * 5 + j] = (uint8_t)((j + k % 5) % 5);
+    sim_config *c = golden_genes(16);
     ck_assert_uint_eq(chrom_encoded_size(4, 3), 1324);
     uint8_t buf[1324];
     ck_assert_uint_eq(chrom_signature(c, 4, buf), 0xf0389980u);
@@ -48,6 +55,41 @@ START_TEST(signature_golden)
     ck_assert_int_ne(chrom_decode(e, buf, sizeof buf, err, sizeof err), 0);
     ck_assert_ptr_nonnull(strstr(err, "4x4"));
     sim_config_free(c); sim_config_free(d); sim_config_free(e);
+}
+END_TEST
+
+/* A rectangle's encoding (chrom.h): byte 7 is 1 and u16 H, u16 0 follow V.
+ * The golden value was computed with Python's zlib.crc32 over those bytes
+ * (4 wide, 2 high, 3 VCs, the genes of signature_golden on 8 nodes). */
+START_TEST(signature_rectangle)
+{
+    sim_config *c = golden_genes(8);
+    ck_assert_uint_eq(chrom_grid_size(4, 2, 3), 672);
+    ck_assert_uint_eq(chrom_grid_size(4, 4, 3), chrom_encoded_size(4, 3));   /* a square has no extra bytes */
+    uint8_t buf[672];
+    ck_assert_uint_eq(chrom_signature(c, 4, buf), 0xe299205cu);
+    ck_assert_uint_eq(buf[7], 1);
+    ck_assert_uint_eq(buf[12] | buf[13] << 8, 2);
+    int w, h, vcs;
+    ck_assert_int_eq(chrom_peek(buf, sizeof buf, &w, &h, &vcs), 0);
+    ck_assert_int_eq(w, 4);
+    ck_assert_int_eq(h, 2);
+    ck_assert_int_eq(vcs, 3);
+    sim_config *d = sim_config_new(8, 3, 0, 8);
+    char err[160];
+    ck_assert_int_eq(chrom_decode_grid(d, 4, buf, sizeof buf, err, sizeof err), 0);
+    ck_assert_uint_eq(chrom_signature(d, 4, buf), 0xe299205cu);
+    /* The same node count in another shape is refused by its width. */
+    ck_assert_int_ne(chrom_decode_grid(d, 8, buf, sizeof buf, err, sizeof err), 0);
+    ck_assert_ptr_nonnull(strstr(err, "4x2"));
+    /* A shape byte other than 0 or 1, or a rectangle that names a square, is no chromosome. */
+    buf[7] = 2;
+    ck_assert_int_ne(chrom_peek(buf, sizeof buf, &w, &h, &vcs), 0);
+    buf[7] = 1;
+    buf[12] = 4;
+    ck_assert_int_ne(chrom_peek(buf, sizeof buf, &w, &h, &vcs), 0);
+    sim_config_free(c);
+    sim_config_free(d);
 }
 END_TEST
 
@@ -455,7 +497,7 @@ START_TEST(best_of_children_kept)
         ck_assert_int_eq(g->spec.depth, 0);
         int more = 1, improved = 0;
         while (more > 0) {
-            int64_t before = g->score[0], evals = g->evals, nrec = g->ncrc;
+            int64_t before = g->score[0], evals = g->evals, nrec = g->rec.ncrc;
             more = ga_step(g, err, sizeof err);
             ck_assert_msg(more >= 0, "%s", err);
             int64_t best = INT64_MAX;
@@ -466,7 +508,7 @@ START_TEST(best_of_children_kept)
                 ck_assert_int_le(g->best_score, sc);
             }
             ck_assert_int_eq(g->score[0], best < before ? best : before);
-            ck_assert_int_eq(g->evals - evals, 3 + (g->ncrc - nrec)); /* and a single-slice run per record */
+            ck_assert_int_eq(g->evals - evals, 3 + (g->rec.ncrc - nrec)); /* and a single-slice run per record */
             improved += best < before;
         }
         ck_assert_int_gt(improved, 0);
@@ -813,6 +855,62 @@ START_TEST(floor_by_hand)
 }
 END_TEST
 
+/* The floor on an 8x4 rectangle, by hand: torn sends node i to i + 4 mod 32,
+ * so (x, y) with x < 4 goes 4 hops east in its row and x >= 4 goes to
+ * (x - 4, y + 1): 4 hops west, then on to the next row.  Two 8-flit slices:
+ * 16 flits a packet.  The west link 4 -> 3 of a row carries the packets of
+ * x = 4..7 (64 flits); the first reaches it at hop 1 (from x = 4) and the
+ * one from x = 7 leaves it with the fewest links to go: on the torus 1 (one
+ * hop to y + 1, the wrap link from row 3), so 64 + 1 + 1 + 1 = 67; on the
+ * mesh row 3's packets go down 3 rows to row 0, so 64 + 1 + 3 + 1 = 69.  A
+ * line shift on 8x4 moves a row of 8 or a column of 4. */
+START_TEST(floor_and_shift_on_a_rectangle)
+{
+    sim_params sp;
+    sim_params_default(&sp);
+    sp.n = 8;
+    sp.h = 4;
+    sp.slices = 2;
+    sp.flits = 8;
+    char err[256];
+    traffic *t = traffic_new_grid("torn", 8, 4, 1, NULL, err, sizeof err);
+    ck_assert_msg(t != NULL, "%s", err);
+    ck_assert_int_eq(ga_floor(&sp, t->dest), 67);
+    sp.topo = TOPO_MESH;
+    sp.vc_rule = VCRULE_ANY;
+    ck_assert_int_eq(ga_floor(&sp, t->dest), 69);
+    traffic_free(t);
+
+    int32_t dest[32];
+    for (int i = 0; i < 32; i++) dest[i] = (i % 8 + 1) % 8 + (i / 8 + 1) % 4 * 8;   /* (x+1, y+1): all send */
+    ga_effective *e = ga_effective_new(&sp, dest);
+    ck_assert_int_eq(e->nsenders, 32);
+    ck_assert_int_eq(e->width, 8);
+    sim_config *c = sim_config_new(32, sp.vcs, 0, 8);
+    ga_space space = { .genes = GENE_ALL, .vmin = 8, .vmax = 40, .imax = 20 };
+    rng r;
+    rng_seed(&r, 3);
+    int rows = 0, cols = 0;
+    for (int k = 0; k < 200; k++) {
+        for (int i = 0; i < 32; i++) c->inject[i] = 10;
+        ga_shift_line(c, &space, e, &r);
+        int moved = 0, rowmask = 0, colmask = 0;
+        for (int i = 0; i < 32; i++)
+            if (c->inject[i] != 10) {
+                moved++;
+                rowmask |= 1 << (i / 8);
+                colmask |= 1 << (i % 8);
+            }
+        if (moved == 8 && (rowmask & (rowmask - 1)) == 0) rows++;
+        else if (moved == 4 && (colmask & (colmask - 1)) == 0) cols++;
+        else ck_abort_msg("a shift moved %d senders (rows %x, columns %x)", moved, rowmask, colmask);
+    }
+    ck_assert(rows > 50 && cols > 50);
+    sim_config_free(c);
+    ga_effective_free(e);
+}
+END_TEST
+
 /* A line shift moves every sender of one row or one column by the same
  * +-1..3 and nothing else; a mix that gives all weight to Q moves Q only. */
 START_TEST(line_shift_and_mix)
@@ -869,6 +967,8 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, signature_golden);
+    tcase_add_test(tc, signature_rectangle);
+    tcase_add_test(tc, floor_and_shift_on_a_rectangle);
     tcase_add_test(tc, parameter_checks);
     tcase_add_test(tc, name_tables_match_their_enums);
     tcase_add_test(tc, score_orders_fitness_then_key);

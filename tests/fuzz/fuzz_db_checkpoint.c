@@ -60,9 +60,9 @@ static void load_raw(const uint8_t *in, size_t n)
 
 static void decode_genes(const uint8_t *p, size_t n)
 {
-    int tn, vcs;
-    if (chrom_peek(p, n, &tn, &vcs) || tn > 64 || vcs > SIM_MAX_VCS) return;
-    sim_config *c = sim_config_new(tn * tn, vcs, 0, 1);
+    int tn, th, vcs;
+    if (chrom_peek(p, n, &tn, &th, &vcs) || tn > 64 || th > 64 || vcs > SIM_MAX_VCS) return;
+    sim_config *c = sim_config_new(tn * th, vcs, 0, 1);
     char err[256];
     if (c && chrom_decode(c, p, n, err, sizeof err) == 0 && sim_config_check(c, err, sizeof err) != 0) abort();
     sim_config_free(c);

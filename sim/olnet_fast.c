@@ -1,0 +1,328 @@
+/* The open-loop network's fast path (see olnet.h): the reference path's
+ * cycle (olnet.c) with the work proportional to the flits that move.
+ *
+ * Why each piece gives the reference's run exactly:
+ *  - `dfull` holds, per router, the output VCs whose downstream FIFO is
+ *    full.  It changes only while moves are applied (a push fills a FIFO,
+ *    a pop empties a slot of a full one), so during the decisions it is the
+ *    start-of-cycle state the reference compares counts against, and a
+ *    port's ready VCs are its live VCs minus dfull: no count is read.
+ *  - A header's output port is the X port of its packet's route until the
+ *    router's column is the destination's, then the Y port (olroute), which
+ *    is what route_grid_port gives at every router of a dimension-order
+ *    route; its VC follows route_next's dateline rule, read from per-router
+ *    dateline bits.
+ *  - VC selection is a state machine on a port's byte (scheme * V + last
+ *    grant): one table look-up gives the next state and so the VC.
+ *  - Only nodes with queued packets (srcm) are asked whether they inject.
+ *  - Moves are recorded in the reference's order (router, then port) and
+ *    applied in its order (pops, pushes, injections), so the packets that
+ *    finish are listed in the same order too. */
+#include "sim/olnet_internal.h"
+
+/* Everything below is inlined into one step function per instantiation
+ * (olnet_step_fast), so that V and B are constants in the common one. */
+#define HOT static inline __attribute__((always_inline))
+
+/* The network's arrays and sizes as locals: copied once a cycle, they stay
+ * in registers, where through `n` every byte store would make the compiler
+ * read the pointers again. */
+typedef struct {
+    uint32_t *buf;
+    uint8_t *head, *cnt, *pstate, *qst;
+    int8_t *route, *holder, *req_d, *req_c;
+    uint64_t *reqm, *livem, *dfull;
+    const int32_t *nbr, *x;
+    const olroute *prt;
+    const uint8_t *dl, *lport, *lvc, *pnext, *psvc;
+    int V, B, NF, any, on_link;
+    qsel_update q_update;
+} fview;
+
+static fview view_of(olnet *n)
+{
+    return (fview){ .buf = n->buf, .head = n->head, .cnt = n->cnt, .pstate = n->pstate, .qst = n->qst,
+                    .route = n->route, .holder = n->holder, .req_d = n->req_d, .req_c = n->req_c,
+                    .reqm = n->reqm, .livem = n->livem, .dfull = n->dfull, .nbr = n->nbr,
+                    .x = n->x, .prt = n->prt, .dl = n->dl, .lport = n->lport, .lvc = n->lvc,
+                    .pnext = n->pnext, .psvc = n->psvc, .V = n->V, .B = n->B, .NF = n->NF,
+                    .any = n->p.vc_rule == VCRULE_ANY, .on_link = n->p.rp.dateline == DATELINE_ON_LINK,
+                    .q_update = n->p.q_update };
+}
+
+/* The header fl is new at the head of FIFO f (local index `local` of router
+ * `node`): it asks for its output from now on. */
+HOT void route_header(const fview *v, int node, size_t f, int local, uint32_t fl)
+{
+    const olroute *r = &v->prt[FL_ID(fl)];
+    int x = v->x[node];
+    int d = x != r->col ? r->px : node - x != r->row ? r->py : PORT_P;
+    v->req_d[f] = (int8_t)d;
+    if (v->any) {
+        v->req_c[f] = -1;
+    } else {
+        int port = v->lport[local], up;
+        if (v->on_link) up = d != PORT_P && (v->dl[node] >> d & 1);
+        else up = port != PORT_P && (v->dl[node] >> (4 + port) & 1);
+        v->req_c[f] = (int8_t)(v->lvc[local] + up);
+    }
+    v->reqm[node] |= 1ull << local;
+}
+
+/* Output VC o (local) of router `node` grants one of the requests in cand
+ * (local FIFO bits): the first direction of its order that requests, that
+ * direction's lowest VC (the reference's arbitrate). */
+HOT int grant(const fview *v, int node, int o, uint64_t cand)
+{
+    const int V = v->V;
+    size_t base = (size_t)node * (size_t)v->NF;
+    int win = __builtin_ctzll(cand);
+    if (cand & (cand - 1)) {
+        unsigned dirs = 0;
+        for (uint64_t m = cand; m; m &= m - 1) dirs |= 1u << v->lport[__builtin_ctzll(m)];
+        uint8_t *order = v->qst + (base + (size_t)o) * NPORTS;
+        int pos = 0;
+        while (!(dirs >> order[pos] & 1)) pos++;
+        int wp = order[pos];
+        qsel_update_order(order, pos, v->q_update);
+        win = __builtin_ctzll(cand & (((1ull << V) - 1) << (wp * V)));
+    } else {
+        uint8_t *order = v->qst + (base + (size_t)o) * NPORTS;
+        int wp = v->lport[win], pos = 0;
+        while (order[pos] != wp) pos++;
+        qsel_update_order(order, pos, v->q_update);
+    }
+    v->holder[base + (size_t)o] = (int8_t)win;
+    v->route[base + (size_t)win] = (int8_t)o;
+    v->reqm[node] &= ~(1ull << win);
+    v->livem[node] |= 1ull << o;
+    return win;
+}
+
+/* Step 1 at one router: under the dateline rule each waiting header asks
+ * for one output VC; under the any-VC rule the free VCs of each port grant
+ * in ascending order among the requests for the port. */
+HOT void select_queues(const fview *v, int node)
+{
+    const int V = v->V;
+    size_t base = (size_t)node * (size_t)v->NF;
+    uint64_t left = v->reqm[node];
+    while (left) {
+        int f0 = __builtin_ctzll(left);
+        int d = v->req_d[base + (size_t)f0], c = v->req_c[base + (size_t)f0];
+        uint64_t cand = 1ull << f0;
+        for (uint64_t m = left & (left - 1); m; m &= m - 1) {
+            int f = __builtin_ctzll(m);
+            if (v->req_d[base + (size_t)f] == d && v->req_c[base + (size_t)f] == c) cand |= 1ull << f;
+        }
+        left &= ~cand;
+        if (!v->any) {
+            if (v->holder[base + (size_t)(d * V + c)] < 0) grant(v, node, d * V + c, cand);
+            continue;
+        }
+        for (int k = 0; k < V && cand; k++)
+            if (v->holder[base + (size_t)(d * V + k)] < 0) cand &= ~(1ull << grant(v, node, d * V + k, cand));
+    }
+}
+
+/* Steps 1 and 2 at every router with flits: the moves of the cycle. */
+HOT int decide_moves(olnet *n, const fview *v)
+{
+    const int V = v->V, NF = v->NF, nodes = n->nodes;
+    const uint64_t vmask = (1ull << V) - 1;
+    olmove *mv = n->mv;
+    int nmv = 0;
+    for (int i = 0; i < nodes; i++) {
+        /* A FIFO with flits has a header waiting at its head (reqm) or
+         * holds an output VC that is live: no flits, nothing to do. */
+        if (v->reqm[i]) select_queues(v, i);
+        else if (!v->livem[i]) continue;
+        uint64_t live = v->livem[i] & ~v->dfull[i];
+        int32_t base = i * NF;
+        while (live) {
+            int d = v->lport[__builtin_ctzll(live)];
+            unsigned ready = (unsigned)((live >> (d * V)) & vmask);
+            live &= ~(vmask << (d * V));
+            int port = i * NPORTS + d;
+            int st = v->pnext[((unsigned)v->pstate[port] << V) | ready];
+            v->pstate[port] = (uint8_t)st;
+            int32_t o = base + d * V + v->psvc[st];
+            mv[nmv++] = (olmove){ base + v->holder[o], o, i, v->nbr[port] };
+        }
+    }
+    return nmv;
+}
+/* Step 3: the nodes that inject a flit this cycle, against the P FIFOs as
+ * they were at its start (the reference's decide_injections). */
+HOT int decide_injections(olnet *n, const fview *v, int64_t t)
+{
+    const int V = v->V, B = v->B;
+    int ninj = 0;
+    for (int w = 0; w < (n->nodes + 63) / 64; w++)
+        for (uint64_t m = n->srcm[w]; m; m &= m - 1) {
+            int i = w * 64 + __builtin_ctzll(m);
+            olsource *s = &n->src[i];
+            if (n->pk[s->id[s->head]].t_gen > t) continue;
+            size_t pf = ((size_t)i * NPORTS + PORT_P) * (size_t)V;
+            if (s->seq == 0) {
+                int c = -1;
+                if (n->p.vc_rule == VCRULE_DATELINE) {
+                    if (n->cnt[pf] < B) c = 0;
+                } else {
+                    for (int k = 1; k <= V && c < 0; k++) {
+                        int v = s->last_vc + k < V ? s->last_vc + k : s->last_vc + k - V;
+                        if (n->cnt[pf + (size_t)v] < B) c = v;
+                    }
+                }
+                if (c < 0) continue;
+                s->vc = c;
+            } else if (n->cnt[pf + (size_t)s->vc] >= B) {
+                continue;
+            }
+            n->inj[ninj++] = i;
+        }
+    return ninj;
+}
+
+/* Put flit fl into FIFO f (local index `local` of router `node`). */
+HOT int push(const fview *v, int node, size_t f, int local, uint32_t fl)
+{
+    const int B = v->B;
+    int c = v->cnt[f];
+    v->buf[f * (size_t)B + (size_t)ring_slot(v->head[f], c, B)] = fl;
+    v->cnt[f] = (uint8_t)(c + 1);
+    if (c == 0) {
+        if (FL_HEAD(fl)) route_header(v, node, f, local, fl);
+        /* A FIFO that holds an output VC (mid-packet) makes it live again. */
+        int8_t r = v->route[f];
+        if (r >= 0) v->livem[node] |= 1ull << r;
+    }
+    return c + 1;
+}
+
+/* Take the head flit out of FIFO f of router `node`, sent through output VC
+ * o; returns it. */
+HOT uint32_t pop(const fview *v, int node, size_t f, int32_t o)
+{
+    const int B = v->B, NF = v->NF;
+    int h = v->head[f];
+    uint32_t x = v->buf[f * (size_t)B + (size_t)h];
+    h = ring_slot(h, 1, B);
+    v->head[f] = (uint8_t)h;
+    int left = v->cnt[f] - 1;
+    v->cnt[f] = (uint8_t)left;
+    int local = (int)(f - (size_t)node * (size_t)NF), port = v->lport[local];
+    if (left == B - 1 && port != PORT_P) {
+        /* It was full: the output VC feeding it may send again. */
+        int up = v->nbr[node * NPORTS + port];
+        v->dfull[up] &= ~(1ull << (route_opposite(port) * v->V + v->lvc[local]));
+    }
+    uint64_t obit = 1ull << (o - node * NF);
+    if (FL_TAIL(x)) {
+        v->holder[o] = -1;
+        v->route[f] = -1;
+        v->livem[node] &= ~obit;
+    } else if (!left) {
+        v->livem[node] &= ~obit;
+    }
+    if (left) {
+        uint32_t next = v->buf[f * (size_t)B + (size_t)h];
+        if (FL_HEAD(next)) route_header(v, node, f, local, next);
+    }
+    return x;
+}
+
+/* One cycle with V VCs and B-flit FIFOs. */
+HOT int64_t step(olnet *n, int64_t t, int V, int B)
+{
+    fview view = view_of(n);
+    view.V = V;
+    view.B = B;
+    const fview *v = &view;
+    const int NF = v->NF;
+    const int nmv = decide_moves(n, v), ninj = decide_injections(n, v, t);
+    olmove *mv = n->mv;
+    for (int k = 0; k < nmv; k++) mv[k].f = (int32_t)pop(v, mv[k].node, (size_t)mv[k].f, mv[k].o);
+    n->ndone = 0;
+    for (int k = 0; k < nmv; k++) {
+        uint32_t x = (uint32_t)mv[k].f;
+        int node = mv[k].node, to = mv[k].to, o_local = mv[k].o - node * NF;
+        if (to >= 0) {
+            /* The FIFO of the same VC at the neighbour's opposite input port:
+             * computed, as an array of it would be one more to keep in cache. */
+            int local = route_opposite(v->lport[o_local]) * V + v->lvc[o_local];
+            if (push(v, to, (size_t)to * (size_t)NF + (size_t)local, local, x) == B) v->dfull[node] |= 1ull << o_local;
+            continue;
+        }
+        olnet_eject(n, x, t);
+    }
+    for (int k = 0; k < ninj; k++) {
+        int i = n->inj[k];
+        olsource *s = &n->src[i];
+        int32_t id = s->id[s->head];
+        int local = PORT_P * V + s->vc;
+        if (s->seq == 0) n->pk[id].t_inj = t;
+        int len = n->pk[id].len;
+        push(v, i, (size_t)i * (size_t)NF + (size_t)local, local, FL(id, s->seq == 0, s->seq == len - 1));
+        olnet_source_sent(n, i, len);
+    }
+    return nmv + ninj;
+}
+
+#ifdef NOCSIM_CHECK
+/* The checking build (make check builds one with -DNOCSIM_CHECK): after
+ * every cycle the fast path's state is walked against what it stands for,
+ * and a run that breaks a rule aborts with the cycle, the router, the local
+ * index and the rule. */
+#include <stdio.h>
+#include <stdlib.h>
+
+static void invariant_broken(int64_t t, int i, int k, const char *rule)
+{
+    fprintf(stderr, "nocsim: open-loop invariant broken in cycle %lld at router %d, index %d: %s\n", (long long)t, i, k,
+            rule);
+    abort();
+}
+
+static void check_invariants(const olnet *n, int64_t t)
+{
+    const int V = n->V, B = n->B, NF = n->NF;
+    int64_t flits = 0;
+    for (int i = 0; i < n->nodes; i++) {
+        const size_t base = (size_t)i * (size_t)NF;
+        if ((n->reqm[i] | n->livem[i] | n->dfull[i]) >> NF) invariant_broken(t, i, -1, "a mask bit beyond the local indices");
+        for (int l = 0; l < NF; l++) {
+            /* FIFO l of router i: its flits, its request, its output VC. */
+            const size_t f = base + (size_t)l;
+            const int c = n->cnt[f], r = n->route[f], waits = (int)(n->reqm[i] >> l & 1);
+            const int live = r >= 0 && (n->livem[i] >> r & 1);
+            flits += c;
+            if (c > B) invariant_broken(t, i, l, "a FIFO holds more than B flits");
+            if (waits && r >= 0) invariant_broken(t, i, l, "a FIFO both waits for an output VC (reqm) and holds one");
+            if (r >= 0 && n->holder[base + (size_t)r] != l) invariant_broken(t, i, l, "a FIFO's output VC is held by another");
+            if ((c > 0) != (waits || live))
+                invariant_broken(t, i, l, "a FIFO is non-empty but neither in reqm nor live, or in one of them but empty");
+            if (waits && !FL_HEAD(head_flit(n, f))) invariant_broken(t, i, l, "a FIFO in reqm has no header at its head");
+            /* Output VC l of router i: its holder and its downstream FIFO. */
+            const int h = n->holder[f], d = n->lport[l];
+            if (h >= 0 && n->route[base + (size_t)h] != l) invariant_broken(t, i, l, "an output VC's holder routes elsewhere");
+            const int to = d == PORT_P ? -1 : n->nbr[i * NPORTS + d];
+            const int full = to >= 0 && n->cnt[(size_t)to * (size_t)NF + (size_t)(route_opposite(d) * V + n->lvc[l])] == B;
+            if (full != (int)(n->dfull[i] >> l & 1)) invariant_broken(t, i, l, "dfull does not match the downstream FIFO");
+        }
+        const int queued = n->src[i].count > 0;
+        if (queued != (int)(n->srcm[i / 64] >> (i % 64) & 1)) invariant_broken(t, i, -1, "srcm does not match the source queue");
+    }
+    if (flits != n->in_net) invariant_broken(t, -1, -1, "the FIFOs do not hold the flits in the network");
+}
+#endif
+
+int64_t olnet_step_fast(olnet *n, int64_t t)
+{
+    /* The defaults (model.md: three VCs of four flits). */
+    int64_t moved = n->V == 3 && n->B == 4 ? step(n, t, 3, 4) : step(n, t, n->V, n->B);
+#ifdef NOCSIM_CHECK
+    check_invariants(n, t);
+#endif
+    return moved;
+}

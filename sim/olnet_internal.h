@@ -1,0 +1,119 @@
+/* What sim/olnet.c (construction, packets, the reference path, queue
+ * selection) and sim/olnet_fast.c (the fast path) share: the network's
+ * state.  Not for other parts: olnet.h is the interface. */
+#ifndef NOCSIM_SIM_OLNET_INTERNAL_H
+#define NOCSIM_SIM_OLNET_INTERNAL_H
+
+#include "sim/olnet.h"
+
+/* A flit is its packet id and two bits: header, tail (a 1-flit packet is
+ * both), so the hot path never looks a packet up to tell. */
+#define FL(id, head, tail) (((uint32_t)(id) << 2) | (uint32_t)(head) | (uint32_t)(tail) << 1)
+#define FL_ID(f) ((int32_t)((f) >> 2))
+#define FL_HEAD(f) ((f) & 1u)
+#define FL_TAIL(f) ((f) & 2u)
+
+/* One move decided this cycle: FIFO f of router `node` sends through
+ * output VC o to router `to` (-1: ejection). */
+typedef struct {
+    int32_t f, o, node, to;
+} olmove;
+
+/* A node's source queue: a growing ring of packet ids. */
+typedef struct {
+    int32_t *id;
+    int head, count, cap;
+    int seq;          /* flits of the head packet already injected */
+    int vc;           /* the P input VC the head packet goes into */
+    int last_vc;      /* the P input VC of the previous packet (any-VC rule) */
+} olsource;
+
+/* A packet's route, fixed at its source: dimension order travels X in one
+ * direction until the column is the destination's, then Y in one direction
+ * (a tie is resolved once, and every later offset is shorter than half a
+ * ring), so the port at any router is one of two (fast path). */
+typedef struct {
+    int32_t col;      /* destination's x */
+    int32_t row;      /* destination's y * w */
+    int8_t px, py;    /* the X port and the Y port of the route (P if none) */
+} olroute;
+
+struct olnet {
+    olnet_params p;
+    int w, h, nodes, V, B, NF;
+    size_t bytes;
+    /* Input FIFOs, f = node * NF + port * V + vc. */
+    uint32_t *buf;
+    uint8_t *head, *cnt;
+    int8_t *route;        /* held output VC (local d * V + c), -1 */
+    int8_t *req_d, *req_c;/* the head header's request: port, VC (-1: any VC) */
+    uint64_t *reqm;       /* per router: local FIFOs whose head header waits */
+    uint64_t *livem;      /* per router: held output VCs whose holding FIFO has a flit
+                             (fast path only) */
+    int32_t *rflits;      /* per router: flits in its input FIFOs */
+    /* Output VCs, o = node * NF + d * V + c. */
+    int8_t *holder;       /* local FIFO holding it, -1 */
+    int32_t *down;        /* downstream FIFO, -1 for P and missing mesh links */
+    int32_t *nbr;         /* per router and port d < P: the neighbour, -1 */
+    uint8_t *qst;         /* queue-selection orders, NPORTS bytes each */
+    /* Output ports, node * NPORTS + d. */
+    olsource *src;
+    int32_t *inj;         /* this cycle's injecting nodes */
+    olmove *mv;
+    int nmv, ninj;
+    /* Packets. */
+    olnet_packet *pk;
+    int32_t pk_cap, pk_next;
+    int32_t *freeids;
+    int32_t nfree;
+    int64_t alive, in_net;
+    int32_t *done;
+    int ndone;
+    /* Fast path only. */
+    olroute *prt;         /* per packet id (grows with pk) */
+    int32_t *x;           /* per router: its x */
+    uint8_t *dl;          /* per router: bit d, the link out of port d is a dateline;
+                             bit 4 + p, the link into port p is */
+    uint64_t *dfull;      /* per router: output VCs whose downstream FIFO is full */
+    uint8_t *pstate;      /* per output port: scheme * V + VC granted last (both paths) */
+    uint8_t *pnext;       /* pnext[(state << V) | ready]: the state after a grant */
+    uint64_t *srcm;       /* nodes whose source queue is not empty, a bit each */
+    uint8_t psvc[VCSEL_NSCHEMES * SIM_MAX_VCS];        /* state -> the VC it granted */
+    uint8_t lport[NPORTS * SIM_MAX_VCS], lvc[NPORTS * SIM_MAX_VCS]; /* local index -> port, VC */
+};
+
+static inline uint32_t head_flit(const olnet *n, size_t f) { return n->buf[f * (size_t)n->B + n->head[f]]; }
+
+/* Slot k of a ring of B slots starting at h (k < B): no division. */
+static inline int ring_slot(int h, int k, int B) { return h + k < B ? h + k : h + k - B; }
+
+/* Flit x reached its destination's P output in cycle t: a tail finishes
+ * its packet, which joins the cycle's done list. */
+static inline void olnet_eject(olnet *n, uint32_t x, int64_t t)
+{
+    n->in_net--;
+    if (FL_TAIL(x)) {
+        n->pk[FL_ID(x)].t_done = t;
+        n->done[n->ndone++] = FL_ID(x);
+    }
+}
+
+/* Node i's source put the next flit of its head packet (len flits) into
+ * the network: after the tail, the next packet comes up. */
+static inline void olnet_source_sent(olnet *n, int i, int len)
+{
+    olsource *s = &n->src[i];
+    n->in_net++;
+    if (++s->seq == len) {
+        s->seq = 0;
+        s->last_vc = s->vc;
+        s->head = s->head + 1 < s->cap ? s->head + 1 : 0;
+        if (--s->count == 0) n->srcm[i / 64] &= ~(1ull << (i % 64));
+    }
+}
+
+/* The fast path's olnet_step: applies the cycle's moves and injections and
+ * returns the flits moved. */
+int64_t olnet_step_fast(olnet *n, int64_t t);
+
+#endif
