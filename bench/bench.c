@@ -74,7 +74,7 @@ static sim *make_sim(const char *spec, int n, int slices, traffic **tp)
     sim_params_default(&p);
     p.n = n;
     p.slices = slices;
-    sim *s = sim_new(&p, t->dest, err, sizeof err);
+    sim *s = sim_new(&p, t->dest, NULL, err, sizeof err);
     if (!s) die(err);
     *tp = t;
     return s;

@@ -6,6 +6,7 @@
 
 #include "cc/paths.h"
 #include "cc/problem.h"
+#include "util/fault.h"
 
 #define CC_MAX_BOUNDS 10
 /* Exhaustive cut search (every subset) up to this many nodes. */
@@ -31,6 +32,7 @@ typedef struct {
 /* Every bound of pb into *out.  The paths matter: the first-/last-hop bounds
  * use the allowed routes (minimal, or longer with --nonminimal).  CC_OK, or
  * CC_ENOMEM. */
+NOCSIM_MUST_USE
 int cc_bounds_compute(const cc_problem *pb, const cc_paths *paths, cc_bounds *out);
 
 #endif

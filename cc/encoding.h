@@ -13,6 +13,7 @@
 
 #include "cc/paths.h"
 #include "cc/problem.h"
+#include "util/fault.h"
 #include "util/rng.h"
 #include "cc/schedule.h"
 
@@ -34,10 +35,12 @@ typedef struct cc_enc cc_enc;
  * (paper 000: "WH AAB can be served best by SF-oriented HGSA"). */
 /* *out is the new encoding (free with cc_enc_free; pb and paths must outlive
  * it), or NULL: CC_EINPUT when a scatter message has no route, CC_ENOMEM. */
+NOCSIM_MUST_USE
 int cc_enc_new(const cc_problem *pb, const cc_paths *paths, int steps, bool neighbour_only, cc_enc **out, char *err, size_t errlen);
 void cc_enc_free(cc_enc *e);
 /* A second encoding of the same problem, paths, S and mode (its own scratch
  * space, so two threads can evaluate at once).  CC_OK or CC_ENOMEM. */
+NOCSIM_MUST_USE
 int cc_enc_clone(const cc_enc *e, cc_enc **out, char *err, size_t errlen);
 
 int cc_enc_nvar(const cc_enc *e);
@@ -58,6 +61,7 @@ void cc_enc_mutate(cc_enc *e, int *x, rng *r);
 void cc_enc_mutate_n(cc_enc *e, int *x, rng *r, int maxmoves);
 /* Turn x, evaluated last by cc_enc_eval, into a schedule (appends to out).
  * CC_OK, or CC_ENOMEM. */
+NOCSIM_MUST_USE
 int cc_enc_decode(cc_enc *e, const int *x, cc_schedule *out);
 /* The target step count S it was built for. */
 int cc_enc_steps(const cc_enc *e);

@@ -20,7 +20,10 @@
 
 #include <stddef.h>
 
-enum { CC_OK = 0, CC_EINPUT = -1, CC_ENOMEM = -2 };
+#include "util/fault.h"
+
+/* The codes are util/fault.h's kinds, negated: fault_of(rc) is the kind. */
+enum { CC_OK = 0, CC_EINPUT = -FAULT_INPUT, CC_ENOMEM = -FAULT_RESOURCE };
 
 /* Size limits (see above).  4096 nodes is hypercube:12 and ring:4096; the
  * byte limit keeps a mistyped size from taking the machine's memory. */

@@ -14,6 +14,7 @@
 #define NOCSIM_CC_EXACT_H
 
 #include "cc/search.h"
+#include "util/fault.h"
 
 typedef enum {
     CC_EXACT_OPTIMAL,      /* a schedule of S steps, and the solver proved S-1 impossible (or S is the lower bound) */
@@ -49,11 +50,13 @@ typedef struct {
  * *sat is 1 (then *out is a verified schedule the caller frees), 0
  * (impossible) or -1 (time ran out).  CC_OK, CC_ENOMEM, or CC_EINTERNAL if a
  * solver model fails verification. */
+NOCSIM_MUST_USE
 int cc_exact_solve(const cc_problem *pb, const cc_paths *paths, int S, bool hop1, double seconds, int *sat, cc_schedule **out,
                    long *vars, long *clauses, char *err, size_t errlen);
 
 /* Improve or prove best (a search result, found or not; replaced by a shorter
  * schedule when the solver finds one) into *res.  Codes as cc_exact_solve. */
+NOCSIM_MUST_USE
 int cc_exact_improve(const cc_problem *pb, const cc_paths *paths, const cc_exact_params *ep, cc_search_result *best,
                      cc_exact_result *res, char *err, size_t errlen);
 

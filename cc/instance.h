@@ -9,6 +9,7 @@
 #include "cc/bounds.h"
 #include "cc/paths.h"
 #include "cc/problem.h"
+#include "util/fault.h"
 
 #define CC_MAX_FAULTS 64
 #define CC_UNSET (-1)
@@ -31,6 +32,7 @@ cc_desc cc_desc_empty(void);
 
 /* Fill what file leaves unset from flags; a field both give must agree
  * (faults: the same set).  CC_EINPUT naming the field and both values. */
+NOCSIM_MUST_USE
 int cc_desc_merge(cc_desc *file, const cc_desc *flags, char *err, size_t errlen);
 
 typedef struct {
@@ -44,6 +46,7 @@ typedef struct {
  * pair) and bounds; unset fields take their defaults (WH, all-port, minimal
  * routes).  *out (free with cc_instance_free) or NULL: CC_EINPUT for a bad or
  * missing field or a size over a limit, CC_ENOMEM. */
+NOCSIM_MUST_USE
 int cc_instance_new(const cc_desc *d, int max_paths, cc_instance **out, char *err, size_t errlen);
 void cc_instance_free(cc_instance *in);
 

@@ -6,6 +6,7 @@
 #define NOCSIM_CC_PATHS_H
 
 #include "cc/topology.h"
+#include "util/fault.h"
 
 typedef struct cc_paths {
     const cc_topo *t;
@@ -36,10 +37,12 @@ typedef struct cc_paths {
  * cc_paths_free; it points to t, which must outlive it), or NULL: CC_EINPUT
  * when the table would exceed CC_MAX_BYTES (the minimal routes are counted
  * before any is stored; longer ones are checked as they are found), CC_ENOMEM. */
+NOCSIM_MUST_USE
 int cc_paths_new(const cc_topo *t, int extra, int cap, cc_paths **out, char *err, size_t errlen);
 /* The same for the pairs (s, d) with src[s] and dst[d] only (NULL: every
  * node); the other pairs have no route in the table.  A problem's table
  * needs only the pairs its transfers can use (cc_instance_new). */
+NOCSIM_MUST_USE
 int cc_paths_new_for(const cc_topo *t, int extra, int cap, const bool *src, const bool *dst, cc_paths **out, char *err,
                      size_t errlen);
 void cc_paths_free(cc_paths *p);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "cc/topology.h"
+#include "util/fault.h"
 
 typedef enum { CC_OAB, CC_OAS, CC_AAB, CC_AAS, CC_MNB, CC_MNS } cc_kind;
 typedef enum { CC_WH, CC_SF } cc_switching;
@@ -43,6 +44,7 @@ typedef struct cc_problem {
  * problem (free with cc_problem_free), or NULL: CC_EINPUT for an unknown name,
  * a root/senders/receivers given to a kind that has none, or a CC without
  * messages; CC_ENOMEM. */
+NOCSIM_MUST_USE
 int cc_problem_new(const cc_topo *t, const cc_problem_def *def, cc_problem **out, char *err, size_t errlen);
 void cc_problem_free(cc_problem *pb);
 /* Kind / switching by name (e.g. "aab", "wh"), or -1. */

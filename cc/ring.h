@@ -16,6 +16,7 @@
 #include "cc/paths.h"
 #include "cc/problem.h"
 #include "cc/schedule.h"
+#include "util/fault.h"
 
 /* Nodes the cycle search may expand before giving up. */
 #define CC_RING_EXPANSIONS 2000000L
@@ -26,6 +27,7 @@
  * free out-channels) and build the ring schedule.  CC_OK with *out the
  * schedule (caller frees), or *out NULL when the problem does not qualify or
  * no cycle was found; CC_ENOMEM. */
+NOCSIM_MUST_USE
 int cc_ring_schedule(const cc_problem *pb, const cc_paths *paths, long max_expand, cc_schedule **out, char *err, size_t errlen);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "cc/problem.h"
+#include "util/fault.h"
 
 typedef struct {
     int step;      /* step in which it starts (SF: hop i happens in step+i) */
@@ -23,9 +24,11 @@ typedef struct cc_schedule {
     int *pool;
 } cc_schedule;
 
+NOCSIM_MUST_USE
 cc_schedule *cc_schedule_new(void);
 void cc_schedule_free(cc_schedule *s);
 /* Append a transfer (nodes are copied).  CC_OK, or CC_ENOMEM. */
+NOCSIM_MUST_USE
 int cc_schedule_add(cc_schedule *s, int step, int origin, int nnodes, const int *nodes);
 static inline const int *cc_schedule_nodes(const cc_schedule *s, int i) { return s->pool + s->tr[i].off; }
 /* Steps used: last step touched + 1 (SF counts every hop). */
@@ -40,9 +43,11 @@ void cc_schedule_write_text(FILE *f, const cc_schedule *s, const cc_problem *pb)
  * spec, faults, cc, switching, ports, nonminimal, root or senders/receivers),
  * "steps" and the steps' transfers.  cc/schedfile.h reads it back.  NULL:
  * out of memory. */
+NOCSIM_MUST_USE
 json_t *cc_schedule_json(const cc_schedule *s, const cc_problem *pb);
 /* That object written to f, indented, with a newline: 0, or -1 when out of
  * memory or the write fails. */
+NOCSIM_MUST_USE
 int cc_schedule_write_json(FILE *f, const cc_schedule *s, const cc_problem *pb);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "cc/algo.h"
 #include "cc/verify.h"
+#include "util/fault.h"
 
 /* Ranges the front end enforces (and the defaults below fall in). */
 #define CC_BUDGET_MAX 2000000000L
@@ -67,6 +68,7 @@ typedef struct {
  * route; CC_ENOMEM; -3 (CC_EINTERNAL) if the verifier rejects a schedule the
  * search believed valid. */
 #define CC_EINTERNAL (-3)
+NOCSIM_MUST_USE
 int cc_search(const cc_problem *pb, const cc_paths *paths, const cc_search_params *sp,
               cc_search_result *res, char *err, size_t errlen);
 void cc_search_result_clear(cc_search_result *res);
@@ -85,6 +87,7 @@ typedef void (*cc_run_cb)(void *ctx, int run, uint64_t seed, const cc_search_res
 /* runs runs of sp (seed sp->seed + i) into *out; bound is what "reached"
  * compares with.  cb may be NULL.  Codes as cc_search (out->best is then
  * cleared). */
+NOCSIM_MUST_USE
 int cc_search_series(const cc_problem *pb, const cc_paths *paths, const cc_search_params *sp, int runs, int bound,
                      cc_run_cb cb, void *ctx, cc_series *out, char *err, size_t errlen);
 

@@ -6,6 +6,7 @@
 
 #include "cc/problem.h"
 #include "cc/schedule.h"
+#include "util/fault.h"
 
 typedef enum {
     CC_VERR_BROKEN_PATH,   /* consecutive path nodes not joined by a working channel */
@@ -32,6 +33,7 @@ typedef struct {
 
 /* Check s against pb into *res (res->ok says whether it is valid).  CC_OK,
  * or CC_ENOMEM. */
+NOCSIM_MUST_USE
 int cc_verify(const cc_problem *pb, const cc_schedule *s, cc_verify_result *res);
 
 #endif

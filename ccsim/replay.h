@@ -77,6 +77,7 @@ typedef struct {
  * 1..CCSIM_MAX_FLITS, a path step with no channel, packets that block each
  * other for ever (steps mode), or a broadcast sender that never receives its
  * message (overlap mode) — each named in err; CC_ENOMEM. */
+NOCSIM_MUST_USE
 int ccsim_replay(const cc_problem *pb, const cc_schedule *s, int flits, ccsim_mode mode, ccsim_result *res,
                  char *err, size_t errlen);
 

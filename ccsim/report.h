@@ -22,6 +22,7 @@ typedef struct {
 
 /* Replay s in both modes with packets of flits flits; ts < 0 takes the
  * default above.  CC_OK, or the codes of ccsim_replay. */
+NOCSIM_MUST_USE
 int ccsim_report_new(const cc_problem *pb, const cc_schedule *s, int flits, int64_t ts, ccsim_report *out,
                      char *err, size_t errlen);
 

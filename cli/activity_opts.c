@@ -63,12 +63,13 @@ int activity_opts_write(const char *cmd, const activity_opts *ao, const sim_para
     char err[512];
     sim_params rp = *p;
     rp.reference_only = 1; /* the recorder lives in the reference loop: no fast engine to build */
-    sim *s = sim_new(&rp, dest, err, sizeof err);
+    fault_kind kind = FAULT_RESOURCE;
+    sim *s = sim_new(&rp, dest, &kind, err, sizeof err);
     sim_activity *a = sim_activity_new(links);
     int rc = EXIT_OK;
     if (!s || !a) {
         fprintf(stderr, "nocsim %s: --activity: %s\n", cmd, s ? "out of memory" : err);
-        rc = EXIT_FAIL;
+        rc = cli_fault_status(s ? FAULT_RESOURCE : kind);
         goto out;
     }
     sim_metrics m;
@@ -96,7 +97,7 @@ int activity_opts_write(const char *cmd, const activity_opts *ao, const sim_para
     int vr = viz_act_write_png(a, rows, p->slices, &draw, ao->path, err, sizeof err);
     if (vr != VIZ_OK) {
         fprintf(stderr, "nocsim %s: --activity: %s\n", cmd, err);
-        rc = vr == VIZ_BADINPUT ? EXIT_USAGE : EXIT_FAIL;
+        rc = cli_fault_status((fault_kind)vr);   /* VIZ_* are the kinds */
     }
 out:
     sim_activity_free(a);

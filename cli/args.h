@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util/fault.h"
 #include "util/json.h"
 
 /* Output formats shared by all commands. */
@@ -17,14 +18,18 @@ typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV } out_format;
  * value, no spaces, overflow caught); on failure print e.g.
  * "nocsim CMD: --flag: 'value' is out of range (allowed: [lo, hi])" and return
  * false.  Values in messages are escaped (util/quote.h). */
+NOCSIM_MUST_USE
 bool arg_int(const char *cmd, const char *flag, const char *s, long lo, long hi, long *out);
 /* Parse a double in [lo, hi]. */
+NOCSIM_MUST_USE
 bool arg_double(const char *cmd, const char *flag, const char *s, double lo, double hi, double *out);
 /* Parse "A:B" (or a single "A", meaning A:A) with lo <= A <= B <= hi. */
+NOCSIM_MUST_USE
 bool arg_range(const char *cmd, const char *flag, const char *s, long lo, long hi, long *a, long *b);
 /* A comma-separated list of distinct names from names[0..n-1] ("A,B"), into
  * picked[0..*count-1] (picked has room for n).  Empty elements ("A,,B", "A,",
  * "") and repeats are refused with a message; returns false then. */
+NOCSIM_MUST_USE
 bool arg_name_list(const char *cmd, const char *flag, const char *s, const char *const *names, int n, int *picked,
                    int *count);
 /* Parse a grid size: "N" (w = h = N) or "WxH", each side in [lo, hi].  A
@@ -33,8 +38,10 @@ bool arg_name_list(const char *cmd, const char *flag, const char *s, const char 
  * The library decides what else a network needs (even sides, a minimum). */
 bool arg_size(const char *cmd, const char *flag, const char *s, long lo, long hi, int *w, int *h);
 /* Parse text|json|csv. */
+NOCSIM_MUST_USE
 bool arg_format(const char *cmd, const char *s, out_format *out);
 /* Pick one of names[0..n-1]; prints the allowed names on failure. */
+NOCSIM_MUST_USE
 bool arg_choice(const char *cmd, const char *flag, const char *s, const char *const *names, int n, int *out);
 /* Print "nocsim CMD: unknown option 'X' (see nocsim CMD --help)". */
 void arg_unknown(const char *cmd, const char *opt);
@@ -130,6 +137,7 @@ typedef struct {
 /* cli_parse's result when -h or --help was given (nothing is printed). */
 #define CLI_HELP (-1)
 /* Parses argv[1..argc-1]: EXIT_OK, CLI_HELP, or EXIT_USAGE after a message. */
+NOCSIM_MUST_USE
 int cli_parse(const cli_spec *spec, int argc, char **argv);
 /* The option list of --help: headings, then a line per option, GNU style
  * ("  -s, --seed X   text", "      --size N   text"), then -h, --help. */
@@ -147,10 +155,12 @@ void cli_csv_field(FILE *f, const char *s);
  * or by "rows": v (an array).  schema is the command ("sim", "db runs",
  * "cc bounds"); blanks become '-'.  Takes v; NULL when v is NULL or out of
  * memory. */
+NOCSIM_MUST_USE
 json_t *cli_json_doc(const char *schema, json_t *v);
 /* Print cli_json_doc(schema, v) on stdout as one line (schema NULL: cmd).
  * EXIT_OK, or EXIT_FAIL after "nocsim CMD: out of memory" when v is NULL (a
  * builder that failed) or the library fails. */
+NOCSIM_MUST_USE
 int cli_json_out(const char *cmd, const char *schema, json_t *v);
 
 #endif

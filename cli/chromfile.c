@@ -56,7 +56,7 @@ int chromfile_read(sim_config *c, int n, FILE *f, const char *name, char *err, s
     }
     if (kind <= 0) return kind;
     uint8_t *scratch = malloc(chrom_grid_size(n, c->nodes / n, c->vcs));
-    if (!scratch) return snprintf(err, errlen, "out of memory"), -1;
+    if (!scratch) return snprintf(err, errlen, "out of memory"), -FAULT_RESOURCE;
     uint32_t crc = chrom_signature(c, n, scratch);
     free(scratch);
     if (crc == h.signature) return 0;

@@ -7,21 +7,34 @@
 
 #include "cli/args.h"
 #include "cli/status.h"
+#include "util/fault.h"
 
 /* `nocsim ga`'s own option table (cmd_ga.c), which `nocsim sweep` passes on. */
 extern const cli_opt ga_cli_table[];
 
+NOCSIM_MUST_USE
 int cmd_sim(int argc, char **argv);
+NOCSIM_MUST_USE
 int cmd_stack(int argc, char **argv);
+NOCSIM_MUST_USE
 int cmd_ga(int argc, char **argv);
+NOCSIM_MUST_USE
 int cmd_replay(int argc, char **argv);
+NOCSIM_MUST_USE
 int cmd_export(int argc, char **argv);
+NOCSIM_MUST_USE
 int cmd_extrapolate(int argc, char **argv);
+NOCSIM_MUST_USE
 int cmd_post_stack(int argc, char **argv);
+NOCSIM_MUST_USE
 int cmd_db(int argc, char **argv);
+NOCSIM_MUST_USE
 int cmd_cc(int argc, char **argv);
+NOCSIM_MUST_USE
 int cmd_plot(int argc, char **argv);
+NOCSIM_MUST_USE
 int cmd_sweep(int argc, char **argv);
+NOCSIM_MUST_USE
 int cmd_load(int argc, char **argv);
 
 #endif

@@ -136,7 +136,7 @@ static void usage(FILE *f)
 /* The exit status of a cc error code. */
 static int exit_of(int rc)
 {
-    return rc == CC_OK ? EXIT_OK : rc == CC_EINPUT ? EXIT_USAGE : EXIT_FAIL;
+    return rc == CC_OK ? EXIT_OK : cli_fault_status(fault_of(rc));
 }
 
 static int fail_msg(int rc, const char *err)
@@ -274,14 +274,16 @@ static json_t *problem_json(const cc_instance *in, bool all)
     return o;
 }
 
-static void print_bounds(const cc_opts *o, const cc_instance *in)
+/* The printers return EXIT_OK, or EXIT_FAIL when the JSON document could
+ * not be built (cli_json_out said so). */
+static int print_bounds(const cc_opts *o, const cc_instance *in)
 {
     const cc_bounds *b = &in->bounds;
     if (o->fmt == FMT_JSON) {
         json_t *j = problem_json(in, false);
         if (j && (json_object_set_new(j, "bound", json_integer(b->best)) ||
                   json_object_set_new(j, "bounds", bounds_json(b)))) { json_decref(j); j = NULL; }
-        cli_json_out("cc", "cc bounds", j);
+        return cli_json_out("cc", "cc bounds", j);
     } else if (o->fmt == FMT_CSV) {
         printf("bound,value,binds,why\n");
         for (int i = 0; i < b->n; i++) {
@@ -295,6 +297,7 @@ static void print_bounds(const cc_opts *o, const cc_instance *in)
             printf("  %-12s %4d%s  %s\n", b->b[i].name, b->b[i].value, b->b[i].value == b->best ? " *" : "  ", b->b[i].why);
         printf("lower bound: %d steps (binding: %s)\n", b->best, b->b[b->binding].name);
     }
+    return EXIT_OK;
 }
 
 static int do_bounds(const cc_opts *o)
@@ -303,12 +306,12 @@ static int do_bounds(const cc_opts *o)
     cc_instance *in;
     int rc = cc_instance_new(&o->desc, o->max_paths, &in, err, sizeof err);
     if (rc != CC_OK) return fail_msg(rc, err);
-    print_bounds(o, in);
+    int status = print_bounds(o, in);
     cc_instance_free(in);
-    return flush_stdout(EXIT_OK);
+    return flush_stdout(status);
 }
 
-static void print_verify(const cc_opts *o, const cc_instance *in, const cc_verify_result *vr, bool too_long)
+static int print_verify(const cc_opts *o, const cc_instance *in, const cc_verify_result *vr, bool too_long)
 {
     if (o->fmt == FMT_JSON) {
         json_t *j = json_pack("{s:b, s:i, s:i}", "valid", vr->ok && !too_long, "steps", vr->steps, "bound", in->bounds.best);
@@ -316,8 +319,7 @@ static void print_verify(const cc_opts *o, const cc_instance *in, const cc_verif
         for (int k = 0; !bad && k < CC_VERR_KINDS; k++) bad |= json_object_set_new(j, cc_verr_names[k], json_integer(vr->count[k]));
         if (!bad) bad |= json_object_set_new(j, "first_error", ujson_str(vr->first));
         if (bad) { json_decref(j); j = NULL; }
-        cli_json_out("cc", "cc verify", j);
-        return;
+        return cli_json_out("cc", "cc verify", j);
     }
     if (o->fmt == FMT_CSV) {
         printf("valid,steps,bound");
@@ -327,7 +329,7 @@ static void print_verify(const cc_opts *o, const cc_instance *in, const cc_verif
         putchar(',');
         cli_csv_field(stdout, vr->first);
         putchar('\n');
-        return;
+        return EXIT_OK;
     }
     if (vr->ok) printf("valid: %d steps (lower bound %d)\n", vr->steps, in->bounds.best);
     else {
@@ -335,6 +337,7 @@ static void print_verify(const cc_opts *o, const cc_instance *in, const cc_verif
         for (int k = 0; k < CC_VERR_KINDS; k++) if (vr->count[k]) printf("  %d %s\n", vr->count[k], cc_verr_names[k]);
     }
     if (too_long) printf("INVALID: %d steps, more than --steps %d\n", vr->steps, o->sp.steps);
+    return EXIT_OK;
 }
 
 /* Read o->file, build its problem (flags merged) and verify its schedule.
@@ -372,8 +375,8 @@ static int do_verify(const cc_opts *o)
     int status = rc != CC_OK ? fail_msg(rc, err) : EXIT_OK;
     if (rc == CC_OK) {
         bool too_long = o->sp.steps > 0 && vr.steps > o->sp.steps;
-        print_verify(o, in, &vr, too_long);
-        status = flush_stdout(vr.ok && !too_long ? EXIT_OK : EXIT_FAIL);
+        int shown = print_verify(o, in, &vr, too_long);
+        status = flush_stdout(shown != EXIT_OK || !vr.ok || too_long ? EXIT_FAIL : EXIT_OK);
     }
     cc_schedule_free(sch);
     cc_instance_free(in);
@@ -413,7 +416,7 @@ static int do_cycles(const cc_opts *o)
     else if (!vr.ok) status = cli_fail("cc", EXIT_FAIL, "%s: not a valid schedule: %s", o->file, vr.first);
     else if ((rc = ccsim_report_new(in->pb, sch, o->flits, o->ts, &rep, err, sizeof err)) != CC_OK) status = fail_msg(rc, err);
     if (status == EXIT_OK) {
-        if (o->fmt == FMT_JSON) cli_json_out("cc", "cc cycles", cycles_json(&rep));
+        if (o->fmt == FMT_JSON) status = cli_json_out("cc", "cc cycles", cycles_json(&rep));
         else if (o->fmt == FMT_CSV)
             printf("flits,steps,max_hops,cycles_steps,cycles_overlap,stalls_steps,model,ts,t1\n%d,%d,%d,%lld,%lld,%lld,%lld,%lld,%lld\n",
                    rep.flits, rep.steps, rep.max_hops, (long long)rep.mode[CCSIM_STEPS].cycles, (long long)rep.mode[CCSIM_OVERLAP].cycles,
@@ -423,7 +426,7 @@ static int do_cycles(const cc_opts *o)
             printf("schedule %s: %d steps (lower bound %d)\n", o->file, vr.steps, in->bounds.best);
             print_cycles_text(o, &rep);
         }
-        status = flush_stdout(EXIT_OK);
+        status = flush_stdout(status);
     }
     cc_schedule_free(sch);
     cc_instance_free(in);
@@ -552,8 +555,8 @@ static void print_run_header(const cc_opts *o, const cc_instance *in, run_ctx *c
     }
 }
 
-static void print_summary(const cc_opts *o, const cc_instance *in, const cc_series *se, const cc_exact_result *ex,
-                          const ccsim_report *cyc, run_ctx *c)
+static int print_summary(const cc_opts *o, const cc_instance *in, const cc_series *se, const cc_exact_result *ex,
+                         const ccsim_report *cyc, run_ctx *c)
 {
     int bound = in->bounds.best;
     double rate = (double)se->reached / se->runs;
@@ -588,8 +591,9 @@ static void print_summary(const cc_opts *o, const cc_instance *in, const cc_seri
         if (!bad && cyc) bad |= json_object_set_new(d, "cycles", cycles_json(cyc));
         c->doc = NULL;
         if (bad) { json_decref(d); d = NULL; }
-        cli_json_out("cc", NULL, d);
+        return cli_json_out("cc", NULL, d);
     }
+    return EXIT_OK;
 }
 
 /* The progress line: after the first second, at most once a second, on
@@ -665,8 +669,7 @@ static int do_run(const cc_opts *o)
         if (rc != CC_OK) { json_decref(ctx.doc); cc_search_result_clear(&se.best); cc_instance_free(in); return fail_msg(rc, err); }
     }
     cli_stop_at_once(NULL, NULL);   /* the outputs are written whole: a signal now waits */
-    print_summary(o, in, &se, exp, o->cycles && se.best.found ? &cyc : NULL, &ctx);
-    bool ok = true;
+    bool ok = print_summary(o, in, &se, exp, o->cycles && se.best.found ? &cyc : NULL, &ctx) == EXIT_OK;
     if (o->out && se.best.found) ok = write_schedule(o->out, se.best.sched, in->pb);
     if (o->out && !se.best.found) fprintf(stderr, "nocsim cc: no schedule found, %s not written\n", o->out);
     if (o->db && !save_db(o, in, &se)) ok = false;

@@ -327,17 +327,26 @@ static void ga_session_clear(ga_session *s)
 }
 
 /* Opens the store and creates the run, or loads the one to resume. */
+/* The status and message of a GA call that failed with rc < 0: the store's
+ * failures (FAULT_IO) are named as the database's when db_named. */
+static int ga_failed(int rc, int db_named, const char *err)
+{
+    fault_kind kind = fault_of(rc);
+    return cli_fail("ga", cli_fault_status(kind), "%s%s", db_named && kind == FAULT_IO ? "database: " : "", err);
+}
+
 static int open_run(const ga_opts *o, ga_session *s)
 {
     char err[512];
     int rc = EXIT_OK;
+    fault_kind kind = FAULT_NONE;
     /* Bad traffic is refused before a database file is created. */
-    if (!o->resume && !(s->t = model_opts_traffic("ga", &o->mo))) return EXIT_USAGE;
+    if (!o->resume && !(s->t = model_opts_traffic("ga", &o->mo, &rc))) return rc;
     /* Resuming never creates a file: a typo in --db is a missing database. */
     if (!o->no_db && !(s->db = cli_store_open("ga", o->db, o->resume ? 0 : STORE_CREATE, &rc))) return rc;
     if (o->resume) {
         int st = ga_resume_allowed(s->db, o->resume, err, sizeof err);
-        if (st != GA_RESUME_OK) return cli_fail("ga", st == GA_RESUME_REFUSED ? EXIT_USAGE : EXIT_FAIL, "--resume: %s", err);
+        if (st != GA_RESUME_OK) return cli_fail("ga", cli_fault_status(fault_of(st)), "--resume: %s", err);
         /* Resuming a run stopped before its start-up finished runs it again
          * inside ga_resume: a signal then ends it at once, as in evolve. */
         char tail[512];
@@ -348,7 +357,7 @@ static int open_run(const ga_opts *o, ga_session *s)
             return cli_fail("ga", cli_signal_status(sig), "stopped by %s before resuming (the run is unchanged); continue "
                             "with: nocsim ga --db %s --resume %lld", sig == SIGINT ? "SIGINT" : "SIGTERM", o->db,
                             (long long)o->resume);
-        s->g = ga_resume(s->db, o->resume, o->threads_given ? o->gp.threads : -1, err, sizeof err);
+        s->g = ga_resume(s->db, o->resume, o->threads_given ? o->gp.threads : -1, &kind, err, sizeof err);
         cli_stop_at_once(NULL, NULL);
     } else {
         /* Only a recorded run needs its parameters as JSON (an island of
@@ -356,10 +365,10 @@ static int open_run(const ga_opts *o, ga_session *s)
          * JSON's integers). */
         char *pj = s->db ? params_json(&o->mo, &o->gp, &o->is) : NULL;
         if (s->db && !pj) return cli_fail("ga", EXIT_FAIL, "out of memory");
-        s->g = ga_new(&o->gp, &o->mo.params, s->t->dest, o->mo.traffic, s->db, NOCSIM_VERSION, pj, err, sizeof err);
+        s->g = ga_new(&o->gp, &o->mo.params, s->t->dest, o->mo.traffic, s->db, NOCSIM_VERSION, pj, &kind, err, sizeof err);
         free(pj);
     }
-    return s->g ? EXIT_OK : cli_fail("ga", EXIT_FAIL, "%s", err);
+    return s->g ? EXIT_OK : cli_fail("ga", cli_fault_status(kind), "%s", err);
 }
 
 #ifdef NOCSIM_MPI
@@ -392,7 +401,7 @@ static int evolve_islands(ga_opts *o, ga_session *s)
     int r = ga_island_run(s->g, o->is.every, cli_stop_signal, o->is.rank == 0 && !o->quiet ? island_progress : NULL, &last,
                           err, sizeof err);
     ga_get_progress(s->g, &s->p);
-    return r < 0 ? cli_fail("ga", EXIT_FAIL, "%s", err) : EXIT_OK;
+    return r < 0 ? ga_failed(r, 0, err) : EXIT_OK;
 }
 #endif
 
@@ -411,10 +420,10 @@ static int evolve(ga_opts *o, ga_session *s)
         if (s->db)
             snprintf(tail, sizeof tail, " during the start-up; continue with: nocsim ga --db %.*s --resume %lld", 300, o->db,
                      (long long)ga_run_id(s->g));
-        int started = cli_stop_at_once("ga", tail) ? 0 : ga_start(s->g, err, sizeof err) == 0;
+        int rc = cli_stop_at_once("ga", tail) ? 1 : ga_start(s->g, err, sizeof err);   /* 1: not started */
         cli_stop_at_once(NULL, NULL);
-        if (!started && !cli_stop_signal()) return cli_fail("ga", EXIT_FAIL, "%s", err);
-        if (!started) return EXIT_OK;   /* conclude reports the signal */
+        if (rc < 0 && !cli_stop_signal()) return ga_failed(rc, 0, err);
+        if (rc != 0) return EXIT_OK;   /* conclude reports the signal */
     }
 #ifdef NOCSIM_MPI
     if (o->is.on) return evolve_islands(o, s);
@@ -435,10 +444,11 @@ static int evolve(ga_opts *o, ga_session *s)
     }
     int e = errno;
     if (tty) fputc('\n', stderr);
-    if (more < 0) return cli_fail("ga", EXIT_FAIL, "database: %s", err);
+    if (more < 0) return ga_failed(more, 1, err);
     if (lost) {
         /* The first lost progress line stops the run, resumable like a signal's. */
-        if (s->db && ga_flush(s->g, err, sizeof err)) return cli_fail("ga", EXIT_FAIL, "database: %s", err);
+        int rc = s->db ? ga_flush(s->g, err, sizeof err) : 0;
+        if (rc < 0) return ga_failed(rc, 1, err);
         if (!s->db)
             return cli_fail("ga", EXIT_FAIL, "cannot write the progress: %s; stopped at generation %lld", strerror(e),
                             (long long)s->p.generation);
@@ -459,12 +469,13 @@ static int conclude(const ga_opts *o, ga_session *s)
         if (!s->db)
             return cli_fail("ga", cli_signal_status(sig), "stopped by %s at generation %lld (--no-db: nothing to resume)",
                             name, (long long)s->p.generation);
-        if (ga_flush(s->g, err, sizeof err)) return cli_fail("ga", EXIT_FAIL, "database: %s", err);
+        int rc = ga_flush(s->g, err, sizeof err);
+        if (rc < 0) return ga_failed(rc, 1, err);
         return cli_fail("ga", cli_signal_status(sig), "stopped by %s at generation %lld; continue with: nocsim ga --db %s --resume %lld",
                         name, (long long)s->p.generation, o->db, (long long)ga_run_id(s->g));
     }
-    if (ga_finish(s->g, err, sizeof err)) return cli_fail("ga", EXIT_FAIL, "database: %s", err);
-    return EXIT_OK;
+    int rc = ga_finish(s->g, err, sizeof err);
+    return rc < 0 ? ga_failed(rc, 1, err) : EXIT_OK;
 }
 
 /* --fitness estimate: replay the best at the S' slices it was scored for. */
@@ -603,8 +614,8 @@ static int ga_command(int argc, char **argv, ga_opts *op)
         return rc == CLI_HELP ? EXIT_OK : rc;
     }
     if (o.dry_run) {
-        traffic *t = o.resume ? NULL : model_opts_traffic("ga", &o.mo);
-        rc = o.resume || t ? EXIT_OK : EXIT_USAGE;
+        rc = EXIT_OK;
+        traffic *t = o.resume ? NULL : model_opts_traffic("ga", &o.mo, &rc);
         traffic_free(t);
         return rc;
     }

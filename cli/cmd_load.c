@@ -420,8 +420,9 @@ int cmd_load(int argc, char **argv)
     if (rc != EXIT_OK) return rc == CLI_HELP ? EXIT_OK : rc;
     char err[512];
     if (ol_params_check(&o.p, err, sizeof err)) return cli_fail(CMD, EXIT_USAGE, "%s", err);
-    synth *s = synth_new(o.traffic, o.p.net.rp.w, o.p.net.rp.h, o.self, o.seed, err, sizeof err);
-    if (!s) return cli_fail(CMD, cli_setup_status(err), "--traffic: %s", err);
+    fault_kind kind;
+    synth *s = synth_new(o.traffic, o.p.net.rp.w, o.p.net.rp.h, o.self, o.seed, &kind, err, sizeof err);
+    if (!s) return cli_fail(CMD, cli_fault_status(kind), "--traffic: %s", err);
     if (o.hotspot && synth_set_hotspot(s, o.hotspot, err, sizeof err)) {
         synth_free(s);
         return cli_fail(CMD, EXIT_USAGE, "%s", err);

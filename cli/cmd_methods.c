@@ -106,8 +106,8 @@ static int run(const method_cmd *mc, method_opts *o, method_result *res, int64_t
     *src_slices = src.slices;
     store_run_clear(&src);
     rc = EXIT_OK;
-    if (method_mine(db, o->run, &o->opt, mc->name, o->record, NOCSIM_VERSION, res, err, sizeof err))
-        rc = cli_fail(cmd, EXIT_FAIL, "%s", err);
+    int mined = method_mine(db, o->run, &o->opt, mc->name, o->record, NOCSIM_VERSION, res, err, sizeof err);
+    if (mined < 0) rc = cli_fail(cmd, cli_fault_status(fault_of(mined)), "%s", err);
     store_close(db);
     return rc;
 }

@@ -127,7 +127,7 @@ static int finish(const char *kind, viz_figure *f, const plot_opts *o)
     else rc = viz_fig_render(f, o->out, (int)o->w, (int)o->h, err, sizeof err);
     if (rc != VIZ_OK) {
         fprintf(stderr, "nocsim plot %s: %s\n", kind, err);
-        return rc == VIZ_BADINPUT ? EXIT_USAGE : EXIT_FAIL;
+        return cli_fault_status((fault_kind)rc);   /* VIZ_* are the kinds */
     }
     if (o->script_dir)
         fprintf(stderr, "nocsim plot %s: wrote %s/figure.dat and %s/plot.gp; draw with: gnuplot %s/plot.gp\n", kind,
@@ -147,7 +147,7 @@ static int plot_stack(const char *csv, viz_figure **f)
     if (in != stdin) fclose(in);
     if (rc != VIZ_OK) {
         fprintf(stderr, "nocsim plot stack: %s\n", err);
-        return rc == VIZ_BADINPUT ? EXIT_USAGE : EXIT_FAIL;
+        return cli_fault_status((fault_kind)rc);   /* VIZ_* are the kinds */
     }
     return EXIT_OK;
 }

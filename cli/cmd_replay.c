@@ -244,12 +244,13 @@ static int load_file(const replay_opts *o, replay_input *in)
     char err[512];
     in->sp = o->mo.params;
     in->traffic = o->mo.traffic;
-    if (!(in->t = model_opts_traffic("replay", &o->mo))) return EXIT_USAGE;
+    int rc;
+    if (!(in->t = model_opts_traffic("replay", &o->mo, &rc))) return rc;
     in->dest = in->t->dest;
     if (!(in->cfg = sim_config_new(in->t->nodes, in->sp.vcs, 0, (uint32_t)in->sp.flits)))
         return cli_fail("replay", EXIT_FAIL, "out of memory");
-    if (chromfile_load(in->cfg, in->sp.n, o->sel.file, err, sizeof err))
-        return cli_fail("replay", EXIT_USAGE, "--file: %s", err);
+    int loaded = chromfile_load(in->cfg, in->sp.n, o->sel.file, err, sizeof err);
+    if (loaded < 0) return cli_fail("replay", cli_fault_status(fault_of(loaded)), "--file: %s", err);
     return EXIT_OK;
 }
 
@@ -278,8 +279,9 @@ static int replay_run(const replay_opts *o, replay_input *in, replay_result *res
     if (res->vlo < (uint32_t)in->sp.flits && in->sp.slices > 1)
         return cli_fail("replay", EXIT_USAGE, "--interval: %u is below the packet length %d (allowed: >= %d)",
                         res->vlo, in->sp.flits, in->sp.flits);
-    sim_pool *pool = sim_pool_new(&in->sp, in->dest, sim_pool_default_threads(), err, sizeof err);
-    if (!pool) return cli_fail("replay", cli_setup_status(err), "%s", err);
+    fault_kind kind;
+    sim_pool *pool = sim_pool_new(&in->sp, in->dest, sim_pool_default_threads(), &kind, err, sizeof err);
+    if (!pool) return cli_fail("replay", cli_fault_status(kind), "%s", err);
     int64_t sims = 0;
     res->all = calloc((size_t)(res->vhi - res->vlo) + 1, sizeof *res->all);
     int failed = !res->all || sim_interval_search(pool, in->cfg, res->vlo, res->vhi, &res->bestv, &res->best, res->all, &sims);

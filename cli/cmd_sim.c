@@ -195,15 +195,17 @@ static int run(const sim_opts *o, sim_run_state *r)
 {
     const sim_params *p = &o->mo.params;
     char err[512];
-    if (!(r->t = model_opts_traffic("sim", &o->mo))) return EXIT_USAGE;
+    int rc;
+    if (!(r->t = model_opts_traffic("sim", &o->mo, &rc))) return rc;
     if (!(r->c = sim_config_new(r->t->nodes, p->vcs, o->arb, (uint32_t)o->interval)))
         return cli_fail("sim", EXIT_FAIL, "out of memory");
-    if (o->config && chromfile_load(r->c, p->n, o->config, err, sizeof err))
-        return cli_fail("sim", EXIT_USAGE, "--config: %s", err);
+    int loaded = o->config ? chromfile_load(r->c, p->n, o->config, err, sizeof err) : 0;
+    if (loaded < 0) return cli_fail("sim", cli_fault_status(fault_of(loaded)), "--config: %s", err);
     if (r->c->interval < (uint32_t)p->flits)
         return cli_fail("sim", EXIT_USAGE, "--interval: %u is below the packet length %d (allowed: >= %d)",
                         r->c->interval, p->flits, p->flits);
-    if (!(r->s = sim_new(p, r->t->dest, err, sizeof err))) return cli_fail("sim", cli_setup_status(err), "%s", err);
+    fault_kind kind;
+    if (!(r->s = sim_new(p, r->t->dest, &kind, err, sizeof err))) return cli_fail("sim", cli_fault_status(kind), "%s", err);
     r->st = sim_run(r->s, r->c, &r->m);
     return EXIT_OK;
 }

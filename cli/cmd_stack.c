@@ -121,15 +121,17 @@ static int parse(int argc, char **argv, stack_opts *o, const cli_spec *spec)
 /* Sweeps every scheme of o into res (res->duration owned by the caller). */
 static int run(const stack_opts *o, stack_result *res)
 {
-    traffic *t = model_opts_traffic("stack", &o->mo);
-    if (!t) return EXIT_USAGE;
+    int status;
+    traffic *t = model_opts_traffic("stack", &o->mo, &status);
+    if (!t) return status;
     char err[256];
     res->width = (size_t)(o->hi - o->lo + 1);
     res->duration = calloc((size_t)o->w.nschemes * res->width, sizeof *res->duration);
-    sim_pool *pool = sim_pool_new(&o->mo.params, t->dest, o->threads, err, sizeof err);
+    fault_kind kind;
+    sim_pool *pool = sim_pool_new(&o->mo.params, t->dest, o->threads, &kind, err, sizeof err);
     int64_t sims = 0;
     int rc = EXIT_OK;
-    if (!pool) rc = cli_fail("stack", EXIT_FAIL, "could not set up the simulator (%s)", err);
+    if (!pool) rc = cli_fail("stack", cli_fault_status(kind), "could not set up the simulator (%s)", err);
     else if (!res->duration || sim_stacking_sweep(pool, t->nodes, o->mo.params.vcs, o->w.schemes, o->w.nschemes,
                                                   (uint32_t)o->lo, (uint32_t)o->hi, res->best_v, res->best_d,
                                                   res->duration, &sims))

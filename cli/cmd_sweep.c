@@ -244,7 +244,7 @@ static int prepare(sweep_opts *o, store **db, int64_t *id, uint8_t **done, int64
         int rc;
         if (!(*db = cli_store_open("sweep", o->dbpath, 0, &rc))) return rc;
         rc = sweep_record_load(*db, o->resume, &o->spec, err, sizeof err);
-        if (rc) { fprintf(stderr, "nocsim sweep: --resume: %s\n", err); return rc > 0 ? EXIT_USAGE : EXIT_FAIL; }
+        if (rc) { fprintf(stderr, "nocsim sweep: --resume: %s\n", err); return cli_fault_status(fault_of(rc)); }
         *id = o->resume;
     } else {
         int rc = sweep_validate(&o->spec, rn, err, sizeof err);

@@ -12,6 +12,7 @@
 
 #include "cli/args.h"
 #include "store/store.h"
+#include "util/fault.h"
 
 typedef struct {
     const char *cmd;           /* "db runs", for messages */
@@ -33,13 +34,20 @@ typedef struct {
  * EXIT_FAIL (I/O). */
 store *db_open(const db_opts *o, const char *path, int flags, int *rc);
 /* Fetch run o->run into *r; a run that does not exist is bad input. */
+NOCSIM_MUST_USE
 int db_get_run(store *s, const db_opts *o, store_run *r);
 
+NOCSIM_MUST_USE
 int db_runs(const db_opts *o, FILE *out);
+NOCSIM_MUST_USE
 int db_best(const db_opts *o, FILE *out);
+NOCSIM_MUST_USE
 int db_show(const db_opts *o, FILE *out);
+NOCSIM_MUST_USE
 int db_synonyms(const db_opts *o, FILE *out);
+NOCSIM_MUST_USE
 int db_export(const db_opts *o, FILE *out);
+NOCSIM_MUST_USE
 int db_sweep(const db_opts *o, FILE *out);   /* db_sweep.c */
 
 #endif

@@ -116,7 +116,7 @@ int db_sweep(const db_opts *o, FILE *out)
     store_close(s);
     if (st) {
         fprintf(stderr, "nocsim %s: %s\n", o->cmd, err);
-        return st > 0 ? EXIT_USAGE : EXIT_FAIL;
+        return cli_fault_status(fault_of(st));
     }
     db_col *pcols = NULL;
     db_table *pt = points_table(&sum, &pcols), *lt = levels_table(&sum), *bt = patterns_table(&sum);

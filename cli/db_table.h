@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "cli/args.h"
+#include "util/fault.h"
 
 typedef enum {
     COL_TEXT, /* a JSON string */
@@ -33,6 +34,7 @@ typedef struct {
 typedef struct db_table db_table;
 
 /* cols must outlive the table.  NULL when out of memory. */
+NOCSIM_MUST_USE
 db_table *db_table_new(const db_col *cols, int ncols);
 void db_table_free(db_table *t);                 /* NULL is fine */
 size_t db_table_rows(const db_table *t);
@@ -50,10 +52,13 @@ void db_table_hex(db_table *t, const uint8_t *p, size_t n);
 /* Print in fmt: text and CSV with a header row, JSON the rows as an array of
  * objects under the header of cli_json_doc(schema, ...).  -1 if the table
  * ran out of memory or f failed. */
+NOCSIM_MUST_USE
 int db_table_print(const db_table *t, FILE *f, out_format fmt, const char *schema);
 /* Row `row` as a new JSON object, the table as a new JSON array of them (for
  * nesting in a larger document); NULL when out of memory. */
+NOCSIM_MUST_USE
 json_t *db_table_row_json(const db_table *t, size_t row);
+NOCSIM_MUST_USE
 json_t *db_table_json(const db_table *t);
 /* Text layout of a one-row table: one "name   value" line per column,
  * leaving out COL_RAW columns (JSON text wants a layout of its own). */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/status.h"
 
 const char *const model_tie_names[] = { "nowrap", "plus", "minus" };
 const char *const model_dateline_names[] = { "on-link", "after-link" };
@@ -92,11 +93,12 @@ int model_opts_set(void *ctx, const char *cmd, const char *a, const char *v)
     return 0;
 }
 
-traffic *model_opts_traffic(const char *cmd, const model_opts *mo)
+traffic *model_opts_traffic(const char *cmd, const model_opts *mo, int *status)
 {
     char err[512];
-    traffic *t = traffic_new_grid(mo->traffic, mo->params.n, sim_height(&mo->params), mo->seed, err, sizeof err);
-    if (!t) fprintf(stderr, "nocsim %s: --traffic: %s\n", cmd, err);
+    fault_kind kind;
+    traffic *t = traffic_new_grid(mo->traffic, mo->params.n, sim_height(&mo->params), mo->seed, &kind, err, sizeof err);
+    if (!t) *status = cli_fail(cmd, cli_fault_status(kind), "--traffic: %s", err);
     return t;
 }
 

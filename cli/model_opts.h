@@ -10,6 +10,7 @@
 #include "cli/args.h"
 #include "sim/sim.h"
 #include "traffic/traffic.h"
+#include "util/fault.h"
 
 typedef struct {
     sim_params params;
@@ -23,15 +24,20 @@ void model_opts_default(model_opts *mo);
 /* The model options' table (cli/args.h) and its handler (ctx: a model_opts);
  * a command lists MODEL_OPTS_GROUP(&mo) among its cli_groups. */
 extern const cli_opt model_opts_table[];
+NOCSIM_MUST_USE
 int model_opts_set(void *ctx, const char *cmd, const char *flag, const char *value);
 #define MODEL_OPTS_GROUP(mo) { model_opts_table, model_opts_set, (mo) }
-/* Build the traffic; prints the error and returns NULL on bad input. */
-traffic *model_opts_traffic(const char *cmd, const model_opts *mo);
+/* Build the traffic; on failure prints the error, sets *status by its kind
+ * (EXIT_USAGE for bad input, EXIT_FAIL when memory or a read fails) and
+ * returns NULL. */
+NOCSIM_MUST_USE
+traffic *model_opts_traffic(const char *cmd, const model_opts *mo, int *status);
 /* The network's size as --size takes it: "16" for a square, "16x8" for a
  * rectangle, into buf (returned). */
 const char *model_size_str(const sim_params *p, char *buf, size_t len);
 /* The parameters as a new JSON object (NULL: out of memory); "size" is the
  * width, and a rectangle adds "height". */
+NOCSIM_MUST_USE
 json_t *model_opts_json(const model_opts *mo);
 
 extern const char *const model_tie_names[];

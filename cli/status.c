@@ -23,9 +23,14 @@ int cli_fail(const char *cmd, int status, const char *fmt, ...)
     return status;
 }
 
+int cli_fault_status(fault_kind kind)
+{
+    return kind == FAULT_INPUT ? EXIT_USAGE : EXIT_FAIL;
+}
+
 int cli_store_status(store_fault fault)
 {
-    return fault == STORE_FAULT_INPUT ? EXIT_USAGE : EXIT_FAIL;
+    return cli_fault_status(store_fault_kind(fault));
 }
 
 store *cli_store_open(const char *cmd, const char *path, int flags, int *status)
@@ -35,11 +40,6 @@ store *cli_store_open(const char *cmd, const char *path, int flags, int *status)
     store *db = store_open_fault(path, flags, &fault, err, sizeof err);
     if (!db) *status = cli_fail(cmd, cli_store_status(fault), "--db: %s", err);
     return db;
-}
-
-int cli_setup_status(const char *err)
-{
-    return strstr(err, "out of memory") ? EXIT_FAIL : EXIT_USAGE;
 }
 
 int cli_check_output(const char *cmd, const char *flag, const char *path, const char *const *inputs, int ninputs)

@@ -8,13 +8,16 @@
  *   130  stopped by SIGINT, 143 by SIGTERM (128 + the signal), the GA's run
  *        left resumable
  *
- * Messages are one line on stderr, "nocsim CMD: ...". */
+ * Messages are one line on stderr, "nocsim CMD: ...".  The status of a
+ * library failure comes from its kind (util/fault.h) through
+ * cli_fault_status, never from the message text. */
 #ifndef NOCSIM_CLI_STATUS_H
 #define NOCSIM_CLI_STATUS_H
 
 #include <stdio.h>
 
 #include "store/store.h"
+#include "util/fault.h"
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
@@ -22,19 +25,18 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
  * and returned in one statement. */
 int cli_fail(const char *cmd, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* The status of a store failure of kind fault: EXIT_USAGE for
- * STORE_FAULT_INPUT (the path names no usable nocsim database: missing, a
- * directory, not SQLite, foreign, another schema version), EXIT_FAIL for
- * every other kind (damaged contents, I/O, permissions, memory). */
+/* The one mapping from a failure's kind to an exit status: EXIT_USAGE for
+ * FAULT_INPUT, EXIT_FAIL for every other kind (resource, I/O, internal;
+ * FAULT_NONE too, so a failure that forgot its kind is never "bad input"). */
+int cli_fault_status(fault_kind kind);
+/* The status of a store failure of kind fault (store_fault_kind, then
+ * cli_fault_status): EXIT_USAGE for STORE_FAULT_INPUT (the path names no
+ * usable nocsim database), EXIT_FAIL for every other kind. */
 int cli_store_status(store_fault fault);
 /* store_open_fault(path, flags); on failure prints "nocsim CMD: --db: <why>",
  * sets *status (cli_store_status) and returns NULL.  Close with store_close. */
+NOCSIM_MUST_USE
 store *cli_store_open(const char *cmd, const char *path, int flags, int *status);
-
-/* The status of a simulator that could not be set up (sim_new, sim_pool_new)
- * with message err: EXIT_FAIL when memory ran out, EXIT_USAGE when the
- * parameters or the traffic were refused. */
-int cli_setup_status(const char *err);
 
 /* Whether a file can be written at path ("-" is stdout) and is none of the
  * command's input files (inputs[0..ninputs-1], NULL entries skipped; a
@@ -43,12 +45,14 @@ int cli_setup_status(const char *err);
  * rule for every output flag (util/outfile.h's outfile_check).  Returns
  * EXIT_OK, or EXIT_USAGE after printing "nocsim CMD: FLAG PATH: <why>".
  * Writes nothing. */
+NOCSIM_MUST_USE
 int cli_check_output(const char *cmd, const char *flag, const char *path, const char *const *inputs, int ninputs);
 /* The file of a traffic spec "file:PATH", or NULL for a named pattern. */
 const char *cli_traffic_file(const char *spec);
 
 /* Flush and close stdout.  Returns status, or EXIT_FAIL after a message when
  * status was EXIT_OK and any output was lost (a full disk, a closed pipe). */
+NOCSIM_MUST_USE
 int cli_close_stdout(const char *cmd, int status);
 
 /* Process-wide signal set-up, once at start: a file-size limit (ulimit -f)
@@ -57,6 +61,7 @@ int cli_close_stdout(const char *cmd, int status);
 void cli_signals_init(void);
 /* From now on SIGINT and SIGTERM only set a flag (a long command stops at its
  * next safe point).  Returns 0, -1 if the handlers cannot be installed. */
+NOCSIM_MUST_USE
 int cli_catch_stop_signals(void);
 /* For a phase that cannot look at the flag (a long computation inside the
  * library, such as the GA's start-up sweep): until called again with NULL,

@@ -260,15 +260,15 @@ int ga_checkpoint_save(const ga *g, uint8_t **blob, size_t *len, char *err, size
         for (int k = 0; k < CKPT_SIG_LEN; k++) le[k] = (uint8_t)(sig >> (8 * k));
         put(&w, le, sizeof le);
     }
-    if (w.oom) { free(w.p); return snprintf(err, errlen, "out of memory writing a checkpoint"), -1; }
+    if (w.oom) { free(w.p); return snprintf(err, errlen, "out of memory writing a checkpoint"), -FAULT_RESOURCE; }
 
     uLongf zlen = compressBound((uLong)w.len);
     uint8_t *z = malloc(8 + zlen);
-    if (!z) { free(w.p); return snprintf(err, errlen, "out of memory writing a checkpoint"), -1; }
+    if (!z) { free(w.p); return snprintf(err, errlen, "out of memory writing a checkpoint"), -FAULT_RESOURCE; }
     for (int k = 0; k < 8; k++) z[k] = (uint8_t)((uint64_t)w.len >> (8 * k));
     int zrc = compress2(z + 8, &zlen, w.p, (uLong)w.len, 1);
     free(w.p);
-    if (zrc != Z_OK) { free(z); return snprintf(err, errlen, "zlib compress failed (%d)", zrc), -1; }
+    if (zrc != Z_OK) { free(z); return snprintf(err, errlen, "zlib compress failed (%d)", zrc), -FAULT_INTERNAL; }
     *blob = z;
     *len = 8 + zlen;
     return 0;
@@ -280,19 +280,20 @@ int ga_checkpoint_save(const ga *g, uint8_t **blob, size_t *len, char *err, size
  * a header claiming more is damage, not a reason to allocate. */
 static int inflate_blob(const uint8_t *blob, size_t len, uint8_t **raw, size_t *rawlen, char *err, size_t errlen)
 {
-    if (len < 8) return snprintf(err, errlen, DAMAGED "%zu bytes, shorter than its header", len), -1;
+    if (len < 8) return snprintf(err, errlen, DAMAGED "%zu bytes, shorter than its header", len), -FAULT_IO;
     uint64_t n = 0;
     for (int k = 0; k < 8; k++) n |= (uint64_t)blob[k] << (8 * k);
     if (n < 4 || n > ((uint64_t)1 << 34) || n / 1032 > len)
-        return snprintf(err, errlen, DAMAGED "claims %llu bytes from %zu compressed", (unsigned long long)n, len), -1;
+        return snprintf(err, errlen, DAMAGED "claims %llu bytes from %zu compressed", (unsigned long long)n, len), -FAULT_IO;
     uint8_t *p = malloc(n);
-    if (!p) return snprintf(err, errlen, "out of memory reading a checkpoint (%llu bytes)", (unsigned long long)n), -1;
+    if (!p)
+        return snprintf(err, errlen, "out of memory reading a checkpoint (%llu bytes)", (unsigned long long)n), -FAULT_RESOURCE;
     uLongf plen = (uLongf)n;
     int rc = uncompress(p, &plen, blob + 8, (uLong)(len - 8));
     if (rc != Z_OK || plen != n) {
         free(p);
         return snprintf(err, errlen, DAMAGED "corrupt compressed data (zlib %d, %lu of %llu bytes)", rc,
-                        (unsigned long)plen, (unsigned long long)n), -1;
+                        (unsigned long)plen, (unsigned long long)n), -FAULT_IO;
     }
     /* The signature, unless the magic names an earlier format (which has
      * none; read_context says which version to use).  Checked before any
@@ -301,14 +302,15 @@ static int inflate_blob(const uint8_t *blob, size_t len, uint8_t **raw, size_t *
     if (!earlier) {
         if (n < 4 + CKPT_SIG_LEN) {
             free(p);
-            return snprintf(err, errlen, DAMAGED "%llu bytes, too short for its signature", (unsigned long long)n), -1;
+            return snprintf(err, errlen, DAMAGED "%llu bytes, too short for its signature", (unsigned long long)n), -FAULT_IO;
         }
         n -= CKPT_SIG_LEN;
         uint32_t want = 0, got = (uint32_t)crc32(crc32(0L, Z_NULL, 0), p, (uInt)n);
         for (int k = 0; k < CKPT_SIG_LEN; k++) want |= (uint32_t)p[n + (size_t)k] << (8 * k);
         if (got != want) {
             free(p);
-            return snprintf(err, errlen, DAMAGED "its contents give CRC-32 %08x, its signature says %08x", got, want), -1;
+            return snprintf(err, errlen, DAMAGED "its contents give CRC-32 %08x, its signature says %08x", got, want),
+                   -FAULT_IO;
         }
     }
     *raw = p;
@@ -321,11 +323,11 @@ static int read_context(rbuf *r, ga_params *gp, sim_params *sp, char *traffic, i
 {
     char magic[4];
     get(r, magic, 4);
-    if (r->bad) return snprintf(err, errlen, DAMAGED "%s", r->why), -1;
+    if (r->bad) return snprintf(err, errlen, DAMAGED "%s", r->why), -FAULT_IO;
     /* Earlier formats: a run is resumed by the version that started it. */
     if (memcmp(magic, "NCK", 3) == 0 && magic[3] >= '1' && magic[3] < CKPT_OLDEST)
         return snprintf(err, errlen, "checkpoint written by an earlier nocsim (format %.4s, this one reads %s): "
-                        "resume the run with the version that started it", magic, CKPT_MAGIC), -1;
+                        "resume the run with the version that started it", magic, CKPT_MAGIC), -FAULT_INPUT;
     if (memcmp(magic, "NCK", 3) != 0 || magic[3] < CKPT_OLDEST || magic[3] > CKPT_MAGIC[3])
         damaged(r, "not a nocsim GA checkpoint (bad magic)");
     r->version = magic[3];
@@ -342,15 +344,15 @@ static int read_context(rbuf *r, ga_params *gp, sim_params *sp, char *traffic, i
     int nodes = r->bad ? 0 : sim_nodes(sp);
     /* Check the size before allocating: the destinations must be there. */
     if (!r->bad && (size_t)nodes > (r->len - r->pos) / 8) damaged(r, "truncated in the destinations");
-    if (r->bad) return snprintf(err, errlen, DAMAGED "%s", r->why), -1;
+    if (r->bad) return snprintf(err, errlen, DAMAGED "%s", r->why), -FAULT_IO;
     *dest = malloc(sizeof **dest * (size_t)nodes);
-    if (!*dest) return snprintf(err, errlen, "out of memory reading a checkpoint"), -1;
+    if (!*dest) return snprintf(err, errlen, "out of memory reading a checkpoint"), -FAULT_RESOURCE;
     for (int i = 0; i < nodes; i++) {
         char what[32];
         snprintf(what, sizeof what, "dest[%d]", i);
         (*dest)[i] = (int32_t)get_in(r, what, 0, nodes - 1);
     }
-    if (r->bad) { free(*dest); *dest = NULL; return snprintf(err, errlen, DAMAGED "%s", r->why), -1; }
+    if (r->bad) { free(*dest); *dest = NULL; return snprintf(err, errlen, DAMAGED "%s", r->why), -FAULT_IO; }
     return 0;
 }
 
@@ -359,9 +361,10 @@ int ga_checkpoint_peek(const uint8_t *blob, size_t len, ga_params *gp, sim_param
 {
     uint8_t *p;
     size_t n;
-    if (inflate_blob(blob, len, &p, &n, err, errlen)) return -1;
+    int rc = inflate_blob(blob, len, &p, &n, err, errlen);
+    if (rc) return rc;
     rbuf r = { .p = p, .len = n };
-    int rc = read_context(&r, gp, sp, traffic, dest, err, errlen);
+    rc = read_context(&r, gp, sp, traffic, dest, err, errlen);
     free(p);
     return rc;
 }
@@ -438,30 +441,33 @@ static void read_state(rbuf *r, ga *g)
     if (!r->bad && r->pos != r->len) damaged(r, "%zu bytes after the end", r->len - r->pos);
 }
 
-ga *ga_checkpoint_load(const uint8_t *blob, size_t len, int threads, char *err, size_t errlen)
+ga *ga_checkpoint_load(const uint8_t *blob, size_t len, int threads, fault_kind *kind, char *err, size_t errlen)
 {
     uint8_t *p;
     size_t raw;
-    if (inflate_blob(blob, len, &p, &raw, err, errlen)) return NULL;
+    int rc = inflate_blob(blob, len, &p, &raw, err, errlen);
+    if (rc) return fault_set(kind, fault_of(rc)), NULL;
     rbuf r = { .p = p, .len = raw };
     ga_params gp;
     sim_params sp;
     char traffic[256];
     int32_t *dest = NULL;
-    if (read_context(&r, &gp, &sp, traffic, &dest, err, errlen)) { free(p); return NULL; }
+    if ((rc = read_context(&r, &gp, &sp, traffic, &dest, err, errlen))) { free(p); return fault_set(kind, fault_of(rc)), NULL; }
+    fault_set(kind, FAULT_IO);   /* a damaged blob, unless ga_alloc says otherwise */
     if (min_rest(&gp, &sp) > r.len - r.pos) {
         free(p);
         free(dest);
         return snprintf(err, errlen, DAMAGED "too short for a population of %d on a %dx%d torus", gp.pop, sp.n, sim_height(&sp)), NULL;
     }
     if (threads > 0) gp.threads = threads;
-    ga *g = ga_alloc(&gp, &sp, dest, traffic, err, errlen);
+    ga *g = ga_alloc(&gp, &sp, dest, traffic, kind, err, errlen);
     free(dest);
     if (!g) { free(p); return NULL; }
     read_state(&r, g);
     free(p);
     if (r.bad) {
         ga_free(g);
+        fault_set(kind, FAULT_IO);
         return snprintf(err, errlen, DAMAGED "%s", r.why), NULL;
     }
     return g;

@@ -21,13 +21,22 @@
 #include <stdint.h>
 
 #include "ga/ga.h"
+#include "util/fault.h"
 
+/* Failures have the kinds of util/fault.h: -FAULT_RESOURCE (memory),
+ * -FAULT_IO (a damaged blob: "database is damaged: checkpoint: ..."),
+ * -FAULT_INPUT (a blob of an earlier format: another version resumes it),
+ * -FAULT_INTERNAL (zlib refused to compress). */
+NOCSIM_MUST_USE
 int ga_checkpoint_save(const ga *g, uint8_t **blob, size_t *len, char *err, size_t errlen);
 /* Only the simulation context of a blob: parameters, traffic name and
  * destinations (*dest malloc'd, caller frees; traffic of 256 bytes). */
+NOCSIM_MUST_USE
 int ga_checkpoint_peek(const uint8_t *blob, size_t len, ga_params *gp, sim_params *sp, int32_t **dest,
                        char *traffic, char *err, size_t errlen);
-/* Build a GA from a blob (threads <= 0: as saved). */
-ga *ga_checkpoint_load(const uint8_t *blob, size_t len, int threads, char *err, size_t errlen);
+/* Build a GA from a blob (threads <= 0: as saved); *kind (may be NULL) on
+ * failure. */
+NOCSIM_MUST_USE
+ga *ga_checkpoint_load(const uint8_t *blob, size_t len, int threads, fault_kind *kind, char *err, size_t errlen);
 
 #endif

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "sim/sim.h"
+#include "util/fault.h"
 
 #define CHROM_MAGIC "NCG1"
 
@@ -37,6 +38,7 @@ void chrom_encode(const sim_config *c, int w, uint8_t *buf);
  * -1 if the bytes are no chromosome (bad magic, a bad shape byte, or a length
  * that does not match the header's size); *w, *h and *vcs are then
  * unspecified. */
+NOCSIM_MUST_USE
 int chrom_peek(const uint8_t *buf, size_t len, int *w, int *h, int *vcs);
 /* Decode len bytes at buf into c, which the caller sized for the run.
  * Returns 0, or -1 with a message in err when the bytes are no chromosome,
@@ -44,8 +46,10 @@ int chrom_peek(const uint8_t *buf, size_t len, int *w, int *h, int *vcs);
  * value out of range (the first bad field is named; c is then partly
  * overwritten).  A chromosome of the same node count but another shape is
  * refused only through w (chrom_decode_grid). */
+NOCSIM_MUST_USE
 int chrom_decode(sim_config *c, const uint8_t *buf, size_t len, char *err, size_t errlen);
 /* chrom_decode that also refuses a chromosome whose width is not w. */
+NOCSIM_MUST_USE
 int chrom_decode_grid(sim_config *c, int w, const uint8_t *buf, size_t len, char *err, size_t errlen);
 /* CRC-32 of c's canonical encoding (c of a network w wide, c->nodes / w
  * high); scratch is the caller's buffer of chrom_grid_size bytes,

@@ -65,7 +65,7 @@ static int check_run(const store_run *r, void *arg)
     int rc = store_checkpoint_get(x->db, r->id, &gen, &blob, &len, x->err, x->errlen);
     if (rc == STORE_OK) {
         char why[384];
-        ga *g = ga_checkpoint_load(blob, len, 1, why, sizeof why);
+        ga *g = ga_checkpoint_load(blob, len, 1, NULL, why, sizeof why);
         free(blob);
         if (!g) {
             snprintf(x->err, x->errlen, "%s: run %lld: %s", store_path(x->db), (long long)r->id, why);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "sim/sim.h"
+#include "util/fault.h"
 
 /* The bound of the busiest link (its flits, plus the hops before it of the
  * packet that can reach it first, plus the hops after it of the packet that
@@ -15,6 +16,7 @@
  * whichever is larger.  Depends only on the routes of dest[] (every node a
  * destination, self-addressed nodes as p->self says) and on S x l_c.
  * Returns 0 when no packet is sent, -1 on allocation failure. */
+NOCSIM_MUST_USE
 int64_t ga_floor(const sim_params *p, const int32_t *dest);
 
 #endif

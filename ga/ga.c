@@ -30,11 +30,11 @@ double ga_now_seconds(void)
 sim_config *ga_new_config(const ga *g) { return sim_config_new(g->nodes, g->sp.vcs, 0, g->sp.flits); }
 
 ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, const char *traffic_name,
-             char *err, size_t errlen)
+             fault_kind *kind, char *err, size_t errlen)
 {
-    if (ga_params_check(gp, err, errlen) || sim_params_check(sp, err, errlen)) return NULL;
+    if (ga_params_check(gp, err, errlen) || sim_params_check(sp, err, errlen)) return fault_set(kind, FAULT_INPUT), NULL;
     ga *g = calloc(1, sizeof *g);
-    if (!g) return snprintf(err, errlen, "out of memory"), NULL;
+    if (!g) return fault_set(kind, FAULT_RESOURCE), snprintf(err, errlen, "out of memory"), NULL;
     g->gp = *gp;
     g->sp = *sp;
     g->n = sp->n;
@@ -63,14 +63,15 @@ ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, con
     if (ga_parent_runs_alloc(g) || ga_perturb_alloc(g) || ga_extra_alloc(g) || ga_spec_alloc(g)) goto oom;
     if (!(g->eff = ga_effective_new(sp, dest))) goto oom;
     if ((g->floor = ga_floor(sp, dest)) < 0) goto oom;
-    if (!(g->pool = sim_pool_new(sp, dest, gp->threads, err, errlen))) { ga_free(g); return NULL; }
+    if (!(g->pool = sim_pool_new(sp, dest, gp->threads, kind, err, errlen))) { ga_free(g); return NULL; }
     sim_params one = *sp;
     one.slices = 1;
-    if (!(g->single = sim_new(&one, dest, err, errlen))) { ga_free(g); return NULL; }
+    if (!(g->single = sim_new(&one, dest, kind, err, errlen))) { ga_free(g); return NULL; }
     rng_seed(&g->rng, gp->seed);
     g->best_score = SCORE_INF;
     return g;
 oom:
+    fault_set(kind, FAULT_RESOURCE);
     snprintf(err, errlen, "out of memory for a population of %d on a %dx%d torus", gp->pop, sp->n, sim_height(sp));
     ga_free(g);
     return NULL;
@@ -96,9 +97,9 @@ void ga_free(ga *g)
 }
 
 ga *ga_new(const ga_params *gp, const sim_params *sp, const int32_t *dest, const char *traffic_name,
-           store *db, const char *version, const char *params_json, char *err, size_t errlen)
+           store *db, const char *version, const char *params_json, fault_kind *kind, char *err, size_t errlen)
 {
-    ga *g = ga_alloc(gp, sp, dest, traffic_name, err, errlen);
+    ga *g = ga_alloc(gp, sp, dest, traffic_name, kind, err, errlen);
     if (!g) return NULL;
     g->db = db;
     if (db) {
@@ -121,12 +122,14 @@ ga *ga_new(const ga_params *gp, const sim_params *sp, const int32_t *dest, const
         int ok = store_begin(db, err, errlen) == STORE_OK;
         ok = ok && store_run_create(db, &r, err, errlen) == STORE_OK;
         g->run = r.id;
-        ok = ok && ga_checkpoint_save(g, &blob, &len, err, errlen) == 0;
+        int saved = ok ? ga_checkpoint_save(g, &blob, &len, err, errlen) : 0;
+        ok = ok && saved == 0;
         ok = ok && store_checkpoint_put(db, g->run, 0, blob, len, err, errlen) == STORE_OK;
         ok = ok && store_commit(db, err, errlen) == STORE_OK;
         free(blob);
         if (!ok) {
-            store_rollback(db, NULL, 0);
+            fault_set(kind, saved ? fault_of(saved) : store_last_kind(db));
+            (void)!store_rollback(db, NULL, 0);   /* report the first failure; store_close rolls back */
             ga_free(g);
             return NULL;
         }
@@ -343,8 +346,8 @@ int ga_step(ga *g, char *err, size_t errlen)
     /* At the floor nothing can be better. */
     int at_bound = gp->fitness == GA_FIT_DURATION && g->best_score < SCORE_INF && g->best_m.duration <= g->floor;
     int more = g->generation < gp->generations && !(gp->max_evals > 0 && g->evals >= gp->max_evals) && !at_bound;
-    if (ga_persist(g, !more, err, errlen)) return -1;
-    return more;
+    int rc = ga_persist(g, !more, err, errlen);
+    return rc ? rc : more;
 }
 
 /* ---- start: ranges, baselines, initial population -------------------------- */
@@ -357,7 +360,7 @@ static int stacking(ga *g, int *schemes, int nschemes, uint32_t *best_v, int64_t
     if (!(g->gp.genes & GENE_V) && g->gp.interval) lo = hi = g->gp.interval;
     if (sim_stacking_optima(g->pool, g->nodes, g->sp.vcs, g->sp.slices, g->sp.flits, schemes, nschemes, lo, hi, best_v,
                             best_d, &g->evals))
-        return snprintf(err, errlen, "out of memory in the simple-stacking sweep"), -1;
+        return snprintf(err, errlen, "out of memory in the simple-stacking sweep"), -FAULT_RESOURCE;
     for (int s = 0; s < nschemes; s++)
         if (best_d[s] < 0) best_d[s] = SCORE_INF;
     return 0;
@@ -371,9 +374,11 @@ static int nonsplit(ga *g, int64_t *out, char *err, size_t errlen)
     p.slices = 1;
     *out = -1;
     if (p.flits > SIM_MAX_FLITS) return 0; /* no baseline for huge messages */
-    sim *s = sim_new(&p, g->dest, err, errlen);
+    fault_kind kind = FAULT_RESOURCE;
+    sim *s = sim_new(&p, g->dest, &kind, err, errlen);
     sim_config *c = sim_config_new(g->nodes, p.vcs, 0, (uint32_t)p.flits);
-    if (!s || !c) { sim_free(s); sim_config_free(c); return -1; }
+    if (s && !c) snprintf(err, errlen, "out of memory for the non-split baseline");
+    if (!s || !c) { sim_free(s); sim_config_free(c); return fault_rc(kind); }
     for (int k = 0; k < VCSEL_NSCHEMES; k++) {
         sim_metrics m;
         memset(c->scheme, k, (size_t)g->nodes * NPORTS);
@@ -394,7 +399,7 @@ int ga_start(ga *g, char *err, size_t errlen)
     /* Ranges from a first single-slice run with random schemes and I = 0. */
     sim_config *c0 = g->child[0];
     sim_config *def = sim_config_new(g->nodes, g->sp.vcs, 0, (uint32_t)L);
-    if (!def) return snprintf(err, errlen, "out of memory"), -1;
+    if (!def) return snprintf(err, errlen, "out of memory"), -FAULT_RESOURCE;
     sim_config_copy(c0, def);
     sim_config_free(def);
     for (int k = 0; k < g->nodes * NPORTS; k++) c0->scheme[k] = (uint8_t)rng_below(&g->rng, VCSEL_NSCHEMES);
@@ -415,13 +420,14 @@ int ga_start(ga *g, char *err, size_t errlen)
     else schemes[ns++] = gp->arb;
     uint32_t bv[VCSEL_NSCHEMES];
     int64_t bd[VCSEL_NSCHEMES];
-    if (stacking(g, schemes, ns, bv, bd, err, errlen)) return -1;
+    int rc = stacking(g, schemes, ns, bv, bd, err, errlen);
+    if (rc) return rc;
     int bestk = 0;
     for (int k = 1; k < ns; k++) if (bd[k] < bd[bestk]) bestk = k;
     g->base_scheme = schemes[bestk];
     g->base_interval = bv[bestk];
     g->base_stack = bd[bestk] >= SCORE_INF ? -1 : bd[bestk];
-    if (nonsplit(g, &g->base_nonsplit, err, errlen)) return -1;
+    if ((rc = nonsplit(g, &g->base_nonsplit, err, errlen))) return rc;
     g->space.v_fixed = gp->interval ? gp->interval : g->base_interval;
     for (int k = 0; k < ns; k++) if (bv[k] > g->space.vmax) g->space.vmax = bv[k];
     if (g->space.v_fixed > g->space.vmax) g->space.vmax = g->space.v_fixed;
@@ -471,7 +477,7 @@ int ga_start(ga *g, char *err, size_t errlen)
         ga_consider(g, g->pop[k], &g->pop_m[k], g->score[k]);
     }
     if (g->db && store_run_set_baselines(g->db, g->run, g->base_stack, g->base_nonsplit, err, errlen) != STORE_OK)
-        return -1;
+        return -FAULT_IO;
     return ga_persist(g, 1, err, errlen);
 }
 
@@ -514,23 +520,26 @@ void ga_baselines(const ga *g, int *scheme, uint32_t *interval, int64_t *stackin
     if (nonsplit_d) *nonsplit_d = g->base_nonsplit;
 }
 
-ga *ga_resume(store *db, int64_t run, int threads, char *err, size_t errlen)
+ga *ga_resume(store *db, int64_t run, int threads, fault_kind *kind, char *err, size_t errlen)
 {
     int64_t generation;
     uint8_t *blob = NULL;
     size_t len = 0;
     int rc = store_checkpoint_get(db, run, &generation, &blob, &len, err, errlen);
-    if (rc == STORE_NOTFOUND) return snprintf(err, errlen, "run %lld has no checkpoint to resume from", (long long)run), NULL;
-    if (rc != STORE_OK) return NULL;
+    if (rc == STORE_NOTFOUND) {
+        fault_set(kind, FAULT_INPUT);   /* the run the user named cannot be resumed */
+        return snprintf(err, errlen, "run %lld has no checkpoint to resume from", (long long)run), NULL;
+    }
+    if (rc != STORE_OK) return fault_set(kind, store_last_kind(db)), NULL;
     char why[384];
-    ga *g = ga_checkpoint_load(blob, len, threads, why, sizeof why);
+    ga *g = ga_checkpoint_load(blob, len, threads, kind, why, sizeof why);
     free(blob);
     if (!g) return snprintf(err, errlen, "%s: run %lld: %s", store_path(db), (long long)run, why), NULL;
     g->db = db;
     g->run = run;
     g->t_start = ga_now_seconds();
     /* Killed before its start was recorded: start it now, as it would have. */
-    if (!g->space.genes && ga_start(g, err, errlen)) { ga_free(g); return NULL; }
+    if (!g->space.genes && (rc = ga_start(g, err, errlen))) { ga_free(g); return fault_set(kind, fault_of(rc)), NULL; }
     ga_parent_runs_refresh(g);
     return g;
 }

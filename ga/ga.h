@@ -24,7 +24,11 @@
  *
  * Conventions, as in store/store.h: functions that can fail return 0 (or a
  * pointer) on success and -1 (or NULL) on failure, with a one-line message in
- * err (errlen bytes); nothing is printed.  A ga owns everything it
+ * err (errlen bytes); nothing is printed.  The kind of a failure
+ * (util/fault.h): the checks' -1 is -FAULT_INPUT; ga_start, ga_step,
+ * ga_flush and ga_finish return -FAULT_IO (the store), -FAULT_RESOURCE
+ * (memory, threads) or -FAULT_INTERNAL; ga_new and ga_resume set *kind.
+ * A ga owns everything it
  * allocates; the store passed to ga_new or ga_resume is borrowed and must
  * stay open until ga_free.  Pointers returned by accessors point into the ga
  * and stay valid until ga_free. */
@@ -36,6 +40,7 @@
 
 #include "ga/operators.h"
 #include "sim/sim.h"
+#include "util/fault.h"
 #include "util/json.h"
 #include "store/store.h"
 
@@ -139,12 +144,15 @@ void ga_params_default(ga_params *gp);
 void ga_params_for_algo(ga_params *gp, ga_algo algo);
 /* Range checks.  Returns 0 if every field is in range, else -1 with one line
  * in err naming the first bad flag and its allowed range. */
+NOCSIM_MUST_USE
 int ga_params_check(const ga_params *gp, char *err, size_t errlen);
 /* ga_params_check, sim_params_check, and the checks between the two (a fixed
  * interval no shorter than a packet).  Returns 0, or -1 with err naming the flag. */
+NOCSIM_MUST_USE
 int ga_setup_check(const ga_params *gp, const sim_params *sp, char *err, size_t errlen);
 /* The parameters as a JSON object (jansson; the caller owns it), for the
  * runs table.  NULL when out of memory. */
+NOCSIM_MUST_USE
 json_t *ga_params_json(const ga_params *gp);
 /* Write the "V,I,C,Q" style name of a gene set (GENE_* bits) into buf, which
  * must hold at least 8 bytes, and return buf.  Cannot fail. */
@@ -168,35 +176,43 @@ typedef struct ga ga;
  * Nothing is simulated yet: call ga_start.  Returns the new ga, or NULL with
  * a message in err when gp or sp fails its check, memory runs out, the
  * evaluation threads cannot start, or the store cannot create the run (the
- * store is then unchanged). */
+ * store is then unchanged); *kind (may be NULL) says which. */
+NOCSIM_MUST_USE
 ga *ga_new(const ga_params *gp, const sim_params *sp, const int32_t *dest, const char *traffic_name,
-           store *db, const char *version, const char *params_json, char *err, size_t errlen);
+           store *db, const char *version, const char *params_json, fault_kind *kind, char *err, size_t errlen);
 /* Continue run `run` of db from its last checkpoint, in the state it had
  * then (parameters and traffic from the checkpoint; only threads may be
  * overridden, threads <= 0 keeps them); db is borrowed until ga_free.  Do not
  * call ga_start: the next call is ga_step (a run stopped before its start
  * was recorded is started here).  Returns the ga, or NULL with a message in
  * err when the run has no checkpoint, the checkpoint is damaged ("PATH: run
- * N: database is damaged: ..."), memory runs out or the store fails. */
-ga *ga_resume(store *db, int64_t run, int threads, char *err, size_t errlen);
+ * N: database is damaged: ..."), memory runs out or the store fails; *kind
+ * (may be NULL) says which (no checkpoint: FAULT_INPUT, damaged: FAULT_IO). */
+NOCSIM_MUST_USE
+ga *ga_resume(store *db, int64_t run, int threads, fault_kind *kind, char *err, size_t errlen);
 /* Free g and everything it owns (not its store).  g may be NULL. */
 void ga_free(ga *g);
 
 /* Evaluate the baselines and the initial population (generation 0) and
  * record them.  Returns 0, or -1 with a message in err when memory runs out
  * or the store fails (the generation's transaction is then rolled back). */
+NOCSIM_MUST_USE
 int ga_start(ga *g, char *err, size_t errlen);
 /* One generation, recorded in one transaction.  Returns 1 while there is
  * more to do, 0 when finished (generations or --evals used up, or the best
- * at the floor, ga_get_floor), -1 with a message in err when the store fails
- * (that generation's rows are rolled back; the ga stays usable for ga_free). */
+ * at the floor, ga_get_floor), a negative fault with a message in err when
+ * the store fails or a record could not be kept for want of memory (that
+ * generation's rows are rolled back; the ga stays usable for ga_free). */
+NOCSIM_MUST_USE
 int ga_step(ga *g, char *err, size_t errlen);
 /* Write the pending rows and the checkpoint now (e.g. before stopping on a
  * signal).  Returns 0 (also without a store), or -1 with a message in err
  * when the store fails. */
+NOCSIM_MUST_USE
 int ga_flush(ga *g, char *err, size_t errlen);
 /* Mark the run finished in the store.  Returns 0 (also without a store), or
  * -1 with a message in err when the store fails. */
+NOCSIM_MUST_USE
 int ga_finish(ga *g, char *err, size_t errlen);
 
 /* Fill *p with the generation, simulations, best score and duration (-1

@@ -5,6 +5,7 @@
 
 #include "ga/ga.h"
 #include "sim/pool.h"
+#include "util/fault.h"
 #include "util/rng.h"
 
 enum { KIND_NONE = 0, KIND_MUTATE, KIND_CROSS, KIND_REINIT };
@@ -102,6 +103,7 @@ typedef struct {
     int n, cap;
     uint8_t *scratch;
     double last_checkpoint;
+    int lost;   /* memory ran out keeping one: ga_persist fails the run (FAULT_RESOURCE) */
 } ga_records;
 
 struct ga {
@@ -153,19 +155,23 @@ struct ga {
 /* Allocate a GA without a store run (ga_new and ga_resume build on it):
  * parameters checked and copied, dest copied, population, evaluation pool and
  * generator seeded; nothing simulated.  Returns the ga for ga_free, or NULL
- * with a message in err when gp or sp fails its check, memory runs out or
- * the evaluation threads cannot start. */
+ * with a message in err when gp or sp fails its check (*kind FAULT_INPUT),
+ * memory runs out or the evaluation threads cannot start (FAULT_RESOURCE). */
+NOCSIM_MUST_USE
 ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, const char *traffic_name,
-             char *err, size_t errlen);
+             fault_kind *kind, char *err, size_t errlen);
 
 /* Take a newly evaluated chromosome into account: a new best or a synonym
  * is recorded with this generation.  Returns 1 if it repeats a recorded
- * best signature (ga.c's consider; island.c needs it). */
+ * best signature (ga.c's consider; island.c needs it).  When memory runs out
+ * keeping the record, rec.lost is set and the generation's ga_persist fails
+ * (so the callers, inside the evaluation loops, need no error path). */
 int ga_consider(ga *g, const sim_config *c, const sim_metrics *m, int64_t score);
 
 /* ---- shared by the loop (ga.c) and the modes' files ---------------------- */
 
 double ga_now_seconds(void);
+NOCSIM_MUST_USE
 sim_config *ga_new_config(const ga *g);
 /* A local mutation of k moves; tails: the parent's, or NULL (no targeted move). */
 void ga_mutate_moves(ga *g, sim_config *c, int k, const int64_t *tails);
@@ -180,6 +186,7 @@ int64_t ga_child_cutoff(const ga *g, int k);
 sim_job ga_child_job(const ga *g, int k, const sim_config *c, int64_t *tails, sim_decisions *dec);
 
 /* parent_runs.c: tails and decisions. */
+NOCSIM_MUST_USE
 int ga_parent_runs_alloc(ga *g);
 void ga_parent_runs_free(ga *g);
 /* A full run of slot k's chromosome, keeping its tails and decisions. */
@@ -194,6 +201,7 @@ void ga_parent_runs_ran(ga *g, int k, const sim_metrics *m);
 void ga_parent_runs_refresh(ga *g);
 
 /* speculate.c */
+NOCSIM_MUST_USE
 int ga_spec_alloc(ga *g);        /* after ga_parent_runs_alloc */
 void ga_spec_free(ga *g);
 /* This generation's child and its results, as ga_make_children and
@@ -203,6 +211,7 @@ void ga_spec_take(ga *g);
 static inline void ga_spec_void(ga *g) { g->spec.n = 0; }
 
 /* children.c: --children C > 1. */
+NOCSIM_MUST_USE
 int ga_extra_alloc(ga *g);       /* after ga_parent_runs_alloc */
 void ga_extra_free(ga *g);
 sim_config *ga_extra_child(ga *g, int k, int j);
@@ -212,6 +221,7 @@ int ga_extra_jobs(ga *g, int nj);
 void ga_extra_keep_best(ga *g);
 
 /* perturb.c: --perturb K. */
+NOCSIM_MUST_USE
 int ga_perturb_alloc(ga *g);
 void ga_perturb_free(ga *g);
 /* Evaluate every child at V-K..V+K into jobs[k], keeping the best V. */
@@ -219,7 +229,10 @@ void ga_perturb_evaluate(ga *g);
 
 /* record.c: records, persistence. */
 void ga_records_free(ga *g);
-/* One transaction for this generation (force_checkpoint: with a checkpoint). */
+/* One transaction for this generation (force_checkpoint: with a checkpoint).
+ * Returns 0, or -FAULT_RESOURCE (a record was lost: rec.lost, or memory for
+ * the checkpoint) or -FAULT_IO (the store failed) with a message in err. */
+NOCSIM_MUST_USE
 int ga_persist(ga *g, int force_checkpoint, char *err, size_t errlen);
 
 #endif

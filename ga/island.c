@@ -18,11 +18,11 @@ int ga_island_immigrant(ga *g, const uint8_t *buf, size_t len, char *err, size_t
         vcs != g->sp.vcs) {
         snprintf(err, errlen, "a migrant of %zu bytes is no chromosome of this %dx%d network", len, g->n,
                  sim_height(&g->sp));
-        return -1;
+        return -FAULT_INTERNAL;   /* the islands run one program on one network */
     }
     /* The last child slot is free between generations. */
     sim_config *c = g->child[g->gp.pop - 1];
-    if (chrom_decode(c, buf, len, err, errlen)) return -1;
+    if (chrom_decode(c, buf, len, err, errlen)) return -FAULT_INTERNAL;
     int64_t *tails = g->tl.ctails ? g->tl.ctails[g->gp.pop - 1] : NULL;
     g->jobs[0] = (sim_job){ .cfg = c, .cutoff = 0, .tails = tails, .dec = g->rp.cdec ? g->rp.cdec[g->gp.pop - 1] : NULL };
     sim_pool_run(g->pool, g->jobs, 1);
@@ -64,20 +64,21 @@ int ga_island_run(ga *g, int every, int (*stop)(void), void (*progress)(const ga
     size_t len = ga_island_size(g);
     uint8_t *out = malloc(len), *in = malloc(len);
     int rc = 0;
-    if (!out || !in) { snprintf(err, errlen, "out of memory"); rc = -1; }
+    if (!out || !in) { snprintf(err, errlen, "out of memory"); rc = -FAULT_RESOURCE; }
     for (int go = rc == 0; go;) {
         int more = ga_step(g, err, errlen);
         /* Everyone stops when one island is done, failed or interrupted. */
         int mine = more < 0 ? -1 : (stop && stop()) ? 0 : more, all;
         MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-        if (more < 0) rc = -1;
+        if (more < 0) rc = more;
         if (rank == 0 && progress) progress(g, ctx);
         go = all > 0;
         if (go && K > 1 && every > 0 && g->generation % every == 0) {
             ga_island_emigrant(g, out);
             MPI_Sendrecv(out, (int)len, MPI_BYTE, (rank + 1) % K, 7, in, (int)len, MPI_BYTE, (rank + K - 1) % K, 7,
                          MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            if (ga_island_immigrant(g, in, len, err, errlen) < 0) rc = -1;
+            int took = ga_island_immigrant(g, in, len, err, errlen);
+            if (took < 0) rc = took;
         }
         if (rc) go = 0;
     }
@@ -86,11 +87,13 @@ int ga_island_run(ga *g, int every, int (*stop)(void), void (*progress)(const ga
         ga_island_emigrant(g, out);
         uint8_t *all = rank == 0 ? malloc(len * (size_t)K) : NULL;
         MPI_Gather(out, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, 0, MPI_COMM_WORLD);
-        for (int r = 1; rank == 0 && all && r < K && rc == 0; r++)
-            if (ga_island_immigrant(g, all + (size_t)r * len, len, err, errlen) < 0) rc = -1;
+        for (int r = 1; rank == 0 && all && r < K && rc == 0; r++) {
+            int took = ga_island_immigrant(g, all + (size_t)r * len, len, err, errlen);
+            if (took < 0) rc = took;
+        }
         free(all);
     }
-    if (rc == 0 && ga_flush(g, err, errlen)) rc = -1;
+    if (rc == 0) rc = ga_flush(g, err, errlen);
     free(out);
     free(in);
     if (rc == 0 && stop && stop()) rc = 1;

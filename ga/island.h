@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "ga/ga.h"
+#include "util/fault.h"
 
 /* Bytes of one migrant: the canonical encoding of a chromosome of g. */
 size_t ga_island_size(const ga *g);
@@ -23,8 +24,10 @@ void ga_island_emigrant(const ga *g, uint8_t *buf);
 /* Evaluate the chromosome in buf, consider it for the best and the synonyms
  * (it is recorded like any other chromosome of this generation), and let it
  * replace the worst member of the population when it is no worse.  Returns 1
- * if it replaced a member, 0 if not, -1 if buf is not a chromosome of this
- * network (err says why; nothing changed). */
+ * if it replaced a member, 0 if not, -FAULT_INTERNAL if buf is not a
+ * chromosome of this network (err says why; nothing changed: the islands run
+ * one program, so it is a bug). */
+NOCSIM_MUST_USE
 int ga_island_immigrant(ga *g, const uint8_t *buf, size_t len, char *err, size_t errlen);
 
 #ifdef NOCSIM_MPI
@@ -33,8 +36,9 @@ int ga_island_immigrant(ga *g, const uint8_t *buf, size_t len, char *err, size_t
  * done or stop() returns non-zero), an exchange every `every` generations, and at the
  * end every island's best sent to rank 0 and taken in there, so that rank 0's
  * run holds the best of all.  progress (may be NULL) is called on rank 0
- * after each generation.  Returns 0, 1 if stopped by *stop, -1 on a store
- * error (err).  stop may be NULL. */
+ * after each generation.  Returns 0, 1 if stopped by *stop, a negative fault
+ * as ga_step's (err).  stop may be NULL. */
+NOCSIM_MUST_USE
 int ga_island_run(ga *g, int every, int (*stop)(void), void (*progress)(const ga *g, void *ctx),
                   void *ctx, char *err, size_t errlen);
 #endif

@@ -14,8 +14,8 @@ int method_source_load(store *db, int64_t run, method_source *src, char *err, si
 {
     memset(src, 0, sizeof *src);
     int rc = store_run_get(db, run, &src->run, err, errlen);
-    if (rc == STORE_NOTFOUND) return snprintf(err, errlen, "run %lld does not exist", (long long)run), -1;
-    if (rc != STORE_OK) return -1;
+    if (rc == STORE_NOTFOUND) return snprintf(err, errlen, "run %lld does not exist", (long long)run), -FAULT_INPUT;
+    if (rc != STORE_OK) return fault_rc(store_last_kind(db));
     /* Runs derived from a GA run carry its checkpoint's context through the parent. */
     int64_t ctx_run = run;
     for (int hops = 0; hops < 16; hops++) {
@@ -26,13 +26,13 @@ int method_source_load(store *db, int64_t run, method_source *src, char *err, si
         if (rc == STORE_OK) {
             rc = ga_checkpoint_peek(blob, len, &src->gp, &src->sp, &src->dest, src->traffic, err, errlen);
             free(blob);
-            if (rc) { store_run_clear(&src->run); return -1; }
+            if (rc) { store_run_clear(&src->run); return rc; }
             /* A derived run (e.g. an extrapolation) keeps its ancestor's network
              * and traffic but was simulated at its own number of slices. */
             if (src->run.slices > 0) src->sp.slices = src->run.slices;
             return 0;
         }
-        if (rc != STORE_NOTFOUND) { store_run_clear(&src->run); return -1; }
+        if (rc != STORE_NOTFOUND) { store_run_clear(&src->run); return fault_rc(store_last_kind(db)); }
         store_run parent;
         if (store_run_get(db, ctx_run, &parent, err, errlen) != STORE_OK) break;
         int64_t p = parent.parent;
@@ -41,7 +41,8 @@ int method_source_load(store *db, int64_t run, method_source *src, char *err, si
         ctx_run = p;
     }
     store_run_clear(&src->run);
-    return snprintf(err, errlen, "run %lld has no recorded simulation context (no checkpoint)", (long long)run), -1;
+    return snprintf(err, errlen, "run %lld has no recorded simulation context (no checkpoint)", (long long)run),
+           -FAULT_INPUT;
 }
 
 void method_source_clear(method_source *src)
@@ -62,7 +63,7 @@ typedef struct {
     int64_t record[6];     /* ir, or, ib, ob, lb, t_e of the last synonym kept */
     char *err;
     size_t errlen;
-    int failed;
+    int failed;            /* 0, or the negative fault that stopped the listing */
 } mine_ctx;
 
 /* The paper's recording rule for post-stacking: keep a synonym only if one of
@@ -86,7 +87,7 @@ static int mine_one(const store_chrom *c, void *arg)
     mine_ctx *x = arg;
     if (!keep_candidate(x, c)) return 0;
     if (chrom_decode(x->cfg, c->genes, c->genes_len, x->err, x->errlen)) {
-        x->failed = 1;
+        x->failed = -FAULT_IO;   /* the store's genes passed their CRC but are no chromosome: damage */
         return 1;
     }
     sim_metrics m1, m;
@@ -96,7 +97,7 @@ static int mine_one(const store_chrom *c, void *arg)
     x->res->candidates++;
     if (sim_interval_search(x->pool, x->cfg, L, hi, &v, &m, NULL, &x->res->sims)) {
         snprintf(x->err, x->errlen, "out of memory in the interval search");
-        x->failed = 1;
+        x->failed = -FAULT_RESOURCE;
         return 1;
     }
     if (m.status != SIM_OK) return 0;
@@ -135,9 +136,9 @@ static int record_result(store *db, const method_source *src, const method_optio
     r.parent = src->run.id;
     size_t len = chrom_grid_size(src->sp.n, sim_height(&src->sp), src->sp.vcs);
     uint8_t *genes = malloc(len);
-    if (!genes) return snprintf(err, errlen, "out of memory"), -1;
+    if (!genes) return snprintf(err, errlen, "out of memory"), -FAULT_RESOURCE;
     chrom_encode(res->config, src->sp.n, genes);
-    if (store_begin(db, err, errlen) != STORE_OK) { free(genes); return -1; }
+    if (store_begin(db, err, errlen) != STORE_OK) { free(genes); return fault_rc(store_last_kind(db)); }
     store_chrom sc = { .generation = 0, .crc = res->best_crc, .score = res->best.duration,
                        .duration = res->best.duration, .t_d = res->best1.duration, .t_e = res->best1.te,
                        .ir = res->best.ir, .or_ = res->best.or_, .ib = res->best.ib, .ob = res->best.ob,
@@ -150,7 +151,11 @@ static int record_result(store *db, const method_source *src, const method_optio
     ok = ok && store_run_set_status(db, r.id, "finished", err, errlen) == STORE_OK;
     ok = ok && store_commit(db, err, errlen) == STORE_OK;
     free(genes);
-    if (!ok) { store_rollback(db, NULL, 0); return -1; }
+    if (!ok) {
+        int rc = fault_rc(store_last_kind(db));
+        (void)!store_rollback(db, NULL, 0);   /* report the first failure; store_close rolls back */
+        return rc;
+    }
     res->run = r.id;
     return 0;
 }
@@ -160,32 +165,40 @@ int method_mine(store *db, int64_t src_run, const method_options *opt, const cha
 {
     memset(res, 0, sizeof *res);
     method_source src;
-    if (method_source_load(db, src_run, &src, err, errlen)) return -1;
-    int rc = -1;
+    int rc = method_source_load(db, src_run, &src, err, errlen);
+    if (rc) return rc;
+    rc = -FAULT_RESOURCE;
+    fault_kind setup = FAULT_RESOURCE;
     sim_params target = src.sp, one = src.sp;
     target.slices = opt->slices;
     one.slices = 1;
     mine_ctx x = { .src = &src, .res = res, .err = err, .errlen = errlen,
                    .filtered = opt->set == MINE_SYNONYMS_FILTERED };
-    x.pool = sim_pool_new(&target, src.dest, opt->threads, err, errlen);
-    x.single = x.pool ? sim_new(&one, src.dest, err, errlen) : NULL;
+    x.pool = sim_pool_new(&target, src.dest, opt->threads, &setup, err, errlen);
+    x.single = x.pool ? sim_new(&one, src.dest, &setup, err, errlen) : NULL;
     x.cfg = sim_config_new(sim_nodes(&src.sp), src.sp.vcs, 0, 0);
     res->config = sim_config_new(sim_nodes(&src.sp), src.sp.vcs, 0, 0);
     x.best = res->config;
     if (!x.pool || !x.single || !x.cfg || !res->config) {
         if (x.pool && x.single) snprintf(err, errlen, "out of memory");
+        rc = fault_rc(setup);
         goto out;
     }
     store_chrom_query q = { .run = src_run, .with_genes = true, .order_by = "id",
                             .synonyms_only = opt->set != MINE_ALL, .limit = opt->limit };
     if (opt->set == MINE_BEST) { q.order_by = "score"; q.limit = 1; }
-    if (store_chrom_list(db, &q, mine_one, &x, err, errlen) != STORE_OK || x.failed) goto out;
+    if (store_chrom_list(db, &q, mine_one, &x, err, errlen) != STORE_OK) {
+        rc = fault_rc(store_last_kind(db));
+        goto out;
+    }
+    if (x.failed) { rc = x.failed; goto out; }
     if (res->candidates == 0 || res->best_chrom == 0) {
         snprintf(err, errlen, "run %lld has no recorded chromosome to replay", (long long)src_run);
+        rc = -FAULT_INPUT;
         goto out;
     }
     uint8_t *scratch = malloc(chrom_grid_size(src.sp.n, sim_height(&src.sp), src.sp.vcs));
-    if (!scratch) { snprintf(err, errlen, "out of memory"); goto out; }
+    if (!scratch) { snprintf(err, errlen, "out of memory"); rc = -FAULT_RESOURCE; goto out; }
     res->best_crc = chrom_signature(res->config, src.sp.n, scratch);
     free(scratch);
     rc = record ? record_result(db, &src, opt, kind, version, res, err, errlen) : 0;

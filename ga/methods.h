@@ -19,6 +19,7 @@
 
 #include "ga/ga.h"
 #include "store/store.h"
+#include "util/fault.h"
 
 /* What a source run was simulated with: its parameters and traffic, read
  * from its checkpoint. */
@@ -34,9 +35,11 @@ typedef struct {
  * traffic of the nearest checkpoint among the run and its ancestors (at most
  * 16 generations up), with the run's own number of slices.  src->dest and
  * src->run's strings are owned by src: release them with
- * method_source_clear.  Returns 0, or -1 with a message in err when the run
- * does not exist, no ancestor has a checkpoint, a checkpoint is damaged or
- * the store fails (src then owns nothing and needs no clear). */
+ * method_source_clear.  Returns 0, or with a message in err -FAULT_INPUT
+ * when the run does not exist or no ancestor has a checkpoint, the
+ * checkpoint's fault when it is damaged, the store's when it fails (src then
+ * owns nothing and needs no clear). */
+NOCSIM_MUST_USE
 int method_source_load(store *db, int64_t run, method_source *src, char *err, size_t errlen);
 /* Release what src owns; src may then be loaded again.  Safe on a zeroed or
  * already cleared src. */
@@ -66,10 +69,12 @@ typedef struct {
 /* Replay the chosen candidates of `src_run` at opt->slices with an interval
  * search each; record the winner as a new run of kind `kind` (e.g.
  * "extrapolate", "post-stack"), with `version`, when record != 0.  Fills
- * *res (res->config is owned by res).  Returns 0, or -1 with a message in
- * err when the source cannot be loaded, it has no recorded chromosome,
- * memory or threads run out, or the store fails (nothing is recorded then).
+ * *res (res->config is owned by res).  Returns 0, or a negative fault with
+ * a message in err: method_source_load's, -FAULT_INPUT when the run has no
+ * recorded chromosome, -FAULT_RESOURCE when memory or threads run out, the
+ * store's when it fails (nothing is recorded then).
  * Call method_result_clear afterwards in both cases. */
+NOCSIM_MUST_USE
 int method_mine(store *db, int64_t src_run, const method_options *opt, const char *kind, int record,
                 const char *version, method_result *res, char *err, size_t errlen);
 /* Free res->config and set it to NULL.  Safe to call twice. */

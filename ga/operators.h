@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 
+#include "util/fault.h"
 #include "util/rng.h"
 #include "sim/sim.h"
 
@@ -47,6 +48,7 @@ typedef struct {
  * during the call) under p's routing choices, found by walking every packet's
  * route once.  Returns a new object for ga_effective_free, or NULL when
  * memory runs out. */
+NOCSIM_MUST_USE
 ga_effective *ga_effective_new(const sim_params *p, const int32_t *dest);
 /* Free e and its arrays.  e may be NULL. */
 void ga_effective_free(ga_effective *e);

@@ -15,6 +15,7 @@ static int crc_known(const ga *g, uint32_t crc)
     return 0;
 }
 
+NOCSIM_MUST_USE
 static int crc_add(ga *g, uint32_t crc)
 {
     if (g->rec.ncrc == g->rec.capcrc) {
@@ -29,6 +30,7 @@ static int crc_add(ga *g, uint32_t crc)
 }
 
 /* Keep c for this generation's transaction, with its single-slice t_d, T_e. */
+NOCSIM_MUST_USE
 static int add_record(ga *g, const sim_config *c, const sim_metrics *m, int64_t score, uint32_t crc, int synonym)
 {
     if (g->rec.n == g->rec.cap) {
@@ -67,10 +69,7 @@ int ga_consider(ga *g, const sim_config *c, const sim_metrics *m, int64_t score)
         g->rec.synonyms = 0;
         g->rec.syn_seen = 0;
         g->new_best = 1;
-        if (!crc_known(g, crc)) {
-            crc_add(g, crc);
-            add_record(g, c, m, score, crc, 0);
-        }
+        if (!crc_known(g, crc) && (crc_add(g, crc) || add_record(g, c, m, score, crc, 0))) g->rec.lost = 1;
         return 0;
     }
     if (crc_known(g, crc)) return 1;
@@ -78,9 +77,8 @@ int ga_consider(ga *g, const sim_config *c, const sim_metrics *m, int64_t score)
      * met, revisits of unrecorded ones included) is a power of two. */
     g->rec.syn_seen++;
     if (g->gp.record == GA_RECORD_SPARSE && (g->rec.syn_seen & (g->rec.syn_seen - 1))) return 0;
-    crc_add(g, crc);
     g->rec.synonyms++;
-    add_record(g, c, m, score, crc, 1);
+    if (crc_add(g, crc) || add_record(g, c, m, score, crc, 1)) g->rec.lost = 1;
     return 0;
 }
 
@@ -95,8 +93,11 @@ int ga_persist(ga *g, int force_checkpoint, char *err, size_t errlen)
 {
     ga_progress pr;
     ga_get_progress(g, &pr);
+    /* A record lost is a run that would silently miss a best or a synonym. */
+    if (g->rec.lost) return snprintf(err, errlen, "out of memory keeping this generation's records"), -FAULT_RESOURCE;
     if (!g->db) goto done;
-    if (store_begin(g->db, err, errlen) != STORE_OK) return -1;
+    int rc = -FAULT_IO;   /* the store's failures */
+    if (store_begin(g->db, err, errlen) != STORE_OK) return rc;
     store_gen sg = { .run = g->run, .generation = g->generation, .best = g->best_m.duration,
                      .average = pr.average, .evaluations = g->evals, .elapsed = pr.elapsed };
     if (store_gen_add(g->db, &sg, err, errlen) != STORE_OK) goto fail;
@@ -107,8 +108,8 @@ int ga_persist(ga *g, int force_checkpoint, char *err, size_t errlen)
                            .duration = r->m.duration, .t_d = r->m1.duration, .t_e = r->m1.te,
                            .ir = r->m.ir, .or_ = r->m.or_, .ib = r->m.ib, .ob = r->m.ob, .lb = r->m.lb,
                            .is_synonym = r->synonym, .genes = r->genes, .genes_len = r->len };
-        int rc = store_chrom_add(g->db, &sc, NULL, err, errlen);
-        if (rc != STORE_OK && rc != STORE_EXISTS) goto fail;
+        int added = store_chrom_add(g->db, &sc, NULL, err, errlen);
+        if (added != STORE_OK && added != STORE_EXISTS) goto fail;
     }
     if (g->best_score < GA_SCORE_INF &&
         store_run_set_best(g->db, g->run, ga_score_primary(g->best_score), g->best_m.duration, g->best_crc, err, errlen) != STORE_OK)
@@ -117,10 +118,11 @@ int ga_persist(ga *g, int force_checkpoint, char *err, size_t errlen)
     if (force_checkpoint || now - g->rec.last_checkpoint >= 1.0) {
         uint8_t *blob = NULL;
         size_t len = 0;
-        if (ga_checkpoint_save(g, &blob, &len, err, errlen)) goto fail;
-        int rc = store_checkpoint_put(g->db, g->run, g->generation, blob, len, err, errlen);
+        if ((rc = ga_checkpoint_save(g, &blob, &len, err, errlen))) goto fail;
+        rc = -FAULT_IO;
+        int put = store_checkpoint_put(g->db, g->run, g->generation, blob, len, err, errlen);
         free(blob);
-        if (rc != STORE_OK) goto fail;
+        if (put != STORE_OK) goto fail;
         g->rec.last_checkpoint = now;
     }
     if (store_commit(g->db, err, errlen) != STORE_OK) goto fail;
@@ -129,8 +131,8 @@ done:
     g->rec.n = 0;
     return 0;
 fail:
-    store_rollback(g->db, NULL, 0);
-    return -1;
+    (void)!store_rollback(g->db, NULL, 0);   /* report the first failure; store_close rolls back */
+    return rc;
 }
 
 int ga_flush(ga *g, char *err, size_t errlen) { return ga_persist(g, 1, err, errlen); }
@@ -138,7 +140,7 @@ int ga_flush(ga *g, char *err, size_t errlen) { return ga_persist(g, 1, err, err
 int ga_finish(ga *g, char *err, size_t errlen)
 {
     if (!g->db) return 0;
-    return store_run_set_status(g->db, g->run, "finished", err, errlen) == STORE_OK ? 0 : -1;
+    return store_run_set_status(g->db, g->run, "finished", err, errlen) == STORE_OK ? 0 : -FAULT_IO;
 }
 
 void ga_records_free(ga *g)

@@ -12,7 +12,7 @@ int ga_resume_allowed(store *db, int64_t run, char *err, size_t errlen)
         snprintf(err, errlen, "run %lld is not in %s", (long long)run, store_path(db));
         return GA_RESUME_REFUSED;
     }
-    if (st != STORE_OK) return STORE_ERROR;
+    if (st != STORE_OK) return fault_rc(store_last_kind(db));
     int is_ga = r.kind && strcmp(r.kind, "ga") == 0;
     int finished = r.status && strcmp(r.status, "finished") == 0;
     store_run_clear(&r);

@@ -12,12 +12,15 @@
 
 #include <stdint.h>
 
+#include "util/fault.h"
+
 /* Cell values: idle, blocked, or ACT_SLICE0 + the flit's slice. */
 enum { ACT_IDLE = 0, ACT_BLOCKED = 1, ACT_SLICE0 = 2 };
 
 typedef struct sim_activity sim_activity;
 
 /* A recorder for `links` links (> 0), empty.  NULL when out of memory. */
+NOCSIM_MUST_USE
 sim_activity *sim_activity_new(int links);
 void sim_activity_free(sim_activity *a);          /* NULL is fine */
 /* Forget everything recorded; the links stay. */

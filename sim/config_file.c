@@ -269,13 +269,13 @@ int sim_config_read(sim_config *c, int n, FILE *f, const char *name, sim_config_
             rc = apply_line(c, n, tok, ntok, &w);
         }
     }
-    if (rc == 0 && got < 0) rc = -1;
+    if (rc == 0 && got < 0) rc = got;   /* the reader's kind */
     if (rc == 0 && w.chromosome) rc = check_complete(c, &w, h);
     h->settings = directives;
     line_reader_free(&r);
     free(w.has_scheme);
     free(w.has_qorder);
-    return rc ? -1 : h->chromosome;
+    return rc ? rc : h->chromosome;
 }
 
 int sim_config_load(sim_config *c, int n, const char *path, char *err, size_t errlen)
@@ -288,7 +288,7 @@ int sim_config_load(sim_config *c, int n, const char *path, char *err, size_t er
     }
     int rc = sim_config_read(c, n, f, path, NULL, err, errlen);
     fclose(f);
-    return rc < 0 ? -1 : 0;
+    return rc < 0 ? rc : 0;
 }
 
 int sim_config_save(const sim_config *c, int n, FILE *f)

@@ -26,12 +26,14 @@
 #define NOCSIM_SIM_DECISIONS_H
 
 #include "sim/sim.h"
+#include "util/fault.h"
 
 typedef struct sim_decisions sim_decisions;
 
 /* An empty record (unknown) sized for networks of params p (p->n, p->vcs,
  * p->slices and p->q_update are read).  Returns it for sim_decisions_free,
  * or NULL when memory runs out. */
+NOCSIM_MUST_USE
 sim_decisions *sim_decisions_new(const sim_params *p);
 /* Free d; NULL is fine. */
 void sim_decisions_free(sim_decisions *d);

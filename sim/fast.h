@@ -14,6 +14,7 @@
 #define NOCSIM_FAST_H
 
 #include "sim/sim.h"
+#include "util/fault.h"
 
 typedef struct fast_sim fast_sim;
 
@@ -22,6 +23,7 @@ int fast_supports(const sim_params *p);
 
 /* Engine for a checked parameter set and traffic (dest[src], copied).
  * NULL when out of memory. */
+NOCSIM_MUST_USE
 fast_sim *fast_new(const sim_params *p, const int32_t *dest);
 void fast_free(fast_sim *f);
 

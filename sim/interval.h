@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "sim/pool.h"
+#include "util/fault.h"
 
 /* Largest inter-slice interval a command accepts for one run, and the largest
  * upper end of a searched range (each V of a range is one simulation). */
@@ -18,6 +19,7 @@
  * metrics into all[V - lo] when all is not NULL, and adds the simulations
  * run to *sims.  If no V finished, best_m->status says why (not SIM_OK).
  * -1 only on allocation failure. */
+NOCSIM_MUST_USE
 int sim_interval_search(sim_pool *pl, const sim_config *c, uint32_t lo, uint32_t hi,
                         uint32_t *best_v, sim_metrics *best_m, sim_metrics *all, int64_t *sims);
 
@@ -34,6 +36,7 @@ int sim_interval_search(sim_pool *pl, const sim_config *c, uint32_t lo, uint32_t
  * packet's flits eject in distinct cycles, the first not before its release).
  * The winner is therefore sim_interval_search's; *sims counts the runs made.
  * -1 only on allocation failure. */
+NOCSIM_MUST_USE
 int sim_interval_search_bounded(sim_pool *pl, const sim_config *c, uint32_t lo, uint32_t hi, int slices, int flits,
                                 uint32_t *best_v, sim_metrics *best_m, int64_t *sims);
 

@@ -36,6 +36,7 @@
 #include "router/arbiter.h"
 #include "router/route.h"
 #include "sim/sim.h"
+#include "util/fault.h"
 
 typedef struct {
     route_params rp;       /* the grid: w, h, topo, tie, dateline */
@@ -73,6 +74,7 @@ typedef struct olnet olnet;
  * every port and every order (N,E,S,W,P).  Returns NULL with a message when
  * a parameter is out of range (naming it and the range), the any-VC rule is
  * asked of a torus, or memory runs out. */
+NOCSIM_MUST_USE
 olnet *olnet_new(const olnet_params *p, const sim_config *cfg, char *err, size_t errlen);
 void olnet_free(olnet *n);
 

@@ -27,6 +27,7 @@
 
 #include "sim/olnet.h"
 #include "traffic/synth.h"
+#include "util/fault.h"
 
 typedef enum { OL_BERNOULLI = 0, OL_PERIODIC } ol_process;
 
@@ -63,10 +64,12 @@ typedef struct {
  * 2 %, latency limit 500 (BookSim2's latency_thres).  Cannot fail. */
 void ol_params_default(ol_params *p);
 /* Check ranges; -1 with a message naming the flag and the allowed range. */
+NOCSIM_MUST_USE
 int ol_params_check(const ol_params *p, char *err, size_t errlen);
 /* Parse a packet-length mix, "8" or "1:0.5,8:0.5" (lengths 1..255, at most
  * OL_MAX_LENGTHS, probabilities in (0, 1] summing to 1 within 1e-9), into
  * p.  Returns 0, or -1 with a message and p unchanged. */
+NOCSIM_MUST_USE
 int ol_parse_packet_mix(ol_params *p, const char *spec, char *err, size_t errlen);
 /* The mean packet length of p's mix. */
 double ol_mean_length(const ol_params *p);
@@ -96,6 +99,7 @@ typedef struct {
 /* One point at `rate` (in (0, 1]) with pattern s (its grid must be p's) and
  * seed.  Returns 0 with *out filled; 1 if stop said so (checked
  * every batch; *out not valid); -1 with a message (memory). */
+NOCSIM_MUST_USE
 int ol_run_point(const ol_params *p, const synth *s, double rate, uint64_t seed, ol_stop_fn stop,
                  ol_point *out, char *err, size_t errlen);
 
@@ -126,6 +130,7 @@ typedef void (*ol_progress_fn)(const ol_point *pt, int index, void *ctx);
  * points kept: out[0..*done-1].  Returns 0, 1 if stopped (the
  * finished points before the first missing one are kept), or -1 with a
  * message. */
+NOCSIM_MUST_USE
 int ol_curve(const ol_params *p, const synth *s, const double *rates, int n, uint64_t seed, int threads,
              int stop_at_saturation, ol_stop_fn stop, ol_progress_fn progress, void *ctx, ol_point *out,
              int *done, char *err, size_t errlen);
@@ -135,6 +140,7 @@ int ol_curve(const ol_params *p, const synth *s, const double *rates, int n, uin
  * found (rate 0 and nothing else set when none was).  Its accepted
  * throughput is the saturation throughput.  Returns 0, 1 if stopped, -1
  * with a message. */
+NOCSIM_MUST_USE
 int ol_saturation(const ol_params *p, const synth *s, double lo, double hi, double precision, uint64_t seed,
                   ol_stop_fn stop, ol_point *sat, char *err, size_t errlen);
 

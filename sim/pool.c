@@ -2,9 +2,11 @@
  * pool of one thread starts no thread at all. */
 #include "sim/pool.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 struct sim_pool {
@@ -68,18 +70,22 @@ int sim_pool_default_threads(void)
     return n < 1 ? 1 : n > SIM_POOL_MAX_THREADS ? SIM_POOL_MAX_THREADS : (int)n;
 }
 
-sim_pool *sim_pool_new(const sim_params *p, const int32_t *dest, int threads, char *err, size_t errlen)
+sim_pool *sim_pool_new(const sim_params *p, const int32_t *dest, int threads, fault_kind *kind, char *err, size_t errlen)
 {
     if (threads < 1) threads = 1;
     sim_pool *pl = calloc(1, sizeof *pl);
-    if (!pl) return snprintf(err, errlen, "out of memory"), NULL;
+    if (!pl) return fault_set(kind, FAULT_RESOURCE), snprintf(err, errlen, "out of memory"), NULL;
     pl->threads = threads;
     pl->sims = calloc((size_t)threads, sizeof *pl->sims);
     pl->tid = calloc((size_t)threads, sizeof *pl->tid);
-    if (!pl->sims || !pl->tid) { free(pl->sims); free(pl->tid); free(pl); return snprintf(err, errlen, "out of memory"), NULL; }
+    if (!pl->sims || !pl->tid) {
+        free(pl->sims); free(pl->tid); free(pl);
+        return fault_set(kind, FAULT_RESOURCE), snprintf(err, errlen, "out of memory"), NULL;
+    }
     for (int k = 0; k < threads; k++)
-        if (!(pl->sims[k] = sim_new(p, dest, err, errlen))) { sim_pool_free(pl); return NULL; }
+        if (!(pl->sims[k] = sim_new(p, dest, kind, err, errlen))) { sim_pool_free(pl); return NULL; }
     if (pthread_mutex_init(&pl->lock, NULL) || pthread_cond_init(&pl->work, NULL) || pthread_cond_init(&pl->done, NULL)) {
+        fault_set(kind, FAULT_RESOURCE);
         snprintf(err, errlen, "cannot create thread synchronisation");
         for (int k = 0; k < threads; k++) sim_free(pl->sims[k]);
         free(pl->sims); free(pl->tid); free(pl);
@@ -87,10 +93,14 @@ sim_pool *sim_pool_new(const sim_params *p, const int32_t *dest, int threads, ch
     }
     for (int k = 1; k < threads; k++) {
         worker_arg *wa = malloc(sizeof *wa);
-        if (!wa) break;
-        wa->pl = pl;
-        wa->index = k;
-        if (pthread_create(&pl->tid[k], NULL, worker, wa) != 0) { free(wa); break; }
+        if (wa) *wa = (worker_arg){ .pl = pl, .index = k };
+        int rc = wa ? pthread_create(&pl->tid[k], NULL, worker, wa) : ENOMEM;
+        if (rc != 0) {
+            free(wa);
+            sim_pool_free(pl);   /* stops and joins the threads already started */
+            fault_set(kind, FAULT_RESOURCE);
+            return snprintf(err, errlen, "cannot start evaluation thread %d of %d: %s", k + 1, threads, strerror(rc)), NULL;
+        }
         pl->started = k;
     }
     return pl;

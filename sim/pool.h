@@ -36,10 +36,12 @@ int sim_pool_default_threads(void);
 
 /* A pool of `threads` simulators (values below 1 mean 1) of network p and
  * traffic dest[] (p->n * p->n entries, copied by each simulator).  Returns
- * NULL with err set when p is refused by sim_new or memory runs out; a
- * thread that cannot be started only makes the pool smaller.  Free with
+ * NULL with err set and *kind (may be NULL) as sim_new's when p is refused
+ * or memory runs out, and FAULT_RESOURCE when a thread cannot be started
+ * (the user asked for that many: a smaller pool would hide it).  Free with
  * sim_pool_free. */
-sim_pool *sim_pool_new(const sim_params *p, const int32_t *dest, int threads, char *err, size_t errlen);
+NOCSIM_MUST_USE
+sim_pool *sim_pool_new(const sim_params *p, const int32_t *dest, int threads, fault_kind *kind, char *err, size_t errlen);
 /* Stops the threads and frees everything; NULL is fine. */
 void sim_pool_free(sim_pool *pl);
 /* Runs every job, writing each one's metrics into jobs[k].m; returns when all

@@ -69,11 +69,12 @@ static void *xcalloc(size_t n, size_t size, int *ok)
  * only under SELF_SEND (model.md). */
 static int node_sends(const sim *s, int i) { return s->dest[i] != i || s->p.self == SELF_SEND; }
 
-sim *sim_new(const sim_params *p, const int32_t *dest, char *err, size_t errlen)
+sim *sim_new(const sim_params *p, const int32_t *dest, fault_kind *kind, char *err, size_t errlen)
 {
+    fault_set(kind, FAULT_INPUT);
     if (sim_params_check(p, err, errlen)) return NULL;
     sim *s = calloc(1, sizeof *s);
-    if (!s) return snprintf(err, errlen, "out of memory"), NULL;
+    if (!s) return fault_set(kind, FAULT_RESOURCE), snprintf(err, errlen, "out of memory"), NULL;
     s->p = *p;
     s->rp = (route_params){ .n = p->n, .tie = p->tie, .dateline = p->dateline, .topo = p->topo, .w = p->n,
                             .h = sim_height(p) };
@@ -115,6 +116,7 @@ sim *sim_new(const sim_params *p, const int32_t *dest, char *err, size_t errlen)
     s->tail_at = xcalloc((size_t)s->nodes * (size_t)s->S, sizeof *s->tail_at, &ok);
     if (!ok) {
         sim_free(s);
+        fault_set(kind, FAULT_RESOURCE);
         return snprintf(err, errlen, "out of memory for a %dx%d network", p->n, sim_height(p)), NULL;
     }
     for (int i = 0; i < s->nodes; i++) {
@@ -129,6 +131,7 @@ sim *sim_new(const sim_params *p, const int32_t *dest, char *err, size_t errlen)
         if (node_sends(s, i)) s->expected[dest[i]]++;
     if (!p->reference_only && fast_supports(p) && !(s->fast = fast_new(p, s->dest))) {
         sim_free(s);
+        fault_set(kind, FAULT_RESOURCE);
         return snprintf(err, errlen, "out of memory for a %dx%d network", p->n, sim_height(p)), NULL;
     }
     for (int i = 0; i < s->nodes; i++)

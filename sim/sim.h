@@ -12,6 +12,8 @@
  * Conventions, as in store/store.h: functions that can fail return 0 (or a
  * pointer) on success and -1 (or NULL) on failure, with a one-line message in
  * err (errlen bytes) naming the field or file and line; nothing is printed.
+ * The kind (util/fault.h): -1 is -FAULT_INPUT (every int function here fails
+ * only on what it was given); a constructor sets *kind.
  * Objects from *_new are owned by the caller and freed with the matching
  * *_free, which accepts NULL.  The run functions cannot fail: a run that
  * cannot finish ends with a status other than SIM_OK. */
@@ -23,6 +25,7 @@
 #include <stdio.h>
 
 #include "router/arbiter.h"
+#include "util/fault.h"
 #include "router/route.h"
 
 /* When a FIFO slot freed in cycle t can take a new flit [choice]. */
@@ -78,6 +81,7 @@ typedef struct {
 void sim_params_default(sim_params *p);
 /* Check ranges.  Returns 0, or -1 with a one-line message in err naming the
  * first bad field as its flag and the allowed range. */
+NOCSIM_MUST_USE
 int sim_params_check(const sim_params *p, char *err, size_t errlen);
 
 /* The evolvable settings.  Plain arrays so the GA can fill them gene by gene. */
@@ -93,6 +97,7 @@ typedef struct {
 /* A config for `nodes` nodes and `vcs` VCs with interval V = `interval`,
  * every port on scheme `scheme`, I = 0, every Q list (N,E,S,W,P).  Returns it
  * for sim_config_free, or NULL when memory runs out. */
+NOCSIM_MUST_USE
 sim_config *sim_config_new(int nodes, int vcs, int scheme, uint32_t interval);
 /* Free c and its arrays.  c may be NULL. */
 void sim_config_free(sim_config *c);
@@ -106,6 +111,7 @@ static inline uint8_t *sim_config_q(const sim_config *c, int node, int d, int vc
 }
 /* Returns 0 if every scheme is in 0..9 and every Q list a permutation of
  * 0..4, else -1 with a message in err naming the first bad gene. */
+NOCSIM_MUST_USE
 int sim_config_check(const sim_config *c, char *err, size_t errlen);
 /* First line of a chromosome file: a configuration file that holds every gene
  * and names its signature at the end of a header comment ("signature
@@ -124,17 +130,21 @@ typedef struct {
  * any length; numbers parsed strictly.  A chromosome file must hold every gene
  * (size, vcs, interval, every scheme and qorder) and a signature line.
  * Returns 0 for a plain configuration, 1 for a chromosome file (its header in
- * *h if h is not NULL; the signature is not compared here), or -1 with one
- * line in err naming the file, the line and the allowed range.  On -1, c may
- * be partly overwritten. */
+ * *h if h is not NULL; the signature is not compared here), or -1
+ * (-FAULT_INPUT) with one line in err naming the file, the line and the
+ * allowed range, or the line reader's fault (a read error: -FAULT_IO; memory:
+ * -FAULT_RESOURCE).  On failure, c may be partly overwritten. */
+NOCSIM_MUST_USE
 int sim_config_read(sim_config *c, int n, FILE *f, const char *name, sim_config_header *h, char *err,
                     size_t errlen);
-/* sim_config_read of the file at path.  Returns 0 (either kind of file) or -1
- * with a message in err (including a file that cannot be opened). */
+/* sim_config_read of the file at path.  Returns 0 (either kind of file) or
+ * its fault with a message in err (a file that cannot be opened: -1, input). */
+NOCSIM_MUST_USE
 int sim_config_load(sim_config *c, int n, const char *path, char *err, size_t errlen);
 /* Write c (of a network n wide, c->nodes / n high) to f as a configuration text file that
  * sim_config_load reads back.  Returns 0, or -1 when f reports a write error
  * (errno as the C library left it). */
+NOCSIM_MUST_USE
 int sim_config_save(const sim_config *c, int n, FILE *f);
 
 typedef enum { SIM_OK = 0, SIM_DEADLOCK, SIM_TIMEOUT, SIM_CUTOFF } sim_status;
@@ -176,8 +186,10 @@ typedef struct sim sim;
 /* A simulator for p (copied) and traffic dest[src] (p->n squared entries,
  * copied).  Returns it for sim_free, or NULL with a message in err when p
  * fails sim_params_check, nodes x slices packets do not fit the flit
- * encoding, or memory runs out. */
-sim *sim_new(const sim_params *p, const int32_t *dest, char *err, size_t errlen);
+ * encoding or a destination is outside the network (*kind FAULT_INPUT), or
+ * memory runs out (FAULT_RESOURCE).  kind may be NULL. */
+NOCSIM_MUST_USE
+sim *sim_new(const sim_params *p, const int32_t *dest, fault_kind *kind, char *err, size_t errlen);
 /* Free s and all its state.  s may be NULL. */
 void sim_free(sim *s);
 

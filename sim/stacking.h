@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "sim/pool.h"
+#include "util/fault.h"
 
 /* The sweep's default range, the paper's (`stack --interval 8:200`, `ga
  * --stack-vmax`); its start is raised to the packet length when that is longer. */
@@ -21,6 +22,7 @@
  * at every V to durations[s * (hi - lo + 1) + (V - lo)] (-1 where the run did
  * not finish).  Adds the simulations run to *sims.  Returns 0, or -1 when
  * memory runs out (the outputs are then incomplete). */
+NOCSIM_MUST_USE
 int sim_stacking_sweep(sim_pool *pl, int nodes, int vcs, const int *schemes, int nschemes, uint32_t lo,
                        uint32_t hi, uint32_t *best_v, int64_t *best_d, int64_t *durations, int64_t *sims);
 
@@ -29,6 +31,7 @@ int sim_stacking_sweep(sim_pool *pl, int nodes, int vcs, const int *schemes, int
  * win skipped (sim_interval_search_bounded): what the GA needs, in fewer
  * simulations.  Adds the simulations run to *sims.  Returns 0, or -1 when
  * memory runs out. */
+NOCSIM_MUST_USE
 int sim_stacking_optima(sim_pool *pl, int nodes, int vcs, int slices, int flits, const int *schemes, int nschemes,
                         uint32_t lo, uint32_t hi, uint32_t *best_v, int64_t *best_d, int64_t *sims);
 

@@ -4,6 +4,7 @@
 #define NOCSIM_STORE_PLOT_QUERIES_H
 
 #include "store/store.h"
+#include "util/fault.h"
 
 /* Runs whose parameters (the params JSON) are equal except for the random
  * seeds ("seed", "ga_seed") are repetitions of one setting; for randperm
@@ -21,6 +22,7 @@ typedef struct {
 typedef int (*store_run_group_cb)(const store_run_group *g, void *ctx);
 /* Groups of the runs matching f (NULL = all) that have a best duration,
  * ordered by traffic, size, slices, flits, then first run. */
+NOCSIM_MUST_USE
 int store_run_groups(store *s, const store_run_filter *f, store_run_group_cb cb, void *ctx,
                      char *err, size_t errlen);
 

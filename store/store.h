@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/fault.h"
+
 /* Version 2 added load_points; a version-1 file is migrated when it is first
  * opened for writing, and read as it is (with no load points) read-only. */
 #define STORE_SCHEMA_VERSION 2
@@ -56,6 +58,14 @@ typedef enum {
     STORE_FAULT_IO,       /* I/O, permissions, full disk, locks, out of memory */
 } store_fault;
 
+/* The shared kind (util/fault.h) of a store fault: bad input for
+ * STORE_FAULT_INPUT, I/O for a damaged file and for STORE_FAULT_IO (SQLite
+ * does not always say whether memory or the disk failed). */
+static inline fault_kind store_fault_kind(store_fault f)
+{
+    return f == STORE_FAULT_NONE ? FAULT_NONE : f == STORE_FAULT_INPUT ? FAULT_INPUT : FAULT_IO;
+}
+
 /* Open (and with STORE_CREATE create) a nocsim database.  Fails, writing
  * nothing, when the file is missing (without STORE_CREATE), is not a nocsim
  * database, has another schema version, or cannot be written (unless
@@ -74,21 +84,30 @@ typedef enum {
  *   present), so a database in a read-only directory can be queried.
  * *fault (may be NULL) says what kind of failure it was (STORE_FAULT_NONE
  * on success). */
+NOCSIM_MUST_USE
 store *store_open_fault(const char *path, int flags, store_fault *fault, char *err, size_t errlen);
 /* store_open_fault without the kind. */
+NOCSIM_MUST_USE
 store *store_open(const char *path, int flags, char *err, size_t errlen);
 /* The kind of the last failure of a call on s (STORE_FAULT_NONE if none). */
 store_fault store_last_fault(const store *s);
+/* The same as util/fault.h's kind, for a caller that passes a store failure
+ * on (fault_rc(store_last_kind(s)) is its int result). */
+static inline fault_kind store_last_kind(const store *s) { return store_fault_kind(store_last_fault(s)); }
 void store_close(store *s);                       /* NULL is fine */
 const char *store_path(const store *s);
 
 /* SQLite's PRAGMA quick_check of the whole file: STORE_OK, or STORE_ERROR
  * with "PATH: database is damaged: <SQLite's first finding>". */
+NOCSIM_MUST_USE
 int store_quick_check(store *s, char *err, size_t errlen);
 
 /* One write transaction (BEGIN IMMEDIATE); no nesting. */
+NOCSIM_MUST_USE
 int store_begin(store *s, char *err, size_t errlen);
+NOCSIM_MUST_USE
 int store_commit(store *s, char *err, size_t errlen);
+NOCSIM_MUST_USE
 int store_rollback(store *s, char *err, size_t errlen);
 
 /* ---- runs ---------------------------------------------------------------- */
@@ -121,19 +140,26 @@ store_run store_run_init(const char *kind);
 /* Insert r as a new run with status "unfinished" (r->status and r->finished
  * are ignored; r->started NULL means now).  Sets r->id, and r->uuid when it
  * was "". */
+NOCSIM_MUST_USE
 int store_run_create(store *s, store_run *r, char *err, size_t errlen);
 /* Set status ("unfinished" clears `finished`; any other sets it to now). */
+NOCSIM_MUST_USE
 int store_run_set_status(store *s, int64_t run, const char *status, char *err, size_t errlen);
+NOCSIM_MUST_USE
 int store_run_set_best(store *s, int64_t run, int64_t score, int64_t duration, uint32_t crc,
                        char *err, size_t errlen);
+NOCSIM_MUST_USE
 int store_run_set_baselines(store *s, int64_t run, int64_t base_stacking, int64_t base_nonsplit,
                             char *err, size_t errlen);
 /* Make `parent` (0 = none) the parent of run (store/lineage.c).  Returns
  * STORE_NOTFOUND if run does not exist; the parent is not checked here (the
  * foreign key is, on commit). */
+NOCSIM_MUST_USE
 int store_run_set_parent(store *s, int64_t run, int64_t parent, char *err, size_t errlen);
 /* Fill *out (strings owned by *out: release with store_run_clear). */
+NOCSIM_MUST_USE
 int store_run_get(store *s, int64_t run, store_run *out, char *err, size_t errlen);
+NOCSIM_MUST_USE
 int store_run_find_uuid(store *s, const char *uuid, int64_t *run, char *err, size_t errlen);
 void store_run_clear(store_run *r);
 
@@ -145,12 +171,14 @@ typedef struct {
 
 typedef int (*store_run_cb)(const store_run *r, void *ctx);
 /* Runs matching f (NULL = all), by id. */
+NOCSIM_MUST_USE
 int store_runs_list(store *s, const store_run_filter *f, store_run_cb cb, void *ctx,
                     char *err, size_t errlen);
 /* For each pattern (traffic, size, a rectangle's height (params "height"),
  * slices, flits, and for randperm the seed
  * that drew the permutation) among the runs matching f that have a best
  * duration: the run with the lowest best duration (ties: lowest id). */
+NOCSIM_MUST_USE
 int store_runs_best(store *s, const store_run_filter *f, store_run_cb cb, void *ctx,
                     char *err, size_t errlen);
 
@@ -164,8 +192,10 @@ typedef struct {
 } store_gen;
 
 /* Insert, or replace the row of the same (run, generation). */
+NOCSIM_MUST_USE
 int store_gen_add(store *s, const store_gen *g, char *err, size_t errlen);
 typedef int (*store_gen_cb)(const store_gen *g, void *ctx);
+NOCSIM_MUST_USE
 int store_gen_list(store *s, int64_t run, store_gen_cb cb, void *ctx, char *err, size_t errlen);
 
 /* ---- chromosomes --------------------------------------------------------- */
@@ -182,17 +212,21 @@ typedef struct {
 
 /* Record c (genes compressed with zlib); sets *id (may be NULL).  Returns
  * STORE_EXISTS, writing nothing, if c->run already has c->crc. */
+NOCSIM_MUST_USE
 int store_chrom_add(store *s, const store_chrom *c, int64_t *id, char *err, size_t errlen);
 /* Every read that returns genes (store_chrom_get, store_chrom_find_crc,
  * store_chrom_list with with_genes) checks that their CRC-32 is the recorded
  * crc, and fails with STORE_ERROR, fault STORE_FAULT_DAMAGED and "PATH:
  * database is damaged: chromosome ID: ..." when it is not. */
 /* Fill *out with genes decompressed into memory owned by *out (store_chrom_clear). */
+NOCSIM_MUST_USE
 int store_chrom_get(store *s, int64_t id, store_chrom *out, char *err, size_t errlen);
 /* The chromosome with this CRC in run (0 = any run; the lowest id wins). */
+NOCSIM_MUST_USE
 int store_chrom_find_crc(store *s, int64_t run, uint32_t crc, store_chrom *out,
                          char *err, size_t errlen);
 /* 1 if run has crc, 0 if not, STORE_ERROR on failure. */
+NOCSIM_MUST_USE
 int store_chrom_has_crc(store *s, int64_t run, uint32_t crc, char *err, size_t errlen);
 void store_chrom_clear(store_chrom *c);
 
@@ -207,6 +241,7 @@ void store_chrom_clear(store_chrom *c);
 typedef struct store_filter store_filter;
 /* NULL on error: err says what was expected at which position (0-based byte
  * offset, also stored in *errpos if not NULL). */
+NOCSIM_MUST_USE
 store_filter *store_filter_parse(const char *expr, int *errpos, char *err, size_t errlen);
 void store_filter_free(store_filter *f);
 const char *store_filter_sql(const store_filter *f);   /* e.g. "(c.lb < ?)" */
@@ -214,6 +249,7 @@ int store_filter_nbinds(const store_filter *f);
 int64_t store_filter_bind(const store_filter *f, int i);
 /* Validate "--order-by": a metric name, optionally followed by "asc"/"desc".
  * Writes the SQL ORDER BY term (e.g. "c.ob DESC") into sql. */
+NOCSIM_MUST_USE
 int store_order_parse(const char *order, char *sql, size_t sqllen, char *err, size_t errlen);
 
 typedef struct {
@@ -226,15 +262,19 @@ typedef struct {
 } store_chrom_query;
 
 typedef int (*store_chrom_cb)(const store_chrom *c, void *ctx);
+NOCSIM_MUST_USE
 int store_chrom_list(store *s, const store_chrom_query *q, store_chrom_cb cb, void *ctx,
                      char *err, size_t errlen);
 /* Number of chromosomes the query selects (limit and with_genes ignored). */
+NOCSIM_MUST_USE
 int store_chrom_count(store *s, const store_chrom_query *q, int64_t *n, char *err, size_t errlen);
 
 /* ---- checkpoints: one opaque blob per run, replaced on every put --------- */
+NOCSIM_MUST_USE
 int store_checkpoint_put(store *s, int64_t run, int64_t generation, const void *data, size_t len,
                          char *err, size_t errlen);
 /* *data is malloc'd (caller frees); STORE_NOTFOUND if the run has none. */
+NOCSIM_MUST_USE
 int store_checkpoint_get(store *s, int64_t run, int64_t *generation, uint8_t **data, size_t *len,
                          char *err, size_t errlen);
 
@@ -247,10 +287,13 @@ typedef struct {
     void *priv_;
 } store_cc;
 
+NOCSIM_MUST_USE
 int store_cc_add(store *s, const store_cc *c, int64_t *id, char *err, size_t errlen);
+NOCSIM_MUST_USE
 int store_cc_get(store *s, int64_t id, store_cc *out, char *err, size_t errlen);
 void store_cc_clear(store_cc *c);
 typedef int (*store_cc_cb)(const store_cc *c, void *ctx);
+NOCSIM_MUST_USE
 int store_cc_list(store *s, int64_t run, store_cc_cb cb, void *ctx, char *err, size_t errlen);
 
 /* ---- merging ------------------------------------------------------------- */
@@ -265,6 +308,7 @@ typedef struct {
  * other_path is opened read-only.  stats may be NULL.  Only the file's
  * form is checked here (a nocsim database of this version); callers check
  * its contents first (nocsim db merge runs ga_db_check, ga/dbcheck.h). */
+NOCSIM_MUST_USE
 int store_merge(store *s, const char *other_path, store_merge_stats *stats,
                 char *err, size_t errlen);
 
@@ -280,10 +324,12 @@ typedef struct {
 
 /* Add a point to run (one statement, its own transaction outside
  * store_begin).  STORE_EXISTS if the run already has that rate. */
+NOCSIM_MUST_USE
 int store_load_add(store *s, int64_t run, const store_load_point *p, char *err, size_t errlen);
 typedef int (*store_load_cb)(const store_load_point *p, void *ctx);
 /* The points of run by ascending rate (none for a version-1 file opened
  * read-only). */
+NOCSIM_MUST_USE
 int store_load_list(store *s, int64_t run, store_load_cb cb, void *ctx, char *err, size_t errlen);
 
 #endif

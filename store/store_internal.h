@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <sqlite3.h>
 #include "store/store.h"
+#include "util/fault.h"
 
 struct store {
     sqlite3 *db;
@@ -39,8 +40,10 @@ int store_damaged(store *s, char *err, size_t errlen, const char *fmt, ...)
  * (immutable when no writer's -wal or -journal is beside the file). */
 char *store_uri(const char *path, bool ro);
 /* Run SQL without results. */
+NOCSIM_MUST_USE
 int store_exec(store *s, const char *sql, char *err, size_t errlen, const char *what);
 /* Prepare sql; NULL with the message in err on failure. */
+NOCSIM_MUST_USE
 sqlite3_stmt *store_prepare(store *s, const char *sql, char *err, size_t errlen, const char *what);
 
 /* Bind helpers: true on success.  Optional values bind NULL. */
@@ -73,13 +76,16 @@ static inline const char *col_text(sqlite3_stmt *st, int i)
 }
 
 /* Step a statement that returns no rows, then finalize it. */
+NOCSIM_MUST_USE
 int store_step_done(store *s, sqlite3_stmt *st, char *err, size_t errlen, const char *what);
 /* A statement's binds failed: report, finalize; returns STORE_ERROR. */
 int store_bind_failed(store *s, sqlite3_stmt *st, char *err, size_t errlen, const char *what);
 /* An UPDATE of one run: STORE_NOTFOUND if no row changed. */
+NOCSIM_MUST_USE
 int store_step_update_run(store *s, sqlite3_stmt *st, int64_t run, char *err, size_t errlen,
                           const char *what);
 /* Prepare sql and bind its single parameter to key (NULL: failed, reported). */
+NOCSIM_MUST_USE
 sqlite3_stmt *store_prepare_key(store *s, const char *sql, int64_t key, char *err, size_t errlen,
                                 const char *what);
 
@@ -87,6 +93,7 @@ sqlite3_stmt *store_prepare_key(store *s, const char *sql, int64_t key, char *er
 typedef int (*one_fn)(store *s, sqlite3_stmt *st, void *out, char *err, size_t errlen);
 /* Step a lookup (NULL: already failed) that gives at most one row, then
  * finalize it.  No row: STORE_NOTFOUND with "PATH: notfound". */
+NOCSIM_MUST_USE
 int store_one_row(store *s, sqlite3_stmt *st, one_fn fn, void *out, char *err, size_t errlen,
                   const char *what, const char *notfound);
 
@@ -102,14 +109,17 @@ struct cbs {
     bool genes;
 };
 typedef int (*row_fn)(store *s, sqlite3_stmt *st, const struct cbs *cb, char *err, size_t errlen);
+NOCSIM_MUST_USE
 int store_each_row(store *s, sqlite3_stmt *st, row_fn fn, const struct cbs *cb, char *err,
                    size_t errlen, const char *what);
 
 /* zlib: n bytes compressed into *out (malloc'd, *outn bytes). */
+NOCSIM_MUST_USE
 int store_zip(const store *s, const void *in, size_t n, uint8_t **out, size_t *outn,
               char *err, size_t errlen);
 /* inn compressed bytes into *out (malloc'd), which must come to exactly n
  * bytes: anything else is damage to "WHAT ID". */
+NOCSIM_MUST_USE
 int store_unzip(store *s, const void *in, size_t inn, size_t n, uint8_t **out,
                 char *err, size_t errlen, const char *what, int64_t id);
 

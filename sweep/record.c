@@ -68,20 +68,23 @@ int sweep_record_load(store *db, int64_t id, sweep_spec *spec, char *err, size_t
     memset(spec, 0, sizeof *spec);
     store_run r;
     int st = store_run_get(db, id, &r, err, errlen);
-    if (st == STORE_NOTFOUND) { snprintf(err, errlen, "sweep %" PRId64 " is not in %s", id, store_path(db)); return 1; }
-    if (st != STORE_OK) return -1;
+    if (st == STORE_NOTFOUND) {
+        snprintf(err, errlen, "sweep %" PRId64 " is not in %s", id, store_path(db));
+        return -FAULT_INPUT;
+    }
+    if (st != STORE_OK) return fault_rc(store_last_kind(db));
     int rc = 0;
     if (!r.kind || strcmp(r.kind, "sweep") != 0) {
         snprintf(err, errlen, "run %" PRId64 " of %s is not a sweep (it is a %s run)", id, store_path(db),
                  r.kind ? r.kind : "?");
-        rc = 1;
+        rc = -FAULT_INPUT;
     } else {
         char *text = spec_from_params(r.params);
         char e2[256] = "";
         if (!text || sweep_spec_from_text(spec, text, e2, sizeof e2)) {
             snprintf(err, errlen, "database is damaged: sweep %" PRId64 " has no readable spec%s%s", id,
                      *e2 ? ": " : "", e2);
-            rc = -1;
+            rc = -FAULT_IO;
         }
         free(text);
     }
@@ -130,7 +133,7 @@ typedef struct {
     const seed_key *keys;
     task_run_fn fn;
     void *ctx;
-    int failed;
+    int failed;   /* 0, or the negative fault of fn */
 } walk_ctx;
 
 static int walk_cb(const store_run *r, void *vc)
@@ -139,7 +142,8 @@ static int walk_cb(const store_run *r, void *vc)
     if (r->parent != w->sweep || !r->status || strcmp(r->status, "finished") != 0) return 0;
     int64_t k = task_of_seed(w->keys, w->spec->ntasks, r->seed);
     if (k < 0) return 0; /* a run of the user's own, re-parented by hand */
-    if (w->fn(r, k, w->ctx)) { w->failed = 1; return 1; }
+    int rc = w->fn(r, k, w->ctx);
+    if (rc) { w->failed = rc; return 1; }
     return 0;
 }
 
@@ -147,13 +151,13 @@ static int walk_tasks(store *db, int64_t id, const sweep_spec *spec, task_run_fn
                       char *err, size_t errlen)
 {
     seed_key *keys = seed_index(spec);
-    if (!keys) { snprintf(err, errlen, "out of memory"); return -1; }
+    if (!keys) { snprintf(err, errlen, "out of memory"); return -FAULT_RESOURCE; }
     walk_ctx w = { id, spec, keys, fn, ctx, 0 };
     store_run_filter f = { .kind = "ga" };
     int rc = store_runs_list(db, &f, walk_cb, &w, err, errlen);
     free(keys);
-    if (rc != STORE_OK) return -1;
-    return w.failed ? -1 : 0;
+    if (rc != STORE_OK) return fault_rc(store_last_kind(db));
+    return w.failed;
 }
 
 typedef struct {
@@ -169,7 +173,7 @@ static int done_cb(const store_run *r, int64_t k, void *vc)
     if (d->done[k]) {
         snprintf(d->err, d->errlen, "database is damaged: task %" PRId64 " of the sweep is recorded twice (run %" PRId64 ")",
                  k, r->id);
-        return 1;
+        return -FAULT_IO;
     }
     d->done[k] = 1;
     d->n++;
@@ -180,7 +184,8 @@ int sweep_done_tasks(store *db, int64_t id, const sweep_spec *spec, uint8_t *don
                      char *err, size_t errlen)
 {
     done_ctx d = { done, 0, 0, err, errlen };
-    if (walk_tasks(db, id, spec, done_cb, &d, err, errlen)) return -1;
+    int rc = walk_tasks(db, id, spec, done_cb, &d, err, errlen);
+    if (rc) return rc;
     *ndone = d.n;
     return 0;
 }
@@ -233,7 +238,7 @@ int sweep_adopt(store *db, int64_t id, const sweep_task *t, const char *scratch_
     if (store_begin(s, err, errlen) != STORE_OK) goto out;
     if (store_run_create(s, &copy, err, errlen) != STORE_OK ||
         store_run_set_parent(s, c.id, copy.id, err, errlen) != STORE_OK) {
-        store_rollback(s, NULL, 0);
+        (void)!store_rollback(s, NULL, 0);   /* report the first failure; store_close rolls back */
         goto out;
     }
     if (store_commit(s, err, errlen) != STORE_OK) goto out;
@@ -315,7 +320,7 @@ int sweep_summarise(store *db, int64_t id, sweep_summary *out, char *err, size_t
     int rc = sweep_record_load(db, id, &out->spec, err, errlen);
     if (rc) return rc;
     store_run r;
-    if (store_run_get(db, id, &r, err, errlen) != STORE_OK) { sweep_summary_clear(out); return -1; }
+    if (store_run_get(db, id, &r, err, errlen) != STORE_OK) { sweep_summary_clear(out); return fault_rc(store_last_kind(db)); }
     snprintf(out->status_buf, sizeof out->status_buf, "%s", r.status ? r.status : "?");
     store_run_clear(&r);
     out->status = out->status_buf;
@@ -330,7 +335,7 @@ int sweep_summarise(store *db, int64_t id, sweep_summary *out, char *err, size_t
     sum_ctx c = { out, calloc((size_t)npoints, sizeof(double)), calloc((size_t)nl, sizeof(double)),
                   calloc((size_t)nl, sizeof(int64_t)), calloc((size_t)sp->ntraffic, sizeof(double)),
                   calloc((size_t)sp->ntraffic, sizeof(int64_t)) };
-    rc = -1;
+    rc = -FAULT_RESOURCE;
     if (!out->points || !out->patterns || !out->level_mean || !c.sum || !c.lsum || !c.lcount || !c.stack_sum || !c.stack_n) {
         snprintf(err, errlen, "out of memory");
         goto out;
@@ -341,7 +346,7 @@ int sweep_summarise(store *db, int64_t id, sweep_summary *out, char *err, size_t
         out->points[i].best = -1;
     }
     for (int i = 0; i < sp->ntraffic; i++) { out->patterns[i].traffic = i; out->patterns[i].best = -1; out->patterns[i].axis = -1; }
-    if (walk_tasks(db, id, sp, sum_cb, &c, err, errlen)) goto out;
+    if ((rc = walk_tasks(db, id, sp, sum_cb, &c, err, errlen))) goto out;
     for (int64_t i = 0; i < npoints; i++)
         out->points[i].mean = out->points[i].runs ? c.sum[i] / out->points[i].runs : NAN;
     for (int64_t i = 0; i < nl; i++) out->level_mean[i] = c.lcount[i] ? c.lsum[i] / (double)c.lcount[i] : NAN;

@@ -10,18 +10,24 @@
 
 #include "store/store.h"
 #include "sweep/sweep.h"
+#include "util/fault.h"
 
 /* Record spec as a new sweep (status unfinished); sets *id. */
+NOCSIM_MUST_USE
 int sweep_record_create(store *db, const sweep_spec *spec, const char *version, int64_t *id,
                         char *err, size_t errlen);
-/* Load the spec of sweep `id` into *spec (cleared first).  Returns 0, 1 when
- * the run does not exist or is not a sweep (err says which), -1 on a store
- * error or a damaged record. */
+/* Load the spec of sweep `id` into *spec (cleared first).  Returns 0,
+ * -FAULT_INPUT when the run does not exist or is not a sweep (err says
+ * which), the store's fault on a store error, -FAULT_IO for a damaged
+ * record. */
+NOCSIM_MUST_USE
 int sweep_record_load(store *db, int64_t id, sweep_spec *spec, char *err, size_t errlen);
 
 /* Mark done[k] = 1 (an array of spec->ntasks bytes, zeroed by the caller)
  * for every task that has a finished GA run under sweep id; *ndone counts
- * them.  A task recorded twice is a damaged sweep: -1. */
+ * them.  A task recorded twice is a damaged sweep: -FAULT_IO; memory:
+ * -FAULT_RESOURCE; the store's failures: its fault. */
+NOCSIM_MUST_USE
 int sweep_done_tasks(store *db, int64_t id, const sweep_spec *spec, uint8_t *done, int64_t *ndone,
                      char *err, size_t errlen);
 
@@ -30,6 +36,7 @@ int sweep_done_tasks(store *db, int64_t id, const sweep_spec *spec, uint8_t *don
  * copy of the sweep's record (same uuid) as the run's parent, so merging
  * links the run to the sweep.  The scratch file must hold exactly one run, of
  * kind ga, finished, with the task's seed.  *run is set to the new id. */
+NOCSIM_MUST_USE
 int sweep_adopt(store *db, int64_t id, const sweep_task *t, const char *scratch_path, int64_t *run,
                 char *err, size_t errlen);
 
@@ -64,7 +71,10 @@ typedef struct {
     int64_t nlevels;      /* sum of the axes' value counts */
 } sweep_summary;
 
-/* Summarise sweep id.  Returns 0, 1 when there is no such sweep, -1 on error. */
+/* Summarise sweep id.  Returns 0, or sweep_record_load's faults,
+ * -FAULT_RESOURCE when memory runs out, the store's fault, -FAULT_IO for a
+ * task recorded twice. */
+NOCSIM_MUST_USE
 int sweep_summarise(store *db, int64_t id, sweep_summary *out, char *err, size_t errlen);
 void sweep_summary_clear(sweep_summary *s);
 /* Offset of axis a's first level in level_mean's per-traffic block. */

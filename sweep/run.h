@@ -12,6 +12,7 @@
 
 #include "store/store.h"
 #include "sweep/sweep.h"
+#include "util/fault.h"
 
 /* What a runner returns besides 0 (every task done). */
 enum {
@@ -33,12 +34,14 @@ typedef struct sweep_runner {
  * `nocsim ga ... --dry-run` for one task per value.  Returns 0, SWEEP_BAD_TASK
  * with the child's message in err, SWEEP_INTERRUPTED as soon as rn->stop
  * says so (checked before each child), or -1 when a child cannot be run. */
+NOCSIM_MUST_USE
 int sweep_validate(const sweep_spec *spec, const sweep_runner *rn, char *err, size_t errlen);
 
 /* Run every task with done[k] == 0 on this machine and adopt it into sweep id
  * of db (done[] and *ndone are updated as tasks finish).  Returns 0,
  * SWEEP_INTERRUPTED, SWEEP_BAD_TASK, or -1 (a store or system failure, or a
  * task that failed at run time: err says which). */
+NOCSIM_MUST_USE
 int sweep_run_local(store *db, int64_t id, const sweep_spec *spec, uint8_t *done, int64_t *ndone,
                     const sweep_runner *rn, char *err, size_t errlen);
 
@@ -52,10 +55,12 @@ typedef struct {
 } sweep_child;
 
 /* Make a scratch folder and start task t in it.  Returns 0 or -1 (err). */
+NOCSIM_MUST_USE
 int sweep_child_start(sweep_child *c, const sweep_spec *spec, const sweep_task *t, const sweep_runner *rn,
                       const char *extra_flag, char *err, size_t errlen);
 /* After the child exited with wait status ws: 0 when it succeeded, else
  * SWEEP_BAD_TASK (exit 2) or -1, with the last line of its output in err. */
+NOCSIM_MUST_USE
 int sweep_child_result(const sweep_child *c, int ws, char *err, size_t errlen);
 /* Remove the scratch folder and everything in it. */
 void sweep_child_cleanup(sweep_child *c);
@@ -76,10 +81,12 @@ double sweep_now(void);
  * scratch database, which rank 0 adopts; only rank 0 opens the sweep's
  * database.  With one rank, rank 0 runs the tasks itself (the local runner,
  * one job).  Returns on every rank: 0, SWEEP_BAD_TASK or -1 (err). */
+NOCSIM_MUST_USE
 int sweep_run_mpi(store *db, int64_t id, const sweep_spec *spec, uint8_t *done, int64_t *ndone,
                   const sweep_runner *rn, char *err, size_t errlen);
 /* Rank 0 sends the spec text to the other ranks; they fill *spec from it.
  * Returns 0 or -1 on every rank alike (ok is rank 0's verdict: 0 means rank 0
  * has nothing to run and every rank should stop). */
+NOCSIM_MUST_USE
 int sweep_mpi_share_spec(sweep_spec *spec, int *ok, char *err, size_t errlen);
 #endif

@@ -14,7 +14,9 @@
  *
  * Conventions: functions that can fail take (char *err, size_t errlen), write
  * one line there and return -1 (or NULL); 0 on success.  Nothing is printed
- * except by the runners' progress callbacks. */
+ * except by the runners' progress callbacks.  Where a caller must tell bad
+ * input from a failure (record.h's loaders), the result is a negative
+ * util/fault.h kind instead. */
 #ifndef NOCSIM_SWEEP_H
 #define NOCSIM_SWEEP_H
 
@@ -22,6 +24,7 @@
 #include <stdint.h>
 
 #include "store/store.h"
+#include "util/fault.h"
 
 #define SWEEP_MAX_TASKS 1000000   /* refused above this: a typo, not a study (the paper's: 8,640) */
 
@@ -61,13 +64,16 @@ extern const char sweep_paper_grid[];
  * slices, size, threads, output flags, help, ...) and flags without a value
  * (interlock, slice-reinit: give them to the sweep as fixed options).  Appends the axes to
  * *spec.  Returns 0, or -1 with err set (spec keeps what it had). */
+NOCSIM_MUST_USE
 int sweep_grid_parse(sweep_spec *spec, const char *text, const char *where, char *err, size_t errlen);
 /* Read and parse a grid file (no line length limit; NUL refused). */
+NOCSIM_MUST_USE
 int sweep_grid_load(sweep_spec *spec, const char *path, char *err, size_t errlen);
 
 /* Check the spec and compute ncombos and ntasks: at least one traffic and
  * one axis value, runs >= 1, no flag both on an axis and in options, and the
  * limits above.  Returns 0 or -1 with err set. */
+NOCSIM_MUST_USE
 int sweep_spec_finish(sweep_spec *spec, char *err, size_t errlen);
 void sweep_spec_clear(sweep_spec *spec);
 
@@ -75,7 +81,9 @@ void sweep_spec_clear(sweep_spec *spec);
  * "grid-name", "option TOKEN", "axis ..."), and back.  Option tokens with a
  * control byte are refused.  sweep_spec_to_text returns a malloc'd string or
  * NULL (out of memory, or a bad token: err says which). */
+NOCSIM_MUST_USE
 char *sweep_spec_to_text(const sweep_spec *spec, char *err, size_t errlen);
+NOCSIM_MUST_USE
 int sweep_spec_from_text(sweep_spec *spec, const char *text, char *err, size_t errlen);
 
 /* Task k (0 <= k < ntasks): its traffic pattern, grid point and replicate. */

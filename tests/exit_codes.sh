@@ -7,6 +7,8 @@
 # - output to a full device (/dev/full) fails with 1 and a message;
 # - a file-size limit (ulimit -f) makes ga fail with 1 and a message, not
 #   die by SIGXFSZ (153), and leaves the database valid;
+# - the machine's faults (a thread that cannot start, memory) exit 1 and bad
+#   traffic 2, by the fault's kind (util/fault.h), not its message;
 # - SIGINT and SIGTERM stop ga with 130 and 143, the run resumable;
 # - `nocsim` alone prints a one-line hint and exits 2.
 set -u
@@ -78,6 +80,29 @@ err=$( (ulimit -f 100; exec $N ga --traffic brev --size 16 --generations 400 --s
 case $err in *"nocsim ga: database:"*) ok;; *) bad "ulimit -f: message '$err'";; esac
 ic=$(sqlite3 fsize.db "pragma integrity_check" 2>&1)
 [ "$ic" = ok ] && ok || bad "ulimit -f: integrity_check says $ic"
+
+# ---- the kind decides, not the text: the machine's faults exit 1 ----------
+# A thread that cannot be started is a resource fault (sim/pool.c), not bad
+# input and not a quietly smaller pool: with 1 GB thread stacks in 1.5 GB of
+# address space the third evaluation thread cannot start.  Not under ASan
+# (its shadow memory needs the address space).
+if ! grep -q __asan_init "$N" 2>/dev/null; then
+  for c in "stack --interval 8:12" "ga --generations 2 --no-db --quiet"; do
+    expect 1 "cannot start evaluation thread 3 of 4" "${c%% *}: a thread that cannot start" \
+      sh -c "ulimit -s 1000000; ulimit -v 1500000; exec \"$N\" $c --traffic brev --size 8 --threads 4"
+  done
+  # Memory that runs out in sim_new is a resource fault too; the same
+  # command with room is fine, so the limit is what fails it.
+  expect 1 "out of memory" "sim: out of memory" \
+    sh -c "ulimit -v 60000; exec \"$N\" sim --traffic brev --size 256 --slices 64"
+fi
+expect 2 "--traffic" "sim: bad traffic is bad input" $N sim --traffic nosuch
+expect 2 "Is a directory" "sim: a directory as the traffic file is bad input" $N sim --traffic file:/
+expect 1 "read error" "sim: a traffic file whose read fails is I/O" $N sim --traffic file:/proc/self/mem
+expect 1 "read error" "ga: the same from the GA" $N ga --traffic file:/proc/self/mem --size 4 --no-db --quiet
+expect 1 "read error" "sim: a --config whose read fails is I/O" $N sim --config /proc/self/mem
+expect 2 "No such file" "sim: a missing --config is bad input" $N sim --config /nonexistent/x.cfg
+expect 2 "--traffic" "load: bad traffic is bad input" $N load --traffic nosuch
 
 # ---- signals: 130 for SIGINT, 143 for SIGTERM, the run resumable ---------
 # start_ga DB: a run long enough to be stopped, waited for until it has

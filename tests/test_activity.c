@@ -102,7 +102,7 @@ START_TEST(isolated_packet_cells)
     for (int i = 0; i < 16; i++) dest[i] = i;
     dest[0] = 2;
     char err[256];
-    sim *s = sim_new(&p, dest, err, sizeof err);
+    sim *s = sim_new(&p, dest, NULL, err, sizeof err);
     ck_assert_msg(s != NULL, "%s", err);
     sim_config *c = sim_config_new(16, p.vcs, 0, 8);
     sim_activity *a = sim_activity_new(64);
@@ -138,7 +138,7 @@ START_TEST(recorder_matches_metrics)
             char err[256];
             traffic *t = traffic_new(pats[k], p.n, 1, err, sizeof err);
             ck_assert_msg(t != NULL, "%s", err);
-            sim *s = sim_new(&p, t->dest, err, sizeof err);
+            sim *s = sim_new(&p, t->dest, NULL, err, sizeof err);
             ck_assert_msg(s != NULL, "%s", err);
             sim_config *c = sim_config_new(t->nodes, p.vcs, 3, 9);
             sim_activity *a = sim_activity_new(t->nodes * 4);
@@ -183,7 +183,7 @@ static sim_activity *traced(const char *pat, int n, int slices, uint32_t v, sim_
     char err[256];
     traffic *t = traffic_new(pat, n, 1, err, sizeof err);
     ck_assert_msg(t != NULL, "%s", err);
-    sim *s = sim_new(&p, t->dest, err, sizeof err);
+    sim *s = sim_new(&p, t->dest, NULL, err, sizeof err);
     sim_config *c = sim_config_new(t->nodes, p.vcs, 0, v);
     sim_activity *a = sim_activity_new(t->nodes * 4);
     ck_assert_int_eq(sim_run_traced(s, c, a, m), SIM_OK);

@@ -21,37 +21,32 @@
 static cc_topo *topo_new(const char *spec, char *err)
 {
     cc_topo *t;
-    cc_topo_new(spec, &t, err, CC_ERRLEN);
-    return t;
+    return cc_topo_new(spec, &t, err, CC_ERRLEN) == CC_OK ? t : NULL;
 }
 
 static cc_topo_builder *topo_parse(const char *spec, char *err)
 {
     cc_topo_builder *b;
-    cc_topo_parse(spec, &b, err, CC_ERRLEN);
-    return b;
+    return cc_topo_parse(spec, &b, err, CC_ERRLEN) == CC_OK ? b : NULL;
 }
 
 static cc_topo *topo_build(const cc_topo_builder *b, char *err)
 {
     cc_topo *t;
-    cc_topo_build(b, &t, err, CC_ERRLEN);
-    return t;
+    return cc_topo_build(b, &t, err, CC_ERRLEN) == CC_OK ? t : NULL;
 }
 
 static cc_paths *paths_new(const cc_topo *t, int extra, int cap, char *err)
 {
     cc_paths *p;
-    cc_paths_new(t, extra, cap, &p, err, CC_ERRLEN);
-    return p;
+    return cc_paths_new(t, extra, cap, &p, err, CC_ERRLEN) == CC_OK ? p : NULL;
 }
 
 static cc_problem *problem_new(const cc_topo *t, cc_kind kind, cc_switching sw, int ports, const char *root, char *err)
 {
     cc_problem_def def = { .kind = kind, .sw = sw, .ports = ports, .root = root };
     cc_problem *pb;
-    cc_problem_new(t, &def, &pb, err, CC_ERRLEN);
-    return pb;
+    return cc_problem_new(t, &def, &pb, err, CC_ERRLEN) == CC_OK ? pb : NULL;
 }
 
 /* Read a schedule file's transfers for t (the file's own problem ignored). */
@@ -60,7 +55,7 @@ static cc_schedule *read_sched(const char *path, const cc_topo *t, char *err, si
     cc_schedfile *f;
     cc_schedule *s = NULL;
     if (cc_schedfile_read(path, &f, err, errlen) != CC_OK) return NULL;
-    cc_schedfile_schedule(f, t, &s, err, errlen);
+    if (cc_schedfile_schedule(f, t, &s, err, errlen) != CC_OK) s = NULL;
     cc_schedfile_free(f);
     return s;
 }

@@ -64,7 +64,7 @@ static uint8_t *raw_checkpoint(size_t *n)
     sim_params sp;
     params(&gp, &sp);
     char err[256];
-    ga *g = ga_new(&gp, &sp, tr->dest, "brev", NULL, "test", "{}", err, sizeof err);
+    ga *g = ga_new(&gp, &sp, tr->dest, "brev", NULL, "test", "{}", NULL, err, sizeof err);
     ck_assert_msg(g != NULL, "%s", err);
     ck_assert_msg(ga_start(g, err, sizeof err) == 0, "%s", err);
     for (int k = 0; k < 3; k++) ck_assert_int_ge(ga_step(g, err, sizeof err), 0);
@@ -118,7 +118,7 @@ static void expect_damaged(const uint8_t *raw, size_t n, const char *what)
     size_t len;
     uint8_t *b = pack(raw, n, &len);
     char err[384] = "";
-    ga *g = ga_checkpoint_load(b, len, 1, err, sizeof err);
+    ga *g = ga_checkpoint_load(b, len, 1, NULL, err, sizeof err);
     free(b);
     if (g) ga_free(g);
     ck_assert_msg(g == NULL, "a checkpoint with bad %s was loaded", what);
@@ -132,7 +132,7 @@ static ga *load_raw(const uint8_t *raw, size_t n)
     size_t len;
     uint8_t *b = pack(raw, n, &len);
     char err[384];
-    ga *g = ga_checkpoint_load(b, len, 1, err, sizeof err);
+    ga *g = ga_checkpoint_load(b, len, 1, NULL, err, sizeof err);
     free(b);
     ck_assert_msg(g != NULL, "%s", err);
     ga_progress pr;
@@ -197,15 +197,15 @@ START_TEST(rectangle_checkpoint)
     params(&gp, &sp);
     sp.h = 2;
     char err[384];
-    traffic *t = traffic_new_grid("brev", N, 2, 1, err, sizeof err);
+    traffic *t = traffic_new_grid("brev", N, 2, 1, NULL, err, sizeof err);
     ck_assert_msg(t != NULL, "%s", err);
-    ga *g = ga_new(&gp, &sp, t->dest, "brev", NULL, "test", "{}", err, sizeof err);
+    ga *g = ga_new(&gp, &sp, t->dest, "brev", NULL, "test", "{}", NULL, err, sizeof err);
     ck_assert_msg(g && ga_start(g, err, sizeof err) == 0, "%s", err);
     for (int k = 0; k < 3; k++) ck_assert_int_ge(ga_step(g, err, sizeof err), 0);
     uint8_t *blob;
     size_t len;
     ck_assert_int_eq(ga_checkpoint_save(g, &blob, &len, err, sizeof err), 0);
-    ga *h = ga_checkpoint_load(blob, len, 1, err, sizeof err);
+    ga *h = ga_checkpoint_load(blob, len, 1, NULL, err, sizeof err);
     ck_assert_msg(h != NULL, "%s", err);
     ck_assert_int_eq(ga_get_sim_params(h)->n, N);
     ck_assert_int_eq(ga_get_sim_params(h)->h, 2);
@@ -300,7 +300,7 @@ START_TEST(every_field_range_checked)
     size_t blen;
     uint8_t *b = pack(m, n, &blen);
     char why[384] = "";
-    ck_assert_ptr_null(ga_checkpoint_load(b, blen, 1, why, sizeof why));
+    ck_assert_ptr_null(ga_checkpoint_load(b, blen, 1, NULL, why, sizeof why));
     ck_assert_msg(strstr(why, "earlier nocsim") && strstr(why, "NCK3") && !strstr(why, "damaged"), "%s", why);
     free(b);
     expect_damaged(raw, OFF_POP0 + 3, "too short");
@@ -331,7 +331,7 @@ START_TEST(signature_checked)
         m[offs[k] ? offs[k] : n - 1] ^= 1;   /* 0: the signature itself */
         uint8_t *b = pack_unsigned(m, n, &len);
         char err[384] = "";
-        ga *g = ga_checkpoint_load(b, len, 1, err, sizeof err);
+        ga *g = ga_checkpoint_load(b, len, 1, NULL, err, sizeof err);
         if (g) ga_free(g);
         ck_assert_msg(g == NULL, "an edit at %zu was loaded", offs[k]);
         ck_assert_msg(strstr(err, "database is damaged: checkpoint: its contents give CRC-32"), "%s", err);
@@ -348,7 +348,7 @@ START_TEST(signature_checked)
     m[OFF_RNG + 9] ^= 1;
     uint8_t *b = pack(m, n, &len);
     char err[384];
-    ga *g = ga_checkpoint_load(b, len, 1, err, sizeof err);
+    ga *g = ga_checkpoint_load(b, len, 1, NULL, err, sizeof err);
     ck_assert_msg(g != NULL, "%s", err);
     ga_free(g);
     free(b);
@@ -365,16 +365,16 @@ START_TEST(compressed_envelope_checked)
     char err[384];
     /* A size claim far beyond zlib's ratio is refused before any allocation. */
     put64(b, (uint64_t)1 << 33);
-    ck_assert_ptr_null(ga_checkpoint_load(b, len, 1, err, sizeof err));
+    ck_assert_ptr_null(ga_checkpoint_load(b, len, 1, NULL, err, sizeof err));
     ck_assert_ptr_nonnull(strstr(err, "database is damaged"));
     put64(b, n + 1);
-    ck_assert_ptr_null(ga_checkpoint_load(b, len, 1, err, sizeof err));
+    ck_assert_ptr_null(ga_checkpoint_load(b, len, 1, NULL, err, sizeof err));
     ck_assert_ptr_nonnull(strstr(err, "corrupt compressed"));
     put64(b, n);
     b[len / 2] ^= 0x55;
-    ck_assert_ptr_null(ga_checkpoint_load(b, len, 1, err, sizeof err));
+    ck_assert_ptr_null(ga_checkpoint_load(b, len, 1, NULL, err, sizeof err));
     ck_assert_ptr_nonnull(strstr(err, "database is damaged"));
-    ck_assert_ptr_null(ga_checkpoint_load(b, 5, 1, err, sizeof err));
+    ck_assert_ptr_null(ga_checkpoint_load(b, 5, 1, NULL, err, sizeof err));
     ck_assert_ptr_nonnull(strstr(err, "database is damaged"));
     ga_params gp;
     sim_params sp;
@@ -457,13 +457,13 @@ START_TEST(first_checkpoint_precedes_start)
     sim_params sp;
     params(&gp, &sp);
     /* Uninterrupted. */
-    ga *g = ga_new(&gp, &sp, tr->dest, "brev", db, "test", "{}", err, sizeof err);
+    ga *g = ga_new(&gp, &sp, tr->dest, "brev", db, "test", "{}", NULL, err, sizeof err);
     ck_assert_msg(g && ga_start(g, err, sizeof err) == 0, "%s", err);
     while (ga_step(g, err, sizeof err) > 0) {}
     int64_t a = ga_run_id(g);
     ga_free(g);
     /* "Killed" right after creation: the checkpoint is already there. */
-    g = ga_new(&gp, &sp, tr->dest, "brev", db, "test", "{}", err, sizeof err);
+    g = ga_new(&gp, &sp, tr->dest, "brev", db, "test", "{}", NULL, err, sizeof err);
     ck_assert_msg(g != NULL, "%s", err);
     int64_t b = ga_run_id(g);
     ga_free(g);
@@ -472,7 +472,7 @@ START_TEST(first_checkpoint_precedes_start)
     int64_t gen;
     ck_assert_int_eq(store_checkpoint_get(db, b, &gen, &blob, &len, err, sizeof err), STORE_OK);
     free(blob);
-    g = ga_resume(db, b, 1, err, sizeof err);
+    g = ga_resume(db, b, 1, NULL, err, sizeof err);
     ck_assert_msg(g != NULL, "%s", err);
     while (ga_step(g, err, sizeof err) > 0) {}
     ga_free(g);

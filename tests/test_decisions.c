@@ -22,7 +22,7 @@ static int rng_int(uint64_t *s, int n) { return (int)(rng_splitmix64(s) % (uint6
 static sim *new_sim(const sim_params *p, const int32_t *dest)
 {
     char err[256];
-    sim *s = sim_new(p, dest, err, sizeof err);
+    sim *s = sim_new(p, dest, NULL, err, sizeof err);
     ck_assert_msg(s != NULL, "%s", err);
     return s;
 }

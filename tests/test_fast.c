@@ -80,7 +80,7 @@ static sim_metrics check_equal(sim *s, const sim_config *c, const char *what)
 static sim *new_sim(const sim_params *p, const int32_t *dest)
 {
     char err[256];
-    sim *s = sim_new(p, dest, err, sizeof err);
+    sim *s = sim_new(p, dest, NULL, err, sizeof err);
     ck_assert_msg(s != NULL, "%s", err);
     return s;
 }
@@ -330,7 +330,7 @@ START_TEST(rectangles)
             for (int k = 0; k < 4; k++) {
                 int w = sizes[z][0], h = sizes[z][1];
                 char err[256];
-                traffic *t = traffic_new_grid(specs[k], w, h, (uint64_t)k + 1, err, sizeof err);
+                traffic *t = traffic_new_grid(specs[k], w, h, (uint64_t)k + 1, NULL, err, sizeof err);
                 ck_assert_msg(t != NULL, "%s", err);
                 sim_params p = testutil_params(w, 2 + rng_int(&r, 8), 1 + rng_int(&r, 3));
                 p.h = h;

@@ -127,7 +127,7 @@ static ga *started(const ga_params *gp, int n, const char *tname, store *db, tra
     sp.slices = 2;
     traffic *t = pattern(tname, n);
     char err[256];
-    ga *g = ga_new(gp, &sp, t->dest, tname, db, "test", "{}", err, sizeof err);
+    ga *g = ga_new(gp, &sp, t->dest, tname, db, "test", "{}", NULL, err, sizeof err);
     ck_assert_msg(g && ga_start(g, err, sizeof err) == 0, "%s", err);
     *tout = t;
     return g;
@@ -198,7 +198,7 @@ START_TEST(best_is_what_it_claims)
         ck_assert_int_eq(sp->n, 4);
         ck_assert_int_eq(sp->slices, 2);
         char err[256];
-        sim *s = sim_new(sp, t->dest, err, sizeof err);
+        sim *s = sim_new(sp, t->dest, NULL, err, sizeof err);
         ck_assert_msg(s != NULL, "%s", err);
         uint8_t *scratch = malloc(chrom_encoded_size(4, sp->vcs));
         const sim_config *first = ga_best(g, NULL, NULL);
@@ -318,9 +318,9 @@ START_TEST(records_resimulate_and_synonyms_are_distinct)
     sp.n = 4;
     sp.slices = 2;
     check_ctx x = { .n = 4, .vcs = 3 };
-    x.multi = sim_new(&sp, t->dest, err, sizeof err);
+    x.multi = sim_new(&sp, t->dest, NULL, err, sizeof err);
     sp.slices = 1;
-    x.single = sim_new(&sp, t->dest, err, sizeof err);
+    x.single = sim_new(&sp, t->dest, NULL, err, sizeof err);
     store_chrom_query q = { .run = run, .with_genes = true };
     ck_assert_int_eq(store_chrom_list(db, &q, check_record, &x, err, sizeof err), STORE_OK);
     ck_assert_int_ge(x.count, 1);
@@ -374,14 +374,14 @@ START_TEST(one_lineage_same_result_any_threads)
                 db = store_open(path, STORE_CREATE, err, sizeof err);
                 ck_assert_msg(db != NULL, "%s", err);
             }
-            ga *g = ga_new(&gp, &sp, t->dest, pats[pi], db, "test", "{}", err, sizeof err);
+            ga *g = ga_new(&gp, &sp, t->dest, pats[pi], db, "test", "{}", NULL, err, sizeof err);
             ck_assert_msg(g && ga_start(g, err, sizeof err) == 0, "%s", err);
             ck_assert_int_eq(g->spec.depth, gp.threads > 1 ? gp.threads : 0);
             if (r == 3) { /* stop after 150 generations, resume on three threads */
                 for (int k = 0; k < 150; k++) ck_assert_int_gt(ga_step(g, err, sizeof err), 0);
                 int64_t run = ga_run_id(g);
                 ga_free(g);
-                g = ga_resume(db, run, 3, err, sizeof err);
+                g = ga_resume(db, run, 3, NULL, err, sizeof err);
                 ck_assert_msg(g != NULL, "%s", err);
             }
             run_out(g);
@@ -438,7 +438,7 @@ START_TEST(proven_repeats_change_only_the_count)
             sim_params sp = two_slices_8x8(r == 0);
             ga_params gp = local_params(1, 300, 21, r == 2 ? 2 : 1);
             char err[256];
-            ga *g = ga_new(&gp, &sp, t->dest, pats[pi], NULL, "test", "{}", err, sizeof err);
+            ga *g = ga_new(&gp, &sp, t->dest, pats[pi], NULL, "test", "{}", NULL, err, sizeof err);
             ck_assert_msg(g && ga_start(g, err, sizeof err) == 0, "%s", err);
             run_out(g);
             ga_best(g, &m[r], &crc[r]);
@@ -463,7 +463,7 @@ START_TEST(proven_repeats_change_only_the_count)
             ga_params gp = local_params(1, 100000, 21, 1);
             gp.max_evals = budget;
             char err[256];
-            ga *g = ga_new(&gp, &sp, t->dest, pats[pi], NULL, "test", "{}", err, sizeof err);
+            ga *g = ga_new(&gp, &sp, t->dest, pats[pi], NULL, "test", "{}", NULL, err, sizeof err);
             ck_assert_msg(g && ga_start(g, err, sizeof err) == 0, "%s", err);
             run_out(g);
             ga_get_progress(g, &pr[r]);
@@ -587,7 +587,7 @@ START_TEST(resume_continues_identically)
         for (int k = 0; k < 12; k++) ck_assert_int_gt(ga_step(part, err, sizeof err), 0);
         int64_t run = ga_run_id(part);
         ga_free(part); /* as if killed: the run stays unfinished */
-        ga *rest = ga_resume(db, run, 1, err, sizeof err);
+        ga *rest = ga_resume(db, run, 1, NULL, err, sizeof err);
         ck_assert_msg(rest != NULL, "%s", err);
         run_out(rest);
         sim_metrics a, b;
@@ -832,7 +832,7 @@ START_TEST(floor_by_hand)
     for (int i = 0; i < 16; i++) dest[i] = i;
     dest[0] = 2;
     ck_assert_int_eq(ga_floor(&sp, dest), 19);
-    sim *s = sim_new(&sp, dest, err, sizeof err);
+    sim *s = sim_new(&sp, dest, NULL, err, sizeof err);
     sim_config *c = sim_config_new(16, sp.vcs, 0, 8);
     sim_metrics m;
     ck_assert_int_eq(sim_run(s, c, &m), SIM_OK);
@@ -841,7 +841,7 @@ START_TEST(floor_by_hand)
 
     dest[1] = 3;
     ck_assert_int_eq(ga_floor(&sp, dest), 34);
-    s = sim_new(&sp, dest, err, sizeof err);
+    s = sim_new(&sp, dest, NULL, err, sizeof err);
     rng r;
     rng_seed(&r, 7);
     ga_space space = { .genes = GENE_ALL, .vmin = 8, .vmax = 40, .imax = 20 };
@@ -873,7 +873,7 @@ START_TEST(floor_and_shift_on_a_rectangle)
     sp.slices = 2;
     sp.flits = 8;
     char err[256];
-    traffic *t = traffic_new_grid("torn", 8, 4, 1, err, sizeof err);
+    traffic *t = traffic_new_grid("torn", 8, 4, 1, NULL, err, sizeof err);
     ck_assert_msg(t != NULL, "%s", err);
     ck_assert_int_eq(ga_floor(&sp, t->dest), 67);
     sp.topo = TOPO_MESH;

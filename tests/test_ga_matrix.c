@@ -174,7 +174,7 @@ static char *run_combo(const combo *c, const traffic *t, store *db, int threads,
     sp.slices = 2;
     sp.reference_only = !proofs;
     char err[256];
-    ga *g = ga_new(&gp, &sp, t->dest, "brev", db, "test", "{}", err, sizeof err);
+    ga *g = ga_new(&gp, &sp, t->dest, "brev", db, "test", "{}", NULL, err, sizeof err);
     ck_assert_msg(g && ga_start(g, err, sizeof err) == 0, "%s", err);
     int more = 1;
     for (int k = 0; more > 0 && (!stop_at || k < stop_at); k++) more = ga_step(g, err, sizeof err);
@@ -183,7 +183,7 @@ static char *run_combo(const combo *c, const traffic *t, store *db, int threads,
         ck_assert_msg(more > 0, "the run ended before generation %d, where it was to stop", stop_at);
         int64_t run = ga_run_id(g);
         ga_free(g); /* as if killed: resumed from its last checkpoint */
-        g = ga_resume(db, run, resume_threads, err, sizeof err);
+        g = ga_resume(db, run, resume_threads, NULL, err, sizeof err);
         ck_assert_msg(g != NULL, "%s", err);
         while ((more = ga_step(g, err, sizeof err)) > 0) {}
         ck_assert_msg(more == 0, "%s", err);

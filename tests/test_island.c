@@ -35,7 +35,7 @@ static ga *island(ga_algo algo, int n, uint64_t seed, int gens, traffic **tout)
     char err[256];
     traffic *t = traffic_new("shfl", n, 1, err, sizeof err);
     ck_assert_msg(t != NULL, "%s", err);
-    ga *g = ga_new(&gp, &sp, t->dest, "shfl", NULL, "test", "{}", err, sizeof err);
+    ga *g = ga_new(&gp, &sp, t->dest, "shfl", NULL, "test", "{}", NULL, err, sizeof err);
     ck_assert_msg(g != NULL, "%s", err);
     ck_assert_msg(ga_start(g, err, sizeof err) == 0, "%s", err);
     int more;
@@ -145,7 +145,7 @@ START_TEST(immigrant_brings_its_decisions)
         sim_params_default(&sp);
         sp.n = 8;
         sp.slices = 2;
-        g[k] = ga_new(&gp, &sp, t->dest, "brev", NULL, "test", "{}", err, sizeof err);
+        g[k] = ga_new(&gp, &sp, t->dest, "brev", NULL, "test", "{}", NULL, err, sizeof err);
         ck_assert_msg(g[k] && ga_start(g[k], err, sizeof err) == 0, "%s", err);
         for (int i = 0; i < (k ? 50 : 300); i++) ck_assert_int_gt(ga_step(g[k], err, sizeof err), 0);
     }
@@ -155,7 +155,7 @@ START_TEST(immigrant_brings_its_decisions)
     ck_assert_int_eq(ga_island_immigrant(g[1], buf, len, err, sizeof err), 1);
     ga *h = g[1];
     ck_assert_ptr_nonnull(h->rp.dec);
-    sim *s = sim_new(&h->sp, t->dest, err, sizeof err);
+    sim *s = sim_new(&h->sp, t->dest, NULL, err, sizeof err);
     sim_config *c = sim_config_new(h->nodes, h->sp.vcs, 0, 8);
     ck_assert(s && c);
     static const double mix[4] = { 0.05, 0.30, 0.20, 0.45 };
@@ -194,13 +194,13 @@ START_TEST(bad_immigrants_refused)
     ga_progress before, after;
     ga_get_progress(g, &before);
     ga_island_emigrant(g, buf);
-    ck_assert_int_eq(ga_island_immigrant(g, buf, len - 1, err, sizeof err), -1);
+    ck_assert_int_eq(ga_island_immigrant(g, buf, len - 1, err, sizeof err), -FAULT_INTERNAL);
     ga_island_emigrant(h, buf);
-    ck_assert_int_eq(ga_island_immigrant(g, buf, len8, err, sizeof err), -1);
+    ck_assert_int_eq(ga_island_immigrant(g, buf, len8, err, sizeof err), -FAULT_INTERNAL);
     ck_assert_ptr_nonnull(strstr(err, "4x4"));
     ga_island_emigrant(g, buf);
     buf[len - 1] = 9; /* the last queue order is no permutation */
-    ck_assert_int_eq(ga_island_immigrant(g, buf, len, err, sizeof err), -1);
+    ck_assert_int_eq(ga_island_immigrant(g, buf, len, err, sizeof err), -FAULT_INTERNAL);
     ga_get_progress(g, &after);
     ck_assert_int_eq(after.evals, before.evals);
     ck_assert_double_eq(after.average, before.average);

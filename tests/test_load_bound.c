@@ -64,7 +64,7 @@ static void run_ga(store *db, const char *tname, uint64_t seed, int slices, int 
     sp.n = 8;
     sp.slices = slices;
     sp.no_load_bound = no_load_bound;
-    ga *g = ga_new(&gp, &sp, t->dest, tname, db, "test", "{}", err, sizeof err);
+    ga *g = ga_new(&gp, &sp, t->dest, tname, db, "test", "{}", NULL, err, sizeof err);
     ck_assert_msg(g != NULL, "%s", err);
     ck_assert_msg(ga_start(g, err, sizeof err) == 0, "%s", err);
     int more;

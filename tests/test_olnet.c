@@ -62,7 +62,7 @@ static void olnet_collective(const sim_params *p, const int32_t *dest, const sim
 static void compare(const sim_params *p, const int32_t *dest, const sim_config *c, const char *what)
 {
     char err[256];
-    sim *s = sim_new(p, dest, err, sizeof err);
+    sim *s = sim_new(p, dest, NULL, err, sizeof err);
     ck_assert_msg(s != NULL, "%s", err);
     sim_metrics m;
     ck_assert_int_eq(sim_run_reference(s, c, &m), SIM_OK);
@@ -98,7 +98,7 @@ START_TEST(closed_loop_rectangles)
             p.buffer = 1 + draw(&r, 6);
             p.tie = (route_tie)draw(&r, 3);
             char err[256];
-            traffic *t = traffic_new_grid(it % 3 ? "randperm" : "torn", p.n, p.h, (uint64_t)it + 1, err, sizeof err);
+            traffic *t = traffic_new_grid(it % 3 ? "randperm" : "torn", p.n, p.h, (uint64_t)it + 1, NULL, err, sizeof err);
             ck_assert_msg(t != NULL, "%s", err);
             sim_config *c = sim_config_new(p.n * p.h, p.vcs, 0, (uint32_t)p.flits);
             testutil_random_genes(c, &r, p.flits, 12, 12);

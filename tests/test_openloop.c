@@ -27,7 +27,7 @@ static ol_params params(route_topology topo)
 static synth *pattern(const char *name)
 {
     char err[256];
-    synth *s = synth_new(name, 8, 8, SYNTH_SELF_SKIP, 1, err, sizeof err);
+    synth *s = synth_new(name, 8, 8, SYNTH_SELF_SKIP, 1, NULL, err, sizeof err);
     ck_assert_msg(s != NULL, "%s", err);
     return s;
 }

@@ -82,14 +82,14 @@ START_TEST(figure_checks)
     viz_figure *f = viz_fig_new("t", "x", "y");
     ck_assert_int_eq(viz_fig_check(f, err, sizeof err), VIZ_BADINPUT);
     int a = viz_fig_series(f, "dots", VIZ_POINTS, -1);
-    viz_fig_point(f, a, 1, 1);
+    ck_assert_int_eq(viz_fig_point(f, a, 1, 1), 0);
     ck_assert_int_eq(viz_fig_check(f, err, sizeof err), VIZ_BADINPUT);
     ck_assert(strstr(err, "only 1 point") != NULL);
     int b = viz_fig_series(f, "other dots", VIZ_POINTS, -1);
-    viz_fig_point(f, b, 2, 2);
+    ck_assert_int_eq(viz_fig_point(f, b, 2, 2), 0);
     ck_assert_int_eq(viz_fig_check(f, err, sizeof err), VIZ_OK);
     int c = viz_fig_series(f, "curve", VIZ_LINE, -1);
-    viz_fig_point(f, c, 2, 2);
+    ck_assert_int_eq(viz_fig_point(f, c, 2, 2), 0);
     ck_assert_int_eq(viz_fig_check(f, err, sizeof err), VIZ_BADINPUT);
     ck_assert(strstr(err, "'curve' has 1 point") != NULL);
     /* Nothing is written for a figure that fails its check. */

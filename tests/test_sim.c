@@ -29,7 +29,7 @@ static int32_t *pairs(int n, const int (*pr)[2], int npairs)
 static sim_metrics run(const sim_params *p, const int32_t *dest, const sim_config *c)
 {
     char err[256];
-    sim *s = sim_new(p, dest, err, sizeof err);
+    sim *s = sim_new(p, dest, NULL, err, sizeof err);
     ck_assert_msg(s != NULL, "%s", err);
     sim_metrics m, ref;
     sim_run(s, c, &m);
@@ -123,7 +123,7 @@ static sim_metrics tails_both(const sim_params *p, const int32_t *dest, const si
     char err[256];
     size_t npk = (size_t)(p->n * p->n) * (size_t)p->slices;
     int64_t *ref = malloc(sizeof *ref * npk);
-    sim *s = sim_new(p, dest, err, sizeof err);
+    sim *s = sim_new(p, dest, NULL, err, sizeof err);
     ck_assert_msg(s && ref, "%s", err);
     sim_metrics m;
     ck_assert_int_eq(sim_run(s, c, &m), SIM_OK);
@@ -234,7 +234,7 @@ START_TEST(output_vc_held_until_tail)
      * router 1's 4-flit FIFO; once the header leaves at 9 the slot is free
      * at 10, so flits 4-7 cross at 10-13. */
     char err[128];
-    sim *s = sim_new(&p, d, err, sizeof err);
+    sim *s = sim_new(&p, d, NULL, err, sizeof err);
     sim_run(s, c, &m);
     int64_t first, last, flits;
     sim_link_stats(s, xy(n, 0, 0) * 4 + PORT_E, &first, &last, &flits);
@@ -382,7 +382,7 @@ static void check_run(int n, const char *pattern, int scheme, uint32_t interval,
     traffic *t = traffic_new(pattern, n, seed, err, sizeof err);
     ck_assert_msg(t != NULL, "%s", err);
     sim_params p = testutil_params(n, 8, slices);
-    sim *s = sim_new(&p, t->dest, err, sizeof err);
+    sim *s = sim_new(&p, t->dest, NULL, err, sizeof err);
     ck_assert_msg(s != NULL, "%s", err);
     sim_config *c = sim_config_new(t->nodes, 3, scheme, interval);
     sim_metrics m;
@@ -451,7 +451,7 @@ START_TEST(tie_choice_picks_the_way_round)
             p.tie = ties[k];
             sim_config *c = sim_config_new(n * n, 3, 0, 8);
             char err[128];
-            sim *s = sim_new(&p, d, err, sizeof err);
+            sim *s = sim_new(&p, d, NULL, err, sizeof err);
             for (int engine = 0; engine < 2; engine++) {
                 sim_metrics m;
                 ck_assert_int_eq(engine ? sim_run_reference(s, c, &m) : sim_run(s, c, &m), SIM_OK);
@@ -599,7 +599,7 @@ START_TEST(self_send_latency)
     for (int i = 0; i < n * n; i++) d[i] = i;
     sim_config *c = sim_config_new(n * n, 3, 0, 8);
     char err[128];
-    sim *s = sim_new(&p, d, err, sizeof err);
+    sim *s = sim_new(&p, d, NULL, err, sizeof err);
     sim_metrics m;
     sim_run(s, c, &m);
     ck_assert_int_eq(m.duration, 9);
@@ -688,14 +688,14 @@ START_TEST(deterministic)
     traffic *t2 = traffic_new("randperm", 16, 42, err, sizeof err);
     ck_assert_mem_eq(t1->dest, t2->dest, sizeof(int32_t) * 256);
     sim_params p = testutil_params(16, 8, 2);
-    sim *s = sim_new(&p, t1->dest, err, sizeof err);
+    sim *s = sim_new(&p, t1->dest, NULL, err, sizeof err);
     sim_config *c = sim_config_new(256, 3, 5, 20);
     for (int i = 0; i < 256; i++) { c->inject[i] = (uint16_t)(i * 7 % 13); c->scheme[i * 5 + i % 5] = (uint8_t)(i % 10); }
     sim_metrics a, b;
     sim_run(s, c, &a);
     sim_run(s, c, &b); /* reuse of the same sim must not leak state */
     ck_assert_mem_eq(&a, &b, sizeof a);
-    sim *s2 = sim_new(&p, t2->dest, err, sizeof err);
+    sim *s2 = sim_new(&p, t2->dest, NULL, err, sizeof err);
     sim_run(s2, c, &b);
     ck_assert_mem_eq(&a, &b, sizeof a);
     sim_free(s); sim_free(s2);

@@ -20,7 +20,7 @@
 static int64_t plain_stacking(const sim_params *p, const int32_t *dest, int k, uint32_t v)
 {
     char err[256];
-    sim *s = sim_new(p, dest, err, sizeof err);
+    sim *s = sim_new(p, dest, NULL, err, sizeof err);
     ck_assert_msg(s != NULL, "%s", err);
     sim_config *c = sim_config_new(p->n * p->n, p->vcs, k, v);
     ck_assert_ptr_nonnull(c);
@@ -43,7 +43,7 @@ START_TEST(sweep_equals_plain_loop)
     int schemes[VCSEL_NSCHEMES];
     for (int k = 0; k < VCSEL_NSCHEMES; k++) schemes[k] = k;
     for (int threads = 1; threads <= 3; threads += 2) {
-        sim_pool *pl = sim_pool_new(&p, t->dest, threads, err, sizeof err);
+        sim_pool *pl = sim_pool_new(&p, t->dest, threads, NULL, err, sizeof err);
         ck_assert_msg(pl != NULL, "%s", err);
         uint32_t bv[VCSEL_NSCHEMES];
         int64_t bd[VCSEL_NSCHEMES], dur[VCSEL_NSCHEMES * W], sims = 0;
@@ -77,7 +77,7 @@ START_TEST(isolated_sender_by_hand)
     for (int i = 0; i < 16; i++) dest[i] = i;
     dest[0] = 1;
     char err[256];
-    sim_pool *pl = sim_pool_new(&p, dest, 2, err, sizeof err);
+    sim_pool *pl = sim_pool_new(&p, dest, 2, NULL, err, sizeof err);
     ck_assert_msg(pl != NULL, "%s", err);
     int schemes[] = { 0, 5, 9 };
     enum { LO = 8, HI = 20, W = HI - LO + 1 };
@@ -112,7 +112,7 @@ START_TEST(optima_equal_full_sweep)
         char err[256];
         traffic *t = traffic_new(cases[c].traffic, p.n, 1, err, sizeof err);
         ck_assert_msg(t != NULL, "%s", err);
-        sim_pool *pl = sim_pool_new(&p, t->dest, 2, err, sizeof err);
+        sim_pool *pl = sim_pool_new(&p, t->dest, 2, NULL, err, sizeof err);
         ck_assert_msg(pl != NULL, "%s", err);
         uint32_t bv[VCSEL_NSCHEMES], ov[VCSEL_NSCHEMES];
         int64_t bd[VCSEL_NSCHEMES], od[VCSEL_NSCHEMES], dur[VCSEL_NSCHEMES * W], full = 0, bounded = 0;
@@ -144,7 +144,7 @@ START_TEST(optima_isolated_sender_one_block)
     for (int i = 0; i < 16; i++) dest[i] = i;
     dest[0] = 1;
     char err[256];
-    sim_pool *pl = sim_pool_new(&p, dest, 2, err, sizeof err);
+    sim_pool *pl = sim_pool_new(&p, dest, 2, NULL, err, sizeof err);
     ck_assert_msg(pl != NULL, "%s", err);
     int schemes[] = { 0, 5, 9 };
     uint32_t bv[3];

@@ -35,14 +35,16 @@ static int coordinate_pattern(synth *s, const char *spec)
     return 1;
 }
 
-synth *synth_new(const char *spec, int w, int h, synth_self self, uint64_t seed, char *err, size_t errlen)
+synth *synth_new(const char *spec, int w, int h, synth_self self, uint64_t seed, fault_kind *kind, char *err,
+                 size_t errlen)
 {
+    fault_set(kind, FAULT_INPUT);
     if (w < 2 || h < 2 || w > TRAFFIC_MAX_N || h > TRAFFIC_MAX_N) {
         snprintf(err, errlen, "grid size %dx%d: each side must be in [2, %d]", w, h, TRAFFIC_MAX_N);
         return NULL;
     }
     synth *s = calloc(1, sizeof *s);
-    if (!s) return snprintf(err, errlen, "out of memory"), NULL;
+    if (!s) return fault_set(kind, FAULT_RESOURCE), snprintf(err, errlen, "out of memory"), NULL;
     s->w = w;
     s->h = h;
     s->nodes = w * h;
@@ -55,14 +57,14 @@ synth *synth_new(const char *spec, int w, int h, synth_self self, uint64_t seed,
     s->dest = malloc(sizeof *s->dest * (size_t)s->nodes);
     if (!s->dest) {
         free(s);
-        return snprintf(err, errlen, "out of memory"), NULL;
+        return fault_set(kind, FAULT_RESOURCE), snprintf(err, errlen, "out of memory"), NULL;
     }
     if (coordinate_pattern(s, spec)) return s;
     const char *name = spec;
     for (size_t k = 0; k < sizeof aliases / sizeof aliases[0]; k++)
         if (strcmp(spec, aliases[k][0]) == 0) name = aliases[k][1];
     char why[256];
-    traffic *t = traffic_new_grid(name, w, h, seed, why, sizeof why);
+    traffic *t = traffic_new_grid(name, w, h, seed, kind, why, sizeof why);
     if (!t) {
         if (strncmp(why, "unknown traffic", 15) == 0) {
             char q[QUOTE_BUF];

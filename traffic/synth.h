@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/fault.h"
 #include "util/rng.h"
 
 typedef enum { SYNTH_SELF_SKIP = 0, SYNTH_SELF_SEND } synth_self;
@@ -53,14 +54,18 @@ typedef struct {
  * randperm.  Returns it for synth_free, or NULL with a message naming the
  * pattern and why (unknown name with the allowed list, a bit pattern on
  * sides that are not powers of two, transpose on a non-square grid, a file
- * error with its line, out of memory). */
-synth *synth_new(const char *spec, int w, int h, synth_self self, uint64_t seed, char *err, size_t errlen);
+ * error with its line, out of memory); *kind (may be NULL) says which as
+ * traffic_new_grid's does. */
+NOCSIM_MUST_USE
+synth *synth_new(const char *spec, int w, int h, synth_self self, uint64_t seed, fault_kind *kind, char *err,
+                 size_t errlen);
 /* Free s.  s may be NULL. */
 void synth_free(synth *s);
 
 /* Add a hotspot share: parse "NODES:FRACTION" (NODES a comma list of node
  * ids in [0, nodes-1], FRACTION in (0, 1]).  Returns 0, or -1 with a message
  * naming the bad node or fraction and the allowed range. */
+NOCSIM_MUST_USE
 int synth_set_hotspot(synth *s, const char *spec, char *err, size_t errlen);
 
 /* Does source src send at all?  (A fixed point under SYNTH_SELF_SKIP, or a

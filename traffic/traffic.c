@@ -93,7 +93,7 @@ static int read_pair(traffic *t, char *line, char *seen, const char *where, char
 static int read_pairs(traffic *t, FILE *f, const char *name, char *err, size_t errlen)
 {
     char *seen = calloc((size_t)t->nodes, 1);
-    if (!seen) { snprintf(err, errlen, "out of memory"); return -1; }
+    if (!seen) { snprintf(err, errlen, "out of memory"); return -FAULT_RESOURCE; }
     char q[QUOTE_BUF], label[QUOTE_BUF + 16], where[QUOTE_BUF + 48];
     snprintf(label, sizeof label, "traffic file %s", quote_str(q, sizeof q, name));
     line_reader r;
@@ -104,14 +104,15 @@ static int read_pairs(traffic *t, FILE *f, const char *name, char *err, size_t e
         snprintf(where, sizeof where, "%s, line %ld", label, r.line);
         rc = read_pair(t, line, seen, where, err, errlen);
     }
-    if (rc == 0 && got < 0) rc = -1;
+    if (rc == 0 && got < 0) rc = got;
     line_reader_free(&r);
     free(seen);
     return rc;
 }
 
-static traffic *traffic_alloc(const char *spec, int w, int h, char *err, size_t errlen)
+static traffic *traffic_alloc(const char *spec, int w, int h, fault_kind *kind, char *err, size_t errlen)
 {
+    fault_set(kind, FAULT_INPUT);
     if (w == h && (w < 2 || w % 2 != 0 || w > TRAFFIC_MAX_N)) {
         snprintf(err, errlen, "torus size %d: must be even, in [2, %d]", w, TRAFFIC_MAX_N);
         return NULL;
@@ -121,13 +122,13 @@ static traffic *traffic_alloc(const char *spec, int w, int h, char *err, size_t 
         return NULL;
     }
     traffic *t = calloc(1, sizeof *t);
-    if (!t) { snprintf(err, errlen, "out of memory"); return NULL; }
+    if (!t) { fault_set(kind, FAULT_RESOURCE); snprintf(err, errlen, "out of memory"); return NULL; }
     t->n = w;
     t->w = w;
     t->h = h;
     t->nodes = w * h;
     t->dest = malloc(sizeof *t->dest * (size_t)t->nodes);
-    if (!t->dest) { free(t); snprintf(err, errlen, "out of memory"); return NULL; }
+    if (!t->dest) { free(t); fault_set(kind, FAULT_RESOURCE); snprintf(err, errlen, "out of memory"); return NULL; }
     for (int i = 0; i < t->nodes; i++) t->dest[i] = i;
     snprintf(t->name, sizeof t->name, "%s", spec);
     return t;
@@ -135,28 +136,31 @@ static traffic *traffic_alloc(const char *spec, int w, int h, char *err, size_t 
 
 traffic *traffic_read(FILE *f, const char *name, int n, char *err, size_t errlen)
 {
-    return traffic_read_grid(f, name, n, n, err, errlen);
+    return traffic_read_grid(f, name, n, n, NULL, err, errlen);
 }
 
-traffic *traffic_read_grid(FILE *f, const char *name, int w, int h, char *err, size_t errlen)
+traffic *traffic_read_grid(FILE *f, const char *name, int w, int h, fault_kind *kind, char *err, size_t errlen)
 {
-    traffic *t = traffic_alloc(name, w, h, err, errlen);
-    if (t && read_pairs(t, f, name, err, errlen) != 0) {
+    traffic *t = traffic_alloc(name, w, h, kind, err, errlen);
+    int rc = t ? read_pairs(t, f, name, err, errlen) : 0;
+    if (rc != 0) {
+        fault_set(kind, fault_of(rc));
         traffic_free(t);
         return NULL;
     }
     return t;
 }
 
-static traffic *load_file(const char *spec, const char *path, int w, int h, char *err, size_t errlen)
+static traffic *load_file(const char *spec, const char *path, int w, int h, fault_kind *kind, char *err, size_t errlen)
 {
     char q[QUOTE_BUF];
     FILE *f = fopen(path, "r");
     if (!f) {
+        fault_set(kind, FAULT_INPUT);   /* the user named it */
         snprintf(err, errlen, "traffic file %s: %s", quote_str(q, sizeof q, path), strerror(errno));
         return NULL;
     }
-    traffic *t = traffic_read_grid(f, path, w, h, err, errlen);
+    traffic *t = traffic_read_grid(f, path, w, h, kind, err, errlen);
     fclose(f);
     if (t) snprintf(t->name, sizeof t->name, "%s", spec);
     return t;
@@ -164,13 +168,13 @@ static traffic *load_file(const char *spec, const char *path, int w, int h, char
 
 traffic *traffic_new(const char *spec, int n, uint64_t seed, char *err, size_t errlen)
 {
-    return traffic_new_grid(spec, n, n, seed, err, errlen);
+    return traffic_new_grid(spec, n, n, seed, NULL, err, errlen);
 }
 
-traffic *traffic_new_grid(const char *spec, int w, int h, uint64_t seed, char *err, size_t errlen)
+traffic *traffic_new_grid(const char *spec, int w, int h, uint64_t seed, fault_kind *kind, char *err, size_t errlen)
 {
-    if (strncmp(spec, "file:", 5) == 0) return load_file(spec, spec + 5, w, h, err, errlen);
-    traffic *t = traffic_alloc(spec, w, h, err, errlen);
+    if (strncmp(spec, "file:", 5) == 0) return load_file(spec, spec + 5, w, h, kind, err, errlen);
+    traffic *t = traffic_alloc(spec, w, h, kind, err, errlen);
     if (!t) return NULL;
     int k;
     for (k = 0; k < T_COUNT; k++)

@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util/fault.h"
+
 typedef struct {
     int n;          /* ring size (the width w on a rectangular grid) */
     int w, h;       /* grid width and height (n and n for the square torus) */
@@ -29,6 +31,7 @@ typedef struct {
  * err on bad input (unknown name, bad n, n not a power of two for a bit
  * pattern, an unreadable file or a bad line in it, naming file and line) or
  * when memory runs out. */
+NOCSIM_MUST_USE
 traffic *traffic_new(const char *spec, int n, uint64_t seed, char *err, size_t errlen);
 /* A traffic file's pairs read from f (its format: see above; name is the
  * file's name for messages and t->name).  Every line is read whole and every
@@ -36,12 +39,18 @@ traffic *traffic_new(const char *spec, int n, uint64_t seed, char *err, size_t e
  * traffic_free), or NULL with one line in err naming the file, the line and
  * the allowed range (a bad id, a second destination for a source, a NUL byte,
  * a read error, out of memory). */
+NOCSIM_MUST_USE
 traffic *traffic_read(FILE *f, const char *name, int n, char *err, size_t errlen);
 /* traffic_new and traffic_read on a w x h grid (node = y * w + x; each side
  * in [2, TRAFFIC_MAX_N], even when w == h).  The bit patterns need
- * power-of-two sides, trns a square grid; the messages say so. */
-traffic *traffic_new_grid(const char *spec, int w, int h, uint64_t seed, char *err, size_t errlen);
-traffic *traffic_read_grid(FILE *f, const char *name, int w, int h, char *err, size_t errlen);
+ * power-of-two sides, trns a square grid; the messages say so.  On failure
+ * *kind (may be NULL) is FAULT_INPUT (a name, a size, a file that cannot be
+ * opened or a bad line in it), FAULT_IO (a read error) or FAULT_RESOURCE
+ * (memory). */
+NOCSIM_MUST_USE
+traffic *traffic_new_grid(const char *spec, int w, int h, uint64_t seed, fault_kind *kind, char *err, size_t errlen);
+NOCSIM_MUST_USE
+traffic *traffic_read_grid(FILE *f, const char *name, int w, int h, fault_kind *kind, char *err, size_t errlen);
 /* Free t and its destination array.  t may be NULL. */
 void traffic_free(traffic *t);
 

@@ -13,16 +13,21 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "util/fault.h"
+
 /* A JSON string of the bytes of s: valid UTF-8 stays as it is; each byte
  * that is not part of a valid UTF-8 sequence becomes U+FFFD, so the output is
  * valid JSON for any input (a path with Latin-1 bytes, say).  NULL: out of
  * memory. */
+NOCSIM_MUST_USE
 json_t *ujson_str(const char *s);
 /* Write v to f as one line (separators ", " and ": ", reals with 17
  * significant digits so they read back exactly) and a newline.  0, or -1
  * when the library or the stream fails. */
+NOCSIM_MUST_USE
 int ujson_dump(FILE *f, const json_t *v);
 /* The same, to a new string (free it); NULL: out of memory. */
+NOCSIM_MUST_USE
 char *ujson_text(const json_t *v);
 
 #endif

@@ -28,7 +28,9 @@ int line_reader_next(line_reader *r, char **line, char *err, size_t errlen)
                 snprintf(err, errlen, "%s, after line %ld: read error: %s", r->name, r->line,
                          strerror(e ? e : EIO));
                 r->f = NULL;
-                return -1;
+                /* A directory named as a text file is the input's fault (as a
+                 * --db that is a directory is), not the disk's. */
+                return e == ENOMEM ? -FAULT_RESOURCE : e == EISDIR ? -FAULT_INPUT : -FAULT_IO;
             }
             return 0;
         }
@@ -40,7 +42,7 @@ int line_reader_next(line_reader *r, char **line, char *err, size_t errlen)
             snprintf(err, errlen, "%s, line %ld: a NUL byte at column %zu (not a text file?)",
                      r->name, r->line + 1, (size_t)(nul - r->buf) + 1);
             r->f = NULL;
-            return -1;
+            return -FAULT_INPUT;
         }
         if (len > 0 && r->buf[len - 1] == '\n') r->buf[--len] = '\0';
         r->next = 0;

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "util/fault.h"
+
 typedef struct {
     FILE *f;
     const char *name;   /* for messages, printed as given; the caller's, must outlive the reader */
@@ -34,10 +36,12 @@ void line_reader_init(line_reader *r, FILE *f, const char *name);
  * (old Mac files; so "# c\rinterval 40\r" is a comment and a setting, not
  * one comment), each counted as one line in messages.  The line is owned
  * by the reader, valid until the next call or line_reader_free.  Returns 1 for a line (the last
- * line needs no newline), 0 at the end of the file, -1 with a message in err
- * ("NAME, line N: a NUL byte at column C" / "NAME: read error: ...") on a NUL
- * byte, a read error or out of memory.  After -1 or 0, it keeps returning the
- * same. */
+ * line needs no newline), 0 at the end of the file, or a negative fault
+ * (util/fault.h) with a message in err: -FAULT_INPUT for a NUL byte ("NAME,
+ * line N: a NUL byte at column C") or a directory, -FAULT_IO for a read
+ * error and -FAULT_RESOURCE when memory runs out ("NAME: read error: ...").  After a
+ * failure it returns -1, after 0 it keeps returning 0. */
+NOCSIM_MUST_USE
 int line_reader_next(line_reader *r, char **line, char *err, size_t errlen);
 
 /* Cut line at its first '#' (a comment) and split the rest at blanks (space,

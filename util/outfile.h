@@ -10,8 +10,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Results; the values are viz/'s VIZ_OK, VIZ_BADINPUT, VIZ_FAIL. */
-enum { OUTFILE_OK = 0, OUTFILE_BADINPUT = 1, OUTFILE_FAIL = 2 };
+#include "util/fault.h"
+
+/* Results; the values are viz/'s VIZ_OK, VIZ_BADINPUT, VIZ_FAIL, and they
+ * are the kinds of util/fault.h (a failed write is I/O), so a caller passes
+ * the result on as a fault_kind. */
+enum { OUTFILE_OK = FAULT_NONE, OUTFILE_BADINPUT = FAULT_INPUT, OUTFILE_FAIL = FAULT_IO };
 
 typedef struct {
     char *path;   /* destination (owned copy) */
@@ -23,6 +27,7 @@ typedef struct {
  * when it is empty, ends in '/', names a directory or an existing file that
  * cannot be written, or its directory is missing, not a directory or not
  * writable; OUTFILE_OK otherwise.  Writes nothing. */
+NOCSIM_MUST_USE
 int outfile_check(const char *path, char *err, size_t errlen);
 
 /* 1 when writing path would overwrite the file input or one of its SQLite
@@ -34,11 +39,13 @@ int outfile_is_input(const char *path, const char *input);
 /* outfile_check, then create the temporary file for destination path.
  * OUTFILE_BADINPUT when the path is refused or the directory takes no new
  * file; OUTFILE_FAIL when out of memory.  On failure *o holds nothing. */
+NOCSIM_MUST_USE
 int outfile_open(outfile *o, const char *path, char *err, size_t errlen);
 /* Close the stream and rename the file into place.  OUTFILE_FAIL (file
  * removed) if a write failed.  Always releases *o.  The caller may close o->f
  * and set it to NULL first, when another program writes the file under
  * o->tmp. */
+NOCSIM_MUST_USE
 int outfile_commit(outfile *o, char *err, size_t errlen);
 /* Close and remove the temporary file; releases *o.  Safe on a released o. */
 void outfile_abort(outfile *o);

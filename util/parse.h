@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/fault.h"
+
 typedef enum {
     PARSE_OK = 0,
     PARSE_EMPTY,     /* "" (or, in a list, an empty element) */
@@ -27,14 +29,17 @@ typedef enum {
 } parse_status;
 
 /* A decimal integer [-]DIGITS in [lo, hi].  s may be NULL (PARSE_EMPTY). */
+NOCSIM_MUST_USE
 parse_status parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out);
 
 /* A decimal real [-]DIGITS[.DIGITS][(e|E)[+|-]DIGITS] (or starting with '.')
  * that is finite and in [lo, hi]. */
+NOCSIM_MUST_USE
 parse_status parse_real(const char *s, double lo, double hi, double *out);
 
 /* 1..max_digits hexadecimal digits (0-9, a-f, A-F; no "0x", no sign), as
  * written for CRC-32 signatures.  PARSE_RANGE if there are more digits. */
+NOCSIM_MUST_USE
 parse_status parse_hex(const char *s, int max_digits, uint64_t *out);
 
 /* Called for each element of a list with the element as its own string (valid
@@ -46,6 +51,7 @@ typedef int (*parse_item_fn)(const char *item, int index, void *ctx);
  * PARSE_OK; PARSE_EMPTY, PARSE_TOO_MANY or PARSE_ITEM (fn refused) with
  * *bad = the 0-based index of the offending element; or PARSE_NOMEM.  fn may
  * already have been called on earlier elements when it fails. */
+NOCSIM_MUST_USE
 parse_status parse_list(const char *s, char sep, int max, parse_item_fn fn, void *ctx, int *bad);
 
 /* One phrase explaining why parse_int refused s, e.g.

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "sim/activity.h"
+#include "util/fault.h"
 
 #define VIZ_ACT_COLOURS 8
 #define VIZ_ACT_LEGEND_ROWS 14   /* height of the legend strip, pixels */
@@ -47,6 +48,7 @@ void viz_act_colour(int cell, uint8_t rgb[3]);
 
 /* The layout of the picture of cycles 0..cycles-1: VIZ_OK, or VIZ_BADINPUT
  * (a link range outside a, a bad scale, more than 2^28 pixels) with err. */
+NOCSIM_MUST_USE
 int viz_act_geometry(const sim_activity *a, int64_t cycles, int slices, const viz_act_opts *o, viz_act_layout *g,
                      char *err, size_t errlen);
 /* The link shown in column col (0..cols-1): framed, the links first..last
@@ -57,10 +59,12 @@ int viz_act_column_link(const sim_activity *a, const viz_act_opts *o, int col);
  * *w x *h pixels (bare: (last - first + 1) * scale wide, cycles * scale
  * high; framed: viz_act_geometry's).  VIZ_BADINPUT for a link range outside a, a bad scale or an image
  * of more than 2^28 pixels; VIZ_FAIL when memory runs out. */
+NOCSIM_MUST_USE
 int viz_act_render(const sim_activity *a, int64_t cycles, int slices, const viz_act_opts *o,
                    uint8_t **rgb, int *w, int *h, char *err, size_t errlen);
 
 /* Render and write to `path` (temporary file, then rename). */
+NOCSIM_MUST_USE
 int viz_act_write_png(const sim_activity *a, int64_t cycles, int slices, const viz_act_opts *o,
                       const char *path, char *err, size_t errlen);
 

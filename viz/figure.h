@@ -8,21 +8,27 @@
 
 #include <stddef.h>
 
+#include "util/fault.h"
+
 typedef enum { VIZ_LINE = 0, VIZ_DASHED, VIZ_POINTS } viz_style;
 
 typedef struct viz_figure viz_figure;
 
 /* An empty figure with a title and axis labels (copied; NULL = none).  NULL
  * when out of memory. */
+NOCSIM_MUST_USE
 viz_figure *viz_fig_new(const char *title, const char *xlabel, const char *ylabel);
 void viz_fig_free(viz_figure *f);   /* NULL is fine */
 /* Replace the title (copied); -1 when out of memory (title unchanged). */
+NOCSIM_MUST_USE
 int viz_fig_set_title(viz_figure *f, const char *title);
 /* Add an empty series; returns its index, or -1 when out of memory.
  * `colour_of` >= 0 draws it in the colour of that earlier series (a run's
  * average dashed beside its best), -1 gives it the next colour. */
+NOCSIM_MUST_USE
 int viz_fig_series(viz_figure *f, const char *title, viz_style style, int colour_of);
 /* Append a point to series k; -1 when out of memory. */
+NOCSIM_MUST_USE
 int viz_fig_point(viz_figure *f, int k, double x, double y);
 /* Draw the line y = x under the series (paper Fig. 5). */
 void viz_fig_diagonal(viz_figure *f);
@@ -32,10 +38,12 @@ int viz_fig_npoints(const viz_figure *f, int k);
 /* Check that the figure can be drawn: at least one series, every line series
  * at least two points, the figure at least two points.  VIZ_BADINPUT naming
  * the first series that fails. */
+NOCSIM_MUST_USE
 int viz_fig_check(const viz_figure *f, char *err, size_t errlen);
 
 /* Write the data (FIGURE.dat) and the script (plot.gp) into `dir`, an
  * existing folder, for a w x h PNG at `out` (NULL: "plot.png" in dir). */
+NOCSIM_MUST_USE
 int viz_fig_write_script(const viz_figure *f, const char *dir, const char *out, int w, int h,
                          char *err, size_t errlen);
 
@@ -45,6 +53,7 @@ int viz_fig_write_script(const viz_figure *f, const char *dir, const char *out, 
  * gnuplot missing (the message names the Debian package gnuplot-nox) or
  * failing, or a write failed.  Never leaves a partial `out`: a SIGINT or
  * SIGTERM that arrives meanwhile takes effect once the files are removed. */
+NOCSIM_MUST_USE
 int viz_fig_render(const viz_figure *f, const char *out, int w, int h, char *err, size_t errlen);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "util/fault.h"
 #include "viz/figure.h"
 
 /* The header line the CSV must start with. */
@@ -17,6 +18,7 @@
  * figure (caller frees).  VIZ_BADINPUT with "NAME:LINE: what" for a wrong
  * header, a malformed row, or rows of more than one traffic/size/slices;
  * VIZ_FAIL when out of memory or reading fails. */
+NOCSIM_MUST_USE
 int viz_sweep_read(FILE *in, const char *name, viz_figure **out, char *err, size_t errlen);
 
 #endif

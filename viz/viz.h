@@ -13,7 +13,11 @@
 #ifndef NOCSIM_VIZ_H
 #define NOCSIM_VIZ_H
 
-enum { VIZ_OK = 0, VIZ_BADINPUT = 1, VIZ_FAIL = 2 };
+#include "util/fault.h"
+
+/* The values are util/fault.h's kinds: a result is its own fault_kind
+ * (VIZ_FAIL is counted as I/O: both it and memory are run-time failures). */
+enum { VIZ_OK = FAULT_NONE, VIZ_BADINPUT = FAULT_INPUT, VIZ_FAIL = FAULT_IO };
 /* util/outfile.h's results pass through unchanged. */
 #include "util/outfile.h"
 _Static_assert((int)OUTFILE_OK == (int)VIZ_OK && (int)OUTFILE_BADINPUT == (int)VIZ_BADINPUT && (int)OUTFILE_FAIL == (int)VIZ_FAIL,

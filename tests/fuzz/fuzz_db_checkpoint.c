@@ -53,7 +53,7 @@ static void load_raw(const uint8_t *in, size_t n)
     }
     for (int k = 0; k < 8; k++) b[k] = (uint8_t)((uint64_t)n >> (8 * k));
     char err[384];
-    if (compress2(b + 8, &zl, p, (uLong)n, 1) == Z_OK) use(ga_checkpoint_load(b, 8 + zl, 1, err, sizeof err));
+    if (compress2(b + 8, &zl, p, (uLong)n, 1) == Z_OK) use(ga_checkpoint_load(b, 8 + zl, 1, NULL, err, sizeof err));
     free(b);
     free(p);
 }
@@ -131,7 +131,7 @@ static void via_store(const uint8_t *p, size_t n, int chromosome)
             size_t len = 0;
             int64_t gen;
             if (store_checkpoint_get(s, r.id, &gen, &blob, &len, err, sizeof err) == STORE_OK)
-                use(ga_checkpoint_load(blob, len, 1, err, sizeof err));
+                use(ga_checkpoint_load(blob, len, 1, NULL, err, sizeof err));
             free(blob);
         }
     }
@@ -152,7 +152,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char err[384];
     switch (data[0] % 5) {
     case 0: load_raw(p, n); break;
-    case 1: use(ga_checkpoint_load(p, n, 1, err, sizeof err)); break;
+    case 1: use(ga_checkpoint_load(p, n, 1, NULL, err, sizeof err)); break;
     case 2: decode_genes(p, n); break;
     case 3: via_store(p, n, 0); break;
     default: via_store(p, n, 1); break;

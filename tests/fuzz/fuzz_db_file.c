@@ -81,7 +81,7 @@ static void build_base(void)
     sim_params_default(&sp);
     sp.n = 4;
     sp.slices = 2;
-    ga *g = ga_new(&gp, &sp, t->dest, "brev", s, "fuzz", "{}", err, sizeof err);
+    ga *g = ga_new(&gp, &sp, t->dest, "brev", s, "fuzz", "{}", NULL, err, sizeof err);
     if (!g || ga_start(g, err, sizeof err)) abort();
     while (ga_step(g, err, sizeof err) > 0) {}
     if (ga_finish(g, err, sizeof err)) abort();

@@ -165,7 +165,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int32_t dest[64];
     for (int i = 0; i < nodes; i++) dest[i] = (int32_t)take(&in, (unsigned)nodes);
     char err[256];
-    sim *s = sim_new(&p, dest, err, sizeof err);
+    sim *s = sim_new(&p, dest, NULL, err, sizeof err);
     sim_config *c = sim_config_new(nodes, p.vcs, 0, (uint32_t)p.flits);
     trace tf = { calloc((size_t)nodes * 12, sizeof(int64_t)), calloc((size_t)nodes * (size_t)p.slices, sizeof(int64_t)) };
     trace tr = { calloc((size_t)nodes * 12, sizeof(int64_t)), calloc((size_t)nodes * (size_t)p.slices, sizeof(int64_t)) };
