@@ -14,6 +14,7 @@ struct sim_pool {
     sim **sims;             /* one per thread; sims[0] is the caller's */
     pthread_t *tid;
     int started;
+    int synced;             /* lock, work and done initialised */
     pthread_mutex_t lock;
     pthread_cond_t work, done;
     sim_job *jobs;
@@ -91,6 +92,7 @@ sim_pool *sim_pool_new(const sim_params *p, const int32_t *dest, int threads, fa
         free(pl->sims); free(pl->tid); free(pl);
         return NULL;
     }
+    pl->synced = 1;
     for (int k = 1; k < threads; k++) {
         worker_arg *wa = malloc(sizeof *wa);
         if (wa) *wa = (worker_arg){ .pl = pl, .index = k };
@@ -116,10 +118,14 @@ void sim_pool_free(sim_pool *pl)
         pthread_mutex_unlock(&pl->lock);
         for (int k = 1; k <= pl->started; k++) pthread_join(pl->tid[k], NULL);
     }
-    if (pl->sims) {
+    if (pl->synced) {
+        /* Only once initialised: a sim_new that failed part-way frees the
+         * pool before the synchronisation exists. */
         pthread_mutex_destroy(&pl->lock);
         pthread_cond_destroy(&pl->work);
         pthread_cond_destroy(&pl->done);
+    }
+    if (pl->sims) {
         for (int k = 0; k < pl->threads; k++) sim_free(pl->sims[k]);
     }
     free(pl->sims);
