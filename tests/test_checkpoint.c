@@ -29,7 +29,8 @@
 #define OFF_TARGET_WINDOW (4 + 21 * 8)
 #define OFF_RECORD (4 + 22 * 8)
 #define OFF_CHILDREN (4 + 23 * 8)
-#define OFF_MUTATION (4 + 24 * 8)
+#define OFF_START (4 + 24 * 8)
+#define OFF_MUTATION (4 + 25 * 8)
 #define OFF_SHIFT (OFF_MUTATION + 16)
 #define OFF_TARGET (OFF_MUTATION + 24)
 #define OFF_SIZE (OFF_MUTATION + 32 + 8)
@@ -162,6 +163,7 @@ START_TEST(every_field_range_checked)
         { OFF_RECORD, 2, "record" },
         { OFF_CHILDREN, 0, "children" },
         { OFF_CHILDREN, GA_CHILDREN_MAX + 1, "children" },
+        { OFF_START, GA_START_COUNT, "start" },
         { OFF_SIZE, 2000, "size" },
         { OFF_SIZE + 15 * 8, 2, "topology" },
         { OFF_SIZE + 16 * 8, 2, "vc_rule" },
@@ -207,13 +209,13 @@ START_TEST(every_field_range_checked)
     expect_damaged(m, n, "magic");
     /* The previous format is not damage: it names the version to use. */
     memcpy(m, raw, n);
-    ck_assert_mem_eq(m, "NCK4", 4);
-    m[3] = '3';
+    ck_assert_mem_eq(m, "NCK5", 4);
+    m[3] = '4';
     size_t blen;
     uint8_t *b = pack(m, n, &blen);
     char why[384] = "";
     ck_assert_ptr_null(ga_checkpoint_load(b, blen, 1, why, sizeof why));
-    ck_assert_msg(strstr(why, "earlier nocsim") && strstr(why, "NCK3") && !strstr(why, "damaged"), "%s", why);
+    ck_assert_msg(strstr(why, "earlier nocsim") && strstr(why, "NCK4") && !strstr(why, "damaged"), "%s", why);
     free(b);
     expect_damaged(raw, OFF_POP0 + 3, "too short");
     expect_damaged(raw, n - 4, "truncated");
