@@ -148,6 +148,11 @@ int ga_bound(const sim_params *p, const int32_t *dest, int64_t node_limit, ga_bo
     size_t nlinks = (size_t)nodes * 4;
     *out = (ga_bound_info){ .flit_link = -1, .packet_link = -1, .packet_vc = -1, .exact = 1 };
     if ((out->floor = ga_floor(p, dest)) < 0) return -1;
+    if (sim_height(p) != n) {   /* square grids only, as ga_floor: the floor alone */
+        out->flit = out->bound = out->floor;
+        out->exact = 0;
+        return 0;
+    }
     route_params rp = { .n = n, .tie = p->tie, .dateline = p->dateline, .topo = p->topo };
     int64_t msg = (int64_t)S * L;
     int *start = calloc(nlinks + 1, sizeof *start);   /* link l's crossings: [start[l], start[l + 1]) */
@@ -188,7 +193,8 @@ int ga_bound(const sim_params *p, const int32_t *dest, int64_t node_limit, ga_bo
         int64_t fb = ga_bound_flits(m, R + lo, Q + lo, L);
         if (fb < 0) goto done;
         if (fb > out->flit) { out->flit = fb; out->flit_link = (int32_t)l; }
-        for (int v = 0; v < p->vcs; v++) {
+        /* Under the any-VC rule (meshes) a packet's VC is not its route's: no packet bound. */
+        for (int v = 0; v < p->vcs && p->vc_rule == VCRULE_DATELINE; v++) {
             int any = 0;
             for (int j = 0; j < m; j++) any |= VC[lo + j] == v;
             if (!any) continue;

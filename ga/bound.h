@@ -22,7 +22,10 @@
  * The floor is the flit bound with every release at the link's earliest and
  * every tail at its smallest, so flit >= floor; packet is only computed per
  * VC and may be above or below flit.  Both hold for every chromosome (V, I,
- * C, Q) under the default model; the square torus or mesh of ga_floor. */
+ * C, Q) on the square torus or mesh of ga_floor under every model choice
+ * (none makes a flit faster or a link wider); the packet bound only under the
+ * dateline VC rule (under the any-VC rule a packet's VC is not fixed by its
+ * route, so it is not computed).  On a rectangular grid only the floor. */
 #ifndef NOCSIM_GA_BOUND_H
 #define NOCSIM_GA_BOUND_H
 

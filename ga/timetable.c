@@ -139,7 +139,7 @@ done:
 
 int ga_timetable_start(ga *g, int64_t stack_duration, char *err, size_t errlen)
 {
-    if (!(g->gp.genes & GENE_I)) return 0;
+    if (!(g->gp.genes & GENE_I) || sim_height(&g->sp) != g->sp.n) return 0;   /* square grids only */
     sim_config *c = g->pop[0], *keep = ga_new_config(g);
     if (!keep) return snprintf(err, errlen, "out of memory in the timetable start"), -1;
     sim_config_copy(keep, c);

@@ -28,7 +28,8 @@ int ga_timetable(const sim_params *p, const int32_t *dest, uint32_t vmin, uint32
  * made from the best stacking optimum (duration stack_duration), takes the
  * timetable's V and I when that run is shorter (V over [vmin, min(vmax,
  * 3 l_c S + 64)], or the fixed V; I in [0, imax]); every simulation counts
- * in g's evaluations.  Nothing when I does not evolve.  Returns 0, or -1 with
+ * in g's evaluations.  Nothing when I does not evolve, or on a rectangular
+ * grid.  Returns 0, or -1 with
  * a message in err when memory runs out. */
 typedef struct ga ga;
 int ga_timetable_start(ga *g, int64_t stack_duration, char *err, size_t errlen);

@@ -143,6 +143,18 @@ START_TEST(network_by_hand)
     ck_assert_int_gt(at, 0);
     sim_config_free(c);
     sim_free(s);
+
+    /* On a mesh under the any-VC rule A and B may take different VCs and
+     * interleave: no packet bound, the flit bound (18) stands. */
+    sp.topo = TOPO_MESH;
+    sp.vc_rule = VCRULE_ANY;
+    ck_assert_int_eq(ga_bound(&sp, dest, 0, &b), 0);
+    ck_assert_int_eq(b.packet, 0);
+    ck_assert_int_eq(b.bound, 18);
+    sp.vc_rule = VCRULE_DATELINE;   /* on the mesh both stay in VC 0: 19 again */
+    ck_assert_int_eq(ga_bound(&sp, dest, 0, &b), 0);
+    ck_assert_int_eq(b.packet, 19);
+    ck_assert_int_eq(b.packet_vc, 0);
 }
 END_TEST
 
