@@ -9,8 +9,9 @@
 #
 #   scripts/ga_bounds.sh [--sat-only | --bounds-only | --ga]
 # --ga instead runs the default GA (seed 1, 50,000 simulations) on 4x4 and
-# 8x8, one and two slices, the six patterns: best, stacking, floor (a few
-# minutes; needs ./nocsim).
+# 8x8, one and two slices, the six patterns, then the open cases at 500,000
+# simulations and 16x16 one slice bcmp and trns: best, stacking, floor (about
+# ten minutes; needs ./nocsim).
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 lib=$here/build/libnocsim.a
@@ -25,6 +26,14 @@ if [ "$what" = --ga ]; then
     f() { echo "$j" | sed -n "s/.*\"$1\": \([0-9.]*\).*/\1/p"; }
     printf '| %dx%d | %d | %s | %s | %s | %s | %.1f |\n' $n $n $s $t "$(f best_duration)" "$(f stacking)" "$(f floor)" "$(f seconds)"
   done; done; done
+  # The open cases at ten times the budget, and 16x16 with one slice where the packet bound rises.
+  for c in "4 2 brev 1 500000" "4 2 brev 2 500000" "4 2 trns 1 500000" "4 2 trns 2 500000" "8 1 brev 1 500000" \
+           "8 2 bcmp 1 500000" "8 2 trns 1 500000" "16 1 bcmp 1 50000" "16 1 trns 1 50000"; do
+    set -- $c
+    j=$($N ga --size $1 --slices $2 --traffic $3 --seed $4 --evals $5 --threads 1 --no-db --quiet --format json)
+    f() { echo "$j" | sed -n "s/.*\"$1\": \([0-9.]*\).*/\1/p"; }
+    printf '| %dx%d | %d | %s (seed %d, %d simulations) | %s | %s | %s | %.1f |\n' $1 $1 $2 $3 $4 $5 "$(f best_duration)" "$(f stacking)" "$(f floor)" "$(f seconds)"
+  done
   exit 0
 fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
