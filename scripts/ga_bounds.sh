@@ -51,7 +51,12 @@ if [ "$what" != --bounds-only ]; then
   echo "SAT relaxation at D = the bound (UNSAT: no chromosome runs in D cycles):"
   echo
   # size slices pattern D
-  for c in "4 1 brev 19" "4 1 trns 19" "4 2 brev 35" "4 2 trns 35" "8 1 brev 35" "8 1 trns 35" "8 2 bcmp 37" "8 2 trns 67"; do
+  for c in "4 1 brev 19" "4 1 trns 19" "4 2 brev 35" "4 2 trns 35" "8 1 brev 35" "8 1 bcmp 21" "8 1 trns 35" \
+           "8 2 bcmp 37" "8 2 trns 67"; do
     echo "- $("$tmp/ga_satbound" $c)"
   done
+  echo
+  echo "Checks: at a duration the GA has reached the relaxation must be SAT:"
+  echo
+  for c in "4 1 brev 20" "8 1 bcmp 22" "8 1 trns 36"; do echo "- $("$tmp/ga_satbound" $c)"; done
 fi
