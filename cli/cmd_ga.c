@@ -81,6 +81,9 @@ const cli_opt ga_cli_table[] = {
                           "packet that finished in the parent's last cycles earlier:\n"
                           "its source's injection timing -1..3 (default 0.3)" },
     { "--target-window", 0, "W", "local: those last cycles (default 3)" },
+    { "--start", 0, "stacking|timetable", "local: start from the best simple-stacking optimum, or\n"
+                                          "from the better of it and a link-level timetable of the\n"
+                                          "injection timings (default stacking)" },
     { "--crossover-interval", 0, "G", "generations between crossovers, 0 = none (default 10)" },
     { "--crossover-rate", 0, "R", "probability a gene is copied, 0.1-0.9 (default 0.4)" },
     { "--crossover-pairs", 0, "P", "pairs per crossover (default pop/2)" },
@@ -233,6 +236,7 @@ static int set_ga_option(void *ctx, const char *cmd, const char *a, const char *
     else if (!strcmp(a, "--stack-vmax")) { INTO(gp->stack_vmax, 1, SIM_SWEEP_MAX); o->vmax_given = 1; }
     else if (!strcmp(a, "--sort-key")) PICK(gp->sort_key, ga_sort_key, ga_key_names, GA_KEY_COUNT);
     else if (!strcmp(a, "--record")) PICK(gp->record, ga_record_rule, ga_record_names, GA_RECORD_COUNT);
+    else if (!strcmp(a, "--start")) PICK(gp->start, ga_start_rule, ga_start_names, GA_START_COUNT);
     else if (!strcmp(a, "--threads")) { INTO(gp->threads, 1, SIM_POOL_MAX_THREADS); o->threads_given = 1; }
     else if (!strcmp(a, "--fitness")) PICK(gp->fitness, ga_fitness, ga_fitness_names, GA_FIT_COUNT);
     else if (!strcmp(a, "--sort")) {

@@ -1,4 +1,4 @@
-/* Saving and restoring a GA run (see checkpoint.h).  Layout: CKPT_MAGIC ("NCK5"), then
+/* Saving and restoring a GA run (see checkpoint.h).  Layout: CKPT_MAGIC ("NCK6"), then
  * little-endian fixed-width fields in the order written below, then the
  * signature: zlib's CRC-32 of every byte before it (u32); the whole
  * compressed with zlib.  The format is private to one nocsim version's
@@ -19,8 +19,10 @@
  * generation and the synonyms met; the metric late_sum; NCK3: the children
  * proven to repeat their parent's run; NCK4: the CRC-32 signature at the
  * end, the topology and VC rule; NCK5: the network's height after the VC rule,
- * 0 for a square; an NCK4 checkpoint is read as a square's). */
-#define CKPT_MAGIC "NCK5"
+ * 0 for a square; NCK6: the start rule after the children.  An NCK4
+ * checkpoint is read as a square's, NCK4 and NCK5 as started from simple
+ * stacking, the only start they knew). */
+#define CKPT_MAGIC "NCK6"
 /* The earliest format read; the ones before it have no signature. */
 #define CKPT_OLDEST '4'
 
@@ -129,7 +131,8 @@ static void put_params(wbuf *w, const ga_params *gp, const sim_params *sp)
     const int64_t gi[] = { gp->algo, gp->pop, gp->generations, gp->train, gp->max_genes, gp->crossover_interval,
                            gp->crossover_pairs, gp->ties, gp->watchdog, gp->lifetime, gp->genes, gp->arb,
                            gp->interval, gp->stack_vmax, gp->sort_key, gp->max_evals, gp->threads,
-                           gp->fitness, gp->estimate_slices, gp->perturb, gp->weights, gp->target_window, gp->record, gp->children };
+                           gp->fitness, gp->estimate_slices, gp->perturb, gp->weights, gp->target_window, gp->record, gp->children,
+                           gp->start };
     for (size_t k = 0; k < sizeof gi / sizeof gi[0]; k++) put64(w, (uint64_t)gi[k]);
     put(w, &gp->mutation, sizeof gp->mutation); /* IEEE doubles: same on every platform we build for */
     put(w, &gp->crossover_rate, sizeof gp->crossover_rate);
@@ -173,6 +176,7 @@ static void get_params(rbuf *r, ga_params *gp, sim_params *sp)
     gp->target_window = (int)get_in(r, "target_window", 1, GA_TARGET_WINDOW_MAX);
     gp->record = (ga_record_rule)get_in(r, "record", 0, GA_RECORD_COUNT - 1);
     gp->children = (int)get_in(r, "children", 1, GA_CHILDREN_MAX);
+    gp->start = r->version >= '6' ? (ga_start_rule)get_in(r, "start", 0, GA_START_COUNT - 1) : GA_START_STACKING;
     get(r, &gp->mutation, sizeof gp->mutation);
     get(r, &gp->crossover_rate, sizeof gp->crossover_rate);
     get(r, &gp->shift, sizeof gp->shift);

@@ -14,6 +14,7 @@
 #include "ga/checkpoint.h"
 #include "ga/floor.h"
 #include "ga/ga_internal.h"
+#include "ga/timetable.h"
 #include "sim/stacking.h"
 
 #define SCORE_INF GA_SCORE_INF
@@ -465,6 +466,10 @@ int ga_start(ga *g, char *err, size_t errlen)
         ga_init_random(c, &(ga_space){ .genes = 0, .v_fixed = (gp->genes & GENE_V) ? bv[s] : g->space.v_fixed,
                                         .c_fixed = schemes[s] }, &g->rng);
         if (k >= nd) ga_mutate_moves(g, c, 1 + (int)rng_below(&g->rng, (uint32_t)gp->max_genes), NULL);
+    }
+    if (gp->algo == GA_ALGO_LOCAL && gp->start == GA_START_TIMETABLE) {
+        int rc = ga_timetable_start(g, bd[seed_order[0]], err, errlen);
+        if (rc) return rc;
     }
     for (int k = 0; k < P; k++) g->jobs[k] = ga_parent_job(g, k);
     evaluate(g, P);

@@ -64,6 +64,11 @@ typedef enum {
  * meets thousands, and each record costs a single-slice simulation). */
 typedef enum { GA_RECORD_ALL = 0, GA_RECORD_SPARSE, GA_RECORD_COUNT } ga_record_rule;
 
+/* Where the local search starts: the best simple-stacking optimum, or the
+ * better of it and a link-level timetable (ga/timetable.h; its simulations
+ * are counted like every other). */
+typedef enum { GA_START_STACKING = 0, GA_START_TIMETABLE, GA_START_COUNT } ga_start_rule;
+
 /* What a chromosome is scored by (paper Sect. 6.2 and 7.2). */
 typedef enum {
     GA_FIT_DURATION = 0, /* T_d at S slices */
@@ -81,6 +86,7 @@ extern const char *const ga_algo_names[GA_ALGO_COUNT];
 extern const char *const ga_ties_names[GA_TIES_COUNT];
 extern const char *const ga_key_names[GA_KEY_COUNT];
 extern const char *const ga_record_names[GA_RECORD_COUNT];
+extern const char *const ga_start_names[GA_START_COUNT];
 
 typedef struct {
     ga_algo algo;
@@ -107,6 +113,7 @@ typedef struct {
     int stack_vmax;          /* simple-stacking sweep: V = l_c .. stack_vmax */
     ga_sort_key sort_key;
     ga_record_rule record;   /* which synonyms are recorded */
+    ga_start_rule start;     /* local: where the first lineage starts */
     ga_fitness fitness;
     int estimate_slices;     /* S' of the rough estimation */
     int perturb;             /* vary V by +-perturb at every evaluation, keep the best (0 = off) */

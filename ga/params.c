@@ -12,6 +12,7 @@ const char *const ga_fitness_names[] = { "duration", "estimate", "te" };
 const char *const ga_weight_names[] = { "genes", "groups", "mix" };
 const char *const ga_ties_names[] = { "random", "age" };
 const char *const ga_record_names[] = { "all", "sparse" };
+const char *const ga_start_names[] = { "stacking", "timetable" };
 const char *const ga_key_names[] = { "none", "or", "ob", "te", "te-rev", "tb", "lb", "late", "late-lb", "tail", "late3", "late-sum" };
 
 void ga_params_for_algo(ga_params *gp, ga_algo algo)
@@ -26,6 +27,7 @@ void ga_params_for_algo(ga_params *gp, ga_algo algo)
         gp->target = 0;
         gp->record = GA_RECORD_ALL;
         gp->max_evals = 0;
+        gp->start = GA_START_STACKING;
     } else {
         /* The paper's budget, 50,000 simulations (children proven to repeat
          * their parent are not simulations, so it is more generations), in
@@ -44,6 +46,7 @@ void ga_params_for_algo(ga_params *gp, ga_algo algo)
         gp->shift = 0;
         gp->target = 0.3;
         gp->record = GA_RECORD_SPARSE;
+        gp->start = GA_START_STACKING;
     }
 }
 
@@ -99,6 +102,7 @@ int ga_params_check(const ga_params *gp, char *err, size_t errlen)
         return snprintf(err, errlen, "--perturb %d: must be in [0, %d]", gp->perturb, GA_PERTURB_MAX), -1;
     if (gp->children < 1 || gp->children > GA_CHILDREN_MAX)
         return snprintf(err, errlen, "--children %d: must be in [1, %d]", gp->children, GA_CHILDREN_MAX), -1;
+    if ((unsigned)gp->start >= GA_START_COUNT) return snprintf(err, errlen, "--start: must be stacking or timetable"), -1;
     if (gp->children > 1 && gp->perturb > 0)
         return snprintf(err, errlen, "--children %d and --perturb %d exclude each other (set --children 1 or --perturb 0)",
                         gp->children, gp->perturb), -1;
@@ -131,7 +135,7 @@ json_t *ga_params_json(const ga_params *gp)
 {
     char genes[8];
     return json_pack("{s:s, s:i, s:i, s:i, s:i, s:f, s:i, s:s, s:f, s:f, s:i, s:i, s:f, s:i, s:s, s:i, s:i, s:s, s:s, "
-                     "s:I, s:i, s:s, s:s, s:s, s:i, s:i, s:I, s:I}",
+                     "s:I, s:i, s:s, s:s, s:s, s:s, s:i, s:i, s:I, s:I}",
                      "algo", ga_algo_names[gp->algo], "pop", gp->pop, "children", gp->children,
                      "generations", gp->generations, "train", gp->train, "mutation", gp->mutation,
                      "max_genes", gp->max_genes, "weights", ga_weight_names[gp->weights], "shift", gp->shift,
@@ -141,6 +145,7 @@ json_t *ga_params_json(const ga_params *gp)
                      "lifetime", gp->lifetime, "genes", ga_genes_name(gp->genes, genes), "arb", vcsel_name(gp->arb),
                      "interval", (json_int_t)gp->interval, "stack_vmax", gp->stack_vmax,
                      "sort_key", ga_key_names[gp->sort_key], "record", ga_record_names[gp->record],
+                     "start", ga_start_names[gp->start],
                      "fitness", ga_fitness_names[gp->fitness], "estimate_slices", gp->estimate_slices,
                      "perturb", gp->perturb, "max_evals", (json_int_t)gp->max_evals, "ga_seed", (json_int_t)gp->seed);
 }

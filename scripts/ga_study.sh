@@ -47,7 +47,8 @@ done
 # and counted (the binary of commit 9d1ee77).  local-c2 is the late3 search
 # with two children a generation (no proofs: every child simulated); rows
 # of local-* probes other than these were run before proven repeats.  A
-# variant's name may end in a setting (-n8, -s3, -s4).
+# variant's name may end in a setting (-n8, -s3, -s4).  local-tt is the
+# default with --start timetable (issue 24).
 v2="--pop 8 --generations 6250 --crossover-interval 10 --sort-key late-lb --weights genes --shift 0.3 --target 0 --record all"
 variants=(
   "paper|--algo paper --mutation 0.05 --crossover-rate 0.4 --crossover-interval 10 --watchdog 200"
@@ -63,6 +64,8 @@ variants=(
   "local-n8|--size 8"
   "local-s3|--slices 3"
   "local-s4|--slices 4"
+  "local-tt|--start timetable"
+  "local-tt-n8|--start timetable --size 8"
   "local-c2|--children 2 --sort-key late3"
   "local-c2-n8|--children 2 --sort-key late3 --size 8"
   "local-c2-s3|--children 2 --sort-key late3 --slices 3"

@@ -29,11 +29,12 @@
 #define OFF_TARGET_WINDOW (4 + 21 * 8)
 #define OFF_RECORD (4 + 22 * 8)
 #define OFF_CHILDREN (4 + 23 * 8)
-#define OFF_MUTATION (4 + 24 * 8)
+#define OFF_START (4 + 24 * 8)
+#define OFF_MUTATION (4 + 25 * 8)
 #define OFF_SHIFT (OFF_MUTATION + 16)
 #define OFF_TARGET (OFF_MUTATION + 24)
 #define OFF_SIZE (OFF_MUTATION + 32 + 8)
-#define OFF_HEIGHT (OFF_SIZE + 17 * 8)     /* NCK5: the last network field */
+#define OFF_HEIGHT (OFF_SIZE + 17 * 8)     /* NCK5 on: the last network field */
 #define OFF_DEST (OFF_SIZE + 18 * 8 + 256) /* 18 network fields, the traffic name */
 #define OFF_RNG (OFF_DEST + NODES * 8)
 #define OFF_STATE (OFF_RNG + 32)
@@ -150,40 +151,53 @@ START_TEST(intact_checkpoint_loads)
 }
 END_TEST
 
-/* An NCK4 checkpoint (no height field) is still read, as a square's: the
- * same blob without its height and with the old magic resumes into the same
- * state. */
-START_TEST(nck4_read_as_square)
+/* NCK4 checkpoints (no height, no start rule) and NCK5 ones (no start rule)
+ * are still read, as a square's started from simple stacking: the blob
+ * without those fields and with the old magic resumes into the same state,
+ * and saved again it is the NCK6 blob it came from. */
+static uint8_t *without(const uint8_t *raw, size_t n, size_t cut1, size_t cut2, size_t *m)
+{
+    uint8_t *old = malloc(n);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if ((i < cut1 || i >= cut1 + 8) && (i < cut2 || i >= cut2 + 8)) old[k++] = raw[i];
+    *m = k;
+    return old;
+}
+
+START_TEST(earlier_formats_read)
 {
     size_t n;
     uint8_t *raw = raw_checkpoint(&n);
-    ck_assert_mem_eq(raw, "NCK5", 4);
+    ck_assert_mem_eq(raw, "NCK6", 4);
     ck_assert_uint_eq(raw[OFF_HEIGHT], 0);
-    uint8_t *old = malloc(n - 8);
-    memcpy(old, raw, OFF_HEIGHT);
-    memcpy(old + OFF_HEIGHT, raw + OFF_HEIGHT + 8, n - OFF_HEIGHT - 8);
-    old[3] = '4';
-    ga *g = load_raw(old, n - 8);
-    char err[384];
-    ck_assert_int_eq(ga_get_sim_params(g)->n, N);
-    ck_assert_int_eq(ga_get_sim_params(g)->h, 0);
-    /* Saved again it is the NCK5 blob it came from. */
-    uint8_t *again;
-    size_t alen;
-    ck_assert_int_eq(ga_checkpoint_save(g, &again, &alen, err, sizeof err), 0);
-    uint64_t an = 0;
-    for (int k = 0; k < 8; k++) an |= (uint64_t)again[k] << (8 * k);
-    ck_assert_uint_eq(an, n);
-    uint8_t *araw = malloc(n);
-    uLongf dl = (uLongf)n;
-    ck_assert_int_eq(uncompress(araw, &dl, again + 8, (uLong)(alen - 8)), Z_OK);
-    /* The elapsed time differs; everything before it is the same. */
-    ck_assert_mem_eq(araw, raw, OFF_STATE + 20 * 8);
-    ck_assert_mem_eq(araw + OFF_BEST_METRICS, raw + OFF_BEST_METRICS, n - OFF_BEST_METRICS - 4);
-    free(araw);
-    free(again);
-    ga_free(g);
-    free(old);
+    ck_assert_uint_eq(raw[OFF_START], GA_START_STACKING);
+    for (char v = '4'; v <= '5'; v++) {
+        size_t m;
+        uint8_t *old = without(raw, n, OFF_START, v == '4' ? OFF_HEIGHT : OFF_START, &m);
+        ck_assert_uint_eq(m, n - (v == '4' ? 16 : 8));
+        old[3] = (uint8_t)v;
+        ga *g = load_raw(old, m);
+        char err[384];
+        ck_assert_int_eq(ga_get_sim_params(g)->n, N);
+        ck_assert_int_eq(ga_get_sim_params(g)->h, 0);
+        uint8_t *again;
+        size_t alen;
+        ck_assert_int_eq(ga_checkpoint_save(g, &again, &alen, err, sizeof err), 0);
+        uint64_t an = 0;
+        for (int k = 0; k < 8; k++) an |= (uint64_t)again[k] << (8 * k);
+        ck_assert_uint_eq(an, n);
+        uint8_t *araw = malloc(n);
+        uLongf dl = (uLongf)n;
+        ck_assert_int_eq(uncompress(araw, &dl, again + 8, (uLong)(alen - 8)), Z_OK);
+        /* The elapsed time differs; everything before it is the same. */
+        ck_assert_mem_eq(araw, raw, OFF_STATE + 20 * 8);
+        ck_assert_mem_eq(araw + OFF_BEST_METRICS, raw + OFF_BEST_METRICS, n - OFF_BEST_METRICS - 4);
+        free(araw);
+        free(again);
+        ga_free(g);
+        free(old);
+    }
     free(raw);
 }
 END_TEST
@@ -248,6 +262,7 @@ START_TEST(every_field_range_checked)
         { OFF_RECORD, 2, "record" },
         { OFF_CHILDREN, 0, "children" },
         { OFF_CHILDREN, GA_CHILDREN_MAX + 1, "children" },
+        { OFF_START, GA_START_COUNT, "start" },
         { OFF_SIZE, 2000, "size" },
         { OFF_SIZE + 15 * 8, 2, "topology" },
         { OFF_SIZE + 16 * 8, 2, "vc_rule" },
@@ -295,7 +310,7 @@ START_TEST(every_field_range_checked)
     expect_damaged(m, n, "magic");
     /* The previous format is not damage: it names the version to use. */
     memcpy(m, raw, n);
-    ck_assert_mem_eq(m, "NCK5", 4);
+    ck_assert_mem_eq(m, "NCK6", 4);
     m[3] = '3';
     size_t blen;
     uint8_t *b = pack(m, n, &blen);
@@ -500,7 +515,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, intact_checkpoint_loads);
     tcase_add_test(tc, every_field_range_checked);
-    tcase_add_test(tc, nck4_read_as_square);
+    tcase_add_test(tc, earlier_formats_read);
     tcase_add_test(tc, rectangle_checkpoint);
     tcase_add_test(tc, compressed_envelope_checked);
     tcase_add_test(tc, signature_checked);

@@ -676,6 +676,7 @@ START_TEST(name_tables_match_their_enums)
     CHECK_NAMES(ga_weight_names, GA_WEIGHT_COUNT);
     CHECK_NAMES(ga_ties_names, GA_TIES_COUNT);
     CHECK_NAMES(ga_key_names, GA_KEY_COUNT);
+    CHECK_NAMES(ga_start_names, GA_START_COUNT);
     ck_assert_str_eq(ga_algo_names[GA_ALGO_PAPER], "paper");
     ck_assert_str_eq(ga_fitness_names[GA_FIT_TE], "te");
     ck_assert_str_eq(ga_key_names[GA_KEY_LATE_LB], "late-lb");
