@@ -230,7 +230,7 @@ static void bench_mem(const options *o)
     olnet_params op = { .rp = { .w = n, .h = n, .topo = TOPO_TORUS }, .vc_rule = VCRULE_DATELINE,
                         .vcs = SIM_DEFAULT_VCS, .buffer = SIM_DEFAULT_BUFFER };
     char err[256];
-    olnet *ol = olnet_new(&op, NULL, err, sizeof err);
+    olnet *ol = olnet_new(&op, NULL, NULL, err, sizeof err);
     if (!ol) die(err);
     printf("mem_openloop_bytes_per_router %.0f bytes (allocated, before packets)\n", (double)olnet_bytes(ol) / (n * n));
     olnet_free(ol);

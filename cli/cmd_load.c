@@ -445,7 +445,7 @@ int cmd_load(int argc, char **argv)
     if (!rc) {
         int r = ol_curve(&o.p, s, rates, n, o.seed, o.threads, !o.all, cli_stop_signal, progress, &rec, pts, &done,
                          err, sizeof err);
-        if (r < 0) rc = cli_fail(CMD, EXIT_FAIL, "%s", err);
+        if (r < 0) rc = cli_fail(CMD, cli_fault_status(fault_of(r)), "%s", err);
         else if (r > 0) rc = cli_signal_status(cli_stop_signal());
     }
     if (!rc && o.saturation) {
@@ -458,7 +458,7 @@ int cmd_load(int argc, char **argv)
         } else {
             double lo = first ? pts[first - 1].rate : 0, hi = pts[first].rate;
             int r = ol_saturation(&o.p, s, lo, hi, o.sat_precision, o.seed, cli_stop_signal, &sat, err, sizeof err);
-            if (r < 0) rc = cli_fail(CMD, EXIT_FAIL, "%s", err);
+            if (r < 0) rc = cli_fail(CMD, cli_fault_status(fault_of(r)), "%s", err);
             else if (r > 0) rc = cli_signal_status(cli_stop_signal());
         }
     }

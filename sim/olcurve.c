@@ -24,7 +24,7 @@ typedef struct {
     pthread_mutex_t lock;
     int next;
     int first_sat;        /* lowest saturated index so far, n if none */
-    int failed, stopped;
+    int failed, stopped;   /* failed: the first failing point's negative fault kind */
     char err[256];
 } curve;
 
@@ -47,8 +47,10 @@ static void *worker(void *arg)
                               sizeof err);
         pthread_mutex_lock(&c->lock);
         if (rc < 0) {
-            if (!c->failed) snprintf(c->err, sizeof c->err, "%s", err);
-            c->failed = 1;
+            if (!c->failed) {
+                snprintf(c->err, sizeof c->err, "%s", err);
+                c->failed = rc;
+            }
         } else if (rc > 0) {
             c->stopped = 1;
         } else {
@@ -69,10 +71,10 @@ int ol_curve(const ol_params *p, const synth *s, const double *rates, int n, uin
     curve c = { .p = p, .s = s, .rates = rates, .n = n, .seed = seed, .stop_at_saturation = stop_at_saturation,
                 .stop = stop, .progress = progress, .ctx = ctx, .out = out, .first_sat = n };
     c.state = calloc((size_t)n + 1, 1);
-    if (!c.state) return snprintf(err, errlen, "out of memory"), -1;
+    if (!c.state) return snprintf(err, errlen, "out of memory"), -FAULT_RESOURCE;
     if (pthread_mutex_init(&c.lock, NULL)) {
         free(c.state);
-        return snprintf(err, errlen, "cannot create a lock"), -1;
+        return snprintf(err, errlen, "cannot create a lock"), -FAULT_RESOURCE;
     }
     if (threads < 1) threads = 1;
     if (threads > n) threads = n > 0 ? n : 1;
@@ -88,7 +90,7 @@ int ol_curve(const ol_params *p, const synth *s, const double *rates, int n, uin
     int last = c.first_sat < n ? c.first_sat + 1 : n;
     while (*done < last && c.state[*done] == 2) (*done)++;
     free(c.state);
-    if (c.failed) return snprintf(err, errlen, "%s", c.err), -1;
+    if (c.failed) return snprintf(err, errlen, "%s", c.err), c.failed;
     return (c.stopped || stopped_now(stop)) && *done < last ? 1 : 0;
 }
 

@@ -64,11 +64,11 @@ static int check_params(const olnet_params *p, char *err, size_t errlen)
     return 0;
 }
 
-olnet *olnet_new(const olnet_params *p, const sim_config *cfg, char *err, size_t errlen)
+olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind, char *err, size_t errlen)
 {
-    if (check_params(p, err, errlen)) return NULL;
+    if (check_params(p, err, errlen)) return fault_set(kind, FAULT_INPUT), NULL;
     olnet *n = calloc(1, sizeof *n);
-    if (!n) return snprintf(err, errlen, "out of memory"), NULL;
+    if (!n) return fault_set(kind, FAULT_RESOURCE), snprintf(err, errlen, "out of memory"), NULL;
     n->p = *p;
     n->w = route_width(&p->rp);
     n->h = route_height(&p->rp);
@@ -83,6 +83,7 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, char *err, size_t
         snprintf(err, errlen, "configuration for %d nodes and %d VCs, network has %d and %d", cfg->nodes, cfg->vcs,
                  n->nodes, n->V);
         free(n);
+        fault_set(kind, FAULT_INPUT);
         return NULL;
     }
     size_t nf = (size_t)n->nodes * (size_t)n->NF, np = (size_t)n->nodes * NPORTS, N = (size_t)n->nodes;
@@ -113,6 +114,7 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, char *err, size_t
     if (!ok) {
         snprintf(err, errlen, "out of memory for a %dx%d network", n->w, n->h);
         olnet_free(n);
+        fault_set(kind, FAULT_RESOURCE);
         return NULL;
     }
     memset(n->route, -1, nf);

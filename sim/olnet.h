@@ -23,8 +23,8 @@
  * beside it (sim/olnet.c), looks at every output VC and calls the routing
  * function and the arbiters as model.md words them.
  *
- * Conventions as in store/store.h: olnet_new returns NULL with a message in
- * err; olnet_free accepts NULL; stepping cannot fail.  Packet ids are small
+ * Conventions as in store/store.h and util/fault.h: olnet_new returns NULL
+ * with a message in err and its fault kind; olnet_free accepts NULL; stepping cannot fail.  Packet ids are small
  * integers, reused after olnet_release; a packet's fields stay valid until
  * then. */
 #ifndef NOCSIM_SIM_OLNET_H
@@ -73,9 +73,10 @@ typedef struct olnet olnet;
  * interval and injection timings are not used); NULL means p->scheme on
  * every port and every order (N,E,S,W,P).  Returns NULL with a message when
  * a parameter is out of range (naming it and the range), the any-VC rule is
- * asked of a torus, or memory runs out. */
+ * asked of a torus, or cfg does not fit (*kind FAULT_INPUT), or memory runs
+ * out (FAULT_RESOURCE); kind may be NULL. */
 NOCSIM_MUST_USE
-olnet *olnet_new(const olnet_params *p, const sim_config *cfg, char *err, size_t errlen);
+olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind, char *err, size_t errlen);
 void olnet_free(olnet *n);
 
 /* Queue a new packet at src's source queue: it may inject from cycle t_gen

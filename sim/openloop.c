@@ -35,18 +35,18 @@ void ol_params_default(ol_params *p)
 int ol_params_check(const ol_params *p, char *err, size_t errlen)
 {
     if (p->batch < 10 || p->batch > 1000000)
-        return snprintf(err, errlen, "--batch %d: allowed [10, 1000000]", p->batch), -1;
+        return snprintf(err, errlen, "--batch %d: allowed [10, 1000000]", p->batch), -FAULT_INPUT;
     if (p->warmup_min < 1 || p->warmup_max < p->warmup_min || p->warmup_max > 10000)
         return snprintf(err, errlen, "--warmup %d:%d: allowed 1 <= MIN <= MAX <= 10000", p->warmup_min,
-                        p->warmup_max), -1;
+                        p->warmup_max), -FAULT_INPUT;
     if (p->window < 2 || p->window > 10000)
-        return snprintf(err, errlen, "--window %d: allowed [2, 10000] batches", p->window), -1;
+        return snprintf(err, errlen, "--window %d: allowed [2, 10000] batches", p->window), -FAULT_INPUT;
     if (p->drain_cap < 0 || p->drain_cap > 100000000)
-        return snprintf(err, errlen, "--drain-cap %lld: allowed [0, 100000000]", (long long)p->drain_cap), -1;
+        return snprintf(err, errlen, "--drain-cap %lld: allowed [0, 100000000]", (long long)p->drain_cap), -FAULT_INPUT;
     if (!(p->accept_tol >= 0 && p->accept_tol < 1))
-        return snprintf(err, errlen, "--accept-tolerance %g: allowed [0, 1)", p->accept_tol), -1;
+        return snprintf(err, errlen, "--accept-tolerance %g: allowed [0, 1)", p->accept_tol), -FAULT_INPUT;
     if (!(p->latency_limit > 0))
-        return snprintf(err, errlen, "--latency-limit %g: must be positive", p->latency_limit), -1;
+        return snprintf(err, errlen, "--latency-limit %g: must be positive", p->latency_limit), -FAULT_INPUT;
     return 0;
 }
 
@@ -95,7 +95,7 @@ int ol_parse_packet_mix(ol_params *p, const char *spec, char *err, size_t errlen
     if (nlen == 0) goto bad;
     if (fabs(sum - 1.0) > 1e-9) {
         snprintf(err, errlen, "--packet '%s': the probabilities sum to %g, not 1", quote_str(q, sizeof q, spec), sum);
-        return -1;
+        return -FAULT_INPUT;
     }
     p->nlen = nlen;
     memcpy(p->len, len, sizeof len);
@@ -348,13 +348,15 @@ static void run_free(olrun *r)
 }
 
 /* The network, the sources (every sending node, its first Bernoulli cycle
- * and periodic phase) and the tally.  0, or -1 with a message. */
+ * and periodic phase) and the tally.  0, or a negative fault kind with a
+ * message (the network's refusal, or memory). */
 static int run_setup(olrun *r, const ol_params *p, const synth *s, double rate, uint64_t seed, char *err,
                      size_t errlen)
 {
     int nodes = s->nodes;
     r->p = p;
-    if (!(r->n = olnet_new(&p->net, NULL, err, errlen))) return -1;
+    fault_kind kind = FAULT_RESOURCE;
+    if (!(r->n = olnet_new(&p->net, NULL, &kind, err, errlen))) return fault_rc(kind);
     olsrc *g = &r->g;
     *g = (olsrc){ .p = p, .s = s, .prate = rate / ol_mean_length(p) };
     rng_seed(&g->r, seed);
@@ -369,7 +371,7 @@ static int run_setup(olrun *r, const ol_params *p, const synth *s, double rate, 
     r->a.bsum = calloc((size_t)p->window, sizeof *r->a.bsum);
     r->a.bcnt = calloc((size_t)p->window, sizeof *r->a.bcnt);
     if (!g->acc || !g->next || !g->gen_w || !r->ej_w || !g->senders || !r->a.bsum || !r->a.bcnt)
-        return snprintf(err, errlen, "out of memory"), -1;
+        return snprintf(err, errlen, "out of memory"), -FAULT_RESOURCE;
     for (int i = 0; i < nodes; i++)
         if (synth_sends(s, i)) {
             g->senders[g->nsend++] = i;
@@ -467,13 +469,14 @@ int ol_run_point(const ol_params *p, const synth *s, double rate, uint64_t seed,
 {
     memset(out, 0, sizeof *out);
     out->rate = rate;
-    if (ol_params_check(p, err, errlen)) return -1;
+    int rc = ol_params_check(p, err, errlen);
+    if (rc) return rc;
     olrun r = { 0 };
-    if (run_setup(&r, p, s, rate, seed, err, errlen)) {
+    if ((rc = run_setup(&r, p, s, rate, seed, err, errlen))) {
         run_free(&r);
-        return -1;
+        return rc;
     }
-    int rc = run_warmup(&r, stop, out);
+    rc = run_warmup(&r, stop, out);
     if (!rc) rc = run_window(&r, stop, out);
     if (!rc) rc = run_drain(&r, stop, out);
     if (!rc) {
@@ -483,7 +486,9 @@ int ol_run_point(const ol_params *p, const synth *s, double rate, uint64_t seed,
         if (out->accepted < (1.0 - p->accept_tol) * out->offered) out->saturated |= OL_SAT_ACCEPT;
         if (out->lat_avg > p->latency_limit) out->saturated |= OL_SAT_LATENCY;
     } else if (rc < 0) {
+        /* The phases fail only when the tally cannot grow. */
         snprintf(err, errlen, "out of memory after %lld cycles at rate %g", (long long)r.t, rate);
+        rc = -FAULT_RESOURCE;
     }
     run_free(&r);
     return rc;

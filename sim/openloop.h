@@ -63,12 +63,13 @@ typedef struct {
  * a window of 10 batches, drain cap 20,000 cycles, acceptance tolerance
  * 2 %, latency limit 500 (BookSim2's latency_thres).  Cannot fail. */
 void ol_params_default(ol_params *p);
-/* Check ranges; -1 with a message naming the flag and the allowed range. */
+/* Check ranges; -FAULT_INPUT with a message naming the flag and the allowed
+ * range. */
 NOCSIM_MUST_USE
 int ol_params_check(const ol_params *p, char *err, size_t errlen);
 /* Parse a packet-length mix, "8" or "1:0.5,8:0.5" (lengths 1..255, at most
  * OL_MAX_LENGTHS, probabilities in (0, 1] summing to 1 within 1e-9), into
- * p.  Returns 0, or -1 with a message and p unchanged. */
+ * p.  Returns 0, or -FAULT_INPUT with a message and p unchanged. */
 NOCSIM_MUST_USE
 int ol_parse_packet_mix(ol_params *p, const char *spec, char *err, size_t errlen);
 /* The mean packet length of p's mix. */
@@ -98,7 +99,9 @@ typedef struct {
 
 /* One point at `rate` (in (0, 1]) with pattern s (its grid must be p's) and
  * seed.  Returns 0 with *out filled; 1 if stop said so (checked
- * every batch; *out not valid); -1 with a message (memory). */
+ * every batch; *out not valid); or a negative fault kind with a message:
+ * -FAULT_INPUT for parameters out of range (ol_params_check's, the
+ * network's), -FAULT_RESOURCE when memory runs out. */
 NOCSIM_MUST_USE
 int ol_run_point(const ol_params *p, const synth *s, double rate, uint64_t seed, ol_stop_fn stop,
                  ol_point *out, char *err, size_t errlen);
@@ -128,8 +131,9 @@ typedef void (*ol_progress_fn)(const ol_point *pt, int index, void *ctx);
  * stop_at_saturation, rates above the first saturated point are not run
  * (the points beyond it that already ran are dropped), so *done counts the
  * points kept: out[0..*done-1].  Returns 0, 1 if stopped (the
- * finished points before the first missing one are kept), or -1 with a
- * message. */
+ * finished points before the first missing one are kept), or a negative
+ * fault kind with a message (a point's, as ol_run_point; -FAULT_RESOURCE
+ * when the curve's own memory or lock cannot be had). */
 NOCSIM_MUST_USE
 int ol_curve(const ol_params *p, const synth *s, const double *rates, int n, uint64_t seed, int threads,
              int stop_at_saturation, ol_stop_fn stop, ol_progress_fn progress, void *ctx, ol_point *out,
@@ -138,8 +142,8 @@ int ol_curve(const ol_params *p, const synth *s, const double *rates, int n, uin
 /* The saturation point by bisection between a stable rate lo (0 for none)
  * and a saturated rate hi, to `precision`: *sat is the highest stable point
  * found (rate 0 and nothing else set when none was).  Its accepted
- * throughput is the saturation throughput.  Returns 0, 1 if stopped, -1
- * with a message. */
+ * throughput is the saturation throughput.  Returns 0, 1 if stopped, or a
+ * point's negative fault kind with a message. */
 NOCSIM_MUST_USE
 int ol_saturation(const ol_params *p, const synth *s, double lo, double hi, double precision, uint64_t seed,
                   ol_stop_fn stop, ol_point *sat, char *err, size_t errlen);

@@ -20,6 +20,8 @@
 #include "ga/checkpoint.h"
 #include "ga/ga.h"
 #include "ga/ga_internal.h"
+#include "sim/olnet.h"
+#include "sim/openloop.h"
 #include "sim/pool.h"
 #include "sim/sim.h"
 #include "store/store.h"
@@ -201,6 +203,37 @@ START_TEST(sim_out_of_memory)
 }
 END_TEST
 
+/* The open-loop network and a point on it: a refused parameter is input
+ * (the net's, or ol_params_check's), a network the address space cannot
+ * hold is the machine's. */
+START_TEST(openloop_kinds)
+{
+    char err[256];
+    fault_kind kind = FAULT_NONE;
+    olnet_params op = { .rp = { .w = 7, .h = 8, .topo = TOPO_TORUS }, .vcs = 3, .buffer = 4 };
+    ck_assert_ptr_null(olnet_new(&op, NULL, &kind, err, sizeof err));
+    ck_assert_int_eq(kind, FAULT_INPUT);
+    ol_params p;
+    ol_params_default(&p);
+    p.window = 1;
+    ck_assert_int_eq(ol_params_check(&p, err, sizeof err), -FAULT_INPUT);
+    ol_params_default(&p);
+    p.net.rp.w = p.net.rp.h = 1024;
+    synth *s = synth_new("uniform", 1024, 1024, SYNTH_SELF_SKIP, 1, NULL, err, sizeof err);
+    ck_assert_msg(s != NULL, "%s", err);
+    if (little_memory(64)) { synth_free(s); return; }
+    kind = FAULT_NONE;
+    op = p.net;
+    ck_assert_ptr_null(olnet_new(&op, NULL, &kind, err, sizeof err));
+    ck_assert_msg(kind == FAULT_RESOURCE, "kind %d (%s)", kind, err);
+    ol_point pt;
+    int rc = ol_run_point(&p, s, 0.1, 1, NULL, &pt, err, sizeof err);
+    ck_assert_msg(rc == -FAULT_RESOURCE, "rc %d (%s)", rc, err);
+    plenty_of_memory();
+    synth_free(s);
+}
+END_TEST
+
 /* A thread that cannot start fails the pool as the machine's fault (it used
  * to leave a smaller pool): each thread's stack is several MB, and the
  * address space holds the small simulators but not those stacks. */
@@ -340,6 +373,7 @@ static Suite *suite(void)
     tcase_add_test(tc, ga_kinds);
     tcase_add_test(tc, resume_kinds);
     tcase_add_test(tc, cc_kinds);
+    tcase_add_test(tc, openloop_kinds);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -30,7 +30,7 @@ static void olnet_collective(const sim_params *p, const int32_t *dest, const sim
                         .vc_rule = p->vc_rule, .vcs = p->vcs, .buffer = p->buffer, .scheme = 0,
                         .q_update = p->q_update };
     char err[256];
-    olnet *n = olnet_new(&op, c, err, sizeof err);
+    olnet *n = olnet_new(&op, c, NULL, err, sizeof err);
     ck_assert_msg(n != NULL, "%s", err);
     int nodes = sim_nodes(p), S = p->slices;
     int64_t left = 0;
@@ -172,7 +172,7 @@ static void two_packets(route_vc_rule rule, int vcs, int scheme, int64_t want_a,
     olnet_params op = { .rp = { .w = 4, .h = 2, .topo = TOPO_MESH }, .vc_rule = rule, .vcs = vcs, .buffer = 4,
                         .scheme = scheme };
     char err[256];
-    olnet *n = olnet_new(&op, NULL, err, sizeof err);
+    olnet *n = olnet_new(&op, NULL, NULL, err, sizeof err);
     ck_assert_msg(n != NULL, "%s", err);
     int32_t a = olnet_add(n, 0, 3, 4, 0, 0), b = olnet_add(n, 2, 3, 4, 0, 1);
     int64_t done_a = -1, done_b = -1;
@@ -224,7 +224,7 @@ START_TEST(zero_load_every_pair)
         olnet_params op = { .rp = { .w = topo ? 5 : 6, .h = topo ? 3 : 4, .topo = topo ? TOPO_MESH : TOPO_TORUS },
                             .vc_rule = topo ? VCRULE_ANY : VCRULE_DATELINE, .vcs = 3, .buffer = 4 };
         char err[256];
-        olnet *n = olnet_new(&op, NULL, err, sizeof err);
+        olnet *n = olnet_new(&op, NULL, NULL, err, sizeof err);
         ck_assert_msg(n != NULL, "%s", err);
         int w = op.rp.w, h = op.rp.h;
         for (int s = 0; s < w * h; s++)
@@ -271,9 +271,9 @@ START_TEST(fast_path_equals_reference)
                             .scheme = draw(&r, VCSEL_NSCHEMES), .q_update = (qsel_update)draw(&r, 2) };
         if (op.rp.w == 2 && !mesh) op.rp.w = 4;
         char err[256];
-        olnet *a = olnet_new(&op, NULL, err, sizeof err);
+        olnet *a = olnet_new(&op, NULL, NULL, err, sizeof err);
         op.reference = 1;
-        olnet *b = olnet_new(&op, NULL, err, sizeof err);
+        olnet *b = olnet_new(&op, NULL, NULL, err, sizeof err);
         ck_assert_msg(a && b, "%s", err);
         int nodes = op.rp.w * op.rp.h, maxlen = 1 + draw(&r, 12);
         double p = (1 + draw(&r, 40)) / 100.0; /* packets per node per cycle */
@@ -309,19 +309,26 @@ END_TEST
 START_TEST(bad_params)
 {
     char err[256];
+    fault_kind kind = FAULT_NONE;
     olnet_params op = { .rp = { .w = 8, .h = 8, .topo = TOPO_TORUS }, .vc_rule = VCRULE_ANY, .vcs = 3, .buffer = 4 };
-    ck_assert_ptr_null(olnet_new(&op, NULL, err, sizeof err));
+    ck_assert_ptr_null(olnet_new(&op, NULL, &kind, err, sizeof err));
+    ck_assert_int_eq(kind, FAULT_INPUT);
+    kind = FAULT_NONE;
     ck_assert_ptr_nonnull(strstr(err, "only on a mesh"));
     op.vc_rule = VCRULE_DATELINE;
     op.rp.w = 7;
-    ck_assert_ptr_null(olnet_new(&op, NULL, err, sizeof err));
+    ck_assert_ptr_null(olnet_new(&op, NULL, &kind, err, sizeof err));
+    ck_assert_int_eq(kind, FAULT_INPUT);
+    kind = FAULT_NONE;
     ck_assert_ptr_nonnull(strstr(err, "even sides"));
     op.rp.topo = TOPO_MESH;
-    olnet *n = olnet_new(&op, NULL, err, sizeof err); /* a 7x8 mesh is fine */
+    olnet *n = olnet_new(&op, NULL, NULL, err, sizeof err); /* a 7x8 mesh is fine */
     ck_assert_ptr_nonnull(n);
     olnet_free(n);
     op.rp.w = 1;
-    ck_assert_ptr_null(olnet_new(&op, NULL, err, sizeof err));
+    ck_assert_ptr_null(olnet_new(&op, NULL, &kind, err, sizeof err));
+    ck_assert_int_eq(kind, FAULT_INPUT);
+    kind = FAULT_NONE;
     ck_assert_ptr_nonnull(strstr(err, "at least 2"));
 }
 END_TEST

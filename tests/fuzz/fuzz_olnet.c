@@ -59,9 +59,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     op.scheme = (int)take(&in, VCSEL_NSCHEMES);
     op.q_update = (qsel_update)take(&in, 2);
     char err[256];
-    olnet *a = olnet_new(&op, NULL, err, sizeof err);
+    olnet *a = olnet_new(&op, NULL, NULL, err, sizeof err);
     op.reference = 1;
-    olnet *b = olnet_new(&op, NULL, err, sizeof err);
+    olnet *b = olnet_new(&op, NULL, NULL, err, sizeof err);
     if (!a || !b) {
         fprintf(stderr, "fuzz_olnet: %s\n", err);
         abort();
