@@ -102,6 +102,7 @@ expect 1 "read error" "sim: a traffic file whose read fails is I/O" $N sim --tra
 expect 1 "read error" "ga: the same from the GA" $N ga --traffic file:/proc/self/mem --size 4 --no-db --quiet
 expect 1 "read error" "sim: a --config whose read fails is I/O" $N sim --config /proc/self/mem
 expect 2 "No such file" "sim: a missing --config is bad input" $N sim --config /nonexistent/x.cfg
+expect 1 "read error" "plot stack: a sweep file whose read fails is I/O" $N plot stack /proc/self/mem -o "$tmp/x.png"
 expect 2 "--traffic" "load: bad traffic is bad input" $N load --traffic nosuch
 
 # ---- signals: 130 for SIGINT, 143 for SIGTERM, the run resumable ---------

@@ -90,7 +90,9 @@ int viz_sweep_read(FILE *in, const char *name, viz_figure **out, char *err, size
             snprintf(err, errlen, "out of memory");
         }
     }
-    if (rc == VIZ_OK && got < 0) rc = VIZ_BADINPUT; /* a NUL byte or a read error, named in err */
+    /* The reader's kind: a NUL byte or a directory is input, a read error or
+     * memory a run-time failure (VIZ_FAIL). */
+    if (rc == VIZ_OK && got < 0) rc = fault_of(got) == FAULT_INPUT ? VIZ_BADINPUT : VIZ_FAIL;
     if (rc == VIZ_OK && !f) {
         snprintf(err, errlen, "%s: no rows%s", name, lineno ? "" : " (empty file)");
         rc = VIZ_BADINPUT;
