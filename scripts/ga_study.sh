@@ -66,6 +66,8 @@ variants=(
   "local-s4|--slices 4"
   "local-tt|--start timetable"
   "local-tt-n8|--start timetable --size 8"
+  "local-tt-s3|--start timetable --slices 3"
+  "local-tt-s4|--start timetable --slices 4"
   "local-c2|--children 2 --sort-key late3"
   "local-c2-n8|--children 2 --sort-key late3 --size 8"
   "local-c2-s3|--children 2 --sort-key late3 --slices 3"
