@@ -7,6 +7,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/model_opts.h"
 #include "router/arbiter.h"
 #include "sim/openloop.h"
 #include "store/store.h"
@@ -32,10 +33,6 @@ typedef struct {
     out_format fmt;
 } load_opts;
 
-static const char *const topo_names[] = { "torus", "mesh" };
-static const char *const rule_names[] = { "dateline", "any" };
-static const char *const tie_names[] = { "nowrap", "plus", "minus" };
-static const char *const self_names[] = { "skip", "send" };
 static const char *const process_names[] = { "bernoulli", "periodic" };
 
 /* A:B:STEP with 0 < A <= B <= 1, STEP > 0. */
@@ -150,17 +147,17 @@ static int set_option(void *ctx, const char *cmd, const char *a, const char *v)
 #define CHOICE(names) do { if (!arg_choice(cmd, a, v, names, (int)(sizeof names / sizeof names[0]), &k)) return -1; } while (0)
 #define INT(lo, hi) do { if (!arg_int(cmd, a, v, lo, hi, &x)) return -1; } while (0)
 #define REAL(lo, hi) do { if (!arg_double(cmd, a, v, lo, hi, &d)) return -1; } while (0)
-    if (!strcmp(a, "--topology")) { CHOICE(topo_names); o->p.net.rp.topo = (route_topology)k; }
+    if (!strcmp(a, "--topology")) { CHOICE(model_topology_names); o->p.net.rp.topo = (route_topology)k; }
     else if (!strcmp(a, "--size")) return arg_size(cmd, a, v, 2, OL_MAX_SIDE, &lp->w, &lp->h) ? 0 : -1;
     else if (!strcmp(a, "--vcs")) { INT(1, SIM_MAX_VCS); o->p.net.vcs = (int)x; }
     else if (!strcmp(a, "--buffer")) { INT(1, 255); o->p.net.buffer = (int)x; }
-    else if (!strcmp(a, "--vc-rule")) { CHOICE(rule_names); o->p.net.vc_rule = (route_vc_rule)k; o->rule_set = 1; }
+    else if (!strcmp(a, "--vc-rule")) { CHOICE(model_vc_rule_names); o->p.net.vc_rule = (route_vc_rule)k; o->rule_set = 1; }
     else if (!strcmp(a, "--arb")) {
         if ((o->p.net.scheme = vcsel_parse(v)) < 0) return cli_fail(cmd, EXIT_USAGE, "--arb: '%s' is not a scheme (allowed: C00-C09)", v), -1;
     }
-    else if (!strcmp(a, "--tie")) { CHOICE(tie_names); o->p.net.rp.tie = (route_tie)k; }
+    else if (!strcmp(a, "--tie")) { CHOICE(model_tie_names); o->p.net.rp.tie = (route_tie)k; }
     else if (!strcmp(a, "--traffic")) o->traffic = v;
-    else if (!strcmp(a, "--self")) { CHOICE(self_names); o->self = (synth_self)k; }
+    else if (!strcmp(a, "--self")) { CHOICE(model_self_names); o->self = (synth_self)k; }
     else if (!strcmp(a, "--hotspot")) o->hotspot = v;
     else if (!strcmp(a, "--packet")) {
         if (ol_parse_packet_mix(&o->p, v, err, sizeof err)) return cli_fail(cmd, EXIT_USAGE, "%s", err), -1;
@@ -293,10 +290,10 @@ static int open_run(const load_opts *o, const synth *s, recorder *r)
     double hops, t0 = ol_zero_load(p, s, &hops), bound = ol_channel_bound(p, s, NULL, 0);
     json_t *j = json_pack("{s:s, s:i, s:i, s:s, s:i, s:i, s:s, s:s, s:o, s:s, s:s, s:o, s:b, s:i, s:i, s:i, s:f, "
                           "s:i, s:I, s:f, s:f, s:f, s:f, s:f}",
-                          "topology", topo_names[p->net.rp.topo], "width", p->net.rp.w, "height", p->net.rp.h,
-                          "vc_rule", rule_names[p->net.vc_rule], "vcs", p->net.vcs, "buffer", p->net.buffer,
-                          "arb", vcsel_name(p->net.scheme), "tie", tie_names[p->net.rp.tie], "packet",
-                          ujson_str(o->packet), "process", process_names[p->process], "self", self_names[o->self],
+                          "topology", model_topology_names[p->net.rp.topo], "width", p->net.rp.w, "height", p->net.rp.h,
+                          "vc_rule", model_vc_rule_names[p->net.vc_rule], "vcs", p->net.vcs, "buffer", p->net.buffer,
+                          "arb", vcsel_name(p->net.scheme), "tie", model_tie_names[p->net.rp.tie], "packet",
+                          ujson_str(o->packet), "process", process_names[p->process], "self", model_self_names[o->self],
                           "hotspot", o->hotspot ? ujson_str(o->hotspot) : json_null(), "per_flow", p->per_flow,
                           "batch", p->batch, "warmup_min", p->warmup_min, "warmup_max", p->warmup_max,
                           "warmup_tolerance", p->warmup_tol, "window", p->window, "drain_cap", (json_int_t)p->drain_cap,
@@ -362,7 +359,7 @@ static int print_all(const load_opts *o, const synth *s, const ol_point *pts, in
     double hops, t0 = ol_zero_load(&o->p, s, &hops);
     char busiest[96];
     double bound = ol_channel_bound(&o->p, s, busiest, sizeof busiest);
-    const char *topo = topo_names[rp->topo];
+    const char *topo = model_topology_names[rp->topo];
     if (o->fmt == FMT_CSV) {
         printf("topology,size,traffic,zero_load,bound," CSV_HEAD "\n");
         for (int k = 0; k < n; k++) {
@@ -379,7 +376,7 @@ static int print_all(const load_opts *o, const synth *s, const ol_point *pts, in
         for (int k = 0; !bad && k < n; k++) bad |= json_array_append_new(rows, row_json(&pts[k]));
         json_t *doc = json_pack("{s:s, s:s, s:o, s:s, s:i, s:i, s:s, s:I, s:i, s:i, s:f, s:f, s:f, s:s, s:o}",
                                 "topology", topo, "size", "", "traffic", ujson_str(o->traffic),
-                                "vc_rule", rule_names[o->p.net.vc_rule], "vcs", o->p.net.vcs,
+                                "vc_rule", model_vc_rule_names[o->p.net.vc_rule], "vcs", o->p.net.vcs,
                                 "buffer", o->p.net.buffer, "arb", vcsel_name(o->p.net.scheme),
                                 "seed", (json_int_t)o->seed, "nodes", s->nodes, "senders", senders, "zero_load", t0,
                                 "avg_hops", hops, "bound", bound, "busiest", busiest, "points", rows);
@@ -397,7 +394,7 @@ static int print_all(const load_opts *o, const synth *s, const ol_point *pts, in
         return cli_json_out(CMD, NULL, doc);
     }
     printf("%s on a %dx%d %s, %s VC rule, %d VCs x %d flits, %s, packets of %.3g flits (mean)\n", o->traffic, rp->w,
-           rp->h, topo, rule_names[o->p.net.vc_rule], o->p.net.vcs, o->p.net.buffer, vcsel_name(o->p.net.scheme),
+           rp->h, topo, model_vc_rule_names[o->p.net.vc_rule], o->p.net.vcs, o->p.net.buffer, vcsel_name(o->p.net.scheme),
            ol_mean_length(&o->p));
     printf("zero-load latency %.2f cycles (%.3f hops + length + 1); channel-load bound %.4f (%s)\n", t0, hops, bound,
            busiest);

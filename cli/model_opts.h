@@ -40,13 +40,14 @@ const char *model_size_str(const sim_params *p, char *buf, size_t len);
 NOCSIM_MUST_USE
 json_t *model_opts_json(const model_opts *mo);
 
-extern const char *const model_tie_names[];
+/* Sized where load's own option table takes them as choices too. */
+extern const char *const model_tie_names[3];
 extern const char *const model_dateline_names[];
 extern const char *const model_qupdate_names[];
 extern const char *const model_slot_names[];
 extern const char *const model_input_names[];
-extern const char *const model_self_names[];
-extern const char *const model_topology_names[];
-extern const char *const model_vc_rule_names[];
+extern const char *const model_self_names[2];
+extern const char *const model_topology_names[2];
+extern const char *const model_vc_rule_names[2];
 
 #endif
