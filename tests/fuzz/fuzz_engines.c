@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "sim/sim.h"
+#include "tests/fuzz/fuzz_input.h"
 #include "util/rng.h"
 
 /* For the random driver: the input being run (-1 under libFuzzer, which
@@ -34,25 +35,6 @@
 static long long current_seed = -1;
 static long compared, compared_fast;
 
-typedef struct {
-    const uint8_t *data;
-    size_t size, at;
-    uint64_t state;
-} input;
-
-/* A value in [0, range) from the next byte(s), or from the generator past
- * the end. */
-static unsigned take(input *in, unsigned range)
-{
-    unsigned v;
-    if (in->at < in->size) {
-        v = in->data[in->at++];
-        if (range > 256 && in->at < in->size) v = v << 8 | in->data[in->at++];
-    } else {
-        v = (unsigned)rng_splitmix64(&in->state);
-    }
-    return v % range;
-}
 
 static void permutation(input *in, uint8_t *q, int len)
 {

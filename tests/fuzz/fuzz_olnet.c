@@ -5,7 +5,7 @@
  * dateline rules, the queue-order update, the longest packet and the load;
  * then, cycle by cycle, which nodes generate a packet, to where and how
  * long.  Bytes past the end of the input come from a generator seeded by its
- * length.  Property: every cycle both paths move the same number of flits
+ * length (tests/fuzz/fuzz_input.h).  Property: every cycle both paths move the same number of flits
  * and finish the same packets in the same order, and at the end they hold
  * the same flits and packets.  A difference prints the cycle and aborts. */
 #include <stdint.h>
@@ -13,27 +13,7 @@
 #include <stdlib.h>
 
 #include "sim/olnet.h"
-
-typedef struct {
-    const uint8_t *data;
-    size_t size, at;
-    uint64_t state;
-} input;
-
-/* A number below k from the next input byte(s), or from the generator
- * once the input is used up. */
-static unsigned take(input *in, unsigned k)
-{
-    uint32_t v;
-    if (in->at + 1 < in->size) {
-        v = (uint32_t)in->data[in->at] << 8 | in->data[in->at + 1];
-        in->at += 2;
-    } else {
-        in->state = in->state * 6364136223846793005ull + 1442695040888963407ull;
-        v = (uint32_t)(in->state >> 33);
-    }
-    return v % k;
-}
+#include "tests/fuzz/fuzz_input.h"
 
 static void differ(int64_t t, const char *what, long long a, long long b)
 {
