@@ -54,9 +54,3 @@ int vcsel_pick(int scheme, unsigned ready, int last, int vcs)
     return -1;
 }
 
-int qsel_pick(const uint8_t order[5], unsigned requests)
-{
-    for (int j = 0; j < 5; j++)
-        if (requests & (1u << order[j])) return j;
-    return -1;
-}

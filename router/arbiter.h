@@ -28,8 +28,14 @@ typedef enum {
 } qsel_update;
 
 /* The first direction in order[0..4] whose bit is set in `requests`, as an
- * index into order; -1 if none requests. */
-int qsel_pick(const uint8_t order[5], unsigned requests);
+ * index into order; -1 if none requests.  Inline, as qsel_update_order: the
+ * open-loop fast path calls it on every grant. */
+static inline int qsel_pick(const uint8_t order[5], unsigned requests)
+{
+    for (int j = 0; j < 5; j++)
+        if (requests & (1u << order[j])) return j;
+    return -1;
+}
 /* Apply the round-robin update after entry `pos` of order won.  Inline: the
  * fast engine calls it on every grant (sim/fast.c), the reference engine and
  * the proofs (sim/decisions.c) too. */

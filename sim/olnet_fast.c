@@ -32,7 +32,7 @@ typedef struct {
     uint8_t *head, *cnt, *pstate, *qst;
     int8_t *route, *holder, *req_d, *req_c;
     uint64_t *reqm, *livem, *dfull;
-    const int32_t *nbr, *x;
+    const int32_t *nbr, *x, *down;
     const olroute *prt;
     const uint8_t *dl, *lport, *lvc, *pnext, *psvc;
     int V, B, NF, any, on_link;
@@ -44,7 +44,7 @@ static fview view_of(olnet *n)
     return (fview){ .buf = n->buf, .head = n->head, .cnt = n->cnt, .pstate = n->pstate, .qst = n->qst,
                     .route = n->route, .holder = n->holder, .req_d = n->req_d, .req_c = n->req_c,
                     .reqm = n->reqm, .livem = n->livem, .dfull = n->dfull, .nbr = n->nbr,
-                    .x = n->x, .prt = n->prt, .dl = n->dl, .lport = n->lport, .lvc = n->lvc,
+                    .x = n->x, .down = n->down, .prt = n->prt, .dl = n->dl, .lport = n->lport, .lvc = n->lvc,
                     .pnext = n->pnext, .psvc = n->psvc, .V = n->V, .B = n->B, .NF = n->NF,
                     .any = n->p.vc_rule == VCRULE_ANY, .on_link = n->p.rp.dateline == DATELINE_ON_LINK,
                     .q_update = n->p.q_update };
@@ -76,22 +76,12 @@ HOT int grant(const fview *v, int node, int o, uint64_t cand)
 {
     const int V = v->V;
     size_t base = (size_t)node * (size_t)v->NF;
-    int win = __builtin_ctzll(cand);
-    if (cand & (cand - 1)) {
-        unsigned dirs = 0;
-        for (uint64_t m = cand; m; m &= m - 1) dirs |= 1u << v->lport[__builtin_ctzll(m)];
-        uint8_t *order = v->qst + (base + (size_t)o) * NPORTS;
-        int pos = 0;
-        while (!(dirs >> order[pos] & 1)) pos++;
-        int wp = order[pos];
-        qsel_update_order(order, pos, v->q_update);
-        win = __builtin_ctzll(cand & (((1ull << V) - 1) << (wp * V)));
-    } else {
-        uint8_t *order = v->qst + (base + (size_t)o) * NPORTS;
-        int wp = v->lport[win], pos = 0;
-        while (order[pos] != wp) pos++;
-        qsel_update_order(order, pos, v->q_update);
-    }
+    unsigned dirs = 0;
+    for (uint64_t m = cand; m; m &= m - 1) dirs |= 1u << v->lport[__builtin_ctzll(m)];
+    uint8_t *order = v->qst + (base + (size_t)o) * NPORTS;
+    int pos = qsel_pick(order, dirs), wp = order[pos];
+    qsel_update_order(order, pos, v->q_update);
+    int win = __builtin_ctzll(cand & (((1ull << V) - 1) << (wp * V)));
     v->holder[base + (size_t)o] = (int8_t)win;
     v->route[base + (size_t)win] = (int8_t)o;
     v->reqm[node] &= ~(1ull << win);
@@ -246,12 +236,10 @@ HOT int64_t step(olnet *n, int64_t t, int V, int B)
     n->ndone = 0;
     for (int k = 0; k < nmv; k++) {
         uint32_t x = (uint32_t)mv[k].f;
-        int node = mv[k].node, to = mv[k].to, o_local = mv[k].o - node * NF;
-        if (to >= 0) {
-            /* The FIFO of the same VC at the neighbour's opposite input port:
-             * computed, as an array of it would be one more to keep in cache. */
-            int local = route_opposite(v->lport[o_local]) * V + v->lvc[o_local];
-            if (push(v, to, (size_t)to * (size_t)NF + (size_t)local, local, x) == B) v->dfull[node] |= 1ull << o_local;
+        int32_t dst = v->down[mv[k].o];
+        if (dst >= 0) {
+            int node = mv[k].node, to = mv[k].to;
+            if (push(v, to, (size_t)dst, dst - to * NF, x) == B) v->dfull[node] |= 1ull << (mv[k].o - node * NF);
             continue;
         }
         olnet_eject(n, x, t);
