@@ -3,7 +3,8 @@
 # written; a run SIGKILLed mid-way leaves a database that SQLite's integrity
 # check accepts, marked unfinished, and --resume finishes it; a resumed run
 # keeps its parameters (flags that would change them are refused) and its
-# traffic; an unwritable --save-best is refused before the run.
+# traffic; an unwritable --save-best is refused before the run; --start
+# checks its value and a timetable run records its rule.
 set -u
 N=${NOCSIM:-./nocsim}
 . "$(cd "$(dirname "$0")" && pwd)/testlib.bash"
@@ -19,7 +20,16 @@ expect_usage "children+perturb" "--children 2 and --perturb 1 exclude" $N ga --c
 expect_usage "genes"            "not one of: V I C Q" $N ga --genes V,X
 expect_usage "algo"             "local paper"      $N ga --algo magic
 expect_usage "interval"         "packet length"    $N ga --interval 3
+expect_usage "start"            "not one of: stacking timetable" $N ga --start bogus
 [ ! -e nocsim.db ] && ok || bad "bad input created nocsim.db"
+
+# The timetable start (issue 24): the best is never worse than simple
+# stacking, and the run records its start rule.
+$N ga --start timetable --traffic bcmp --size 8 --slices 2 --evals 2000 --db tt.db --quiet > /dev/null && ok || bad "ga --start timetable"
+row=$(sqlite3 tt.db "SELECT best_duration, json_extract(params, '$.start') FROM runs")
+st=$($N stack --traffic bcmp --size 8 --slices 2 --format csv | awk -F, 'NR > 1 && ($6 < b || b == "") { b = $6 } END { print b }')
+case "$row" in *"|timetable") [ "${row%%|*}" -le "$st" ] && ok || bad "timetable best ${row%%|*} above stacking $st";;
+  *) bad "timetable run's row: '$row'";; esac
 
 # A directory where the database should be: a wrong file given, exit 2 like every --db.
 mkdir not-a-file.db
