@@ -148,6 +148,10 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind,
         n->lport[k] = (uint8_t)(k / n->V);
         n->lvc[k] = (uint8_t)(k % n->V);
     }
+    for (int b = 0; b < 64 / n->NF * n->NF; b++) {
+        int k = b / n->NF, d = b % n->NF / n->V;
+        n->gtab[b] = (uint32_t)k | (uint32_t)(k * n->NF + d * n->V) << 8 | (uint32_t)(k * NPORTS + d) << 16;
+    }
     for (int s = 0; s < VCSEL_NSCHEMES; s++)
         for (int last = 0; last < n->V; last++)
             for (unsigned r = 0; r < 1u << n->V; r++) {

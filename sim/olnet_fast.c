@@ -35,6 +35,7 @@ typedef struct {
     const int32_t *nbr, *x, *down;
     const olroute *prt;
     const uint8_t *dl, *lport, *lvc, *pnext, *psvc;
+    const uint32_t *gtab;
     int V, B, NF, any, on_link;
     qsel_update q_update;
 } fview;
@@ -45,7 +46,7 @@ static fview view_of(olnet *n)
                     .route = n->route, .holder = n->holder, .req_d = n->req_d, .req_c = n->req_c,
                     .reqm = n->reqm, .livem = n->livem, .dfull = n->dfull, .nbr = n->nbr,
                     .x = n->x, .down = n->down, .prt = n->prt, .dl = n->dl, .lport = n->lport, .lvc = n->lvc,
-                    .pnext = n->pnext, .psvc = n->psvc, .V = n->V, .B = n->B, .NF = n->NF,
+                    .pnext = n->pnext, .psvc = n->psvc, .gtab = n->gtab, .V = n->V, .B = n->B, .NF = n->NF,
                     .any = n->p.vc_rule == VCRULE_ANY, .on_link = n->p.rp.dateline == DATELINE_ON_LINK,
                     .q_update = n->p.q_update };
 }
@@ -115,29 +116,36 @@ HOT void select_queues(const fview *v, int node)
     }
 }
 
-/* Steps 1 and 2 at every router with flits: the moves of the cycle. */
+/* Steps 1 and 2 at every router with flits: the moves of the cycle.  The
+ * ready output VCs of 64 / NF routers are packed into one word and its set
+ * bits walked in order (router, then port): the walk's end is one branch a
+ * word, not one a router, and its outcome is the traffic's. */
 HOT int decide_moves(olnet *n, const fview *v)
 {
-    const int V = v->V, NF = v->NF, nodes = n->nodes;
+    const int V = v->V, NF = v->NF, nodes = n->nodes, G = 64 / NF;
     const uint64_t vmask = (1ull << V) - 1;
     olmove *mv = n->mv;
     int nmv = 0;
-    for (int i = 0; i < nodes; i++) {
-        /* A FIFO with flits has a header waiting at its head (reqm) or
-         * holds an output VC that is live: no flits, nothing to do. */
-        if (v->reqm[i]) select_queues(v, i);
-        else if (!v->livem[i]) continue;
-        uint64_t live = v->livem[i] & ~v->dfull[i];
-        int32_t base = i * NF;
-        while (live) {
-            int d = v->lport[__builtin_ctzll(live)];
-            unsigned ready = (unsigned)((live >> (d * V)) & vmask);
-            live &= ~(vmask << (d * V));
-            int port = i * NPORTS + d;
+    for (int g0 = 0; g0 < nodes; g0 += G) {
+        const int gn = nodes - g0 < G ? nodes - g0 : G;
+        uint64_t word = 0;
+        for (int k = 0; k < gn; k++) {
+            int i = g0 + k;
+            if (v->reqm[i]) select_queues(v, i);
+            word |= (v->livem[i] & ~v->dfull[i]) << (k * NF);
+        }
+        while (word) {
+            /* Bit b of the word: router g0 + gk[b], port gport[b] of the
+             * group, its VCs from bit gshift[b]. */
+            uint32_t e = v->gtab[__builtin_ctzll(word)];
+            int i = g0 + (int)(e & 255), shift = (int)(e >> 8 & 255);
+            unsigned ready = (unsigned)((word >> shift) & vmask);
+            word &= ~(vmask << shift);
+            int port = g0 * NPORTS + (int)(e >> 16);
             int st = v->pnext[((unsigned)v->pstate[port] << V) | ready];
             v->pstate[port] = (uint8_t)st;
-            int32_t o = base + d * V + v->psvc[st];
-            mv[nmv++] = (olmove){ base + v->holder[o], o, i, v->nbr[port] };
+            int32_t o = g0 * NF + shift + v->psvc[st];
+            mv[nmv++] = (olmove){ i * NF + v->holder[o], o, i, v->nbr[port] };
         }
     }
     return nmv;
@@ -201,13 +209,14 @@ HOT uint32_t pop(const fview *v, int node, size_t f, int32_t o)
     v->head[f] = (uint8_t)h;
     int left = v->cnt[f] - 1;
     v->cnt[f] = (uint8_t)left;
-    int local = (int)(f - (size_t)node * (size_t)NF), port = v->lport[local];
-    if (left == B - 1 && port != PORT_P) {
+    const int32_t base = node * NF;
+    const int local = (int)f - base;
+    if (left == B - 1 && v->lport[local] != PORT_P) {
         /* It was full: the output VC feeding it may send again. */
-        int up = v->nbr[node * NPORTS + port];
+        int port = v->lport[local], up = v->nbr[node * NPORTS + port];
         v->dfull[up] &= ~(1ull << (route_opposite(port) * v->V + v->lvc[local]));
     }
-    uint64_t obit = 1ull << (o - node * NF);
+    uint64_t obit = 1ull << (o - base);
     if (FL_TAIL(x)) {
         v->holder[o] = -1;
         v->route[f] = -1;
@@ -228,6 +237,7 @@ HOT int64_t step(olnet *n, int64_t t, int V, int B)
     fview view = view_of(n);
     view.V = V;
     view.B = B;
+    view.NF = NPORTS * V;
     const fview *v = &view;
     const int NF = v->NF;
     const int nmv = decide_moves(n, v), ninj = decide_injections(n, v, t);

@@ -80,6 +80,10 @@ struct olnet {
     uint64_t *srcm;       /* nodes whose source queue is not empty, a bit each */
     uint8_t psvc[VCSEL_NSCHEMES * SIM_MAX_VCS];        /* state -> the VC it granted */
     uint8_t lport[NPORTS * SIM_MAX_VCS], lvc[NPORTS * SIM_MAX_VCS]; /* local index -> port, VC */
+    /* Bit b of a word packing the ready output VCs of 64 / NF routers: the
+     * router in the group (bits 0-7), its port's first bit (8-15), the port
+     * in the group (16-23). */
+    uint32_t gtab[64];
 };
 
 static inline uint32_t head_flit(const olnet *n, size_t f) { return n->buf[f * (size_t)n->B + n->head[f]]; }
