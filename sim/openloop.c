@@ -126,6 +126,7 @@ typedef struct {
     double cum[OL_MAX_LENGTHS];
     double *acc;         /* periodic: each node's accumulated share of a packet */
     int64_t *next;       /* Bernoulli: each node's next generation cycle */
+    int32_t *due;        /* Bernoulli: the senders (k) as a min-heap on (next, k) */
     double log_q;        /* log(1 - prate), for the geometric gaps */
     int32_t *senders;
     int nsend;
@@ -153,25 +154,63 @@ static int64_t geometric_gap(olsrc *g)
     return k < 1e15 ? 1 + (int64_t)k : (int64_t)1e15;
 }
 
-/* Generate cycle t's packets.  Returns -1 when the network cannot take
- * more (memory, packet ids). */
+/* The Bernoulli calendar: sender k comes before sender j when its next
+ * cycle is earlier, or the same and k < j, so the heap's top is the next
+ * sender to generate, in the order the senders were listed. */
+static int due_before(const olsrc *g, int32_t k, int32_t j)
+{
+    int64_t a = g->next[g->senders[k]], b = g->next[g->senders[j]];
+    return a < b || (a == b && k < j);
+}
+
+/* Restore the heap below position at, whose sender's cycle grew. */
+static void due_sift_down(olsrc *g, int at)
+{
+    int32_t *h = g->due, k = h[at];
+    for (;;) {
+        int c = 2 * at + 1;
+        if (c >= g->nsend) break;
+        if (c + 1 < g->nsend && due_before(g, h[c + 1], h[c])) c++;
+        if (!due_before(g, h[c], k)) break;
+        h[at] = h[c];
+        at = c;
+    }
+    h[at] = k;
+}
+
+/* One packet from sender k (node i) in cycle t. */
+static int generate_one(olsrc *g, olnet *n, int i, int64_t t, int32_t tag)
+{
+    int len = draw_length(g);
+    int dest = synth_draw(g->s, i, &g->r);
+    if (olnet_add(n, i, dest, len, t, tag) < 0) return -1;
+    g->gen_flits += len;
+    g->gen_w[i] += len;
+    return 0;
+}
+
+/* Generate cycle t's packets: Bernoulli senders whose cycle has come, from
+ * the calendar (a cycle costs nothing where none has), or every periodic
+ * sender's accumulated share; either way in the senders' order, so the
+ * random numbers are drawn in the same order.  Returns -1 when the network
+ * cannot take more (memory, packet ids). */
 static int generate(olsrc *g, olnet *n, int64_t t, int32_t tag)
 {
+    if (g->p->process == OL_BERNOULLI) {
+        while (g->nsend && g->next[g->senders[g->due[0]]] == t) {
+            int i = g->senders[g->due[0]];
+            g->next[i] = t + geometric_gap(g);
+            due_sift_down(g, 0);
+            if (generate_one(g, n, i, t, tag)) return -1;
+        }
+        return 0;
+    }
     for (int k = 0; k < g->nsend; k++) {
         int i = g->senders[k];
-        if (g->p->process == OL_BERNOULLI) {
-            if (g->next[i] != t) continue;
-            g->next[i] = t + geometric_gap(g);
-        } else {
-            g->acc[i] += g->prate;
-            if (g->acc[i] < 1.0) continue;
-            g->acc[i] -= 1.0;
-        }
-        int len = draw_length(g);
-        int dest = synth_draw(g->s, i, &g->r);
-        if (olnet_add(n, i, dest, len, t, tag) < 0) return -1;
-        g->gen_flits += len;
-        g->gen_w[i] += len;
+        g->acc[i] += g->prate;
+        if (g->acc[i] < 1.0) continue;
+        g->acc[i] -= 1.0;
+        if (generate_one(g, n, i, t, tag)) return -1;
     }
     return 0;
 }
@@ -338,6 +377,7 @@ static void run_free(olrun *r)
 {
     free(r->g.acc);
     free(r->g.next);
+    free(r->g.due);
     free(r->g.gen_w);
     free(r->ej_w);
     free(r->g.senders);
@@ -367,10 +407,11 @@ static int run_setup(olrun *r, const ol_params *p, const synth *s, double rate, 
     g->next = calloc((size_t)nodes, sizeof *g->next);
     g->gen_w = calloc((size_t)nodes, sizeof *g->gen_w);
     g->senders = malloc(sizeof *g->senders * (size_t)nodes);
+    g->due = malloc(sizeof *g->due * (size_t)nodes);
     r->ej_w = calloc((size_t)nodes, sizeof *r->ej_w);
     r->a.bsum = calloc((size_t)p->window, sizeof *r->a.bsum);
     r->a.bcnt = calloc((size_t)p->window, sizeof *r->a.bcnt);
-    if (!g->acc || !g->next || !g->gen_w || !r->ej_w || !g->senders || !r->a.bsum || !r->a.bcnt)
+    if (!g->acc || !g->next || !g->due || !g->gen_w || !r->ej_w || !g->senders || !r->a.bsum || !r->a.bcnt)
         return snprintf(err, errlen, "out of memory"), -FAULT_RESOURCE;
     for (int i = 0; i < nodes; i++)
         if (synth_sends(s, i)) {
@@ -378,6 +419,8 @@ static int run_setup(olrun *r, const ol_params *p, const synth *s, double rate, 
             g->acc[i] = rng_unit(&g->r); /* periodic sources start out of phase */
             g->next[i] = geometric_gap(g) - 1; /* the first success, from cycle 0 */
         }
+    for (int k = 0; k < g->nsend; k++) g->due[k] = k;
+    for (int k = g->nsend / 2 - 1; k >= 0; k--) due_sift_down(g, k);
     r->cap = alive_cap(nodes);
     return 0;
 }
