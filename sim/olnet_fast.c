@@ -20,6 +20,8 @@
  *    finish are listed in the same order too. */
 #include "sim/olnet_internal.h"
 
+#include <string.h>
+
 /* Everything below is inlined into one step function per instantiation
  * (olnet_step_fast), so that V and B are constants in the common one. */
 #define HOT static inline __attribute__((always_inline))
@@ -29,7 +31,7 @@
  * read the pointers again. */
 typedef struct {
     uint32_t *buf;
-    uint8_t *head, *cnt, *pstate, *qst;
+    uint8_t *cnt, *pstate, *qst;
     int8_t *route, *holder, *req_d, *req_c;
     uint64_t *reqm, *livem, *dfull;
     const int32_t *nbr, *x, *down;
@@ -42,7 +44,7 @@ typedef struct {
 
 static fview view_of(olnet *n)
 {
-    return (fview){ .buf = n->buf, .head = n->head, .cnt = n->cnt, .pstate = n->pstate, .qst = n->qst,
+    return (fview){ .buf = n->buf, .cnt = n->cnt, .pstate = n->pstate, .qst = n->qst,
                     .route = n->route, .holder = n->holder, .req_d = n->req_d, .req_c = n->req_c,
                     .reqm = n->reqm, .livem = n->livem, .dfull = n->dfull, .nbr = n->nbr,
                     .x = n->x, .down = n->down, .prt = n->prt, .dl = n->dl, .lport = n->lport, .lvc = n->lvc,
@@ -116,7 +118,9 @@ HOT void select_queues(const fview *v, int node)
     }
 }
 
-/* Steps 1 and 2 at every router with flits: the moves of the cycle.  The
+/* Steps 1 and 2 at every router with flits: the moves of the cycle.  Queue
+ * selection runs first at every router with a waiting header (it changes
+ * only its own router's state, so the order of routers is free).  Then the
  * ready output VCs of 64 / NF routers are packed into one word and its set
  * bits walked in order (router, then port): the walk's end is one branch a
  * word, not one a router, and its outcome is the traffic's. */
@@ -126,12 +130,13 @@ HOT int decide_moves(olnet *n, const fview *v)
     const uint64_t vmask = (1ull << V) - 1;
     olmove *mv = n->mv;
     int nmv = 0;
+    for (int i = 0; i < nodes; i++)
+        if (v->reqm[i]) select_queues(v, i);
     for (int g0 = 0; g0 < nodes; g0 += G) {
         const int gn = nodes - g0 < G ? nodes - g0 : G;
         uint64_t word = 0;
         for (int k = 0; k < gn; k++) {
             int i = g0 + k;
-            if (v->reqm[i]) select_queues(v, i);
             word |= (v->livem[i] & ~v->dfull[i]) << (k * NF);
         }
         while (word) {
@@ -191,7 +196,7 @@ HOT int push(const fview *v, int node, size_t f, int local, uint32_t fl)
 {
     const int B = v->B;
     int c = v->cnt[f];
-    v->buf[f * (size_t)B + (size_t)ring_slot(v->head[f], c, B)] = fl;
+    v->buf[f * (size_t)B + (size_t)c] = fl;
     v->cnt[f] = (uint8_t)(c + 1);
     int r = v->route[f];
     v->livem[node] |= (uint64_t)((c == 0) & (r >= 0)) << (r & 63);
@@ -205,10 +210,16 @@ HOT int push(const fview *v, int node, size_t f, int local, uint32_t fl)
 HOT uint32_t pop(const fview *v, int node, size_t f, int32_t o)
 {
     const int B = v->B, NF = v->NF;
-    int h = v->head[f];
-    uint32_t x = v->buf[f * (size_t)B + (size_t)h];
-    h = ring_slot(h, 1, B);
-    v->head[f] = (uint8_t)h;
+    uint32_t *q = v->buf + f * (size_t)B, x = q[0];
+    if (B == 4) {
+        /* Slots 1-4 down to 0-3: slot 4 is the next FIFO's (or the slack
+         * past the last), and what lands in slot 3 is past the count. */
+        uint32_t t4[4];
+        memcpy(t4, q + 1, sizeof t4);
+        memcpy(q, t4, sizeof t4);
+    } else {
+        memmove(q, q + 1, sizeof *q * (size_t)(B - 1));
+    }
     int left = v->cnt[f] - 1;
     v->cnt[f] = (uint8_t)left;
     const int32_t base = node * NF;
@@ -224,7 +235,7 @@ HOT uint32_t pop(const fview *v, int node, size_t f, int32_t o)
     v->livem[node] &= ~(obit & -(uint64_t)(tail | (left == 0)));
     v->holder[o] = (int8_t)(v->holder[o] | -tail);
     v->route[f] = (int8_t)(v->route[f] | -tail);
-    uint32_t next = v->buf[f * (size_t)B + (size_t)h];
+    uint32_t next = q[0];
     if ((left != 0) & (int)FL_HEAD(next)) route_header(v, node, f, local, next);
     return x;
 }

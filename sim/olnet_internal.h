@@ -44,7 +44,7 @@ struct olnet {
     size_t bytes;
     /* Input FIFOs, f = node * NF + port * V + vc. */
     uint32_t *buf;
-    uint8_t *head, *cnt;
+    uint8_t *cnt;
     int8_t *route;        /* held output VC (local d * V + c), -1 */
     int8_t *req_d, *req_c;/* the head header's request: port, VC (-1: any VC) */
     uint64_t *reqm;       /* per router: local FIFOs whose head header waits */
@@ -86,10 +86,10 @@ struct olnet {
     uint32_t gtab[64];
 };
 
-static inline uint32_t head_flit(const olnet *n, size_t f) { return n->buf[f * (size_t)n->B + n->head[f]]; }
+/* A FIFO's flits are its slots 0 .. cnt - 1, the head in slot 0: a pop
+ * shifts the others down. */
+static inline uint32_t head_flit(const olnet *n, size_t f) { return n->buf[f * (size_t)n->B]; }
 
-/* Slot k of a ring of B slots starting at h (k < B): no division. */
-static inline int ring_slot(int h, int k, int B) { return h + k < B ? h + k : h + k - B; }
 
 /* Flit x reached its destination's P output in cycle t: a tail finishes
  * its packet, which joins the cycle's done list. */
