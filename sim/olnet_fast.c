@@ -140,8 +140,8 @@ HOT int decide_moves(olnet *n, const fview *v)
             word |= (v->livem[i] & ~v->dfull[i]) << (k * NF);
         }
         while (word) {
-            /* Bit b of the word: router g0 + gk[b], port gport[b] of the
-             * group, its VCs from bit gshift[b]. */
+            /* The lowest set bit's gtab entry: its router in the group,
+             * the first bit of its port's VCs, its port in the group. */
             uint32_t e = v->gtab[__builtin_ctzll(word)];
             int i = g0 + (int)(e & 255), shift = (int)(e >> 8 & 255);
             unsigned ready = (unsigned)((word >> shift) & vmask);
@@ -205,8 +205,8 @@ HOT int push(const fview *v, int node, size_t f, int local, uint32_t fl)
 }
 
 /* Take the head flit out of FIFO f of router `node`, sent through output VC
- * o; returns it.  The slot after the head is read even when the FIFO is now
- * empty: it is one of the FIFO's own. */
+ * o; returns it.  The new head slot is read even when the FIFO is now empty
+ * (a stale flit of its own, not looked at then). */
 HOT uint32_t pop(const fview *v, int node, size_t f, int32_t o)
 {
     const int B = v->B, NF = v->NF;

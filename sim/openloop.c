@@ -197,7 +197,8 @@ static int generate_one(olsrc *g, olnet *n, int i, int64_t t, int32_t tag)
 static int generate(olsrc *g, olnet *n, int64_t t, int32_t tag)
 {
     if (g->p->process == OL_BERNOULLI) {
-        while (g->nsend && g->next[g->senders[g->due[0]]] == t) {
+        /* Every cycle is asked in turn, so the top is never behind t. */
+        while (g->nsend && g->next[g->senders[g->due[0]]] <= t) {
             int i = g->senders[g->due[0]];
             g->next[i] = t + geometric_gap(g);
             due_sift_down(g, 0);
