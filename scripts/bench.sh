@@ -118,6 +118,7 @@ EOF
       u=$(sort -n "$out.olt" | head -1)
       rm -f "$out.olt"
       cyc=$(sed -n 's/^Time taken is \([0-9]*\) cycles.*/\1/p' "$out.bs" | tail -1)
+      if [ -z "$cyc" ]; then echo "booksim2_here_$1x$1_$2 failed: no 'Time taken' line from $BOOKSIM"; continue; fi
       mine=$(awk -v n="openloop_router_cycles_per_s_$1x$1_$2" '$1 == n { print $2 }' "$out.eval")
       awk -v k="$1" -v r="$2" -v u="$u" -v c="$cyc" -v mine="$mine" 'BEGIN {
         us = u / (k * k * c) * 1e6
