@@ -88,7 +88,7 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind,
     }
     size_t nf = (size_t)n->nodes * (size_t)n->NF, np = (size_t)n->nodes * NPORTS, N = (size_t)n->nodes;
     int ok = 1;
-    /* + 4: the fast path's pop moves four slots at once (4-flit FIFOs). */
+    /* + 4: fifo_shift moves four slots at once (4-flit FIFOs). */
     n->buf = grab(n, nf * (size_t)n->B + 4, sizeof *n->buf, &ok);
     n->cnt = grab(n, nf, 1, &ok);
     n->route = grab(n, nf, 1, &ok);
@@ -392,7 +392,7 @@ static int64_t apply(olnet *n, int64_t t)
         size_t f = (size_t)mv[k].f;
         int node = mv[k].node;
         uint32_t x = buf[f * (size_t)B];
-        memmove(&buf[f * (size_t)B], &buf[f * (size_t)B + 1], sizeof *buf * (size_t)(B - 1));
+        fifo_shift(&buf[f * (size_t)B], B);
         int left = --cnt[f];
         rflits[node]--;
         if (FL_TAIL(x)) {

@@ -20,8 +20,6 @@
  *    finish are listed in the same order too. */
 #include "sim/olnet_internal.h"
 
-#include <string.h>
-
 /* Everything below is inlined into one step function per instantiation
  * (olnet_step_fast), so that V and B are constants in the common one. */
 #define HOT static inline __attribute__((always_inline))
@@ -211,15 +209,7 @@ HOT uint32_t pop(const fview *v, int node, size_t f, int32_t o)
 {
     const int B = v->B, NF = v->NF;
     uint32_t *q = v->buf + f * (size_t)B, x = q[0];
-    if (B == 4) {
-        /* Slots 1-4 down to 0-3: slot 4 is the next FIFO's (or the slack
-         * past the last), and what lands in slot 3 is past the count. */
-        uint32_t t4[4];
-        memcpy(t4, q + 1, sizeof t4);
-        memcpy(q, t4, sizeof t4);
-    } else {
-        memmove(q, q + 1, sizeof *q * (size_t)(B - 1));
-    }
+    fifo_shift(q, B);
     int left = v->cnt[f] - 1;
     v->cnt[f] = (uint8_t)left;
     const int32_t base = node * NF;

@@ -6,6 +6,8 @@
 
 #include "sim/olnet.h"
 
+#include <string.h>
+
 /* A flit is its packet id and two bits: header, tail (a 1-flit packet is
  * both), so the hot path never looks a packet up to tell. */
 #define FL(id, head, tail) (((uint32_t)(id) << 2) | (uint32_t)(head) | (uint32_t)(tail) << 1)
@@ -89,6 +91,20 @@ struct olnet {
 /* A FIFO's flits are its slots 0 .. cnt - 1, the head in slot 0: a pop
  * shifts the others down. */
 static inline uint32_t head_flit(const olnet *n, size_t f) { return n->buf[f * (size_t)n->B]; }
+
+/* Shift the B slots at q down by one after the head left.  For 4-flit
+ * FIFOs one 16-byte copy: slot 4 is the next FIFO's (or the slack after
+ * the last, see olnet_new), and what lands in slot 3 is past the count. */
+static inline void fifo_shift(uint32_t *q, int B)
+{
+    if (B == 4) {
+        uint32_t t4[4];
+        memcpy(t4, q + 1, sizeof t4);
+        memcpy(q, t4, sizeof t4);
+    } else {
+        memmove(q, q + 1, sizeof *q * (size_t)(B - 1));
+    }
+}
 
 
 /* Flit x reached its destination's P output in cycle t: a tail finishes
