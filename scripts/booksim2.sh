@@ -7,10 +7,21 @@
 #   BOOKSIM_DIR=dir             where to build (default ${TMPDIR:-/tmp}/nocsim-booksim2)
 # Prints the path of the binary.  Needs g++, bison and flex
 # (apt-get install -y g++ bison flex).
+# Exit 2 on bad input (SRC not a booksim2 checkout, or SRC inside the build
+# folder, which the build starts by deleting), 1 when the build fails.
 set -euo pipefail
 dir=${BOOKSIM_DIR:-${TMPDIR:-/tmp}/nocsim-booksim2}
 rev=28f43299
+if [ $# -ge 1 ]; then
+  [ -f "$1/src/Makefile" ] || { echo "booksim2.sh: $1: not a booksim2 checkout (no src/Makefile)" >&2; exit 2; }
+  case "$(realpath -m "$1")/" in
+  "$(realpath -m "$dir")/"*)
+    echo "booksim2.sh: $1 is inside the build folder $dir, which the build deletes: set BOOKSIM_DIR elsewhere" >&2
+    exit 2 ;;
+  esac
+fi
 if [ ! -x "$dir/src/booksim" ]; then
+  # A build stopped half-way left no binary: start again from nothing.
   rm -rf "$dir"
   if [ $# -ge 1 ]; then
     mkdir -p "$dir" && cp -r "$1/." "$dir/"
