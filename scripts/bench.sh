@@ -17,7 +17,7 @@ bin=$BUILD/bench/bench
 mkdir -p "$BUILD/bench"
 $CC -O2 -g -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I. -o "$bin" bench/bench.c \
   "$BUILD/libnocsim.a" -ljansson -lsqlite3 -lz -lpthread -lm
-out=$(mktemp); trap 'rm -f "$out"' EXIT
+out=$(mktemp); trap 'rm -f "$out" "$out".*' EXIT
 {
   echo "# nocsim bench $(date -u +%Y-%m-%dT%H:%MZ) $(git rev-parse --short HEAD 2>/dev/null || echo '?')" \
        "on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cpus"
