@@ -151,6 +151,7 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind,
     for (int b = 0; b < 64 / n->NF * n->NF; b++) {
         int k = b / n->NF, d = b % n->NF / n->V;
         n->gtab[b] = (uint32_t)k | (uint32_t)(k * n->NF + d * n->V) << 8 | (uint32_t)(k * NPORTS + d) << 16;
+        if (b % n->V) n->gnf |= 1ull << b;
     }
     for (int s = 0; s < VCSEL_NSCHEMES; s++)
         for (int last = 0; last < n->V; last++)

@@ -86,6 +86,7 @@ struct olnet {
      * router in the group (bits 0-7), its port's first bit (8-15), the port
      * in the group (16-23). */
     uint32_t gtab[64];
+    uint64_t gnf;         /* bits of such a word that are not the first of their port */
 };
 
 /* A FIFO's flits are its slots 0 .. cnt - 1, the head in slot 0: a pop
