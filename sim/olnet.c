@@ -109,7 +109,7 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind,
     n->dl = grab(n, N, 1, &ok);
     n->dfull = grab(n, N, sizeof *n->dfull, &ok);
     n->pstate = grab(n, np, 1, &ok);
-    n->pnext = grab(n, (size_t)VCSEL_NSCHEMES * (size_t)n->V << n->V, 1, &ok);
+    n->pnext = grab(n, (size_t)VCSEL_NSCHEMES * (size_t)n->V << n->V, sizeof *n->pnext, &ok);
     n->srcm = grab(n, (N + 63) / 64, sizeof *n->srcm, &ok);
     if (!ok) {
         snprintf(err, errlen, "out of memory for a %dx%d network", n->w, n->h);
@@ -143,7 +143,6 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind,
             if (nb >= 0 && route_grid_dateline(&n->p.rp, nb, route_opposite(d))) n->dl[i] |= (uint8_t)(16u << d);
         }
     }
-    for (int k = 0; k < VCSEL_NSCHEMES * n->V; k++) n->psvc[k] = (uint8_t)(k % n->V);
     for (int k = 0; k < n->NF; k++) {
         n->lport[k] = (uint8_t)(k / n->V);
         n->lvc[k] = (uint8_t)(k % n->V);
@@ -158,7 +157,7 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind,
             for (unsigned r = 0; r < 1u << n->V; r++) {
                 int c = vcsel_pick(s, r, last, n->V);
                 size_t k = ((size_t)(s * n->V + last) << n->V) | r;
-                n->pnext[k] = (uint8_t)(s * n->V + (r ? c : last));
+                n->pnext[k] = (uint16_t)((s * n->V + (r ? c : last)) | (r ? c : last) << 8);
             }
     return n;
 }

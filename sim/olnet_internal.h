@@ -78,9 +78,9 @@ struct olnet {
                              bit 4 + p, the link into port p is */
     uint64_t *dfull;      /* per router: output VCs whose downstream FIFO is full */
     uint8_t *pstate;      /* per output port: scheme * V + VC granted last (both paths) */
-    uint8_t *pnext;       /* pnext[(state << V) | ready]: the state after a grant */
+    uint16_t *pnext;      /* pnext[(state << V) | ready]: the state after a grant, and
+                             its VC << 8 */
     uint64_t *srcm;       /* nodes whose source queue is not empty, a bit each */
-    uint8_t psvc[VCSEL_NSCHEMES * SIM_MAX_VCS];        /* state -> the VC it granted */
     uint8_t lport[NPORTS * SIM_MAX_VCS], lvc[NPORTS * SIM_MAX_VCS]; /* local index -> port, VC */
     /* Bit b of a word packing the ready output VCs of 64 / NF routers: the
      * router in the group (bits 0-7), its port's first bit (8-15), the port
