@@ -54,3 +54,52 @@ int vcsel_pick(int scheme, unsigned ready, int last, int vcs)
     return -1;
 }
 
+
+/* Factorials of 4 .. 0: the weight of each position's digit in a rank. */
+static const int rank_weight[5] = { 24, 6, 2, 1, 1 };
+
+int qsel_rank(const uint8_t order[5])
+{
+    unsigned seen = 0;
+    int r = 0;
+    for (int i = 0; i < 5; i++) {
+        if (order[i] > 4 || (seen & 1u << order[i])) return -1;
+        seen |= 1u << order[i];
+        int smaller = 0; /* later entries below this one: its digit */
+        for (int j = i + 1; j < 5; j++) smaller += order[j] < order[i];
+        r += smaller * rank_weight[i];
+    }
+    return r;
+}
+
+void qsel_unrank(int r, uint8_t order[5])
+{
+    unsigned used = 0;
+    for (int i = 0; i < 5; i++) {
+        int digit = r / rank_weight[i];
+        r %= rank_weight[i];
+        /* The digit-th smallest direction not used yet. */
+        for (int d = 0; d < 5; d++) {
+            if (used & 1u << d) continue;
+            if (digit-- == 0) {
+                order[i] = (uint8_t)d;
+                used |= 1u << d;
+                break;
+            }
+        }
+    }
+}
+
+void qsel_table(qsel_update how, uint16_t *tab)
+{
+    for (int r = 0; r < QSEL_NRANKS; r++) {
+        tab[r << 5] = 0;
+        for (unsigned req = 1; req < 32; req++) {
+            uint8_t order[5];
+            qsel_unrank(r, order);
+            const int pos = qsel_pick(order, req), won = order[pos];
+            qsel_update_order(order, pos, how);
+            tab[r << 5 | req] = (uint16_t)(qsel_rank(order) | won << 8);
+        }
+    }
+}

@@ -52,4 +52,19 @@ static inline void qsel_update_order(uint8_t order[5], int pos, qsel_update how)
     }
 }
 
+/* An order as a number: the rank of the permutation among the 120 of five
+ * directions, so a queue-selection order fits in a byte and one look-up in a
+ * table (qsel_table) does a whole grant. */
+#define QSEL_NRANKS 120
+/* The rank (0 .. QSEL_NRANKS - 1) of order[0..4]; -1 if order is not a
+ * permutation of 0..4. */
+int qsel_rank(const uint8_t order[5]);
+/* The order of rank r (0 .. QSEL_NRANKS - 1) into order[0..4]. */
+void qsel_unrank(int r, uint8_t order[5]);
+/* Fill tab[(r << 5) | requests] for every rank r and every non-empty request
+ * set (bit d: direction d requests) with the grant qsel_pick and
+ * qsel_update_order make: the rank after it, and the winning direction << 8.
+ * tab has QSEL_NRANKS * 32 entries; those of an empty request set are 0. */
+void qsel_table(qsel_update how, uint16_t *tab);
+
 #endif

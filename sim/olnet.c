@@ -31,7 +31,7 @@ void olnet_free(olnet *n)
 {
     if (!n) return;
     free(n->buf); free(n->cnt); free(n->route); free(n->req_d); free(n->req_c);
-    free(n->reqm); free(n->livem); free(n->rflits); free(n->holder); free(n->down); free(n->nbr); free(n->qst);
+    free(n->reqm); free(n->livem); free(n->rflits); free(n->holder); free(n->down); free(n->nbr); free(n->qst); free(n->qsi); free(n->qtab);
     free(n->inj); free(n->prt); free(n->x); free(n->dl); free(n->dfull); free(n->pstate);
     free(n->pnext); free(n->srcm); free(n->mv); free(n->pk); free(n->freeids); free(n->done);
     if (n->src)
@@ -100,7 +100,11 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind,
     n->holder = grab(n, nf, 1, &ok);
     n->down = grab(n, nf, sizeof *n->down, &ok);
     n->nbr = grab(n, N * NPORTS, sizeof *n->nbr, &ok);
-    n->qst = grab(n, nf * NPORTS, 1, &ok);
+    if (p->reference) n->qst = grab(n, nf * NPORTS, 1, &ok);
+    else {
+        n->qsi = grab(n, nf, 1, &ok);
+        n->qtab = grab(n, QSEL_NRANKS * 32, sizeof *n->qtab, &ok);
+    }
     n->src = grab(n, N, sizeof *n->src, &ok);
     n->inj = grab(n, N, sizeof *n->inj, &ok);
     n->mv = grab(n, np, sizeof *n->mv, &ok);
@@ -128,12 +132,21 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind,
             for (int c = 0; c < n->V; c++) {
                 size_t o = (size_t)i * (size_t)n->NF + (size_t)(d * n->V + c);
                 n->down[o] = nb < 0 ? -1 : (nb * NPORTS + route_opposite(d)) * n->V + c;
-                uint8_t *q = n->qst + o * NPORTS;
-                if (cfg) memcpy(q, sim_config_q(cfg, i, d, c), NPORTS);
-                else
-                    for (int j = 0; j < NPORTS; j++) q[j] = (uint8_t)j;
+                static const uint8_t identity[NPORTS] = { 0, 1, 2, 3, 4 };
+                const uint8_t *q = cfg ? sim_config_q(cfg, i, d, c) : identity;
+                const int rank = qsel_rank(q);
+                if (rank < 0) {
+                    snprintf(err, errlen, "queue order of node %d port %d VC %d is not a permutation of the five directions",
+                             i, d, c);
+                    olnet_free(n);
+                    fault_set(kind, FAULT_INPUT);
+                    return NULL;
+                }
+                if (n->qst) memcpy(n->qst + o * NPORTS, q, NPORTS);
+                else n->qsi[o] = (uint8_t)rank;
             }
         }
+    if (n->qtab) qsel_table(n->p.q_update, n->qtab);
     for (int i = 0; i < n->nodes; i++) {
         n->src[i].last_vc = n->V - 1; /* the first packet takes VC 0 */
         n->x[i] = i % n->w;

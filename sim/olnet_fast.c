@@ -15,6 +15,10 @@
  *  - VC selection is a state machine on a port's byte (scheme * V + last
  *    grant): one table look-up gives the next state and, in its high byte,
  *    the VC granted.
+ *  - Queue selection keeps each order as its rank (qsel_rank): one look-up
+ *    in qsel_table's table gives the winning direction and the next order,
+ *    with no loop whose length the traffic decides (3 % faster than
+ *    qsel_pick and qsel_update_order on the five bytes).
  *  - Only nodes with queued packets (srcm) are asked whether they inject.
  *  - Moves are recorded in the reference's order (router, then port) and
  *    applied in its order (pops, pushes, injections), so the packets that
@@ -30,7 +34,8 @@
  * read the pointers again. */
 typedef struct {
     uint32_t *buf;
-    uint8_t *cnt, *pstate, *qst;
+    uint8_t *cnt, *pstate, *qsi;
+    const uint16_t *qtab;
     int8_t *route, *holder, *req_d, *req_c;
     uint64_t *reqm, *livem, *dfull;
     const int32_t *nbr, *x, *down;
@@ -40,18 +45,16 @@ typedef struct {
     const uint32_t *gtab;
     uint64_t gnf;
     int V, B, NF, any, on_link;
-    qsel_update q_update;
 } fview;
 
 static fview view_of(olnet *n)
 {
-    return (fview){ .buf = n->buf, .cnt = n->cnt, .pstate = n->pstate, .qst = n->qst,
+    return (fview){ .buf = n->buf, .cnt = n->cnt, .pstate = n->pstate, .qsi = n->qsi, .qtab = n->qtab,
                     .route = n->route, .holder = n->holder, .req_d = n->req_d, .req_c = n->req_c,
                     .reqm = n->reqm, .livem = n->livem, .dfull = n->dfull, .nbr = n->nbr,
                     .x = n->x, .down = n->down, .prt = n->prt, .dl = n->dl, .lport = n->lport, .lvc = n->lvc,
                     .pnext = n->pnext, .gtab = n->gtab, .gnf = n->gnf, .V = n->V, .B = n->B, .NF = n->NF,
-                    .any = n->p.vc_rule == VCRULE_ANY, .on_link = n->p.rp.dateline == DATELINE_ON_LINK,
-                    .q_update = n->p.q_update };
+                    .any = n->p.vc_rule == VCRULE_ANY, .on_link = n->p.rp.dateline == DATELINE_ON_LINK };
 }
 
 /* The header fl is new at the head of FIFO f (local index `local` of router
@@ -82,9 +85,10 @@ HOT int grant(const fview *v, int node, int o, uint64_t cand)
     size_t base = (size_t)node * (size_t)v->NF;
     unsigned dirs = 0;
     for (uint64_t m = cand; m; m &= m - 1) dirs |= 1u << v->lport[__builtin_ctzll(m)];
-    uint8_t *order = v->qst + (base + (size_t)o) * NPORTS;
-    int pos = qsel_pick(order, dirs), wp = order[pos];
-    qsel_update_order(order, pos, v->q_update);
+    uint8_t *rank = v->qsi + base + (size_t)o;
+    const unsigned e = v->qtab[(unsigned)*rank << 5 | dirs];
+    *rank = (uint8_t)e;
+    const int wp = (int)(e >> 8);
     int win = __builtin_ctzll(cand & (((1ull << V) - 1) << (wp * V)));
     v->holder[base + (size_t)o] = (int8_t)win;
     v->route[base + (size_t)win] = (int8_t)o;

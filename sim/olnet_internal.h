@@ -57,7 +57,9 @@ struct olnet {
     int8_t *holder;       /* local FIFO holding it, -1 */
     int32_t *down;        /* downstream FIFO, -1 for P and missing mesh links */
     int32_t *nbr;         /* per router and port d < P: the neighbour, -1 */
-    uint8_t *qst;         /* queue-selection orders, NPORTS bytes each */
+    uint8_t *qst;         /* reference path: queue-selection orders, NPORTS bytes each */
+    uint8_t *qsi;         /* fast path: the same orders as ranks (qsel_rank) */
+    uint16_t *qtab;       /* fast path: qsel_table's grants */
     /* Output ports, node * NPORTS + d. */
     olsource *src;
     int32_t *inj;         /* this cycle's injecting nodes */

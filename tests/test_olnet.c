@@ -330,6 +330,25 @@ START_TEST(bad_params)
     ck_assert_int_eq(kind, FAULT_INPUT);
     kind = FAULT_NONE;
     ck_assert_ptr_nonnull(strstr(err, "at least 2"));
+    /* A queue order that is not a permutation: refused and named, on both
+     * paths (the fast one keeps orders as permutation ranks). */
+    op.rp.w = 4;
+    op.rp.h = 4;
+    sim_config *c = sim_config_new(16, 3, 0, 8);
+    ck_assert_ptr_nonnull(c);
+    sim_config_q(c, 5, PORT_E, 2)[3] = PORT_N;
+    ck_assert_ptr_null(olnet_new(&op, c, &kind, err, sizeof err));
+    ck_assert_int_eq(kind, FAULT_INPUT);
+    ck_assert_ptr_nonnull(strstr(err, "node 5 port 1 VC 2 is not a permutation"));
+    op.reference = 1;
+    kind = FAULT_NONE;
+    ck_assert_ptr_null(olnet_new(&op, c, &kind, err, sizeof err));
+    ck_assert_int_eq(kind, FAULT_INPUT);
+    sim_config_q(c, 5, PORT_E, 2)[3] = PORT_W; /* N E S W P again */
+    n = olnet_new(&op, c, NULL, err, sizeof err);
+    ck_assert_ptr_nonnull(n);
+    olnet_free(n);
+    sim_config_free(c);
 }
 END_TEST
 

@@ -216,6 +216,45 @@ START_TEST(queue_order_round_robin)
 }
 END_TEST
 
+/* Ranks worked out by hand: the digit of each position is the number of
+ * later entries smaller than it, weighted 4!, 3!, 2!, 1!, 0!. */
+START_TEST(queue_order_ranks)
+{
+    const uint8_t id[5] = { 0, 1, 2, 3, 4 }, rev[5] = { 4, 3, 2, 1, 0 };
+    const uint8_t last_two[5] = { 0, 1, 2, 4, 3 }, first_two[5] = { 1, 0, 2, 3, 4 };
+    ck_assert_int_eq(qsel_rank(id), 0);
+    ck_assert_int_eq(qsel_rank(rev), 119);
+    ck_assert_int_eq(qsel_rank(last_two), 1);
+    ck_assert_int_eq(qsel_rank(first_two), 24);
+    const uint8_t twice[5] = { 0, 0, 1, 2, 3 }, big[5] = { 0, 1, 2, 3, 5 };
+    ck_assert_int_eq(qsel_rank(twice), -1);
+    ck_assert_int_eq(qsel_rank(big), -1);
+    /* unrank inverts rank on all 120, so the ranks are a bijection. */
+    for (int r = 0; r < QSEL_NRANKS; r++) {
+        uint8_t q[5];
+        qsel_unrank(r, q);
+        ck_assert_int_eq(qsel_rank(q), r);
+    }
+}
+END_TEST
+
+/* One grant of the table worked out by hand: order N E S W P (rank 0), S and
+ * P request.  S wins; moving it to the tail gives N E W P S (digits 0 0 1 1:
+ * rank 2 + 1 = 3); rotating gives W P N E S (digits 3 3 0 0: 72 + 18 = 90). */
+START_TEST(queue_order_table)
+{
+    static uint16_t tail[QSEL_NRANKS * 32], rot[QSEL_NRANKS * 32];
+    qsel_table(QUPDATE_TAIL, tail);
+    qsel_table(QUPDATE_ROTATE, rot);
+    const unsigned req = 1u << PORT_S | 1u << PORT_P;
+    ck_assert_int_eq(tail[req], 3 | PORT_S << 8);
+    ck_assert_int_eq(rot[req], 90 | PORT_S << 8);
+    /* Only P requests, order reversed (rank 119, P first): P wins; moved to
+     * the tail, the order is W S E N P, digits 3 2 1 0: 72 + 12 + 2 = 86. */
+    ck_assert_int_eq(tail[119 << 5 | 1u << PORT_P], 86 | PORT_P << 8);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("router");
@@ -230,6 +269,8 @@ int main(void)
     tcase_add_test(tc, schemes_pick_expected_vc);
     tcase_add_test(tc, schemes_match_orders_exhaustively);
     tcase_add_test(tc, queue_order_round_robin);
+    tcase_add_test(tc, queue_order_ranks);
+    tcase_add_test(tc, queue_order_table);
     suite_add_tcase(s, tc);
     return testutil_run(s);
 }
