@@ -90,14 +90,19 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind,
     int ok = 1;
     /* + 4: fifo_shift moves four slots at once (4-flit FIFOs). */
     n->buf = grab(n, nf * (size_t)n->B + 4, sizeof *n->buf, &ok);
-    n->cnt = grab(n, nf, 1, &ok);
+#ifdef OLNET_SSSE3
+    n->simd = !p->reference && !p->scalar && n->NF <= 16 && __builtin_cpu_supports("ssse3");
+#endif
+    /* + 16: the simd path reads a router's counts and holders 16 bytes at a
+     * time (olnet_fast.c, live_ssse3). */
+    n->cnt = grab(n, nf + 16, 1, &ok);
     n->route = grab(n, nf, 1, &ok);
     n->req_d = grab(n, nf, 1, &ok);
     n->req_c = grab(n, nf, 1, &ok);
     n->reqm = grab(n, N, sizeof *n->reqm, &ok);
-    n->livem = grab(n, N, sizeof *n->livem, &ok);
+    if (!n->simd) n->livem = grab(n, N, sizeof *n->livem, &ok);
     n->rflits = grab(n, N, sizeof *n->rflits, &ok);
-    n->holder = grab(n, nf, 1, &ok);
+    n->holder = grab(n, nf + 16, 1, &ok);
     n->down = grab(n, nf, sizeof *n->down, &ok);
     n->nbr = grab(n, N * NPORTS, sizeof *n->nbr, &ok);
     if (p->reference) n->qst = grab(n, nf * NPORTS, 1, &ok);
@@ -122,7 +127,7 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind,
         return NULL;
     }
     memset(n->route, -1, nf);
-    memset(n->holder, -1, nf);
+    memset(n->holder, -1, nf + 16);
     for (int i = 0; i < n->nodes; i++)
         for (int d = 0; d < NPORTS; d++) {
             int nb = d == PORT_P ? -1 : route_grid_neighbour(&n->p.rp, i, d);

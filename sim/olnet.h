@@ -17,9 +17,10 @@
  *    used last) that has a free slot.
  * The work of a cycle is proportional to the routers that hold flits.  The
  * fast path (the default, sim/olnet_fast.c) looks only at the output VCs
- * that can send (a mask per router of those whose downstream FIFO is full),
- * routes a header from its packet's two precomputed ports and is compiled
- * apart for the default three VCs of four flits; the reference path, kept
+ * that can send (a mask per router of those whose downstream FIFO is full,
+ * and on x86 with SSSE3 a byte shuffle a router for those that hold a
+ * flit), routes a header from its packet's two precomputed ports and is
+ * compiled apart for the default three VCs of four flits; the reference path, kept
  * beside it (sim/olnet.c), looks at every output VC and calls the routing
  * function and the arbiters as model.md words them.
  *
@@ -49,6 +50,10 @@ typedef struct {
                               router with flits looked at, the arbiters called);
                               0: the fast path (live masks, table look-ups).  Both
                               give identical runs (tests/test_olnet.c). */
+    int scalar;            /* 1: the fast path keeps its live masks up to date move by
+                              move even where it could find them with SSSE3 each cycle
+                              (x86 with SSSE3, at most three VCs): for the tests,
+                              which compare the two */
 } olnet_params;
 
 /* Largest packet id + 1: ids live in a flit's upper 24 bits. */

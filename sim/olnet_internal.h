@@ -8,6 +8,12 @@
 
 #include <string.h>
 
+/* x86 with GCC or clang: the fast path may find live masks with SSSE3's
+ * byte shuffle, chosen at run time (olnet_new). */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#define OLNET_SSSE3 1
+#endif
+
 /* A flit is its packet id and two bits: header, tail (a 1-flit packet is
  * both), so the hot path never looks a packet up to tell. */
 #define FL(id, head, tail) (((uint32_t)(id) << 2) | (uint32_t)(head) | (uint32_t)(tail) << 1)
@@ -51,7 +57,9 @@ struct olnet {
     int8_t *req_d, *req_c;/* the head header's request: port, VC (-1: any VC) */
     uint64_t *reqm;       /* per router: local FIFOs whose head header waits */
     uint64_t *livem;      /* per router: held output VCs whose holding FIFO has a flit
-                             (fast path only) */
+                             (fast path without simd only) */
+    int simd;             /* fast path: live masks found from cnt and holder by SSSE3
+                             each cycle instead of kept in livem (olnet_fast.c) */
     int32_t *rflits;      /* per router: flits in its input FIFOs */
     /* Output VCs, o = node * NF + d * V + c. */
     int8_t *holder;       /* local FIFO holding it, -1 */
