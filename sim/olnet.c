@@ -103,7 +103,7 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind,
     if (!n->simd) n->livem = grab(n, N, sizeof *n->livem, &ok);
     n->rflits = grab(n, N, sizeof *n->rflits, &ok);
     n->holder = grab(n, nf + 16, 1, &ok);
-    n->down = grab(n, nf, sizeof *n->down, &ok);
+    if (p->reference) n->down = grab(n, nf, sizeof *n->down, &ok);
     n->nbr = grab(n, N * NPORTS, sizeof *n->nbr, &ok);
     if (p->reference) n->qst = grab(n, nf * NPORTS, 1, &ok);
     else {
@@ -136,7 +136,7 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind,
             n->pstate[i * NPORTS + d] = (uint8_t)((cfg ? cfg->scheme[i * NPORTS + d] : p->scheme) * n->V);
             for (int c = 0; c < n->V; c++) {
                 size_t o = (size_t)i * (size_t)n->NF + (size_t)(d * n->V + c);
-                n->down[o] = nb < 0 ? -1 : (nb * NPORTS + route_opposite(d)) * n->V + c;
+                if (n->down) n->down[o] = nb < 0 ? -1 : (nb * NPORTS + route_opposite(d)) * n->V + c;
                 static const uint8_t identity[NPORTS] = { 0, 1, 2, 3, 4 };
                 const uint8_t *q = cfg ? sim_config_q(cfg, i, d, c) : identity;
                 const int rank = qsel_rank(q);
@@ -164,10 +164,12 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind,
     for (int k = 0; k < n->NF; k++) {
         n->lport[k] = (uint8_t)(k / n->V);
         n->lvc[k] = (uint8_t)(k % n->V);
+        n->ldown[k] = (uint8_t)(route_opposite(n->lport[k]) * n->V + n->lvc[k]);
     }
     for (int b = 0; b < 64 / n->NF * n->NF; b++) {
         int k = b / n->NF, d = b % n->NF / n->V;
-        n->gtab[b] = (uint32_t)k | (uint32_t)(k * n->NF + d * n->V) << 8 | (uint32_t)(k * NPORTS + d) << 16;
+        n->gtab[b] = (uint32_t)k | (uint32_t)(k * n->NF + d * n->V) << 8 | (uint32_t)(k * NPORTS + d) << 16 |
+                     (uint32_t)(d * n->V) << 24;
         if (b % n->V) n->gnf |= 1ull << b;
     }
     for (int s = 0; s < VCSEL_NSCHEMES; s++)

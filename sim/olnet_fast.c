@@ -63,9 +63,9 @@ typedef struct {
     const uint16_t *qtab;
     int8_t *route, *holder, *req_d, *req_c;
     uint64_t *reqm, *livem, *dfull;
-    const int32_t *nbr, *x, *down;
+    const int32_t *nbr, *x;
     const olroute *prt;
-    const uint8_t *dl, *lport, *lvc;
+    const uint8_t *dl, *lport, *lvc, *ldown;
     const uint16_t *pnext;
     const uint32_t *gtab;
     uint64_t gnf;
@@ -78,7 +78,7 @@ static fview view_of(olnet *n)
     return (fview){ .buf = n->buf, .cnt = n->cnt, .pstate = n->pstate, .qsi = n->qsi, .qtab = n->qtab,
                     .route = n->route, .holder = n->holder, .req_d = n->req_d, .req_c = n->req_c,
                     .reqm = n->reqm, .livem = n->livem, .dfull = n->dfull, .nbr = n->nbr,
-                    .x = n->x, .down = n->down, .prt = n->prt, .dl = n->dl, .lport = n->lport, .lvc = n->lvc,
+                    .x = n->x, .prt = n->prt, .dl = n->dl, .lport = n->lport, .lvc = n->lvc, .ldown = n->ldown,
                     .pnext = n->pnext, .gtab = n->gtab, .gnf = n->gnf, .V = n->V, .B = n->B, .NF = n->NF,
                     .any = n->p.vc_rule == VCRULE_ANY, .on_link = n->p.rp.dateline == DATELINE_ON_LINK };
 }
@@ -162,7 +162,7 @@ HOT int decide_moves(olnet *n, const fview *v)
 {
     const int V = v->V, NF = v->NF, nodes = n->nodes, G = 64 / NF;
     const uint64_t vmask = (1ull << V) - 1;
-    olmove *mv = n->mv;
+    olfmove *mv = n->fmv;
     int nmv = 0;
     /* The routers with a waiting header are listed without a branch (a
      * branch a router mispredicts on random traffic: 3 % slower), in inj,
@@ -198,13 +198,15 @@ HOT int decide_moves(olnet *n, const fview *v)
         }
         for (uint64_t lead = word & ~below; lead; lead &= lead - 1) {
             uint32_t e = v->gtab[__builtin_ctzll(lead)];
-            int i = g0 + (int)(e & 255), shift = (int)(e >> 8 & 255);
-            unsigned ready = (unsigned)((word >> shift) & vmask);
-            int port = g0 * NPORTS + (int)(e >> 16);
-            unsigned st = v->pnext[((unsigned)v->pstate[port] << V) | ready];
+            const unsigned shift = e >> 8 & 255, ready = (unsigned)(word >> shift) & vmask;
+            const unsigned port = (unsigned)g0 * NPORTS + (e >> 16 & 255);
+            const unsigned st = v->pnext[(unsigned)v->pstate[port] << V | ready], c = st >> 8;
             v->pstate[port] = (uint8_t)st;
-            int32_t o = g0 * NF + shift + (int)(st >> 8);
-            mv[nmv++] = (olmove){ i * NF + v->holder[o], o, i, v->nbr[port] };
+            olfmove *m = &mv[nmv++];
+            m->node = g0 + (int)(e & 255);
+            m->to = v->nbr[port];
+            m->h = (uint8_t)v->holder[(size_t)g0 * (size_t)NF + shift + c];
+            m->lo = (uint8_t)((e >> 24) + c);
         }
     }
     return nmv;
@@ -258,26 +260,25 @@ HOT int push(const fview *v, int node, size_t f, int local, uint32_t fl)
     return c + 1;
 }
 
-/* Take the head flit out of FIFO f of router `node`, sent through output VC
- * o; returns it.  The new head slot is read even when the FIFO is now empty
- * (a stale flit of its own, not looked at then). */
-HOT uint32_t pop(const fview *v, int node, size_t f, int32_t o)
+/* Take the head flit out of router `node`'s local FIFO `local`, sent through
+ * its local output VC lo; returns it.  The new head slot is read even when
+ * the FIFO is now empty (a stale flit of its own, not looked at then). */
+HOT uint32_t pop(const fview *v, int node, int local, int lo)
 {
-    const int B = v->B, NF = v->NF;
+    const int B = v->B;
+    const size_t base = (size_t)node * (size_t)v->NF, f = base + (size_t)local, o = base + (size_t)lo;
     uint32_t *q = v->buf + f * (size_t)B, x = q[0];
     fifo_shift(q, B);
     int left = v->cnt[f] - 1;
     v->cnt[f] = (uint8_t)left;
-    const int32_t base = node * NF;
-    const int local = (int)f - base;
     if (left == B - 1 && v->lport[local] != PORT_P) {
         /* It was full: the output VC feeding it may send again. */
-        int port = v->lport[local], up = v->nbr[node * NPORTS + port];
-        v->dfull[up] &= ~(1ull << (route_opposite(port) * v->V + v->lvc[local]));
+        int up = v->nbr[node * NPORTS + v->lport[local]];
+        v->dfull[up] &= ~(1ull << v->ldown[local]);
     }
     /* A tail frees the output VC; a tail or the last flit leaves it idle. */
     int tail = (int)(FL_TAIL(x) >> 1);
-    if (!v->simd) v->livem[node] &= ~(1ull << (o - base) & -(uint64_t)(tail | (left == 0)));
+    if (!v->simd) v->livem[node] &= ~(1ull << lo & -(uint64_t)(tail | (left == 0)));
     v->holder[o] = (int8_t)(v->holder[o] | -tail);
     v->route[f] = (int8_t)(v->route[f] | -tail);
     uint32_t next = q[0];
@@ -297,18 +298,17 @@ HOT int64_t step(olnet *n, int64_t t, int V, int B, int simd)
     const fview *v = &view;
     const int NF = v->NF;
     const int nmv = decide_moves(n, v), ninj = decide_injections(n, v, t);
-    olmove *mv = n->mv;
-    for (int k = 0; k < nmv; k++) mv[k].f = (int32_t)pop(v, mv[k].node, (size_t)mv[k].f, mv[k].o);
+    olfmove *mv = n->fmv;
+    for (int k = 0; k < nmv; k++) mv[k].x = pop(v, mv[k].node, mv[k].h, mv[k].lo);
     n->ndone = 0;
     for (int k = 0; k < nmv; k++) {
-        uint32_t x = (uint32_t)mv[k].f;
-        int32_t dst = v->down[mv[k].o];
-        if (dst >= 0) {
-            int node = mv[k].node, to = mv[k].to;
-            if (push(v, to, (size_t)dst, dst - to * NF, x) == B) v->dfull[node] |= 1ull << (mv[k].o - node * NF);
+        const int to = mv[k].to;
+        if (to >= 0) {
+            const int lo = mv[k].lo, local = v->ldown[lo];
+            if (push(v, to, (size_t)to * (size_t)NF + (size_t)local, local, mv[k].x) == B) v->dfull[mv[k].node] |= 1ull << lo;
             continue;
         }
-        olnet_eject(n, x, t);
+        olnet_eject(n, mv[k].x, t);
     }
     for (int k = 0; k < ninj; k++) {
         int i = n->inj[k];

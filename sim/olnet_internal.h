@@ -27,6 +27,16 @@ typedef struct {
     int32_t f, o, node, to;
 } olmove;
 
+/* The fast path's move: router `node`'s local FIFO h sends through its
+ * local output VC lo to router `to` (-1: ejection); x is the flit, once
+ * popped.  The same 16 bytes as an olmove, in the same array. */
+typedef struct {
+    int32_t node, to;
+    uint32_t x;
+    uint8_t h, lo;
+} olfmove;
+_Static_assert(sizeof(olfmove) <= sizeof(olmove), "olfmove shares olmove's array");
+
 /* A node's source queue: a growing ring of packet ids. */
 typedef struct {
     int32_t *id;
@@ -63,7 +73,7 @@ struct olnet {
     int32_t *rflits;      /* per router: flits in its input FIFOs */
     /* Output VCs, o = node * NF + d * V + c. */
     int8_t *holder;       /* local FIFO holding it, -1 */
-    int32_t *down;        /* downstream FIFO, -1 for P and missing mesh links */
+    int32_t *down;        /* reference path: downstream FIFO, -1 for P and missing mesh links */
     int32_t *nbr;         /* per router and port d < P: the neighbour, -1 */
     uint8_t *qst;         /* reference path: queue-selection orders, NPORTS bytes each */
     uint8_t *qsi;         /* fast path: the same orders as ranks (qsel_rank) */
@@ -71,7 +81,10 @@ struct olnet {
     /* Output ports, node * NPORTS + d. */
     olsource *src;
     int32_t *inj;         /* this cycle's injecting nodes */
-    olmove *mv;
+    union {               /* one array of moves, np of them */
+        olmove *mv;       /* reference path */
+        olfmove *fmv;     /* fast path */
+    };
     int nmv, ninj;
     /* Packets. */
     olnet_packet *pk;
@@ -92,9 +105,10 @@ struct olnet {
                              its VC << 8 */
     uint64_t *srcm;       /* nodes whose source queue is not empty, a bit each */
     uint8_t lport[NPORTS * SIM_MAX_VCS], lvc[NPORTS * SIM_MAX_VCS]; /* local index -> port, VC */
+    uint8_t ldown[NPORTS * SIM_MAX_VCS]; /* local output VC -> the local index of the FIFO it feeds */
     /* Bit b of a word packing the ready output VCs of 64 / NF routers: the
      * router in the group (bits 0-7), its port's first bit (8-15), the port
-     * in the group (16-23). */
+     * in the group (16-23), the port's first local index (24-31). */
     uint32_t gtab[64];
     uint64_t gnf;         /* bits of such a word that are not the first of their port */
 };
