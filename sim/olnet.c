@@ -32,7 +32,7 @@ void olnet_free(olnet *n)
     if (!n) return;
     free(n->buf); free(n->cnt); free(n->route); free(n->req_d); free(n->req_c);
     free(n->reqm); free(n->livem); free(n->rflits); free(n->holder); free(n->down); free(n->nbr); free(n->qst); free(n->qsi); free(n->qtab);
-    free(n->inj); free(n->prt); free(n->x); free(n->dl); free(n->dfull); free(n->pstate);
+    free(n->inj); free(n->hdr); free(n->prt); free(n->x); free(n->dl); free(n->dfull); free(n->pstate);
     free(n->pnext); free(n->srcm); free(n->mv); free(n->pk); free(n->freeids); free(n->done);
     if (n->src)
         for (int i = 0; i < n->nodes; i++) free(n->src[i].id);
@@ -112,6 +112,7 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind,
     }
     n->src = grab(n, N, sizeof *n->src, &ok);
     n->inj = grab(n, N, sizeof *n->inj, &ok);
+    if (!p->reference) n->hdr = grab(n, 2 * np + N, sizeof *n->hdr, &ok);
     n->mv = grab(n, np, sizeof *n->mv, &ok);
     n->done = grab(n, np, sizeof *n->done, &ok);
     n->x = grab(n, N, sizeof *n->x, &ok);

@@ -81,6 +81,8 @@ struct olnet {
     /* Output ports, node * NPORTS + d. */
     olsource *src;
     int32_t *inj;         /* this cycle's injecting nodes */
+    uint32_t *hdr;        /* fast path: FIFOs with a new header at their head this cycle
+                             (at most a pop and a push a move and an injection a node) */
     union {               /* one array of moves, np of them */
         olmove *mv;       /* reference path */
         olfmove *fmv;     /* fast path */
