@@ -2,7 +2,9 @@
  * fast path (sim/olnet_fast.c) and its reference path (sim/olnet.c).  The
  * input's bytes choose the grid (2 to 8 wide and high, torus or mesh), the
  * VC rule, the VCs, the FIFO depth, the VC-selection scheme, the tie and
- * dateline rules, the queue-order update, the longest packet and the load;
+ * dateline rules, the queue-order update, whether the fast path keeps its
+ * live masks move by move (scalar) or may find them with SSSE3, the longest
+ * packet and the load;
  * then, cycle by cycle, which nodes generate a packet, to where and how
  * long.  Bytes past the end of the input come from a generator seeded by its
  * length (tests/fuzz/fuzz_input.h).  Property: every cycle both paths move the same number of flits
@@ -38,9 +40,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     op.buffer = 1 + (int)take(&in, 6);
     op.scheme = (int)take(&in, VCSEL_NSCHEMES);
     op.q_update = (qsel_update)take(&in, 2);
+    op.scalar = (int)take(&in, 2);
     char err[256];
     olnet *a = olnet_new(&op, NULL, NULL, err, sizeof err);
     op.reference = 1;
+    op.scalar = 0;
     olnet *b = olnet_new(&op, NULL, NULL, err, sizeof err);
     if (!a || !b) {
         fprintf(stderr, "fuzz_olnet: %s\n", err);
