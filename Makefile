@@ -6,7 +6,9 @@
 #   make check      build and run the unit tests, the checking build (build-check/:
 #                   the fast engine walks its invariants every cycle, -DNOCSIM_CHECK)
 #                   on a few simulations, and the engine-comparison fuzz target
-#                   for FUZZ_ENGINES_SECONDS (default 5) as a random test
+#                   for FUZZ_ENGINES_SECONDS (default 5) as a random test; the
+#                   tests run TEST_JOBS at a time (default: the number of cores),
+#                   each into $(BUILD)/test-logs/NAME.log, printed whole in order
 #   make check-asan the same under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench      timing benchmarks (not part of the tests)
 #   make mutants    scripts/mutants.sh: every injected bug of tests/mutants/mutants.txt
@@ -105,15 +107,19 @@ $(BUILD)/tests/fuzz_engines_random: tests/fuzz/fuzz_engines.c $(BUILD)/libnocsim
 	$(CC) $(CFLAGS) -DFUZZ_RANDOM_MAIN -o $@ $< $(BUILD)/libnocsim.a $(LDFLAGS) $(LDLIBS)
 
 # Tests run from the project root; shell tests (tests/*.sh) drive the binary.
+# scripts/run_tests.sh runs TEST_JOBS of them at a time (default: one per
+# core; TEST_JOBS=1 runs them one after another), each into its own log
+# $(BUILD)/test-logs/NAME.log, printed whole in this order.  TEST_SLOW
+# starts first, longest first (measured under ASan), so that the lanes end
+# together; a run's $(BUILD)/test-logs/times orders the next one.
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+TEST_SLOW := test_openloop test_ga_matrix ga_cli.sh options.sh kill_loop.sh test_decisions \
+             invariants.sh cc_bounded.sh sweep_cli.sh test_operators test_ga
 check test: $(TEST_BIN) $(BIN) layers $(if $(MPI_BIN),mpi) check-build $(BUILD)/tests/fuzz_engines_random
-	@set -e; fail=0; for t in $(TEST_BIN); do \
-	  echo "== $$t"; NOCSIM=$(abspath $(BIN)) $$t || fail=1; done; \
-	for s in $(wildcard tests/*.sh); do \
-	  echo "== $$s"; NOCSIM=$(abspath $(BIN)) NOCSIM_CHECK_BIN=$(abspath $(CHECK_BIN)) \
-	    NOCSIM_MPI_BIN=$(if $(MPI_BIN),$(abspath $(MPI_BIN))) bash $$s || fail=1; done; \
-	echo "== fuzz_engines ($(FUZZ_ENGINES_SECONDS) s of random inputs)"; \
-	$(BUILD)/tests/fuzz_engines_random $(FUZZ_ENGINES_SECONDS) || fail=1; \
-	exit $$fail
+	@NOCSIM=$(abspath $(BIN)) NOCSIM_CHECK_BIN=$(abspath $(CHECK_BIN)) \
+	  NOCSIM_MPI_BIN=$(if $(MPI_BIN),$(abspath $(MPI_BIN))) \
+	  bash scripts/run_tests.sh -j $(TEST_JOBS) -d $(BUILD)/test-logs -s "$(TEST_SLOW)" \
+	  $(TEST_BIN) $(wildcard tests/*.sh) "$(BUILD)/tests/fuzz_engines_random $(FUZZ_ENGINES_SECONDS)"
 
 mutants:
 	scripts/mutants.sh
