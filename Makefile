@@ -21,7 +21,8 @@
 #                   ASan+UBSan), each run FUZZ_SECONDS (default 60) on a copy of
 #                   its seed corpus tests/fuzz/corpus/NAME/ (NAME = file name
 #                   without fuzz_ and .c); tests/fuzz/fuzz_NAME.dict is used if
-#                   present.  Findings are written to build-fuzz/fuzz/ and fail.
+#                   present; FUZZ_JOBS (default TEST_JOBS) at a time.  Findings
+#                   are written to build-fuzz/fuzz/ and fail.
 
 CC      ?= cc
 BUILD   ?= build
@@ -150,18 +151,22 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/libcli.a $(BUILD)/libnocsim.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libcli.a $(BUILD)/libnocsim.a $(LDFLAGS) $(LDLIBS)
 
+# FUZZ_JOBS targets at a time (default TEST_JOBS), each for FUZZ_SECONDS,
+# its log $(BUILD)/fuzz/NAME.log; printed: its statistics, or on a failure
+# the error lines.
+FUZZ_JOBS ?= $(TEST_JOBS)
 fuzz-run: $(FUZZ_BIN)
-	@fail=0; for b in $(FUZZ_BIN); do \
+	@set --; for b in $(FUZZ_BIN); do \
 	  name=$$(basename $$b); short=$${name#fuzz_}; \
 	  work=$(BUILD)/fuzz/corpus/$$short; mkdir -p $$work; \
 	  seeds=; [ -d tests/fuzz/corpus/$$short ] && seeds=tests/fuzz/corpus/$$short; \
 	  dict=; [ -f tests/fuzz/$$name.dict ] && dict=-dict=tests/fuzz/$$name.dict; \
-	  echo "== $$name: $(FUZZ_SECONDS) s, log $(BUILD)/fuzz/$$name.log"; \
-	  if $$b -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_MAX_LEN) -print_final_stats=1 \
-	      -artifact_prefix=$(BUILD)/fuzz/$$name- $$dict $$work $$seeds > $(BUILD)/fuzz/$$name.log 2>&1; \
-	  then grep -E '^stat::(number_of_executed_units|new_units_added)' $(BUILD)/fuzz/$$name.log; \
-	  else fail=1; grep -E '(ERROR|SUMMARY|Test unit written)' $(BUILD)/fuzz/$$name.log; fi; \
-	done; exit $$fail
+	  set -- "$$@" "$$b -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_MAX_LEN) -print_final_stats=1 \
+	    -artifact_prefix=$(BUILD)/fuzz/$$name- $$dict $$work $$seeds"; \
+	done; \
+	echo "== $(words $(FUZZ_BIN)) fuzz targets, $(FUZZ_SECONDS) s each, $(FUZZ_JOBS) at a time, logs $(BUILD)/fuzz/NAME.log"; \
+	bash scripts/run_tests.sh -j $(FUZZ_JOBS) -d $(BUILD)/fuzz \
+	  -p '^stat::(number_of_executed_units|new_units_added)' -f '(ERROR|SUMMARY|Test unit written)' "$$@"
 
 bench: $(BIN)
 	bash scripts/bench.sh
