@@ -23,6 +23,8 @@
 #                   without fuzz_ and .c); tests/fuzz/fuzz_NAME.dict is used if
 #                   present; FUZZ_JOBS (default TEST_JOBS) at a time.  Findings
 #                   are written to build-fuzz/fuzz/ and fail.
+#   make -j$(nproc) check check-asan fuzz   the same goals, built on every core;
+#                   goals named together still run one after another
 
 CC      ?= cc
 BUILD   ?= build
@@ -121,6 +123,12 @@ check test: $(TEST_BIN) $(BIN) layers $(if $(MPI_BIN),mpi) check-build $(BUILD)/
 	  NOCSIM_MPI_BIN=$(if $(MPI_BIN),$(abspath $(MPI_BIN))) \
 	  bash scripts/run_tests.sh -j $(TEST_JOBS) -d $(BUILD)/test-logs -s "$(TEST_SLOW)" \
 	  $(TEST_BIN) $(wildcard tests/*.sh) "$(BUILD)/tests/fuzz_engines_random $(FUZZ_ENGINES_SECONDS)"
+
+# Goals named together (make -j2 check check-asan fuzz) run one after
+# another in that order, each with every job slot: check and check-asan
+# both make build-check/, and two test runs at once would share the cores.
+check-asan fuzz: | $(filter check test,$(MAKECMDGOALS))
+fuzz: | $(filter check-asan,$(MAKECMDGOALS))
 
 mutants:
 	scripts/mutants.sh
