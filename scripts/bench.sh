@@ -79,27 +79,14 @@ out=$(mktemp); trap 'rm -f "$out" "$out".*' EXIT
   echo "openloop_curve_8x8_mesh_uniform_threads_s $(tail -1 "$out.olt") s ($(nproc) threads)"
   # The least user CPU of five runs: a busy machine (helpers, a parallel
   # build) adds to a run's CPU time through shared caches, never takes away.
+  # With BOOKSIM=path the same points also run through BookSim2 on this
+  # machine, in the configuration of shared/reference/booksim2_openloop.md
+  # (its option names), its runs alternating with nocsim's so that a slow
+  # phase of the machine falls on both sides alike; the least of five again.
   for pt in "8 0.10 0.9" "8 0.36 3.2" "16 0.10 2.0"; do
     set -- $pt
     TIMEFORMAT=%U
-    for rep in 1 2 3 4 5; do
-      { time "$BUILD/nocsim" load --no-db --size "$1" --traffic uniform --rate "$2" --all --window 50 --threads 1 \
-          --quiet --format csv > "$out.ol"; } 2>> "$out.olt"
-    done
-    u=$(sort -n "$out.olt" | head -1)
-    rm -f "$out.olt"
-    awk -F, -v k="$1" -v r="$2" -v us="$3" -v u="$u" 'NR == 2 {
-      rc = k * k * $20 / u
-      printf "openloop_router_cycles_per_s_%dx%d_%s %.3g router-cycles/s (%d cycles, %.2f s CPU, least of 5)\n", k, k, r, rc, $20, u
-      printf "openloop_vs_booksim2_%dx%d_%s %.0f x (BookSim2 %.1f us per router-cycle)\n", k, k, r, rc * us * 1e-6, us }' "$out.ol"
-  done | tee -a "$out.eval"
-  rm -f "$out.ol" "$out.olt"
-  # The same points through BookSim2 on this machine, in the configuration of
-  # shared/reference/booksim2_openloop.md (its option names): the least user
-  # CPU of five runs, as for nocsim, so both sides see the same machine.
-  if [ -n "${BOOKSIM:-}" ]; then
-    for pt in "8 0.10" "8 0.36" "16 0.10"; do
-      set -- $pt
+    if [ -n "${BOOKSIM:-}" ]; then
       cat > "$out.bs.cfg" <<EOF
 topology = mesh; k = $1; n = 2; routing_function = dor; use_noc_latency = 0;
 num_vcs = 3; vc_buf_size = 4; wait_for_tail_credit = 0;
@@ -111,22 +98,34 @@ injection_rate_uses_flits = 1; injection_rate = $2;
 sim_type = latency; warmup_periods = 3; sample_period = 1000; max_samples = 10;
 latency_thres = 500.0; include_queuing = 1; seed = 0;
 EOF
-      TIMEFORMAT=%U
-      for rep in 1 2 3 4 5; do
-        { time "$BOOKSIM" "$out.bs.cfg" > "$out.bs" || true; } 2>> "$out.olt"
-      done
-      u=$(sort -n "$out.olt" | head -1)
-      rm -f "$out.olt"
+    fi
+    for rep in 1 2 3 4 5; do
+      { time "$BUILD/nocsim" load --no-db --size "$1" --traffic uniform --rate "$2" --all --window 50 --threads 1 \
+          --quiet --format csv > "$out.ol"; } 2>> "$out.olt"
+      if [ -n "${BOOKSIM:-}" ]; then
+        { time "$BOOKSIM" "$out.bs.cfg" > "$out.bs" || true; } 2>> "$out.bst"
+      fi
+    done
+    u=$(sort -n "$out.olt" | head -1)
+    awk -F, -v k="$1" -v r="$2" -v us="$3" -v u="$u" 'NR == 2 {
+      rc = k * k * $20 / u
+      printf "openloop_router_cycles_per_s_%dx%d_%s %.3g router-cycles/s (%d cycles, %.2f s CPU, least of 5)\n", k, k, r, rc, $20, u
+      printf "openloop_vs_booksim2_%dx%d_%s %.0f x (BookSim2 %.1f us per router-cycle)\n", k, k, r, rc * us * 1e-6, us }' "$out.ol"
+    if [ -n "${BOOKSIM:-}" ]; then
+      ub=$(sort -n "$out.bst" | head -1)
       cyc=$(sed -n 's/^Time taken is \([0-9]*\) cycles.*/\1/p' "$out.bs" | tail -1)
-      if [ -z "$cyc" ]; then echo "booksim2_here_$1x$1_$2 failed: no 'Time taken' line from $BOOKSIM"; continue; fi
-      mine=$(awk -v n="openloop_router_cycles_per_s_$1x$1_$2" '$1 == n { print $2 }' "$out.eval")
-      awk -v k="$1" -v r="$2" -v u="$u" -v c="$cyc" -v mine="$mine" 'BEGIN {
-        us = u / (k * k * c) * 1e6
-        printf "booksim2_here_us_per_router_cycle_%dx%d_%s %.2f us (%d cycles, %.2f s CPU, least of 5, this machine)\n", k, k, r, us, c, u
-        printf "openloop_vs_booksim2_here_%dx%d_%s %.0f x (both on this machine)\n", k, k, r, mine * us * 1e-6 }'
-    done | tee -a "$out.eval"
-    rm -f "$out.bs" "$out.bs.cfg"
-  fi
+      if [ -z "$cyc" ]; then
+        echo "booksim2_here_$1x$1_$2 failed: no 'Time taken' line from $BOOKSIM"
+      else
+        awk -F, -v k="$1" -v r="$2" -v u="$u" -v ub="$ub" -v c="$cyc" 'NR == 2 {
+          us = ub / (k * k * c) * 1e6
+          printf "booksim2_here_us_per_router_cycle_%dx%d_%s %.2f us (%d cycles, %.2f s CPU, least of 5, this machine)\n", k, k, r, us, c, ub
+          printf "openloop_vs_booksim2_here_%dx%d_%s %.0f x (both on this machine, runs alternating)\n", k, k, r, k * k * $20 / u * us * 1e-6 }' "$out.ol"
+      fi
+    fi
+    rm -f "$out.olt" "$out.bst"
+  done | tee -a "$out.eval"
+  rm -f "$out.ol" "$out.bs" "$out.bs.cfg"
   # The targets of issue 15.
   awk -v ga="$(cat "$out.ga" 2>/dev/null)" '
     function verdict(name, value, limit, unit, what) {
