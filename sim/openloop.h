@@ -37,7 +37,7 @@ typedef int (*ol_stop_fn)(void);
 static inline int stopped_now(ol_stop_fn stop) { return stop && stop(); }
 
 #define OL_MAX_LENGTHS 8
-/* Largest side of an open-loop grid: a 1024x1024 network takes about 300 MB
+/* Largest side of an open-loop grid: a 1024x1024 network takes about 590 MB before packets
  * (olnet_bytes), refused above that before any work. */
 #define OL_MAX_SIDE 1024
 
