@@ -93,10 +93,12 @@ void qsel_unrank(int r, uint8_t order[5])
 void qsel_table(qsel_update how, uint16_t *tab)
 {
     for (int r = 0; r < QSEL_NRANKS; r++) {
+        uint8_t before[5];
+        qsel_unrank(r, before);
         tab[r << 5] = 0;
         for (unsigned req = 1; req < 32; req++) {
             uint8_t order[5];
-            qsel_unrank(r, order);
+            memcpy(order, before, sizeof order);
             const int pos = qsel_pick(order, req), won = order[pos];
             qsel_update_order(order, pos, how);
             tab[r << 5 | req] = (uint16_t)(qsel_rank(order) | won << 8);

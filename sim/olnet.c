@@ -64,6 +64,122 @@ static int check_params(const olnet_params *p, char *err, size_t errlen)
     return 0;
 }
 
+/* The arrays, zeroed, each path allocating only what it reads; 0 when
+ * memory ran out (n->bytes counts what was asked). */
+static int alloc_state(olnet *n)
+{
+    const int reference = n->p.reference;
+    size_t nf = (size_t)n->nodes * (size_t)n->NF, np = (size_t)n->nodes * NPORTS, N = (size_t)n->nodes;
+    int ok = 1;
+    /* + 4: fifo_shift moves four slots at once (4-flit FIFOs). */
+    n->buf = grab(n, nf * (size_t)n->B + 4, sizeof *n->buf, &ok);
+#ifdef OLNET_SSSE3
+    n->simd = !reference && !n->p.scalar && n->NF <= 16 && __builtin_cpu_supports("ssse3");
+#endif
+    /* + 16: the simd path reads a router's counts and holders 16 bytes at a
+     * time (olnet_fast.c, live_ssse3). */
+    n->cnt = grab(n, nf + 16, 1, &ok);
+    n->route = grab(n, nf, 1, &ok);
+    n->req_d = grab(n, nf, 1, &ok);
+    n->req_c = grab(n, nf, 1, &ok);
+    n->reqm = grab(n, N, sizeof *n->reqm, &ok);
+    n->holder = grab(n, nf + 16, 1, &ok);
+    n->nbr = grab(n, N * NPORTS, sizeof *n->nbr, &ok);
+    if (reference) {
+        n->rflits = grab(n, N, sizeof *n->rflits, &ok);
+        n->down = grab(n, nf, sizeof *n->down, &ok);
+        n->qst = grab(n, nf * NPORTS, 1, &ok);
+    } else {
+        if (!n->simd) n->livem = grab(n, N, sizeof *n->livem, &ok);
+        n->qsi = grab(n, nf, 1, &ok);
+        n->qtab = grab(n, QSEL_NRANKS * 32, sizeof *n->qtab, &ok);
+        n->hdr = grab(n, 2 * np + N, sizeof *n->hdr, &ok);
+    }
+    n->src = grab(n, N, sizeof *n->src, &ok);
+    n->inj = grab(n, N, sizeof *n->inj, &ok);
+    n->mv = grab(n, np, sizeof *n->mv, &ok);
+    n->done = grab(n, np, sizeof *n->done, &ok);
+    n->x = grab(n, N, sizeof *n->x, &ok);
+    n->dl = grab(n, N, 1, &ok);
+    n->dfull = grab(n, N, sizeof *n->dfull, &ok);
+    n->pstate = grab(n, np, 1, &ok);
+    n->pnext = grab(n, (size_t)VCSEL_NSCHEMES * (size_t)n->V << n->V, sizeof *n->pnext, &ok);
+    n->srcm = grab(n, (N + 63) / 64, sizeof *n->srcm, &ok);
+    return ok;
+}
+
+/* Every output port and VC: its neighbour, its VC-selection state (cfg's
+ * scheme or p's), its downstream FIFO (reference path) and its queue order
+ * (cfg's or N E S W P).  -1 with a message when an order of cfg is not a
+ * permutation. */
+static int init_ports(olnet *n, const sim_config *cfg, char *err, size_t errlen)
+{
+    static const uint8_t identity[NPORTS] = { 0, 1, 2, 3, 4 };
+    memset(n->route, -1, (size_t)n->nodes * (size_t)n->NF);
+    memset(n->holder, -1, (size_t)n->nodes * (size_t)n->NF + 16);
+    for (int i = 0; i < n->nodes; i++)
+        for (int d = 0; d < NPORTS; d++) {
+            int nb = d == PORT_P ? -1 : route_grid_neighbour(&n->p.rp, i, d);
+            n->nbr[i * NPORTS + d] = nb;
+            /* No VC granted yet: the last grant reads as VC 0. */
+            n->pstate[i * NPORTS + d] = (uint8_t)((cfg ? cfg->scheme[i * NPORTS + d] : n->p.scheme) * n->V);
+            for (int c = 0; c < n->V; c++) {
+                size_t o = (size_t)i * (size_t)n->NF + (size_t)(d * n->V + c);
+                if (n->down) n->down[o] = nb < 0 ? -1 : (nb * NPORTS + route_opposite(d)) * n->V + c;
+                const uint8_t *q = cfg ? sim_config_q(cfg, i, d, c) : identity;
+                const int rank = qsel_rank(q);
+                if (rank < 0)
+                    return snprintf(err, errlen,
+                                    "queue order of node %d port %d VC %d is not a permutation of the five directions", i,
+                                    d, c),
+                           -1;
+                if (n->qst) memcpy(n->qst + o * NPORTS, q, NPORTS);
+                else n->qsi[o] = (uint8_t)rank;
+            }
+        }
+    return 0;
+}
+
+/* Every router: its source's first VC, its x and its dateline bits. */
+static void init_routers(olnet *n)
+{
+    for (int i = 0; i < n->nodes; i++) {
+        n->src[i].last_vc = n->V - 1; /* the first packet takes VC 0 */
+        n->x[i] = i % n->w;
+        for (int d = 0; d < PORT_P; d++) {
+            if (route_grid_dateline(&n->p.rp, i, d)) n->dl[i] |= (uint8_t)(1u << d);
+            int nb = n->nbr[i * NPORTS + d];
+            if (nb >= 0 && route_grid_dateline(&n->p.rp, nb, route_opposite(d))) n->dl[i] |= (uint8_t)(16u << d);
+        }
+    }
+}
+
+/* The fast path's tables: local index -> port, VC and fed FIFO; the packed
+ * word's bits (gtab, gnf); VC selection's state machine (pnext); queue
+ * selection's grants (qtab). */
+static void init_tables(olnet *n)
+{
+    for (int k = 0; k < n->NF; k++) {
+        n->lport[k] = (uint8_t)(k / n->V);
+        n->lvc[k] = (uint8_t)(k % n->V);
+        n->ldown[k] = (uint8_t)(route_opposite(n->lport[k]) * n->V + n->lvc[k]);
+    }
+    for (int b = 0; b < 64 / n->NF * n->NF; b++) {
+        int k = b / n->NF, d = b % n->NF / n->V;
+        n->gtab[b] = (uint32_t)k | (uint32_t)(k * n->NF + d * n->V) << 8 | (uint32_t)(k * NPORTS + d) << 16 |
+                     (uint32_t)(d * n->V) << 24;
+        if (b % n->V) n->gnf |= 1ull << b;
+    }
+    for (int s = 0; s < VCSEL_NSCHEMES; s++)
+        for (int last = 0; last < n->V; last++)
+            for (unsigned r = 0; r < 1u << n->V; r++) {
+                int c = vcsel_pick(s, r, last, n->V);
+                size_t k = ((size_t)(s * n->V + last) << n->V) | r;
+                n->pnext[k] = (uint16_t)((s * n->V + (r ? c : last)) | (r ? c : last) << 8);
+            }
+    if (n->qtab) qsel_table(n->p.q_update, n->qtab);
+}
+
 olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind, char *err, size_t errlen)
 {
     if (check_params(p, err, errlen)) return fault_set(kind, FAULT_INPUT), NULL;
@@ -86,100 +202,19 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind,
         fault_set(kind, FAULT_INPUT);
         return NULL;
     }
-    size_t nf = (size_t)n->nodes * (size_t)n->NF, np = (size_t)n->nodes * NPORTS, N = (size_t)n->nodes;
-    int ok = 1;
-    /* + 4: fifo_shift moves four slots at once (4-flit FIFOs). */
-    n->buf = grab(n, nf * (size_t)n->B + 4, sizeof *n->buf, &ok);
-#ifdef OLNET_SSSE3
-    n->simd = !p->reference && !p->scalar && n->NF <= 16 && __builtin_cpu_supports("ssse3");
-#endif
-    /* + 16: the simd path reads a router's counts and holders 16 bytes at a
-     * time (olnet_fast.c, live_ssse3). */
-    n->cnt = grab(n, nf + 16, 1, &ok);
-    n->route = grab(n, nf, 1, &ok);
-    n->req_d = grab(n, nf, 1, &ok);
-    n->req_c = grab(n, nf, 1, &ok);
-    n->reqm = grab(n, N, sizeof *n->reqm, &ok);
-    if (!n->simd) n->livem = grab(n, N, sizeof *n->livem, &ok);
-    n->rflits = grab(n, N, sizeof *n->rflits, &ok);
-    n->holder = grab(n, nf + 16, 1, &ok);
-    if (p->reference) n->down = grab(n, nf, sizeof *n->down, &ok);
-    n->nbr = grab(n, N * NPORTS, sizeof *n->nbr, &ok);
-    if (p->reference) n->qst = grab(n, nf * NPORTS, 1, &ok);
-    else {
-        n->qsi = grab(n, nf, 1, &ok);
-        n->qtab = grab(n, QSEL_NRANKS * 32, sizeof *n->qtab, &ok);
-    }
-    n->src = grab(n, N, sizeof *n->src, &ok);
-    n->inj = grab(n, N, sizeof *n->inj, &ok);
-    if (!p->reference) n->hdr = grab(n, 2 * np + N, sizeof *n->hdr, &ok);
-    n->mv = grab(n, np, sizeof *n->mv, &ok);
-    n->done = grab(n, np, sizeof *n->done, &ok);
-    n->x = grab(n, N, sizeof *n->x, &ok);
-    n->dl = grab(n, N, 1, &ok);
-    n->dfull = grab(n, N, sizeof *n->dfull, &ok);
-    n->pstate = grab(n, np, 1, &ok);
-    n->pnext = grab(n, (size_t)VCSEL_NSCHEMES * (size_t)n->V << n->V, sizeof *n->pnext, &ok);
-    n->srcm = grab(n, (N + 63) / 64, sizeof *n->srcm, &ok);
-    if (!ok) {
+    if (!alloc_state(n)) {
         snprintf(err, errlen, "out of memory for a %dx%d network", n->w, n->h);
         olnet_free(n);
         fault_set(kind, FAULT_RESOURCE);
         return NULL;
     }
-    memset(n->route, -1, nf);
-    memset(n->holder, -1, nf + 16);
-    for (int i = 0; i < n->nodes; i++)
-        for (int d = 0; d < NPORTS; d++) {
-            int nb = d == PORT_P ? -1 : route_grid_neighbour(&n->p.rp, i, d);
-            n->nbr[i * NPORTS + d] = nb;
-            /* No VC granted yet: the last grant reads as VC 0. */
-            n->pstate[i * NPORTS + d] = (uint8_t)((cfg ? cfg->scheme[i * NPORTS + d] : p->scheme) * n->V);
-            for (int c = 0; c < n->V; c++) {
-                size_t o = (size_t)i * (size_t)n->NF + (size_t)(d * n->V + c);
-                if (n->down) n->down[o] = nb < 0 ? -1 : (nb * NPORTS + route_opposite(d)) * n->V + c;
-                static const uint8_t identity[NPORTS] = { 0, 1, 2, 3, 4 };
-                const uint8_t *q = cfg ? sim_config_q(cfg, i, d, c) : identity;
-                const int rank = qsel_rank(q);
-                if (rank < 0) {
-                    snprintf(err, errlen, "queue order of node %d port %d VC %d is not a permutation of the five directions",
-                             i, d, c);
-                    olnet_free(n);
-                    fault_set(kind, FAULT_INPUT);
-                    return NULL;
-                }
-                if (n->qst) memcpy(n->qst + o * NPORTS, q, NPORTS);
-                else n->qsi[o] = (uint8_t)rank;
-            }
-        }
-    if (n->qtab) qsel_table(n->p.q_update, n->qtab);
-    for (int i = 0; i < n->nodes; i++) {
-        n->src[i].last_vc = n->V - 1; /* the first packet takes VC 0 */
-        n->x[i] = i % n->w;
-        for (int d = 0; d < PORT_P; d++) {
-            if (route_grid_dateline(&n->p.rp, i, d)) n->dl[i] |= (uint8_t)(1u << d);
-            int nb = n->nbr[i * NPORTS + d];
-            if (nb >= 0 && route_grid_dateline(&n->p.rp, nb, route_opposite(d))) n->dl[i] |= (uint8_t)(16u << d);
-        }
+    if (init_ports(n, cfg, err, errlen)) {
+        olnet_free(n);
+        fault_set(kind, FAULT_INPUT);
+        return NULL;
     }
-    for (int k = 0; k < n->NF; k++) {
-        n->lport[k] = (uint8_t)(k / n->V);
-        n->lvc[k] = (uint8_t)(k % n->V);
-        n->ldown[k] = (uint8_t)(route_opposite(n->lport[k]) * n->V + n->lvc[k]);
-    }
-    for (int b = 0; b < 64 / n->NF * n->NF; b++) {
-        int k = b / n->NF, d = b % n->NF / n->V;
-        n->gtab[b] = (uint32_t)k | (uint32_t)(k * n->NF + d * n->V) << 8 | (uint32_t)(k * NPORTS + d) << 16 |
-                     (uint32_t)(d * n->V) << 24;
-        if (b % n->V) n->gnf |= 1ull << b;
-    }
-    for (int s = 0; s < VCSEL_NSCHEMES; s++)
-        for (int last = 0; last < n->V; last++)
-            for (unsigned r = 0; r < 1u << n->V; r++) {
-                int c = vcsel_pick(s, r, last, n->V);
-                size_t k = ((size_t)(s * n->V + last) << n->V) | r;
-                n->pnext[k] = (uint16_t)((s * n->V + (r ? c : last)) | (r ? c : last) << 8);
-            }
+    init_routers(n);
+    init_tables(n);
     return n;
 }
 

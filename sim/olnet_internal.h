@@ -70,7 +70,7 @@ struct olnet {
                              (fast path without simd only) */
     int simd;             /* fast path: live masks found from cnt and holder by SSSE3
                              each cycle instead of kept in livem (olnet_fast.c) */
-    int32_t *rflits;      /* per router: flits in its input FIFOs */
+    int32_t *rflits;      /* reference path: per router, flits in its input FIFOs */
     /* Output VCs, o = node * NF + d * V + c. */
     int8_t *holder;       /* local FIFO holding it, -1 */
     int32_t *down;        /* reference path: downstream FIFO, -1 for P and missing mesh links */
