@@ -23,7 +23,7 @@
 #                   without fuzz_ and .c); tests/fuzz/fuzz_NAME.dict is used if
 #                   present; FUZZ_JOBS (default TEST_JOBS) at a time.  Findings
 #                   are written to build-fuzz/fuzz/ and fail.
-#   make -j$(nproc) check check-asan fuzz   the same goals, built on every core;
+#   make check check-asan fuzz -j$(nproc)   the same goals, built on every core;
 #                   goals named together still run one after another
 
 CC      ?= cc
