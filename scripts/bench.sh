@@ -15,12 +15,13 @@ BUILD=${BUILD:-build}
 CC=${CC:-cc}
 bin=$BUILD/bench/bench
 mkdir -p "$BUILD/bench"
-$CC -O2 -g -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I. -o "$bin" bench/bench.c \
+$CC -O2 -gdwarf-4 -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I. -o "$bin" bench/bench.c \
   "$BUILD/libnocsim.a" -ljansson -lsqlite3 -lz -lpthread -lm
 out=$(mktemp); trap 'rm -f "$out" "$out".*' EXIT
 {
-  echo "# nocsim bench $(date -u +%Y-%m-%dT%H:%MZ) $(git rev-parse --short HEAD 2>/dev/null || echo '?')" \
-       "on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cpus"
+  echo "# nocsim bench $(date -u +%Y-%m-%dT%H:%MZ) $(git describe --always --dirty 2>/dev/null || echo '?')" \
+       "on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cpus," \
+       "built by $($CC --version | head -1)"
   "$bin" --seconds "${BENCH_SECONDS:-3}" | tee "$out.eval"
   # Instructions per evaluation: the repeatable figure on a shared machine
   # (the difference of 48 and 16 evaluations, so set-up cancels out).
