@@ -110,9 +110,8 @@ static int alloc_state(olnet *n)
 
 /* Every output port and VC: its neighbour, its VC-selection state (cfg's
  * scheme or p's), its downstream FIFO (reference path) and its queue order
- * (cfg's or N E S W P).  -1 with a message when an order of cfg is not a
- * permutation. */
-static int init_ports(olnet *n, const sim_config *cfg, char *err, size_t errlen)
+ * (cfg's, checked by sim_config_check, or N E S W P). */
+static void init_ports(olnet *n, const sim_config *cfg)
 {
     static const uint8_t identity[NPORTS] = { 0, 1, 2, 3, 4 };
     memset(n->route, -1, (size_t)n->nodes * (size_t)n->NF);
@@ -127,17 +126,10 @@ static int init_ports(olnet *n, const sim_config *cfg, char *err, size_t errlen)
                 size_t o = (size_t)i * (size_t)n->NF + (size_t)(d * n->V + c);
                 if (n->down) n->down[o] = nb < 0 ? -1 : (nb * NPORTS + route_opposite(d)) * n->V + c;
                 const uint8_t *q = cfg ? sim_config_q(cfg, i, d, c) : identity;
-                const int rank = qsel_rank(q);
-                if (rank < 0)
-                    return snprintf(err, errlen,
-                                    "queue order of node %d port %d VC %d is not a permutation of the five directions", i,
-                                    d, c),
-                           -1;
                 if (n->qst) memcpy(n->qst + o * NPORTS, q, NPORTS);
-                else n->qsi[o] = (uint8_t)rank;
+                else n->qsi[o] = (uint8_t)qsel_rank(q);
             }
         }
-    return 0;
 }
 
 /* Every router: its source's first VC, its x and its dateline bits. */
@@ -202,17 +194,20 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind,
         fault_set(kind, FAULT_INPUT);
         return NULL;
     }
+    /* A scheme out of range or an order that is not a permutation (the fast
+     * path keeps orders as permutation ranks) would index past the tables. */
+    if (cfg && sim_config_check(cfg, err, errlen)) {
+        free(n);
+        fault_set(kind, FAULT_INPUT);
+        return NULL;
+    }
     if (!alloc_state(n)) {
         snprintf(err, errlen, "out of memory for a %dx%d network", n->w, n->h);
         olnet_free(n);
         fault_set(kind, FAULT_RESOURCE);
         return NULL;
     }
-    if (init_ports(n, cfg, err, errlen)) {
-        olnet_free(n);
-        fault_set(kind, FAULT_INPUT);
-        return NULL;
-    }
+    init_ports(n, cfg);
     init_routers(n);
     init_tables(n);
     return n;

@@ -352,12 +352,21 @@ START_TEST(bad_params)
     sim_config_q(c, 5, PORT_E, 2)[3] = PORT_N;
     ck_assert_ptr_null(olnet_new(&op, c, &kind, err, sizeof err));
     ck_assert_int_eq(kind, FAULT_INPUT);
-    ck_assert_ptr_nonnull(strstr(err, "node 5 port 1 VC 2 is not a permutation"));
+    ck_assert_ptr_nonnull(strstr(err, "node 5 port E vc 2 is not a permutation"));
     op.reference = 1;
     kind = FAULT_NONE;
     ck_assert_ptr_null(olnet_new(&op, c, &kind, err, sizeof err));
     ck_assert_int_eq(kind, FAULT_INPUT);
     sim_config_q(c, 5, PORT_E, 2)[3] = PORT_W; /* N E S W P again */
+    /* A VC-selection scheme out of range: refused and named, not read past
+     * the selection table. */
+    c->scheme[9 * NPORTS + PORT_S] = VCSEL_NSCHEMES;
+    op.reference = 0;
+    kind = FAULT_NONE;
+    ck_assert_ptr_null(olnet_new(&op, c, &kind, err, sizeof err));
+    ck_assert_int_eq(kind, FAULT_INPUT);
+    ck_assert_ptr_nonnull(strstr(err, "scheme of node 9 port S out of range"));
+    c->scheme[9 * NPORTS + PORT_S] = 0;
     n = olnet_new(&op, c, NULL, err, sizeof err);
     ck_assert_ptr_nonnull(n);
     olnet_free(n);
