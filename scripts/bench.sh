@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
-CC=${CC:-cc}
+CC=${CC:-$(command -v clang >/dev/null && echo clang || echo cc)}  # as the Makefile chooses
 bin=$BUILD/bench/bench
 mkdir -p "$BUILD/bench"
 $CC -O2 -gdwarf-4 -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I. -o "$bin" bench/bench.c \
