@@ -36,8 +36,12 @@ tests=("$@") n=$#
 mkdir -p "$logdir" || exit 1
 state=$(mktemp -d) || exit 1
 pids=()
-# Stopped (Ctrl-C, a CI timeout): the running tests are ended too.
-trap 'for p in "${pids[@]}"; do pkill -TERM -P "$p" 2>/dev/null; kill -TERM "$p" 2>/dev/null; done; rm -rf "$state"' EXIT
+# Each test runs in a process group of its own (job control on), so that a
+# stopped run (Ctrl-C, a CI timeout) ends the running tests whole, with
+# whatever they started themselves; job control's "Terminated" notices are
+# not printed then.
+set -m
+trap 'exec 2>/dev/null; for p in "${pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null; done; rm -rf "$state"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 

@@ -40,10 +40,23 @@ check "times recorded" "$(wc -l < logs/times)" 3
 bash "$runner" -j 2 -d logs2 fast.sh > out.txt 2> err.txt
 check "all passing: exit" $? 0
 
-# Stopped mid-run: the running test is ended with the runner, exit 143.
+# Stopped mid-run: the running test, and what it started itself, are ended
+# with the runner, exit 143.
 cat > long.sh <<'EOF'
-echo $$ > long.pid; sleep 60
+sleep 60 & echo $! > child.pid
+echo $$ > long.pid; wait
 EOF
+# ended PID: the process is gone, or a zombie (an orphan's zombie waits for
+# PID 1 to reap it, which may take a while), within five seconds.
+ended() {
+  local _
+  for _ in $(seq 50); do
+    kill -0 "$1" 2> /dev/null || return 0
+    [ "$(awk '{print $3}' "/proc/$1/stat" 2> /dev/null)" = Z ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
 mkdir own-tmp
 TMPDIR=$PWD/own-tmp bash "$runner" -j 1 -d logs3 long.sh > out.txt 2> err.txt &
 pid=$!
@@ -51,8 +64,9 @@ for _ in $(seq 50); do [ -s long.pid ] && break; sleep 0.1; done
 kill -TERM $pid
 wait $pid
 check "stopped: exit" $? 143
-sleep 0.2
-kill -0 "$(cat long.pid)" 2> /dev/null && bad "the running test outlived the runner" || ok
+ended "$(cat long.pid)" && ok || bad "the running test outlived the runner"
+ended "$(cat child.pid)" && ok || bad "a process the running test started outlived the runner"
+check "stopped: nothing on stderr" "$(cat err.txt)" ""
 check "stopped: no side files left" "$(ls -A own-tmp)" ""
 
 echo "run_tests_script: $pass passed, $fail failed"
