@@ -35,7 +35,7 @@ tests=("$@") n=$#
 [ "$n" -gt 0 ] || exit 0
 mkdir -p "$logdir" || exit 1
 state=$(mktemp -d) || exit 1
-pids=()
+pids=()   # pids[I]: the process (and process group) of running test I
 # Each test runs in a process group of its own (job control on), so that a
 # stopped run (Ctrl-C, a CI timeout) ends the running tests whole, with
 # whatever they started themselves; job control's "Terminated" notices are
@@ -115,19 +115,19 @@ while [ "$printed" -lt "$n" ]; do
   # Fill the free lanes.
   while [ "$running" -lt "$jobs" ] && [ "$next" -lt "$n" ]; do
     run_one "${order[$next]}" &
-    pids+=($!)
+    pids[${order[$next]}]=$!
     next=$((next + 1)) running=$((running + 1))
   done
   # Wait for one to end, then print every finished test whose turn it is.
   read -r -u 3 i rc ms || { echo "run_tests.sh: lost the tests' pipe" >&2; exit 1; }
   status[i]=$rc msecs[i]=$ms running=$((running - 1))
+  unset 'pids[i]'   # its group is gone: never signal a reused id
   while [ "$printed" -lt "$n" ] && [ -n "${status[$printed]+x}" ]; do
     report "$printed"
     printed=$((printed + 1))
   done
 done
 wait
-pids=()
 # The times of this run, and those of earlier runs for tests not run now.
 for t in "${times[@]}"; do took[${t#* }]=${t%% *}; done
 for name in "${!took[@]}"; do echo "${took[$name]} $name"; done | sort -k1,1gr > "$logdir/times"
