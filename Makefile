@@ -184,8 +184,13 @@ fuzz-run: $(FUZZ_BIN)
 	bash scripts/run_tests.sh -j $(FUZZ_JOBS) -d $(BUILD)/fuzz \
 	  -p '^stat::(number_of_executed_units|new_units_added)' -f '(ERROR|SUMMARY|Test unit written)' "$$@"
 
-bench: $(BIN)
-	CC="$(CC)" bash scripts/bench.sh
+# The benchmark driver, built as the tests are (the same compiler and flags).
+$(BUILD)/bench/bench: bench/bench.c $(BUILD)/libnocsim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libnocsim.a $(LDFLAGS) $(LDLIBS)
+
+bench: $(BIN) $(BUILD)/bench/bench
+	BUILD=$(BUILD) bash scripts/bench.sh
 
 layers:
 	@bash scripts/check_layers.sh

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `make bench`: build the benchmark driver (bench/bench.c) against the
-# library that `make` built, and print one `name value unit` line per figure.
+# `make bench` (or run by hand): run the benchmark driver (bench/bench.c,
+# built by the Makefile with the library's compiler and flags) and the
+# open-loop points, and print one `name value unit` line per figure.
 #   BUILD=dir     the build directory holding libnocsim.a (default build)
 #   BENCH_SECONDS time per measurement (default 3; the machine is noisy)
 #   BENCH_OUT     also write the table to this file (e.g. data/bench-DATE.txt)
@@ -12,16 +13,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
-CC=${CC:-$(command -v clang >/dev/null && echo clang || echo cc)}  # as the Makefile chooses
 bin=$BUILD/bench/bench
-mkdir -p "$BUILD/bench"
-$CC -O2 -gdwarf-4 -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -I. -o "$bin" bench/bench.c \
-  "$BUILD/libnocsim.a" -ljansson -lsqlite3 -lz -lpthread -lm
+# Run by hand: make builds what is missing (under make bench, nothing is).
+make -s --no-print-directory BUILD="$BUILD" "$BUILD/nocsim" "$bin"
+# The compiler that built the driver, from its .comment section: the last
+# entry (the C runtime's start files add a GCC one before clang's).
+compiler=$(readelf -p .comment "$bin" | sed -n 's/^ *\[ *[0-9a-f]*\] *//p' | tail -1)
 out=$(mktemp); trap 'rm -f "$out" "$out".*' EXIT
 {
   echo "# nocsim bench $(date -u +%Y-%m-%dT%H:%MZ) $(git describe --always --dirty 2>/dev/null || echo '?')" \
        "on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cpus," \
-       "built by $($CC --version | head -1)"
+       "built by ${compiler:-?}"
   "$bin" --seconds "${BENCH_SECONDS:-3}" | tee "$out.eval"
   # Instructions per evaluation: the repeatable figure on a shared machine
   # (the difference of 48 and 16 evaluations, so set-up cancels out).
