@@ -172,6 +172,19 @@ static void init_tables(olnet *n)
     if (n->qtab) qsel_table(n->p.q_update, n->qtab);
 }
 
+/* cfg fits network n: its size, and (sim_config_check) every scheme in range
+ * and every queue order a permutation, which the fast path keeps as a rank
+ * (past the tables otherwise).  Nonzero, with err, when it does not. */
+static int check_config(const olnet *n, const sim_config *cfg, char *err, size_t errlen)
+{
+    if (cfg->nodes != n->nodes || cfg->vcs != n->V) {
+        snprintf(err, errlen, "configuration for %d nodes and %d VCs, network has %d and %d", cfg->nodes, cfg->vcs,
+                 n->nodes, n->V);
+        return -1;
+    }
+    return sim_config_check(cfg, err, errlen);
+}
+
 olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind, char *err, size_t errlen)
 {
     if (check_params(p, err, errlen)) return fault_set(kind, FAULT_INPUT), NULL;
@@ -187,16 +200,7 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind,
     n->V = p->vcs;
     n->B = p->buffer;
     n->NF = NPORTS * n->V;
-    if (cfg && (cfg->nodes != n->nodes || cfg->vcs != n->V)) {
-        snprintf(err, errlen, "configuration for %d nodes and %d VCs, network has %d and %d", cfg->nodes, cfg->vcs,
-                 n->nodes, n->V);
-        free(n);
-        fault_set(kind, FAULT_INPUT);
-        return NULL;
-    }
-    /* A scheme out of range or an order that is not a permutation (the fast
-     * path keeps orders as permutation ranks) would index past the tables. */
-    if (cfg && sim_config_check(cfg, err, errlen)) {
+    if (cfg && check_config(n, cfg, err, errlen)) {
         free(n);
         fault_set(kind, FAULT_INPUT);
         return NULL;
