@@ -370,6 +370,12 @@ START_TEST(bad_params)
     n = olnet_new(&op, c, NULL, err, sizeof err);
     ck_assert_ptr_nonnull(n);
     olnet_free(n);
+    /* A configuration for another network: 16 nodes against a 4x5 mesh's 20. */
+    op.rp.h = 5;
+    kind = FAULT_NONE;
+    ck_assert_ptr_null(olnet_new(&op, c, &kind, err, sizeof err));
+    ck_assert_int_eq(kind, FAULT_INPUT);
+    ck_assert_ptr_nonnull(strstr(err, "configuration for 16 nodes and 3 VCs, network has 20 and 3"));
     sim_config_free(c);
 }
 END_TEST
