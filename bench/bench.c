@@ -2,15 +2,18 @@
  * against build/libnocsim.a).  Prints one `name value unit` line per figure
  * so that runs can be compared over time.
  *
- *   bench [--reference] [--only eval|sizes|mem] [--count K] [--seconds X]
+ *   bench [--reference | --full] [--only eval|sizes|mem] [--count K] [--seconds X]
  *
  * eval:  evaluations of the paper's case (16x16 brev, two 8-flit slices, a
  *        typical evolved configuration: random schemes and queue orders,
- *        small injection timings) on 1 thread and on all threads.
+ *        small injection timings) on 1 thread and on all threads, as the GA
+ *        makes them (sim_run_lean: the metrics its score reads), and on 1
+ *        thread with every metric (sim_run, the eval_*_full line).
  * sizes: router-cycles per second on N x N tori, N = 16 .. 256, under a
  *        saturating pattern (tornado, four slices back to back).
  * mem:   bytes per router and peak resident memory.
- * --reference runs sim_run_reference instead of sim_run (the before figure). */
+ * --reference runs sim_run_reference instead (the before figure); --full
+ * sim_run. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sim/fast.h"
+#include "sim/closedloop.h"
+#include "sim/decisions.h"
 #include "sim/olnet.h"
 #include "sim/sim.h"
 #include "traffic/traffic.h"
@@ -29,6 +33,7 @@
 
 typedef struct {
     int reference;
+    int full;        /* sim_run (every metric) instead of sim_run_lean */
     double seconds;  /* time per measurement */
     int count;       /* fixed evaluation count (callgrind), 0 = by time */
 } options;
@@ -82,7 +87,8 @@ static sim *make_sim(const char *spec, int n, int slices, traffic **tp)
 
 static sim_status run1(const options *o, sim *s, const sim_config *c, sim_metrics *m)
 {
-    return o->reference ? sim_run_reference(s, c, m) : sim_run(s, c, m);
+    if (o->reference) return sim_run_reference(s, c, m);
+    return o->full ? sim_run(s, c, m) : sim_run_lean(s, c, INT64_MAX, NULL, m);
 }
 
 /* ---- evaluations per second ---- */
@@ -157,6 +163,11 @@ static void bench_eval(const options *o)
     printf("eval_16x16_brev_s2_ms %.4f ms\n", 1000.0 / one);
     printf("eval_paper_ratio %.1f x (paper %.2f ms per evaluation)\n", PAPER_MS_PER_EVAL * one / 1000.0,
            PAPER_MS_PER_EVAL);
+    if (!o->reference && !o->full) {
+        options f = *o;
+        f.full = 1;
+        printf("eval_16x16_brev_s2_full_ms %.4f ms (every metric: sim_run)\n", 1000.0 / evals_per_second(&f, 1, cfg));
+    }
     if (!o->count) {
         double all = evals_per_second(o, threads, cfg);
         printf("eval_16x16_brev_s2_per_s_%dthreads %.0f evals/s\n", threads, all);
@@ -222,10 +233,10 @@ static void bench_mem(const options *o)
     int32_t *dest = malloc(sizeof *dest * (size_t)(n * n));
     if (!dest) die("out of memory");
     for (int i = 0; i < n * n; i++) dest[i] = i;
-    fast_sim *f = fast_new(&p, dest);
+    closedloop *f = closedloop_new(&p, dest);
     if (!f) die("out of memory");
-    printf("mem_fast_engine_bytes_per_router %.0f bytes (allocated, any N)\n", (double)fast_bytes(f) / (n * n));
-    fast_free(f);
+    printf("mem_fast_engine_bytes_per_router %.0f bytes (allocated, any N)\n", (double)closedloop_bytes(f) / (n * n));
+    closedloop_free(f);
     /* The open-loop network before its packets (which grow with the load). */
     olnet_params op = { .rp = { .w = n, .h = n, .topo = TOPO_TORUS }, .vc_rule = VCRULE_DATELINE,
                         .vcs = SIM_DEFAULT_VCS, .buffer = SIM_DEFAULT_BUFFER };
@@ -252,16 +263,17 @@ static void bench_mem(const options *o)
 
 int main(int argc, char **argv)
 {
-    options o = { 0, 3.0, 0 };
+    options o = { .seconds = 3.0 };
     setvbuf(stdout, NULL, _IOLBF, 0); /* one line at a time through tee */
     const char *only = NULL;
     for (int k = 1; k < argc; k++) {
         if (!strcmp(argv[k], "--reference")) o.reference = 1;
+        else if (!strcmp(argv[k], "--full")) o.full = 1;
         else if (!strcmp(argv[k], "--only") && k + 1 < argc) only = argv[++k];
         else if (!strcmp(argv[k], "--count") && k + 1 < argc) o.count = atoi(argv[++k]);
         else if (!strcmp(argv[k], "--seconds") && k + 1 < argc) o.seconds = atof(argv[++k]);
         else {
-            fprintf(stderr, "usage: bench [--reference] [--only eval|sizes|mem] [--count K] [--seconds X]\n");
+            fprintf(stderr, "usage: bench [--reference | --full] [--only eval|sizes|mem] [--count K] [--seconds X]\n");
             return 2;
         }
     }

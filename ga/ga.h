@@ -257,6 +257,9 @@ void ga_baselines(const ga *g, int *scheme, uint32_t *interval, int64_t *stackin
  * by GA_KEY_BITS plus the secondary sort key, clamped to GA_KEY_BITS bits.
  * A status other than SIM_OK scores above every finished run. */
 int64_t ga_score(const ga_params *gp, const sim_metrics *m);
+/* 1 when ga_score reads none of te, lb, ir, or_, ib and ob, so that the
+ * search's runs may be lean (sim_run_lean). */
+int ga_score_lean(const ga_params *gp);
 /* A score is the fitness shifted left by GA_KEY_BITS, plus the secondary key. */
 #define GA_KEY_BITS 24
 /* The fitness part of a score. */

@@ -116,6 +116,8 @@ struct ga {
     ga_effective *eff;
     sim_pool *pool;
     sim *single;            /* single-slice runs for records */
+    sim *full;              /* when the pool's runs are lean (ga_score_lean): a record's
+                               every metric, from a run of its own; else NULL */
     rng rng;
     /* Population, children and the per-generation scratch. */
     sim_config **pop, **child;

@@ -150,6 +150,15 @@ json_t *ga_params_json(const ga_params *gp)
                      "perturb", gp->perturb, "max_evals", (json_int_t)gp->max_evals, "ga_seed", (json_int_t)gp->seed);
 }
 
+int ga_score_lean(const ga_params *gp)
+{
+    if (gp->fitness != GA_FIT_DURATION) return 0;
+    switch (gp->sort_key) {
+    case GA_KEY_NONE: case GA_KEY_LATE: case GA_KEY_TAIL: case GA_KEY_LATE3: case GA_KEY_LATE_SUM: return 1;
+    default: return 0;
+    }
+}
+
 int64_t ga_score(const ga_params *gp, const sim_metrics *m)
 {
     if (m->status != SIM_OK) return GA_SCORE_INF;

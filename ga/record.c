@@ -55,13 +55,26 @@ static int add_record(ga *g, const sim_config *c, const sim_metrics *m, int64_t 
     return 0;
 }
 
+/* Every metric of c's run, whose search metrics are `m`: m itself, or when
+ * the search's runs are lean (g->full) a run that counts them all.  Not an
+ * evaluation of the budget: the same run again, counted in full. */
+static const sim_metrics *all_metrics(ga *g, const sim_config *c, const sim_metrics *m, sim_metrics *buf)
+{
+    if (!g->full) return m;
+    sim_run(g->full, c, buf);
+    return buf;
+}
+
 /* A newly evaluated chromosome: a new best, a synonym of the best, or
  * neither.  Returns 1 if it is a clone of a recorded best (same signature). */
-int ga_consider(ga *g, const sim_config *c, const sim_metrics *m, int64_t score)
+int ga_consider(ga *g, const sim_config *c, const sim_metrics *searched, int64_t score)
 {
     if (score >= GA_SCORE_INF || score > g->best_score) return 0;
     uint32_t crc = chrom_signature(c, g->n, g->rec.scratch);
+    sim_metrics buf;
+    const sim_metrics *m = searched;
     if (score < g->best_score) {
+        m = all_metrics(g, c, searched, &buf);
         g->best_score = score;
         g->best_m = *m;
         g->best_crc = crc;
@@ -78,6 +91,7 @@ int ga_consider(ga *g, const sim_config *c, const sim_metrics *m, int64_t score)
     g->rec.syn_seen++;
     if (g->gp.record == GA_RECORD_SPARSE && (g->rec.syn_seen & (g->rec.syn_seen - 1))) return 0;
     g->rec.synonyms++;
+    m = all_metrics(g, c, searched, &buf);
     if (crc_add(g, crc) || add_record(g, c, m, score, crc, 1)) g->rec.lost = 1;
     return 0;
 }

@@ -72,6 +72,26 @@ int qsel_rank(const uint8_t order[5])
     return r;
 }
 
+void vcsel_table(int vcs, uint16_t *tab)
+{
+    for (int s = 0; s < VCSEL_NSCHEMES; s++)
+        for (int last = 0; last < vcs; last++)
+            for (unsigned r = 0; r < 1u << vcs; r++) {
+                const int c = r ? vcsel_pick(s, r, last, vcs) : last;
+                tab[((size_t)(s * vcs + last) << vcs) | r] = (uint16_t)((s * vcs + c) | c << 8);
+            }
+}
+
+void qsel_rank_table(uint8_t *tab)
+{
+    for (unsigned k = 0; k < QSEL_NINDEX; k++) tab[k] = 0;
+    for (int r = 0; r < QSEL_NRANKS; r++) {
+        uint8_t order[5];
+        qsel_unrank(r, order);
+        tab[qsel_index(order)] = (uint8_t)r;
+    }
+}
+
 void qsel_unrank(int r, uint8_t order[5])
 {
     unsigned used = 0;

@@ -21,6 +21,26 @@ int vcsel_parse(const char *name);
  * given the VC granted last on this port.  Returns -1 if ready is 0. */
 int vcsel_pick(int scheme, unsigned ready, int last, int vcs);
 
+/* VC selection as a state machine, for engines that keep a port's state in
+ * a byte: state = scheme * vcs + the VC granted last.  Fills
+ * tab[(state << vcs) | ready] for every state and every ready set of vcs
+ * VCs with the state after the grant vcsel_pick makes (unchanged for an
+ * empty set) and, in bits 8 and up, the VC granted (the last one for an
+ * empty set).  tab has VCSEL_NSCHEMES * vcs << vcs entries. */
+void vcsel_table(int vcs, uint16_t *tab);
+
+/* The P input VC a source puts a new packet into under the any-VC rule:
+ * the next VC after `last` (its previous packet's), round robin over vcs,
+ * whose bit is set in `room` (it has a free slot); -1 if none has. */
+static inline int inject_vc_next(unsigned room, int last, int vcs)
+{
+    for (int k = 1; k <= vcs; k++) {
+        int v = last + k < vcs ? last + k : last + k - vcs;
+        if (room >> v & 1) return v;
+    }
+    return -1;
+}
+
 /* How a queue-selection order changes after a grant [choice]. */
 typedef enum {
     QUPDATE_TAIL = 0, /* the winning entry moves to the tail (default) */
@@ -37,7 +57,7 @@ static inline int qsel_pick(const uint8_t order[5], unsigned requests)
     return -1;
 }
 /* Apply the round-robin update after entry `pos` of order won.  Inline: the
- * fast engine calls it on every grant (sim/fast.c), the reference engine and
+ * reference engines call it on every grant (sim/sim.c, sim/olnet.c) and
  * the proofs (sim/decisions.c) too. */
 static inline void qsel_update_order(uint8_t order[5], int pos, qsel_update how)
 {
@@ -61,6 +81,17 @@ static inline void qsel_update_order(uint8_t order[5], int pos, qsel_update how)
 int qsel_rank(const uint8_t order[5]);
 /* The order of rank r (0 .. QSEL_NRANKS - 1) into order[0..4]. */
 void qsel_unrank(int r, uint8_t order[5]);
+/* An order's first four entries as a number below QSEL_NINDEX (base 5),
+ * which with qsel_rank_table's table gives its rank in one look-up: what a
+ * run's set-up does for every output VC of the network. */
+#define QSEL_NINDEX 625
+static inline unsigned qsel_index(const uint8_t order[5])
+{
+    return ((order[0] * 5u + order[1]) * 5u + order[2]) * 5u + order[3];
+}
+/* Fill tab[qsel_index(order)] with qsel_rank(order) for every permutation
+ * order of 0..4 (the other entries: 0).  tab has QSEL_NINDEX entries. */
+void qsel_rank_table(uint8_t *tab);
 /* Fill tab[(r << 5) | requests] for every rank r and every non-empty request
  * set (bit d: direction d requests) with the grant qsel_pick and
  * qsel_update_order make: the rank after it, and the winning direction << 8.

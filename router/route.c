@@ -125,6 +125,26 @@ int route_next(const route_params *rp, int node, int in_port, int vc, int dest, 
     return d;
 }
 
+uint8_t route_grid_dateline_bits(const route_params *rp, int i)
+{
+    uint8_t dl = 0;
+    for (int d = 0; d < PORT_P; d++) {
+        if (route_grid_dateline(rp, i, d)) dl |= (uint8_t)(1u << d);
+        int nb = route_grid_neighbour(rp, i, d);
+        if (nb >= 0 && route_grid_dateline(rp, nb, route_opposite(d))) dl |= (uint8_t)(16u << d);
+    }
+    return dl;
+}
+
+void route_local_tables(int vcs, uint8_t *port, uint8_t *vc, uint8_t *down)
+{
+    for (int k = 0; k < NPORTS * vcs; k++) {
+        port[k] = (uint8_t)(k / vcs);
+        vc[k] = (uint8_t)(k % vcs);
+        down[k] = (uint8_t)(route_opposite(k / vcs) * vcs + k % vcs);
+    }
+}
+
 int route_hops(const route_params *rp, int src, int dst)
 {
     int w = route_width(rp), h = route_height(rp);

@@ -89,6 +89,14 @@ int route_grid_neighbour(const route_params *rp, int i, int d);
  * of rp's grid?  Never on a mesh; on a torus the links crossing x = 0,
  * x = w/2, y = 0 and y = h/2, as on the square torus. */
 int route_grid_dateline(const route_params *rp, int i, int d);
+/* Node i's dateline bits on rp's grid: bit d (d < PORT_P), the link out of
+ * port d crosses a dateline; bit 4 + p, the link into input port p does
+ * (route_next's two placements of the VC bump, read from a byte). */
+uint8_t route_grid_dateline_bits(const route_params *rp, int i);
+/* An engine's local indices, k = port * vcs + vc for k < NPORTS * vcs:
+ * port[k], vc[k], and down[k], the local index of the input FIFO that
+ * output VC k feeds at the next router (the opposite port, the same VC). */
+void route_local_tables(int vcs, uint8_t *port, uint8_t *vc, uint8_t *down);
 /* The output port of dimension-order routing at `node` for `dest` on rp's
  * grid (PORT_P when node == dest). */
 int route_grid_port(const route_params *rp, int node, int dest);

@@ -1,7 +1,7 @@
 /* How an engine writes a sim_decisions record (see decisions.h): the
  * record's layout and the calls the fast engine makes while it runs.  Only
- * sim/decisions.c, sim/fast.c and tests/test_decisions.c (which compares
- * records) include this. */
+ * sim/decisions.c, the engine (sim/olnet_fast.c, sim/closedloop.c) and
+ * tests/test_decisions.c (which compares records) include this. */
 #ifndef NOCSIM_SIM_DECISIONS_REC_H
 #define NOCSIM_SIM_DECISIONS_REC_H
 

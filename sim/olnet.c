@@ -138,11 +138,7 @@ static void init_routers(olnet *n)
     for (int i = 0; i < n->nodes; i++) {
         n->src[i].last_vc = n->V - 1; /* the first packet takes VC 0 */
         n->x[i] = i % n->w;
-        for (int d = 0; d < PORT_P; d++) {
-            if (route_grid_dateline(&n->p.rp, i, d)) n->dl[i] |= (uint8_t)(1u << d);
-            int nb = n->nbr[i * NPORTS + d];
-            if (nb >= 0 && route_grid_dateline(&n->p.rp, nb, route_opposite(d))) n->dl[i] |= (uint8_t)(16u << d);
-        }
+        n->dl[i] = route_grid_dateline_bits(&n->p.rp, i);
     }
 }
 
@@ -151,24 +147,14 @@ static void init_routers(olnet *n)
  * selection's grants (qtab). */
 static void init_tables(olnet *n)
 {
-    for (int k = 0; k < n->NF; k++) {
-        n->lport[k] = (uint8_t)(k / n->V);
-        n->lvc[k] = (uint8_t)(k % n->V);
-        n->ldown[k] = (uint8_t)(route_opposite(n->lport[k]) * n->V + n->lvc[k]);
-    }
+    route_local_tables(n->V, n->lport, n->lvc, n->ldown);
     for (int b = 0; b < 64 / n->NF * n->NF; b++) {
         int k = b / n->NF, d = b % n->NF / n->V;
         n->gtab[b] = (uint32_t)k | (uint32_t)(k * n->NF + d * n->V) << 8 | (uint32_t)(k * NPORTS + d) << 16 |
                      (uint32_t)(d * n->V) << 24;
         if (b % n->V) n->gnf |= 1ull << b;
     }
-    for (int s = 0; s < VCSEL_NSCHEMES; s++)
-        for (int last = 0; last < n->V; last++)
-            for (unsigned r = 0; r < 1u << n->V; r++) {
-                int c = vcsel_pick(s, r, last, n->V);
-                size_t k = ((size_t)(s * n->V + last) << n->V) | r;
-                n->pnext[k] = (uint16_t)((s * n->V + (r ? c : last)) | (r ? c : last) << 8);
-            }
+    vcsel_table(n->V, n->pnext);
     if (n->qtab) qsel_table(n->p.q_update, n->qtab);
 }
 
@@ -215,6 +201,42 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind,
     init_routers(n);
     init_tables(n);
     return n;
+}
+
+void olnet_clear(olnet *n)
+{
+    const size_t nf = (size_t)n->nodes * (size_t)n->NF, N = (size_t)n->nodes;
+    memset(n->cnt, 0, nf);
+    memset(n->route, -1, nf);
+    memset(n->holder, -1, nf);
+    memset(n->reqm, 0, N * sizeof *n->reqm);
+    memset(n->dfull, 0, N * sizeof *n->dfull);
+    if (n->livem) memset(n->livem, 0, N * sizeof *n->livem);
+    if (n->rflits) memset(n->rflits, 0, N * sizeof *n->rflits);
+    memset(n->srcm, 0, (N + 63) / 64 * sizeof *n->srcm);
+    for (size_t i = 0; i < N; i++) {
+        olsource *s = &n->src[i];
+        s->head = s->count = s->seq = s->vc = 0;
+        s->last_vc = n->V - 1; /* the first packet takes VC 0 */
+    }
+    n->in_net = 0;
+    n->ndone = 0;
+}
+
+void olnet_configure(olnet *n, const sim_config *cfg, const uint8_t *rank)
+{
+    const int V = n->V;
+    for (int i = 0; i < n->nodes; i++)
+        for (int d = 0; d < NPORTS; d++) {
+            n->pstate[i * NPORTS + d] = (uint8_t)(cfg->scheme[i * NPORTS + d] * V);
+            const size_t o = (size_t)i * (size_t)n->NF + (size_t)(d * V);
+            const uint8_t *q = sim_config_q(cfg, i, d, 0);
+            if (n->qst) {
+                memcpy(n->qst + o * NPORTS, q, (size_t)V * NPORTS);
+                continue;
+            }
+            for (int c = 0; c < V; c++) n->qsi[o + (size_t)c] = rank[qsel_index(q + c * NPORTS)];
+        }
 }
 
 /* The two ports of the route from src to dest (see olroute). */
@@ -407,10 +429,9 @@ static void decide_injections(olnet *n, int64_t t)
             if (n->p.vc_rule == VCRULE_DATELINE) {
                 if (n->cnt[pf] < n->B) c = 0;
             } else {
-                for (int k = 1; k <= V && c < 0; k++) {
-                    int v = (s->last_vc + k) % V;
-                    if (n->cnt[pf + (size_t)v] < n->B) c = v;
-                }
+                unsigned room = 0;
+                for (int v = 0; v < V; v++) room |= (unsigned)(n->cnt[pf + (size_t)v] < n->B) << v;
+                c = inject_vc_next(room, s->last_vc, V);
             }
             if (c < 0) continue;
             s->vc = c;

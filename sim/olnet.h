@@ -2,10 +2,11 @@
  * mesh, fed by per-node source queues of packets of any length and
  * destination, stepped one cycle at a time.
  *
- * It is the same cellular automaton as the closed-loop engines (sim.c is
- * its specification; tests/test_openloop.c runs closed-loop collectives
- * through both and compares every packet's tail ejection cycle), with what
- * open-loop traffic needs on top:
+ * It is the same cellular automaton as sim.c's closed-loop reference (its
+ * specification), and its fast path is the engine of every closed-loop run
+ * too (sim/closedloop.c drives it; tests/test_closedloop.c compares every
+ * metric, tail cycle and link statistic with sim.c's), with what open-loop
+ * traffic needs on top:
  *  - packets are created while the network runs (olnet_add) and queue at
  *    their source without bound; each is its own record (destination,
  *    length, generation and injection cycles, a tag for the measurement);

@@ -1,5 +1,11 @@
 /* The open-loop network's fast path (see olnet.h): the reference path's
- * cycle (olnet.c) with the work proportional to the flits that move.
+ * cycle (olnet.c) with the work proportional to the flits that move.  It is
+ * nocsim's one fast engine: open-loop curves step it directly, and every
+ * closed-loop run (sim_run, the GA, stacking, replays) steps it through
+ * sim/closedloop.c, with the extras such a run needs compiled in (CL below).
+ * Checked against olnet.c's reference path (tests/test_olnet.c,
+ * fuzz_olnet) and, for closed-loop runs, against sim/sim.c's transcription
+ * of the model (tests/test_closedloop.c, fuzz_engines, test_decisions).
  *
  * Why each piece gives the reference's run exactly:
  *  - `dfull` holds, per router, the output VCs whose downstream FIFO is
@@ -31,11 +37,19 @@
  *    applied in its order (pops, pushes, injections), so the packets that
  *    finish are listed in the same order too. */
 #include "sim/olnet_internal.h"
+#include "sim/decisions_rec.h"
 
 /* Everything below is inlined into one step function per instantiation
  * (olnet_step_fast), so that V, B and the way live masks are found are
  * constants in each. */
 #define HOT static inline __attribute__((always_inline))
+
+/* What a step does beside the open-loop cycle (its CL argument, a constant
+ * in each instantiation, so an open-loop or lean step compiles without the
+ * rest): CL_ON, a closed-loop run's link flits and injections (olclosed);
+ * CL_REC, its decisions (cl->rec is not NULL); CL_ALL, its metrics lb, ir,
+ * or_, ib, ob and links' first and last cycles. */
+enum { CL_ON = 1, CL_REC = 2, CL_ALL = 4 };
 
 #ifdef OLNET_SSSE3
 #include <tmmintrin.h>
@@ -72,6 +86,8 @@ typedef struct {
     uint64_t gnf;
     int V, B, NF, any, on_link;
     int simd;             /* 1: live masks found by live_ssse3, livem not kept */
+    olclosed *cl;         /* a closed-loop run's extras (instantiations with CL set) */
+    const olnet_packet *pk;
 } fview;
 
 static fview view_of(olnet *n)
@@ -81,7 +97,8 @@ static fview view_of(olnet *n)
                     .reqm = n->reqm, .livem = n->livem, .dfull = n->dfull, .nbr = n->nbr,
                     .x = n->x, .hdr = n->hdr, .prt = n->prt, .dl = n->dl, .lport = n->lport, .lvc = n->lvc, .ldown = n->ldown,
                     .pnext = n->pnext, .gtab = n->gtab, .gnf = n->gnf, .V = n->V, .B = n->B, .NF = n->NF,
-                    .any = n->p.vc_rule == VCRULE_ANY, .on_link = n->p.rp.dateline == DATELINE_ON_LINK };
+                    .any = n->p.vc_rule == VCRULE_ANY, .on_link = n->p.rp.dateline == DATELINE_ON_LINK,
+                    .cl = n->cl, .pk = n->pk };
 }
 
 /* The header fl is new at the head of FIFO f (local index `local` of router
@@ -109,7 +126,7 @@ HOT void route_header(const fview *v, int node, size_t f, int local, uint32_t fl
 /* Output VC o (local) of router `node` grants one of the requests in cand
  * (local FIFO bits): the first direction of its order that requests, that
  * direction's lowest VC (the reference's arbitrate). */
-HOT int grant(const fview *v, int node, int o, uint64_t cand)
+HOT int grant(const fview *v, int node, int o, uint64_t cand, int CL)
 {
     const int V = v->V;
     size_t base = (size_t)node * (size_t)v->NF;
@@ -119,6 +136,7 @@ HOT int grant(const fview *v, int node, int o, uint64_t cand)
     const unsigned e = v->qtab[(unsigned)*rank << 5 | dirs];
     *rank = (uint8_t)e;
     const int wp = (int)(e >> 8);
+    if ((CL & CL_REC)) sim_decisions_grant(v->cl->rec, base + (size_t)o, dirs, (unsigned)wp);
     int win = __builtin_ctzll(cand & (((1ull << V) - 1) << (wp * V)));
     v->holder[base + (size_t)o] = (int8_t)win;
     v->route[base + (size_t)win] = (int8_t)o;
@@ -130,7 +148,25 @@ HOT int grant(const fview *v, int node, int o, uint64_t cand)
 /* Step 1 at one router: under the dateline rule each waiting header asks
  * for one output VC; under the any-VC rule the free VCs of each port grant
  * in ascending order among the requests for the port. */
-HOT void select_queues(const fview *v, int node)
+/* A closed-loop run's slice of the packet whose flit heads FIFO f. */
+HOT int head_slice(const fview *v, size_t f) { return v->pk[FL_ID(v->buf[f * (size_t)v->B])].tag; }
+
+/* Closed-loop metrics of queue selection: each request left waiting (bits
+ * of `lost`) against each grant of its port (bits of `won`), in order (ir:
+ * the waiting one is of a later slice) or out of it (or_). */
+HOT void count_lost(const fview *v, size_t base, uint64_t lost, uint64_t won)
+{
+    for (; lost; lost &= lost - 1) {
+        const int ls = head_slice(v, base + (size_t)__builtin_ctzll(lost));
+        for (uint64_t w = won; w; w &= w - 1) {
+            const int ws = head_slice(v, base + (size_t)__builtin_ctzll(w));
+            v->cl->ir += ls > ws;
+            v->cl->or_ += ls < ws;
+        }
+    }
+}
+
+HOT void select_queues(const fview *v, int node, int CL)
 {
     const int V = v->V;
     size_t base = (size_t)node * (size_t)v->NF;
@@ -145,11 +181,20 @@ HOT void select_queues(const fview *v, int node)
         }
         left &= ~cand;
         if (!v->any) {
-            if (v->holder[base + (size_t)(d * V + c)] < 0) grant(v, node, d * V + c, cand);
+            if (v->holder[base + (size_t)(d * V + c)] < 0) {
+                const uint64_t won = 1ull << grant(v, node, d * V + c, cand, CL);
+                if ((CL & CL_ALL)) count_lost(v, base, cand & ~won, won);
+            }
             continue;
         }
+        uint64_t won = 0;
         for (int k = 0; k < V && cand; k++)
-            if (v->holder[base + (size_t)(d * V + k)] < 0) cand &= ~(1ull << grant(v, node, d * V + k, cand));
+            if (v->holder[base + (size_t)(d * V + k)] < 0) {
+                const uint64_t w = 1ull << grant(v, node, d * V + k, cand, CL);
+                cand &= ~w;
+                won |= w;
+            }
+        if ((CL & CL_ALL)) count_lost(v, base, cand, won);
     }
 }
 
@@ -162,7 +207,37 @@ HOT void select_queues(const fview *v, int node)
  * work carried from one move to the next is clearing one bit of the leads
  * (walking the ready bits and clearing a port's at a time put a table
  * look-up on that chain: 10 % slower). */
-HOT int decide_moves(olnet *n, const fview *v)
+/* The ports of a packed word (see decide_moves) with a bit in x: their
+ * lowest bits. */
+HOT uint64_t port_leads(const fview *v, uint64_t x)
+{
+    uint64_t below = 0, sh = x;
+    for (int j = 1; j < v->V; j++) {
+        sh = (sh << 1) & v->gnf;
+        below |= sh;
+    }
+    return x & ~below;
+}
+
+/* Closed-loop metrics and decisions of a VC selection at `port` that had a
+ * choice: st0 its state before, `ready` its ready VCs, c the one picked,
+ * o0 its first output VC and base its router's first FIFO.  The pair (last
+ * grant, ready VCs) is recorded, and the packet of each other ready VC is
+ * in order (ib: of a later slice) or out of it (ob) against the one sent. */
+HOT void vc_choice(const fview *v, unsigned port, unsigned st0, unsigned ready, unsigned c, int CL, size_t o0,
+                   size_t base)
+{
+    if ((CL & CL_REC)) sim_decisions_vcsel(v->cl->rec, port, st0 % (unsigned)v->V, ready);
+    if (!(CL & CL_ALL)) return;
+    const int ws = head_slice(v, base + (size_t)v->holder[o0 + c]);
+    for (unsigned others = ready & ~(1u << c); others; others &= others - 1) {
+        const int ls = head_slice(v, base + (size_t)v->holder[o0 + (size_t)__builtin_ctz(others)]);
+        v->cl->ib += ls > ws;
+        v->cl->ob += ls < ws;
+    }
+}
+
+HOT int decide_moves(olnet *n, const fview *v, int CL)
 {
     const int V = v->V, NF = v->NF, nodes = n->nodes, G = 64 / NF;
     const uint64_t vmask = (1ull << V) - 1;
@@ -177,10 +252,10 @@ HOT int decide_moves(olnet *n, const fview *v)
         wait[nw] = i;
         nw += v->reqm[i] != 0;
     }
-    for (int k = 0; k < nw; k++) select_queues(v, wait[k]);
+    for (int k = 0; k < nw; k++) select_queues(v, wait[k], CL);
     for (int g0 = 0; g0 < nodes; g0 += G) {
         const int gn = nodes - g0 < G ? nodes - g0 : G;
-        uint64_t word = 0;
+        uint64_t word = 0, lw = 0;
         for (int k = 0; k < gn; k++) {
             int i = g0 + k;
             uint64_t live;
@@ -192,25 +267,26 @@ HOT int decide_moves(olnet *n, const fview *v)
 #endif
                 live = v->livem[i];
             word |= (live & ~v->dfull[i]) << (k * NF);
+            if ((CL & CL_ALL)) lw |= live << (k * NF);
         }
         /* A ready bit is below another of its port when a shift by 1 .. V - 1
          * that stays within the port (gnf) lands on it. */
-        uint64_t below = 0, sh = word;
-        for (int j = 1; j < V; j++) {
-            sh = (sh << 1) & v->gnf;
-            below |= sh;
-        }
-        for (uint64_t lead = word & ~below; lead; lead &= lead - 1) {
+        const uint64_t leads = port_leads(v, word);
+        /* lb: the ports with a live VC but none ready. */
+        if ((CL & CL_ALL)) v->cl->lb += __builtin_popcountll(port_leads(v, lw)) - __builtin_popcountll(leads);
+        for (uint64_t lead = leads; lead; lead &= lead - 1) {
             uint32_t e = v->gtab[__builtin_ctzll(lead)];
             const unsigned shift = e >> 8 & 255, ready = (unsigned)(word >> shift) & vmask;
             const unsigned port = (unsigned)g0 * NPORTS + (e >> 16 & 255);
-            const unsigned st = v->pnext[(unsigned)v->pstate[port] << V | ready], c = st >> 8;
+            const unsigned st0 = v->pstate[port], st = v->pnext[st0 << V | ready], c = st >> 8;
             v->pstate[port] = (uint8_t)st;
             olfmove *m = &mv[nmv++];
             m->node = g0 + (int)(e & 255);
             m->to = v->nbr[port];
             m->h = (uint8_t)v->holder[(size_t)g0 * (size_t)NF + shift + c];
             m->lo = (uint8_t)((e >> 24) + c);
+            if ((CL & (CL_REC | CL_ALL)) && (ready & (ready - 1)))
+                vc_choice(v, port, st0, ready, c, CL, (size_t)g0 * (size_t)NF + shift, (size_t)m->node * (size_t)NF);
         }
     }
     return nmv;
@@ -232,10 +308,9 @@ HOT int decide_injections(olnet *n, const fview *v, int64_t t)
                 if (n->p.vc_rule == VCRULE_DATELINE) {
                     if (n->cnt[pf] < B) c = 0;
                 } else {
-                    for (int k = 1; k <= V && c < 0; k++) {
-                        int v = s->last_vc + k < V ? s->last_vc + k : s->last_vc + k - V;
-                        if (n->cnt[pf + (size_t)v] < B) c = v;
-                    }
+                    unsigned room = 0;
+                    for (int k = 0; k < V; k++) room |= (unsigned)(n->cnt[pf + (size_t)k] < B) << k;
+                    c = inject_vc_next(room, s->last_vc, V);
                 }
                 if (c < 0) continue;
                 s->vc = c;
@@ -269,7 +344,7 @@ HOT int push(const fview *v, int node, size_t f, uint32_t fl, int *nh)
  * its local output VC lo; returns it.  When a header comes to the head, the
  * FIFO joins hdr[*nh].  The new head slot is read even when the FIFO is now
  * empty (a stale flit of its own, not looked at then). */
-HOT uint32_t pop(const fview *v, int node, int local, int lo, int *nh)
+HOT uint32_t pop(const fview *v, int node, int local, int lo, int *nh, int64_t t, int CL)
 {
     const int B = v->B;
     const size_t base = (size_t)node * (size_t)v->NF, f = base + (size_t)local, o = base + (size_t)lo;
@@ -281,6 +356,8 @@ HOT uint32_t pop(const fview *v, int node, int local, int lo, int *nh)
         /* It was full: the output VC feeding it may send again. */
         int up = v->nbr[node * NPORTS + v->lport[local]];
         v->dfull[up] &= ~(1ull << v->ldown[local]);
+    } else if ((CL & CL_REC) && left == B - 1) {
+        sim_decisions_room(v->cl->rec, node, t); /* a full P FIFO has room again */
     }
     /* A tail frees the output VC; a tail or the last flit leaves it idle. */
     int tail = (int)(FL_TAIL(x) >> 1);
@@ -295,7 +372,28 @@ HOT uint32_t pop(const fview *v, int node, int local, int lo, int *nh)
 
 /* One cycle with V VCs and B-flit FIFOs, live masks found by live_ssse3
  * (simd) or kept in livem. */
-HOT int64_t step(olnet *n, int64_t t, int V, int B, int simd)
+/* A closed-loop run's link statistics of flit x crossing router `node`'s
+ * output port d in cycle t (see ollink). */
+HOT void link_crossed(const fview *v, int node, int d, uint32_t x, int64_t t, int CL)
+{
+    ollink *lk = &v->cl->links[(size_t)node * 4 + (size_t)d];
+    if (FL_HEAD(x)) {
+        lk->flits += v->cl->L;
+        if ((CL & CL_ALL) && !lk->first1) lk->first1 = (int32_t)t + 1;
+    } else if ((CL & CL_ALL) && FL_TAIL(x)) {
+        lk->last = (int32_t)t;
+    }
+}
+
+/* A closed-loop run's decisions at an injection into FIFO f of node i's
+ * source: a header's cycle, and whether a tail left the P FIFO full. */
+HOT void injected(const fview *v, int i, size_t f, uint32_t x, int64_t t)
+{
+    if (FL_HEAD(x)) sim_decisions_header(v->cl->rec, i, v->pk[FL_ID(x)].tag, t);
+    if (FL_TAIL(x)) sim_decisions_tail(v->cl->rec, i, t, v->cnt[f] == v->B);
+}
+
+HOT int64_t step(olnet *n, int64_t t, int V, int B, int simd, int CL)
 {
     fview view = view_of(n);
     view.V = V;
@@ -304,16 +402,17 @@ HOT int64_t step(olnet *n, int64_t t, int V, int B, int simd)
     view.NF = NPORTS * V;
     const fview *v = &view;
     const int NF = v->NF;
-    const int nmv = decide_moves(n, v), ninj = decide_injections(n, v, t);
+    const int nmv = decide_moves(n, v, CL), ninj = decide_injections(n, v, t);
     olfmove *mv = n->fmv;
     int nh = 0;
-    for (int k = 0; k < nmv; k++) mv[k].x = pop(v, mv[k].node, mv[k].h, mv[k].lo, &nh);
+    for (int k = 0; k < nmv; k++) mv[k].x = pop(v, mv[k].node, mv[k].h, mv[k].lo, &nh, t, CL);
     n->ndone = 0;
     for (int k = 0; k < nmv; k++) {
         const int to = mv[k].to;
         if (to >= 0) {
             const int lo = mv[k].lo, local = v->ldown[lo];
             if (push(v, to, (size_t)to * (size_t)NF + (size_t)local, mv[k].x, &nh) == B) v->dfull[mv[k].node] |= 1ull << lo;
+            if (CL) link_crossed(v, mv[k].node, v->lport[lo], mv[k].x, t, CL);
             continue;
         }
         olnet_eject(n, mv[k].x, t);
@@ -325,9 +424,12 @@ HOT int64_t step(olnet *n, int64_t t, int V, int B, int simd)
         int local = PORT_P * V + s->vc;
         if (s->seq == 0) n->pk[id].t_inj = t;
         int len = n->pk[id].len;
-        push(v, i, (size_t)i * (size_t)NF + (size_t)local, FL(id, s->seq == 0, s->seq == len - 1), &nh);
+        const uint32_t x = FL(id, s->seq == 0, s->seq == len - 1);
+        push(v, i, (size_t)i * (size_t)NF + (size_t)local, x, &nh);
+        if ((CL & CL_REC)) injected(v, i, (size_t)i * (size_t)NF + (size_t)local, x, t);
         olnet_source_sent(n, i, len);
     }
+    if (CL) v->cl->injected += ninj;
     /* The headers new at a FIFO's head ask for their outputs only now:
      * listed without a branch, they cost no mispredicted branch a move
      * (9 % faster than routing each as its pop or push found it).  Nothing
@@ -390,27 +492,48 @@ static void check_invariants(const olnet *n, int64_t t)
 }
 #endif
 
+/* The instantiations: SSSE3 or not (the target attribute lets live_ssse3
+ * inline), the default router (model.md: three VCs of four flits) or any
+ * size, and each mode of CL a closed-loop run may ask for.  The default
+ * router gets the modes of the open-loop curves and of a search's runs; a
+ * run that counts every metric (CL_ALL, a few hundred of a GA run) takes
+ * the one compiled for any size. */
+typedef int64_t (*step_fn)(olnet *n, int64_t t);
+#define STEPS(prefix, attr, simd) \
+    attr static int64_t prefix##34_0(olnet *n, int64_t t) { return step(n, t, 3, 4, simd, 0); } \
+    attr static int64_t prefix##34_1(olnet *n, int64_t t) { return step(n, t, 3, 4, simd, CL_ON); } \
+    attr static int64_t prefix##34_3(olnet *n, int64_t t) { return step(n, t, 3, 4, simd, CL_ON | CL_REC); } \
+    attr static int64_t prefix##34_5(olnet *n, int64_t t) { return step(n, t, 3, 4, simd, CL_ON | CL_ALL); } \
+    attr static int64_t prefix##34_7(olnet *n, int64_t t) \
+    { \
+        return step(n, t, 3, 4, simd, CL_ON | CL_REC | CL_ALL); \
+    } \
+    attr static int64_t prefix##_0(olnet *n, int64_t t) { return step(n, t, n->V, n->B, simd, 0); } \
+    attr static int64_t prefix##_1(olnet *n, int64_t t) { return step(n, t, n->V, n->B, simd, CL_ON); } \
+    attr static int64_t prefix##_3(olnet *n, int64_t t) { return step(n, t, n->V, n->B, simd, CL_ON | CL_REC); } \
+    attr static int64_t prefix##_5(olnet *n, int64_t t) { return step(n, t, n->V, n->B, simd, CL_ON | CL_ALL); } \
+    attr static int64_t prefix##_7(olnet *n, int64_t t) \
+    { \
+        return step(n, t, n->V, n->B, simd, CL_ON | CL_REC | CL_ALL); \
+    } \
+    static const step_fn prefix##_modes[2][8] = { \
+        { prefix##_0, prefix##_1, NULL, prefix##_3, NULL, prefix##_5, NULL, prefix##_7 }, \
+        { prefix##34_0, prefix##34_1, NULL, prefix##34_3, NULL, prefix##34_5, NULL, prefix##34_7 }, \
+    };
 #ifdef OLNET_SSSE3
-/* The SSSE3 instantiations: the target attribute lets live_ssse3 inline. */
-__attribute__((target("ssse3"), noinline)) static int64_t step_ssse3_34(olnet *n, int64_t t)
-{
-    return step(n, t, 3, 4, 1);
-}
-__attribute__((target("ssse3"), noinline)) static int64_t step_ssse3(olnet *n, int64_t t)
-{
-    return step(n, t, n->V, n->B, 1);
-}
+STEPS(step_ssse3, __attribute__((target("ssse3"), noinline)), 1)
 #endif
+STEPS(step_plain, __attribute__((noinline)), 0)
 
 int64_t olnet_step_fast(olnet *n, int64_t t)
 {
-    int64_t moved;
-    /* The defaults (model.md: three VCs of four flits) get their own. */
+    const int d34 = n->V == 3 && n->B == 4;
+    const int mode = n->cl ? CL_ON | (n->cl->rec ? CL_REC : 0) | (n->cl->full ? CL_ALL : 0) : 0;
 #ifdef OLNET_SSSE3
-    if (n->simd) moved = n->V == 3 && n->B == 4 ? step_ssse3_34(n, t) : step_ssse3(n, t);
-    else
+    const int64_t moved = (n->simd ? step_ssse3_modes : step_plain_modes)[d34][mode](n, t);
+#else
+    const int64_t moved = step_plain_modes[d34][mode](n, t);
 #endif
-        moved = n->V == 3 && n->B == 4 ? step(n, t, 3, 4, 0) : step(n, t, n->V, n->B, 0);
 #ifdef NOCSIM_CHECK
     check_invariants(n, t);
 #endif

@@ -5,6 +5,7 @@
 #define NOCSIM_SIM_OLNET_INTERNAL_H
 
 #include "sim/olnet.h"
+#include "sim/decisions.h"
 
 #include <string.h>
 
@@ -55,6 +56,27 @@ typedef struct {
     int32_t row;      /* destination's y * w */
     int8_t px, py;    /* the X port and the Y port of the route (P if none) */
 } olroute;
+
+/* A link's statistics in a closed-loop run, link = node * 4 + port: the
+ * cycle its first header crossed plus one (0: unused), the cycle its last
+ * tail crossed, and its flits, counted a whole packet (L) at its header. */
+typedef struct {
+    int32_t first1, last, flits;
+} ollink;
+
+/* What a closed-loop run (sim/closedloop.c) asks of the fast path beside
+ * the moves: per-link statistics (the load bound reads `flits`), the
+ * metrics of sim_metrics that the step alone sees, and the decisions for
+ * sim/decisions.h.  Packets carry their slice in their tag. */
+typedef struct {
+    ollink *links;        /* nodes * 4 */
+    int32_t L;            /* flits of every packet */
+    int full;             /* 1: count lb, ir, or_, ib, ob and the links' first and last
+                             cycles too; 0: only the links' flits */
+    sim_decisions *rec;   /* not NULL: record the run's decisions (dateline rule only) */
+    int64_t lb, ir, or_, ib, ob;
+    int64_t injected;     /* flits injected */
+} olclosed;
 
 struct olnet {
     olnet_params p;
@@ -113,6 +135,7 @@ struct olnet {
      * in the group (16-23), the port's first local index (24-31). */
     uint32_t gtab[64];
     uint64_t gnf;         /* bits of such a word that are not the first of their port */
+    olclosed *cl;         /* not NULL: the fast path steps a closed-loop run (closedloop.c) */
 };
 
 /* A FIFO's flits are its slots 0 .. cnt - 1, the head in slot 0: a pop
@@ -158,6 +181,16 @@ static inline void olnet_source_sent(olnet *n, int i, int len)
         if (--s->count == 0) n->srcm[i / 64] &= ~(1ull << (i % 64));
     }
 }
+
+/* For a closed-loop run (sim/closedloop.c), which queues its packets itself:
+ * olnet_clear empties the network (no flit in a FIFO, every output VC free,
+ * every mask clear, every source queue empty from its first slot, its
+ * first packet bound for VC 0; the packets' records and routes stay), and
+ * olnet_configure sets every port's VC-selection scheme and every output
+ * VC's queue-selection order from cfg, which must fit n and pass
+ * sim_config_check; rank is qsel_rank_table's table. */
+void olnet_clear(olnet *n);
+void olnet_configure(olnet *n, const sim_config *cfg, const uint8_t *rank);
 
 /* The fast path's olnet_step: applies the cycle's moves and injections and
  * returns the flits moved. */

@@ -20,15 +20,18 @@ struct sim_pool {
     sim_job *jobs;
     int count, next, finished, busy;
     unsigned batch;         /* increments per batch, wakes the workers */
+    int lean;               /* sim_pool_set_lean */
     int quit;
 };
 
 typedef struct { sim_pool *pl; int index; } worker_arg;
 
-static void eval(sim *s, sim_job *j)
+static void eval(sim *s, sim_job *j, int lean)
 {
     if (!j->cfg) return;
-    sim_run_recording(s, j->cfg, j->cutoff > 0 ? j->cutoff : INT64_MAX, j->dec, &j->m);
+    const int64_t cutoff = j->cutoff > 0 ? j->cutoff : INT64_MAX;
+    if (lean) sim_run_lean(s, j->cfg, cutoff, j->dec, &j->m);
+    else sim_run_recording(s, j->cfg, cutoff, j->dec, &j->m);
     if (j->tails && j->m.status == SIM_OK) sim_tail_cycles(s, j->tails);
 }
 
@@ -38,7 +41,7 @@ static void drain(sim_pool *pl, sim *s)
     while (pl->next < pl->count) {
         sim_job *j = &pl->jobs[pl->next++];
         pthread_mutex_unlock(&pl->lock);
-        eval(s, j);
+        eval(s, j, pl->lean);
         pthread_mutex_lock(&pl->lock);
         pl->finished++;
     }
@@ -133,10 +136,12 @@ void sim_pool_free(sim_pool *pl)
     free(pl);
 }
 
+void sim_pool_set_lean(sim_pool *pl, int lean) { pl->lean = lean != 0; }
+
 void sim_pool_run(sim_pool *pl, sim_job *jobs, int count)
 {
     if (pl->started == 0) {
-        for (int k = 0; k < count; k++) eval(pl->sims[0], &jobs[k]);
+        for (int k = 0; k < count; k++) eval(pl->sims[0], &jobs[k], pl->lean);
         return;
     }
     pthread_mutex_lock(&pl->lock);

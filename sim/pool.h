@@ -44,6 +44,10 @@ NOCSIM_MUST_USE
 sim_pool *sim_pool_new(const sim_params *p, const int32_t *dest, int threads, fault_kind *kind, char *err, size_t errlen);
 /* Stops the threads and frees everything; NULL is fine. */
 void sim_pool_free(sim_pool *pl);
+/* From now on (lean 1) the pool's runs are sim_run_lean's: te, lb, ir,
+ * or_, ib and ob are left 0; lean 0 (the default) counts every metric.
+ * Not while a batch runs. */
+void sim_pool_set_lean(sim_pool *pl, int lean);
 /* Runs every job, writing each one's metrics into jobs[k].m; returns when all
  * are done.  The configurations are only read, and must stay valid until then. */
 void sim_pool_run(sim_pool *pl, sim_job *jobs, int count);

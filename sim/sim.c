@@ -9,7 +9,7 @@
 #include "sim/activity.h"
 #include "sim/decisions.h"
 #include "sim/tailwin.h"
-#include "sim/fast.h"
+#include "sim/closedloop.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -51,9 +51,9 @@ struct sim {
     /* Links, k = node * 4 + port. */
     int64_t *lfirst, *llast, *lflits;
     int64_t *tail_at;   /* per packet (node * S + slice): the cycle its tail ejected */
-    /* The fast engine (sim/fast.c), NULL when it does not support the
+    /* The fast engine (sim/closedloop.c), NULL when it does not support the
      * params; fast_ran says whose link statistics are the last run's. */
-    fast_sim *fast;
+    closedloop *fast;
     int fast_ran;
     sim_activity *act; /* sim_run_traced's recorder during that run, else NULL */
 };
@@ -129,7 +129,7 @@ sim *sim_new(const sim_params *p, const int32_t *dest, fault_kind *kind, char *e
     }
     for (int i = 0; i < s->nodes; i++)
         if (node_sends(s, i)) s->expected[dest[i]]++;
-    if (!p->reference_only && fast_supports(p) && !(s->fast = fast_new(p, s->dest))) {
+    if (!p->reference_only && closedloop_supports(p) && !(s->fast = closedloop_new(p, s->dest))) {
         sim_free(s);
         fault_set(kind, FAULT_RESOURCE);
         return snprintf(err, errlen, "out of memory for a %dx%d network", p->n, sim_height(p)), NULL;
@@ -153,7 +153,7 @@ void sim_free(sim *s)
     free(s->port_used); free(s->src_slice); free(s->received); free(s->expected); free(s->src_seq); free(s->inject_now);
     free(s->inj_vc); free(s->last_vc);
     free(s->lfirst); free(s->llast); free(s->lflits); free(s->tail_at);
-    fast_free(s->fast);
+    closedloop_free(s->fast);
     free(s);
 }
 
@@ -366,10 +366,12 @@ sim_status sim_run_cutoff(sim *s, const sim_config *c, int64_t cutoff, sim_metri
     return sim_run_recording(s, c, cutoff, NULL, m);
 }
 
-sim_status sim_run_recording(sim *s, const sim_config *c, int64_t cutoff, sim_decisions *d, sim_metrics *m)
+/* The fast engine counting what `what` says, or the reference. */
+static sim_status run_counting(sim *s, const sim_config *c, int64_t cutoff, sim_decisions *d, closedloop_metrics what,
+                               sim_metrics *m)
 {
     if (s->fast) {
-        sim_status st = fast_run_recording(s->fast, c, cutoff, d, m);
+        sim_status st = closedloop_run(s->fast, c, cutoff, d, what, m);
         if (st == SIM_OK || st == SIM_CUTOFF) {
             s->fast_ran = 1;
             return st;
@@ -378,6 +380,16 @@ sim_status sim_run_recording(sim *s, const sim_config *c, int64_t cutoff, sim_de
     if (d) sim_decisions_clear(d);
     s->fast_ran = 0;
     return run(s, c, cutoff, m);
+}
+
+sim_status sim_run_recording(sim *s, const sim_config *c, int64_t cutoff, sim_decisions *d, sim_metrics *m)
+{
+    return run_counting(s, c, cutoff, d, CL_FULL, m);
+}
+
+sim_status sim_run_lean(sim *s, const sim_config *c, int64_t cutoff, sim_decisions *d, sim_metrics *m)
+{
+    return run_counting(s, c, cutoff, d, CL_LEAN, m);
 }
 
 sim_status sim_run(sim *s, const sim_config *c, sim_metrics *m) { return sim_run_cutoff(s, c, INT64_MAX, m); }
@@ -450,11 +462,9 @@ static int injection_vc(const sim *s, int i)
     size_t pf = ((size_t)i * NPORTS + PORT_P) * (size_t)s->V;
     if (s->src_seq[i] || s->p.vc_rule == VCRULE_DATELINE)
         return p_fifo_free(s, pf + s->inj_vc[i]) ? s->inj_vc[i] : -1;
-    for (int k = 1; k <= s->V; k++) {
-        int v = (s->last_vc[i] + k) % s->V;
-        if (p_fifo_free(s, pf + (size_t)v)) return v;
-    }
-    return -1;
+    unsigned room = 0;
+    for (int v = 0; v < s->V; v++) room |= (unsigned)p_fifo_free(s, pf + (size_t)v) << v;
+    return inject_vc_next(room, s->last_vc[i], s->V);
 }
 
 /* Step 3, injection, decided against the P FIFO as it was at the start. */
@@ -579,7 +589,7 @@ static sim_status run(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *
 void sim_link_stats(const sim *s, int k, int64_t *first, int64_t *last, int64_t *flits)
 {
     if (s->fast_ran) {
-        fast_link_stats(s->fast, k, first, last, flits);
+        closedloop_link_stats(s->fast, k, first, last, flits);
         return;
     }
     *first = s->lfirst[k];
@@ -590,7 +600,7 @@ void sim_link_stats(const sim *s, int k, int64_t *first, int64_t *last, int64_t 
 void sim_tail_cycles(const sim *s, int64_t *out)
 {
     if (s->fast_ran) {
-        fast_tail_cycles(s->fast, out);
+        closedloop_tail_cycles(s->fast, out);
         return;
     }
     for (int i = 0; i < s->nodes; i++) {

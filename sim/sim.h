@@ -194,7 +194,7 @@ sim *sim_new(const sim_params *p, const int32_t *dest, fault_kind *kind, char *e
 void sim_free(sim *s);
 
 /* Run one collective communication under config c (must match the sim's size
- * and VC count).  Uses the fast engine (sim/fast.h) when it supports the
+ * and VC count).  Uses the fast engine (sim/closedloop.h) when it supports the
  * params and reference_only is 0, else the reference; both give identical
  * metrics. */
 sim_status sim_run(sim *s, const sim_config *c, sim_metrics *m);

@@ -138,6 +138,85 @@ START_TEST(x_and_y_datelines_end_on_vc2)
 }
 END_TEST
 
+/* The dateline bits of node 1 (x 1, y 0) of a 4x4 torus, by hand: its E
+ * link (1 -> 2) and its S link (y 0 -> 3, the wrap) cross a dateline, and so
+ * do the links into its E input (from x 2, going W across x 1.5) and its S
+ * input (from y 3, going N across the wrap): bits 1, 2, 4 + 1, 4 + 2. */
+START_TEST(dateline_bits)
+{
+    route_params rp = { .n = 4, .w = 4, .h = 4, .topo = TOPO_TORUS };
+    ck_assert_uint_eq(route_grid_dateline_bits(&rp, 1), 0x66);
+    rp.topo = TOPO_MESH;
+    ck_assert_uint_eq(route_grid_dateline_bits(&rp, 1), 0);
+}
+END_TEST
+
+/* Local indices of a 3-VC router: k = port * 3 + vc; output VC k feeds the
+ * opposite port's same VC (E vc 2 = 5 feeds W vc 2 = 11; P feeds P). */
+START_TEST(local_tables)
+{
+    uint8_t port[NPORTS * 3], vc[NPORTS * 3], down[NPORTS * 3];
+    route_local_tables(3, port, vc, down);
+    ck_assert_uint_eq(port[5], PORT_E);
+    ck_assert_uint_eq(vc[5], 2);
+    ck_assert_uint_eq(down[5], 11);
+    ck_assert_uint_eq(down[0], 6);  /* N vc 0 -> S vc 0 */
+    ck_assert_uint_eq(down[13], 13); /* P vc 1 -> P vc 1 */
+}
+END_TEST
+
+/* The any-VC rule's injection VC, by hand: round robin after the last one,
+ * the first with room. */
+START_TEST(injection_round_robin)
+{
+    ck_assert_int_eq(inject_vc_next(0x5, 0, 3), 2);  /* VC 1 full: 2 */
+    ck_assert_int_eq(inject_vc_next(0x5, 2, 3), 0);  /* wraps to 0 */
+    ck_assert_int_eq(inject_vc_next(0x2, 1, 3), 1);  /* only the last one: itself, last */
+    ck_assert_int_eq(inject_vc_next(0x0, 1, 3), -1); /* none */
+    ck_assert_int_eq(inject_vc_next(0xf, 3, 4), 0);
+}
+END_TEST
+
+/* The VC-selection state machine: every entry is vcsel_pick's grant, and
+ * an empty ready set keeps the state (C00 with VC 2 last, 3 VCs, ready
+ * {0, 1}: by hand from the exhaustive test's rule, the table says the same
+ * as vcsel_pick). */
+START_TEST(vc_selection_table)
+{
+    for (int V = 1; V <= 4; V++) {
+        uint16_t tab[VCSEL_NSCHEMES * 4 << 4];
+        vcsel_table(V, tab);
+        for (int s = 0; s < VCSEL_NSCHEMES; s++)
+            for (int last = 0; last < V; last++) {
+                const int st = s * V + last;
+                ck_assert_uint_eq(tab[(size_t)st << V], (unsigned)(st | last << 8));
+                for (unsigned r = 1; r < 1u << V; r++) {
+                    const int c = vcsel_pick(s, r, last, V);
+                    ck_assert_uint_eq(tab[((size_t)st << V) | r], (unsigned)((s * V + c) | c << 8));
+                }
+            }
+    }
+}
+END_TEST
+
+/* An order's rank in one look-up (qsel_index, qsel_rank_table): every
+ * permutation's entry is its rank; by hand, the identity is rank 0 and the
+ * reversed order rank 119. */
+START_TEST(rank_lookup_table)
+{
+    uint8_t tab[QSEL_NINDEX];
+    qsel_rank_table(tab);
+    static const uint8_t id[5] = { 0, 1, 2, 3, 4 }, rev[5] = { 4, 3, 2, 1, 0 };
+    ck_assert_uint_eq(tab[qsel_index(id)], 0);
+    ck_assert_uint_eq(tab[qsel_index(rev)], 119);
+    for (int r = 0; r < QSEL_NRANKS; r++) {
+        uint8_t o[5];
+        qsel_unrank(r, o);
+        ck_assert_int_eq(tab[qsel_index(o)], r);
+    }
+}
+END_TEST
+
 START_TEST(scheme_names)
 {
     for (int k = 0; k < VCSEL_NSCHEMES; k++) ck_assert_int_eq(vcsel_parse(vcsel_name(k)), k);
@@ -271,6 +350,11 @@ int main(void)
     tcase_add_test(tc, queue_order_round_robin);
     tcase_add_test(tc, queue_order_ranks);
     tcase_add_test(tc, queue_order_table);
+    tcase_add_test(tc, dateline_bits);
+    tcase_add_test(tc, local_tables);
+    tcase_add_test(tc, injection_round_robin);
+    tcase_add_test(tc, vc_selection_table);
+    tcase_add_test(tc, rank_lookup_table);
     suite_add_tcase(s, tc);
     return testutil_run(s);
 }

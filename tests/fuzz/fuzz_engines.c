@@ -14,7 +14,9 @@
  *    then resets only part of its state), after a cut run (which leaves it
  *    mid-run);
  *  - a cut run (sim_run_cutoff) either ends exactly as the full run or says
- *    SIM_CUTOFF only when the full run is longer than the cutoff.
+ *    SIM_CUTOFF only when the full run is longer than the cutoff;
+ *  - a lean run (sim_run_lean) gives the full run's metrics but the six it
+ *    leaves 0, and its tail cycles and link flits.
  * A difference prints what differs and aborts.
  *
  * Built with -DFUZZ_RANDOM_MAIN it is a random test without libFuzzer
@@ -25,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/decisions.h"
 #include "sim/sim.h"
 #include "tests/fuzz/fuzz_input.h"
 #include "util/rng.h"
@@ -108,7 +111,34 @@ static void same_trace(const sim_params *p, const sim_metrics *m, const trace *a
         if (a->tails[k] != b->tails[k]) differ(p, "a packet's tail cycle", (long long)a->tails[k], (long long)b->tails[k], case_);
 }
 
-/* The configuration through both engines, with traces. */
+/* A lean run of c against the full run's metrics m and trace t (tl is
+ * scratch): the same but te, lb, ir, or_, ib and ob (0) and the links'
+ * first and last cycles (-1) where the fast engine ran it. */
+static void compare_lean(sim *s, const sim_params *p, const sim_config *c, const sim_metrics *m, const trace *t,
+                         trace *tl, const char *case_)
+{
+    sim_metrics ml, want = *m;
+    sim_run_lean(s, c, INT64_MAX, NULL, &ml);
+    take_trace(s, p, &ml, tl);
+    if (!sim_ran_fast(s)) {
+        same_metrics(p, &ml, &want, case_);
+        same_trace(p, m, tl, t, case_);
+        return;
+    }
+    want.te = want.lb = want.ir = want.or_ = want.ib = want.ob = 0;
+    same_metrics(p, &ml, &want, case_);
+    for (int k = 0; k < sim_nodes(p) * 4; k++) {
+        if (tl->links[3 * k] != -1 || tl->links[3 * k + 1] != -1)
+            differ(p, "a lean run's link first or last cycle", (long long)tl->links[3 * k], -1, case_);
+        if (tl->links[3 * k + 2] != t->links[3 * k + 2])
+            differ(p, "a lean run's link flits", (long long)tl->links[3 * k + 2], (long long)t->links[3 * k + 2], case_);
+    }
+    if (m->status != SIM_OK) return;
+    for (int k = 0; k < sim_nodes(p) * p->slices; k++)
+        if (tl->tails[k] != t->tails[k]) differ(p, "a lean run's tail cycle", (long long)tl->tails[k], (long long)t->tails[k], case_);
+}
+
+/* The configuration through both engines, with traces, and lean. */
 static void compare(sim *s, const sim_params *p, const sim_config *c, trace *tf, trace *tr, const char *case_)
 {
     sim_metrics mf, mr;
@@ -116,6 +146,7 @@ static void compare(sim *s, const sim_params *p, const sim_config *c, trace *tf,
     compared++;
     compared_fast += sim_ran_fast(s);
     take_trace(s, p, &mf, tf);
+    compare_lean(s, p, c, &mf, tf, tr, case_);
     sim_run_reference(s, c, &mr);
     take_trace(s, p, &mr, tr);
     same_metrics(p, &mf, &mr, case_);

@@ -1,9 +1,11 @@
-/* The fast engine against the reference: sim_run (fast when supported) must
- * give exactly sim_run_reference's metrics and link statistics on every
- * input, and sim_run_cutoff must agree with both.  Every comparison asserts
- * that the fast engine really gave the result it compares (sim_ran_fast);
- * model choices it does not support are checked to be reported as such by
- * fast_supports and are not counted as compared. */
+/* The one fast engine's closed-loop runs (sim/closedloop.c on the
+ * open-loop network's fast path) against the reference: sim_run (fast when
+ * supported) must give exactly sim_run_reference's metrics and link
+ * statistics on every input, sim_run_lean the same but for the metrics it
+ * leaves 0, and sim_run_cutoff must agree with both.  Every comparison
+ * asserts that the fast engine really gave the result it compares
+ * (sim_ran_fast); model choices it does not support are checked to be
+ * reported as such by closedloop_supports and are not counted as compared. */
 #include <check.h>
 
 #include "tests/testutil.h"
@@ -13,7 +15,8 @@
 #include <unistd.h>
 
 #include "router/route.h"
-#include "sim/fast.h"
+#include "sim/closedloop.h"
+#include "sim/decisions.h"
 #include "sim/sim.h"
 #include "traffic/traffic.h"
 #include "util/rng.h"
@@ -34,9 +37,28 @@ static int run_slices(const sim_config *c, const sim_metrics *m)
     return senders > 0 ? (int)(m->packets / senders) : 1;
 }
 
+/* A lean run must give the full run's metrics but te, lb, ir, or_, ib and
+ * ob, which it leaves 0, and the same tail cycles. */
+static void check_lean(sim *s, const sim_config *c, const sim_metrics *full, const int64_t *tails, size_t npk,
+                       const char *what)
+{
+    sim_metrics want = *full, ml;
+    want.te = want.lb = want.ir = want.or_ = want.ib = want.ob = 0;
+    sim_run_lean(s, c, INT64_MAX, NULL, &ml);
+    ck_assert_msg(sim_ran_fast(s), "%s: the lean run was not the fast engine's", what);
+    testutil_same_metrics(&ml, &want, what, "lean", "full");
+    int64_t *tl = malloc(sizeof *tl * npk);
+    ck_assert_ptr_nonnull(tl);
+    sim_tail_cycles(s, tl);
+    for (size_t k = 0; k < npk; k++)
+        ck_assert_msg(tl[k] == tails[k], "%s: packet %zu: tail in cycle %lld (lean), %lld (full)", what, k,
+                      (long long)tl[k], (long long)tails[k]);
+    free(tl);
+}
+
 /* sim_run then sim_run_reference on the same sim; every metric, every
- * link's statistics and every packet's tail cycle must match.  Returns the
- * metrics. */
+ * link's statistics and every packet's tail cycle must match, and a lean
+ * run's (check_lean).  Returns the metrics. */
 static sim_metrics check_equal(sim *s, const sim_config *c, const char *what)
 {
     int links = c->nodes * 4;
@@ -49,7 +71,10 @@ static sim_metrics check_equal(sim *s, const sim_config *c, const char *what)
     size_t npk = (size_t)c->nodes * (size_t)run_slices(c, &mf);
     int64_t *tf = malloc(sizeof *tf * npk), *tr = malloc(sizeof *tr * npk);
     ck_assert(tf && tr);
-    if (mf.status == SIM_OK) sim_tail_cycles(s, tf);
+    if (mf.status == SIM_OK) {
+        sim_tail_cycles(s, tf);
+        check_lean(s, c, &mf, tf, npk, what);
+    }
     sim_run_reference(s, c, &mr);
     same_metrics(&mf, &mr, what);
     if (mr.status == SIM_OK) {
@@ -225,7 +250,7 @@ END_TEST
 
 /* Every option the fast engine takes (tie, dateline, queue update, self,
  * VC count, buffer depth, packet length) on random configurations; the four
- * it leaves to the reference must say so (fast_supports) and sim_run must
+ * it leaves to the reference must say so (closedloop_supports) and sim_run must
  * then run the reference. */
 START_TEST(model_choices)
 {
@@ -258,7 +283,7 @@ START_TEST(model_choices)
             sim *s = new_sim(&p, t->dest);
             if (variant >= 11 && variant <= 14) {
                 /* Not the fast engine's: reported, and sim_run is the reference. */
-                ck_assert_msg(!fast_supports(&p), "variant %d: fast_supports claims it", variant);
+                ck_assert_msg(!closedloop_supports(&p), "variant %d: closedloop_supports claims it", variant);
                 sim_config *c = sim_config_new(64, p.vcs, 0, 8);
                 sim_metrics m;
                 sim_run(s, c, &m);
@@ -269,7 +294,7 @@ START_TEST(model_choices)
                 unsupported++;
                 continue;
             }
-            ck_assert_msg(fast_supports(&p), "variant %d: the fast engine should support it", variant);
+            ck_assert_msg(closedloop_supports(&p), "variant %d: the fast engine should support it", variant);
             for (int it = 0; it < 3; it++) {
                 sim_config *c = sim_config_new(64, p.vcs, 0, 8);
                 testutil_random_genes(c, &r, p.flits, 20, 20);
@@ -303,7 +328,7 @@ START_TEST(mesh_both_rules)
                 p.vcs = 1 + rng_int(&r, 4);
                 p.buffer = 1 + rng_int(&r, 8); /* past L + 1 sometimes: the ring */
                 p.q_update = (qsel_update)rng_int(&r, 2);
-                ck_assert(fast_supports(&p));
+                ck_assert(closedloop_supports(&p));
                 sim *s = new_sim(&p, t->dest);
                 sim_config *c = sim_config_new(n * n, p.vcs, 0, (uint32_t)p.flits);
                 testutil_random_genes(c, &r, p.flits, 3 * n, 3 * n);
@@ -404,9 +429,9 @@ START_TEST(file_traffic)
 }
 END_TEST
 
-/* The fast engine's own timeout and watchdog: fast_run must stop in the
- * same cycle with the same status and counts as the reference (fast.h lists
- * what is exact at such a stop); sim_run then hands the run to the
+/* The fast engine's own timeout and watchdog: closedloop_run must stop in
+ * the same cycle with the same status and counts as the reference
+ * (closedloop.h lists what is exact at such a stop); sim_run then hands the run to the
  * reference, so that sim_report_blocked describes it. */
 static void check_stop(const sim_params *p, const int32_t *dest, const sim_config *c, sim_status want,
                        const char *what)
@@ -416,10 +441,10 @@ static void check_stop(const sim_params *p, const int32_t *dest, const sim_confi
     sim_run_reference(s, c, &mr);
     stop = mr;
     ck_assert_msg(mr.status == want, "%s: reference status %d, expected %d", what, (int)mr.status, (int)want);
-    ck_assert(fast_supports(p));
-    fast_sim *f = fast_new(p, dest);
+    ck_assert(closedloop_supports(p));
+    closedloop *f = closedloop_new(p, dest);
     ck_assert_ptr_nonnull(f);
-    ck_assert_int_eq(fast_run(f, c, INT64_MAX, &mf), want);
+    ck_assert_int_eq(closedloop_run(f, c, INT64_MAX, NULL, CL_FULL, &mf), want);
 #define SAME(field) ck_assert_msg(mf.field == mr.field, "%s: " #field " fast %lld, reference %lld", what, \
                                   (long long)mf.field, (long long)mr.field)
     SAME(status); SAME(stop_cycle); SAME(cycles); SAME(duration); SAME(flits_injected); SAME(flits_ejected);
@@ -432,14 +457,14 @@ static void check_stop(const sim_params *p, const int32_t *dest, const sim_confi
     sim *s2 = new_sim(&full, dest);
     sim_run_reference(s2, c, &mr);
     ck_assert_int_eq(mr.status, SIM_OK);
-    fast_sim *f2 = fast_new(&full, dest);
+    closedloop *f2 = closedloop_new(&full, dest);
     ck_assert_ptr_nonnull(f2);
-    fast_run(f2, c, 30, &mf); /* a cut run first */
-    fast_run(f2, c, INT64_MAX, &mf);
+    closedloop_run(f2, c, 30, NULL, CL_FULL, &mf); /* a cut run first */
+    closedloop_run(f2, c, INT64_MAX, NULL, CL_FULL, &mf);
     same_metrics(&mf, &mr, what);
-    fast_free(f2);
+    closedloop_free(f2);
     sim_free(s2);
-    fast_free(f);
+    closedloop_free(f);
     sim_run(s, c, &ms);
     ck_assert_msg(!sim_ran_fast(s), "%s: sim_run kept the fast engine's stopped run", what);
     same_metrics(&ms, &stop, what);
@@ -528,18 +553,16 @@ START_TEST(cutoff)
 }
 END_TEST
 
-/* The limits of fast_supports: packet numbers (source << slice bits | slice)
- * must fit in 24 bits, run lengths in 31. */
+/* The limit of closedloop_supports: run lengths in 31 bits (link times),
+ * at the boundary.  (Packets, nodes x slices below 2^24, are sim_new's
+ * limit for both engines.) */
 START_TEST(supports_limits)
 {
-    sim_params p = testutil_params(800, 8, 16); /* 640,000 << 4 = 10,240,000 */
-    ck_assert(fast_supports(&p));
-    p.slices = 17;                     /* 640,000 << 5 = 20,480,000 > 2^24 */
-    ck_assert(!fast_supports(&p));
-    p = testutil_params(1024, 8, 16);           /* 2^20 << 4 = 2^24 */
-    ck_assert(fast_supports(&p));
+    sim_params p = testutil_params(1024, 8, 15);
+    p.max_cycles = (int64_t)INT32_MAX - 1;
+    ck_assert(closedloop_supports(&p));
     p.max_cycles = (int64_t)INT32_MAX;
-    ck_assert(!fast_supports(&p));
+    ck_assert(!closedloop_supports(&p));
 }
 END_TEST
 
@@ -700,7 +723,7 @@ END_TEST
 
 int main(void)
 {
-    Suite *s = suite_create("fast");
+    Suite *s = suite_create("closedloop");
     TCase *tc = tcase_create("equivalence");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, patterns_schemes_intervals);

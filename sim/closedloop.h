@@ -1,0 +1,66 @@
+/* Closed-loop runs on the one fast engine: sim_run's collectives stepped by
+ * the open-loop network's fast path (sim/olnet_fast.c), the engine every
+ * run of nocsim uses.
+ *
+ * A collective is every sending node's S packets of L flits, slice s of
+ * node i released at s * interval + inject[i], queued at the node's source
+ * in slice order: exactly the open-loop network's source queues, so the
+ * fast path steps it unchanged.  This driver adds what a collective needs:
+ * a per-run reset that allocates nothing (the packets and their routes are
+ * made once, their release cycles set per run), the cutoff with its load
+ * bound, the jump over idle stretches, the watchdog and the time-out, the
+ * tail window, and, through the fast path's closed-loop instantiation, the
+ * link statistics, the metrics ir/or_/ib/ob/lb and the decision record
+ * (sim/decisions.h).
+ *
+ * Checked against the reference loop of sim/sim.c, the transcription of
+ * the model: tests/test_closedloop.c and the fuzz target fuzz_engines compare
+ * every metric, tail cycle and link statistic, and test_decisions every
+ * record.  Conventions as in sim/sim.h. */
+#ifndef NOCSIM_SIM_CLOSEDLOOP_H
+#define NOCSIM_SIM_CLOSEDLOOP_H
+
+#include "sim/decisions.h"
+#include "sim/sim.h"
+#include "util/fault.h"
+
+typedef struct closedloop closedloop;
+
+/* Can the fast engine run a network with these (checked) parameters?  Not
+ * the model's alternative choices that only the reference implements
+ * (SLOT_SAME_CYCLE, INPUT_PER_PORT, slice re-initialisation, interlocking);
+ * link times are kept in 32 bits, so max_cycles below 2^31. */
+int closedloop_supports(const sim_params *p);
+
+/* An engine for checked parameters p that closedloop_supports and traffic
+ * dest[src] (every entry a node).  NULL when memory runs out. */
+NOCSIM_MUST_USE
+closedloop *closedloop_new(const sim_params *p, const int32_t *dest);
+/* NULL is fine. */
+void closedloop_free(closedloop *c);
+
+/* What a run counts.  CL_FULL: every field of sim_metrics.  CL_LEAN: all but
+ * te, lb, ir, or_, ib, ob (left 0) and the links' first and last cycles
+ * (-1), which cost time on every cycle: for searches whose score needs only
+ * the duration, the tail window and the counts. */
+typedef enum { CL_FULL = 0, CL_LEAN } closedloop_metrics;
+
+/* One run of configuration cfg (which fits the network and passes
+ * sim_config_check); cutoff as sim_run_cutoff (INT64_MAX for none).  When
+ * rec is not NULL the run's decisions go there: known after SIM_OK under the
+ * dateline rule, unknown otherwise.  At SIM_DEADLOCK and SIM_TIMEOUT the
+ * status, stop_cycle, cycles, duration, packets, idle_nodes and the flits
+ * injected and ejected are exact, the rest is not: sim_run re-runs the reference, whose state sim_report_blocked
+ * shows.  Cannot fail. */
+sim_status closedloop_run(closedloop *c, const sim_config *cfg, int64_t cutoff, sim_decisions *rec,
+                          closedloop_metrics what, sim_metrics *m);
+
+/* After a run that ended SIM_OK: link k's statistics as sim_link_stats
+ * (CL_LEAN: first and last are -1), and the tail cycles as sim_tail_cycles. */
+void closedloop_link_stats(const closedloop *c, int k, int64_t *first, int64_t *last, int64_t *flits);
+void closedloop_tail_cycles(const closedloop *c, int64_t *out);
+
+/* Bytes allocated, for the benchmark's memory figures. */
+size_t closedloop_bytes(const closedloop *c);
+
+#endif
