@@ -163,7 +163,7 @@ static void bench_eval(const options *o)
     printf("eval_16x16_brev_s2_ms %.4f ms\n", 1000.0 / one);
     printf("eval_paper_ratio %.1f x (paper %.2f ms per evaluation)\n", PAPER_MS_PER_EVAL * one / 1000.0,
            PAPER_MS_PER_EVAL);
-    if (!o->reference && !o->full) {
+    if (!o->reference && !o->full && !o->count) {
         options f = *o;
         f.full = 1;
         printf("eval_16x16_brev_s2_full_ms %.4f ms (every metric: sim_run)\n", 1000.0 / evals_per_second(&f, 1, cfg));

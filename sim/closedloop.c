@@ -227,6 +227,7 @@ static int64_t queue_packets(closedloop *c, const sim_config *cfg)
         if (id0 < 0) continue;
         olsource *s = &n->src[i];
         s->count = c->S;
+        s->due = cfg->inject[i];
         n->srcm[i / 64] |= 1ull << (i % 64);
         for (int k = 0; k < c->S; k++) {
             olnet_packet *pk = &n->pk[id0 + k];
@@ -247,7 +248,7 @@ static int64_t next_release(const olnet *n, int64_t t)
     for (int w = 0; w < (n->nodes + 63) / 64; w++)
         for (uint64_t m = n->srcm[w]; m; m &= m - 1) {
             const olsource *s = &n->src[w * 64 + __builtin_ctzll(m)];
-            const int64_t r = s->seq ? t : n->pk[s->id[s->head]].t_gen;
+            const int64_t r = s->seq ? t : s->due;
             if (r < next) next = r;
         }
     return next != INT64_MAX && next > t ? next : t;

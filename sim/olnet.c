@@ -1,6 +1,10 @@
-/* The open-loop network (see olnet.h): model.md's three steps on every
- * router that holds a flit, then the moves applied (pops, pushes,
- * ejections, injections), as in sim.c.
+/* The open-loop network (see olnet.h): construction, packets, the per-run
+ * reset of closed-loop runs (olnet_clear, olnet_configure) and the
+ * reference path, model.md's three steps on every router that holds a
+ * flit, then the moves applied (pops, pushes, ejections, injections), as in
+ * sim.c.  The reference path is the oracle of the fast path (olnet_fast.c)
+ * for open-loop traffic (tests/test_olnet.c, fuzz_olnet); it is checked in
+ * turn against sim.c on collectives (tests/test_openloop.c).
  *
  * Why it is organised as it is:
  *  - A header's request is computed once, when the header reaches the head
@@ -285,6 +289,7 @@ int32_t olnet_add(olnet *n, int src, int dest, int len, int64_t t_gen, int32_t t
         s->head = 0;
         s->cap = cap;
     }
+    if (s->count == 0) s->due = t_gen;
     s->id[(s->head + s->count++) % s->cap] = id;
     n->pk[id] = (olnet_packet){ .src = src, .dest = dest, .len = len, .tag = tag, .t_gen = t_gen,
                                 .t_inj = -1, .t_done = -1 };

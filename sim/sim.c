@@ -1,5 +1,9 @@
 /* The reference cycle loop: a direct transcription of model.md's three steps,
- * written to be checked against the text rather than to be fast.
+ * written to be checked against the text rather than to be fast, and
+ * sim_run's dispatch to the one fast engine (sim/closedloop.c) with this
+ * loop as its oracle (tests/test_closedloop.c, fuzz_engines) and fallback
+ * (a deadlock or time-out is re-run here, so that sim_report_blocked shows
+ * it; the model choices the fast engine lacks run only here).
  *
  * Every decision of cycle t reads the state at the start of t; moves are
  * collected first and applied afterwards (pops before pushes), which is what
