@@ -298,11 +298,13 @@ static void evaluate_children(ga *g)
  * crossover child always); then the restarts (a paper clone of a recorded
  * best, --lifetime, --watchdog) re-initialise slots, any new parent voids
  * the speculated children, and the generation is written. */
+int ga_budget_spent(const ga_params *gp, int64_t evals) { return gp->max_evals > 0 && evals >= gp->max_evals; }
+
 int ga_step(ga *g, char *err, size_t errlen)
 {
     const ga_params *gp = &g->gp;
     int P = gp->pop;
-    if (g->generation >= gp->generations || (gp->max_evals > 0 && g->evals >= gp->max_evals)) return 0;
+    if (g->generation >= gp->generations || ga_budget_spent(gp, g->evals)) return 0;
     g->generation++;
     g->new_best = 0;
     if (g->spec.depth) {
@@ -346,7 +348,7 @@ int ga_step(ga *g, char *err, size_t errlen)
     run_reinits(g);
     /* At the floor nothing can be better. */
     int at_bound = gp->fitness == GA_FIT_DURATION && g->best_score < SCORE_INF && g->best_m.duration <= g->floor;
-    int more = g->generation < gp->generations && !(gp->max_evals > 0 && g->evals >= gp->max_evals) && !at_bound;
+    int more = g->generation < gp->generations && !ga_budget_spent(gp, g->evals) && !at_bound;
     int rc = ga_persist(g, !more, err, errlen);
     return rc ? rc : more;
 }

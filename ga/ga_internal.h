@@ -87,6 +87,7 @@ typedef struct {
 typedef struct {
     sim_config **cfg;
     sim_job *jobs;
+    int64_t *score;         /* one slot's 2K+1 scores */
 } ga_perturb;
 
 /* The record (record.c): the signatures recorded, so that a chromosome is
@@ -178,6 +179,10 @@ void ga_mutate_moves(ga *g, sim_config *c, int k, const int64_t *tails);
 /* The children of this generation into child[k] (and the extra children),
  * with kind[k] and, where decisions are kept, repeat[k]. */
 void ga_make_children(ga *g);
+/* The budget rule [R-GA-BUDGET-1]: with --evals E > 0 the run makes no
+ * generation once evals >= E (the generation that crosses E finishes);
+ * without (E = 0) the budget never ends it. */
+int ga_budget_spent(const ga_params *gp, int64_t evals);
 /* Cutoff for a child of slot k (0: run to the end). */
 int64_t ga_child_cutoff(const ga *g, int k);
 /* The job of child c of slot k, just made (repeat[k] is its verdict): a run
@@ -219,13 +224,21 @@ sim_config *ga_extra_child(ga *g, int k, int j);
 int ga_extra_jobs(ga *g, int nj);
 /* After evaluation: each mutating slot keeps the best of its C children. */
 void ga_extra_keep_best(ga *g);
+/* The tie rule of every "best of several" choice [R-GA-TIE-1]: the index of
+ * the smallest of score[0..n) (n >= 1), the first of equal ones. */
+int ga_first_best(const int64_t *score, int n);
 
 /* perturb.c: --perturb K. */
 NOCSIM_MUST_USE
 int ga_perturb_alloc(ga *g);
 void ga_perturb_free(ga *g);
-/* Evaluate every child at V-K..V+K into jobs[k], keeping the best V. */
+/* Evaluate every child at V-K..V+K into jobs[k], keeping the best V (the
+ * first of equal scores, ga_first_best).  Every one of the pop x (2K+1)
+ * runs counts in evals [R-GA-BUDGET-1], a clamped duplicate included. */
 void ga_perturb_evaluate(ga *g);
+/* The j-th (0..2K) interval that --perturb K runs for V: V-K+j, clamped
+ * into [s->vmin, s->vmax] [R-GA-PERTURB-1]. */
+uint32_t ga_perturb_interval(const ga_space *s, uint32_t v, int K, int j);
 
 /* record.c: records, persistence. */
 void ga_records_free(ga *g);

@@ -86,6 +86,32 @@ double ol_mean_length(const ol_params *p);
  * that. */
 enum { OL_SAT_DRAIN = 1, OL_SAT_ACCEPT = 2, OL_SAT_LATENCY = 4, OL_SAT_FLOW = 8 };
 
+/* What a point's verdict is made of, measured by ol_run_point. */
+typedef struct {
+    double offered, accepted;     /* in the window, flits/node/cycle */
+    double lat_avg;               /* mean latency of the tagged packets that ejected */
+    int64_t left;                 /* tagged packets still in the network when the drain stopped */
+    int full;                     /* the source queues outgrew memory or the packet cap */
+    int64_t backlog_max;          /* the largest source backlog at the window's end, flits */
+    double source_rate;           /* packets a sending node generates a cycle */
+    double window_cycles;         /* the window's length */
+} ol_evidence;
+
+/* The saturation rules [R-OL-SAT-1..4]: the OL_SAT_* bits that e earns
+ * under p (0 for a stable point).  Each is strict: accepted exactly
+ * (1 - accept_tol) x offered, a mean latency exactly latency_limit and a
+ * backlog exactly ol_flow_limit are stable. */
+unsigned ol_judge(const ol_params *p, const ol_evidence *e);
+/* The per-flow rule's backlog limit in flits [R-OL-SAT-4]: the larger of 8
+ * packets of the mean length and accept_tol of what a source generating
+ * source_rate packets a cycle offers in window_cycles. */
+double ol_flow_limit(const ol_params *p, double source_rate, double window_cycles);
+/* The warm-up rule [R-OL-WARM-1]: after batch b (0-based) whose mean
+ * latency is mean, the one before it prev (<= 0 when there was none or it
+ * had no packets), the network is steady when at least warmup_min batches
+ * have run and |mean - prev| <= warmup_tol x prev. */
+int ol_warmup_steady(const ol_params *p, int b, double prev, double mean);
+
 typedef struct {
     double rate;                  /* asked, flits/node/cycle */
     double offered, accepted;     /* measured in the window */
