@@ -91,10 +91,11 @@ typedef struct {
 } ga_perturb;
 
 /* The record (record.c): the signatures recorded, so that a chromosome is
- * recorded once; the synonyms of the best score recorded and met; this
- * generation's records, the chromosomes to write in its transaction; the
- * scratch for signatures; and when the last checkpoint was written.  The
- * checkpoint saves the signatures and the two counts. */
+ * recorded once; the synonyms of the best score recorded and met; the
+ * generation rows and records made since the last checkpoint, written with
+ * the next one in one transaction; the scratch for signatures; and when the
+ * last checkpoint was written.  The checkpoint saves the signatures and the
+ * two counts. */
 typedef struct {
     uint32_t *crcs;
     size_t ncrc, capcrc;
@@ -102,6 +103,8 @@ typedef struct {
     int64_t syn_seen;       /* synonyms of the best score met (GA_RECORD_SPARSE) */
     ga_record *recs;
     int n, cap;
+    store_gen *gens;        /* generation rows not yet written */
+    int ngen, capgen;
     uint8_t *scratch;
     double last_checkpoint;
     int lost;   /* memory ran out keeping one: ga_persist fails the run (FAULT_RESOURCE) */
@@ -242,9 +245,12 @@ uint32_t ga_perturb_interval(const ga_space *s, uint32_t v, int K, int j);
 
 /* record.c: records, persistence. */
 void ga_records_free(ga *g);
-/* One transaction for this generation (force_checkpoint: with a checkpoint).
- * Returns 0, or -FAULT_RESOURCE (a record was lost: rec.lost, or memory for
- * the checkpoint) or -FAULT_IO (the store failed) with a message in err. */
+/* This generation's row is kept; at most once a second (or when
+ * force_checkpoint), the rows and records kept so far, the run's best and a
+ * checkpoint are written in one transaction [R-GA-STORE-1].  Returns 0, or
+ * -FAULT_RESOURCE (a record was lost: rec.lost, or memory for the
+ * checkpoint or the rows) or -FAULT_IO (the store failed) with a message in
+ * err. */
 NOCSIM_MUST_USE
 int ga_persist(ga *g, int force_checkpoint, char *err, size_t errlen);
 
