@@ -4,9 +4,6 @@
 
 #include "ga/ga_internal.h"
 
-/* Where slot k's j-th child (1..children-1) lives in child and tails. */
-static int extra_at(const ga *g, int k, int j) { return k * (g->gp.children - 1) + j - 1; }
-
 int ga_extra_alloc(ga *g)
 {
     ga_extra *x = &g->ex;
@@ -33,13 +30,11 @@ void ga_extra_free(ga *g)
     free(x->child); free(x->tails); free(x->clone);
 }
 
-sim_config *ga_extra_child(ga *g, int k, int j) { return j ? g->ex.child[extra_at(g, k, j)] : g->child[k]; }
-
 int ga_extra_jobs(ga *g, int nj)
 {
     for (int k = 0; k < g->gp.pop; k++)
         for (int j = 1; j < g->gp.children && g->kind[k] == KIND_MUTATE; j++) {
-            int e = extra_at(g, k, j);
+            int e = ga_extra_at(g, k, j);
             g->jobs[nj++] = (sim_job){ .cfg = g->ex.child[e], .cutoff = ga_child_cutoff(g, k), .tails = g->ex.tails[e] };
         }
     return nj;
@@ -76,7 +71,7 @@ void ga_extra_keep_best(ga *g)
         x->clone[k] = clone[bj];
         nj += C - 1;
         if (!bj) continue;
-        int e = extra_at(g, k, bj);
+        int e = ga_extra_at(g, k, bj);
         sim_config *t = g->child[k]; g->child[k] = x->child[e]; x->child[e] = t;
         if (g->tl.ctails) {
             int64_t *y = g->tl.ctails[k]; g->tl.ctails[k] = x->tails[e]; x->tails[e] = y;

@@ -1,5 +1,8 @@
-/* The GA's state, shared by ga.c (the loop) and checkpoint.c (saving and
- * restoring it).  Not part of the public interface. */
+/* The GA's state, shared by the files of ga/: ga.c (the loop), start.c,
+ * core.c (what the loop and the modes share), alloc.c, the modes, record.c,
+ * persist.c and checkpoint.c (saving and restoring it).  Calls go one way:
+ * ga.c -> start.c -> the modes -> record.c, core.c; persist.c ->
+ * checkpoint.c -> alloc.c -> the modes.  Not part of the public interface. */
 #ifndef NOCSIM_GA_INTERNAL_H
 #define NOCSIM_GA_INTERNAL_H
 
@@ -13,7 +16,7 @@ enum { KIND_NONE = 0, KIND_MUTATE, KIND_CROSS, KIND_REINIT };
 /* The score of a failed simulation, above every real one. */
 #define GA_SCORE_INF (INT64_MAX / 4)
 
-/* A chromosome to write in this generation's transaction. */
+/* A chromosome to write in the next transaction (persist.c). */
 typedef struct {
     uint8_t *genes;
     size_t len;
@@ -167,12 +170,12 @@ ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, con
 
 /* Take a newly evaluated chromosome into account: a new best or a synonym
  * is recorded with this generation.  Returns 1 if it repeats a recorded
- * best signature (ga.c's consider; island.c needs it).  When memory runs out
+ * best signature (record.c; island.c needs it too).  When memory runs out
  * keeping the record, rec.lost is set and the generation's ga_persist fails
  * (so the callers, inside the evaluation loops, need no error path). */
 int ga_consider(ga *g, const sim_config *c, const sim_metrics *m, int64_t score);
 
-/* ---- shared by the loop (ga.c) and the modes' files ---------------------- */
+/* ---- core.c: shared by the loop (ga.c, start.c) and the modes' files ---- */
 
 double ga_now_seconds(void);
 NOCSIM_MUST_USE
@@ -186,6 +189,8 @@ void ga_make_children(ga *g);
  * generation once evals >= E (the generation that crosses E finishes);
  * without (E = 0) the budget never ends it. */
 int ga_budget_spent(const ga_params *gp, int64_t evals);
+/* Run jobs[0..count) on the pool; each run counts in evals. */
+void ga_evaluate(ga *g, int count);
 /* Cutoff for a child of slot k (0: run to the end). */
 int64_t ga_child_cutoff(const ga *g, int k);
 /* The job of child c of slot k, just made (repeat[k] is its verdict): a run
@@ -222,7 +227,10 @@ static inline void ga_spec_void(ga *g) { g->spec.n = 0; }
 NOCSIM_MUST_USE
 int ga_extra_alloc(ga *g);       /* after ga_parent_runs_alloc */
 void ga_extra_free(ga *g);
-sim_config *ga_extra_child(ga *g, int k, int j);
+/* Where slot k's j-th child (1..children-1) lives in ex.child and ex.tails. */
+static inline int ga_extra_at(const ga *g, int k, int j) { return k * (g->gp.children - 1) + j - 1; }
+/* Slot k's j-th child: child[k] for j = 0, else the extra one. */
+static inline sim_config *ga_extra_child(ga *g, int k, int j) { return j ? g->ex.child[ga_extra_at(g, k, j)] : g->child[k]; }
 /* Append the jobs of the extra children to jobs[nj..]; returns the new count. */
 int ga_extra_jobs(ga *g, int nj);
 /* After evaluation: each mutating slot keeps the best of its C children. */
@@ -243,8 +251,10 @@ void ga_perturb_evaluate(ga *g);
  * into [s->vmin, s->vmax] [R-GA-PERTURB-1]. */
 uint32_t ga_perturb_interval(const ga_space *s, uint32_t v, int K, int j);
 
-/* record.c: records, persistence. */
+/* record.c: the record (ga_consider above). */
 void ga_records_free(ga *g);
+
+/* persist.c: the store transactions. */
 /* This generation's row is kept; at most once a second (or when
  * force_checkpoint), the rows and records kept so far, the run's best and a
  * checkpoint are written in one transaction [R-GA-STORE-1].  Returns 0, or

@@ -359,6 +359,32 @@ START_TEST(cc_kinds)
 }
 END_TEST
 
+/* The first run of ga_start sets the search ranges from its T_d and T_e
+ * [R-GA-RANGE-1]: one that does not finish is a fault, not ranges.  With a
+ * hard stop at cycle 10 (a 4x4 brev message takes over 20 cycles) it times
+ * out: FAULT_RESOURCE, the message naming the first run and the cycle, and
+ * nothing more evaluated (the first run is the only one counted). */
+START_TEST(ga_first_run_unfinished)
+{
+    char err[512];
+    ga_params gp;
+    sim_params sp;
+    small_ga(&gp, &sp);
+    sp.max_cycles = 10;
+    traffic *t = traffic_new("brev", 4, 1, err, sizeof err);
+    ck_assert_msg(t != NULL, "%s", err);
+    ga *g = ga_new(&gp, &sp, t->dest, "brev", NULL, "test", "{}", NULL, err, sizeof err);
+    ck_assert_msg(g != NULL, "%s", err);
+    ck_assert_int_eq(ga_start(g, err, sizeof err), -FAULT_RESOURCE);
+    ck_assert_msg(strstr(err, "first run") && strstr(err, "cycle 10"), "%s", err);
+    ga_progress pr;
+    ga_get_progress(g, &pr);
+    ck_assert_int_eq(pr.evals, 1);
+    ga_free(g);
+    traffic_free(t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("faults");
@@ -374,6 +400,7 @@ static Suite *suite(void)
     tcase_add_test(tc, resume_kinds);
     tcase_add_test(tc, cc_kinds);
     tcase_add_test(tc, openloop_kinds);
+    tcase_add_test(tc, ga_first_run_unfinished);
     suite_add_tcase(s, tc);
     return s;
 }
