@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "ga/ga_internal.h"
+#include "util/invariant.h"
 
 int ga_extra_alloc(ga *g)
 {
@@ -42,6 +43,7 @@ int ga_extra_jobs(ga *g, int nj)
 
 int ga_first_best(const int64_t *score, int n)
 {
+    NOCSIM_ASSERT(n >= 1, "first_best: at least one score to choose from");
     int best = 0;
     for (int j = 1; j < n; j++)
         if (score[j] < score[best]) best = j;

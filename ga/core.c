@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "ga/ga_internal.h"
+#include "util/invariant.h"
 
 #define SCORE_INF GA_SCORE_INF
 
@@ -45,6 +46,7 @@ void ga_mutate_moves(ga *g, sim_config *c, int k, const int64_t *tails)
 
 void ga_evaluate(ga *g, int count)
 {
+    NOCSIM_ASSERT(count >= 0 && count <= g->gp.pop * g->gp.children, "evaluate: the jobs fit the job table");
     sim_pool_run(g->pool, g->jobs, count);
     g->evals += count;
 }

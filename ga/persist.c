@@ -5,6 +5,7 @@
 
 #include "ga/checkpoint.h"
 #include "ga/ga_internal.h"
+#include "util/invariant.h"
 
 /* Keep this generation's row for the next transaction. */
 NOCSIM_MUST_USE
@@ -20,6 +21,8 @@ static int keep_generation(ga *g)
     }
     ga_progress pr;
     ga_get_progress(g, &pr);
+    NOCSIM_ASSERT(!rec->ngen || rec->gens[rec->ngen - 1].generation <= g->generation,
+                  "persist: generation rows kept in order");
     if (rec->ngen && rec->gens[rec->ngen - 1].generation == g->generation) rec->ngen--;   /* ga_flush after ga_step */
     rec->gens[rec->ngen++] = (store_gen){ .run = g->run, .generation = g->generation, .best = g->best_m.duration,
                                           .average = pr.average, .evaluations = g->evals, .elapsed = pr.elapsed };

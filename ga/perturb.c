@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "ga/ga_internal.h"
+#include "util/invariant.h"
 
 int ga_perturb_alloc(ga *g)
 {
@@ -30,6 +31,7 @@ void ga_perturb_free(ga *g)
 
 uint32_t ga_perturb_interval(const ga_space *s, uint32_t v, int K, int j)
 {
+    NOCSIM_ASSERT(K >= 0 && j >= 0 && j <= 2 * K, "perturb: the j-th of the 2K+1 intervals");
     int64_t w = (int64_t)v - K + j;
     return (uint32_t)(w < s->vmin ? s->vmin : w > s->vmax ? s->vmax : w);
 }

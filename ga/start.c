@@ -7,6 +7,7 @@
 #include "ga/ga_internal.h"
 #include "ga/timetable.h"
 #include "sim/stacking.h"
+#include "util/invariant.h"
 
 #define SCORE_INF GA_SCORE_INF
 
@@ -111,6 +112,8 @@ static int baselines(ga *g, optima *o, char *err, size_t errlen)
     g->space.v_fixed = gp->interval ? gp->interval : g->base_interval;
     for (int k = 0; k < o->ns; k++) if (o->bv[k] > g->space.vmax) g->space.vmax = o->bv[k];
     if (g->space.v_fixed > g->space.vmax) g->space.vmax = g->space.v_fixed;
+    NOCSIM_ASSERT(g->space.vmin <= g->space.vmax && g->space.v_fixed <= g->space.vmax,
+                  "ranges: vmin <= vmax, and the fixed interval within");
     return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/invariant.h"
 #include "util/parse.h"
 #include "util/quote.h"
 
@@ -367,6 +368,8 @@ static int64_t backlog_max(const olsrc *g, const int64_t *ej_w)
 
 unsigned ol_judge(const ol_params *p, const ol_evidence *e)
 {
+    NOCSIM_ASSERT(e->offered >= 0 && e->accepted >= 0 && e->left >= 0 && e->backlog_max >= 0,
+                  "judge: measured counts and rates are not negative");
     unsigned sat = 0;
     if (e->left > 0 || e->full) sat |= OL_SAT_DRAIN;
     if (e->accepted < (1.0 - p->accept_tol) * e->offered) sat |= OL_SAT_ACCEPT;

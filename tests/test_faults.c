@@ -9,6 +9,7 @@
  * under a sanitizer, whose shadow memory needs the address space. */
 #include <check.h>
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@
 #include "traffic/synth.h"
 #include "traffic/traffic.h"
 #include "util/fault.h"
+#include "util/invariant.h"
 #include "util/lines.h"
 #include "util/outfile.h"
 #include "viz/viz.h"
@@ -385,6 +387,21 @@ START_TEST(ga_first_run_unfinished)
 }
 END_TEST
 
+/* NOCSIM_ASSERT (util/invariant.h): on in the checking and sanitizer
+ * builds, off in release.  Where the library was built with it on
+ * (check-asan, or this test built with -DNOCSIM_CHECK), an invariant of
+ * the library fires: ga_first_best asked to choose among no scores prints
+ * "nocsim: invariant broken: first_best: ..." and aborts (the test expects
+ * SIGABRT).  In release it is not evaluated: the same call returns 0. */
+START_TEST(invariant_fires_when_on)
+{
+    int64_t none[1] = { 0 };
+    int best = ga_first_best(none, 0);
+    ck_assert_msg(!nocsim_asserts_on(), "the invariant did not fire (returned %d)", best);
+    ck_assert_int_eq(best, 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("faults");
@@ -401,6 +418,8 @@ static Suite *suite(void)
     tcase_add_test(tc, cc_kinds);
     tcase_add_test(tc, openloop_kinds);
     tcase_add_test(tc, ga_first_run_unfinished);
+    if (nocsim_asserts_on()) tcase_add_test_raise_signal(tc, invariant_fires_when_on, SIGABRT);
+    else tcase_add_test(tc, invariant_fires_when_on);
     suite_add_tcase(s, tc);
     return s;
 }
