@@ -44,6 +44,7 @@ void ga_mutate_moves(ga *g, sim_config *c, int k, const int64_t *tails)
     else ga_mutate_local(c, &g->space, g->eff, k, g->gp.weights, &g->rng);
 }
 
+/* Every run counts [R-GA-BUDGET-1]. */
 void ga_evaluate(ga *g, int count)
 {
     NOCSIM_ASSERT(count >= 0 && count <= g->gp.pop * g->gp.children, "evaluate: the jobs fit the job table");

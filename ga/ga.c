@@ -133,6 +133,7 @@ int ga_step(ga *g, char *err, size_t errlen)
     for (int k = 0; k < P; k++) {
         int64_t sc = ga_score(gp, &g->jobs[k].m);
         int accept;
+        /* [R-GA-ACC-1] */
         if (g->kind[k] == KIND_CROSS && gp->algo == GA_ALGO_PAPER) accept = 1;
         else if (gp->algo == GA_ALGO_PAPER) accept = sc < g->score[k];
         else accept = sc <= g->score[k];

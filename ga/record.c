@@ -47,7 +47,7 @@ static int add_record(ga *g, const sim_config *c, const sim_metrics *m, int64_t 
     r->score = score;
     r->m = *m;
     sim_run(g->single, c, &r->m1);
-    g->evals++;
+    g->evals++;   /* [R-GA-BUDGET-1] */
     r->synonym = synonym;
     r->generation = g->generation;
     g->rec.n++;

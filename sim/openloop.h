@@ -6,8 +6,8 @@
  * ol_curve runs many on threads, ol_saturation bisects for the saturation
  * throughput.
  *
- * Definitions (model.md, "Open-loop traffic"):
- *   packet latency   cycles from generation to tail ejection, both counted:
+ * Definitions (docs/model.md, "Open-loop traffic"):
+ *   packet latency   cycles from generation to tail ejection, both counted [R-OL-LAT-1]:
  *                    t_done + 1 - t_gen (queueing at the source included), so
  *                    a lone packet of H hops and L flits takes H + L + 1
  *   network latency  t_done + 1 - t_inj, from the cycle its header entered
@@ -136,12 +136,12 @@ int ol_run_point(const ol_params *p, const synth *s, double rate, uint64_t seed,
  * depends only on these two, not on the other rates or the threads. */
 uint64_t ol_point_seed(uint64_t seed, double rate);
 
-/* The analytic zero-load latency of (p, s): mean hops + mean length + 1,
+/* The analytic zero-load latency of (p, s) [R-OL-BOUND-1]: mean hops + mean length + 1,
  * the hops averaged over the pattern's destinations of every sending node
  * (hotspot share included).  Also the mean hops into *hops if not NULL. */
 double ol_zero_load(const ol_params *p, const synth *s, double *hops);
 
-/* The channel-load bound on throughput: 1 / (the largest expected load of
+/* The channel-load bound on throughput [R-OL-BOUND-1]: 1 / (the largest expected load of
  * one channel, in flits per cycle per unit of injection rate), counting the
  * links between routers and each node's ejection and injection channel,
  * under dimension-order routing (torus ties split as the tie rule says).

@@ -17,7 +17,7 @@
 #include "store/store.h"
 #include "traffic/traffic.h"
 
-/* The golden value was computed with Python's zlib.crc32 over the encoding
+/* [R-GA-GENE-1]: the golden value was computed with Python's zlib.crc32 over the encoding
  * as chrom.h documents it (4x4 torus, 3 VCs, V = 37, I[i] = 7i mod 29,
  * C[k] = 3k mod 10, Q list k = ((j + k mod 5) mod 5 for j = 0..4)). */
 /* The genes of the golden values on `nodes` nodes, 3 VCs, V = 37. */
@@ -485,7 +485,7 @@ END_TEST
  * children's metrics stay in jobs[0..2]; jobs[0] holds the one kept), every
  * child is counted (besides a single-slice run per new record), no child
  * is better than the run's best, and a run gives the same result on 1 and 3
- * threads. */
+ * threads [R-GA-TIE-1, R-GA-BUDGET-1]. */
 START_TEST(best_of_children_kept)
 {
     uint32_t crc1 = 0;

@@ -32,7 +32,7 @@ static synth *pattern(const char *name)
     return s;
 }
 
-/* 8x8 mesh, uniform without self: a packet's hops are |dx| + |dy| with dx,
+/* [R-OL-BOUND-1] by hand.  8x8 mesh, uniform without self: a packet's hops are |dx| + |dy| with dx,
  * dy independent-ish; the mean over the 64 * 63 ordered pairs of distinct
  * nodes is 2 * (sum over x, x' of |x - x'|) * 64 / (64 * 63) = 2 * 168 * 64
  * / 4032 = 5.3333 (sum |x - x'| over 8 x 8 = 168), so T0 = 5.3333 + 8 + 1.
@@ -72,7 +72,8 @@ END_TEST
  * load latency within 1 % on both 8x8 networks for the seven patterns.  At
  * 0.001 queueing adds well under 0.1 %, and the mean hops of the ~4,000
  * packets of 500,000 cycles (sources have different routes, and each sends
- * a random number of packets) are within about 0.3 % of the average. */
+ * a random number of packets) are within about 0.3 % of the average
+ * [R-OL-LAT-1, R-OL-BOUND-1]. */
 START_TEST(zero_load_every_pattern)
 {
     for (int topo = 0; topo < 2; topo++)
