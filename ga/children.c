@@ -3,9 +3,7 @@
 #include <stdlib.h>
 
 #include "ga/ga_internal.h"
-
-/* Where slot k's j-th child (1..children-1) lives in child and tails. */
-static int extra_at(const ga *g, int k, int j) { return k * (g->gp.children - 1) + j - 1; }
+#include "util/invariant.h"
 
 int ga_extra_alloc(ga *g)
 {
@@ -33,38 +31,49 @@ void ga_extra_free(ga *g)
     free(x->child); free(x->tails); free(x->clone);
 }
 
-sim_config *ga_extra_child(ga *g, int k, int j) { return j ? g->ex.child[extra_at(g, k, j)] : g->child[k]; }
-
 int ga_extra_jobs(ga *g, int nj)
 {
     for (int k = 0; k < g->gp.pop; k++)
         for (int j = 1; j < g->gp.children && g->kind[k] == KIND_MUTATE; j++) {
-            int e = extra_at(g, k, j);
+            int e = ga_extra_at(g, k, j);
             g->jobs[nj++] = (sim_job){ .cfg = g->ex.child[e], .cutoff = ga_child_cutoff(g, k), .tails = g->ex.tails[e] };
         }
     return nj;
 }
 
-/* A mutating slot's candidate is the best of its C children (the first of
- * equal scores).  Each of them is offered to the records in the order made,
- * as C generations of one child would offer them; the verdict on the one
- * kept is in clone[k]. */
+int ga_first_best(const int64_t *score, int n)
+{
+    NOCSIM_ASSERT(n >= 1, "first_best: at least one score to choose from");
+    int best = 0;
+    for (int j = 1; j < n; j++)
+        if (score[j] < score[best]) best = j;
+    return best;
+}
+
+/* A mutating slot's candidate is the best of its C children, the first of
+ * equal scores [R-GA-TIE-1].  Each of them is offered to the records in the
+ * order made, as C generations of one child would offer them; the verdict on
+ * the one kept is in clone[k]. */
 void ga_extra_keep_best(ga *g)
 {
     ga_extra *x = &g->ex;
     int P = g->gp.pop, C = g->gp.children, nj = P;
+    int64_t sc[GA_CHILDREN_MAX];
+    int clone[GA_CHILDREN_MAX];
     for (int k = 0; k < P; k++) {
         if (g->kind[k] != KIND_MUTATE) continue;
-        int64_t best = ga_score(&g->gp, &g->jobs[k].m);
-        int bj = 0, bjob = k;
-        x->clone[k] = ga_consider(g, g->child[k], &g->jobs[k].m, best);
-        for (int j = 1; j < C; j++, nj++) {
-            int64_t sc = ga_score(&g->gp, &g->jobs[nj].m);
-            int clone = ga_consider(g, g->jobs[nj].cfg, &g->jobs[nj].m, sc);
-            if (sc < best) best = sc, bj = j, bjob = nj, x->clone[k] = clone;
+        sc[0] = ga_score(&g->gp, &g->jobs[k].m);
+        clone[0] = ga_consider(g, g->child[k], &g->jobs[k].m, sc[0]);
+        for (int j = 1; j < C; j++) {
+            const sim_job *job = &g->jobs[nj + j - 1];
+            sc[j] = ga_score(&g->gp, &job->m);
+            clone[j] = ga_consider(g, job->cfg, &job->m, sc[j]);
         }
+        int bj = ga_first_best(sc, C), bjob = bj ? nj + bj - 1 : k;
+        x->clone[k] = clone[bj];
+        nj += C - 1;
         if (!bj) continue;
-        int e = extra_at(g, k, bj);
+        int e = ga_extra_at(g, k, bj);
         sim_config *t = g->child[k]; g->child[k] = x->child[e]; x->child[e] = t;
         if (g->tl.ctails) {
             int64_t *y = g->tl.ctails[k]; g->tl.ctails[k] = x->tails[e]; x->tails[e] = y;

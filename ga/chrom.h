@@ -14,7 +14,7 @@
  *   u8  x 5WH*vcs*5  Q[i][d][c][j], direction codes N=0 E=1 S=2 W=3 P=4
  * A square's bytes are those of every earlier version (byte 7 was reserved
  * as 0), so its signature is unchanged.  The signature is zlib's crc32() of
- * these bytes. */
+ * these bytes [R-GA-GENE-1]. */
 #ifndef NOCSIM_GA_CHROM_H
 #define NOCSIM_GA_CHROM_H
 

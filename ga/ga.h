@@ -201,8 +201,11 @@ ga *ga_resume(store *db, int64_t run, int threads, fault_kind *kind, char *err, 
 void ga_free(ga *g);
 
 /* Evaluate the baselines and the initial population (generation 0) and
- * record them.  Returns 0, or -1 with a message in err when memory runs out
- * or the store fails (the generation's transaction is then rolled back). */
+ * record them (start.c).  Returns 0, or a negative fault with a message in
+ * err: -FAULT_RESOURCE when memory runs out or the first run, which sets
+ * the search ranges, times out (sim_params.max_cycles); -FAULT_INTERNAL when
+ * that run deadlocks; -FAULT_IO when the store fails (the generation's
+ * transaction is then rolled back). */
 NOCSIM_MUST_USE
 int ga_start(ga *g, char *err, size_t errlen);
 /* One generation, recorded in one transaction.  Returns 1 while there is

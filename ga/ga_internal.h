@@ -1,5 +1,8 @@
-/* The GA's state, shared by ga.c (the loop) and checkpoint.c (saving and
- * restoring it).  Not part of the public interface. */
+/* The GA's state, shared by the files of ga/: ga.c (the loop), start.c,
+ * core.c (what the loop and the modes share), alloc.c, the modes, record.c,
+ * persist.c and checkpoint.c (saving and restoring it).  Calls go one way:
+ * ga.c -> start.c -> the modes -> record.c, core.c; persist.c ->
+ * checkpoint.c -> alloc.c -> the modes.  Not part of the public interface. */
 #ifndef NOCSIM_GA_INTERNAL_H
 #define NOCSIM_GA_INTERNAL_H
 
@@ -13,7 +16,7 @@ enum { KIND_NONE = 0, KIND_MUTATE, KIND_CROSS, KIND_REINIT };
 /* The score of a failed simulation, above every real one. */
 #define GA_SCORE_INF (INT64_MAX / 4)
 
-/* A chromosome to write in this generation's transaction. */
+/* A chromosome to write in the next transaction (persist.c). */
 typedef struct {
     uint8_t *genes;
     size_t len;
@@ -87,13 +90,15 @@ typedef struct {
 typedef struct {
     sim_config **cfg;
     sim_job *jobs;
+    int64_t *score;         /* one slot's 2K+1 scores */
 } ga_perturb;
 
 /* The record (record.c): the signatures recorded, so that a chromosome is
- * recorded once; the synonyms of the best score recorded and met; this
- * generation's records, the chromosomes to write in its transaction; the
- * scratch for signatures; and when the last checkpoint was written.  The
- * checkpoint saves the signatures and the two counts. */
+ * recorded once; the synonyms of the best score recorded and met; the
+ * generation rows and records made since the last checkpoint, written with
+ * the next one in one transaction; the scratch for signatures; and when the
+ * last checkpoint was written.  The checkpoint saves the signatures and the
+ * two counts. */
 typedef struct {
     uint32_t *crcs;
     size_t ncrc, capcrc;
@@ -101,6 +106,8 @@ typedef struct {
     int64_t syn_seen;       /* synonyms of the best score met (GA_RECORD_SPARSE) */
     ga_record *recs;
     int n, cap;
+    store_gen *gens;        /* generation rows not yet written */
+    int ngen, capgen;
     uint8_t *scratch;
     double last_checkpoint;
     int lost;   /* memory ran out keeping one: ga_persist fails the run (FAULT_RESOURCE) */
@@ -165,12 +172,12 @@ ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, con
 
 /* Take a newly evaluated chromosome into account: a new best or a synonym
  * is recorded with this generation.  Returns 1 if it repeats a recorded
- * best signature (ga.c's consider; island.c needs it).  When memory runs out
+ * best signature (record.c; island.c needs it too).  When memory runs out
  * keeping the record, rec.lost is set and the generation's ga_persist fails
  * (so the callers, inside the evaluation loops, need no error path). */
 int ga_consider(ga *g, const sim_config *c, const sim_metrics *m, int64_t score);
 
-/* ---- shared by the loop (ga.c) and the modes' files ---------------------- */
+/* ---- core.c: shared by the loop (ga.c, start.c) and the modes' files ---- */
 
 double ga_now_seconds(void);
 NOCSIM_MUST_USE
@@ -180,6 +187,12 @@ void ga_mutate_moves(ga *g, sim_config *c, int k, const int64_t *tails);
 /* The children of this generation into child[k] (and the extra children),
  * with kind[k] and, where decisions are kept, repeat[k]. */
 void ga_make_children(ga *g);
+/* The budget rule [R-GA-BUDGET-1]: with --evals E > 0 the run makes no
+ * generation once evals >= E (the generation that crosses E finishes);
+ * without (E = 0) the budget never ends it. */
+int ga_budget_spent(const ga_params *gp, int64_t evals);
+/* Run jobs[0..count) on the pool; each run counts in evals. */
+void ga_evaluate(ga *g, int count);
 /* Cutoff for a child of slot k (0: run to the end). */
 int64_t ga_child_cutoff(const ga *g, int k);
 /* The job of child c of slot k, just made (repeat[k] is its verdict): a run
@@ -216,24 +229,40 @@ static inline void ga_spec_void(ga *g) { g->spec.n = 0; }
 NOCSIM_MUST_USE
 int ga_extra_alloc(ga *g);       /* after ga_parent_runs_alloc */
 void ga_extra_free(ga *g);
-sim_config *ga_extra_child(ga *g, int k, int j);
+/* Where slot k's j-th child (1..children-1) lives in ex.child and ex.tails. */
+static inline int ga_extra_at(const ga *g, int k, int j) { return k * (g->gp.children - 1) + j - 1; }
+/* Slot k's j-th child: child[k] for j = 0, else the extra one. */
+static inline sim_config *ga_extra_child(ga *g, int k, int j) { return j ? g->ex.child[ga_extra_at(g, k, j)] : g->child[k]; }
 /* Append the jobs of the extra children to jobs[nj..]; returns the new count. */
 int ga_extra_jobs(ga *g, int nj);
 /* After evaluation: each mutating slot keeps the best of its C children. */
 void ga_extra_keep_best(ga *g);
+/* The tie rule of every "best of several" choice [R-GA-TIE-1]: the index of
+ * the smallest of score[0..n) (n >= 1), the first of equal ones. */
+int ga_first_best(const int64_t *score, int n);
 
 /* perturb.c: --perturb K. */
 NOCSIM_MUST_USE
 int ga_perturb_alloc(ga *g);
 void ga_perturb_free(ga *g);
-/* Evaluate every child at V-K..V+K into jobs[k], keeping the best V. */
+/* Evaluate every child at V-K..V+K into jobs[k], keeping the best V (the
+ * first of equal scores, ga_first_best).  Every one of the pop x (2K+1)
+ * runs counts in evals [R-GA-BUDGET-1], a clamped duplicate included. */
 void ga_perturb_evaluate(ga *g);
+/* The j-th (0..2K) interval that --perturb K runs for V: V-K+j, clamped
+ * into [s->vmin, s->vmax] [R-GA-PERTURB-1]. */
+uint32_t ga_perturb_interval(const ga_space *s, uint32_t v, int K, int j);
 
-/* record.c: records, persistence. */
+/* record.c: the record (ga_consider above). */
 void ga_records_free(ga *g);
-/* One transaction for this generation (force_checkpoint: with a checkpoint).
- * Returns 0, or -FAULT_RESOURCE (a record was lost: rec.lost, or memory for
- * the checkpoint) or -FAULT_IO (the store failed) with a message in err. */
+
+/* persist.c: the store transactions. */
+/* This generation's row is kept; at most once a second (or when
+ * force_checkpoint), the rows and records kept so far, the run's best and a
+ * checkpoint are written in one transaction [R-GA-STORE-1].  Returns 0, or
+ * -FAULT_RESOURCE (a record was lost: rec.lost, or memory for the
+ * checkpoint or the rows) or -FAULT_IO (the store failed) with a message in
+ * err. */
 NOCSIM_MUST_USE
 int ga_persist(ga *g, int force_checkpoint, char *err, size_t errlen);
 

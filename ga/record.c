@@ -1,8 +1,7 @@
 /* The record a run keeps: signatures, the best and its synonyms
- * (ga_consider), and one store transaction a generation (ga_persist). */
+ * (ga_consider); persist.c writes them to the store. */
 #include <stdlib.h>
 
-#include "ga/checkpoint.h"
 #include "ga/chrom.h"
 #include "ga/ga_internal.h"
 
@@ -48,7 +47,7 @@ static int add_record(ga *g, const sim_config *c, const sim_metrics *m, int64_t 
     r->score = score;
     r->m = *m;
     sim_run(g->single, c, &r->m1);
-    g->evals++;
+    g->evals++;   /* [R-GA-BUDGET-1] */
     r->synonym = synonym;
     r->generation = g->generation;
     g->rec.n++;
@@ -96,71 +95,11 @@ int ga_consider(ga *g, const sim_config *c, const sim_metrics *searched, int64_t
     return 0;
 }
 
-/* ---- persistence --------------------------------------------------------- */
-
-/* One transaction per generation: its statistics and records, and, at most
- * once a second (and always at the start and the end), the checkpoint.
- * Resuming from an older checkpoint replays the generations after it
- * exactly: their rows are rewritten with the same values and their records
- * are already there. */
-int ga_persist(ga *g, int force_checkpoint, char *err, size_t errlen)
-{
-    ga_progress pr;
-    ga_get_progress(g, &pr);
-    /* A record lost is a run that would silently miss a best or a synonym. */
-    if (g->rec.lost) return snprintf(err, errlen, "out of memory keeping this generation's records"), -FAULT_RESOURCE;
-    if (!g->db) goto done;
-    int rc = -FAULT_IO;   /* the store's failures */
-    if (store_begin(g->db, err, errlen) != STORE_OK) return rc;
-    store_gen sg = { .run = g->run, .generation = g->generation, .best = g->best_m.duration,
-                     .average = pr.average, .evaluations = g->evals, .elapsed = pr.elapsed };
-    if (store_gen_add(g->db, &sg, err, errlen) != STORE_OK) goto fail;
-    for (int k = 0; k < g->rec.n; k++) {
-        ga_record *r = &g->rec.recs[k];
-        /* The store keeps the fitness in cycles; the secondary key only orders the search. */
-        store_chrom sc = { .run = g->run, .generation = r->generation, .crc = r->crc, .score = ga_score_primary(r->score),
-                           .duration = r->m.duration, .t_d = r->m1.duration, .t_e = r->m1.te,
-                           .ir = r->m.ir, .or_ = r->m.or_, .ib = r->m.ib, .ob = r->m.ob, .lb = r->m.lb,
-                           .is_synonym = r->synonym, .genes = r->genes, .genes_len = r->len };
-        int added = store_chrom_add(g->db, &sc, NULL, err, errlen);
-        if (added != STORE_OK && added != STORE_EXISTS) goto fail;
-    }
-    if (g->best_score < GA_SCORE_INF &&
-        store_run_set_best(g->db, g->run, ga_score_primary(g->best_score), g->best_m.duration, g->best_crc, err, errlen) != STORE_OK)
-        goto fail;
-    double now = ga_now_seconds();
-    if (force_checkpoint || now - g->rec.last_checkpoint >= 1.0) {
-        uint8_t *blob = NULL;
-        size_t len = 0;
-        if ((rc = ga_checkpoint_save(g, &blob, &len, err, errlen))) goto fail;
-        rc = -FAULT_IO;
-        int put = store_checkpoint_put(g->db, g->run, g->generation, blob, len, err, errlen);
-        free(blob);
-        if (put != STORE_OK) goto fail;
-        g->rec.last_checkpoint = now;
-    }
-    if (store_commit(g->db, err, errlen) != STORE_OK) goto fail;
-done:
-    for (int k = 0; k < g->rec.n; k++) free(g->rec.recs[k].genes);
-    g->rec.n = 0;
-    return 0;
-fail:
-    (void)!store_rollback(g->db, NULL, 0);   /* report the first failure; store_close rolls back */
-    return rc;
-}
-
-int ga_flush(ga *g, char *err, size_t errlen) { return ga_persist(g, 1, err, errlen); }
-
-int ga_finish(ga *g, char *err, size_t errlen)
-{
-    if (!g->db) return 0;
-    return store_run_set_status(g->db, g->run, "finished", err, errlen) == STORE_OK ? 0 : -FAULT_IO;
-}
-
 void ga_records_free(ga *g)
 {
     for (int k = 0; k < g->rec.n; k++) free(g->rec.recs[k].genes);
     free(g->rec.recs);
+    free(g->rec.gens);
     free(g->rec.scratch);
     free(g->rec.crcs);
 }

@@ -12,7 +12,8 @@
 # caught, whose sed changes nothing (the code moved on: mend the list) or
 # that does not compile is a failure.  Exit 0 when every mutant run is caught.
 #
-# Environment: MUTANT_TIMEOUT (seconds per test, default 600), JOBS (make -j,
+# Environment: TMPDIR (where the scratch folder goes, default /tmp),
+# MUTANT_TIMEOUT (seconds per test, default 600), JOBS (make -j,
 # default 1), KEEP=1 keeps the scratch folder.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,7 +50,7 @@ for w in "${want[@]}"; do
     [ $found = 1 ] || { echo "mutants.sh: no mutant $w in $list" >&2; exit 2; }
 done
 
-scratch=$(mktemp -d /tmp/nocsim-mutants-XXXXXX)
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/nocsim-mutants-XXXXXX")
 [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$scratch"' EXIT
 (cd "$root" && git ls-files -co --exclude-standard -z | xargs -0 tar -cf - 2>/dev/null) | tar -xf - -C "$scratch"
 

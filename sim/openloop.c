@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/invariant.h"
 #include "util/parse.h"
 #include "util/quote.h"
 
@@ -347,15 +348,39 @@ static int step(olnet *n, int64_t t, oltally *a, int64_t *left, int64_t *ejected
  * flight and in its queue, a few packets.  One overloaded channel starves
  * only the flows that cross it, which the network-wide count cannot see. */
 #define FLOW_MIN_BACKLOG 8
-static int flow_short(const ol_params *p, const olsrc *g, const int64_t *ej_w, double window_cycles)
+double ol_flow_limit(const ol_params *p, double source_rate, double window_cycles)
 {
-    double limit = FLOW_MIN_BACKLOG * ol_mean_length(p), share = p->accept_tol * g->prate * ol_mean_length(p) * window_cycles;
+    double limit = FLOW_MIN_BACKLOG * ol_mean_length(p), share = p->accept_tol * source_rate * ol_mean_length(p) * window_cycles;
     if (share > limit) limit = share;
+    return limit;
+}
+
+/* The largest source backlog, in flits, at the window's end. */
+static int64_t backlog_max(const olsrc *g, const int64_t *ej_w)
+{
+    int64_t max = 0;
     for (int k = 0; k < g->nsend; k++) {
         int i = g->senders[k];
-        if ((double)(g->gen_w[i] - ej_w[i]) > limit) return 1;
+        if (g->gen_w[i] - ej_w[i] > max) max = g->gen_w[i] - ej_w[i];
     }
-    return 0;
+    return max;
+}
+
+unsigned ol_judge(const ol_params *p, const ol_evidence *e)
+{
+    NOCSIM_ASSERT(e->offered >= 0 && e->accepted >= 0 && e->left >= 0 && e->backlog_max >= 0,
+                  "judge: measured counts and rates are not negative");
+    unsigned sat = 0;
+    if (e->left > 0 || e->full) sat |= OL_SAT_DRAIN;
+    if (e->accepted < (1.0 - p->accept_tol) * e->offered) sat |= OL_SAT_ACCEPT;
+    if (e->lat_avg > p->latency_limit) sat |= OL_SAT_LATENCY;
+    if (p->per_flow && (double)e->backlog_max > ol_flow_limit(p, e->source_rate, e->window_cycles)) sat |= OL_SAT_FLOW;
+    return sat;
+}
+
+int ol_warmup_steady(const ol_params *p, int b, double prev, double mean)
+{
+    return b + 1 >= p->warmup_min && prev > 0 && fabs(mean - prev) <= p->warmup_tol * prev;
 }
 
 /* The most packets a point may keep alive before it is called saturated:
@@ -372,6 +397,7 @@ typedef struct {
     int64_t *ej_w;       /* per source: flits ejected up to the window's end */
     int64_t t, left, ejected, cap;
     int full;            /* the sources outgrew memory or the packet cap */
+    ol_evidence ev;      /* what the window measured, for ol_judge */
 } olrun;
 
 static void run_free(olrun *r)
@@ -458,7 +484,7 @@ static int run_warmup(olrun *r, ol_stop_fn stop, ol_point *out)
         if (run_batch(r, -1, NULL, &bl, &bn)) return -1;
         if (stopped_now(stop)) return 1;
         double mean = bn ? bl / (double)bn : 0;
-        if (b + 1 >= p->warmup_min && prev > 0 && fabs(mean - prev) <= p->warmup_tol * prev) {
+        if (ol_warmup_steady(p, b, prev, mean)) {
             out->steady = 1;
             break;
         }
@@ -483,7 +509,9 @@ static int run_window(olrun *r, ol_stop_fn stop, ol_point *out)
     double cycles = (double)(r->t - t0), nodes = r->g.s->nodes;
     out->offered = cycles > 0 ? (double)(r->g.gen_flits - gen0) / (nodes * cycles) : 0;
     out->accepted = cycles > 0 ? (double)(r->ejected - ej0) / (nodes * cycles) : 0;
-    if (p->per_flow && flow_short(p, &r->g, r->ej_w, cycles)) out->saturated |= OL_SAT_FLOW;
+    r->ev.backlog_max = backlog_max(&r->g, r->ej_w);
+    r->ev.source_rate = r->g.prate;
+    r->ev.window_cycles = cycles;
     return 0;
 }
 
@@ -526,9 +554,12 @@ int ol_run_point(const ol_params *p, const synth *s, double rate, uint64_t seed,
     if (!rc) {
         out->cycles = r.t;
         finish_stats(p, &r.a, out);
-        if (r.left > 0 || r.full) out->saturated |= OL_SAT_DRAIN;
-        if (out->accepted < (1.0 - p->accept_tol) * out->offered) out->saturated |= OL_SAT_ACCEPT;
-        if (out->lat_avg > p->latency_limit) out->saturated |= OL_SAT_LATENCY;
+        r.ev.offered = out->offered;
+        r.ev.accepted = out->accepted;
+        r.ev.lat_avg = out->lat_avg;
+        r.ev.left = r.left;
+        r.ev.full = r.full;
+        out->saturated = ol_judge(p, &r.ev);
     } else if (rc < 0) {
         /* The phases fail only when the tally cannot grow. */
         snprintf(err, errlen, "out of memory after %lld cycles at rate %g", (long long)r.t, rate);

@@ -6,8 +6,8 @@
  * ol_curve runs many on threads, ol_saturation bisects for the saturation
  * throughput.
  *
- * Definitions (model.md, "Open-loop traffic"):
- *   packet latency   cycles from generation to tail ejection, both counted:
+ * Definitions (docs/model.md, "Open-loop traffic"):
+ *   packet latency   cycles from generation to tail ejection, both counted [R-OL-LAT-1]:
  *                    t_done + 1 - t_gen (queueing at the source included), so
  *                    a lone packet of H hops and L flits takes H + L + 1
  *   network latency  t_done + 1 - t_inj, from the cycle its header entered
@@ -86,6 +86,32 @@ double ol_mean_length(const ol_params *p);
  * that. */
 enum { OL_SAT_DRAIN = 1, OL_SAT_ACCEPT = 2, OL_SAT_LATENCY = 4, OL_SAT_FLOW = 8 };
 
+/* What a point's verdict is made of, measured by ol_run_point. */
+typedef struct {
+    double offered, accepted;     /* in the window, flits/node/cycle */
+    double lat_avg;               /* mean latency of the tagged packets that ejected */
+    int64_t left;                 /* tagged packets still in the network when the drain stopped */
+    int full;                     /* the source queues outgrew memory or the packet cap */
+    int64_t backlog_max;          /* the largest source backlog at the window's end, flits */
+    double source_rate;           /* packets a sending node generates a cycle */
+    double window_cycles;         /* the window's length */
+} ol_evidence;
+
+/* The saturation rules [R-OL-SAT-1..4]: the OL_SAT_* bits that e earns
+ * under p (0 for a stable point).  Each is strict: accepted exactly
+ * (1 - accept_tol) x offered, a mean latency exactly latency_limit and a
+ * backlog exactly ol_flow_limit are stable. */
+unsigned ol_judge(const ol_params *p, const ol_evidence *e);
+/* The per-flow rule's backlog limit in flits [R-OL-SAT-4]: the larger of 8
+ * packets of the mean length and accept_tol of what a source generating
+ * source_rate packets a cycle offers in window_cycles. */
+double ol_flow_limit(const ol_params *p, double source_rate, double window_cycles);
+/* The warm-up rule [R-OL-WARM-1]: after batch b (0-based) whose mean
+ * latency is mean, the one before it prev (<= 0 when there was none or it
+ * had no packets), the network is steady when at least warmup_min batches
+ * have run and |mean - prev| <= warmup_tol x prev. */
+int ol_warmup_steady(const ol_params *p, int b, double prev, double mean);
+
 typedef struct {
     double rate;                  /* asked, flits/node/cycle */
     double offered, accepted;     /* measured in the window */
@@ -110,12 +136,12 @@ int ol_run_point(const ol_params *p, const synth *s, double rate, uint64_t seed,
  * depends only on these two, not on the other rates or the threads. */
 uint64_t ol_point_seed(uint64_t seed, double rate);
 
-/* The analytic zero-load latency of (p, s): mean hops + mean length + 1,
+/* The analytic zero-load latency of (p, s) [R-OL-BOUND-1]: mean hops + mean length + 1,
  * the hops averaged over the pattern's destinations of every sending node
  * (hotspot share included).  Also the mean hops into *hops if not NULL. */
 double ol_zero_load(const ol_params *p, const synth *s, double *hops);
 
-/* The channel-load bound on throughput: 1 / (the largest expected load of
+/* The channel-load bound on throughput [R-OL-BOUND-1]: 1 / (the largest expected load of
  * one channel, in flits per cycle per unit of injection rate), counting the
  * links between routers and each node's ejection and injection channel,
  * under dimension-order routing (torus ties split as the tie rule says).

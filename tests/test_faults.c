@@ -9,6 +9,7 @@
  * under a sanitizer, whose shadow memory needs the address space. */
 #include <check.h>
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@
 #include "traffic/synth.h"
 #include "traffic/traffic.h"
 #include "util/fault.h"
+#include "util/invariant.h"
 #include "util/lines.h"
 #include "util/outfile.h"
 #include "viz/viz.h"
@@ -359,6 +361,47 @@ START_TEST(cc_kinds)
 }
 END_TEST
 
+/* The first run of ga_start sets the search ranges from its T_d and T_e
+ * [R-GA-RANGE-1]: one that does not finish is a fault, not ranges.  With a
+ * hard stop at cycle 10 (a 4x4 brev message takes over 20 cycles) it times
+ * out: FAULT_RESOURCE, the message naming the first run and the cycle, and
+ * nothing more evaluated (the first run is the only one counted). */
+START_TEST(ga_first_run_unfinished)
+{
+    char err[512];
+    ga_params gp;
+    sim_params sp;
+    small_ga(&gp, &sp);
+    sp.max_cycles = 10;
+    traffic *t = traffic_new("brev", 4, 1, err, sizeof err);
+    ck_assert_msg(t != NULL, "%s", err);
+    ga *g = ga_new(&gp, &sp, t->dest, "brev", NULL, "test", "{}", NULL, err, sizeof err);
+    ck_assert_msg(g != NULL, "%s", err);
+    ck_assert_int_eq(ga_start(g, err, sizeof err), -FAULT_RESOURCE);
+    ck_assert_msg(strstr(err, "first run") && strstr(err, "cycle 10"), "%s", err);
+    ga_progress pr;
+    ga_get_progress(g, &pr);
+    ck_assert_int_eq(pr.evals, 1);
+    ga_free(g);
+    traffic_free(t);
+}
+END_TEST
+
+/* NOCSIM_ASSERT (util/invariant.h): on in the checking and sanitizer
+ * builds, off in release.  Where the library was built with it on
+ * (check-asan, or this test built with -DNOCSIM_CHECK), an invariant of
+ * the library fires: ga_first_best asked to choose among no scores prints
+ * "nocsim: invariant broken: first_best: ..." and aborts (the test expects
+ * SIGABRT).  In release it is not evaluated: the same call returns 0. */
+START_TEST(invariant_fires_when_on)
+{
+    int64_t none[1] = { 0 };
+    int best = ga_first_best(none, 0);
+    ck_assert_msg(!nocsim_asserts_on(), "the invariant did not fire (returned %d)", best);
+    ck_assert_int_eq(best, 0);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("faults");
@@ -374,6 +417,9 @@ static Suite *suite(void)
     tcase_add_test(tc, resume_kinds);
     tcase_add_test(tc, cc_kinds);
     tcase_add_test(tc, openloop_kinds);
+    tcase_add_test(tc, ga_first_run_unfinished);
+    if (nocsim_asserts_on()) tcase_add_test_raise_signal(tc, invariant_fires_when_on, SIGABRT);
+    else tcase_add_test(tc, invariant_fires_when_on);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -17,7 +17,7 @@
 #include "store/store.h"
 #include "traffic/traffic.h"
 
-/* The golden value was computed with Python's zlib.crc32 over the encoding
+/* [R-GA-GENE-1]: the golden value was computed with Python's zlib.crc32 over the encoding
  * as chrom.h documents it (4x4 torus, 3 VCs, V = 37, I[i] = 7i mod 29,
  * C[k] = 3k mod 10, Q list k = ((j + k mod 5) mod 5 for j = 0..4)). */
 /* The genes of the golden values on `nodes` nodes, 3 VCs, V = 37. */
@@ -485,7 +485,7 @@ END_TEST
  * children's metrics stay in jobs[0..2]; jobs[0] holds the one kept), every
  * child is counted (besides a single-slice run per new record), no child
  * is better than the run's best, and a run gives the same result on 1 and 3
- * threads. */
+ * threads [R-GA-TIE-1, R-GA-BUDGET-1]. */
 START_TEST(best_of_children_kept)
 {
     uint32_t crc1 = 0;
@@ -962,6 +962,71 @@ START_TEST(line_shift_and_mix)
 }
 END_TEST
 
+/* The tie rule [R-GA-TIE-1] by hand: the smallest score, the first of
+ * equal ones. */
+START_TEST(first_best_by_hand)
+{
+    ck_assert_int_eq(ga_first_best((const int64_t[]){ 5, 3, 3, 4 }, 4), 1);
+    ck_assert_int_eq(ga_first_best((const int64_t[]){ 7 }, 1), 0);
+    ck_assert_int_eq(ga_first_best((const int64_t[]){ 2, 2, 2 }, 3), 0);
+    ck_assert_int_eq(ga_first_best((const int64_t[]){ 9, 8, 7 }, 3), 2);
+    ck_assert_int_eq(ga_first_best((const int64_t[]){ 1, 8, 1 }, 3), 0);
+}
+END_TEST
+
+/* The budget rule [R-GA-BUDGET-1] at its edge: --evals 100 is spent at 100
+ * evaluations, not at 99; --evals 0 never. */
+START_TEST(budget_by_hand)
+{
+    ga_params gp;
+    ga_params_default(&gp);
+    gp.max_evals = 100;
+    ck_assert_int_eq(ga_budget_spent(&gp, 99), 0);
+    ck_assert_int_eq(ga_budget_spent(&gp, 100), 1);
+    ck_assert_int_eq(ga_budget_spent(&gp, 101), 1);
+    gp.max_evals = 0;
+    ck_assert_int_eq(ga_budget_spent(&gp, INT64_MAX / 4), 0);
+}
+END_TEST
+
+/* --perturb K [R-GA-PERTURB-1, R-GA-BUDGET-1]: the intervals V-K..V+K
+ * clamped into [vmin, vmax] = [8, 20], by hand; and a generation of 4
+ * slots at K = 2 counts 4 x 5 = 20 runs (a clamped duplicate too, besides
+ * one single-slice run per new record), so that a budget of exactly 20
+ * more evaluations ends the run after that one generation. */
+START_TEST(perturb_by_hand)
+{
+    ga_space sp = { .vmin = 8, .vmax = 20 };
+    const uint32_t low[5] = { 8, 8, 9, 10, 11 }, high[5] = { 17, 18, 19, 20, 20 };
+    for (int j = 0; j < 5; j++) {
+        ck_assert_uint_eq(ga_perturb_interval(&sp, 9, 2, j), low[j]);
+        ck_assert_uint_eq(ga_perturb_interval(&sp, 19, 2, j), high[j]);
+    }
+    ck_assert_uint_eq(ga_perturb_interval(&sp, 13, 0, 0), 13);
+    ga_params gp = local_params(1, 50, 3, 1);
+    gp.pop = 4;
+    gp.perturb = 2;
+    traffic *t;
+    ga *g = started(&gp, 4, "brev", NULL, &t);
+    ck_assert(g->gp.genes & GENE_V);
+    char err[256];
+    for (int gen = 0; gen < 3; gen++) {
+        int64_t evals = g->evals, nrec = g->rec.ncrc;
+        ck_assert_int_eq(ga_step(g, err, sizeof err), 1);
+        ck_assert_int_eq(g->evals - evals, 20 + (int64_t)(g->rec.ncrc - nrec));
+        for (int k = 0; k < 4; k++) {
+            ck_assert_uint_ge(g->pop[k]->interval, g->space.vmin);
+            ck_assert_uint_le(g->pop[k]->interval, g->space.vmax);
+        }
+    }
+    g->gp.max_evals = g->evals + 20;
+    ck_assert_int_eq(ga_step(g, err, sizeof err), 0);
+    ck_assert_int_ge(g->evals, g->gp.max_evals);
+    ga_free(g);
+    traffic_free(t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("ga");
@@ -987,6 +1052,9 @@ int main(void)
     tcase_add_test(tc, one_lineage_same_result_any_threads);
     tcase_add_test(tc, proven_repeats_change_only_the_count);
     tcase_add_test(tc, best_of_children_kept);
+    tcase_add_test(tc, first_best_by_hand);
+    tcase_add_test(tc, budget_by_hand);
+    tcase_add_test(tc, perturb_by_hand);
     suite_add_tcase(s, tc);
     return testutil_run(s);
 }

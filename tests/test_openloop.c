@@ -32,7 +32,7 @@ static synth *pattern(const char *name)
     return s;
 }
 
-/* 8x8 mesh, uniform without self: a packet's hops are |dx| + |dy| with dx,
+/* [R-OL-BOUND-1] by hand.  8x8 mesh, uniform without self: a packet's hops are |dx| + |dy| with dx,
  * dy independent-ish; the mean over the 64 * 63 ordered pairs of distinct
  * nodes is 2 * (sum over x, x' of |x - x'|) * 64 / (64 * 63) = 2 * 168 * 64
  * / 4032 = 5.3333 (sum |x - x'| over 8 x 8 = 168), so T0 = 5.3333 + 8 + 1.
@@ -72,7 +72,8 @@ END_TEST
  * load latency within 1 % on both 8x8 networks for the seven patterns.  At
  * 0.001 queueing adds well under 0.1 %, and the mean hops of the ~4,000
  * packets of 500,000 cycles (sources have different routes, and each sends
- * a random number of packets) are within about 0.3 % of the average. */
+ * a random number of packets) are within about 0.3 % of the average
+ * [R-OL-LAT-1, R-OL-BOUND-1]. */
 START_TEST(zero_load_every_pattern)
 {
     for (int topo = 0; topo < 2; topo++)
@@ -198,6 +199,81 @@ START_TEST(seed_and_threads)
 }
 END_TEST
 
+/* The saturation rules [R-OL-SAT-1..4] at their boundaries, by hand, with
+ * tolerances exact in binary.  accept_tol 1/4: offered 1/2 needs accepted
+ * 3/4 x 1/2 = 0.375 (stable at exactly that, saturated just below).  The
+ * drain: one tagged packet left, or the sources full with none left, is
+ * saturated.  Latency limit 100: 100 is stable, just above is not.  The
+ * per-flow limit for 8-flit packets is the larger of 8 x 8 = 64 flits and
+ * 1/4 of a window's offer: 1/8 packet a cycle x 8 flits x 1000 cycles =
+ * 1000 flits, share 250; over 100 cycles the offer is 100 flits, share 25,
+ * and the 64-flit floor holds. */
+START_TEST(judge_by_hand)
+{
+    ol_params p;
+    ol_params_default(&p);
+    ck_assert_int_eq(p.len[0], 8);
+    p.accept_tol = 0.25;
+    p.latency_limit = 100;
+    ck_assert_double_eq(ol_flow_limit(&p, 0.125, 1000), 250);
+    ck_assert_double_eq(ol_flow_limit(&p, 0.125, 100), 64);
+    /* Offered 1/2 and a source rate of 1/8 packet a cycle in every row. */
+    static const struct {
+        double accepted, lat;
+        int64_t left;
+        int full;
+        int64_t backlog;
+        double cycles;
+        int per_flow;
+        unsigned want;
+    } row[] = {
+        { 0.375, 100, 0, 0, 250, 1000, 0, 0 },
+        { 0.374, 100, 0, 0, 250, 1000, 0, OL_SAT_ACCEPT },
+        { 0.375, 100, 1, 0, 250, 1000, 0, OL_SAT_DRAIN },
+        { 0.375, 100, 0, 1, 250, 1000, 0, OL_SAT_DRAIN },
+        { 0.375, 100.001, 0, 0, 250, 1000, 0, OL_SAT_LATENCY },
+        { 0.375, 100, 0, 0, 1000000, 1000, 0, 0 },   /* per flow is off by default, whatever the backlog */
+        { 0.375, 100, 0, 0, 250, 1000, 1, 0 },
+        { 0.375, 100, 0, 0, 251, 1000, 1, OL_SAT_FLOW },
+        { 0.375, 100, 0, 0, 64, 100, 1, 0 },
+        { 0.375, 100, 0, 0, 65, 100, 1, OL_SAT_FLOW },
+        { 0.1, 1000, 3, 0, 5000, 1000, 1, OL_SAT_DRAIN | OL_SAT_ACCEPT | OL_SAT_LATENCY | OL_SAT_FLOW },
+    };
+    for (size_t k = 0; k < sizeof row / sizeof row[0]; k++) {
+        ol_evidence e = { .offered = 0.5, .accepted = row[k].accepted, .lat_avg = row[k].lat, .left = row[k].left,
+                          .full = row[k].full, .backlog_max = row[k].backlog, .source_rate = 0.125,
+                          .window_cycles = row[k].cycles };
+        p.per_flow = row[k].per_flow;
+        ck_assert_msg(ol_judge(&p, &e) == row[k].want, "row %zu: %u, want %u", k, ol_judge(&p, &e), row[k].want);
+    }
+}
+END_TEST
+
+/* The warm-up rule [R-OL-WARM-1] by hand: warmup_min 3 and tolerance 1/4.
+ * After batch b = 2 (the third) with the batch before at 8, a mean of 10
+ * or 6 differs by exactly 1/4 x 8 = 2: steady; 10.01 is not.  After batch
+ * b = 1 (two run) it is never steady; nor without a batch before (prev <= 0,
+ * the first batch or one without packets). */
+START_TEST(warmup_by_hand)
+{
+    ol_params p;
+    ol_params_default(&p);
+    p.warmup_min = 3;
+    p.warmup_tol = 0.25;
+    ck_assert_int_eq(ol_warmup_steady(&p, 2, 8, 10), 1);
+    ck_assert_int_eq(ol_warmup_steady(&p, 2, 8, 6), 1);
+    ck_assert_int_eq(ol_warmup_steady(&p, 2, 8, 10.01), 0);
+    ck_assert_int_eq(ol_warmup_steady(&p, 2, 8, 5.99), 0);
+    ck_assert_int_eq(ol_warmup_steady(&p, 1, 8, 8), 0);
+    ck_assert_int_eq(ol_warmup_steady(&p, 9, 8, 8), 1);
+    ck_assert_int_eq(ol_warmup_steady(&p, 9, 0, 0), 0);
+    ck_assert_int_eq(ol_warmup_steady(&p, 9, -1, 0), 0);
+    /* warmup_min 1: the second batch (b = 1) may already be steady. */
+    p.warmup_min = 1;
+    ck_assert_int_eq(ol_warmup_steady(&p, 1, 8, 8), 1);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("openloop");
@@ -208,6 +284,8 @@ int main(void)
     tcase_add_test(tc, saturation_below_bound);
     tcase_add_test(tc, packet_mix);
     tcase_add_test(tc, seed_and_threads);
+    tcase_add_test(tc, judge_by_hand);
+    tcase_add_test(tc, warmup_by_hand);
     suite_add_tcase(s, tc);
     return testutil_run(s);
 }
