@@ -264,17 +264,19 @@ static int db_merge(const db_opts *o, FILE *out)
     store_close(s);
     if (o->fmt == FMT_TEXT) {
         fprintf(out, "merged %s into %s: %lld run%s added, %lld skipped (already present); "
-                     "%lld generations, %lld chromosomes, %lld checkpoints, %lld schedules\n",
+                     "%lld generations, %lld chromosomes, %lld checkpoints, %lld schedules, "
+                     "%lld load points\n",
                 o->arg, o->db, (long long)m.runs_added, m.runs_added == 1 ? "" : "s",
                 (long long)m.runs_skipped, (long long)m.generations, (long long)m.chromosomes,
-                (long long)m.checkpoints, (long long)m.schedules);
+                (long long)m.checkpoints, (long long)m.schedules, (long long)m.load_points);
         return EXIT_OK;
     }
     static const db_col cols[] = {
         {"runs_added", COL_NUM}, {"runs_skipped", COL_NUM}, {"generations", COL_NUM},
         {"chromosomes", COL_NUM}, {"checkpoints", COL_NUM}, {"schedules", COL_NUM},
+        {"load_points", COL_NUM},
     };
-    db_table *t = db_table_new(cols, 6);
+    db_table *t = db_table_new(cols, (int)(sizeof cols / sizeof *cols));
     if (!t) {
         fprintf(stderr, "nocsim %s: out of memory\n", o->cmd);
         return EXIT_FAIL;
@@ -286,6 +288,7 @@ static int db_merge(const db_opts *o, FILE *out)
     db_table_int(t, m.chromosomes);
     db_table_int(t, m.checkpoints);
     db_table_int(t, m.schedules);
+    db_table_int(t, m.load_points);
     /* The merge is committed: a failure here only loses the report. */
     rc = db_table_print(t, out, o->fmt, o->cmd) ? EXIT_FAIL : EXIT_OK;
     if (rc != EXIT_OK)

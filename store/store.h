@@ -300,11 +300,14 @@ int store_cc_list(store *s, int64_t run, store_cc_cb cb, void *ctx, char *err, s
 typedef struct {
     int64_t runs_added, runs_skipped;     /* skipped: uuid already present */
     int64_t generations, chromosomes, checkpoints, schedules;
+    int64_t load_points;
 } store_merge_stats;
 
 /* Copy every run of the nocsim database at other_path whose uuid is not in s
- * (with its generations, chromosomes, checkpoint and schedules) under new
- * ids, in one transaction.  Parent links are translated through uuids.
+ * (with its generations, chromosomes, checkpoint, schedules and open-loop
+ * points) under new ids, in one transaction.  A run already in s that has
+ * no open-loop points gets those of the other file's run of its uuid (a
+ * merge by an earlier nocsim left them behind).  Parent links are translated through uuids.
  * other_path is opened read-only.  stats may be NULL.  Only the file's
  * form is checked here (a nocsim database of this version); callers check
  * its contents first (nocsim db merge runs ga_db_check, ga/dbcheck.h). */
