@@ -17,6 +17,15 @@
     "uuid, kind, version, started, finished, status, seed, traffic, size, slices, flits, genes,"  \
     " algorithm, params, best_score, best_duration, best_crc, base_stacking, base_nonsplit"
 
+/* Data columns of a load point (everything but run), bare and as p.COL. */
+#define LOAD_DATA                                                                                  \
+    "rate, offered, accepted, latency, ci95, network_latency, p50, p99, max, hops, tagged,"       \
+    " tagged_done, warmup_cycles, drain_cycles, cycles, steady, saturated"
+#define LOAD_DATA_P                                                                                \
+    "p.rate, p.offered, p.accepted, p.latency, p.ci95, p.network_latency, p.p50, p.p99, p.max,"   \
+    " p.hops, p.tagged, p.tagged_done, p.warmup_cycles, p.drain_cycles, p.cycles, p.steady,"      \
+    " p.saturated"
+
 static const struct {
     const char *sql;
     size_t off; /* counter in store_merge_stats, or (size_t)-1 */
@@ -53,14 +62,21 @@ static const struct {
      " SELECT m.new_id, x.steps, x.bound, x.schedule"
      " FROM merge_src.cc_schedules x JOIN temp.merge_map m ON m.old_id = x.run ORDER BY x.id",
      offsetof(store_merge_stats, schedules)},
+    /* Open-loop curves: the points of every run of the other file whose run
+     * here has none (a run merged now, or one an earlier nocsim merged
+     * without its points).  Skipped when the other file is of version 1. */
+    {"INSERT INTO main.load_points (run, " LOAD_DATA ") SELECT here.id, " LOAD_DATA_P
+     " FROM merge_src.load_points p JOIN merge_src.runs o ON o.id = p.run"
+     " JOIN main.runs here ON here.uuid = o.uuid"
+     " WHERE NOT EXISTS (SELECT 1 FROM main.load_points q WHERE q.run = here.id)"
+     " ORDER BY p.run, p.rate", offsetof(store_merge_stats, load_points)},
     {"DROP TABLE temp.merge_map", (size_t)-1},
 };
 
-static int count_skipped(store *s, int64_t *n, char *err, size_t errlen)
+/* The single integer a query returns. */
+static int query_int(store *s, const char *sql, int64_t *n, char *err, size_t errlen)
 {
-    sqlite3_stmt *st = store_prepare(s,
-        "SELECT COUNT(*) FROM merge_src.runs WHERE uuid IN (SELECT uuid FROM main.runs)", err,
-        errlen, "cannot merge");
+    sqlite3_stmt *st = store_prepare(s, sql, err, errlen, "cannot merge");
     if (!st)
         return STORE_ERROR;
     int ret = STORE_OK;
@@ -109,8 +125,16 @@ int store_merge(store *s, const char *other_path, store_merge_stats *stats, char
 
     int ret = store_exec(s, "BEGIN IMMEDIATE", err, errlen, "cannot merge");
     if (ret == STORE_OK)
-        ret = count_skipped(s, &stats->runs_skipped, err, errlen);
+        ret = query_int(s, "SELECT COUNT(*) FROM merge_src.runs WHERE uuid IN"
+                           " (SELECT uuid FROM main.runs)", &stats->runs_skipped, err, errlen);
+    /* A version-1 file (read as it is) has no load_points table. */
+    int64_t has_load = 0;
+    if (ret == STORE_OK)
+        ret = query_int(s, "SELECT COUNT(*) FROM merge_src.sqlite_master WHERE type = 'table'"
+                           " AND name = 'load_points'", &has_load, err, errlen);
     for (size_t i = 0; ret == STORE_OK && i < sizeof steps / sizeof *steps; i++) {
+        if (!has_load && steps[i].off == offsetof(store_merge_stats, load_points))
+            continue;
         ret = store_exec(s, steps[i].sql, err, errlen, "cannot merge");
         if (ret == STORE_OK && steps[i].off != (size_t)-1)
             *(int64_t *)((char *)stats + steps[i].off) = sqlite3_changes(s->db);

@@ -151,6 +151,13 @@ int store_run_set_best(store *s, int64_t run, int64_t score, int64_t duration, u
 NOCSIM_MUST_USE
 int store_run_set_baselines(store *s, int64_t run, int64_t base_stacking, int64_t base_nonsplit,
                             char *err, size_t errlen);
+/* Merge the JSON object text patch into the run's params (RFC 7396, SQLite's
+ * json_patch: members replaced or added, a null member removed), so a result
+ * known only at the end (nocsim load's saturation point) is kept with the
+ * run.  STORE_NOTFOUND if run does not exist; STORE_ERROR if patch is not
+ * JSON. */
+NOCSIM_MUST_USE
+int store_run_patch_params(store *s, int64_t run, const char *patch, char *err, size_t errlen);
 /* Make `parent` (0 = none) the parent of run (store/lineage.c).  Returns
  * STORE_NOTFOUND if run does not exist; the parent is not checked here (the
  * foreign key is, on commit). */
@@ -300,11 +307,14 @@ int store_cc_list(store *s, int64_t run, store_cc_cb cb, void *ctx, char *err, s
 typedef struct {
     int64_t runs_added, runs_skipped;     /* skipped: uuid already present */
     int64_t generations, chromosomes, checkpoints, schedules;
+    int64_t load_points;
 } store_merge_stats;
 
 /* Copy every run of the nocsim database at other_path whose uuid is not in s
- * (with its generations, chromosomes, checkpoint and schedules) under new
- * ids, in one transaction.  Parent links are translated through uuids.
+ * (with its generations, chromosomes, checkpoint, schedules and open-loop
+ * points) under new ids, in one transaction.  A run already in s that has
+ * no open-loop points gets those of the other file's run of its uuid (a
+ * merge by an earlier nocsim left them behind).  Parent links are translated through uuids.
  * other_path is opened read-only.  stats may be NULL.  Only the file's
  * form is checked here (a nocsim database of this version); callers check
  * its contents first (nocsim db merge runs ga_db_check, ga/dbcheck.h). */
@@ -331,5 +341,11 @@ typedef int (*store_load_cb)(const store_load_point *p, void *ctx);
  * read-only). */
 NOCSIM_MUST_USE
 int store_load_list(store *s, int64_t run, store_load_cb cb, void *ctx, char *err, size_t errlen);
+/* Remove the points of run above rate (all of them when rate <= 0), so the
+ * stored curve is the one kept (points that ran on other threads past the
+ * first saturated one are dropped from the curve).  *removed (may be NULL)
+ * gets how many went. */
+NOCSIM_MUST_USE
+int store_load_trim(store *s, int64_t run, double rate, int64_t *removed, char *err, size_t errlen);
 
 #endif

@@ -41,12 +41,17 @@ static int64_t raw_int(const char *sql)
     return v;
 }
 
-static void raw_exec(const char *sql)
+static void raw_exec_in(const char *file, const char *sql)
 {
     sqlite3 *db;
-    ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_open(file, &db), SQLITE_OK);
     ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
+}
+
+static void raw_exec(const char *sql)
+{
+    raw_exec_in(path, sql);
 }
 
 typedef struct {
@@ -97,6 +102,17 @@ START_TEST(points_round_trip)
     g.n = 0;
     ck_assert_int_eq(store_load_list(s, run + 1, collect, &g, err, sizeof err), STORE_OK);
     ck_assert_int_eq(g.n, 0);
+    /* Trimmed to the points at or below a rate; 0 removes all. */
+    int64_t removed = -1;
+    ck_assert_int_eq(store_load_trim(s, run, 0.1, &removed, err, sizeof err), STORE_OK);
+    ck_assert_int_eq(removed, 1);
+    g.n = 0;
+    ck_assert_int_eq(store_load_list(s, run, collect, &g, err, sizeof err), STORE_OK);
+    ck_assert_int_eq(g.n, 1);
+    ck_assert_double_eq(g.p[0].rate, 0.1);
+    ck_assert_int_eq(store_load_trim(s, run, 0, &removed, err, sizeof err), STORE_OK);
+    ck_assert_int_eq(removed, 1);
+    ck_assert_int_eq(store_load_add(s, run, &a, err, sizeof err), STORE_OK);
     store_close(s);
     /* A rate outside (0, 1] is refused by the table. */
     s = store_open(path, 0, err, sizeof err);
@@ -138,6 +154,92 @@ START_TEST(migrates_version_1)
 }
 END_TEST
 
+/* A load run's points, as the database holds them. */
+static got points_of(const char *file, int64_t run)
+{
+    char err[256];
+    store *s = store_open(file, STORE_READONLY, err, sizeof err);
+    ck_assert_msg(s != NULL, "%s", err);
+    got g = { .n = 0 };
+    ck_assert_int_eq(store_load_list(s, run, collect, &g, err, sizeof err), STORE_OK);
+    store_close(s);
+    return g;
+}
+
+START_TEST(merge_copies_points)
+{
+    char err[256], dst[300];
+    store *s = store_open(path, STORE_CREATE, err, sizeof err);
+    ck_assert_msg(s != NULL, "%s", err);
+    int64_t run = new_run(s);
+    store_load_point p[3];
+    for (int k = 0; k < 3; k++) {
+        p[k] = (store_load_point){ .rate = 0.1 * (k + 1), .offered = 0.1 * (k + 1) + 0.001 * k,
+                                   .accepted = 0.099 * (k + 1), .latency = 20.5 + k, .ci95 = 0.25 * k,
+                                   .network_latency = 19.125 + k, .hops = 5.33, .p50 = 20 + k,
+                                   .p99 = 60 + k, .max = 90 + k, .tagged = 1000 * (k + 1),
+                                   .tagged_done = 1000 * (k + 1) - k, .warmup_cycles = 3000 + k,
+                                   .drain_cycles = 70 + k, .cycles = 13000 + k, .steady = k != 2,
+                                   .saturated = k == 2 ? 5 : 0 };
+        ck_assert_int_eq(store_load_add(s, run, &p[k], err, sizeof err), STORE_OK);
+    }
+    store_close(s);
+    snprintf(dst, sizeof dst, "%s/m.db", dir);
+    store *d = store_open(dst, STORE_CREATE, err, sizeof err);
+    ck_assert_msg(d != NULL, "%s", err);
+    int64_t other = new_run(d); /* ids differ between the files */
+    store_merge_stats m;
+    ck_assert_msg(store_merge(d, path, &m, err, sizeof err) == STORE_OK, "%s", err);
+    ck_assert_int_eq(m.runs_added, 1);
+    ck_assert_int_eq(m.load_points, 3);
+    store_close(d);
+    got g = points_of(dst, other + 1);
+    ck_assert_int_eq(g.n, 3);
+    for (int k = 0; k < 3; k++)
+        ck_assert_msg(memcmp(&g.p[k], &p[k], sizeof p[k]) == 0, "point %d differs", k);
+    ck_assert_int_eq(points_of(dst, other).n, 0);
+
+    /* A second merge adds nothing ... */
+    d = store_open(dst, 0, err, sizeof err);
+    ck_assert_msg(store_merge(d, path, &m, err, sizeof err) == STORE_OK, "%s", err);
+    ck_assert_int_eq(m.runs_skipped, 1);
+    ck_assert_int_eq(m.load_points, 0);
+    store_close(d);
+    /* ... but brings the points of a run merged without them (an earlier
+     * nocsim's merge). */
+    raw_exec_in(dst, "DELETE FROM load_points");
+    d = store_open(dst, 0, err, sizeof err);
+    ck_assert_msg(store_merge(d, path, &m, err, sizeof err) == STORE_OK, "%s", err);
+    ck_assert_int_eq(m.runs_skipped, 1);
+    ck_assert_int_eq(m.load_points, 3);
+    store_close(d);
+    g = points_of(dst, other + 1);
+    ck_assert_int_eq(g.n, 3);
+    for (int k = 0; k < 3; k++)
+        ck_assert_msg(memcmp(&g.p[k], &p[k], sizeof p[k]) == 0, "point %d differs", k);
+}
+END_TEST
+
+/* A version-1 file (no load_points table) still merges. */
+START_TEST(merge_from_version_1)
+{
+    char err[256], dst[300];
+    store *s = store_open(path, STORE_CREATE, err, sizeof err);
+    ck_assert_ptr_nonnull(s);
+    new_run(s);
+    store_close(s);
+    raw_exec("PRAGMA journal_mode = DELETE; DROP TABLE load_points; PRAGMA user_version = 1");
+    snprintf(dst, sizeof dst, "%s/m.db", dir);
+    store *d = store_open(dst, STORE_CREATE, err, sizeof err);
+    ck_assert_msg(d != NULL, "%s", err);
+    store_merge_stats m;
+    ck_assert_msg(store_merge(d, path, &m, err, sizeof err) == STORE_OK, "%s", err);
+    ck_assert_int_eq(m.runs_added, 1);
+    ck_assert_int_eq(m.load_points, 0);
+    store_close(d);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("store_load");
@@ -145,6 +247,8 @@ int main(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_add_test(tc, points_round_trip);
     tcase_add_test(tc, migrates_version_1);
+    tcase_add_test(tc, merge_copies_points);
+    tcase_add_test(tc, merge_from_version_1);
     suite_add_tcase(s, tc);
     return testutil_run(s);
 }
