@@ -233,7 +233,7 @@ static void bench_mem(const options *o)
     int32_t *dest = malloc(sizeof *dest * (size_t)(n * n));
     if (!dest) die("out of memory");
     for (int i = 0; i < n * n; i++) dest[i] = i;
-    closedloop *f = closedloop_new(&p, dest);
+    closedloop *f = closedloop_new(&p, dest, 0);
     if (!f) die("out of memory");
     printf("mem_fast_engine_bytes_per_router %.0f bytes (allocated, any N)\n", (double)closedloop_bytes(f) / (n * n));
     closedloop_free(f);

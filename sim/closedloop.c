@@ -127,7 +127,7 @@ static int make_packets(closedloop *c, const int32_t *dest)
     return 0;
 }
 
-closedloop *closedloop_new(const sim_params *p, const int32_t *dest)
+closedloop *closedloop_new(const sim_params *p, const int32_t *dest, int scalar)
 {
     closedloop *c = calloc(1, sizeof *c);
     if (!c) return NULL;
@@ -136,7 +136,7 @@ closedloop *closedloop_new(const sim_params *p, const int32_t *dest)
     c->S = p->slices;
     c->L = p->flits;
     const olnet_params op = { .rp = sim_route_params(p), .vc_rule = p->vc_rule, .vcs = p->vcs,
-                              .buffer = p->buffer, .scheme = 0, .q_update = p->q_update };
+                              .buffer = p->buffer, .scheme = 0, .q_update = p->q_update, .scalar = scalar };
     char err[160];
     c->net = olnet_new(&op, NULL, NULL, err, sizeof err);
     const size_t nl = (size_t)c->nodes * 4;

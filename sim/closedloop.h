@@ -33,9 +33,12 @@ typedef struct closedloop closedloop;
 int closedloop_supports(const sim_params *p);
 
 /* An engine for checked parameters p that closedloop_supports and traffic
- * dest[src] (every entry a node).  NULL when memory runs out. */
+ * dest[src] (every entry a node).  scalar 1: the fast path keeps its live
+ * masks move by move even where SSSE3 could find them (olnet_params.scalar),
+ * for the tests that compare both ways; sim_new passes 0.  NULL when memory
+ * runs out. */
 NOCSIM_MUST_USE
-closedloop *closedloop_new(const sim_params *p, const int32_t *dest);
+closedloop *closedloop_new(const sim_params *p, const int32_t *dest, int scalar);
 /* NULL is fine. */
 void closedloop_free(closedloop *c);
 

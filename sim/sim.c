@@ -133,7 +133,7 @@ sim *sim_new(const sim_params *p, const int32_t *dest, fault_kind *kind, char *e
     }
     for (int i = 0; i < s->nodes; i++)
         if (node_sends(s, i)) s->expected[dest[i]]++;
-    if (!p->reference_only && closedloop_supports(p) && !(s->fast = closedloop_new(p, s->dest))) {
+    if (!p->reference_only && closedloop_supports(p) && !(s->fast = closedloop_new(p, s->dest, 0))) {
         sim_free(s);
         fault_set(kind, FAULT_RESOURCE);
         return snprintf(err, errlen, "out of memory for a %dx%d network", p->n, sim_height(p)), NULL;

@@ -442,7 +442,7 @@ static void check_stop(const sim_params *p, const int32_t *dest, const sim_confi
     stop = mr;
     ck_assert_msg(mr.status == want, "%s: reference status %d, expected %d", what, (int)mr.status, (int)want);
     ck_assert(closedloop_supports(p));
-    closedloop *f = closedloop_new(p, dest);
+    closedloop *f = closedloop_new(p, dest, 0);
     ck_assert_ptr_nonnull(f);
     ck_assert_int_eq(closedloop_run(f, c, INT64_MAX, NULL, CL_FULL, &mf), want);
 #define SAME(field) ck_assert_msg(mf.field == mr.field, "%s: " #field " fast %lld, reference %lld", what, \
@@ -457,7 +457,7 @@ static void check_stop(const sim_params *p, const int32_t *dest, const sim_confi
     sim *s2 = new_sim(&full, dest);
     sim_run_reference(s2, c, &mr);
     ck_assert_int_eq(mr.status, SIM_OK);
-    closedloop *f2 = closedloop_new(&full, dest);
+    closedloop *f2 = closedloop_new(&full, dest, 1);
     ck_assert_ptr_nonnull(f2);
     closedloop_run(f2, c, 30, NULL, CL_FULL, &mf); /* a cut run first */
     closedloop_run(f2, c, INT64_MAX, NULL, CL_FULL, &mf);
@@ -568,6 +568,67 @@ END_TEST
 
 /* reference_only turns the fast engine off: same results, from the
  * reference. */
+/* One engine's run of c, every mode: what it gave (metrics, tail cycles,
+ * link statistics) against the other engine's run of c in the same mode. */
+static void same_engine_runs(closedloop *a, closedloop *b, const sim_config *c, closedloop_metrics what,
+                             int nodes, int npk, const char *case_)
+{
+    sim_metrics ma, mb;
+    closedloop_run(a, c, INT64_MAX, NULL, what, &ma);
+    closedloop_run(b, c, INT64_MAX, NULL, what, &mb);
+    testutil_same_metrics(&ma, &mb, case_, "scalar", "ssse3");
+    if (ma.status != SIM_OK) return;
+    int64_t *ta = malloc(sizeof *ta * (size_t)npk), *tb = malloc(sizeof *tb * (size_t)npk);
+    ck_assert(ta && tb);
+    closedloop_tail_cycles(a, ta);
+    closedloop_tail_cycles(b, tb);
+    for (int k = 0; k < npk; k++) ck_assert_msg(ta[k] == tb[k], "%s: packet %d's tail", case_, k);
+    for (int k = 0; k < nodes * 4; k++) {
+        int64_t f1, l1, n1, f2, l2, n2;
+        closedloop_link_stats(a, k, &f1, &l1, &n1);
+        closedloop_link_stats(b, k, &f2, &l2, &n2);
+        ck_assert_msg(f1 == f2 && l1 == l2 && n1 == n2, "%s: link %d's statistics", case_, k);
+    }
+    free(ta);
+    free(tb);
+}
+
+/* The fast path keeping its live masks move by move (scalar) gives the
+ * runs it gives finding them by SSSE3 (where the CPU has it; elsewhere both
+ * are the scalar path), in every mode, on the default router and others,
+ * and both the reference's. */
+START_TEST(scalar_and_ssse3_paths)
+{
+    uint64_t r = 4242;
+    for (int variant = 0; variant < 3; variant++) {
+        traffic *t = pattern(variant == 1 ? "randperm" : "brev", 8, 2);
+        sim_params p = testutil_params(8, 8, 2);
+        if (variant == 1) { p.topo = TOPO_MESH; p.vc_rule = VCRULE_ANY; p.vcs = 2; p.buffer = 3; }
+        if (variant == 2) { p.vcs = 4; p.buffer = 2; p.flits = 5; }
+        closedloop *a = closedloop_new(&p, t->dest, 1), *b = closedloop_new(&p, t->dest, 0);
+        ck_assert(a && b);
+        sim *s = new_sim(&p, t->dest);
+        for (int it = 0; it < 4; it++) {
+            sim_config *c = sim_config_new(64, p.vcs, 0, (uint32_t)p.flits);
+            testutil_random_genes(c, &r, p.flits, 12, 12);
+            char what[64];
+            snprintf(what, sizeof what, "variant %d run %d", variant, it);
+            same_engine_runs(a, b, c, CL_FULL, 64, 64 * p.slices, what);
+            same_engine_runs(a, b, c, CL_LEAN, 64, 64 * p.slices, what);
+            sim_metrics ma, mr;
+            closedloop_run(a, c, INT64_MAX, NULL, CL_FULL, &ma);
+            sim_run_reference(s, c, &mr);
+            same_metrics(&ma, &mr, what);
+            sim_config_free(c);
+        }
+        sim_free(s);
+        closedloop_free(a);
+        closedloop_free(b);
+        traffic_free(t);
+    }
+}
+END_TEST
+
 START_TEST(reference_only_switch)
 {
     uint64_t r = 555;
@@ -742,6 +803,7 @@ int main(void)
     tcase_add_test(tc, reuse_matches_fresh);
     tcase_add_test(tc, reference_only_switch);
     tcase_add_test(tc, supports_limits);
+    tcase_add_test(tc, scalar_and_ssse3_paths);
     suite_add_tcase(s, tc);
     return testutil_run(s);
 }
