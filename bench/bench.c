@@ -10,7 +10,8 @@
  *        makes them (sim_run_lean: the metrics its score reads), and on 1
  *        thread with every metric (sim_run, the eval_*_full line).
  * sizes: router-cycles per second on N x N tori, N = 16 .. 256, under a
- *        saturating pattern (tornado, four slices back to back).
+ *        saturating pattern (tornado, four slices back to back), every
+ *        metric counted (sim_run, as `nocsim sim`).
  * mem:   bytes per router and peak resident memory.
  * --reference runs sim_run_reference instead (the before figure); --full
  * sim_run. */
@@ -195,7 +196,9 @@ static void bench_sizes(const options *o)
         long runs = 0;
         int64_t rc = 0;
         do {
-            if (run1(o, s, c, &m) != SIM_OK) die("size run did not finish");
+            /* Every metric, as `nocsim sim` runs it. */
+            if ((o->reference ? sim_run_reference(s, c, &m) : sim_run(s, c, &m)) != SIM_OK)
+                die("size run did not finish");
             rc += m.cycles * (int64_t)n * n;
             runs++;
             dt = now() - t0;
