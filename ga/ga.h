@@ -19,8 +19,9 @@
  * Every chromosome that scores a new best, and every other signature that
  * scores the current best (a synonym; with the sparse record rule only the
  * 1st, 2nd, 4th, ... of each score), is recorded in the store with its
- * metrics; one transaction per generation, with a checkpoint (at most once a
- * second, and always at the start and the end) from which ga_resume continues.
+ * metrics; the generations' rows and records go to the store with a
+ * checkpoint, in one transaction at most once a second (and always at the
+ * start, the end and on ga_flush), from which ga_resume continues.
  *
  * Conventions, as in store/store.h: functions that can fail return 0 (or a
  * pointer) on success and -1 (or NULL) on failure, with a one-line message in
@@ -204,15 +205,17 @@ void ga_free(ga *g);
  * record them (start.c).  Returns 0, or a negative fault with a message in
  * err: -FAULT_RESOURCE when memory runs out or the first run, which sets
  * the search ranges, times out (sim_params.max_cycles); -FAULT_INTERNAL when
- * that run deadlocks; -FAULT_IO when the store fails (the generation's
- * transaction is then rolled back). */
+ * that run deadlocks; -FAULT_IO when the store fails (the transaction is
+ * then rolled back). */
 NOCSIM_MUST_USE
 int ga_start(ga *g, char *err, size_t errlen);
-/* One generation, recorded in one transaction.  Returns 1 while there is
- * more to do, 0 when finished (generations or --evals used up, or the best
- * at the floor, ga_get_floor), a negative fault with a message in err when
- * the store fails or a record could not be kept for want of memory (that
- * generation's rows are rolled back; the ga stays usable for ga_free). */
+/* One generation; its rows and records are kept and written with the next
+ * checkpoint (at most a second later, and at once when it is the last).
+ * Returns 1 while there is more to do, 0 when finished (generations or
+ * --evals used up, or the best at the floor, ga_get_floor), a negative fault
+ * with a message in err when the store fails or a record could not be kept
+ * for want of memory (that transaction is rolled back; the ga stays usable
+ * for ga_free). */
 NOCSIM_MUST_USE
 int ga_step(ga *g, char *err, size_t errlen);
 /* Write the pending rows and the checkpoint now (e.g. before stopping on a
