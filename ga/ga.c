@@ -11,6 +11,7 @@
 
 #include "ga/checkpoint.h"
 #include "ga/ga_internal.h"
+#include "util/invariant.h"
 
 #define SCORE_INF GA_SCORE_INF
 
@@ -175,6 +176,12 @@ int ga_step(ga *g, char *err, size_t errlen)
 const sim_config *ga_best(const ga *g, sim_metrics *m, uint32_t *crc)
 {
     if (m) *m = g->best_m;
+    /* A lean search kept the metrics its score reads: the rest from a run
+     * of the best of its own (ga_consider). */
+    if (m && g->full && g->best_score < SCORE_INF) {
+        sim_run(g->full, g->best, m);
+        NOCSIM_ASSERT(m->duration == g->best_m.duration, "ga_best: the full run repeats the search's");
+    }
     if (crc) *crc = g->best_crc;
     return g->best;
 }

@@ -23,6 +23,7 @@ typedef struct {
     uint32_t crc;
     int64_t score, generation;
     sim_metrics m;   /* at S slices */
+    int lean;        /* m is a lean run's (ga_consider): completed before it is written */
     sim_metrics m1;  /* single slice: t_d and T_e */
     int synonym;
 } ga_record;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "ga/checkpoint.h"
+#include "ga/chrom.h"
 #include "ga/ga_internal.h"
 #include "util/invariant.h"
 
@@ -29,10 +30,33 @@ static int keep_generation(ga *g)
     return 0;
 }
 
+/* Every metric of the records that a lean search kept with the metrics its
+ * score reads (ga_consider): a run of each of its own, the same run again
+ * counted in full (not an evaluation of the budget).  0, or the fault. */
+static int complete_records(ga *g, char *err, size_t errlen)
+{
+    sim_config *c = NULL;
+    for (int k = 0; k < g->rec.n; k++) {
+        ga_record *r = &g->rec.recs[k];
+        if (!r->lean) continue;
+        if (!c && !(c = ga_new_config(g))) return snprintf(err, errlen, "out of memory"), -FAULT_RESOURCE;
+        if (chrom_decode(c, r->genes, r->len, err, errlen)) { sim_config_free(c); return -FAULT_INTERNAL; }
+        sim_metrics full;
+        sim_run(g->full, c, &full);
+        NOCSIM_ASSERT(full.duration == r->m.duration, "persist: a record's full run repeats the search's");
+        r->m = full;
+        r->lean = 0;
+    }
+    sim_config_free(c);
+    return 0;
+}
+
 /* The rows and records kept, the best and the checkpoint, in the open
  * transaction.  0, or the fault with a message. */
 static int write_pending(ga *g, char *err, size_t errlen)
 {
+    int rc = complete_records(g, err, errlen);
+    if (rc) return rc;
     for (int k = 0; k < g->rec.ngen; k++)
         if (store_gen_add(g->db, &g->rec.gens[k], err, errlen) != STORE_OK) return -FAULT_IO;
     for (int k = 0; k < g->rec.n; k++) {
@@ -50,7 +74,7 @@ static int write_pending(ga *g, char *err, size_t errlen)
         return -FAULT_IO;
     uint8_t *blob = NULL;
     size_t len = 0;
-    int rc = ga_checkpoint_save(g, &blob, &len, err, errlen);
+    rc = ga_checkpoint_save(g, &blob, &len, err, errlen);
     if (rc) return rc;
     int put = store_checkpoint_put(g->db, g->run, g->generation, blob, len, err, errlen);
     free(blob);

@@ -46,6 +46,7 @@ static int add_record(ga *g, const sim_config *c, const sim_metrics *m, int64_t 
     r->crc = crc;
     r->score = score;
     r->m = *m;
+    r->lean = g->full != NULL;
     sim_run(g->single, c, &r->m1);
     g->evals++;   /* [R-GA-BUDGET-1] */
     r->synonym = synonym;
@@ -54,26 +55,16 @@ static int add_record(ga *g, const sim_config *c, const sim_metrics *m, int64_t 
     return 0;
 }
 
-/* Every metric of c's run, whose search metrics are `m`: m itself, or when
- * the search's runs are lean (g->full) a run that counts them all.  Not an
- * evaluation of the budget: the same run again, counted in full. */
-static const sim_metrics *all_metrics(ga *g, const sim_config *c, const sim_metrics *m, sim_metrics *buf)
-{
-    if (!g->full) return m;
-    sim_run(g->full, c, buf);
-    return buf;
-}
-
 /* A newly evaluated chromosome: a new best, a synonym of the best, or
- * neither.  Returns 1 if it is a clone of a recorded best (same signature). */
-int ga_consider(ga *g, const sim_config *c, const sim_metrics *searched, int64_t score)
+ * neither.  Returns 1 if it is a clone of a recorded best (same signature).
+ * Under lean runs (g->full) m lacks te, lb, ir, or_, ib and ob: the record
+ * gets them when it is written (persist.c), the best when it is asked for
+ * (ga_best), so that a run that stores nothing never computes them. */
+int ga_consider(ga *g, const sim_config *c, const sim_metrics *m, int64_t score)
 {
     if (score >= GA_SCORE_INF || score > g->best_score) return 0;
     uint32_t crc = chrom_signature(c, g->n, g->rec.scratch);
-    sim_metrics buf;
-    const sim_metrics *m = searched;
     if (score < g->best_score) {
-        m = all_metrics(g, c, searched, &buf);
         g->best_score = score;
         g->best_m = *m;
         g->best_crc = crc;
@@ -90,7 +81,6 @@ int ga_consider(ga *g, const sim_config *c, const sim_metrics *searched, int64_t
     g->rec.syn_seen++;
     if (g->gp.record == GA_RECORD_SPARSE && (g->rec.syn_seen & (g->rec.syn_seen - 1))) return 0;
     g->rec.synonyms++;
-    m = all_metrics(g, c, searched, &buf);
     if (crc_add(g, crc) || add_record(g, c, m, score, crc, 1)) g->rec.lost = 1;
     return 0;
 }
