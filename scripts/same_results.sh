@@ -70,6 +70,6 @@ done
 run stack-mesh      stack --size 8 --topology mesh --traffic trns --slices 3 --arb all --interval 8:60 --format csv
 run sim-json        sim --traffic randperm --slices 3 --seed 2 --format json
 run load-mesh       load --size 8 --topology mesh --traffic uniform --rates 0.05:0.4:0.05 --no-db --format csv
-run load-torus      load --size 8 --traffic transpose --rates 0.05:0.3:0.05 --no-db --format csv --seed 3
+run load-torus      load --size 8 --topology torus --traffic tornado --rates 0.05:0.3:0.05 --no-db --format csv --seed 3
 run cc-cycles       cc --topology mesh:4x4 --cc oab --budget 2000 --seed 1 --cycles --format json
 exit $bad

@@ -20,6 +20,7 @@
 #include "sim/decisions_rec.h"
 #include "sim/olnet_internal.h"
 #include "sim/tailwin.h"
+#include "util/invariant.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -327,6 +328,8 @@ sim_status closedloop_run(closedloop *c, const sim_config *cfg, int64_t cutoff, 
     if (rec) sim_decisions_end(rec, st == SIM_OK);
     c->cl.rec = NULL;
     m->status = st;
+    NOCSIM_ASSERT(st != SIM_CUTOFF || m->stop_cycle <= cutoff, "closedloop: a cut run stops by its cutoff");
+    NOCSIM_ASSERT(st != SIM_OK || last_eject < cutoff, "closedloop: a finished run ends within its cutoff");
     m->duration = st == SIM_CUTOFF ? cutoff + 1 : last_eject + 1;
     m->late = tailwin_count(&tw, last_eject, c->L);
     m->late_sum = tailwin_sum(&tw, last_eject, tw.w);

@@ -18,6 +18,7 @@
  *    the automaton says (a slot freed in t takes a flit only in t + 1,
  *    because the downstream check used the start-of-cycle count). */
 #include "sim/olnet_internal.h"
+#include "util/invariant.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -300,7 +301,15 @@ int32_t olnet_add(olnet *n, int src, int dest, int len, int64_t t_gen, int32_t t
 }
 
 const olnet_packet *olnet_packet_get(const olnet *n, int32_t id) { return &n->pk[id]; }
-void olnet_release(olnet *n, int32_t id) { n->freeids[n->nfree++] = id; n->alive--; }
+void olnet_release(olnet *n, int32_t id)
+{
+    /* A released record's length is 0 until olnet_add reuses its id. */
+    NOCSIM_ASSERT(id >= 0 && id < n->pk_next, "olnet_release: the id is one olnet_add gave");
+    NOCSIM_ASSERT(n->pk[id].len > 0, "olnet_release: a packet released once");
+    n->pk[id].len = 0;
+    n->freeids[n->nfree++] = id;
+    n->alive--;
+}
 int64_t olnet_flits_in_network(const olnet *n) { return n->in_net; }
 int64_t olnet_packets_alive(const olnet *n) { return n->alive; }
 int olnet_hops(const olnet *n, int src, int dest) { return route_hops(&n->p.rp, src, dest); }
@@ -322,6 +331,7 @@ static void header_arrived(olnet *n, int node, size_t f, uint32_t fl)
 static void grant(olnet *n, int node, int o_local, int f_local)
 {
     size_t base = (size_t)node * (size_t)n->NF;
+    NOCSIM_ASSERT(n->holder[base + (size_t)o_local] < 0, "olnet reference grant: an output VC has one holder");
     n->holder[base + (size_t)o_local] = (int8_t)f_local;
     n->route[base + (size_t)f_local] = (int8_t)o_local;
     n->reqm[node] &= ~(1ull << f_local);
@@ -451,6 +461,7 @@ static void push(olnet *n, int node, size_t f, uint32_t fl)
 {
     uint8_t *restrict cnt = n->cnt;
     const int B = n->B;
+    NOCSIM_ASSERT(cnt[f] < B, "olnet reference push: a FIFO holds at most B flits");
     n->buf[f * (size_t)B + cnt[f]] = fl;
     n->rflits[node]++;
     if (cnt[f]++ == 0 && FL_HEAD(fl)) header_arrived(n, node, f, fl);

@@ -38,6 +38,7 @@
  *    finish are listed in the same order too. */
 #include "sim/olnet_internal.h"
 #include "sim/decisions_rec.h"
+#include "util/invariant.h"
 
 /* Everything below is inlined into one step function per instantiation
  * (olnet_step_fast), so that V, B and the way live masks are found are
@@ -132,6 +133,7 @@ HOT int grant(const fview *v, int node, int o, uint64_t cand, int CL)
     size_t base = (size_t)node * (size_t)v->NF;
     unsigned dirs = 0;
     for (uint64_t m = cand; m; m &= m - 1) dirs |= 1u << v->lport[__builtin_ctzll(m)];
+    NOCSIM_ASSERT(v->holder[base + (size_t)o] < 0, "olnet grant: an output VC has one holder");
     uint8_t *rank = v->qsi + base + (size_t)o;
     const unsigned e = v->qtab[(unsigned)*rank << 5 | dirs];
     *rank = (uint8_t)e;
@@ -340,6 +342,7 @@ HOT int push(const fview *v, int node, size_t f, uint32_t fl, int *nh)
 {
     const int B = v->B;
     int c = v->cnt[f];
+    NOCSIM_ASSERT(c < B, "olnet push: a FIFO holds at most B flits");
     v->buf[f * (size_t)B + (size_t)c] = fl;
     v->cnt[f] = (uint8_t)(c + 1);
     int r = v->route[f];

@@ -6,6 +6,7 @@
 
 #include "sim/olnet.h"
 #include "sim/decisions.h"
+#include "util/invariant.h"
 
 #include <string.h>
 
@@ -163,6 +164,7 @@ static inline void fifo_shift(uint32_t *q, int B)
  * its packet, which joins the cycle's done list. */
 static inline void olnet_eject(olnet *n, uint32_t x, int64_t t)
 {
+    NOCSIM_ASSERT(FL_ID(x) < n->pk_next && n->pk[FL_ID(x)].len > 0, "olnet_eject: a flit of a live packet");
     n->in_net--;
     if (FL_TAIL(x)) {
         n->pk[FL_ID(x)].t_done = t;
