@@ -5,7 +5,7 @@
 
 /* Each scheme is a rule for the first VC searched and a direction.  Round-
  * robin schemes start relative to the VC granted last; fixed-priority ones at
- * a fixed VC.  With three VCs these give exactly model.md's table, e.g. C05 =
+ * a fixed VC.  With three VCs these give exactly the model's table [R-VS-2], e.g. C05 =
  * (1,2,0) and C07 = (0,2,1). */
 typedef struct {
     const char *name;

@@ -15,7 +15,7 @@
 
 enum { PORT_N = 0, PORT_E = 1, PORT_S = 2, PORT_W = 3, PORT_P = 4, NPORTS = 5 };
 
-/* How a distance of exactly N/2 is resolved [model.md choice]. */
+/* How a distance of exactly N/2 is resolved (an open point, [R-RT-2]). */
 typedef enum {
     TIE_NOWRAP = 0, /* go the way that does not use the wrap link (default) */
     TIE_PLUS,       /* always + */
@@ -28,7 +28,7 @@ typedef enum {
     DATELINE_AFTER,       /* on the hop after the dateline link */
 } route_dateline;
 
-/* The kind of grid [model.md, open-loop section]. */
+/* The kind of grid ([R-NET-2], [R-RT-3]). */
 typedef enum {
     TOPO_TORUS = 0, /* wrap links in both dimensions (default) */
     TOPO_MESH,      /* no wrap links */

@@ -18,7 +18,7 @@
  *    the source could have injected it had it been released (its previous
  *    packet was in and the P FIFO had room).  The header enters at
  *    max(release, that cycle), so a new release repeats the run iff that
- *    maximum is unchanged (model.md step 3; no interlock in the fast engine).
+ *    maximum is unchanged ([R-INJ-1]; no interlock in the fast engine).
  * Only the fast engine records (sim_run_recording); the reference engine
  * marks the record unknown.  tests/test_decisions.c checks every "same"
  * verdict against a simulation. */

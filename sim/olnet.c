@@ -1,6 +1,6 @@
 /* The open-loop network (see olnet.h): construction, packets, the per-run
  * reset of closed-loop runs (olnet_clear, olnet_configure) and the
- * reference path, model.md's three steps on every router that holds a
+ * reference path, the model's three steps [R-CYC-3] on every router that holds a
  * flit, then the moves applied (pops, pushes, ejections, injections), as in
  * sim.c.  The reference path is the oracle of the fast path (olnet_fast.c)
  * for open-loop traffic (tests/test_olnet.c, fuzz_olnet); it is checked in
@@ -406,7 +406,7 @@ static void queue_selection(olnet *n, int node)
 }
 
 /* Step 2 at one router, reference path: every output VC of every port
- * looked at, as model.md words it. */
+ * looked at, as docs/model.md words it [R-VS-1], [R-VS-2]. */
 static void vc_selection(olnet *n, int node)
 {
     const int V = n->V, B = n->B;

@@ -1,4 +1,4 @@
-/* The network of an open-loop run: model.md's router on a w x h torus or
+/* The network of an open-loop run: the model's router [R-NET-1..4] on a w x h torus or
  * mesh, fed by per-node source queues of packets of any length and
  * destination, stepped one cycle at a time.
  *
@@ -23,7 +23,7 @@
  * flit), routes a header from its packet's two precomputed ports and is
  * compiled apart for the default three VCs of four flits; the reference path, kept
  * beside it (sim/olnet.c), looks at every output VC and calls the routing
- * function and the arbiters as model.md words them.
+ * function and the arbiters as docs/model.md words them ([R-QS-*], [R-VS-*]).
  *
  * Conventions as in store/store.h and util/fault.h: olnet_new returns NULL
  * with a message in err and its fault kind; olnet_free accepts NULL; stepping cannot fail.  Packet ids are small

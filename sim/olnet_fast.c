@@ -507,7 +507,7 @@ static void check_invariants(const olnet *n, int64_t t)
 #endif
 
 /* The instantiations: SSSE3 or not (the target attribute lets live_ssse3
- * inline), the default router (model.md: three VCs of four flits) or any
+ * inline), the default router (three VCs of four flits, [R-NET-4]) or any
  * size, and each mode of CL a closed-loop run may ask for.  The default
  * router gets the modes of the open-loop curves and of a search's runs; a
  * run that counts every metric (CL_ALL, a few hundred of a GA run) takes

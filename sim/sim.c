@@ -1,4 +1,5 @@
-/* The reference cycle loop: a direct transcription of model.md's three steps,
+/* The reference cycle loop: a direct transcription of docs/model.md's three
+ * steps [R-CYC-1..3], [R-QS-*], [R-VS-*], [R-INJ-1],
  * written to be checked against the text rather than to be fast, and
  * sim_run's dispatch to the one fast engine (sim/closedloop.c) with this
  * loop as its oracle (tests/test_closedloop.c, fuzz_engines) and fallback
@@ -70,7 +71,7 @@ static void *xcalloc(size_t n, size_t size, int *ok)
 }
 
 /* Whether node i sends packets: a node whose destination is itself sends
- * only under SELF_SEND (model.md). */
+ * only under SELF_SEND [R-RT-4]. */
 static int node_sends(const sim *s, int i) { return s->dest[i] != i || s->p.self == SELF_SEND; }
 
 sim *sim_new(const sim_params *p, const int32_t *dest, fault_kind *kind, char *err, size_t errlen)
@@ -560,7 +561,7 @@ static void finish_metrics(const sim *s, const ref_run *r, int64_t cutoff, sim_m
     }
 }
 
-/* The reference cycle loop: model.md's automaton, cycle by cycle. */
+/* The reference cycle loop: the model's automaton, cycle by cycle [R-CYC-1]. */
 static sim_status run(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *m)
 {
     memset(m, 0, sizeof *m);

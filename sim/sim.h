@@ -1,4 +1,5 @@
-/* The cycle-level simulator of the wormhole 2D torus (shared/docs/model.md).
+/* The cycle-level simulator of the wormhole 2D torus (docs/model.md, [R-NET-*],
+ * [R-CYC-*]).
  *
  * Three things go in:
  *   sim_params  the network and the model's open choices (fixed for a study),
@@ -68,14 +69,14 @@ typedef struct {
 #define SIM_MAX_FLITS 255
 #define SIM_MAX_SLICES 4096
 
-/* The defaults of model.md, set only by sim_params_default (the engine's
+/* The model's defaults ([R-NET-1], [R-NET-4]), set only by sim_params_default (the engine's
  * specialised paths refer to these names, not to the numbers). */
 #define SIM_DEFAULT_N 16
 #define SIM_DEFAULT_VCS 3
 #define SIM_DEFAULT_BUFFER 4
 #define SIM_DEFAULT_FLITS 8
 
-/* Fill every field of *p with the defaults of model.md: 16x16, 3 VCs x 4
+/* Fill every field of *p with the model's defaults: 16x16, 3 VCs x 4
  * flits, 8-flit packets, 1 slice, the first option of every [choice].
  * Cannot fail. */
 void sim_params_default(sim_params *p);
@@ -198,7 +199,7 @@ void sim_free(sim *s);
  * params and reference_only is 0, else the reference; both give identical
  * metrics. */
 sim_status sim_run(sim *s, const sim_config *c, sim_metrics *m);
-/* The reference cycle loop of sim.c, a direct transcription of model.md:
+/* The reference cycle loop of sim.c, a direct transcription of docs/model.md:
  * the specification the fast engine is tested against. */
 sim_status sim_run_reference(sim *s, const sim_config *c, sim_metrics *m);
 /* sim_run_reference that also records every link's activity into a (reset
