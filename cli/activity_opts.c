@@ -5,6 +5,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/outdest.h"
 #include "sim/activity.h"
 #include "viz/viz.h"
 
@@ -94,7 +95,12 @@ int activity_opts_write(const char *cmd, const activity_opts *ao, const sim_para
              (long long)m.lb);
     viz_act_opts draw = ao->draw;
     draw.title = title;
-    int vr = viz_act_write_png(a, rows, p->slices, &draw, ao->path, err, sizeof err);
+    outdest d;
+    int vr = outdest_start(&d, ao->path, err, sizeof err);
+    if (vr == VIZ_OK) {
+        vr = viz_act_write_png(a, rows, p->slices, &draw, outdest_path(&d), err, sizeof err);
+        if (outdest_finish(&d, vr == VIZ_OK, err, sizeof err) != OUTFILE_OK) vr = VIZ_FAIL;
+    }
     if (vr != VIZ_OK) {
         fprintf(stderr, "nocsim %s: --activity: %s\n", cmd, err);
         rc = cli_fault_status((fault_kind)vr);   /* VIZ_* are the kinds */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/outdest.h"
 #include "ga/chrom.h"
 #include "util/outfile.h"
 #include "util/quote.h"
@@ -12,9 +13,14 @@
 int chromfile_write(const char *path, const sim_config *c, int n, const chromfile_meta *meta, char *err, size_t errlen)
 {
     outfile o = { 0 };
+    outdest d = { 0 };
     FILE *f = stdout;
     if (strcmp(path, "-") != 0) {
-        if (outfile_open(&o, path, err, errlen) != OUTFILE_OK) return -1;
+        if (outdest_start(&d, path, err, errlen) != OUTFILE_OK) return -1;
+        if (outfile_open(&o, outdest_path(&d), err, errlen) != OUTFILE_OK) {
+            (void)outdest_finish(&d, 0, err, errlen);
+            return -1;
+        }
         f = o.f;
     }
     char q[QUOTE_BUF], size[32];
@@ -36,9 +42,11 @@ int chromfile_write(const char *path, const sim_config *c, int n, const chromfil
         if (rc) {
             snprintf(err, errlen, "%s: write failed (%s)", path, strerror(errno ? errno : EIO));
             outfile_abort(&o);
+            (void)outdest_finish(&d, 0, err, errlen);
             return -1;
         }
-        return outfile_commit(&o, err, errlen) == OUTFILE_OK ? 0 : -1;
+        int ok = outfile_commit(&o, err, errlen) == OUTFILE_OK;
+        return outdest_finish(&d, ok, err, errlen) == OUTFILE_OK && ok ? 0 : -1;
     }
     if (rc | fflush(f)) return snprintf(err, errlen, "-: cannot write the output: %s", strerror(errno ? errno : EIO)), -1;
     return 0;

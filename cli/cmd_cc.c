@@ -18,6 +18,7 @@
 #include "ccsim/report.h"
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/outdest.h"
 #include "store/store.h"
 #include "util/outfile.h"
 
@@ -436,14 +437,22 @@ static int do_cycles(const cc_opts *o)
 static bool write_schedule(const char *path, const cc_schedule *sch, const cc_problem *pb)
 {
     outfile f;
+    outdest d;
     char err[PATH_MAX + 256];
-    if (outfile_open(&f, path, err, sizeof err) != OUTFILE_OK) { fprintf(stderr, "nocsim cc: --out %s\n", err); return false; }
+    if (outdest_start(&d, path, err, sizeof err) != OUTFILE_OK) { fprintf(stderr, "nocsim cc: --out %s\n", err); return false; }
+    if (outfile_open(&f, outdest_path(&d), err, sizeof err) != OUTFILE_OK) {
+        (void)outdest_finish(&d, 0, err, sizeof err);
+        fprintf(stderr, "nocsim cc: --out %s\n", err);
+        return false;
+    }
     if (cc_schedule_write_json(f.f, sch, pb) != 0) {
         outfile_abort(&f);
+        (void)outdest_finish(&d, 0, err, sizeof err);
         fprintf(stderr, "nocsim cc: --out %s: cannot write the schedule (out of memory or a failed write)\n", path);
         return false;
     }
-    if (outfile_commit(&f, err, sizeof err) != OUTFILE_OK) { fprintf(stderr, "nocsim cc: --out %s\n", err); return false; }
+    int ok = outfile_commit(&f, err, sizeof err) == OUTFILE_OK;
+    if (outdest_finish(&d, ok, err, sizeof err) != OUTFILE_OK || !ok) { fprintf(stderr, "nocsim cc: --out %s\n", err); return false; }
     return true;
 }
 

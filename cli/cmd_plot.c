@@ -2,11 +2,13 @@
  * database -- duration against interval per scheme (paper Fig. 3), best and
  * average per generation (Fig. 4), best against average over repeated runs
  * (Fig. 5).  The figures are built in viz/; this file reads the inputs. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/outdest.h"
 #include "store/plot_queries.h"
 #include "store/store.h"
 #include "viz/figure.h"
@@ -124,7 +126,13 @@ static int finish(const char *kind, viz_figure *f, const plot_opts *o)
     char err[1024];
     int rc;
     if (o->script_dir) rc = viz_fig_write_script(f, o->script_dir, o->out, (int)o->w, (int)o->h, err, sizeof err);
-    else rc = viz_fig_render(f, o->out, (int)o->w, (int)o->h, err, sizeof err);
+    else {
+        outdest d;
+        if ((rc = outdest_start(&d, o->out, err, sizeof err)) == VIZ_OK) {
+            rc = viz_fig_render(f, outdest_path(&d), (int)o->w, (int)o->h, err, sizeof err);
+            if (outdest_finish(&d, rc == VIZ_OK, err, sizeof err) != OUTFILE_OK) rc = VIZ_FAIL;
+        }
+    }
     if (rc != VIZ_OK) {
         fprintf(stderr, "nocsim plot %s: %s\n", kind, err);
         return cli_fault_status((fault_kind)rc);   /* VIZ_* are the kinds */
@@ -133,6 +141,30 @@ static int finish(const char *kind, viz_figure *f, const plot_opts *o)
         fprintf(stderr, "nocsim plot %s: wrote %s/figure.dat and %s/plot.gp; draw with: gnuplot %s/plot.gp\n", kind,
                 o->script_dir, o->script_dir, o->script_dir);
     return EXIT_OK;
+}
+
+/* The files --script-only DIR writes, as viz/figure.c names them. */
+#define PLOT_DATA_FILE "figure.dat"
+#define PLOT_SCRIPT_FILE "plot.gp"
+
+/* Every file the figure writes is checked before anything is read: -o, and
+ * with --script-only DIR also DIR/figure.dat and DIR/plot.gp; none may be
+ * the input (the CSV or the database), and the picture the script draws may
+ * not be the script or its data. */
+static int check_outputs(const plot_opts *o, const char *input)
+{
+    char data[PATH_MAX], script[PATH_MAX];
+    const char *inputs[] = { input, data, script };
+    int rc = EXIT_OK;
+    if (o->script_dir) {
+        if (snprintf(data, sizeof data, "%s/" PLOT_DATA_FILE, o->script_dir) >= (int)sizeof data ||
+            snprintf(script, sizeof script, "%s/" PLOT_SCRIPT_FILE, o->script_dir) >= (int)sizeof script)
+            return cli_fail("plot", EXIT_USAGE, "--script-only %s: the name is too long", o->script_dir);
+        if ((rc = cli_check_output("plot", "--script-only", data, inputs, 1)) != EXIT_OK ||
+            (rc = cli_check_output("plot", "--script-only", script, inputs, 1)) != EXIT_OK)
+            return rc;
+    }
+    return o->out ? cli_check_output("plot", "-o", o->out, inputs, o->script_dir ? 3 : 1) : EXIT_OK;
 }
 
 static int plot_stack(const char *csv, viz_figure **f)
@@ -364,8 +396,7 @@ int cmd_plot(int argc, char **argv)
     }
     viz_figure *f = NULL;
     int rc = EXIT_OK;
-    const char *inputs[] = { kind == 0 ? pos[0] : o.db };
-    if (o.out && !o.script_dir && (rc = cli_check_output("plot", "-o", o.out, inputs, 1)) != EXIT_OK) {
+    if ((rc = check_outputs(&o, kind == 0 ? pos[0] : o.db)) != EXIT_OK) {
         free(pos);
         return rc;
     }

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/outdest.h"
 #include "util/outfile.h"
 
 int cli_fail(const char *cmd, int status, const char *fmt, ...)
@@ -46,7 +47,12 @@ int cli_check_output(const char *cmd, const char *flag, const char *path, const 
 {
     if (strcmp(path, "-") == 0) return EXIT_OK;
     char err[PATH_MAX + 256];
-    if (outfile_check(path, err, sizeof err) != OUTFILE_OK) return cli_fail(cmd, EXIT_USAGE, "%s %s", flag, err);
+    /* A device or FIFO is written through (cli/outdest.h): it only has to
+     * take writes; its directory takes no file. */
+    if (outdest_through(path)) {
+        if (access(path, W_OK) != 0) return cli_fail(cmd, EXIT_USAGE, "%s %s: %s", flag, path, strerror(errno));
+    } else if (outfile_check(path, err, sizeof err) != OUTFILE_OK)
+        return cli_fail(cmd, EXIT_USAGE, "%s %s", flag, err);
     for (int k = 0; k < ninputs; k++)
         if (inputs[k] && outfile_is_input(path, inputs[k]))
             return cli_fail(cmd, EXIT_USAGE, "%s %s: is the input file %s (or one of its -wal/-journal files); "

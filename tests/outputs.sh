@@ -72,5 +72,55 @@ check "old.cfg kept" "$(cat old.cfg)" old
 [ "$(wc -c < full.cfg)" -gt 4096 ] && ok || bad "full.cfg is not over the limit: $(wc -c < full.cfg) bytes"
 [ -z "$(ls -A | grep '^\.')" ] && ok || bad "temporary files left: $(ls -A | grep '^\.')"
 
+# ---- a name that is not a regular file is written through, never replaced ----
+# (issue 35): copies of /dev/null and /dev/full (mknod, as root) and a FIFO
+# keep what they are; the full one fails the write with exit 1.  "-" is
+# standard output for every output flag, and no file named "-" appears.
+# outs NAME: every command with an output, writing to NAME, each "label:status".
+outs() {
+  local o=$1
+  $N export --best 1 --db v.db -o "$o" >/dev/null 2>>err.txt; printf 'export:%s ' $?
+  $N ga $GA --no-db --save-best "$o" >/dev/null 2>>err.txt; printf 'ga:%s ' $?
+  if command -v gnuplot >/dev/null; then $N plot generations 1 --db v.db -o "$o" >/dev/null 2>>err.txt; printf 'plot:%s ' $?; fi
+  $N sim --size 4 --activity "$o" >/dev/null 2>>err.txt; printf 'sim:%s ' $?
+  $N replay --best 1 --db v.db --activity "$o" >/dev/null 2>>err.txt; printf 'replay:%s ' $?
+  $N cc --topology octagon --cc oas --out "$o" >/dev/null 2>>err.txt; printf 'cc:%s\n' $?
+}
+# want STATUS: what outs prints when every command exits STATUS (never run
+# against the real /dev/null: an old binary would replace it).
+want() {
+  local p=; command -v gnuplot >/dev/null && p="plot:$1 "
+  echo "export:$1 ga:$1 ${p}sim:$1 replay:$1 cc:$1"
+}
+if mknod cnull c 1 3 2>/dev/null && mknod cfull c 1 7 2>/dev/null; then
+  : > err.txt
+  check "outputs to a copy of /dev/null" "$(outs cnull)" "$(want 0)"
+  [ -c cnull ] && ok || bad "cnull was replaced: $(ls -l cnull)"
+  : > err.txt
+  check "outputs to a copy of /dev/full" "$(outs cfull)" "$(want 1)"
+  [ -c cfull ] && ok || bad "cfull was replaced: $(ls -l cfull)"
+  check "each /dev/full write names the failure" "$(grep -c 'cfull: write failed (No space left on device)' err.txt)" \
+    "$(wc -l < err.txt)"
+  rm -f cnull cfull
+else
+  echo "outputs: not root, no character device copies (skipped)"
+fi
+mkfifo fifo
+timeout 10 cat fifo > from_fifo & pid=$!
+$N export --best 1 --db v.db -o fifo 2>err.txt; check "export -o FIFO: exit" $? 0
+wait "$pid"; pid=
+[ -p fifo ] && ok || bad "the FIFO was replaced"
+$N export --best 1 --db v.db -o - > from_stdout
+cmp -s from_fifo from_stdout && [ -s from_fifo ] && ok || bad "the FIFO got other bytes than -o -"
+rm -f fifo from_fifo from_stdout
+png() { head -c 4 | od -An -c | tr -d ' '; }
+check "sim --activity -: a PNG on stdout" "$($N sim --size 4 --activity - | png)" '211PNG'
+if command -v gnuplot >/dev/null; then
+  check "plot -o -: a PNG on stdout" "$($N plot generations 1 --db v.db -o - | png)" '211PNG'
+fi
+$N cc --topology octagon --cc oas --out - | grep -q '"steps"' && ok || bad "cc --out -: no schedule on stdout"
+[ ! -e ./- ] && ok || bad "a file named - was written"
+[ -z "$(ls -A | grep '^\.')" ] && ok || bad "temporary files left: $(ls -A | grep '^\.')"
+
 echo "outputs: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -63,6 +63,24 @@ PATH=/nonexistent $N plot generations 1 --db "$db" -o "$O" --script-only "$tmp/g
 rows=$(grep -cv '^#\|^$' "$tmp/gp/figure.dat")
 [ "$rows" = 26 ] && ok || bad "script-only data rows $rows, want 26"
 
+# --script-only writes no input (issue 35): a database named DIR/plot.gp, a
+# CSV named DIR/figure.dat, an -o that is the database or the script itself
+# are refused (exit 2) and left byte for byte.
+mkdir "$tmp/in"
+cp "$db" "$tmp/in/plot.gp"
+sum=$(sha1sum < "$tmp/in/plot.gp")
+expect_usage "script-only over its database" "is the input file" \
+  $N plot generations 1 --db "$tmp/in/plot.gp" --script-only "$tmp/in"
+cp "$tmp/s.csv" "$tmp/in/figure.dat"
+expect_usage "script-only over its CSV" "is the input file" $N plot stack "$tmp/in/figure.dat" --script-only "$tmp/in"
+expect_usage "script-only -o the database" "is the input file" \
+  $N plot generations 1 --db "$db" --script-only "$tmp/gp" -o "$db"
+expect_usage "script-only -o its own script" "is the input file" \
+  $N plot generations 1 --db "$db" --script-only "$tmp/gp" -o "$tmp/gp/plot.gp"
+check "script-only: the database kept" "$(sha1sum < "$tmp/in/plot.gp")" "$sum"
+check "script-only: the CSV kept" "$(sha1sum < "$tmp/in/figure.dat")" "$(sha1sum < "$tmp/s.csv")"
+expect_usage "script-only into a missing folder" "nope" $N plot generations 1 --db "$db" --script-only "$tmp/nope"
+
 # ---- nocsim plot with gnuplot ------------------------------------------------
 if command -v gnuplot >/dev/null 2>&1; then
   $N plot stack "$tmp/s.csv" -o "$O" --size 640x400 && ok || bad "plot stack"
