@@ -213,18 +213,33 @@ man: $(BUILD)/nocsim.1
 $(BUILD)/nocsim.1: $(BIN) scripts/mkman.sh
 	scripts/mkman.sh $(BIN) > $@.tmp && mv -f $@.tmp $@
 
-install: $(BIN) $(BUILD)/nocsim.1
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR) $(DESTDIR)$(DOCDIR)
-	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/nocsim
-	install -m 644 $(BUILD)/nocsim.1 $(DESTDIR)$(MANDIR)/nocsim.1
-	install -m 644 completion/nocsim.bash $(DESTDIR)$(COMPDIR)/nocsim
-	set -e; for d in $(DOCS); do src=$${d%%:*}; dst=$${d#*:}; [ "$$dst" != "$$d" ] || dst=$$(basename $$src); \
-	  install -m 644 $$src $(DESTDIR)$(DOCDIR)/$$dst; done
+# PREFIX and DESTDIR are refused before anything is touched when they hold
+# whitespace or a quote, backslash, $ or backquote (a space split one path
+# into two, and uninstall deleted outside DESTDIR); every path is quoted.
+INSTALL_BAD := $(strip $(foreach c,' " ` $$ \,$(if $(findstring $c,$(value PREFIX)$(value DESTDIR)),$c)))
+define install_check
+$(if $(filter-out 1,$(words $(PREFIX)))$(filter-out 0 1,$(words $(DESTDIR)))$(INSTALL_BAD),\
+  $(error PREFIX='$(value PREFIX)' DESTDIR='$(value DESTDIR)': one path each, without whitespace, quotes, \, $$ or `; nothing was installed or removed))
+endef
 
-uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/nocsim $(DESTDIR)$(MANDIR)/nocsim.1 $(DESTDIR)$(COMPDIR)/nocsim
+install: $(BIN) $(BUILD)/nocsim.1
+	$(install_check)
+	install -d '$(DESTDIR)$(BINDIR)' '$(DESTDIR)$(MANDIR)' '$(DESTDIR)$(COMPDIR)' '$(DESTDIR)$(DOCDIR)'
+	install -m 755 $(BIN) '$(DESTDIR)$(BINDIR)/nocsim'
+	install -m 644 $(BUILD)/nocsim.1 '$(DESTDIR)$(MANDIR)/nocsim.1'
+	install -m 644 completion/nocsim.bash '$(DESTDIR)$(COMPDIR)/nocsim'
 	set -e; for d in $(DOCS); do src=$${d%%:*}; dst=$${d#*:}; [ "$$dst" != "$$d" ] || dst=$$(basename $$src); \
-	  rm -f $(DESTDIR)$(DOCDIR)/$$dst; done
-	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
+	  install -m 644 $$src '$(DESTDIR)$(DOCDIR)'/$$dst; done
+
+# Removes what install wrote and nocsim's doc folder; under a DESTDIR (a
+# staging tree) also the folders install made there, when left empty.
+uninstall:
+	$(install_check)
+	rm -f '$(DESTDIR)$(BINDIR)/nocsim' '$(DESTDIR)$(MANDIR)/nocsim.1' '$(DESTDIR)$(COMPDIR)/nocsim'
+	set -e; for d in $(DOCS); do src=$${d%%:*}; dst=$${d#*:}; [ "$$dst" != "$$d" ] || dst=$$(basename $$src); \
+	  rm -f '$(DESTDIR)$(DOCDIR)'/$$dst; done
+	-rmdir '$(DESTDIR)$(DOCDIR)' 2>/dev/null
+	$(if $(DESTDIR),-for d in '$(COMPDIR)' '$(PREFIX)/share/bash-completion' '$(MANDIR)' '$(PREFIX)/share/man' \
+	  '$(PREFIX)/share/doc' '$(PREFIX)/share' '$(BINDIR)' '$(PREFIX)'; do rmdir '$(DESTDIR)'"$$d" 2>/dev/null; done; true)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d) $(BUILD)/tests/store_testutil.d

@@ -65,6 +65,21 @@ check "completion: db subcommand flags" "$(comp_of "$bin" db synonyms --or)" "--
 
 ${MAKE:-make} -s uninstall BUILD="$build" DESTDIR="$dest" PREFIX=/usr > "$tmp/uninstall.log" 2>&1 || bad "make uninstall failed"
 check "uninstall leaves no files" "$(find "$dest" -type f | wc -l)" 0
+check "uninstall removes the folders it made in DESTDIR" "$(find "$dest" -mindepth 1 | wc -l)" 0
+
+# A PREFIX or DESTDIR with whitespace (or a quote, $, \, `) is refused before
+# anything is touched (issue 35): uninstall deleted PREFIX's second word
+# outside DESTDIR, install left a tree named after it in the source folder.
+mkdir -p "$tmp/some/dir/bin" && echo keep > "$tmp/some/dir/bin/nocsim"
+${MAKE:-make} -s uninstall BUILD="$build" DESTDIR="$tmp/stage" "PREFIX=/x $tmp/some/dir" > "$tmp/u.log" 2>&1
+check "uninstall, PREFIX with a space: exit" $? 2
+check "uninstall, PREFIX with a space: the file outside DESTDIR kept" "$(cat "$tmp/some/dir/bin/nocsim")" keep
+grep -q "nothing was installed or removed" "$tmp/u.log" && ok || bad "uninstall, PREFIX with a space: $(cat "$tmp/u.log")"
+for v in "PREFIX=/usr/my prefix" "PREFIX=/usr/a'b" 'PREFIX=/usr/a$b' "DESTDIR=$tmp/st age"; do
+  ${MAKE:-make} -s install BUILD="$build" DESTDIR="$tmp/stage" PREFIX=/usr "$v" > "$tmp/i.log" 2>&1
+  check "install $v: exit" $? 2
+done
+[ ! -e prefix ] && [ ! -e "$tmp/stage" ] && [ ! -e "$tmp/st" ] && ok || bad "a refused install made folders"
 
 echo "install: $pass passed, $fail failed"
 [ $fail -eq 0 ]
