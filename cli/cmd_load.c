@@ -444,6 +444,14 @@ int cmd_load(int argc, char **argv)
                          err, sizeof err);
         if (r < 0) rc = cli_fail(CMD, cli_fault_status(fault_of(r)), "%s", err);
         else if (r > 0) rc = cli_signal_status(cli_stop_signal());
+        /* What is stored is what is printed: points that finished on another
+         * thread past the first saturated one (or past a gap, when stopped)
+         * are not part of the curve. */
+        if (r >= 0 && rec.db && !rec.failed &&
+            store_load_trim(rec.db, rec.run, done ? pts[done - 1].rate : 0, NULL, err, sizeof err) != STORE_OK) {
+            rec.failed = 1;
+            cli_fail(CMD, EXIT_FAIL, "%s", err);
+        }
     }
     if (!rc && o.saturation) {
         /* Between the last stable point and the first saturated one. */

@@ -73,3 +73,17 @@ int store_load_list(store *s, int64_t run, store_load_cb cb, void *ctx, char *er
     sqlite3_finalize(st);
     return ret;
 }
+
+int store_load_trim(store *s, int64_t run, double rate, int64_t *removed, char *err, size_t errlen)
+{
+    sqlite3_stmt *st = store_prepare(s, "DELETE FROM load_points WHERE run = ?1 AND rate > ?2", err, errlen,
+                                     "cannot remove load points");
+    if (!st) return STORE_ERROR;
+    int rc = sqlite3_bind_int64(st, 1, run);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_double(st, 2, rate);
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    int ret = rc == SQLITE_DONE ? STORE_OK : store_sqlerr(s, err, errlen, "cannot remove load points");
+    if (ret == STORE_OK && removed) *removed = sqlite3_changes(s->db);
+    sqlite3_finalize(st);
+    return ret;
+}

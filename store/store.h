@@ -334,5 +334,11 @@ typedef int (*store_load_cb)(const store_load_point *p, void *ctx);
  * read-only). */
 NOCSIM_MUST_USE
 int store_load_list(store *s, int64_t run, store_load_cb cb, void *ctx, char *err, size_t errlen);
+/* Remove the points of run above rate (all of them when rate <= 0), so the
+ * stored curve is the one kept (points that ran on other threads past the
+ * first saturated one are dropped from the curve).  *removed (may be NULL)
+ * gets how many went. */
+NOCSIM_MUST_USE
+int store_load_trim(store *s, int64_t run, double rate, int64_t *removed, char *err, size_t errlen);
 
 #endif

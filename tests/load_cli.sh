@@ -100,5 +100,16 @@ printed=$(($(wc -l < "$tmp/out") - 1))
 check "points kept" "$(sqlite3 int.db 'SELECT COUNT(*) FROM load_points')" "$printed"
 check "run unfinished" "$(sqlite3 int.db 'SELECT status FROM runs')" unfinished
 
+# What is stored is what is printed (issue 35): with two threads the point
+# past the first saturated one may finish before it; it is not part of the
+# curve, printed or stored.
+for k in 1 2 3; do
+  rm -f thr.db
+  printed=$($N load --size 8 --rates 0.05:0.9:0.05 --threads 2 --batch 200 --window 3 --warmup 1:3 --db thr.db \
+    --format csv --quiet | tail -n +2 | cut -d, -f6 | tr '\n' ' ')
+  stored=$(sqlite3 thr.db 'SELECT rate FROM load_points ORDER BY rate' | awk '{ printf "%.6g ", $1 }')
+  check "--threads 2, try $k: stored = printed" "$stored" "$printed"
+done
+
 echo "load_cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

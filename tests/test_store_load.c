@@ -102,6 +102,17 @@ START_TEST(points_round_trip)
     g.n = 0;
     ck_assert_int_eq(store_load_list(s, run + 1, collect, &g, err, sizeof err), STORE_OK);
     ck_assert_int_eq(g.n, 0);
+    /* Trimmed to the points at or below a rate; 0 removes all. */
+    int64_t removed = -1;
+    ck_assert_int_eq(store_load_trim(s, run, 0.1, &removed, err, sizeof err), STORE_OK);
+    ck_assert_int_eq(removed, 1);
+    g.n = 0;
+    ck_assert_int_eq(store_load_list(s, run, collect, &g, err, sizeof err), STORE_OK);
+    ck_assert_int_eq(g.n, 1);
+    ck_assert_double_eq(g.p[0].rate, 0.1);
+    ck_assert_int_eq(store_load_trim(s, run, 0, &removed, err, sizeof err), STORE_OK);
+    ck_assert_int_eq(removed, 1);
+    ck_assert_int_eq(store_load_add(s, run, &a, err, sizeof err), STORE_OK);
     store_close(s);
     /* A rate outside (0, 1] is refused by the table. */
     s = store_open(path, 0, err, sizeof err);
