@@ -180,7 +180,7 @@ int sweep_run_mpi(store *db, int64_t id, const sweep_spec *spec, uint8_t *done, 
     int rank, nranks;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-    sweep_clean_stale(spec, rn);
+    sweep_clean_stale(rn);
     if (rank != 0) return worker(spec, rn);
     if (nranks == 1) {
         sweep_runner one = *rn;

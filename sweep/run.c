@@ -3,6 +3,7 @@
 #include "sweep/run.h"
 #include "sweep/record.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -148,28 +150,45 @@ void sweep_child_cleanup(sweep_child *c)
     c->dir[0] = 0;
 }
 
-void sweep_clean_stale(const sweep_spec *spec, const sweep_runner *rn)
+/* The pid in a scratch folder's name "nocsim-sweep-TAG-PID-XXXXXX" (TAG: 8
+ * hex digits, or "recv" for rank 0's received databases), or 0 when the
+ * name is not one of ours. */
+static long scratch_pid(const char *name)
 {
-    char prefix[64];
-    snprintf(prefix, sizeof prefix, "nocsim-sweep-%08x-", spec_tag(spec));
+    static const char prefix[] = "nocsim-sweep-";
+    if (strncmp(name, prefix, sizeof prefix - 1) != 0) return 0;
+    const char *p = name + sizeof prefix - 1;
+    if (!strncmp(p, "recv-", 5)) p += 5;
+    else {
+        for (int k = 0; k < 8; k++, p++)
+            if (!isxdigit((unsigned char)*p)) return 0;
+        if (*p++ != '-') return 0;
+    }
+    char *end;
+    long pid = strtol(p, &end, 10);
+    return end != p && *end == '-' && pid > 0 ? pid : 0;
+}
+
+void sweep_clean_stale(const sweep_runner *rn)
+{
     DIR *d = opendir(scratch_root(rn));
     if (!d) return;
     struct dirent *e;
     while ((e = readdir(d))) {
-        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0) continue;
-        long pid = strtol(e->d_name + strlen(prefix), NULL, 10);
-        if (pid <= 0 || (kill((pid_t)pid, 0) != 0 && errno == ESRCH)) {
-            sweep_child c;
-            memset(&c, 0, sizeof c);
-            snprintf(c.dir, sizeof c.dir, "%s/%s", scratch_root(rn), e->d_name);
-            sweep_child_cleanup(&c);
-        }
+        long pid = scratch_pid(e->d_name);
+        if (!pid || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+        sweep_child c;
+        memset(&c, 0, sizeof c);
+        snprintf(c.dir, sizeof c.dir, "%s/%s", scratch_root(rn), e->d_name);
+        struct stat sb;
+        if (lstat(c.dir, &sb) == 0 && S_ISDIR(sb.st_mode) && sb.st_uid == getuid()) sweep_child_cleanup(&c);
     }
     closedir(d);
 }
 
 int sweep_validate(const sweep_spec *spec, const sweep_runner *rn, char *err, size_t errlen)
 {
+    sweep_clean_stale(rn);   /* any sweep's start, before it makes folders of its own */
     /* One task per (traffic, axis value): every value is checked once with
      * the other axes at their first value. */
     for (int tr = 0; tr < spec->ntraffic; tr++)
@@ -210,7 +229,7 @@ int sweep_run_local(store *db, int64_t id, const sweep_spec *spec, uint8_t *done
                     const sweep_runner *rn, char *err, size_t errlen)
 {
     int jobs = rn->jobs > 0 ? rn->jobs : 1;
-    sweep_clean_stale(spec, rn);
+    sweep_clean_stale(rn);
     sweep_child *kids = calloc((size_t)jobs, sizeof *kids);
     if (!kids) { snprintf(err, errlen, "out of memory"); return -1; }
     for (int i = 0; i < jobs; i++) kids[i].pid = -1;

@@ -64,10 +64,12 @@ NOCSIM_MUST_USE
 int sweep_child_result(const sweep_child *c, int ws, char *err, size_t errlen);
 /* Remove the scratch folder and everything in it. */
 void sweep_child_cleanup(sweep_child *c);
-/* Remove the scratch folders that killed processes of this sweep left on
- * this machine (folders are named after a hash of the spec and the pid of
- * the process that made them; a folder whose process is alive is kept). */
-void sweep_clean_stale(const sweep_spec *spec, const sweep_runner *rn);
+/* Remove the scratch folders that killed sweeps (of any spec) left in the
+ * scratch root: folders are named after a hash of the spec (or "recv") and
+ * the pid of the process that made them; one whose process is alive, or
+ * that is not ours (another user's), is kept.  Called at every sweep's
+ * start (sweep_validate, the runners). */
+void sweep_clean_stale(const sweep_runner *rn);
 /* Seconds on a monotonic clock. */
 double sweep_now(void);
 
