@@ -41,7 +41,9 @@ static const subcommand subs[] = {
       "Every field of run RUN, its parameters, and the per-generation curve\n"
       "(generation, best, average, evaluations, elapsed).  Text shows a compact\n"
       "curve (about every tenth generation and every new best); csv lists every\n"
-      "generation; json gives {\"run\": {...}, \"generations\": [...]}.\n" },
+      "generation; json gives {\"run\": {...}, \"generations\": [...]}.  An open-loop\n"
+      "run (nocsim load) shows its points instead (csv: the points; json: also\n"
+      "\"points\": [...]).\n" },
     { "synonyms", db_synonyms, O_CHROM, "RUN", "the synonyms of a run's best, filtered and sorted",
       "The chromosomes of run RUN that have its best score (its best and all its\n"
       "synonyms): id, generation, crc, score, duration, t_d, t_e, ir, or, ib, ob, lb.\n" },
@@ -52,8 +54,9 @@ static const subcommand subs[] = {
     { "export", db_export, O_EXPORT, "RUN", "a run with its generations and chromosomes, for scripts",
       "The run, its generations and every chromosome it recorded (metrics,\n"
       "is_synonym, genes_len).  json (the default) writes one object\n"
-      "{\"run\": {...}, \"generations\": [...], \"chromosomes\": [...]}; csv writes\n"
-      "one table, chosen with --table.\n" },
+      "{\"run\": {...}, \"generations\": [...], \"chromosomes\": [...]}, and for an\n"
+      "open-loop run (nocsim load) \"points\": [...], its curve; csv writes one\n"
+      "table, chosen with --table.\n" },
     { "sweep", db_sweep, 0, "RUN", "a parameter sweep: best and mean per grid point and parameter",
       "The summary of sweep RUN (nocsim sweep): per pattern its best run and\n"
       "chromosome and the parameter whose values' mean best durations differ most;\n"
@@ -64,7 +67,8 @@ static const subcommand subs[] = {
     { "merge", db_merge, O_CREATE, "OTHER.db", "bring the runs of another database file in",
       "Copy every run of OTHER.db that --db does not hold yet (runs are identified\n"
       "by uuid, so merging twice adds nothing) with its generations, chromosomes,\n"
-      "checkpoint and schedules, in one transaction.  OTHER.db is only read.\n" },
+      "checkpoint, schedules and open-loop points, in one transaction.  OTHER.db\n"
+      "is only read.\n" },
 };
 #define NSUBS (sizeof subs / sizeof subs[0])
 
@@ -93,8 +97,9 @@ static const cli_opt db_chrom_table[] = {
     CLI_END
 };
 static const cli_opt db_export_table[] = {
-    { "--table", 0, "T", "run, generations or chromosomes (default chromosomes for\n"
-                         "csv; with json, only that table)" },
+    { "--table", 0, "T", "run, generations, chromosomes or points (default for csv:\n"
+                         "points of an open-loop run, else chromosomes; with\n"
+                         "json, only that table)" },
     { "--genes", 0, NULL, "add the canonical gene encoding as hex (column genes)" },
     CLI_END
 };
@@ -118,9 +123,9 @@ static int set_option(void *ctx, const char *cmd, const char *a, const char *v)
     else if (!strcmp(a, "--all")) o->all = true;
     else if (!strcmp(a, "--genes")) o->genes = true;
     else if (!strcmp(a, "--table")) {
-        static const char *const tables[] = { "run", "generations", "chromosomes" };
+        static const char *const tables[] = { "run", "generations", "chromosomes", "points" };
         int k;
-        if (!arg_choice(cmd, a, v, tables, 3, &k)) return -1;
+        if (!arg_choice(cmd, a, v, tables, 4, &k)) return -1;
         o->table = tables[k];
     }
     else if (!strcmp(a, "--create")) o->create = true;

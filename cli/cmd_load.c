@@ -353,7 +353,8 @@ static void print_row(FILE *f, out_format fmt, const ol_point *pt)
 
 /* The curve on stdout in o->fmt.  EXIT_OK, or EXIT_FAIL after a message
  * (out of memory for the JSON). */
-static int print_all(const load_opts *o, const synth *s, const ol_point *pts, int n, const ol_point *sat)
+static int print_all(const load_opts *o, const synth *s, const ol_point *pts, int n, const ol_point *sat,
+                     int64_t run)
 {
     const route_params *rp = &o->p.net.rp;
     double hops, t0 = ol_zero_load(&o->p, s, &hops);
@@ -383,6 +384,7 @@ static int print_all(const load_opts *o, const synth *s, const ol_point *pts, in
         char size[32];
         snprintf(size, sizeof size, "%dx%d", rp->w, rp->h);
         if (doc && json_object_set_new(doc, "size", json_string(size))) bad = 1;
+        if (doc && run > 0) bad |= json_object_set_new(doc, "run", json_integer(run));
         if (doc && o->saturation)
             bad |= json_object_set_new(doc, "saturation",
                                        json_pack("{s:f, s:f, s:f}", "rate", sat->rate, "accepted", sat->accepted,
@@ -403,6 +405,7 @@ static int print_all(const load_opts *o, const synth *s, const ol_point *pts, in
     if (o->saturation)
         printf("saturation: rate %.4f, accepted %.4f flits/node/cycle, latency %.2f (bisection to %g)\n", sat->rate,
                sat->accepted, sat->lat_avg, o->sat_precision);
+    if (run > 0) printf("run %lld in %s (nocsim db show %lld)\n", (long long)run, o->db, (long long)run);
     return EXIT_OK;
 }
 
@@ -473,7 +476,7 @@ int cmd_load(int argc, char **argv)
             rc = cli_fail(CMD, EXIT_FAIL, "%s", err);
     }
     if (!rc || done > 0) {
-        int prc = print_all(&o, s, pts, done, &sat);
+        int prc = print_all(&o, s, pts, done, &sat, rec.db ? rec.run : 0);
         if (!rc) rc = prc;
     }
     if (rc && rc != EXIT_USAGE && cli_stop_signal())

@@ -23,9 +23,28 @@ static void cell_ratio(db_table *t, const store_run *r)
         db_table_null(t);
 }
 
-/* What was searched: traffic, size, slices, flits, genes, algorithm. */
-static void model_cells(db_table *t, const store_run *r)
+/* Runs of these kinds search no chromosomes: no synonyms, no best. */
+static bool is_kind(const store_run *r, const char *kind)
 {
+    return r->kind && !strcmp(r->kind, kind);
+}
+
+static void synonyms_cell(db_table *t, const store_run *r)
+{
+    if (is_kind(r, "load") || is_kind(r, "cc"))
+        db_table_null(t);
+    else
+        db_table_int(t, r->synonyms);
+}
+
+/* What was searched: traffic, size, slices, flits, genes, algorithm; with
+ * net, the topology (from the parameters) before the traffic and the height
+ * after the size (a square's is its size). */
+static void model_cells_net(db_table *t, const store_run *r, bool net)
+{
+    json_t *j = net && r->params ? json_loads(r->params, 0, NULL) : NULL;
+    if (net)
+        db_table_str(t, json_string_value(json_object_get(j, "topology")));
     /* randperm's seed drew the pattern: it is part of its name here. */
     char name[64];
     if (r->traffic && !strcmp(r->traffic, "randperm")) {
@@ -34,17 +53,27 @@ static void model_cells(db_table *t, const store_run *r)
     } else
         db_table_str(t, r->traffic);
     db_table_opt(t, r->size);
+    if (net) {
+        json_t *h = json_object_get(j, "height");
+        db_table_opt(t, json_is_integer(h) ? (int64_t)json_integer_value(h) : r->size);
+    }
+    json_decref(j);
     db_table_opt(t, r->slices);
     db_table_opt(t, r->flits);
     db_table_str(t, r->genes);
     db_table_str(t, r->algorithm);
 }
 
+static void model_cells(db_table *t, const store_run *r)
+{
+    model_cells_net(t, r, false);
+}
+
 /* ---- runs and best ------------------------------------------------------- */
 
 static const db_col runs_cols[] = {
-    {"id", COL_NUM}, {"kind", COL_TEXT}, {"traffic", COL_TEXT}, {"size", COL_NUM},
-    {"slices", COL_NUM}, {"flits", COL_NUM}, {"genes", COL_TEXT}, {"algorithm", COL_TEXT},
+    {"id", COL_NUM}, {"kind", COL_TEXT}, {"topology", COL_TEXT}, {"traffic", COL_TEXT}, {"size", COL_NUM},
+    {"height", COL_NUM}, {"slices", COL_NUM}, {"flits", COL_NUM}, {"genes", COL_TEXT}, {"algorithm", COL_TEXT},
     {"best", COL_NUM}, {"synonyms", COL_NUM}, {"stacking", COL_NUM}, {"ratio", COL_NUM},
     {"status", COL_TEXT}, {"started", COL_TEXT},
 };
@@ -55,9 +84,9 @@ static int runs_row(const store_run *r, void *ctx)
     db_table_row(t);
     db_table_int(t, r->id);
     db_table_str(t, r->kind);
-    model_cells(t, r);
+    model_cells_net(t, r, true);
     db_table_opt(t, r->best_duration);
-    db_table_int(t, r->synonyms);
+    synonyms_cell(t, r);
     db_table_opt(t, r->base_stacking);
     cell_ratio(t, r);
     db_table_str(t, r->status);
@@ -133,7 +162,7 @@ static db_table *run_table(const store_run *r)
     db_table_opt(t, r->best_score);
     db_table_opt(t, r->best_duration);
     db_table_hex32(t, r->best_crc);
-    db_table_int(t, r->synonyms);
+    synonyms_cell(t, r);
     db_table_opt(t, r->base_stacking);
     db_table_opt(t, r->base_nonsplit);
     cell_ratio(t, r);
@@ -196,6 +225,63 @@ static db_table *gen_table(const gen_list *l, size_t k, bool note)
     return t;
 }
 
+/* The points of an open-loop run (nocsim load), as store/SCHEMA.md's
+ * load_points: exact reals for csv and json, rounded for people. */
+static const db_col point_cols[] = {
+    {"rate", COL_NUM}, {"offered", COL_NUM}, {"accepted", COL_NUM}, {"latency", COL_NUM},
+    {"ci95", COL_NUM}, {"network_latency", COL_NUM}, {"p50", COL_NUM}, {"p99", COL_NUM},
+    {"max", COL_NUM}, {"hops", COL_NUM}, {"tagged", COL_NUM}, {"tagged_done", COL_NUM},
+    {"warmup_cycles", COL_NUM}, {"drain_cycles", COL_NUM}, {"cycles", COL_NUM},
+    {"steady", COL_NUM}, {"saturated", COL_NUM},
+};
+
+typedef struct {
+    db_table *t;
+    bool exact;
+} point_ctx;
+
+static int point_row(const store_load_point *p, void *ctx)
+{
+    point_ctx *x = ctx;
+    const double reals[] = {p->rate, p->offered, p->accepted, p->latency, p->ci95, p->network_latency};
+    const int decimals[] = {4, 4, 4, 2, 2, 2};
+    db_table_row(x->t);
+    for (int k = 0; k < 6; k++) {
+        if (x->exact)
+            db_table_exact(x->t, reals[k]);
+        else
+            db_table_real(x->t, reals[k], decimals[k]);
+    }
+    db_table_int(x->t, p->p50);
+    db_table_int(x->t, p->p99);
+    db_table_int(x->t, p->max);
+    if (x->exact)
+        db_table_exact(x->t, p->hops);
+    else
+        db_table_real(x->t, p->hops, 2);
+    const int64_t ints[] = {p->tagged, p->tagged_done, p->warmup_cycles, p->drain_cycles, p->cycles,
+                            p->steady, p->saturated};
+    for (int k = 0; k < 7; k++)
+        db_table_int(x->t, ints[k]);
+    return 0;
+}
+
+/* The points of run o->run into *t (empty for a run of another kind).
+ * EXIT_OK, or the status after a message. */
+static int point_table(const db_opts *o, store *s, bool exact, db_table **t)
+{
+    char err[512];
+    point_ctx x = {.t = *t = db_table_new(point_cols, (int)(sizeof point_cols / sizeof *point_cols)),
+                   .exact = exact};
+    if (!x.t)
+        return oom(o);
+    if (store_load_list(s, o->run, point_row, &x, err, sizeof err) != STORE_OK) {
+        fprintf(stderr, "nocsim %s: %s\n", o->cmd, err);
+        return EXIT_FAIL;
+    }
+    return EXIT_OK;
+}
+
 /* params is one flat JSON object; break it after commas outside strings so
  * that it reads as a paragraph rather than one 900-column line. */
 static void print_wrapped(FILE *f, const char *s, int width)
@@ -254,9 +340,12 @@ int db_show(const db_opts *o, FILE *out)
     store_run r;
     memset(&r, 0, sizeof r);
     gen_list gens = {0};
-    db_table *rt = NULL, *gt = NULL;
+    db_table *rt = NULL, *gt = NULL, *pt = NULL;
     int rc = load_run(o, &s, &r, &gens);
     if (rc != EXIT_OK)
+        goto done;
+    bool load = is_kind(&r, "load");
+    if (load && (rc = point_table(o, s, o->fmt != FMT_TEXT, &pt)) != EXIT_OK)
         goto done;
     /* About ten rows plus the improvements keep the text curve on a screen. */
     size_t k = o->fmt == FMT_TEXT ? (gens.n + 9) / 10 : 1;
@@ -269,12 +358,24 @@ int db_show(const db_opts *o, FILE *out)
         goto done;
     }
     if (o->fmt == FMT_CSV) {
-        rc = db_table_print(gt, out, FMT_CSV, NULL) ? oom(o) : EXIT_OK;
+        rc = db_table_print(load ? pt : gt, out, FMT_CSV, NULL) ? oom(o) : EXIT_OK;
     } else if (o->fmt == FMT_JSON) {
-        json_t *j = cli_json_doc(o->cmd, json_pack("{s:o, s:o}", "run", db_table_row_json(rt, 0), "generations",
-                                                   db_table_json(gt)));
+        json_t *body = json_pack("{s:o, s:o}", "run", db_table_row_json(rt, 0), "generations", db_table_json(gt));
+        if (body && load && json_object_set_new(body, "points", db_table_json(pt)))
+            body = (json_decref(body), NULL);
+        json_t *j = cli_json_doc(o->cmd, body);
         rc = ujson_dump(out, j) ? oom(o) : EXIT_OK;
         json_decref(j);
+    } else if (load) {
+        fprintf(out, "run %lld of %s\n", (long long)r.id, o->db);
+        db_table_print_fields(rt, 0, out);
+        fputs("params\n", out);
+        if (r.params)
+            print_wrapped(out, r.params, 76);
+        fprintf(out, "\nopen-loop curve: %zu point%s (nocsim plot load %lld draws it)\n", db_table_rows(pt),
+                db_table_rows(pt) == 1 ? "" : "s", (long long)r.id);
+        if (db_table_rows(pt) > 0)
+            rc = db_table_print(pt, out, FMT_TEXT, NULL) ? oom(o) : EXIT_OK;
     } else {
         fprintf(out, "run %lld of %s\n", (long long)r.id, o->db);
         db_table_print_fields(rt, 0, out);
@@ -294,6 +395,7 @@ int db_show(const db_opts *o, FILE *out)
 done:
     db_table_free(rt);
     db_table_free(gt);
+    db_table_free(pt);
     free(gens.g);
     store_run_clear(&r);
     store_close(s);
@@ -439,19 +541,33 @@ int db_export(const db_opts *o, FILE *out)
                         "people)\n", o->cmd);
         return EXIT_USAGE;
     }
-    /* CSV holds one table; the chromosomes are what scripts mine. */
-    const char *table = o->table ? o->table : fmt == FMT_CSV ? "chromosomes" : NULL;
-    bool want_run = !table || !strcmp(table, "run");
-    bool want_gens = !table || !strcmp(table, "generations");
-    bool want_chroms = !table || !strcmp(table, "chromosomes");
     store *s = NULL;
     store_run r;
     memset(&r, 0, sizeof r);
     gen_list gens = {0};
-    db_table *rt = NULL, *gt = NULL, *ct = NULL;
+    db_table *rt = NULL, *gt = NULL, *ct = NULL, *pt = NULL;
     char err[512];
-    int rc = load_run(o, &s, &r, want_gens ? &gens : NULL);
+    int rc = load_run(o, &s, &r, NULL);
     if (rc != EXIT_OK)
+        goto done;
+    /* CSV holds one table: what scripts mine, the chromosomes of a search or
+     * the points of an open-loop curve. */
+    bool load = is_kind(&r, "load");
+    const char *table = o->table ? o->table : fmt == FMT_CSV ? (load ? "points" : "chromosomes") : NULL;
+    bool want_run = !table || !strcmp(table, "run");
+    bool want_gens = !table || !strcmp(table, "generations");
+    bool want_chroms = !table || !strcmp(table, "chromosomes");
+    bool want_points = table ? !strcmp(table, "points") : load;
+    if (want_gens && store_gen_list(s, o->run, gen_push, &gens, err, sizeof err) != STORE_OK) {
+        fprintf(stderr, "nocsim %s: %s\n", o->cmd, err);
+        rc = EXIT_FAIL;
+        goto done;
+    }
+    if (gens.failed) {
+        rc = oom(o);
+        goto done;
+    }
+    if (want_points && (rc = point_table(o, s, true, &pt)) != EXIT_OK)
         goto done;
     if ((want_run && !(rt = run_table(&r))) || (want_gens && !(gt = gen_table(&gens, 1, false))) ||
         (want_chroms && !(ct = db_table_new(export_cols, o->genes ? 16 : 15)))) {
@@ -468,13 +584,16 @@ int db_export(const db_opts *o, FILE *out)
         }
     }
     if (table) {
-        db_table *t = rt ? rt : gt ? gt : ct;
+        db_table *t = rt ? rt : gt ? gt : ct ? ct : pt;
         char schema[64];
         snprintf(schema, sizeof schema, "%s %s", o->cmd, table);
         rc = db_table_print(t, out, fmt, schema) ? oom(o) : EXIT_OK;
     } else {
-        json_t *j = cli_json_doc(o->cmd, json_pack("{s:o, s:o, s:o}", "run", db_table_row_json(rt, 0), "generations",
-                                                   db_table_json(gt), "chromosomes", db_table_json(ct)));
+        json_t *body = json_pack("{s:o, s:o, s:o}", "run", db_table_row_json(rt, 0), "generations",
+                                 db_table_json(gt), "chromosomes", db_table_json(ct));
+        if (body && load && json_object_set_new(body, "points", db_table_json(pt)))
+            body = (json_decref(body), NULL);
+        json_t *j = cli_json_doc(o->cmd, body);
         rc = ujson_dump(out, j) ? oom(o) : EXIT_OK;
         json_decref(j);
     }
@@ -482,6 +601,7 @@ done:
     db_table_free(rt);
     db_table_free(gt);
     db_table_free(ct);
+    db_table_free(pt);
     free(gens.g);
     store_run_clear(&r);
     store_close(s);

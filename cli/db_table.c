@@ -111,6 +111,17 @@ void db_table_real(db_table *t, double v, int decimals)
     push_copy(t, buf);
 }
 
+void db_table_exact(db_table *t, double v)
+{
+    char buf[64];
+    if (!isfinite(v)) {
+        push(t, NULL);
+        return;
+    }
+    snprintf(buf, sizeof buf, "%.17g", v);
+    push_copy(t, buf);
+}
+
 void db_table_hex32(db_table *t, int64_t v)
 {
     char buf[12];

@@ -46,6 +46,7 @@ void db_table_str(db_table *t, const char *s);   /* NULL = unknown */
 void db_table_int(db_table *t, int64_t v);       /* no sentinel: always a number */
 void db_table_opt(db_table *t, int64_t v);       /* STORE_NONE (-1) = unknown */
 void db_table_real(db_table *t, double v, int decimals); /* NaN/inf = unknown */
+void db_table_exact(db_table *t, double v);      /* 17 significant digits: reads back as v */
 void db_table_hex32(db_table *t, int64_t v);     /* 8 hex digits; < 0 = unknown */
 void db_table_hex(db_table *t, const uint8_t *p, size_t n);
 

@@ -28,7 +28,7 @@ best=$(q a.db "select best_duration from runs where id = 1")
 check "runs: best of run 1" "$($N db runs --db a.db --format csv | csv_col best 0)" "$best"
 check "runs: synonyms of run 1" "$($N db runs --db a.db --format csv | csv_col synonyms 0)" \
       "$(q a.db "select count(*) from synonyms where run = 1")"
-check "runs text has run 1" "$($N db runs --db a.db | awk 'NR == 2 {print $1, $9}')" "1 $best"
+check "runs text has run 1" "$($N db runs --db a.db | awk 'NR == 2 {print $1, $11}')" "1 $best"
 check "runs --traffic" "$($N db runs --db b.db --traffic shfl --format csv | csv_rows)" \
       "$(q b.db "select count(*) from runs where traffic = 'shfl'")"
 check "runs --slices 1" "$($N db runs --db b.db --slices 1 --format csv | csv_rows)" 0
