@@ -361,10 +361,17 @@ static int print_all(const load_opts *o, const synth *s, const ol_point *pts, in
     char busiest[96];
     double bound = ol_channel_bound(&o->p, s, busiest, sizeof busiest);
     const char *topo = model_topology_names[rp->topo];
+    /* With --saturation, none found when every rate tried saturates. */
+    int none = o->saturation && sat->rate <= 0;
     if (o->fmt == FMT_CSV) {
-        printf("topology,size,traffic,zero_load,bound," CSV_HEAD "\n");
+        printf("topology,size,traffic,zero_load,bound,%s" CSV_HEAD "\n",
+               o->saturation ? "saturation_rate,saturation_accepted,saturation_latency," : "");
         for (int k = 0; k < n; k++) {
-            printf("%s,%dx%d,%s,%.4f,%.4f,", topo, rp->w, rp->h, o->traffic, t0, bound);
+            printf("%s,%dx%d,", topo, rp->w, rp->h);
+            cli_csv_field(stdout, o->traffic);
+            printf(",%.4f,%.4f,", t0, bound);
+            if (none) printf(",,,");
+            else if (o->saturation) printf("%.6f,%.6f,%.3f,", sat->rate, sat->accepted, sat->lat_avg);
             print_row(stdout, FMT_CSV, &pts[k]);
         }
         return EXIT_OK;
@@ -387,8 +394,10 @@ static int print_all(const load_opts *o, const synth *s, const ol_point *pts, in
         if (doc && run > 0) bad |= json_object_set_new(doc, "run", json_integer(run));
         if (doc && o->saturation)
             bad |= json_object_set_new(doc, "saturation",
-                                       json_pack("{s:f, s:f, s:f}", "rate", sat->rate, "accepted", sat->accepted,
-                                                 "latency", sat->lat_avg));
+                                       none ? json_pack("{s:n, s:n, s:n, s:f}", "rate", "accepted", "latency",
+                                                        "below", o->sat_precision)
+                                            : json_pack("{s:f, s:f, s:f}", "rate", sat->rate, "accepted",
+                                                        sat->accepted, "latency", sat->lat_avg));
         if (bad) {
             json_decref(doc);
             return cli_fail(CMD, EXIT_FAIL, "out of memory");
@@ -402,7 +411,10 @@ static int print_all(const load_opts *o, const synth *s, const ol_point *pts, in
            busiest);
     printf("  rate  offered accepted   latency    ci95   network    p50    p99     max   hops   tagged  saturated\n");
     for (int k = 0; k < n; k++) print_row(stdout, FMT_TEXT, &pts[k]);
-    if (o->saturation)
+    if (none)
+        printf("saturation: none found: every rate tried saturates, down to %g (the bisection's precision)\n",
+               o->sat_precision);
+    else if (o->saturation)
         printf("saturation: rate %.4f, accepted %.4f flits/node/cycle, latency %.2f (bisection to %g)\n", sat->rate,
                sat->accepted, sat->lat_avg, o->sat_precision);
     if (run > 0) printf("run %lld in %s (nocsim db show %lld)\n", (long long)run, o->db, (long long)run);
@@ -469,6 +481,17 @@ int cmd_load(int argc, char **argv)
             if (r < 0) rc = cli_fail(CMD, cli_fault_status(fault_of(r)), "%s", err);
             else if (r > 0) rc = cli_signal_status(cli_stop_signal());
         }
+    }
+    if (!rc && o.saturation && rec.db && !rec.failed) {
+        /* The saturation point is kept with the run, in its params. */
+        char patch[256];
+        if (sat.rate > 0)
+            snprintf(patch, sizeof patch, "{\"saturation\": {\"rate\": %.17g, \"accepted\": %.17g, \"latency\": %.17g}}",
+                     sat.rate, sat.accepted, sat.lat_avg);
+        else
+            snprintf(patch, sizeof patch, "{\"saturation\": {\"below\": %.17g}}", o.sat_precision);
+        if (store_run_patch_params(rec.db, rec.run, patch, err, sizeof err) != STORE_OK)
+            rc = cli_fail(CMD, EXIT_FAIL, "%s", err);
     }
     if (!rc && rec.failed) rc = EXIT_FAIL;
     if (rec.db && !rc) {

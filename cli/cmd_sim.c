@@ -67,8 +67,9 @@ static int print_metrics(FILE *f, out_format fmt, const model_opts *mo, const ch
         char size[32];
         fprintf(f, "traffic,size,slices,flits,interval,arb,status,duration,te,ir,or,ib,ob,lb,"
                    "flits_injected,flits_ejected,packets,idle_nodes,cycles,max_link_flits,late,late_sum\n");
-        fprintf(f, "%s,%s,%d,%d,%u,%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n",
-                mo->traffic, model_size_str(&mo->params, size, sizeof size), mo->params.slices, mo->params.flits, interval, arb,
+        cli_csv_field(f, mo->traffic);   /* a file: name may hold a comma or a quote */
+        fprintf(f, ",%s,%d,%d,%u,%s,%s,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld\n",
+                model_size_str(&mo->params, size, sizeof size), mo->params.slices, mo->params.flits, interval, arb,
                 status_name(m->status), (long long)m->duration, (long long)m->te, (long long)m->ir,
                 (long long)m->or_, (long long)m->ib, (long long)m->ob, (long long)m->lb,
                 (long long)m->flits_injected, (long long)m->flits_ejected, (long long)m->packets,

@@ -148,9 +148,11 @@ static void print_csv(const stack_opts *o, const stack_result *res)
     model_size_str(&o->mo.params, size, sizeof size);
     printf("traffic,size,slices,scheme,interval,duration\n");
     for (int k = 0; k < o->w.nschemes; k++)
-        for (size_t j = 0; j < res->width; j++)
-            printf("%s,%s,%d,%s,%ld,%lld\n", o->mo.traffic, size, o->mo.params.slices,
-                   vcsel_name(o->w.schemes[k]), o->lo + (long)j, (long long)res->duration[(size_t)k * res->width + j]);
+        for (size_t j = 0; j < res->width; j++) {
+            cli_csv_field(stdout, o->mo.traffic);   /* a file: name may hold a comma or a quote */
+            printf(",%s,%d,%s,%ld,%lld\n", size, o->mo.params.slices, vcsel_name(o->w.schemes[k]), o->lo + (long)j,
+                   (long long)res->duration[(size_t)k * res->width + j]);
+        }
 }
 
 static int print_json(const stack_opts *o, const stack_result *res)

@@ -109,6 +109,18 @@ int store_run_set_baselines(store *s, int64_t run, int64_t base_stacking, int64_
     return store_step_update_run(s, st, run, err, errlen, what);
 }
 
+int store_run_patch_params(store *s, int64_t run, const char *patch, char *err, size_t errlen)
+{
+    static const char *const what = "cannot record the run's parameters";
+    sqlite3_stmt *st = store_prepare(s,
+        "UPDATE runs SET params = json_patch(COALESCE(params, '{}'), json(?)) WHERE id = ?", err, errlen, what);
+    if (!st)
+        return STORE_ERROR;
+    if (sqlite3_bind_text(st, 1, patch, -1, SQLITE_TRANSIENT) != SQLITE_OK || !bind_i64(st, 2, run))
+        return store_bind_failed(s, st, err, errlen, what);
+    return store_step_update_run(s, st, run, err, errlen, what);
+}
+
 /* Columns of a run, in the order run_from_row reads them. */
 #define RUN_COLS                                                                                   \
     "r.id, r.uuid, r.kind, r.version, r.started, r.finished, r.status, r.seed, r.traffic,"        \

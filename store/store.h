@@ -151,6 +151,13 @@ int store_run_set_best(store *s, int64_t run, int64_t score, int64_t duration, u
 NOCSIM_MUST_USE
 int store_run_set_baselines(store *s, int64_t run, int64_t base_stacking, int64_t base_nonsplit,
                             char *err, size_t errlen);
+/* Merge the JSON object text patch into the run's params (RFC 7396, SQLite's
+ * json_patch: members replaced or added, a null member removed), so a result
+ * known only at the end (nocsim load's saturation point) is kept with the
+ * run.  STORE_NOTFOUND if run does not exist; STORE_ERROR if patch is not
+ * JSON. */
+NOCSIM_MUST_USE
+int store_run_patch_params(store *s, int64_t run, const char *patch, char *err, size_t errlen);
 /* Make `parent` (0 = none) the parent of run (store/lineage.c).  Returns
  * STORE_NOTFOUND if run does not exist; the parent is not checked here (the
  * foreign key is, on commit). */

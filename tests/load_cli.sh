@@ -111,5 +111,24 @@ for k in 1 2 3; do
   check "--threads 2, try $k: stored = printed" "$stored" "$printed"
 done
 
+# --saturation (issue 35): CSV has the point (three columns on every row);
+# when every rate saturates it says so (no "rate 0.0000 ... latency 0.00"
+# as if measured); the result is kept in the run's params.
+Q="--size 4 --threads 1 --batch 200 --window 3 --quiet"
+csv=$($N load $Q --rates 0.3:0.9:0.3 --saturation --db sat.db --format csv)
+check "--saturation csv: columns" "$(echo "$csv" | head -1 | cut -d, -f6-8)" \
+  "saturation_rate,saturation_accepted,saturation_latency"
+srate=$(echo "$csv" | sed -n 2p | cut -d, -f6)
+awk -v r="$srate" 'BEGIN { exit !(r > 0.3 && r < 0.9) }' && ok || bad "--saturation csv: rate '$srate'"
+check "--saturation stored" "$(sqlite3 sat.db "SELECT printf('%.6f', json_extract(params, '$.saturation.rate')) FROM runs")" "$srate"
+out=$($N load $Q --rates 0.5:0.6:0.1 --latency-limit 5 --saturation --db sat.db)
+case $out in *"saturation: none found: every rate tried saturates"*) ok;; *) bad "all saturated: $out";; esac
+case $out in *"rate 0.0000"*) bad "all saturated prints rate 0: $out";; *) ok;; esac
+check "all saturated: json" "$($N load $Q --rates 0.5:0.6:0.1 --latency-limit 5 --saturation --no-db --format json |
+  python3 -c 'import json,sys; s=json.load(sys.stdin)["saturation"]; print(s["rate"], s["below"])')" "None 0.005"
+check "all saturated: csv" "$($N load $Q --rates 0.5:0.6:0.1 --latency-limit 5 --saturation --no-db --format csv |
+  sed -n 2p | cut -d, -f6-8)" ",,"
+check "all saturated: stored" "$(sqlite3 sat.db "SELECT json_extract(params, '$.saturation.below') FROM runs WHERE id = 2")" 0.005
+
 echo "load_cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]
