@@ -93,6 +93,16 @@ static int resolve_chrom(const char *cmd, store *db, const source_sel *s, int64_
     if (rc == STORE_NOTFOUND) return cli_fail(cmd, EXIT_USAGE, "--best: run %ld does not exist", s->best_run);
     if (rc != STORE_OK) return cli_fail(cmd, EXIT_FAIL, "%s", err);
     int64_t best_crc = r.best_crc;
+    /* Runs of these kinds search no chromosome (an open-loop curve, a
+     * collective schedule, a sweep's record): bad input, not damage. */
+    static const char *const no_chrom[] = { "load", "cc", "sweep" };
+    for (size_t k = 0; r.kind && k < sizeof no_chrom / sizeof *no_chrom; k++)
+        if (!strcmp(r.kind, no_chrom[k])) {
+            rc = cli_fail(cmd, EXIT_USAGE, "--best: run %ld is a %s run: it has no chromosome", s->best_run,
+                          no_chrom[k]);
+            store_run_clear(&r);
+            return rc;
+        }
     store_run_clear(&r);
     if (best_crc != STORE_NONE) {
         store_chrom c;

@@ -44,5 +44,13 @@ cmp -s <($N db export 2 --db a.db --format csv) <($N db export 2 --db m.db --for
 check "merge again: no points" "$($N db merge a.db --db m.db --format json |
   python3 -c 'import json,sys; r=json.load(sys.stdin)["rows"][0]; print(r["runs_added"], r["load_points"])')" "0 0"
 
+# A run with no chromosome (load, cc) asked for its best: bad input naming
+# the kind, not "database is damaged" (exit 1).
+$N cc --topology octagon --cc oas --db a.db >/dev/null || bad "cc run"
+for c in export replay; do
+  expect 2 "run 2 is a load run: it has no chromosome" "$c --best of a load run" $N $c --best 2 --db a.db
+  expect 2 "run 3 is a cc run: it has no chromosome" "$c --best of a cc run" $N $c --best 3 --db a.db
+done
+
 echo "db_load: $pass passed, $fail failed"
 [ $fail -eq 0 ]
