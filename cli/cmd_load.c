@@ -439,6 +439,14 @@ int cmd_load(int argc, char **argv)
         synth_free(s);
         return cli_fail(CMD, EXIT_USAGE, "%s", err);
     }
+    int senders = 0;
+    for (int i = 0; i < s->nodes && !senders; i++) senders = synth_sends(s, i);
+    if (!senders) {
+        synth_free(s);
+        char q[QUOTE_BUF];
+        return cli_fail(CMD, EXIT_USAGE, "--traffic %s: no node sends a packet (every node is addressed to itself "
+                        "or not listed; --self send sends self-addressed packets)", quote_str(q, sizeof q, o.traffic));
+    }
     int n = (int)((o.r1 - o.r0) / o.step + 1e-9) + 1;
     double *rates = malloc(sizeof *rates * (size_t)n);
     ol_point *pts = calloc((size_t)n, sizeof *pts);

@@ -5,6 +5,7 @@
 
 #include "cli/args.h"
 #include "cli/status.h"
+#include "util/quote.h"
 
 const char *const model_tie_names[] = { "nowrap", "plus", "minus" };
 const char *const model_dateline_names[] = { "on-link", "after-link" };
@@ -99,6 +100,18 @@ traffic *model_opts_traffic(const char *cmd, const model_opts *mo, int *status)
     fault_kind kind;
     traffic *t = traffic_new_grid(mo->traffic, mo->params.n, sim_height(&mo->params), mo->seed, &kind, err, sizeof err);
     if (!t) *status = cli_fail(cmd, cli_fault_status(kind), "--traffic: %s", err);
+    /* A pattern in which no node sends (an empty file, only self-loops
+     * skipped by --self skip) would give an all-zero result: bad input. */
+    int senders = 0;
+    for (int i = 0; t && i < t->nodes && !senders; i++) senders = t->dest[i] != i || mo->params.self == SELF_SEND;
+    if (t && !senders) {
+        char q[QUOTE_BUF];
+        *status = cli_fail(cmd, EXIT_USAGE, "--traffic %s: no node sends a packet (every node is addressed to "
+                           "itself or not listed; --self send sends self-addressed packets)",
+                           quote_str(q, sizeof q, mo->traffic));
+        traffic_free(t);
+        t = NULL;
+    }
     return t;
 }
 
