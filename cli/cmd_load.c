@@ -120,7 +120,9 @@ static const cli_opt load_table[] = {
 static void help(const cli_spec *spec)
 {
     printf("usage: nocsim load [options]\n\n"
-           "Open-loop traffic: every node generates packets at a rate (flits/node/cycle)\n"
+           "Open-loop traffic: every sending node generates packets at a rate (flits per\n"
+           "cycle per sending node: rate, offered, accepted and the bound all count per\n"
+           "node that sends, as the field's plots do)\n"
            "into an unbounded source queue.  Each rate is one point: warm-up until the\n"
            "mean latency is steady, a measurement window whose packets are tagged, a\n"
            "drain until every tagged packet has ejected.  One row per rate; the curve\n"
@@ -242,6 +244,7 @@ static const char *sat_reasons(unsigned s, char *buf, size_t len)
 /* Where finished points go: the progress line and the database. */
 typedef struct {
     int quiet;
+    double per_sender;   /* nodes / sending nodes: the engine's per-node throughputs to per sending node */
     store *db;
     int64_t run;
     int failed;          /* a point could not be recorded (the message is printed once) */
@@ -270,10 +273,20 @@ static void record(recorder *r, const ol_point *pt)
     }
 }
 
-static void progress(const ol_point *pt, int index, void *ctx)
+/* One base throughout, the field's: offered and accepted per sending node,
+ * as the rate and the bound are (the engine counts them per network node). */
+static void to_per_sender(ol_point *pt, double f)
+{
+    pt->offered *= f;
+    pt->accepted *= f;
+}
+
+static void progress(const ol_point *engine_pt, int index, void *ctx)
 {
     (void)index;
     recorder *r = ctx;
+    ol_point per = *engine_pt, *pt = &per;
+    to_per_sender(pt, r->per_sender);
     if (!r->quiet)
         fprintf(stderr, "nocsim load: rate %.4g: latency %.1f, accepted %.4f%s\n", pt->rate, pt->lat_avg,
                 pt->accepted, pt->saturated ? " (saturated)" : "");
@@ -361,6 +374,8 @@ static int print_all(const load_opts *o, const synth *s, const ol_point *pts, in
     char busiest[96];
     double bound = ol_channel_bound(&o->p, s, busiest, sizeof busiest);
     const char *topo = model_topology_names[rp->topo];
+    int senders = 0;
+    for (int i = 0; i < s->nodes; i++) senders += synth_sends(s, i);
     /* With --saturation, none found when every rate tried saturates. */
     int none = o->saturation && sat->rate <= 0;
     if (o->fmt == FMT_CSV) {
@@ -377,8 +392,6 @@ static int print_all(const load_opts *o, const synth *s, const ol_point *pts, in
         return EXIT_OK;
     }
     if (o->fmt == FMT_JSON) {
-        int senders = 0;
-        for (int i = 0; i < s->nodes; i++) senders += synth_sends(s, i);
         json_t *rows = json_array();
         int bad = !rows;
         for (int k = 0; !bad && k < n; k++) bad |= json_array_append_new(rows, row_json(&pts[k]));
@@ -392,6 +405,7 @@ static int print_all(const load_opts *o, const synth *s, const ol_point *pts, in
         snprintf(size, sizeof size, "%dx%d", rp->w, rp->h);
         if (doc && json_object_set_new(doc, "size", json_string(size))) bad = 1;
         if (doc && run > 0) bad |= json_object_set_new(doc, "run", json_integer(run));
+        if (doc) bad |= json_object_set_new(doc, "unit", json_string("flits/cycle per sending node"));
         if (doc && o->saturation)
             bad |= json_object_set_new(doc, "saturation",
                                        none ? json_pack("{s:n, s:n, s:n, s:f}", "rate", "accepted", "latency",
@@ -409,13 +423,15 @@ static int print_all(const load_opts *o, const synth *s, const ol_point *pts, in
            ol_mean_length(&o->p));
     printf("zero-load latency %.2f cycles (%.3f hops + length + 1); channel-load bound %.4f (%s)\n", t0, hops, bound,
            busiest);
+    printf("rate, offered, accepted and bound in flits/cycle per sending node (%d of %d nodes send); "
+           "latencies in cycles\n", senders, s->nodes);
     printf("  rate  offered accepted   latency    ci95   network    p50    p99     max   hops   tagged  saturated\n");
     for (int k = 0; k < n; k++) print_row(stdout, FMT_TEXT, &pts[k]);
     if (none)
         printf("saturation: none found: every rate tried saturates, down to %g (the bisection's precision)\n",
                o->sat_precision);
     else if (o->saturation)
-        printf("saturation: rate %.4f, accepted %.4f flits/node/cycle, latency %.2f (bisection to %g)\n", sat->rate,
+        printf("saturation: rate %.4f, accepted %.4f flits/cycle per sending node, latency %.2f (bisection to %g)\n", sat->rate,
                sat->accepted, sat->lat_avg, o->sat_precision);
     if (run > 0) printf("run %lld in %s (nocsim db show %lld)\n", (long long)run, o->db, (long long)run);
     return EXIT_OK;
@@ -440,7 +456,7 @@ int cmd_load(int argc, char **argv)
         return cli_fail(CMD, EXIT_USAGE, "%s", err);
     }
     int senders = 0;
-    for (int i = 0; i < s->nodes && !senders; i++) senders = synth_sends(s, i);
+    for (int i = 0; i < s->nodes; i++) senders += synth_sends(s, i);
     if (!senders) {
         synth_free(s);
         char q[QUOTE_BUF];
@@ -457,7 +473,7 @@ int cmd_load(int argc, char **argv)
         return cli_fail(CMD, EXIT_FAIL, "out of memory");
     }
     for (int k = 0; k < n; k++) rates[k] = o.r0 + k * o.step;
-    recorder rec = { .quiet = o.quiet };
+    recorder rec = { .quiet = o.quiet, .per_sender = (double)s->nodes / senders };
     if (cli_catch_stop_signals()) rc = cli_fail(CMD, EXIT_FAIL, "cannot install the signal handlers");
     if (!rc && !o.no_db) rc = open_run(&o, s, &rec);
     int done = 0;
@@ -467,6 +483,7 @@ int cmd_load(int argc, char **argv)
                          err, sizeof err);
         if (r < 0) rc = cli_fail(CMD, cli_fault_status(fault_of(r)), "%s", err);
         else if (r > 0) rc = cli_signal_status(cli_stop_signal());
+        for (int k = 0; k < done; k++) to_per_sender(&pts[k], rec.per_sender);
         /* What is stored is what is printed: points that finished on another
          * thread past the first saturated one (or past a gap, when stopped)
          * are not part of the curve. */
@@ -486,6 +503,7 @@ int cmd_load(int argc, char **argv)
         } else {
             double lo = first ? pts[first - 1].rate : 0, hi = pts[first].rate;
             int r = ol_saturation(&o.p, s, lo, hi, o.sat_precision, o.seed, cli_stop_signal, &sat, err, sizeof err);
+            to_per_sender(&sat, rec.per_sender);
             if (r < 0) rc = cli_fail(CMD, cli_fault_status(fault_of(r)), "%s", err);
             else if (r > 0) rc = cli_signal_status(cli_stop_signal());
         }

@@ -322,7 +322,7 @@ static void load_name(const store_run *r, long id, char *name, size_t len)
 static int plot_load(store *db, char **runs, int nruns, viz_figure **out)
 {
     char err[512];
-    viz_figure *f = viz_fig_new("open-loop latency against offered load", "offered load [flits/node/cycle]",
+    viz_figure *f = viz_fig_new("open-loop latency against offered load", "offered load [flits/cycle per sending node]",
                                 "average packet latency [cycles]");
     if (!f) return EXIT_FAIL;
     for (int k = 0; k < nruns; k++) {

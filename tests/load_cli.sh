@@ -130,5 +130,16 @@ check "all saturated: csv" "$($N load $Q --rates 0.5:0.6:0.1 --latency-limit 5 -
   sed -n 2p | cut -d, -f6-8)" ",,"
 check "all saturated: stored" "$(sqlite3 sat.db "SELECT json_extract(params, '$.saturation.below') FROM runs WHERE id = 2")" 0.005
 
+# One unit (issue 35): rate, offered, accepted and the bound per sending node.
+# Transpose skips its 8 diagonal nodes of 64: at rate 0.1 a sending node
+# offers about 0.1 (per network node it would be 0.0875).
+j=$($N load --size 8 --traffic transpose --rate 0.1 --no-db --quiet --format json --threads 1)
+check "transpose: offered and accepted per sending node" "$(echo "$j" | python3 -c '
+import json,sys; j=json.load(sys.stdin); p=j["points"][0]
+print(j["unit"], j["senders"], abs(p["offered"] - 0.1) < 0.005, abs(p["accepted"] - 0.1) < 0.005)')" \
+  "flits/cycle per sending node 56 True True"
+case $($N load --size 8 --traffic transpose --rate 0.1 --no-db --quiet --threads 1) in
+  *"per sending node (56 of 64 nodes send)"*) ok;; *) bad "the text header does not name the unit";; esac
+
 echo "load_cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]
