@@ -122,6 +122,10 @@ double ol_zero_load(const ol_params *p, const synth *s, double *hops);
  * Capped at 1.  Also the busiest channel's description into what (may be
  * NULL). */
 double ol_channel_bound(const ol_params *p, const synth *s, char *what, size_t whatlen);
+/* The same by enumerating every pair and every link of its route
+ * (O(nodes^2 x (w + h)) for uniform traffic): the reference the tests
+ * compare ol_channel_bound with. */
+double ol_channel_bound_enum(const ol_params *p, const synth *s, char *what, size_t whatlen);
 
 /* Called after each point of a curve finishes (from the thread that ran
  * it, under the curve's lock). */
