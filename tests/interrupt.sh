@@ -67,5 +67,14 @@ check "a read-only open removes nothing" "$(ls x.db.new-* 2>/dev/null | wc -l)" 
 $N ga --size 4 --generations 2 --quiet --threads 1 --db x.db >/dev/null 2>&1 || bad "ga x.db again"
 check "the next writable open removes them once their processes are gone" "$(ls x.db.new-* 2>/dev/null)" ""
 
+# load answers a signal inside a batch and inside the drain, not only between
+# batches (issue 35: a million-cycle batch took 52 s to answer); and its
+# analytic bound no longer holds the start of a 128 x 128 mesh.
+stop_after 1 INT 130 "load SIGINT in a million-cycle batch" \
+  $N load --size 64 --rate 0.01 --batch 1000000 --threads 1 --no-db --quiet
+stop_after 1 TERM 143 "load SIGTERM at size 256" $N load --size 256 --rate 0.3 --threads 1 --no-db --quiet
+stop_after 2 INT 130 "load SIGINT at size 128 (after the bound)" \
+  $N load --size 128 --topology mesh --rates 0.01:0.01:0.01 --threads 1 --no-db --quiet
+
 echo "interrupt: $pass passed, $fail failed"
 [ $fail -eq 0 ]
