@@ -653,6 +653,13 @@ static int do_run(const cc_opts *o)
         cc_instance_free(in);
         return fail_msg(CC_EINPUT, "--cycles: the cycle replay takes wormhole schedules, not --switching sf");
     }
+    if (o->sp.steps > 0 && o->sp.steps < in->bounds.best) {
+        const cc_bound *b = &in->bounds.b[in->bounds.binding];
+        int rc2 = cli_fail("cc", EXIT_USAGE, "--steps %d: below the lower bound %d (%s: %s); no schedule can be shorter",
+                           o->sp.steps, in->bounds.best, b->name, b->why);
+        cc_instance_free(in);
+        return rc2;
+    }
     cc_search_params sp = o->sp;
     sp.start_steps = in->bounds.best;
     if (o->seconds > 0) sp.deadline = cc_search_now() + o->seconds;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# cc --seconds T (issue 35): the whole search (every run, target and phase)
+# cc --seconds T, and two refusals of bad targets and node lists (issue 35).
+# cc --seconds T: the whole search (every run, target and phase)
 # ends after T seconds of wall clock and reports the best schedule found by
 # then.  mesh:8x8 aab with --budget 20000 ran more than 5 minutes before.
 # The limits below are wide (a loaded machine, the ASan build): the point is
@@ -25,5 +26,12 @@ check "runs cut by the limit: exit" $rc 0
 grep -q 'the best schedule found by then follows' out.txt && grep -q "^best: 4 steps" out.txt && ok ||
   bad "runs cut by the limit: $(grep -E "time limit|^best" out.txt)"
 expect 2 "--seconds" "--seconds 0" $N cc --topology octagon --cc oas --seconds 0
+# A target below the lower bound is refused with the bound (issue 35: it
+# searched 100,000 evaluations and exited 1); a node named twice too.
+expect 2 "--steps 1: below the lower bound 32 (receive" "--steps below the bound" \
+  $N cc --topology mesh:8x8 --cc aab --steps 1
+expect 2 "--senders: node '00' is named twice" "--senders 00,00" $N cc --topology mesh:4x4 --cc mnb --senders 00,00
+expect 2 "--receivers: node '01' is named twice" "--receivers 01,02,01" \
+  $N cc --topology mesh:4x4 --cc mnb --receivers 01,02,01
 echo "cc_seconds: $pass passed, $fail failed"
 [ $fail -eq 0 ]
