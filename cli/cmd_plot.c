@@ -403,7 +403,9 @@ int cmd_plot(int argc, char **argv)
     }
     if (kind == 0) rc = plot_stack(pos[0], &f);
     else {
-        store *db = cli_store_open(kind == 1 ? "plot generations" : "plot runs", o.db, STORE_READONLY, &rc);
+        char label[32];
+        snprintf(label, sizeof label, "plot %s", kinds[kind]);
+        store *db = cli_store_open(label, o.db, STORE_READONLY, &rc);
         if (!db) {
             free(pos);
             return rc;

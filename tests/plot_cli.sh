@@ -48,6 +48,7 @@ expect_refused "run, no generations" "run 3 has no generations"  $N plot generat
 expect_refused "one generation"     "has 1 point"                $N plot generations 2 --db "$db" -o "$O"
 expect_refused "bad run id"         "RUN"                        $N plot generations x1 --db "$db" -o "$O"
 expect_refused "missing db"         "--db"                       $N plot generations 1 --db "$tmp/none.db" -o "$O"
+expect_refused "plot load: its own label" "nocsim plot load: --db" $N plot load 1 --db "$tmp/none.db" -o "$O"
 expect_refused "no runs"            "no ga runs"                 $N plot runs --db "$db" --traffic shfl -o "$O"
 # Runs 1 and 2 differ only in seed and generations: two settings, one point each.
 expect_refused "one point in all"   "only 1 point"               $N plot runs --db "$db" --kind extrapolate -o "$O"
