@@ -36,7 +36,7 @@ typedef struct {
     model_opts mo;
     ga_params gp;
     const char *db, *save_best;
-    int no_db, quiet, threads_given, vmax_given;
+    int no_db, db_given, quiet, threads_given, vmax_given;
     long resume, every;
     out_format fmt;
     const char *fixed_flag;   /* the first flag that a resumed run takes from its record */
@@ -246,7 +246,7 @@ static int set_ga_option(void *ctx, const char *cmd, const char *a, const char *
     }
     else if (!strcmp(a, "--estimate-slices")) INTO(gp->estimate_slices, 1, SIM_MAX_SLICES);
     else if (!strcmp(a, "--perturb")) INTO(gp->perturb, 0, GA_PERTURB_MAX);
-    else if (!strcmp(a, "--db")) { o->db = v; }
+    else if (!strcmp(a, "--db")) { o->db = v; o->db_given = 1; }
     else if (!strcmp(a, "--no-db")) o->no_db = 1;
     else if (!strcmp(a, "--dry-run")) o->dry_run = 1;
     else if (!strcmp(a, "--islands")) o->is.on = 1;
@@ -298,6 +298,7 @@ static int parse(int argc, char **argv, ga_opts *o, const cli_spec *spec)
     /* Rough estimation scores single-slice runs. */
     if (o->gp.fitness == GA_FIT_ESTIMATE) o->mo.params.slices = 1;
     if (o->resume && o->no_db) return cli_fail("ga", EXIT_USAGE, "--resume needs the database (drop --no-db)");
+    if (o->db_given && o->no_db) return cli_fail("ga", EXIT_USAGE, "--db and --no-db contradict each other: give one");
     if (o->resume && o->is.on) return cli_fail("ga", EXIT_USAGE, "--islands: an island run cannot be resumed");
     if (o->is.rank > 0) {
         /* Rank 0 keeps the seed (one rank is the plain run); the others

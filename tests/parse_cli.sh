@@ -125,5 +125,10 @@ expect 2 "unknown traffic '--help'" "a flag's value --help" $N sim --traffic --h
 expect 2 "unexpected argument '--help'" "--help after --" $N sim -- --help
 expect 2 "unknown option '--he'" "no abbreviation of --help" $N sim --he
 
+# Contradictory flags are refused, not silently resolved (issue 35).
+expect 2 "--db and --no-db contradict each other" "ga --db with --no-db" \
+  $N ga --size 4 --generations 1 --db "$tmp/x.db" --no-db --quiet
+[ ! -e "$tmp/x.db" ] && ok || bad "ga --db X --no-db created X"
+
 echo "parse_cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]
