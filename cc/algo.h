@@ -11,7 +11,15 @@ typedef struct {
     int pop;         /* population size */
     double pmut;     /* probability an offspring is mutated */
     int threads;     /* threads a parallel algorithm may use (1: none) */
+    const volatile int *stop; /* NULL, or set (by a progress hook) to end the search now, as if
+                                 the budget were spent */
 } cc_algo_params;
+
+/* The budget is spent, or the search was told to stop. */
+static inline int cc_algo_done(const cc_algo_params *p, long evals)
+{
+    return evals >= p->budget || (p->stop && *p->stop);
+}
 
 typedef struct {
     long best;           /* conflicts of the best individual (0 = solved) */

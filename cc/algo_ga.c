@@ -22,7 +22,7 @@ static int ga_run(cc_enc *e, const cc_algo_params *p, rng *r, cc_algo_out *out)
         out->evals++;
         if (out->best < 0 || fit[i] < out->best) { out->best = fit[i]; out->evals_to_best = out->evals; besti = i; memcpy(out->x, x, (size_t)nv * sizeof *x); }
     }
-    while (out->best > 0 && out->evals < p->budget) {
+    while (out->best > 0 && !cc_algo_done(p, out->evals)) {
         memcpy(next, pop + (size_t)besti * nv, (size_t)nv * sizeof *next);
         nfit[0] = fit[besti];
         for (int k = 1; k < N && out->best > 0; k++) {

@@ -182,7 +182,7 @@ static int hgsa_run(cc_enc *e, const cc_algo_params *p, rng *r, cc_algo_out *out
     long total = nc;
     bool solved = false;
     for (int i = 0; i < nc; i++) solved |= ch[i].best == 0;
-    while (!solved && total < p->budget) {
+    while (!solved && !cc_algo_done(p, total)) {
         long before = 0;
         for (int i = 0; i < nc; i++) before += ch[i].evals;
         all_phases(ch, nc, nv, p->threads);

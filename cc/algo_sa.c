@@ -45,7 +45,7 @@ static int sa_run(cc_enc *e, const cc_algo_params *p, rng *r, cc_algo_out *out)
     if (cycle < SA_CYCLE_MIN) cycle = SA_CYCLE_MIN;
     const double alpha = pow(tmin / t0, 1.0 / cycle);
     double T = t0;
-    while (out->best > 0 && out->evals < p->budget) {
+    while (out->best > 0 && !cc_algo_done(p, out->evals)) {
         memcpy(y, x, (size_t)nv * sizeof *y);
         cc_enc_mutate_n(e, y, r, 1);
         long fy = cc_enc_eval(e, y, r);

@@ -37,7 +37,7 @@ static int umda_run(cc_enc *e, const cc_algo_params *p, rng *r, cc_algo_out *out
         idx[i] = i;
         if (out->best < 0 || fit[i] < out->best) { out->best = fit[i]; out->evals_to_best = out->evals; memcpy(out->x, x, (size_t)nv * sizeof *x); }
     }
-    while (out->best > 0 && out->evals < p->budget) {
+    while (out->best > 0 && !cc_algo_done(p, out->evals)) {
         sort_by_fit(idx, fit, N);
         for (int k = 0; k < half; k++) {
             int a = (int)rng_below(r, (uint32_t)(N)), b = (int)rng_below(r, (uint32_t)(N));

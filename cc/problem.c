@@ -41,6 +41,7 @@ static int parse_set(const cc_topo *t, const char *flag, const char *list, bool 
         name[len] = '\0';
         int v = cc_topo_node(t, name);
         if (v < 0) return cc_fail(CC_EINPUT, err, errlen, "%s: no node named '%.200s' in %.200s", flag, name, t->spec);
+        if (set[v]) return cc_fail(CC_EINPUT, err, errlen, "%s: node '%.200s' is named twice in '%.200s'", flag, name, list);
         set[v] = true;
         count++;
         p = comma ? comma + 1 : p + len;

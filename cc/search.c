@@ -23,6 +23,11 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+double cc_search_now(void)
+{
+    return now();
+}
+
 void cc_search_result_clear(cc_search_result *res)
 {
     cc_schedule_free(res->sched);
@@ -78,26 +83,28 @@ static int accept_ring(const cc_problem *pb, cc_schedule *s, cc_search_result *r
     return CC_OK;
 }
 
-typedef struct { const cc_search_params *sp; int S; long before; } progress_hop;
+typedef struct { const cc_search_params *sp; int S; long before; volatile int stop; } progress_hop;
 
 static void on_progress(void *ctx, long evals)
 {
-    const progress_hop *h = ctx;
-    h->sp->progress(h->sp->progress_ctx, h->sp->seed, h->S, evals, h->before + evals);
+    progress_hop *h = ctx;
+    if (h->sp->deadline > 0 && now() >= h->sp->deadline) h->stop = 1;
+    if (h->sp->progress) h->sp->progress(h->sp->progress_ctx, h->sp->seed, h->S, evals, h->before + evals);
 }
 
 /* One target S in one phase; res->found when a verified schedule was found. */
 static int run_target(const cc_problem *pb, const cc_paths *paths, const cc_search_params *sp, int S, bool hop1,
                       rng *rng, cc_search_result *res, char *err, size_t errlen)
 {
-    cc_algo_params ap = { sp->budget, sp->pop, sp->pmut, sp->threads };
+    cc_algo_params ap = { sp->budget, sp->pop, sp->pmut, sp->threads, NULL };
     cc_enc *e;
     int rc = cc_enc_new(pb, paths, S, hop1, &e, err, errlen);
     if (rc != CC_OK) return rc;
     int *x = malloc((size_t)(cc_enc_nvar(e) + 1) * sizeof *x);
     cc_algo_out out = { .x = x };
-    progress_hop hop = { sp, S, res->evals };
-    if (sp->progress) cc_enc_set_progress(e, on_progress, &hop);
+    progress_hop hop = { sp, S, res->evals, 0 };
+    ap.stop = &hop.stop;
+    if (sp->progress || sp->deadline > 0) cc_enc_set_progress(e, on_progress, &hop);
     if (!x || sp->algo->run(e, &ap, rng, &out) != CC_OK) {
         free(x);
         cc_enc_free(e);
@@ -106,6 +113,7 @@ static int run_target(const cc_problem *pb, const cc_paths *paths, const cc_sear
     res->steps = S;
     res->evals_to_best = res->evals + out.evals_to_best;
     res->evals += out.evals;
+    if (hop.stop) res->timed_out = true;
     if (out.best == 0) rc = accept(e, x, pb, hop1, rng, res, err, errlen);
     free(x);
     cc_enc_free(e);
@@ -135,7 +143,11 @@ int cc_search(const cc_problem *pb, const cc_paths *paths, const cc_search_param
     int members = 0;
     for (int v = 0; v < pb->t->n; v++) members += pb->receiver[v];
     bool ring_tried = !sp->ring || !pb->broadcast;
-    for (; S <= last && !res->found; S++) {
+    for (; S <= last && !res->found && !res->timed_out; S++) {
+        if (sp->deadline > 0 && now() >= sp->deadline) {
+            res->timed_out = true;
+            break;
+        }
         if (!ring_tried && S >= members - 1) {   /* looked for only when a target needs it */
             ring_tried = true;
             cc_schedule *ring = NULL;
@@ -144,7 +156,7 @@ int cc_search(const cc_problem *pb, const cc_paths *paths, const cc_search_param
             if (rc != CC_OK) { cc_search_result_clear(res); return rc; }
             if (res->found) break;
         }
-        for (int phase = 0; phase < 2 && !res->found; phase++) {
+        for (int phase = 0; phase < 2 && !res->found && !res->timed_out; phase++) {
             bool hop1 = phase == 0;
             if (hop1 && (far == 0 || S < far)) continue;
             int rc = run_target(pb, paths, sp, S, hop1, &rng, res, err, errlen);
@@ -162,11 +174,16 @@ int cc_search_series(const cc_problem *pb, const cc_paths *paths, const cc_searc
     out->best_run = -1;
     cc_search_params p = *sp;
     for (int run = 0; run < runs; run++) {
+        if (sp->deadline > 0 && run > 0 && now() >= sp->deadline) {
+            out->timed_out = true;
+            break;
+        }
         cc_search_result res;
         p.seed = sp->seed + (uint64_t)run;
         int rc = cc_search(pb, paths, &p, &res, err, errlen);
         if (rc != CC_OK) { cc_search_result_clear(&out->best); return rc; }
         out->runs++;
+        out->timed_out |= res.timed_out;
         if (res.found) {
             out->found++;
             out->reached += res.steps <= bound;

@@ -43,7 +43,15 @@ typedef struct {
      * search so far; NULL: none. */
     void (*progress)(void *ctx, uint64_t seed, int S, long at_target, long evals);
     void *progress_ctx;
+    /* A wall-clock limit for the whole search (cc_search_series: all runs,
+     * targets and phases): cc_search_now() + seconds, or 0 for none.  Past
+     * it the search ends within CC_ENC_PROGRESS_EVERY evaluations, keeping
+     * what it found (timed_out set). */
+    double deadline;
 } cc_search_params;
+
+/* Seconds on the monotonic clock the deadline is in. */
+double cc_search_now(void);
 
 /* The defaults: simulated annealing, 100,000 evaluations per target,
  * population 60 (paper 002's UMDA), mutation probability 0.9 (paper 002),
@@ -58,6 +66,7 @@ typedef struct {
     double seconds;
     bool neighbour_only;   /* the schedule came from the neighbour-only phase */
     bool ring;             /* the schedule is the constructed ring (cc/ring.h), not searched */
+    bool timed_out;        /* the deadline ended the search (found: what it had by then) */
     cc_schedule *sched;    /* owned; NULL if not found */
     cc_verify_result vr;
 } cc_search_result;
@@ -78,6 +87,7 @@ typedef struct {
     int runs, found, reached;       /* runs; found a schedule; reached the bound */
     double sum_steps, sum_seconds, sum_evals_to_best;
     int best_run;                   /* index of the best run, -1 if none found */
+    bool timed_out;                 /* the deadline ended the series (runs: those started) */
     cc_search_result best;          /* owned: release with cc_search_result_clear */
 } cc_series;
 

@@ -265,11 +265,15 @@ static int cli_operand(const cli_spec *sp, const char *arg, int trace)
 }
 
 /* The getopt_long loop over the tables lo/shorts built by cli_parse. */
+/* help_only: a first pass that only looks for -h/--help anywhere on the line
+ * (values of flags skipped as values, after "--" nothing), so that help is
+ * printed whatever else is wrong: CLI_HELP or EXIT_OK, nothing printed,
+ * nothing set. */
 static int cli_scan(const cli_spec *sp, int argc, char **argv, const cli_entry *e, int n, const struct option *lo,
-                    const char *shorts)
+                    const char *shorts, int help_only)
 {
     const char *cmd = sp->cmd, *trace_env = getenv("NOCSIM_PARSE_TRACE");
-    int trace = trace_env && !strcmp(trace_env, "1");
+    int trace = !help_only && trace_env && !strcmp(trace_env, "1");
     opterr = 0;
     optind = 0; /* glibc: start afresh (a process may parse more than once) */
     for (;;) {
@@ -278,12 +282,17 @@ static int cli_scan(const cli_spec *sp, int argc, char **argv, const cli_entry *
         if (next < argc && !strncmp(argv[next], "--", 2) && argv[next][2] &&
             !cli_owner(sp, argv[next] + 2, strcspn(argv[next] + 2, "="), NULL, NULL) &&
             strcmp(argv[next], "--help")) {
+            if (help_only) {
+                optind = next + 1;
+                continue;
+            }
             arg_unknown(cmd, argv[next]);
             return EXIT_USAGE;
         }
         int c = getopt_long(argc, argv, shorts, lo, NULL);
         if (c == -1) break;
         if (c == 'h') return CLI_HELP;
+        if (help_only) continue;
         if (c == 1) {
             if (cli_operand(sp, optarg, trace)) return EXIT_USAGE;
             continue;
@@ -343,7 +352,8 @@ int cli_parse(const cli_spec *sp, int argc, char **argv)
     }
     shorts[k] = '\0';
     lo[n] = (struct option){ "help", no_argument, NULL, 'h' };
-    rc = cli_scan(sp, argc, argv, e, n, lo, shorts);
+    rc = cli_scan(sp, argc, argv, e, n, lo, shorts, 1);
+    if (rc == EXIT_OK) rc = cli_scan(sp, argc, argv, e, n, lo, shorts, 0);
 out:
     free(shorts);
     free(lo);

@@ -29,6 +29,7 @@ typedef struct {
     int runs;
     bool exact;
     double exact_seconds;
+    double seconds;      /* --seconds: the search's wall-clock limit, 0 = none */
     out_format fmt;
     const char *out;
     const char *db;
@@ -71,6 +72,8 @@ static const cli_opt cc_search_table[] = {
     { "--budget", 0, "N", "evaluations per target step count (and phase) [100000]" },
     { "--pop", 0, "N", "population size (hgsa: chains) [60]" },
     { "--runs", 0, "N", "independent runs (seeds SEED, SEED+1, ..) with success statistics [1]" },
+    { "--seconds", 0, "T", "end the search (every run, target and phase) after T seconds of\n"
+                           "wall clock and report the best schedule found by then [no limit]" },
     { "--seed", 's', "N", "random seed [1]" },
     { "--exact", 0, NULL, "after the search, decide with a SAT solver (CaDiCaL) whether one\n"
                           "step fewer is possible over the same routes: proves the schedule\n"
@@ -228,7 +231,9 @@ static int set_search(void *ctx, const char *cmd, const char *a, const char *v)
         if (!arg_choice(cmd, "--algo", v, names, na, &k)) return -1;
         o->sp.algo = cc_algos[k];
     } else if (strcmp(a, "--exact") == 0) o->exact = true;
-    else if (strcmp(a, "--exact-seconds") == 0) {
+    else if (strcmp(a, "--seconds") == 0) {
+        if (!arg_double(cmd, "--seconds", v, 0.1, 1e6, &o->seconds)) return -1;
+    } else if (strcmp(a, "--exact-seconds") == 0) {
         if (!arg_double(cmd, "--exact-seconds", v, 0.1, 1e6, &o->exact_seconds)) return -1;
     } else if (strcmp(a, "--format") == 0) {
         if (!arg_format(cmd, v, &o->fmt)) return -1;
@@ -587,6 +592,7 @@ static int print_summary(const cc_opts *o, const cc_instance *in, const cc_serie
     } else if (o->fmt == FMT_JSON) {
         json_t *d = c->doc;
         int bad = c->bad || json_object_set_new(d, "found", json_integer(se->found)) ||
+                  json_object_set_new(d, "timed_out", json_boolean(se->timed_out)) ||
                   json_object_set_new(d, "success_rate", json_real(rate)) ||
                   json_object_set_new(d, "mean_seconds", json_real(se->sum_seconds / se->runs)) ||
                   json_object_set_new(d, "mean_evals_to_best", json_real(se->sum_evals_to_best / se->runs));
@@ -647,8 +653,16 @@ static int do_run(const cc_opts *o)
         cc_instance_free(in);
         return fail_msg(CC_EINPUT, "--cycles: the cycle replay takes wormhole schedules, not --switching sf");
     }
+    if (o->sp.steps > 0 && o->sp.steps < in->bounds.best) {
+        const cc_bound *b = &in->bounds.b[in->bounds.binding];
+        int rc2 = cli_fail("cc", EXIT_USAGE, "--steps %d: below the lower bound %d (%s: %s); no schedule can be shorter",
+                           o->sp.steps, in->bounds.best, b->name, b->why);
+        cc_instance_free(in);
+        return rc2;
+    }
     cc_search_params sp = o->sp;
     sp.start_steps = in->bounds.best;
+    if (o->seconds > 0) sp.deadline = cc_search_now() + o->seconds;
     progress_state prog = { .t0 = mono_seconds(), .tty = isatty(STDERR_FILENO), .budget = sp.budget };
     if (!o->quiet) { sp.progress = progress_line; sp.progress_ctx = &prog; }
     run_ctx ctx = { o, in, NULL, NULL, 0 };
@@ -663,6 +677,12 @@ static int do_run(const cc_opts *o)
         cc_instance_free(in);
         return fail_msg(rc, err);
     }
+    if (se.timed_out && o->fmt == FMT_TEXT)
+        printf("time limit: --seconds %g reached after %d run%s; %s\n", o->seconds, se.runs, se.runs == 1 ? "" : "s",
+               se.best.found ? "the best schedule found by then follows" : "no schedule found by then");
+    else if (se.timed_out && !o->quiet)
+        fprintf(stderr, "nocsim cc: --seconds %g reached after %d run(s); %s\n", o->seconds, se.runs,
+                se.best.found ? "reporting the best schedule found by then" : "no schedule found by then");
     cc_exact_result ex, *exp = NULL;
     if (o->exact) {
         cc_exact_params ep = { .seconds = o->exact_seconds, .bound = in->bounds.best, .max_steps = sp.max_steps };

@@ -36,7 +36,7 @@ typedef struct {
     model_opts mo;
     ga_params gp;
     const char *db, *save_best;
-    int no_db, quiet, threads_given, vmax_given;
+    int no_db, db_given, quiet, threads_given, vmax_given;
     long resume, every;
     out_format fmt;
     const char *fixed_flag;   /* the first flag that a resumed run takes from its record */
@@ -246,7 +246,7 @@ static int set_ga_option(void *ctx, const char *cmd, const char *a, const char *
     }
     else if (!strcmp(a, "--estimate-slices")) INTO(gp->estimate_slices, 1, SIM_MAX_SLICES);
     else if (!strcmp(a, "--perturb")) INTO(gp->perturb, 0, GA_PERTURB_MAX);
-    else if (!strcmp(a, "--db")) { o->db = v; }
+    else if (!strcmp(a, "--db")) { o->db = v; o->db_given = 1; }
     else if (!strcmp(a, "--no-db")) o->no_db = 1;
     else if (!strcmp(a, "--dry-run")) o->dry_run = 1;
     else if (!strcmp(a, "--islands")) o->is.on = 1;
@@ -298,6 +298,7 @@ static int parse(int argc, char **argv, ga_opts *o, const cli_spec *spec)
     /* Rough estimation scores single-slice runs. */
     if (o->gp.fitness == GA_FIT_ESTIMATE) o->mo.params.slices = 1;
     if (o->resume && o->no_db) return cli_fail("ga", EXIT_USAGE, "--resume needs the database (drop --no-db)");
+    if (o->db_given && o->no_db) return cli_fail("ga", EXIT_USAGE, "--db and --no-db contradict each other: give one");
     if (o->resume && o->is.on) return cli_fail("ga", EXIT_USAGE, "--islands: an island run cannot be resumed");
     if (o->is.rank > 0) {
         /* Rank 0 keeps the seed (one rank is the plain run); the others
@@ -516,13 +517,27 @@ typedef struct {
     int bscheme;
     int64_t stack_d, nonsplit_d;
     double ratio;             /* best / simple stacking */
+    /* Two counts, two names: synonyms as nocsim db runs counts them (the
+     * recorded chromosomes whose fitness equals the best's, the best
+     * included; -1 without a database), and ties, the GA's own: those equal
+     * to the best in fitness and secondary key too, met since it was reached. */
+    int64_t synonyms, ties;
 } ga_summary;
 
-static void summarize(const ga *g, ga_summary *u)
+static void summarize(const ga_session *s, ga_summary *u)
 {
+    const ga *g = s->g;
     u->best = ga_best(g, &u->bm, &u->crc);
     ga_baselines(g, &u->bscheme, &u->bint, &u->stack_d, &u->nonsplit_d);
     u->ratio = u->stack_d > 0 ? (double)u->bm.duration / (double)u->stack_d : 0;
+    u->ties = ga_synonyms(g);
+    u->synonyms = -1;
+    store_run r;
+    char err[256];
+    if (s->db && store_run_get(s->db, ga_run_id(g), &r, err, sizeof err) == STORE_OK) {
+        u->synonyms = r.synonyms;
+        store_run_clear(&r);
+    }
 }
 
 static int print_json(const ga_session *s)
@@ -530,17 +545,18 @@ static int print_json(const ga_session *s)
     const ga *g = s->g;
     const sim_params *rsp = ga_get_sim_params(g);
     ga_summary u;
-    summarize(g, &u);
+    summarize(s, &u);
     char sig[16];
     snprintf(sig, sizeof sig, "%08x", u.crc);
     json_t *j = json_pack("{s:I, s:o, s:i, s:i, s:s, s:I, s:s, s:I, s:i, s:I, s:I, s:I, s:s, s:i, s:I}",
                           "run", (json_int_t)ga_run_id(g), "traffic", ujson_str(ga_traffic_name(g)), "size", rsp->n,
                           "slices", rsp->slices, "algo", ga_algo_names[ga_get_params(g)->algo],
-                          "best_duration", (json_int_t)u.bm.duration, "signature", sig, "synonyms", (json_int_t)ga_synonyms(g),
+                          "best_duration", (json_int_t)u.bm.duration, "signature", sig, "synonyms", (json_int_t)(u.synonyms >= 0 ? u.synonyms : u.ties),
                           "interval", (int)u.best->interval, "te", (json_int_t)u.bm.te, "lb", (json_int_t)u.bm.lb,
                           "stacking", (json_int_t)u.stack_d, "stacking_scheme", vcsel_name(u.bscheme),
                           "stacking_interval", (int)u.bint, "nonsplit", (json_int_t)u.nonsplit_d);
-    if (j && json_object_update_new(j, json_pack("{s:f, s:I, s:I, s:I, s:I, s:f}", "ratio", u.ratio,
+    if (j && json_object_update_new(j, json_pack("{s:I, s:f, s:I, s:I, s:I, s:I, s:f}", "ties", (json_int_t)u.ties,
+                                                 "ratio", u.ratio,
                                                  "floor", (json_int_t)ga_get_floor(g), "generations", (json_int_t)s->p.generation,
                                                  "evaluations", (json_int_t)s->p.evals, "repeats", (json_int_t)s->p.repeats,
                                                  "seconds", s->p.elapsed))) {
@@ -561,11 +577,16 @@ static void print_text(const ga_opts *o, const ga_session *s)
     const sim_params *rsp = ga_get_sim_params(g);
     const ga_params *rgp = ga_get_params(g);
     ga_summary u;
-    summarize(g, &u);
+    summarize(s, &u);
     printf("best duration      %lld cycles (signature %08x, interval %u)\n", (long long)u.bm.duration, u.crc,
            u.best->interval);
-    printf("synonyms           %lld (recorded chromosomes with the best score, the best included)\n",
-           (long long)ga_synonyms(g));
+    if (u.synonyms >= 0)
+        printf("synonyms           %lld (recorded chromosomes with the best %s, the best included: nocsim db synonyms)\n"
+               "                   %lld of them also tie on the secondary key (found since the best was reached)\n",
+               (long long)u.synonyms, rgp->fitness == GA_FIT_ESTIMATE ? "score" : "duration", (long long)u.ties);
+    else
+        printf("ties               %lld (chromosomes equal to the best in score and secondary key, the best included)\n",
+               (long long)u.ties);
     printf("simple stacking    %lld cycles (%s, interval %u)\n", (long long)u.stack_d, vcsel_name(u.bscheme), u.bint);
     printf("non-split          %lld cycles (one packet of %d flits)\n", (long long)u.nonsplit_d, rsp->slices * rsp->flits);
     printf("improvement        %.3f of simple stacking\n", u.ratio);

@@ -15,6 +15,7 @@
 #include "viz/sweep.h"
 #include "viz/viz.h"
 #include "util/json.h"
+#include "util/quote.h"
 
 static const cli_opt plot_table[] = {
     { "--output", 'o', "FILE.png", "the picture (written whole or not at all)" },
@@ -62,21 +63,21 @@ typedef struct {
     long w, h;
 } plot_opts;
 
+/* WxH, each in [100, 8000], by the project's one integer parser (arg_size:
+ * no sign, space or other spelling). */
 static int parse_size(const char *v, long *w, long *h)
 {
-    char *x = v ? strchr(v, 'x') : NULL;
-    char buf[32];
-    if (!x || (size_t)(x - v) >= sizeof buf) goto bad;
-    memcpy(buf, v, (size_t)(x - v));
-    buf[x - v] = '\0';
-    char *e1, *e2;
-    *w = strtol(buf, &e1, 10);
-    *h = strtol(x + 1, &e2, 10);
-    if (!*buf || *e1 || !x[1] || *e2 || *w < 100 || *w > 8000 || *h < 100 || *h > 8000) goto bad;
+    int iw, ih;
+    if (!v || !strchr(v, 'x')) {
+        char q[QUOTE_BUF];
+        fprintf(stderr, "nocsim plot: --size: '%s' is not WxH with W and H in [100, 8000] (e.g. 800x500)\n",
+                quote_str(q, sizeof q, v ? v : ""));
+        return 0;
+    }
+    if (!arg_size("plot", "--size", v, 100, 8000, &iw, &ih)) return 0;
+    *w = iw;
+    *h = ih;
     return 1;
-bad:
-    fprintf(stderr, "nocsim plot: --size: '%s' is not WxH with W and H in [100, 8000] (e.g. 800x500)\n", v ? v : "");
-    return 0;
 }
 
 /* One of plot_table's flags into o (a cli_set_fn). */
@@ -402,7 +403,9 @@ int cmd_plot(int argc, char **argv)
     }
     if (kind == 0) rc = plot_stack(pos[0], &f);
     else {
-        store *db = cli_store_open(kind == 1 ? "plot generations" : "plot runs", o.db, STORE_READONLY, &rc);
+        char label[32];
+        snprintf(label, sizeof label, "plot %s", kinds[kind]);
+        store *db = cli_store_open(label, o.db, STORE_READONLY, &rc);
         if (!db) {
             free(pos);
             return rc;

@@ -18,7 +18,7 @@ _nocsim()
                 if [ "$cmd" = db ]; then
                     words=$("$bin" db --help 2>/dev/null | awk '/^subcommands:/ { f = 1; next } f && /^  [a-z]/ { print $1 } f && /^$/ { f = 0 }')
                 else
-                    words="stack generations runs"
+                    words="stack generations runs load"
                 fi
                 COMPREPLY=($(compgen -W "$words" -- "$cur"))
                 return
@@ -41,10 +41,30 @@ _nocsim()
         return
     fi
     # a value: names where the choices are few, else files
+    local traffic="bcmp brev brot shfl torn trns randperm file:"
+    [ "$cmd" = load ] && traffic="uniform $traffic bitcomp bitrev shuffle transpose tornado neighbor"
     case $prev in
-        --format) COMPREPLY=($(compgen -W "text json csv" -- "$cur")) ;;
-        --traffic) COMPREPLY=($(compgen -W "bcmp brev brot shfl torn trns randperm file:" -- "$cur")) ;;
-        *) COMPREPLY=($(compgen -f -- "$cur")) ;;
+        --format) words="text json csv" ;;
+        --traffic) words=$traffic ;;
+        --topology)
+            if [ "$cmd" = cc ]; then words="ring: mesh: torus: hypercube: octagon kautz: file:"
+            else words="torus mesh"; fi ;;
+        --kind) words="ga load cc sweep replay" ;;
+        --table) words="run generations chromosomes points" ;;
+        --vc-rule) words="any dateline" ;;
+        --self) words="skip send" ;;
+        --tie) words="nowrap plus minus" ;;
+        --process) words="bernoulli periodic" ;;
+        --cc) words="oab oas aab aas mnb mns" ;;
+        --algo) if [ "$cmd" = cc ]; then words="sa umda ga hgsa"; else words="local paper"; fi ;;
+        --switching) words="wh sf" ;;
     esac
+    if [ -n "${words:-}" ]; then
+        compopt +o filenames 2>/dev/null
+        COMPREPLY=($(compgen -W "$words" -- "$cur"))
+        [[ ${COMPREPLY[0]:-} == *: ]] && compopt -o nospace 2>/dev/null
+    else
+        COMPREPLY=($(compgen -f -- "$cur"))
+    fi
 }
 complete -o filenames -F _nocsim nocsim

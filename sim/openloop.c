@@ -398,7 +398,12 @@ typedef struct {
     int64_t t, left, ejected, cap;
     int full;            /* the sources outgrew memory or the packet cap */
     ol_evidence ev;      /* what the window measured, for ol_judge */
+    ol_stop_fn stop;     /* looked at every OL_STOP_EVERY cycles, inside a batch too */
 } olrun;
+
+/* A stop signal is answered within this many cycles (a 1024 x 1024 cycle
+ * takes tens of milliseconds; a batch may be a million cycles). */
+#define OL_STOP_EVERY 8
 
 static void run_free(olrun *r)
 {
@@ -458,6 +463,7 @@ static int run_setup(olrun *r, const ol_params *p, const synth *s, double rate, 
 static int run_batch(olrun *r, int32_t tag, int64_t *tagged, double *bl, int64_t *bn)
 {
     for (int64_t e = r->t + r->p->batch; r->t < e; r->t++) {
+        if (r->t % OL_STOP_EVERY == 0 && stopped_now(r->stop)) return 0;   /* the caller sees it too */
         int64_t before = olnet_packets_alive(r->n);
         if (generate(&r->g, r->n, r->t, tag) || olnet_packets_alive(r->n) > r->cap) {
             r->full = 1;
@@ -530,7 +536,7 @@ static int run_drain(olrun *r, ol_stop_fn stop, ol_point *out)
         }
         if (step(r->n, r->t, &r->a, &r->left, &r->ejected, &bl, &bn, NULL)) return -1;
         r->t++;
-        if ((r->t - t1) % p->batch == 0 && stopped_now(stop)) return 1;
+        if ((r->t - t1) % OL_STOP_EVERY == 0 && stopped_now(stop)) return 1;
     }
     out->drain_cycles = r->t - t1;
     return 0;
@@ -543,7 +549,7 @@ int ol_run_point(const ol_params *p, const synth *s, double rate, uint64_t seed,
     out->rate = rate;
     int rc = ol_params_check(p, err, errlen);
     if (rc) return rc;
-    olrun r = { 0 };
+    olrun r = { .stop = stop };
     if ((rc = run_setup(&r, p, s, rate, seed, err, errlen))) {
         run_free(&r);
         return rc;

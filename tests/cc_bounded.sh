@@ -51,17 +51,20 @@ check "a short run: stderr" "$(cat err.txt)" ""
 
 # ---- one-to-all on a 4,096-node star -------------------------------------------------------------
 { echo "node c"; for i in $(seq 1 4095); do echo "c l$i"; done; } > star.txt
+slow=1; case $N in *build-asan*) slow=3;; esac
 for kind in oab oas; do
   # The 6 s are the run's CPU time (user + system; it runs one thread), not
   # the wall clock, which a test running beside it (make check runs them in
   # parallel) or a busy machine stretches: under ASan beside two busy
   # threads the wall clock took 8.2 s for 4.1 s of CPU.  The wall clock is
   # still bounded: timeout ends a run past 15 s (exit 124).
-  cpu=$( { TIMEFORMAT='%3U %3S'; time timeout 15 $N cc --topology file:star.txt --cc $kind --root c > out.txt 2>err.txt; } 2>&1 ); rc=$?
+  # (Issue 35: at 42 % of the CPU the star run hit the 15 s timeout: the
+  # wall limit is now wide, and both limits grow for the ASan build.)
+  cpu=$( { TIMEFORMAT='%3U %3S'; time timeout $((60 * slow)) $N cc --topology file:star.txt --cc $kind --root c > out.txt 2>err.txt; } 2>&1 ); rc=$?
   read -r user sys <<< "$cpu"
   ms=$(( 10#${user/./} + 10#${sys/./} ))
   check "star $kind: exit ($(head -c 300 err.txt))" $rc 0
-  [ $ms -lt 6000 ] && ok || bad "star $kind: took $ms ms of CPU time"
+  [ $ms -lt $((6000 * slow)) ] && ok || bad "star $kind: took $ms ms of CPU time"
   check "star $kind: the result" "$(grep -c '^best: 1 steps (bound 1, run 1), verified' out.txt)" 1
   # step 0 holds the 4,095 one-hop transfers c-l1 .. c-l4095
   check "star $kind: transfers" "$(sed -n 's/^step 0: //p' out.txt | tr ' ' '\n' | grep -c '^c-l[0-9]*$')" 4095

@@ -97,7 +97,7 @@ expect 0 "" "replay --file still takes model flags" $N replay --file whole.cfg -
 # ---- db best: randperm of two seeds is two patterns ----------------------------
 for sd in 1 2; do $N ga $GA --traffic randperm --seed $sd --db rp.db >/dev/null 2>&1 || bad "ga randperm $sd"; done
 for sd in 1 2; do $N ga $GA --traffic brev --seed $sd --db rp.db >/dev/null 2>&1 || bad "ga brev $sd"; done
-best=$($N db best --db rp.db --format csv | cut -d, -f3 | tail -n +2 | sort | tr '\n' ';')
+best=$($N db best --db rp.db --format csv | cut -d, -f4 | tail -n +2 | sort | tr '\n' ';')
 check "db best patterns" "$best" "brev;randperm (seed 1);randperm (seed 2);"
 
 echo "damaged: $pass passed, $fail failed"

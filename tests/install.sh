@@ -62,6 +62,14 @@ comp_of() { # WORD... : the completions of the last word
 check "completion: commands" "$(comp_of "$bin" st)" "stack"
 check "completion: flags" "$(comp_of "$bin" sim --tra)" "--traffic"
 check "completion: db subcommand flags" "$(comp_of "$bin" db synonyms --or)" "--order-by"
+# Values by command (issue 35): load's patterns, plot's load figure, topologies
+# by name rather than file names.
+check "completion: load's traffic" "$(comp_of "$bin" load --traffic tra)" "transpose"
+check "completion: sim's traffic" "$(comp_of "$bin" sim --traffic tr)" "trns"
+check "completion: plot figures" "$(comp_of "$bin" plot lo)" "load"
+check "completion: load --topology" "$(comp_of "$bin" load --topology "")" "torus mesh"
+check "completion: cc --topology" "$(comp_of "$bin" cc --topology hy)" "hypercube:"
+check "completion: db runs --kind" "$(comp_of "$bin" db runs --kind l)" "load"
 
 ${MAKE:-make} -s uninstall BUILD="$build" DESTDIR="$dest" PREFIX=/usr > "$tmp/uninstall.log" 2>&1 || bad "make uninstall failed"
 check "uninstall leaves no files" "$(find "$dest" -type f | wc -l)" 0

@@ -112,5 +112,23 @@ printf 'scheme 0 E C0\0071\n' > "$tmp/bel.cfg"
 err=$($N sim --size 4 --traffic bcmp --config "$tmp/bel.cfg" 2>&1 >/dev/null)
 case $err in *$'\a'*) bad "BEL echoed raw: $err";; *'C0\x071'*) ok;; *) bad "no escaped token: $err";; esac
 
+# --- -h/--help anywhere on the line prints help (issue 35) -------------------------
+# (after a bad flag or a bad value too); a flag's value "--help" stays a value,
+# and after "--" it is an operand.
+for c in "sim --bogus --help" "load --rate 5 -h" "ga --size x --help" "plot load 1 --bogus --help" \
+         "db runs --bogus -h" "cc --cc nope -h" "sweep --grid --bogus --help" "replay --nope -h"; do
+  # shellcheck disable=SC2086
+  out=$($N $c 2>/dev/null); rc=$?
+  case $rc:$out in 0:usage:*) ok;; *) bad "$c: exit $rc, '${out%%$'\n'*}'";; esac
+done
+expect 2 "unknown traffic '--help'" "a flag's value --help" $N sim --traffic --help
+expect 2 "unexpected argument '--help'" "--help after --" $N sim -- --help
+expect 2 "unknown option '--he'" "no abbreviation of --help" $N sim --he
+
+# Contradictory flags are refused, not silently resolved (issue 35).
+expect 2 "--db and --no-db contradict each other" "ga --db with --no-db" \
+  $N ga --size 4 --generations 1 --db "$tmp/x.db" --no-db --quiet
+[ ! -e "$tmp/x.db" ] && ok || bad "ga --db X --no-db created X"
+
 echo "parse_cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]

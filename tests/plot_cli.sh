@@ -39,11 +39,16 @@ expect_refused "short row"          "short.csv:2: expected 6 fields" $N plot sta
 expect_refused "unwritable output"  "/nonexistent/dir/p.png"     $N plot stack "$tmp/s.csv" -o /nonexistent/dir/p.png
 expect_refused "output a directory" "is a directory"             $N plot stack "$tmp/s.csv" -o "$tmp/out"
 expect_refused "bad size"           "--size"                     $N plot stack "$tmp/s.csv" -o "$O" --size 80x9000
+# One number parser (issue 35): no space, no sign.
+for v in " 800x500" "800x+500" "+800x500" "800x 500" "800x500 "; do
+  expect_refused "size '$v'" "--size" $N plot stack "$tmp/s.csv" -o "$O" --size "$v"
+done
 expect_refused "no such run"        "run 99 does not exist"      $N plot generations 99 --db "$db" -o "$O"
 expect_refused "run, no generations" "run 3 has no generations"  $N plot generations 1 3 --db "$db" -o "$O"
 expect_refused "one generation"     "has 1 point"                $N plot generations 2 --db "$db" -o "$O"
 expect_refused "bad run id"         "RUN"                        $N plot generations x1 --db "$db" -o "$O"
 expect_refused "missing db"         "--db"                       $N plot generations 1 --db "$tmp/none.db" -o "$O"
+expect_refused "plot load: its own label" "nocsim plot load: --db" $N plot load 1 --db "$tmp/none.db" -o "$O"
 expect_refused "no runs"            "no ga runs"                 $N plot runs --db "$db" --traffic shfl -o "$O"
 # Runs 1 and 2 differ only in seed and generations: two settings, one point each.
 expect_refused "one point in all"   "only 1 point"               $N plot runs --db "$db" --kind extrapolate -o "$O"
