@@ -41,6 +41,25 @@ START_TEST(lean_iff_score_ignores_the_six)
 }
 END_TEST
 
+/* A default (lean) search of 300 generations on 8x8 brev, two slices, on
+ * `threads` threads, into db (NULL: none), run to its end. */
+static ga *lean_search(const traffic *t, const sim_params *sp, int threads, store *db)
+{
+    char err[256];
+    ga_params gp;
+    ga_params_default(&gp);
+    gp.generations = 300;
+    gp.threads = threads;
+    gp.stack_vmax = 40;
+    ck_assert(ga_score_lean(&gp));
+    ga *g = ga_new(&gp, sp, t->dest, "brev", db, "test", "{}", NULL, err, sizeof err);
+    ck_assert_msg(g && ga_start(g, err, sizeof err) == 0, "%s", err);
+    int more;
+    while ((more = ga_step(g, err, sizeof err)) > 0) {}
+    ck_assert_msg(more == 0 && ga_finish(g, err, sizeof err) == 0, "%s", err);
+    return g;
+}
+
 /* A lean search's best comes with every metric: those of a full run of the
  * best chromosome (the GA computes them by a run of its own). */
 START_TEST(best_has_every_metric)
@@ -48,16 +67,8 @@ START_TEST(best_has_every_metric)
     char err[256];
     traffic *t = traffic_new("brev", 8, 1, err, sizeof err);
     ck_assert_msg(t != NULL, "%s", err);
-    ga_params gp;
-    ga_params_default(&gp);
-    gp.generations = 300;
-    gp.threads = 1;
-    gp.stack_vmax = 40;
-    ck_assert(ga_score_lean(&gp));
     sim_params sp = testutil_params(8, 8, 2);
-    ga *g = ga_new(&gp, &sp, t->dest, "brev", NULL, "test", "{}", NULL, err, sizeof err);
-    ck_assert_msg(g && ga_start(g, err, sizeof err) == 0, "%s", err);
-    while (ga_step(g, err, sizeof err) > 0) {}
+    ga *g = lean_search(t, &sp, 1, NULL);
     sim_metrics best, full;
     const sim_config *c = ga_best(g, &best, NULL);
     ck_assert_ptr_nonnull(c);
@@ -107,17 +118,8 @@ START_TEST(stored_chromosomes_have_every_metric)
     ck_assert_msg(db != NULL, "%s", err);
     traffic *t = traffic_new("brev", 8, 1, err, sizeof err);
     ck_assert_msg(t != NULL, "%s", err);
-    ga_params gp;
-    ga_params_default(&gp);
-    gp.generations = 300;
-    gp.threads = 2;
-    gp.stack_vmax = 40;
     sim_params sp = testutil_params(8, 8, 2);
-    ga *g = ga_new(&gp, &sp, t->dest, "brev", db, "test", "{}", NULL, err, sizeof err);
-    ck_assert_msg(g && ga_start(g, err, sizeof err) == 0, "%s", err);
-    int more;
-    while ((more = ga_step(g, err, sizeof err)) > 0) {}
-    ck_assert_msg(more == 0 && ga_finish(g, err, sizeof err) == 0, "%s", err);
+    ga *g = lean_search(t, &sp, 2, db);
     stored_check x = { .s = sim_new(&sp, t->dest, NULL, err, sizeof err), .c = sim_config_new(64, 3, 0, 8) };
     ck_assert(x.s && x.c);
     store_chrom_query q = { .run = ga_run_id(g), .with_genes = true };
