@@ -215,14 +215,24 @@ static int load_exceeds(closedloop *c, int64_t t, int64_t cutoff, int *nh)
 
 /* ---- a run ---- */
 
-/* The packets queued and released as cfg says; returns a lower bound of the
- * duration from the last slices alone (released at (S-1)V + I[i], a packet
- * needs at least H + L cycles to eject its tail). */
-static int64_t queue_packets(closedloop *c, const sim_config *cfg)
+/* A lower bound of cfg's duration from the last slices alone: released at
+ * (S-1)V + I[i], a packet needs at least H + L cycles to eject its tail. */
+static int64_t release_bound(const closedloop *c, const sim_config *cfg)
+{
+    int64_t bound = 0;
+    for (int i = 0; i < c->nodes; i++) {
+        if (c->first[i] < 0) continue;
+        const int64_t b = (int64_t)(c->S - 1) * cfg->interval + cfg->inject[i] + c->hops[i] + c->L + 1;
+        if (b > bound) bound = b;
+    }
+    return bound;
+}
+
+/* The packets queued and released as cfg says (into a cleared network). */
+static void queue_packets(closedloop *c, const sim_config *cfg)
 {
     olnet *n = c->net;
     const int64_t iv = cfg->interval;
-    int64_t bound = 0;
     for (int i = 0; i < c->nodes; i++) {
         const int32_t id0 = c->first[i];
         if (id0 < 0) continue;
@@ -235,10 +245,7 @@ static int64_t queue_packets(closedloop *c, const sim_config *cfg)
             pk->t_gen = (int64_t)k * iv + cfg->inject[i];
             pk->t_inj = pk->t_done = -1;
         }
-        const int64_t b = (int64_t)(c->S - 1) * iv + cfg->inject[i] + c->hops[i] + c->L + 1;
-        if (b > bound) bound = b;
     }
-    return bound;
 }
 
 /* With no flit in the network nothing moves before the earliest release
@@ -307,14 +314,15 @@ sim_status closedloop_run(closedloop *c, const sim_config *cfg, int64_t cutoff, 
         sim_decisions_clear(rec);
         rec = NULL;
     }
-    olnet_clear(n);
-    const int64_t bound = queue_packets(c, cfg);
-    if (c->to_send && bound > cutoff) {
+    /* Checked before the network is touched: a child cut here costs no reset. */
+    if (c->to_send && release_bound(c, cfg) > cutoff) {
         if (rec) sim_decisions_clear(rec);
         m->status = SIM_CUTOFF;
         m->duration = cutoff + 1;
         return SIM_CUTOFF;
     }
+    olnet_clear(n);
+    queue_packets(c, cfg);
     olnet_configure(n, cfg, c->rank);
     memset(c->cl.links, 0, sizeof *c->cl.links * (size_t)c->nodes * 4);
     c->cl.full = what == CL_FULL;
