@@ -437,6 +437,67 @@ static int print_all(const load_opts *o, const synth *s, const ol_point *pts, in
     return EXIT_OK;
 }
 
+/* The traffic of o (--traffic, --hotspot), and how many of its nodes send
+ * (*senders, at least one): NULL with *rc the exit status when it cannot be
+ * made or nobody sends. */
+static synth *make_traffic(const load_opts *o, int *senders, int *rc)
+{
+    char err[512];
+    fault_kind kind;
+    synth *s = synth_new(o->traffic, o->p.net.rp.w, o->p.net.rp.h, o->self, o->seed, &kind, err, sizeof err);
+    if (!s) return *rc = cli_fail(CMD, cli_fault_status(kind), "--traffic: %s", err), NULL;
+    if (o->hotspot && synth_set_hotspot(s, o->hotspot, err, sizeof err)) {
+        synth_free(s);
+        return *rc = cli_fail(CMD, EXIT_USAGE, "%s", err), NULL;
+    }
+    *senders = 0;
+    for (int i = 0; i < s->nodes; i++) *senders += synth_sends(s, i);
+    if (!*senders) {
+        synth_free(s);
+        char q[QUOTE_BUF];
+        *rc = cli_fail(CMD, EXIT_USAGE, "--traffic %s: no node sends a packet (every node is addressed to itself "
+                       "or not listed; --self send sends self-addressed packets)", quote_str(q, sizeof q, o->traffic));
+        return NULL;
+    }
+    return s;
+}
+
+/* --saturation: the point between the last stable rate of the curve's done
+ * points and the first saturated one (the last point when none saturates)
+ * into *sat, per sending node.  Returns 0 or the exit status. */
+static int find_saturation(const load_opts *o, const synth *s, const ol_point *pts, int done, double per_sender,
+                           ol_point *sat)
+{
+    int first = 0;
+    while (first < done && !pts[first].saturated) first++;
+    if (first == done) {
+        /* Nothing saturates up to the last rate: that point is the answer. */
+        if (done) *sat = pts[done - 1];
+        return 0;
+    }
+    char err[512];
+    double lo = first ? pts[first - 1].rate : 0, hi = pts[first].rate;
+    int r = ol_saturation(&o->p, s, lo, hi, o->sat_precision, o->seed, cli_stop_signal, sat, err, sizeof err);
+    to_per_sender(sat, per_sender);
+    if (r < 0) return cli_fail(CMD, cli_fault_status(fault_of(r)), "%s", err);
+    if (r > 0) return cli_signal_status(cli_stop_signal());
+    return 0;
+}
+
+/* The saturation point kept with the run, in its params.  0 or the exit status. */
+static int store_saturation(const load_opts *o, const recorder *rec, const ol_point *sat)
+{
+    char patch[256], err[512];
+    if (sat->rate > 0)
+        snprintf(patch, sizeof patch, "{\"saturation\": {\"rate\": %.17g, \"accepted\": %.17g, \"latency\": %.17g}}",
+                 sat->rate, sat->accepted, sat->lat_avg);
+    else
+        snprintf(patch, sizeof patch, "{\"saturation\": {\"below\": %.17g}}", o->sat_precision);
+    if (store_run_patch_params(rec->db, rec->run, patch, err, sizeof err) != STORE_OK)
+        return cli_fail(CMD, EXIT_FAIL, "%s", err);
+    return 0;
+}
+
 int cmd_load(int argc, char **argv)
 {
     load_opts o = { 0 };
@@ -448,21 +509,9 @@ int cmd_load(int argc, char **argv)
     if (rc != EXIT_OK) return rc == CLI_HELP ? EXIT_OK : rc;
     char err[512];
     if (ol_params_check(&o.p, err, sizeof err)) return cli_fail(CMD, EXIT_USAGE, "%s", err);
-    fault_kind kind;
-    synth *s = synth_new(o.traffic, o.p.net.rp.w, o.p.net.rp.h, o.self, o.seed, &kind, err, sizeof err);
-    if (!s) return cli_fail(CMD, cli_fault_status(kind), "--traffic: %s", err);
-    if (o.hotspot && synth_set_hotspot(s, o.hotspot, err, sizeof err)) {
-        synth_free(s);
-        return cli_fail(CMD, EXIT_USAGE, "%s", err);
-    }
     int senders = 0;
-    for (int i = 0; i < s->nodes; i++) senders += synth_sends(s, i);
-    if (!senders) {
-        synth_free(s);
-        char q[QUOTE_BUF];
-        return cli_fail(CMD, EXIT_USAGE, "--traffic %s: no node sends a packet (every node is addressed to itself "
-                        "or not listed; --self send sends self-addressed packets)", quote_str(q, sizeof q, o.traffic));
-    }
+    synth *s = make_traffic(&o, &senders, &rc);
+    if (!s) return rc;
     int n = (int)((o.r1 - o.r0) / o.step + 1e-9) + 1;
     double *rates = malloc(sizeof *rates * (size_t)n);
     ol_point *pts = calloc((size_t)n, sizeof *pts);
@@ -493,32 +542,8 @@ int cmd_load(int argc, char **argv)
             cli_fail(CMD, EXIT_FAIL, "%s", err);
         }
     }
-    if (!rc && o.saturation) {
-        /* Between the last stable point and the first saturated one. */
-        int first = 0;
-        while (first < done && !pts[first].saturated) first++;
-        if (first == done) {
-            /* Nothing saturates up to the last rate: that point is the answer. */
-            if (done) sat = pts[done - 1];
-        } else {
-            double lo = first ? pts[first - 1].rate : 0, hi = pts[first].rate;
-            int r = ol_saturation(&o.p, s, lo, hi, o.sat_precision, o.seed, cli_stop_signal, &sat, err, sizeof err);
-            to_per_sender(&sat, rec.per_sender);
-            if (r < 0) rc = cli_fail(CMD, cli_fault_status(fault_of(r)), "%s", err);
-            else if (r > 0) rc = cli_signal_status(cli_stop_signal());
-        }
-    }
-    if (!rc && o.saturation && rec.db && !rec.failed) {
-        /* The saturation point is kept with the run, in its params. */
-        char patch[256];
-        if (sat.rate > 0)
-            snprintf(patch, sizeof patch, "{\"saturation\": {\"rate\": %.17g, \"accepted\": %.17g, \"latency\": %.17g}}",
-                     sat.rate, sat.accepted, sat.lat_avg);
-        else
-            snprintf(patch, sizeof patch, "{\"saturation\": {\"below\": %.17g}}", o.sat_precision);
-        if (store_run_patch_params(rec.db, rec.run, patch, err, sizeof err) != STORE_OK)
-            rc = cli_fail(CMD, EXIT_FAIL, "%s", err);
-    }
+    if (!rc && o.saturation) rc = find_saturation(&o, s, pts, done, rec.per_sender, &sat);
+    if (!rc && o.saturation && rec.db && !rec.failed) rc = store_saturation(&o, &rec, &sat);
     if (!rc && rec.failed) rc = EXIT_FAIL;
     if (rec.db && !rc) {
         if (store_run_set_status(rec.db, rec.run, "finished", err, sizeof err) != STORE_OK)
