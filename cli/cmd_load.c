@@ -80,6 +80,8 @@ static const cli_opt load_table[] = {
                                       "(torus default and only choice on a torus)" },
     { "--arb", 0, "Cxx", "VC-selection scheme of every port, C00-C09 (default C00)" },
     { "--tie", 0, "nowrap|plus|minus", "torus route at a distance of exactly half a ring" },
+    { "--routing", 0, "NAME", "dor (default), yx, o1turn, valiant, romm (the last three\n"
+                              "on a mesh, in two VC classes; BookSim2's names xy_yx too)" },
     CLI_HEADING("traffic:"),
     { "--traffic", 0, "P", "uniform (default), bcmp brev brot shfl torn trns, bitcomp\n"
                            "bitrev shuffle transpose tornado neighbor randperm file:PATH" },
@@ -158,6 +160,15 @@ static int set_option(void *ctx, const char *cmd, const char *a, const char *v)
         if ((o->p.net.scheme = vcsel_parse(v)) < 0) return cli_fail(cmd, EXIT_USAGE, "--arb: '%s' is not a scheme (allowed: C00-C09)", v), -1;
     }
     else if (!strcmp(a, "--tie")) { CHOICE(model_tie_names); o->p.net.rp.tie = (route_tie)k; }
+    else if (!strcmp(a, "--routing")) {
+        if ((k = routing_parse(v)) < 0)
+        {
+            char names[128];
+            return cli_fail(cmd, EXIT_USAGE, "--routing: '%s' is not a routing function (allowed: %s)", v,
+                            routing_names(names, sizeof names)), -1;
+        }
+        o->p.net.routing = (routing_kind)k;
+    }
     else if (!strcmp(a, "--traffic")) o->traffic = v;
     else if (!strcmp(a, "--self")) { CHOICE(model_self_names); o->self = (synth_self)k; }
     else if (!strcmp(a, "--hotspot")) o->hotspot = v;

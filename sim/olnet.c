@@ -38,7 +38,7 @@ void olnet_free(olnet *n)
     free(n->buf); free(n->cnt); free(n->route); free(n->req_d); free(n->req_c);
     free(n->reqm); free(n->livem); free(n->rflits); free(n->holder); free(n->down); free(n->nbr); free(n->qst); free(n->qsi); free(n->qtab);
     free(n->inj); free(n->hdr); free(n->prt); free(n->x); free(n->dl); free(n->dfull); free(n->pstate);
-    free(n->pnext); free(n->srcm); free(n->mv); free(n->pk); free(n->freeids); free(n->done);
+    free(n->pnext); free(n->srcm); free(n->mv); free(n->pk); free(n->freeids); free(n->done); free(n->pln);
     if (n->src)
         for (int i = 0; i < n->nodes; i++) free(n->src[i].id);
     free(n->src);
@@ -66,7 +66,9 @@ static int check_params(const olnet_params *p, char *err, size_t errlen)
         return snprintf(err, errlen, "--buffer %d: allowed [1, 255]", p->buffer), -1;
     if (p->scheme < 0 || p->scheme >= VCSEL_NSCHEMES)
         return snprintf(err, errlen, "--scheme %d: allowed C00..C09", p->scheme), -1;
-    return 0;
+    if ((unsigned)p->routing >= ROUTING_COUNT)
+        return snprintf(err, errlen, "routing %d: allowed 0..%d", (int)p->routing, ROUTING_COUNT - 1), -1;
+    return routing_check(p->routing, &p->rp, p->vc_rule, p->vcs, err, errlen);
 }
 
 /* The arrays, zeroed, each path allocating only what it reads; 0 when
@@ -137,6 +139,16 @@ static void init_ports(olnet *n, const sim_config *cfg)
         }
 }
 
+/* The routing function's VC classes: where each starts, and the class of
+ * each local index; and the stream its plans are drawn from. */
+static void init_classes(olnet *n)
+{
+    n->K = routing_info_of(n->p.routing)->classes;
+    for (int c = 0; c <= n->K; c++) n->cfirst[c] = (uint8_t)routing_class_first(c, n->K, n->V);
+    for (int k = 0; k < n->NF; k++) n->lcls[k] = (uint8_t)routing_class_of(k % n->V, n->K, n->V);
+    rng_seed(&n->rr, n->p.route_seed);
+}
+
 /* Every router: its source's first VC, its x and its dateline bits. */
 static void init_routers(olnet *n)
 {
@@ -205,6 +217,7 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind,
     init_ports(n, cfg);
     init_routers(n);
     init_tables(n);
+    init_classes(n);
     return n;
 }
 
@@ -274,6 +287,12 @@ int32_t olnet_add(olnet *n, int src, int dest, int len, int64_t t_gen, int32_t t
             if (!rt) return -1;
             n->prt = rt;
             n->bytes += (sizeof *pk + sizeof *fr + sizeof *rt) * (size_t)(cap - n->pk_cap);
+            if (n->p.routing != ROUTING_DOR) {
+                routing_plan *pl = realloc(n->pln, sizeof *pl * (size_t)cap);
+                if (!pl) return -1;
+                n->pln = pl;
+                n->bytes += sizeof *pl * (size_t)(cap - n->pk_cap);
+            }
             n->pk_cap = cap;
         }
         id = n->pk_next++;
@@ -295,6 +314,10 @@ int32_t olnet_add(olnet *n, int src, int dest, int len, int64_t t_gen, int32_t t
     n->pk[id] = (olnet_packet){ .src = src, .dest = dest, .len = len, .tag = tag, .t_gen = t_gen,
                                 .t_inj = -1, .t_done = -1 };
     n->prt[id] = route_of(n, src, dest);
+    if (n->pln) {
+        const uint64_t bits = routing_info_of(n->p.routing)->random ? rng_next(&n->rr) : 0;
+        n->pln[id] = routing_plan_make(n->p.routing, &n->p.rp, src, dest, bits);
+    }
     n->srcm[src / 64] |= 1ull << (src % 64);
     n->alive++;
     return id;
@@ -313,6 +336,11 @@ void olnet_release(olnet *n, int32_t id)
 int64_t olnet_flits_in_network(const olnet *n) { return n->in_net; }
 int64_t olnet_packets_alive(const olnet *n) { return n->alive; }
 int olnet_hops(const olnet *n, int src, int dest) { return route_hops(&n->p.rp, src, dest); }
+int olnet_packet_hops(const olnet *n, int32_t id)
+{
+    const olnet_packet *pk = &n->pk[id];
+    return n->pln ? routing_hops(&n->p.rp, &n->pln[id], pk->src, pk->dest) : route_hops(&n->p.rp, pk->src, pk->dest);
+}
 size_t olnet_bytes(const olnet *n) { return n->bytes; }
 
 
@@ -321,9 +349,18 @@ size_t olnet_bytes(const olnet *n) { return n->bytes; }
 static void header_arrived(olnet *n, int node, size_t f, uint32_t fl)
 {
     int local = (int)(f - (size_t)node * (size_t)n->NF), port = local / n->V, vc = local % n->V;
-    int oc, d = route_next(&n->p.rp, node, port, vc, n->pk[FL_ID(fl)].dest, &oc);
+    const int32_t id = FL_ID(fl);
+    int d, oc;
+    if (n->p.routing == ROUTING_DOR) {
+        /* Under the any-VC rule, -1: any VC of class 0, all of them. */
+        d = route_next(&n->p.rp, node, port, vc, n->pk[id].dest, &oc);
+        n->req_c[f] = (int8_t)(n->p.vc_rule == VCRULE_ANY ? -1 : oc);
+    } else {
+        /* Any VC of class oc (-1 - oc), or its first [R-RF-2]. */
+        d = routing_next(n->p.routing, &n->p.rp, &n->pln[id], node, n->pk[id].dest, n->lcls[local], &oc);
+        n->req_c[f] = (int8_t)(n->p.vc_rule == VCRULE_ANY ? -1 - oc : n->cfirst[oc]);
+    }
     n->req_d[f] = (int8_t)d;
-    n->req_c[f] = (int8_t)(n->p.vc_rule == VCRULE_ANY ? -1 : oc);
     n->reqm[node] |= 1ull << local;
 }
 
@@ -375,21 +412,23 @@ static void queue_selection_dateline(olnet *n, int node)
 }
 
 /* Step 1 at one router under the any-VC rule: the free VCs of each output
- * port grant in ascending order among the requests for that port. */
+ * port's class grant in ascending order among the requests for that port
+ * and class (req_c is -1 - class). */
 static void queue_selection_any(olnet *n, int node)
 {
     const int V = n->V;
     size_t base = (size_t)node * (size_t)n->NF;
     uint64_t left = n->reqm[node];
     while (left) {
-        int d = n->req_d[base + (size_t)__builtin_ctzll(left)];
+        const size_t f0 = base + (size_t)__builtin_ctzll(left);
+        int d = n->req_d[f0], rc = n->req_c[f0], cls = -1 - rc;
         uint64_t cand = 0;
         for (uint64_t m = left; m; m &= m - 1) {
             int f = __builtin_ctzll(m);
-            if (n->req_d[base + (size_t)f] == d) cand |= 1ull << f;
+            if (n->req_d[base + (size_t)f] == d && n->req_c[base + (size_t)f] == rc) cand |= 1ull << f;
         }
         left &= ~cand;
-        for (int c = 0; c < V && cand; c++) {
+        for (int c = n->cfirst[cls]; c < n->cfirst[cls + 1] && cand; c++) {
             int o = d * V + c;
             if (n->holder[base + (size_t)o] >= 0) continue;
             int win = arbitrate(n, node, o, cand);
@@ -440,13 +479,13 @@ static void decide_injections(olnet *n, int64_t t)
         if (!s->count || n->pk[s->id[s->head]].t_gen > t) continue;
         size_t pf = ((size_t)i * NPORTS + PORT_P) * (size_t)V;
         if (s->seq == 0) {
-            int c = -1;
+            int c = -1, cls = first_class(n, s->id[s->head]);
             if (n->p.vc_rule == VCRULE_DATELINE) {
-                if (n->cnt[pf] < n->B) c = 0;
+                if (n->cnt[pf + n->cfirst[cls]] < n->B) c = n->cfirst[cls];
             } else {
                 unsigned room = 0;
                 for (int v = 0; v < V; v++) room |= (unsigned)(n->cnt[pf + (size_t)v] < n->B) << v;
-                c = inject_vc_next(room, s->last_vc, V);
+                c = inject_vc_next(room & class_vcs(n, cls), s->last_vc, V);
             }
             if (c < 0) continue;
             s->vc = c;

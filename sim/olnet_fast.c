@@ -85,6 +85,10 @@ typedef struct {
     const uint16_t *pnext;
     const uint32_t *gtab;
     uint64_t gnf;
+    routing_kind rk;      /* the routing function: dor from olroute, any other from router/ */
+    const route_params *rp;
+    const routing_plan *pln;
+    const uint8_t *lcls, *cfirst;
     int V, B, NF, any, on_link;
     int simd;             /* 1: live masks found by live_ssse3, livem not kept */
     olclosed *cl;         /* a closed-loop run's extras (instantiations with CL set) */
@@ -97,15 +101,32 @@ static fview view_of(olnet *n)
                     .route = n->route, .holder = n->holder, .req_d = n->req_d, .req_c = n->req_c,
                     .reqm = n->reqm, .livem = n->livem, .dfull = n->dfull, .nbr = n->nbr,
                     .x = n->x, .hdr = n->hdr, .prt = n->prt, .dl = n->dl, .lport = n->lport, .lvc = n->lvc, .ldown = n->ldown,
-                    .pnext = n->pnext, .gtab = n->gtab, .gnf = n->gnf, .V = n->V, .B = n->B, .NF = n->NF,
+                    .pnext = n->pnext, .gtab = n->gtab, .gnf = n->gnf, .rk = n->p.routing, .rp = &n->p.rp,
+                    .pln = n->pln, .lcls = n->lcls, .cfirst = n->cfirst, .V = n->V, .B = n->B, .NF = n->NF,
                     .any = n->p.vc_rule == VCRULE_ANY, .on_link = n->p.rp.dateline == DATELINE_ON_LINK,
                     .cl = n->cl, .pk = n->pk };
 }
 
 /* The header fl is new at the head of FIFO f (local index `local` of router
  * `node`): it asks for its output from now on. */
+/* A header's request under a routing function other than dor: the
+ * function of router/routing.h, as the reference calls it; any VC of the
+ * output class (-1 - class) or its first. */
+static void route_header_fn(const fview *v, int node, size_t f, int local, uint32_t fl)
+{
+    const int32_t id = FL_ID(fl);
+    int oc, d = routing_next(v->rk, v->rp, &v->pln[id], node, v->pk[id].dest, v->lcls[local], &oc);
+    v->req_d[f] = (int8_t)d;
+    v->req_c[f] = (int8_t)(v->any ? -1 - oc : v->cfirst[oc]);
+    v->reqm[node] |= 1ull << local;
+}
+
 HOT void route_header(const fview *v, int node, size_t f, int local, uint32_t fl)
 {
+    if (v->rk != ROUTING_DOR) {
+        route_header_fn(v, node, f, local, fl);
+        return;
+    }
     const olroute *r = &v->prt[FL_ID(fl)];
     int x = v->x[node];
     /* Both ports read first, so that the choice compiles to conditional
@@ -190,7 +211,8 @@ HOT void select_queues(const fview *v, int node, int CL)
             continue;
         }
         uint64_t won = 0;
-        for (int k = 0; k < V && cand; k++)
+        const int cls = -1 - c; /* the any-VC rule's request: a class */
+        for (int k = v->cfirst[cls]; k < v->cfirst[cls + 1] && cand; k++)
             if (v->holder[base + (size_t)(d * V + k)] < 0) {
                 const uint64_t w = 1ull << grant(v, node, d * V + k, cand, CL);
                 cand &= ~w;
@@ -315,13 +337,13 @@ HOT int decide_injections(olnet *n, const fview *v, int64_t t)
             if (s->due > t) continue;
             size_t pf = ((size_t)i * NPORTS + PORT_P) * (size_t)V;
             if (s->seq == 0) {
-                int c = -1;
+                int c = -1, cls = first_class(n, s->id[s->head]);
                 if (n->p.vc_rule == VCRULE_DATELINE) {
-                    if (n->cnt[pf] < B) c = 0;
+                    if (n->cnt[pf + n->cfirst[cls]] < B) c = n->cfirst[cls];
                 } else {
                     unsigned room = 0;
                     for (int k = 0; k < V; k++) room |= (unsigned)(n->cnt[pf + (size_t)k] < B) << k;
-                    c = inject_vc_next(room, s->last_vc, V);
+                    c = inject_vc_next(room & class_vcs(n, cls), s->last_vc, V);
                 }
                 if (c < 0) continue;
                 s->vc = c;

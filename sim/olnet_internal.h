@@ -7,6 +7,7 @@
 #include "sim/olnet.h"
 #include "sim/decisions.h"
 #include "util/invariant.h"
+#include "util/rng.h"
 
 #include <string.h>
 
@@ -139,7 +140,26 @@ struct olnet {
     uint32_t gtab[64];
     uint64_t gnf;         /* bits of such a word that are not the first of their port */
     olclosed *cl;         /* not NULL: the fast path steps a closed-loop run (closedloop.c) */
+    /* Routing other than dor (p.routing != ROUTING_DOR, router/routing.h). */
+    int K;                /* VC classes of the routing function */
+    uint8_t lcls[NPORTS * SIM_MAX_VCS]; /* local index -> the class of its VC */
+    uint8_t cfirst[ROUTING_MAX_CLASSES + 1]; /* class c's VCs: cfirst[c] .. cfirst[c + 1] - 1 */
+    routing_plan *pln;    /* per packet id (grows with pk): its random choices */
+    rng rr;               /* draws the plans, seeded by p.route_seed */
 };
+
+/* The P input VCs a packet whose route starts in class c may enter: a bit
+ * each (every VC under dor). */
+static inline unsigned class_vcs(const olnet *n, int c)
+{
+    return ((1u << n->cfirst[c + 1]) - 1) & ~((1u << n->cfirst[c]) - 1);
+}
+
+/* The class id's route starts in (0 under dor). */
+static inline int first_class(const olnet *n, int32_t id)
+{
+    return n->pln ? routing_first_class(n->p.routing, &n->pln[id]) : 0;
+}
 
 /* A FIFO's flits are its slots 0 .. cnt - 1, the head in slot 0: a pop
  * shifts the others down. */
