@@ -87,6 +87,56 @@ int routing_hops(const route_params *rp, const routing_plan *pl, int src, int de
     return route_hops(rp, src, pl->mid) + route_hops(rp, pl->mid, dest);
 }
 
+void routing_legs(routing_kind k, const route_params *rp, int src, int dest, double w, routing_leg_fn fn, void *ctx)
+{
+    const int wd = route_width(rp), hd = route_height(rp), nodes = wd * hd;
+    switch (k) {
+    case ROUTING_YX: fn(ctx, src, dest, 1, w); return;
+    case ROUTING_O1TURN:
+        fn(ctx, src, dest, 0, w / 2);
+        fn(ctx, src, dest, 1, w / 2);
+        return;
+    case ROUTING_VALIANT:
+        for (int m = 0; m < nodes; m++) {
+            fn(ctx, src, m, 0, w / nodes);
+            fn(ctx, m, dest, 0, w / nodes);
+        }
+        return;
+    case ROUTING_ROMM: {
+        int dx, dy;
+        route_grid_offsets(rp, src, dest, &dx, &dy);
+        const int ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy, sx = dx < 0 ? -1 : 1, sy = dy < 0 ? -1 : 1;
+        const double p = w / ((ax + 1) * (ay + 1));
+        for (int oy = 0; oy <= ay; oy++)
+            for (int ox = 0; ox <= ax; ox++) {
+                int x = src % wd + sx * ox, y = src / wd + sy * oy;
+                int m = ((y + hd) % hd) * wd + (x + wd) % wd;
+                fn(ctx, src, m, 0, p);
+                fn(ctx, m, dest, 0, p);
+            }
+        return;
+    }
+    default: fn(ctx, src, dest, 0, w); return;
+    }
+}
+
+double routing_mean_hops_any(const route_params *rp, int a)
+{
+    const int wd = route_width(rp), hd = route_height(rp);
+    double sx = 0, sy = 0;
+    for (int x = 0; x < wd; x++) sx += route_hops(rp, a % wd, x);
+    for (int y = 0; y < hd; y++) sy += route_hops(rp, (a / wd) * wd, y * wd);
+    return sx / wd + sy / hd;
+}
+
+double routing_mean_hops(routing_kind k, const route_params *rp, int src, int dest)
+{
+    /* Valiant's two legs are a uniform node's distance from src and to dest
+     * (hops are symmetric); every other function's routes are minimal. */
+    if (k == ROUTING_VALIANT) return routing_mean_hops_any(rp, src) + routing_mean_hops_any(rp, dest);
+    return route_hops(rp, src, dest);
+}
+
 int routing_class_of(int vc, int K, int V)
 {
     int c = 0;

@@ -78,6 +78,20 @@ routing_plan routing_plan_make(routing_kind k, const route_params *rp, int src, 
  * intermediate node when it has one. */
 int routing_hops(const route_params *rp, const routing_plan *pl, int src, int dest);
 
+/* The dimension-order legs of the routes a packet from src to dest may take
+ * under kind k: fn(ctx, a, b, yx, p) for each leg from node a to node b (Y
+ * first when yx is 1), p being w times the probability of its plan (a
+ * route's legs each get its p).  Valiant: 2 x nodes legs; ROMM: 2 x the
+ * quadrant's nodes; O1TURN two; dor and yx one. */
+typedef void (*routing_leg_fn)(void *ctx, int a, int b, int yx, double p);
+void routing_legs(routing_kind k, const route_params *rp, int src, int dest, double w, routing_leg_fn fn, void *ctx);
+/* The mean hops from node a to a node drawn uniformly from rp's grid (and
+ * back: hops are symmetric), the mean offset along each dimension summed;
+ * Valiant's mean hops from src to dest are src's plus dest's. */
+double routing_mean_hops_any(const route_params *rp, int a);
+/* The mean hops of a packet from src to dest under kind k, over its plans. */
+double routing_mean_hops(routing_kind k, const route_params *rp, int src, int dest);
+
 /* The first VC of class c of K over V VCs (c == K gives V, the end of the
  * last class). */
 static inline int routing_class_first(int c, int K, int V) { return c * V / K; }
