@@ -80,8 +80,11 @@ static const cli_opt load_table[] = {
                                       "(torus default and only choice on a torus)" },
     { "--arb", 0, "Cxx", "VC-selection scheme of every port, C00-C09 (default C00)" },
     { "--tie", 0, "nowrap|plus|minus", "torus route at a distance of exactly half a ring" },
-    { "--routing", 0, "NAME", "dor (default), yx, o1turn, valiant, romm (the last three\n"
-                              "on a mesh, in two VC classes; BookSim2's names xy_yx too)" },
+    { "--routing", 0, "NAME", "dor (default), yx, o1turn, valiant, romm, west-first,\n"
+                              "north-last, negative-first, odd-even, min-adaptive (all\n"
+                              "but dor on a mesh only; BookSim2's names xy_yx, min_adapt too)" },
+    { "--selection", 0, "RULE", "an adaptive function's port: credits (most free slots\n"
+                                "downstream, default), random, first (E, W, N, S)" },
     CLI_HEADING("traffic:"),
     { "--traffic", 0, "P", "uniform (default), bcmp brev brot shfl torn trns, bitcomp\n"
                            "bitrev shuffle transpose tornado neighbor randperm file:PATH" },
@@ -168,6 +171,12 @@ static int set_option(void *ctx, const char *cmd, const char *a, const char *v)
                             routing_names(names, sizeof names)), -1;
         }
         o->p.net.routing = (routing_kind)k;
+    }
+    else if (!strcmp(a, "--selection")) {
+        if ((k = routing_selection_parse(v)) < 0)
+            return cli_fail(cmd, EXIT_USAGE, "--selection: '%s' is not a selection rule (allowed: credits, random, "
+                                             "first)", v), -1;
+        o->p.net.selection = (routing_selection)k;
     }
     else if (!strcmp(a, "--traffic")) o->traffic = v;
     else if (!strcmp(a, "--self")) { CHOICE(model_self_names); o->self = (synth_self)k; }

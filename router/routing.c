@@ -4,19 +4,27 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/rng.h"
+
 #define MESH (1u << TOPO_MESH)
 #define TORUS (1u << TOPO_TORUS)
 
+/* name, BookSim2's name, classes, topologies, random, adaptive, escape, about */
 static const routing_info table[ROUTING_COUNT] = {
-    [ROUTING_DOR] = { "dor", "dor", 1, MESH | TORUS, 0,
-                      "dimension order, X then Y (a torus: its datelines)" },
-    [ROUTING_YX] = { "yx", NULL, 1, MESH, 0, "dimension order, Y then X" },
-    [ROUTING_O1TURN] = { "o1turn", "xy_yx", 2, MESH, 1,
+    [ROUTING_DOR] = { "dor", "dor", 1, MESH | TORUS, 0, 0, 0, "dimension order, X then Y (a torus: its datelines)" },
+    [ROUTING_YX] = { "yx", NULL, 1, MESH, 0, 0, 0, "dimension order, Y then X" },
+    [ROUTING_O1TURN] = { "o1turn", "xy_yx", 2, MESH, 1, 0, 0,
                          "XY or YX with equal odds a packet, each order in its own VC class" },
-    [ROUTING_VALIANT] = { "valiant", "valiant", 2, MESH, 1,
+    [ROUTING_VALIANT] = { "valiant", "valiant", 2, MESH, 1, 0, 0,
                           "XY to a random node, then XY to the destination, a VC class each" },
-    [ROUTING_ROMM] = { "romm", "romm", 2, MESH, 1,
-                       "as valiant with the node drawn inside the minimal quadrant" },
+    [ROUTING_ROMM] = { "romm", "romm", 2, MESH, 1, 0, 0, "as valiant with the node drawn inside the minimal quadrant" },
+    [ROUTING_WEST_FIRST] = { "west-first", NULL, 1, MESH, 0, 1, 0, "turn model: W hops first, then E, N, S adaptively" },
+    [ROUTING_NORTH_LAST] = { "north-last", NULL, 1, MESH, 0, 1, 0, "turn model: N hops last" },
+    [ROUTING_NEGATIVE_FIRST] = { "negative-first", NULL, 1, MESH, 0, 1, 0, "turn model: W and S hops first" },
+    [ROUTING_ODD_EVEN] = { "odd-even", NULL, 1, MESH, 0, 1, 0,
+                           "Chiu's odd-even turn model (no E-N, E-S turn in even columns, no N-W, S-W in odd)" },
+    [ROUTING_MIN_ADAPTIVE] = { "min-adaptive", "min_adapt", 2, MESH, 0, 1, 1,
+                               "any minimal port in VCs 1.., dimension order in the escape VC 0 (Duato)" },
 };
 
 const routing_info *routing_info_of(routing_kind k) { return &table[k]; }
@@ -120,6 +128,37 @@ void routing_legs(routing_kind k, const route_params *rp, int src, int dest, dou
     }
 }
 
+void routing_spread_adaptive(routing_kind k, const route_params *rp, int src, int dest, double w, routing_link_fn fn,
+                             void *ctx, double *cells)
+{
+    /* The routes are minimal, so a router's mass comes only from routers
+     * nearer the source: the quadrant's cells in order of their distance
+     * from it, offsets (i, j) from src towards dest. */
+    const int wd = route_width(rp), hd = route_height(rp);
+    const routing_plan none = { .mid = -1 };
+    int dx, dy;
+    route_grid_offsets(rp, src, dest, &dx, &dy);
+    const int ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy, sx = dx < 0 ? -1 : 1, sy = dy < 0 ? -1 : 1;
+    for (int c = 0; c < (ax + 1) * (ay + 1); c++) cells[c] = 0;
+    cells[0] = w;
+    for (int s = 0; s < ax + ay; s++)
+        for (int i = s < ay ? 0 : s - ay; i <= ax && i <= s; i++) {
+            const int j = s - i;
+            const double m = cells[j * (ax + 1) + i];
+            if (m == 0) continue;
+            const int x = src % wd + sx * i, y = src / wd + sy * j;
+            const int node = ((y + hd) % hd) * wd + (x + wd) % wd;
+            const routing_options o = routing_admissible(k, rp, &none, node, src, dest, PORT_P, routing_first_class(k, &none));
+            const double share = m / __builtin_popcount(o.ports);
+            for (unsigned b = o.ports; b; b &= b - 1) {
+                const int d = __builtin_ctz(b);
+                fn(ctx, node, d, share);
+                if (d == PORT_E || d == PORT_W) cells[j * (ax + 1) + i + 1] += share;
+                else cells[(j + 1) * (ax + 1) + i] += share;
+            }
+        }
+}
+
 double routing_mean_hops_any(const route_params *rp, int a)
 {
     const int wd = route_width(rp), hd = route_height(rp);
@@ -137,14 +176,158 @@ double routing_mean_hops(routing_kind k, const route_params *rp, int src, int de
     return route_hops(rp, src, dest);
 }
 
-int routing_class_of(int vc, int K, int V)
+int routing_class_first(routing_kind k, int c, int V)
+{
+    const int K = table[k].classes;
+    if (c <= 0) return 0;
+    if (c >= K) return V;
+    return table[k].escape ? 1 : c * V / K;
+}
+
+int routing_class_of(routing_kind k, int vc, int V)
 {
     int c = 0;
-    while (c + 1 < K && vc >= routing_class_first(c + 1, K, V)) c++;
+    while (c + 1 < table[k].classes && vc >= routing_class_first(k, c + 1, V)) c++;
     return c;
 }
 
-int routing_first_class(routing_kind k, const routing_plan *pl) { return k == ROUTING_O1TURN ? pl->yx : 0; }
+int routing_first_class(routing_kind k, const routing_plan *pl)
+{
+    if (k == ROUTING_O1TURN) return pl->yx;
+    return table[k].escape ? 1 : 0;
+}
+
+unsigned routing_inject_vcs(routing_kind k, const routing_plan *pl, int V)
+{
+    if (table[k].escape) return (1u << V) - 1; /* min-adaptive: any VC, as BookSim2's min_adapt */
+    const int c = routing_first_class(k, pl);
+    return ((1u << routing_class_first(k, c + 1, V)) - 1) & ~((1u << routing_class_first(k, c, V)) - 1);
+}
+
+/* The minimal ports from node to dest of a mesh: E or W, N or S, a bit each,
+ * and the offsets. */
+static unsigned minimal_ports(const route_params *rp, int node, int dest, int *dx, int *dy)
+{
+    route_grid_offsets(rp, node, dest, dx, dy);
+    unsigned m = 0;
+    if (*dx) m |= 1u << (*dx > 0 ? PORT_E : PORT_W);
+    if (*dy) m |= 1u << (*dy > 0 ? PORT_N : PORT_S);
+    return m;
+}
+
+/* Chiu's odd-even rule: in an even column no turn from E to N or S, in an
+ * odd column none from N or S to W; what remains of the minimal ports (the
+ * source's column may turn, a packet one column short of an even
+ * destination column must turn now). */
+static unsigned odd_even_ports(const route_params *rp, int node, int src, int dest)
+{
+    const int w = route_width(rp), xc = node % w, xs = src % w, xd = dest % w;
+    int dx, dy;
+    const unsigned all = minimal_ports(rp, node, dest, &dx, &dy), ns = all & (1u << PORT_N | 1u << PORT_S);
+    if (dx == 0 || dy == 0) return all;
+    if (dx > 0) {
+        unsigned m = 0;
+        if (xc % 2 == 1 || xc == xs) m |= ns;
+        if (xd % 2 == 1 || dx != 1) m |= 1u << PORT_E;
+        return m;
+    }
+    return 1u << PORT_W | (xc % 2 == 0 ? ns : 0);
+}
+
+/* A turn model's admissible ports at node (not the destination). */
+static unsigned turn_model_ports(routing_kind k, const route_params *rp, int node, int src, int dest)
+{
+    int dx, dy;
+    const unsigned all = minimal_ports(rp, node, dest, &dx, &dy);
+    const unsigned W = 1u << PORT_W, S = 1u << PORT_S, N = 1u << PORT_N;
+    switch (k) {
+    case ROUTING_WEST_FIRST: return dx < 0 ? W : all;
+    case ROUTING_NORTH_LAST: return all == N ? N : all & ~N;
+    case ROUTING_NEGATIVE_FIRST: return all & (W | S) ? all & (W | S) : all;
+    default: return odd_even_ports(rp, node, src, dest);
+    }
+}
+
+routing_options routing_admissible(routing_kind k, const route_params *rp, const routing_plan *pl, int node, int src,
+                                   int dest, int in_port, int cls)
+{
+    routing_options o = { .ports = 1u << PORT_P, .cls = cls, .esc = -1 };
+    if (!table[k].adaptive) {
+        o.ports = 1u << routing_next(k, rp, pl, node, dest, cls, &o.cls);
+        return o;
+    }
+    if (node == dest) return o;
+    if (k != ROUTING_MIN_ADAPTIVE) {
+        o.ports = turn_model_ports(k, rp, node, src, dest);
+        o.cls = 0;
+        return o;
+    }
+    /* Min-adaptive: a header in the escape VC stays there (as BookSim2's);
+     * one injected or in an adaptive VC may take any minimal port in the
+     * adaptive class, or its escape. */
+    const int dor = route_grid_port(rp, node, dest);
+    if (cls == 0 && in_port != PORT_P) {
+        o.ports = 1u << dor;
+        o.cls = 0;
+        return o;
+    }
+    int dx, dy;
+    o.ports = minimal_ports(rp, node, dest, &dx, &dy);
+    o.cls = 1;
+    o.esc = dor;
+    return o;
+}
+
+int routing_turn_allowed(routing_kind k, const route_params *rp, int node, int moving, int out)
+{
+    if (out == route_opposite(moving)) return k == ROUTING_VALIANT; /* only at its intermediate node */
+    const int nw = moving == PORT_N && out == PORT_W, sw = moving == PORT_S && out == PORT_W;
+    switch (k) {
+    case ROUTING_WEST_FIRST: return !(nw || sw);
+    case ROUTING_NORTH_LAST: return moving != PORT_N || out == PORT_N;
+    case ROUTING_NEGATIVE_FIRST: return !(nw || (moving == PORT_E && out == PORT_S));
+    case ROUTING_ODD_EVEN:
+        if (node % route_width(rp) % 2 == 0) return !(moving == PORT_E && (out == PORT_N || out == PORT_S));
+        return !(nw || sw);
+    default: return 1;
+    }
+}
+
+static const char *const selection_names[SELECT_COUNT] = { "credits", "random", "first" };
+
+const char *routing_selection_name(routing_selection s) { return selection_names[s]; }
+
+int routing_selection_parse(const char *name)
+{
+    for (int s = 0; s < SELECT_COUNT; s++)
+        if (!strcmp(name, selection_names[s])) return s;
+    return -1;
+}
+
+int routing_select(routing_selection sel, unsigned ports, const int *free, uint64_t hash)
+{
+    static const int order[4] = { PORT_E, PORT_W, PORT_N, PORT_S };
+    if (!(ports & (ports - 1))) return __builtin_ctz(ports);
+    int best = -1;
+    if (sel == SELECT_RANDOM) {
+        int nth = (int)((hash >> 32) * (uint64_t)__builtin_popcount(ports) >> 32);
+        for (int j = 0; j < 4; j++)
+            if (ports >> order[j] & 1 && nth-- == 0) return order[j];
+    }
+    for (int j = 0; j < 4; j++) {
+        const int d = order[j];
+        if (!(ports >> d & 1)) continue;
+        if (sel == SELECT_FIRST) return d;
+        if (best < 0 || free[d] > free[best]) best = d;
+    }
+    return best;
+}
+
+uint64_t routing_hash(uint64_t seed, int32_t id, int node)
+{
+    uint64_t s = seed ^ ((uint64_t)(uint32_t)id << 32 | (uint32_t)node);
+    return rng_splitmix64(&s);
+}
 
 int routing_next(routing_kind k, const route_params *rp, const routing_plan *pl, int node, int dest, int cls,
                  int *out_cls)

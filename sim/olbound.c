@@ -37,6 +37,7 @@ typedef struct {
     const route_params *rp;
     routing_kind routing;
     double *any;         /* Valiant: per node, routing_mean_hops_any (NULL otherwise) */
+    double *cells;       /* an adaptive function's scratch (routing_spread_adaptive) */
     double hops, weight;
     double *load;        /* per channel: nodes * 4 links, then ejection */
     int nodes;
@@ -78,6 +79,13 @@ static void walk_leg(void *ctx, int a, int b, int yx, double w)
     }
 }
 
+/* A link's share of an adaptive function's routes (a routing_link_fn). */
+static void add_link(void *ctx, int node, int port, double w)
+{
+    pairsum *ps = ctx;
+    ps->load[node * 4 + port] += w;
+}
+
 /* The links of the route from src to dest each carry w more, and dest's
  * ejection channel: X then Y, each leg one way round (route_grid_port's
  * port at the leg's first router holds to its end); under another routing
@@ -86,6 +94,11 @@ static void add_load(void *ctx, int src, int dest, double w)
 {
     pairsum *ps = ctx;
     const route_params *rp = ps->rp;
+    if (ps->cells) {
+        routing_spread_adaptive(ps->routing, rp, src, dest, w, add_link, ps, ps->cells);
+        ps->load[ps->nodes * 4 + dest] += w;
+        return;
+    }
     if (ps->routing != ROUTING_DOR) {
         routing_legs(ps->routing, rp, src, dest, w, walk_leg, ps);
         ps->load[ps->nodes * 4 + dest] += w;
@@ -348,6 +361,9 @@ static void name_channel(const synth *s, int arg, char *what, size_t whatlen)
 
 double ol_channel_bound(const ol_params *p, const synth *s, char *what, size_t whatlen)
 {
+    /* An adaptive function's routes are spread router by router: no legs
+     * to add by rows and columns. */
+    if (routing_info_of(p->net.routing)->adaptive) return ol_channel_bound_enum(p, s, what, whatlen);
     route_params rp = grid_of(p, s);
     int wd = s->w, hd = s->h;
     legsum ls = { .rp = &rp, .w = wd, .h = hd, .nodes = s->nodes };
@@ -413,11 +429,12 @@ double ol_channel_bound_enum(const ol_params *p, const synth *s, char *what, siz
 {
     route_params rp = grid_of(p, s);
     pairsum ps = { .rp = &rp, .routing = p->net.routing, .nodes = s->nodes };
-    ps.load = calloc((size_t)s->nodes * 5, sizeof *ps.load);
+    ps.load = calloc((size_t)s->nodes * 6, sizeof *ps.load);
     if (!ps.load) {
         if (what) snprintf(what, whatlen, "out of memory");
         return 0;
     }
+    if (routing_info_of(ps.routing)->adaptive) ps.cells = ps.load + (size_t)s->nodes * 5;
     for (int i = 0; i < s->nodes; i++)
         if (synth_sends(s, i)) each_pair(s, i, add_load, &ps);
     double max = 1.0; /* a sending node's injection channel carries its own rate */

@@ -7,10 +7,11 @@
  * turn against sim.c on collectives (tests/test_openloop.c).
  *
  * Why it is organised as it is:
- *  - A header's request is computed once, when the header reaches the head
- *    of its FIFO (the only moment its router and input are known), and the
- *    FIFO is then a bit in its router's `reqm`: queue selection looks only
- *    at those bits.
+ *  - A header's request is computed once, at the end of the cycle in which
+ *    the header reaches the head of its FIFO (its router and input are
+ *    known, and an adaptive selection reads the state every path sees then,
+ *    [R-RF-5]), and the FIFO is then a bit in its router's `reqm`: queue
+ *    selection looks only at those bits.
  *  - Routers without flits are skipped: they have no request and no flit
  *    to send, and arbitration state changes only on a grant.
  *  - Decisions read the state at the start of the cycle; pops are applied
@@ -39,6 +40,7 @@ void olnet_free(olnet *n)
     free(n->reqm); free(n->livem); free(n->rflits); free(n->holder); free(n->down); free(n->nbr); free(n->qst); free(n->qsi); free(n->qtab);
     free(n->inj); free(n->hdr); free(n->prt); free(n->x); free(n->dl); free(n->dfull); free(n->pstate);
     free(n->pnext); free(n->srcm); free(n->mv); free(n->pk); free(n->freeids); free(n->done); free(n->pln);
+    free(n->req_d2); free(n->req_c2);
     if (n->src)
         for (int i = 0; i < n->nodes; i++) free(n->src[i].id);
     free(n->src);
@@ -100,7 +102,13 @@ static int alloc_state(olnet *n)
         if (!n->simd) n->livem = grab(n, N, sizeof *n->livem, &ok);
         n->qsi = grab(n, nf, 1, &ok);
         n->qtab = grab(n, QSEL_NRANKS * 32, sizeof *n->qtab, &ok);
-        n->hdr = grab(n, 2 * np + N, sizeof *n->hdr, &ok);
+    }
+    /* Headers new at a FIFO's head this cycle, routed at its end (both
+     * paths: at most a pop and a push a move and an injection a node). */
+    n->hdr = grab(n, 2 * np + N, sizeof *n->hdr, &ok);
+    if (routing_info_of(n->p.routing)->escape) {
+        n->req_d2 = grab(n, nf, 1, &ok);
+        n->req_c2 = grab(n, nf, 1, &ok);
     }
     n->src = grab(n, N, sizeof *n->src, &ok);
     n->inj = grab(n, N, sizeof *n->inj, &ok);
@@ -143,9 +151,15 @@ static void init_ports(olnet *n, const sim_config *cfg)
  * each local index; and the stream its plans are drawn from. */
 static void init_classes(olnet *n)
 {
-    n->K = routing_info_of(n->p.routing)->classes;
-    for (int c = 0; c <= n->K; c++) n->cfirst[c] = (uint8_t)routing_class_first(c, n->K, n->V);
-    for (int k = 0; k < n->NF; k++) n->lcls[k] = (uint8_t)routing_class_of(k % n->V, n->K, n->V);
+    const routing_kind k = n->p.routing;
+    n->K = routing_info_of(k)->classes;
+    for (int c = 0; c < n->K; c++) {
+        n->clo[c] = (uint8_t)routing_class_first(k, c, n->V);
+        n->chi[c] = (uint8_t)routing_class_first(k, c + 1, n->V);
+    }
+    n->clo[n->K] = 0;
+    n->chi[n->K] = (uint8_t)n->V;
+    for (int l = 0; l < n->NF; l++) n->lcls[l] = (uint8_t)routing_class_of(k, l % n->V, n->V);
     rng_seed(&n->rr, n->p.route_seed);
 }
 
@@ -349,17 +363,13 @@ size_t olnet_bytes(const olnet *n) { return n->bytes; }
 static void header_arrived(olnet *n, int node, size_t f, uint32_t fl)
 {
     int local = (int)(f - (size_t)node * (size_t)n->NF), port = local / n->V, vc = local % n->V;
-    const int32_t id = FL_ID(fl);
-    int d, oc;
-    if (n->p.routing == ROUTING_DOR) {
-        /* Under the any-VC rule, -1: any VC of class 0, all of them. */
-        d = route_next(&n->p.rp, node, port, vc, n->pk[id].dest, &oc);
-        n->req_c[f] = (int8_t)(n->p.vc_rule == VCRULE_ANY ? -1 : oc);
-    } else {
-        /* Any VC of class oc (-1 - oc), or its first [R-RF-2]. */
-        d = routing_next(n->p.routing, &n->p.rp, &n->pln[id], node, n->pk[id].dest, n->lcls[local], &oc);
-        n->req_c[f] = (int8_t)(n->p.vc_rule == VCRULE_ANY ? -1 - oc : n->cfirst[oc]);
+    if (n->p.routing != ROUTING_DOR) {
+        olnet_request_routed(n, node, f, local, fl);
+        return;
     }
+    /* Under the any-VC rule, -1: any VC of class 0, all of them. */
+    int oc, d = route_next(&n->p.rp, node, port, vc, n->pk[FL_ID(fl)].dest, &oc);
+    n->req_c[f] = (int8_t)(n->p.vc_rule == VCRULE_ANY ? -1 : oc);
     n->req_d[f] = (int8_t)d;
     n->reqm[node] |= 1ull << local;
 }
@@ -428,7 +438,7 @@ static void queue_selection_any(olnet *n, int node)
             if (n->req_d[base + (size_t)f] == d && n->req_c[base + (size_t)f] == rc) cand |= 1ull << f;
         }
         left &= ~cand;
-        for (int c = n->cfirst[cls]; c < n->cfirst[cls + 1] && cand; c++) {
+        for (int c = n->clo[cls]; c < n->chi[cls] && cand; c++) {
             int o = d * V + c;
             if (n->holder[base + (size_t)o] >= 0) continue;
             int win = arbitrate(n, node, o, cand);
@@ -438,10 +448,24 @@ static void queue_selection_any(olnet *n, int node)
     }
 }
 
+/* Then min-adaptive's escapes: each escape VC still free grants among the
+ * headers still waiting that name it (adaptive requests first, as
+ * BookSim2's priorities have it) [R-RF-4]. */
+static void queue_selection_escape(olnet *n, int node)
+{
+    const size_t base = (size_t)node * (size_t)n->NF;
+    for (uint64_t left = escape_waiting(n, node, base); left;) {
+        int o;
+        const uint64_t same = escape_group(n, base, &left, &o);
+        if (n->holder[base + (size_t)o] < 0) grant(n, node, o, arbitrate(n, node, o, same));
+    }
+}
+
 static void queue_selection(olnet *n, int node)
 {
     if (n->p.vc_rule == VCRULE_ANY) queue_selection_any(n, node);
     else queue_selection_dateline(n, node);
+    if (n->req_d2 && n->reqm[node]) queue_selection_escape(n, node);
 }
 
 /* Step 2 at one router, reference path: every output VC of every port
@@ -479,13 +503,14 @@ static void decide_injections(olnet *n, int64_t t)
         if (!s->count || n->pk[s->id[s->head]].t_gen > t) continue;
         size_t pf = ((size_t)i * NPORTS + PORT_P) * (size_t)V;
         if (s->seq == 0) {
-            int c = -1, cls = first_class(n, s->id[s->head]);
+            int c = -1;
+            const unsigned vcs = inject_vcs(n, s->id[s->head]);
             if (n->p.vc_rule == VCRULE_DATELINE) {
-                if (n->cnt[pf + n->cfirst[cls]] < n->B) c = n->cfirst[cls];
+                if (n->cnt[pf + (size_t)__builtin_ctz(vcs)] < n->B) c = __builtin_ctz(vcs);
             } else {
                 unsigned room = 0;
                 for (int v = 0; v < V; v++) room |= (unsigned)(n->cnt[pf + (size_t)v] < n->B) << v;
-                c = inject_vc_next(room & class_vcs(n, cls), s->last_vc, V);
+                c = inject_vc_next(room & vcs, s->last_vc, V);
             }
             if (c < 0) continue;
             s->vc = c;
@@ -503,7 +528,7 @@ static void push(olnet *n, int node, size_t f, uint32_t fl)
     NOCSIM_ASSERT(cnt[f] < B, "olnet reference push: a FIFO holds at most B flits");
     n->buf[f * (size_t)B + cnt[f]] = fl;
     n->rflits[node]++;
-    if (cnt[f]++ == 0 && FL_HEAD(fl)) header_arrived(n, node, f, fl);
+    if (cnt[f]++ == 0 && FL_HEAD(fl)) n->hdr[n->nhdr++] = (uint32_t)f;
 }
 
 /* Apply the cycle's moves and injections.  Array pointers are read into
@@ -532,7 +557,7 @@ static int64_t apply(olnet *n, int64_t t)
         }
         if (left) {
             uint32_t next = buf[f * (size_t)B];
-            if (FL_HEAD(next)) header_arrived(n, node, f, next);
+            if (FL_HEAD(next)) n->hdr[n->nhdr++] = (uint32_t)f;
         }
         mv[k].f = (int32_t)x; /* the flit, for the pushes below */
     }
@@ -555,6 +580,14 @@ static int64_t apply(olnet *n, int64_t t)
         push(n, i, pf, FL(id, s->seq == 0, s->seq == len - 1));
         olnet_source_sent(n, i, len);
     }
+    /* The new headers ask for their outputs only now, from the state at
+     * the cycle's end, which an adaptive selection reads (as the fast path
+     * does). */
+    for (int k = 0; k < n->nhdr; k++) {
+        const size_t f = n->hdr[k];
+        header_arrived(n, (int)(f / (size_t)n->NF), f, head_flit(n, f));
+    }
+    n->nhdr = 0;
     return nmv + n->ninj;
 }
 

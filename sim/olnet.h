@@ -49,6 +49,7 @@ typedef struct {
     int scheme;            /* VC-selection scheme of every output port (C00..C09) */
     qsel_update q_update;
     routing_kind routing;  /* the routing function (router/routing.h; 0 = dor) */
+    routing_selection selection; /* how an adaptive function picks a port (0 = credits) */
     uint64_t route_seed;   /* seeds the random choices of packets' routes (the functions that draw) */
     int reference;         /* 1: the straightforward path (every output VC of every
                               router with flits looked at, the arbiters called);

@@ -342,7 +342,7 @@ START_TEST(fast_path_equals_reference_routing)
                                 .vc_rule = draw(&r, 3) ? VCRULE_ANY : VCRULE_DATELINE, .vcs = 2 + draw(&r, 3),
                                 .buffer = 1 + draw(&r, 6), .scheme = draw(&r, VCSEL_NSCHEMES),
                                 .q_update = (qsel_update)draw(&r, 2), .routing = (routing_kind)k,
-                                .route_seed = (uint64_t)it };
+                                .selection = (routing_selection)(it % SELECT_COUNT), .route_seed = (uint64_t)it };
             three_paths_agree(op, &r);
         }
 }

@@ -6,6 +6,7 @@
 #include <check.h>
 
 #include "tests/testutil.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,15 +71,23 @@ END_TEST
 START_TEST(classes_split_the_vcs)
 {
     /* Two classes of 4 VCs: {0, 1} and {2, 3}; of 3: {0} and {1, 2}; one
-     * class: all. */
-    ck_assert_int_eq(routing_class_first(1, 2, 4), 2);
-    ck_assert_int_eq(routing_class_first(2, 2, 4), 4);
-    ck_assert_int_eq(routing_class_first(1, 2, 3), 1);
-    ck_assert_int_eq(routing_class_first(2, 2, 3), 3);
-    static const int of3[] = { 0, 1, 1 }, of4[] = { 0, 0, 1, 1 };
-    for (int v = 0; v < 3; v++) ck_assert_int_eq(routing_class_of(v, 2, 3), of3[v]);
-    for (int v = 0; v < 4; v++) ck_assert_int_eq(routing_class_of(v, 2, 4), of4[v]);
-    for (int v = 0; v < 4; v++) ck_assert_int_eq(routing_class_of(v, 1, 4), 0);
+     * class: all; min-adaptive's escape class: VC 0 alone, whatever V. */
+    ck_assert_int_eq(routing_class_first(ROUTING_VALIANT, 1, 4), 2);
+    ck_assert_int_eq(routing_class_first(ROUTING_VALIANT, 2, 4), 4);
+    ck_assert_int_eq(routing_class_first(ROUTING_O1TURN, 1, 3), 1);
+    ck_assert_int_eq(routing_class_first(ROUTING_O1TURN, 2, 3), 3);
+    ck_assert_int_eq(routing_class_first(ROUTING_MIN_ADAPTIVE, 1, 4), 1);
+    ck_assert_int_eq(routing_class_first(ROUTING_MIN_ADAPTIVE, 2, 4), 4);
+    static const int of3[] = { 0, 1, 1 }, of4[] = { 0, 0, 1, 1 }, esc4[] = { 0, 1, 1, 1 };
+    for (int v = 0; v < 3; v++) ck_assert_int_eq(routing_class_of(ROUTING_ROMM, v, 3), of3[v]);
+    for (int v = 0; v < 4; v++) ck_assert_int_eq(routing_class_of(ROUTING_ROMM, v, 4), of4[v]);
+    for (int v = 0; v < 4; v++) ck_assert_int_eq(routing_class_of(ROUTING_MIN_ADAPTIVE, v, 4), esc4[v]);
+    for (int v = 0; v < 4; v++) ck_assert_int_eq(routing_class_of(ROUTING_DOR, v, 4), 0);
+    /* P input VCs: O1TURN's YX packets enter class 1, min-adaptive's any VC. */
+    const routing_plan yx = { .mid = -1, .yx = 1 };
+    ck_assert_uint_eq(routing_inject_vcs(ROUTING_O1TURN, &yx, 4), 0xcu);
+    ck_assert_uint_eq(routing_inject_vcs(ROUTING_VALIANT, &yx, 3), 0x1u);
+    ck_assert_uint_eq(routing_inject_vcs(ROUTING_MIN_ADAPTIVE, &yx, 3), 0x7u);
 }
 END_TEST
 
@@ -149,9 +158,9 @@ START_TEST(routes_reach_with_the_planned_hops)
     const route_params rp = { .n = 5, .w = 5, .h = 3, .topo = TOPO_MESH };
     const int w = 5, nodes = 15;
     for (int k = 0; k < ROUTING_COUNT; k++)
-        for (int s = 0; s < nodes; s++)
+        for (int s = 0; s < nodes && !routing_info_of((routing_kind)k)->adaptive; s++)
             for (int d = 0; d < nodes; d++)
-                for (uint64_t b = 0; b < 40; b++) {
+                for (uint64_t b = 0; b < 16; b++) {
                     const uint64_t bits = b * 0x9E3779B97F4A7C15ull;
                     routing_plan pl = routing_plan_make((routing_kind)k, &rp, s, d, bits);
                     int via = pl.mid >= 0 ? pl.mid : s;
@@ -183,6 +192,211 @@ START_TEST(routes_reach_with_the_planned_hops)
 }
 END_TEST
 
+/* The ports letters of a port mask, in the order N E S W P. */
+static const char *letters(unsigned m)
+{
+    static char buf[8];
+    int j = 0;
+    for (int d = 0; d < NPORTS; d++)
+        if (m >> d & 1) buf[j++] = route_port_name(d);
+    buf[j] = '\0';
+    return buf;
+}
+
+/* Admissible ports at a router, worked out by hand from each turn model's
+ * rule on the 4x4 mesh (node = 4y + x). */
+START_TEST(adaptive_ports_by_hand)
+{
+    const routing_plan none = { .mid = -1 };
+#define PORTS(k, node, src, dest, in, cls) \
+    letters(routing_admissible(k, &mesh4, &none, node, src, dest, in, cls).ports)
+    /* West-first: a destination to the west, W alone; else any minimal. */
+    ck_assert_str_eq(PORTS(ROUTING_WEST_FIRST, 6, 6, 12, PORT_P, 0), "W");
+    ck_assert_str_eq(PORTS(ROUTING_WEST_FIRST, 0, 0, 10, PORT_P, 0), "NE");
+    ck_assert_str_eq(PORTS(ROUTING_WEST_FIRST, 10, 10, 0, PORT_P, 0), "W");
+    /* North-last: N only when nothing else is left. */
+    ck_assert_str_eq(PORTS(ROUTING_NORTH_LAST, 0, 0, 10, PORT_P, 0), "E");
+    ck_assert_str_eq(PORTS(ROUTING_NORTH_LAST, 10, 10, 0, PORT_P, 0), "SW");
+    ck_assert_str_eq(PORTS(ROUTING_NORTH_LAST, 2, 0, 10, PORT_W, 0), "N");
+    /* Negative-first: W and S before E and N. */
+    ck_assert_str_eq(PORTS(ROUTING_NEGATIVE_FIRST, 8, 8, 2, PORT_P, 0), "S");
+    ck_assert_str_eq(PORTS(ROUTING_NEGATIVE_FIRST, 2, 2, 8, PORT_P, 0), "W");
+    ck_assert_str_eq(PORTS(ROUTING_NEGATIVE_FIRST, 0, 0, 10, PORT_P, 0), "NE");
+    /* Odd-even, (0,0) -> (2,2): the source's column may turn and E leads to
+     * an even column 2 away: N, E.  At (1,0), one column short of the even
+     * column 2: it must turn now, N alone.  At (2,0) coming from the west
+     * the even column forbids E-N; going on, (3,0) -> (0,2) westbound from
+     * an odd column: W alone; from (2,1) -> (0,3): W, N. */
+    ck_assert_str_eq(PORTS(ROUTING_ODD_EVEN, 0, 0, 10, PORT_P, 0), "NE");
+    ck_assert_str_eq(PORTS(ROUTING_ODD_EVEN, 1, 0, 10, PORT_W, 0), "N");
+    ck_assert_str_eq(PORTS(ROUTING_ODD_EVEN, 3, 3, 8, PORT_P, 0), "W");
+    ck_assert_str_eq(PORTS(ROUTING_ODD_EVEN, 6, 6, 12, PORT_P, 0), "NW");
+    /* Min-adaptive: injected, both minimal ports in class 1 and the DOR
+     * escape E; arrived in the escape VC, E alone in class 0. */
+    routing_options o = routing_admissible(ROUTING_MIN_ADAPTIVE, &mesh4, &none, 0, 0, 10, PORT_P, 1);
+    ck_assert_str_eq(letters(o.ports), "NE");
+    ck_assert_int_eq(o.cls, 1);
+    ck_assert_int_eq(o.esc, PORT_E);
+    o = routing_admissible(ROUTING_MIN_ADAPTIVE, &mesh4, &none, 1, 0, 10, PORT_W, 0);
+    ck_assert_str_eq(letters(o.ports), "E");
+    ck_assert_int_eq(o.cls, 0);
+    ck_assert_int_eq(o.esc, -1);
+    ck_assert_str_eq(PORTS(ROUTING_MIN_ADAPTIVE, 10, 0, 10, PORT_S, 1), "P");
+#undef PORTS
+}
+END_TEST
+
+START_TEST(selection_rules)
+{
+    const unsigned ne = 1u << PORT_N | 1u << PORT_E, ws = 1u << PORT_W | 1u << PORT_S;
+    int free[4] = { [PORT_N] = 5, [PORT_E] = 3, [PORT_S] = 2, [PORT_W] = 2 };
+    ck_assert_int_eq(routing_select(SELECT_CREDITS, ne, free, 0), PORT_N);
+    free[PORT_E] = 5; /* a tie: E first */
+    ck_assert_int_eq(routing_select(SELECT_CREDITS, ne, free, 0), PORT_E);
+    ck_assert_int_eq(routing_select(SELECT_CREDITS, ws, free, 0), PORT_W);
+    ck_assert_int_eq(routing_select(SELECT_FIRST, ws, free, 0), PORT_W);
+    ck_assert_int_eq(routing_select(SELECT_FIRST, 1u << PORT_S, free, 0), PORT_S);
+    /* Random: the top 32 bits scaled to the count, in the order E W N S. */
+    ck_assert_int_eq(routing_select(SELECT_RANDOM, ne, free, 0), PORT_E);
+    ck_assert_int_eq(routing_select(SELECT_RANDOM, ne, free, 0x7fffffffull << 32), PORT_E);
+    ck_assert_int_eq(routing_select(SELECT_RANDOM, ne, free, 0x80000000ull << 32), PORT_N);
+    /* The hash: the same for the same arguments, another for another id. */
+    ck_assert_uint_eq(routing_hash(1, 7, 3), routing_hash(1, 7, 3));
+    ck_assert_uint_ne(routing_hash(1, 7, 3), routing_hash(1, 8, 3));
+    ck_assert_int_eq(routing_selection_parse("credits"), SELECT_CREDITS);
+    ck_assert_int_eq(routing_selection_parse("Random"), -1);
+}
+END_TEST
+
+/* Each turn model's forbidden 90-degree turns, listed by hand as "moving
+ * direction, new direction" (odd-even's for an even column, then an odd
+ * one): every other turn allowed, no U-turn, any turn for the others. */
+START_TEST(turn_tables_by_hand)
+{
+    static const struct {
+        routing_kind k;
+        int node;
+        const char *forbidden;
+    } rows[] = {
+        { ROUTING_WEST_FIRST, 5, "NW SW" },   { ROUTING_NORTH_LAST, 5, "NE NW" },
+        { ROUTING_NEGATIVE_FIRST, 5, "NW ES" }, { ROUTING_ODD_EVEN, 6, "EN ES" },
+        { ROUTING_ODD_EVEN, 5, "NW SW" },     { ROUTING_MIN_ADAPTIVE, 5, "" },
+        { ROUTING_DOR, 5, "" },
+    };
+    for (size_t r = 0; r < sizeof rows / sizeof *rows; r++)
+        for (int m = 0; m < PORT_P; m++)
+            for (int d = 0; d < PORT_P; d++) {
+                char turn[3] = { route_port_name(m), route_port_name(d), '\0' };
+                int want = d == route_opposite(m) ? 0 : !strstr(rows[r].forbidden, turn);
+                ck_assert_msg(routing_turn_allowed(rows[r].k, &mesh4, rows[r].node, m, d) == want, "%s at %d: turn %s",
+                              routing_info_of(rows[r].k)->name, rows[r].node, turn);
+            }
+    /* Valiant turns back at its intermediate node. */
+    ck_assert_int_eq(routing_turn_allowed(ROUTING_VALIANT, &mesh4, 5, PORT_N, PORT_S), 1);
+}
+END_TEST
+
+/* Every path an adaptive function admits between every pair of a 5x4 mesh
+ * (every admissible port at every hop, depth first): each is minimal, ends
+ * at the destination, never meets a router without a port, and takes no turn
+ * the function's turn table (routing_turn_allowed, written apart) forbids.
+ * Min-adaptive's escape is followed too, and stays in class 0. */
+typedef struct {
+    routing_kind k;
+    route_params rp;
+    int src, dest, paths;
+} dfs_ctx;
+
+static void dfs(dfs_ctx *x, int node, int in_port, int cls, int hops)
+{
+    const routing_plan none = { .mid = -1 };
+    routing_options o = routing_admissible(x->k, &x->rp, &none, node, x->src, x->dest, in_port, cls);
+    ck_assert_uint_ne(o.ports, 0);
+    if (o.ports == 1u << PORT_P) {
+        ck_assert_int_eq(node, x->dest);
+        ck_assert_int_eq(hops, route_hops(&x->rp, x->src, x->dest));
+        x->paths++;
+        return;
+    }
+    unsigned all = o.ports | (o.esc >= 0 ? 1u << o.esc : 0);
+    for (unsigned m = all; m; m &= m - 1) {
+        const int d = __builtin_ctz(m), c = o.ports >> d & 1 ? o.cls : 0;
+        if (in_port != PORT_P)
+            ck_assert_msg(routing_turn_allowed(x->k, &x->rp, node, route_opposite(in_port), d),
+                          "%s: %d -> %d at %d: turn %c-%c", routing_info_of(x->k)->name, x->src, x->dest, node,
+                          route_port_name(route_opposite(in_port)), route_port_name(d));
+        const int next = route_grid_neighbour(&x->rp, node, d);
+        ck_assert_int_ge(next, 0);
+        dfs(x, next, route_opposite(d), c, hops + 1);
+        if (o.esc == d && o.ports >> d & 1) dfs(x, next, route_opposite(d), 0, hops + 1); /* and by the escape */
+    }
+}
+
+START_TEST(adaptive_paths_obey_their_turns)
+{
+    for (int k = 0; k < ROUTING_COUNT; k++) {
+        if (!routing_info_of((routing_kind)k)->adaptive) continue;
+        dfs_ctx x = { .k = (routing_kind)k, .rp = { .n = 5, .w = 5, .h = 4, .topo = TOPO_MESH } };
+        int pairs_adaptive = 0;
+        for (x.src = 0; x.src < 20; x.src++)
+            for (x.dest = 0; x.dest < 20; x.dest++) {
+                const int before = x.paths;
+                dfs(&x, x.src, PORT_P, routing_first_class((routing_kind)k, &(routing_plan){ .mid = -1 }), 0);
+                pairs_adaptive += x.paths - before > 1;
+            }
+        /* Some pairs have a choice: the function is adaptive at all. */
+        ck_assert_msg(pairs_adaptive > 20, "%s: %d pairs with a choice", routing_info_of((routing_kind)k)->name,
+                      pairs_adaptive);
+    }
+}
+END_TEST
+
+/* An adaptive function's spread against its paths enumerated one by one,
+ * each with the product of 1 / (its ports) at every router it passes, on
+ * every pair of a 5x4 mesh: the same load on every link. */
+static void path_loads(routing_kind k, const route_params *rp, int node, int src, int dest, double p, double *load)
+{
+    const routing_plan none = { .mid = -1 };
+    routing_options o = routing_admissible(k, rp, &none, node, src, dest, PORT_P, routing_first_class(k, &none));
+    if (o.ports == 1u << PORT_P) return;
+    const int n = __builtin_popcount(o.ports);
+    for (unsigned m = o.ports; m; m &= m - 1) {
+        const int d = __builtin_ctz(m);
+        load[node * 4 + d] += p / n;
+        path_loads(k, rp, route_grid_neighbour(rp, node, d), src, dest, p / n, load);
+    }
+}
+
+static void add_spread(void *ctx, int node, int port, double p) { ((double *)ctx)[node * 4 + port] += p; }
+
+START_TEST(adaptive_spread_equals_paths)
+{
+    const route_params rp = { .n = 5, .w = 5, .h = 4, .topo = TOPO_MESH };
+    double want[80], got[80], cells[20];
+    for (int k = 0; k < ROUTING_COUNT; k++) {
+        if (!routing_info_of((routing_kind)k)->adaptive) continue;
+        for (int s = 0; s < 20; s++)
+            for (int d = 0; d < 20; d++) {
+                memset(want, 0, sizeof want);
+                memset(got, 0, sizeof got);
+                path_loads((routing_kind)k, &rp, s, s, d, 0.5, want);
+                routing_spread_adaptive((routing_kind)k, &rp, s, d, 0.5, add_spread, got, cells);
+                for (int l = 0; l < 80; l++)
+                    ck_assert_msg(fabs(got[l] - want[l]) < 1e-12, "%s %d -> %d link %d: %g, paths %g",
+                                  routing_info_of((routing_kind)k)->name, s, d, l, got[l], want[l]);
+            }
+    }
+    /* By hand: west-first from (0,0) to (1,1) of the 4x4 mesh: E or N at
+     * (0,0), each 1/2, then the other. */
+    double l4[64] = { 0 }, c4[16];
+    routing_spread_adaptive(ROUTING_WEST_FIRST, &mesh4, 0, 5, 1.0, add_spread, l4, c4);
+    ck_assert_double_eq(l4[0 * 4 + PORT_E], 0.5);
+    ck_assert_double_eq(l4[0 * 4 + PORT_N], 0.5);
+    ck_assert_double_eq(l4[1 * 4 + PORT_N], 0.5);
+    ck_assert_double_eq(l4[4 * 4 + PORT_E], 0.5);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("routing");
@@ -193,6 +407,11 @@ int main(void)
     tcase_add_test(tc, plans_from_bits);
     tcase_add_test(tc, routes_by_hand);
     tcase_add_test(tc, routes_reach_with_the_planned_hops);
+    tcase_add_test(tc, adaptive_ports_by_hand);
+    tcase_add_test(tc, selection_rules);
+    tcase_add_test(tc, turn_tables_by_hand);
+    tcase_add_test(tc, adaptive_spread_equals_paths);
+    tcase_add_test(tc, adaptive_paths_obey_their_turns);
     suite_add_tcase(s, tc);
     return testutil_run(s);
 }
