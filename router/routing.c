@@ -128,37 +128,6 @@ void routing_legs(routing_kind k, const route_params *rp, int src, int dest, dou
     }
 }
 
-void routing_spread_adaptive(routing_kind k, const route_params *rp, int src, int dest, double w, routing_link_fn fn,
-                             void *ctx, double *cells)
-{
-    /* The routes are minimal, so a router's mass comes only from routers
-     * nearer the source: the quadrant's cells in order of their distance
-     * from it, offsets (i, j) from src towards dest. */
-    const int wd = route_width(rp), hd = route_height(rp);
-    const routing_plan none = { .mid = -1 };
-    int dx, dy;
-    route_grid_offsets(rp, src, dest, &dx, &dy);
-    const int ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy, sx = dx < 0 ? -1 : 1, sy = dy < 0 ? -1 : 1;
-    for (int c = 0; c < (ax + 1) * (ay + 1); c++) cells[c] = 0;
-    cells[0] = w;
-    for (int s = 0; s < ax + ay; s++)
-        for (int i = s < ay ? 0 : s - ay; i <= ax && i <= s; i++) {
-            const int j = s - i;
-            const double m = cells[j * (ax + 1) + i];
-            if (m == 0) continue;
-            const int x = src % wd + sx * i, y = src / wd + sy * j;
-            const int node = ((y + hd) % hd) * wd + (x + wd) % wd;
-            const routing_options o = routing_admissible(k, rp, &none, node, src, dest, PORT_P, routing_first_class(k, &none));
-            const double share = m / __builtin_popcount(o.ports);
-            for (unsigned b = o.ports; b; b &= b - 1) {
-                const int d = __builtin_ctz(b);
-                fn(ctx, node, d, share);
-                if (d == PORT_E || d == PORT_W) cells[j * (ax + 1) + i + 1] += share;
-                else cells[(j + 1) * (ax + 1) + i] += share;
-            }
-        }
-}
-
 double routing_mean_hops_any(const route_params *rp, int a)
 {
     const int wd = route_width(rp), hd = route_height(rp);
@@ -204,26 +173,24 @@ unsigned routing_inject_vcs(routing_kind k, const routing_plan *pl, int V)
     return ((1u << routing_class_first(k, c + 1, V)) - 1) & ~((1u << routing_class_first(k, c, V)) - 1);
 }
 
-/* The minimal ports from node to dest of a mesh: E or W, N or S, a bit each,
- * and the offsets. */
-static unsigned minimal_ports(const route_params *rp, int node, int dest, int *dx, int *dy)
+/* The minimal ports for offsets dx, dy (to the destination): E or W, N or
+ * S, a bit each. */
+static unsigned minimal_ports(int dx, int dy)
 {
-    route_grid_offsets(rp, node, dest, dx, dy);
     unsigned m = 0;
-    if (*dx) m |= 1u << (*dx > 0 ? PORT_E : PORT_W);
-    if (*dy) m |= 1u << (*dy > 0 ? PORT_N : PORT_S);
+    if (dx) m |= 1u << (dx > 0 ? PORT_E : PORT_W);
+    if (dy) m |= 1u << (dy > 0 ? PORT_N : PORT_S);
     return m;
 }
 
-/* Chiu's odd-even rule: in an even column no turn from E to N or S, in an
- * odd column none from N or S to W; what remains of the minimal ports (the
+/* Chiu's odd-even rule at column xc (source column xs, destination column
+ * xd, offsets dx, dy): in an even column no turn from E to N or S, in an odd
+ * column none from N or S to W; what remains of the minimal ports (the
  * source's column may turn, a packet one column short of an even
  * destination column must turn now). */
-static unsigned odd_even_ports(const route_params *rp, int node, int src, int dest)
+static unsigned odd_even_ports(int dx, int dy, int xc, int xs, int xd)
 {
-    const int w = route_width(rp), xc = node % w, xs = src % w, xd = dest % w;
-    int dx, dy;
-    const unsigned all = minimal_ports(rp, node, dest, &dx, &dy), ns = all & (1u << PORT_N | 1u << PORT_S);
+    const unsigned all = minimal_ports(dx, dy), ns = all & (1u << PORT_N | 1u << PORT_S);
     if (dx == 0 || dy == 0) return all;
     if (dx > 0) {
         unsigned m = 0;
@@ -234,17 +201,19 @@ static unsigned odd_even_ports(const route_params *rp, int node, int src, int de
     return 1u << PORT_W | (xc % 2 == 0 ? ns : 0);
 }
 
-/* A turn model's admissible ports at node (not the destination). */
-static unsigned turn_model_ports(routing_kind k, const route_params *rp, int node, int src, int dest)
+/* An adaptive function's ports short of the destination, from coordinates
+ * alone (min-adaptive: its adaptive ports): what routing_admissible and
+ * routing_spread_adaptive both ask. */
+static unsigned adaptive_ports(routing_kind k, int dx, int dy, int xc, int xs, int xd)
 {
-    int dx, dy;
-    const unsigned all = minimal_ports(rp, node, dest, &dx, &dy);
+    const unsigned all = minimal_ports(dx, dy);
     const unsigned W = 1u << PORT_W, S = 1u << PORT_S, N = 1u << PORT_N;
     switch (k) {
     case ROUTING_WEST_FIRST: return dx < 0 ? W : all;
     case ROUTING_NORTH_LAST: return all == N ? N : all & ~N;
     case ROUTING_NEGATIVE_FIRST: return all & (W | S) ? all & (W | S) : all;
-    default: return odd_even_ports(rp, node, src, dest);
+    case ROUTING_ODD_EVEN: return odd_even_ports(dx, dy, xc, xs, xd);
+    default: return all;
     }
 }
 
@@ -257,8 +226,11 @@ routing_options routing_admissible(routing_kind k, const route_params *rp, const
         return o;
     }
     if (node == dest) return o;
+    const int w = route_width(rp);
+    int dx, dy;
+    route_grid_offsets(rp, node, dest, &dx, &dy);
     if (k != ROUTING_MIN_ADAPTIVE) {
-        o.ports = turn_model_ports(k, rp, node, src, dest);
+        o.ports = adaptive_ports(k, dx, dy, node % w, src % w, dest % w);
         o.cls = 0;
         return o;
     }
@@ -271,8 +243,7 @@ routing_options routing_admissible(routing_kind k, const route_params *rp, const
         o.cls = 0;
         return o;
     }
-    int dx, dy;
-    o.ports = minimal_ports(rp, node, dest, &dx, &dy);
+    o.ports = minimal_ports(dx, dy);
     o.cls = 1;
     o.esc = dor;
     return o;
@@ -291,6 +262,70 @@ int routing_turn_allowed(routing_kind k, const route_params *rp, int node, int m
         return !(nw || sw);
     default: return 1;
     }
+}
+
+void routing_spread_adaptive(routing_kind k, const route_params *rp, int src, int dest, double w, routing_link_fn fn,
+                             void *ctx, double *cells)
+{
+    /* The routes are minimal, so a router's mass comes only from routers
+     * nearer the source: the quadrant's cells in order of their distance
+     * from it, offsets (i, j) from src towards dest. */
+    /* Adaptive functions run on meshes: coordinates need no wrap. */
+    const int wd = route_width(rp), xs = src % wd, ys = src / wd, xd = dest % wd, yd = dest / wd;
+    const int dx = xd - xs, dy = yd - ys;
+    const int ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy, sx = dx < 0 ? -1 : 1, sy = dy < 0 ? -1 : 1;
+    for (int c = 0; c < (ax + 1) * (ay + 1); c++) cells[c] = 0;
+    cells[0] = w;
+    for (int s = 0; s < ax + ay; s++)
+        for (int i = s < ay ? 0 : s - ay; i <= ax && i <= s; i++) {
+            const int j = s - i;
+            const double m = cells[j * (ax + 1) + i];
+            if (m == 0) continue;
+            const int x = xs + sx * i, y = ys + sy * j, node = y * wd + x;
+            const unsigned ports = adaptive_ports(k, xd - x, yd - y, x, xs, xd);
+            const double share = m / __builtin_popcount(ports);
+            for (unsigned b = ports; b; b &= b - 1) {
+                const int d = __builtin_ctz(b);
+                fn(ctx, node, d, share);
+                if (d == PORT_E || d == PORT_W) cells[j * (ax + 1) + i + 1] += share;
+                else cells[(j + 1) * (ax + 1) + i] += share;
+            }
+        }
+}
+
+void routing_spread_adaptive_to(routing_kind k, const route_params *rp, int dest, double *m0, double *m1,
+                                routing_link_fn fn, void *ctx)
+{
+    const int wd = route_width(rp), hd = route_height(rp), xd = dest % wd, yd = dest / wd;
+    const int far = (xd > wd - 1 - xd ? xd : wd - 1 - xd) + (yd > hd - 1 - yd ? yd : hd - 1 - yd);
+    for (int dist = far; dist > 0; dist--)
+        for (int x = 0; x < wd; x++) {
+            const int left = dist - (x > xd ? x - xd : xd - x);
+            if (left < 0) continue;
+            for (int side = 0; side < (left ? 2 : 1); side++) {
+                const int y = side ? yd + left : yd - left;
+                if (y < 0 || y >= hd) continue;
+                const int node = y * wd + x;
+                for (int layer = 0; layer < 2; layer++) {
+                    double *m = layer ? m1 : m0;
+                    const double mass = m[node];
+                    if (mass == 0) continue;
+                    m[node] = 0;
+                    /* Still in the source's column: the source column is
+                     * this one; past it: any other (-1). */
+                    const unsigned ports = adaptive_ports(k, xd - x, yd - y, x, layer ? -1 : x, xd);
+                    const double share = mass / __builtin_popcount(ports);
+                    for (unsigned b = ports; b; b &= b - 1) {
+                        const int d = __builtin_ctz(b);
+                        fn(ctx, node, d, share);
+                        if (d == PORT_E) m1[node + 1] += share;
+                        else if (d == PORT_W) m1[node - 1] += share;
+                        else m[d == PORT_N ? node + wd : node - wd] += share;
+                    }
+                }
+            }
+        }
+    m0[dest] = m1[dest] = 0;
 }
 
 static const char *const selection_names[SELECT_COUNT] = { "credits", "random", "first" };

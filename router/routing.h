@@ -107,6 +107,16 @@ typedef void (*routing_link_fn)(void *ctx, int node, int port, double p);
 void routing_spread_adaptive(routing_kind k, const route_params *rp, int src, int dest, double w, routing_link_fn fn,
                              void *ctx, double *cells);
 
+/* The same spread for every source at once towards one destination: m0[s]
+ * is what source s sends to dest; m1 is scratch; both hold nodes doubles
+ * and are all 0 on return.  O(nodes) where routing_spread_adaptive for
+ * each source costs O(nodes x the quadrant): the routers are taken in order
+ * of their distance from dest, each passing on what reaches it, kept apart
+ * by whether it is still in its source's column (odd-even's rule reads
+ * that, m0) or not (m1). */
+void routing_spread_adaptive_to(routing_kind k, const route_params *rp, int dest, double *m0, double *m1,
+                                routing_link_fn fn, void *ctx);
+
 /* The mean hops from node a to a node drawn uniformly from rp's grid (and
  * back: hops are symmetric), the mean offset along each dimension summed;
  * Valiant's mean hops from src to dest are src's plus dest's. */

@@ -359,11 +359,69 @@ static void name_channel(const synth *s, int arg, char *what, size_t whatlen)
     else snprintf(what, whatlen, "link (%d,%d) %c", (arg / 4) % s->w, (arg / 4) / s->w, route_port_name(arg % 4));
 }
 
+/* The busiest of the channels in load (nodes * 4 links, then the
+ * ejection channels) against a sending node's injection channel, which
+ * carries its own rate: 1 / its load, named into what. */
+static double busiest(const double *load, const synth *s, char *what, size_t whatlen)
+{
+    double max = 1.0;
+    int arg = -1;
+    for (int k = 0; k < s->nodes * 5; k++)
+        if (load[k] > max + 1e-12) {
+            max = load[k];
+            arg = k;
+        }
+    name_channel(s, arg, what, whatlen);
+    return 1.0 / max;
+}
+
+/* An adaptive function's bound: the uniform part destination by
+ * destination (routing_spread_adaptive_to, O(nodes^2)), every other pair
+ * (a permutation's, a hotspot share) spread on its own. */
+static double adaptive_bound(const ol_params *p, const synth *s, char *what, size_t whatlen)
+{
+    route_params rp = grid_of(p, s);
+    const int nodes = s->nodes;
+    pairsum ps = { .rp = &rp, .routing = p->net.routing, .nodes = nodes };
+    double *mem = calloc((size_t)nodes * 9, sizeof *mem);
+    if (!mem) {
+        if (what) snprintf(what, whatlen, "out of memory");
+        return 0;
+    }
+    ps.load = mem;
+    ps.cells = mem + (size_t)nodes * 5;
+    double *m0 = ps.cells + nodes, *m1 = m0 + nodes, *base = m1 + nodes;
+    if (s->uniform && all_send(s)) {
+        const int others = s->self == SYNTH_SELF_SEND ? nodes : nodes - 1;
+        const double b0 = s->nhot ? 1.0 - s->hot_fraction : 1.0, share = s->nhot ? s->hot_fraction / s->nhot : 0;
+        for (int i = 0; i < nodes; i++) base[i] = b0;
+        for (int k = 0; k < s->nhot; k++) /* a hotspot's share to itself goes uniformly too */
+            if (s->self == SYNTH_SELF_SKIP) base[s->hot[k]] += share;
+        for (int d = 0; d < nodes; d++) {
+            for (int i = 0; i < nodes; i++)
+                if (i != d || s->self == SYNTH_SELF_SEND) {
+                    m0[i] = base[i] / others;
+                    ps.load[nodes * 4 + d] += m0[i];
+                }
+            routing_spread_adaptive_to(ps.routing, &rp, d, m0, m1, add_link, &ps);
+        }
+        for (int i = 0; i < nodes; i++)
+            for (int k = 0; k < s->nhot; k++)
+                if (s->hot[k] != i || s->self == SYNTH_SELF_SEND) add_load(&ps, i, s->hot[k], share);
+    } else {
+        for (int i = 0; i < nodes; i++)
+            if (synth_sends(s, i)) each_pair(s, i, add_load, &ps);
+    }
+    const double b = busiest(ps.load, s, what, whatlen);
+    free(mem);
+    return b;
+}
+
 double ol_channel_bound(const ol_params *p, const synth *s, char *what, size_t whatlen)
 {
     /* An adaptive function's routes are spread router by router: no legs
      * to add by rows and columns. */
-    if (routing_info_of(p->net.routing)->adaptive) return ol_channel_bound_enum(p, s, what, whatlen);
+    if (routing_info_of(p->net.routing)->adaptive) return adaptive_bound(p, s, what, whatlen);
     route_params rp = grid_of(p, s);
     int wd = s->w, hd = s->h;
     legsum ls = { .rp = &rp, .w = wd, .h = hd, .nodes = s->nodes };
@@ -437,14 +495,7 @@ double ol_channel_bound_enum(const ol_params *p, const synth *s, char *what, siz
     if (routing_info_of(ps.routing)->adaptive) ps.cells = ps.load + (size_t)s->nodes * 5;
     for (int i = 0; i < s->nodes; i++)
         if (synth_sends(s, i)) each_pair(s, i, add_load, &ps);
-    double max = 1.0; /* a sending node's injection channel carries its own rate */
-    int arg = -1;
-    for (int k = 0; k < s->nodes * 5; k++)
-        if (ps.load[k] > max + 1e-12) {
-            max = ps.load[k];
-            arg = k;
-        }
-    name_channel(s, arg, what, whatlen);
+    const double b = busiest(ps.load, s, what, whatlen);
     free(ps.load);
-    return 1.0 / max;
+    return b;
 }
