@@ -246,8 +246,9 @@ static int parse(int argc, char **argv, load_opts *o, const cli_spec *spec, load
         return cli_fail(CMD, EXIT_USAGE, "--vc-rule any: only on a mesh (a torus needs its datelines)");
     if (rp->topo == TOPO_TORUS && (lp->w % 2 || lp->h % 2))
         return cli_fail(CMD, EXIT_USAGE, "--size %dx%d: a torus needs even sides", lp->w, lp->h);
-    if (rp->topo == TOPO_TORUS && o->p.net.vcs < 3)
-        return cli_fail(CMD, EXIT_USAGE, "--vcs %d: a torus needs at least 3 (datelines)", o->p.net.vcs);
+    if (rp->topo == TOPO_TORUS && o->p.net.routing == ROUTING_DOR && o->p.net.vcs < 3)
+        return cli_fail(CMD, EXIT_USAGE, "--vcs %d: a torus needs at least 3 (datelines; --routing dor2 runs on 2)",
+                        o->p.net.vcs);
     return EXIT_OK;
 }
 

@@ -25,6 +25,8 @@ static const routing_info table[ROUTING_COUNT] = {
                            "Chiu's odd-even turn model (no E-N, E-S turn in even columns, no N-W, S-W in odd)" },
     [ROUTING_MIN_ADAPTIVE] = { "min-adaptive", "min_adapt", 2, MESH, 0, 1, 1,
                                "any minimal port in VCs 1.., dimension order in the escape VC 0 (Duato)" },
+    [ROUTING_DOR2] = { "dor2", "dim_order", 2, MESH | TORUS, 0, 0, 0,
+                       "dimension order in two VC classes a ring: class 1 for a leg that takes the wrap link" },
 };
 
 const routing_info *routing_info_of(routing_kind k) { return &table[k]; }
@@ -173,6 +175,28 @@ unsigned routing_inject_vcs(routing_kind k, const routing_plan *pl, int V)
     return ((1u << routing_class_first(k, c + 1, V)) - 1) & ~((1u << routing_class_first(k, c, V)) - 1);
 }
 
+/* dor2 [R-RF-7]: the dimension-order port; a header entering a ring (from P,
+ * or turning from X to Y) takes class 1 when its leg in that ring takes the
+ * ring's wrap link, class 0 when it does not, and keeps the class it
+ * arrived in along the ring (as BookSim2's dim_order_torus; its half-ring
+ * ties are a coin flip, ours --tie's). */
+static int dor2_next(const route_params *rp, int node, int dest, int in_port, int cls, int *out_cls)
+{
+    const int d = route_grid_port(rp, node, dest), w = route_width(rp);
+    const int xd_dim = d == PORT_E || d == PORT_W, in_dim = in_port == PORT_E || in_port == PORT_W;
+    if (d == PORT_P) {
+        *out_cls = cls;
+        return d;
+    }
+    if (in_port != PORT_P && xd_dim == in_dim) {
+        *out_cls = cls;
+        return d;
+    }
+    const int here = xd_dim ? node % w : node / w, there = xd_dim ? dest % w : dest / w;
+    *out_cls = d == PORT_E || d == PORT_N ? there < here : there > here;
+    return d;
+}
+
 /* The minimal ports for offsets dx, dy (to the destination): E or W, N or
  * S, a bit each. */
 static unsigned minimal_ports(int dx, int dy)
@@ -221,6 +245,10 @@ routing_options routing_admissible(routing_kind k, const route_params *rp, const
                                    int dest, int in_port, int cls)
 {
     routing_options o = { .ports = 1u << PORT_P, .cls = cls, .esc = -1 };
+    if (k == ROUTING_DOR2) {
+        o.ports = 1u << dor2_next(rp, node, dest, in_port, cls, &o.cls);
+        return o;
+    }
     if (!table[k].adaptive) {
         o.ports = 1u << routing_next(k, rp, pl, node, dest, cls, &o.cls);
         return o;

@@ -46,6 +46,7 @@ typedef enum {
     ROUTING_NEGATIVE_FIRST, /* turn model: W and S hops first, then E and N */
     ROUTING_ODD_EVEN,       /* Chiu's odd-even turn model */
     ROUTING_MIN_ADAPTIVE,   /* any minimal port in the adaptive VCs, DOR in the escape VC 0 (Duato) */
+    ROUTING_DOR2,           /* torus: dimension order, a ring's class 1 when its leg takes the wrap link */
     ROUTING_COUNT
 } routing_kind;
 

@@ -330,7 +330,8 @@ START_TEST(fast_path_equals_reference)
 END_TEST
 
 /* The same for every routing function but dor on meshes (odd sides too),
- * 2 to 4 VCs, both VC rules: the paths share routing_next, so this checks
+ * 2 to 4 VCs, both VC rules (and dor2 on tori too): the paths share
+ * routing_admissible, so this checks
  * what each path does with its answer (the class's VCs a header may take,
  * the class a source injects into). */
 START_TEST(fast_path_equals_reference_routing)
@@ -343,6 +344,11 @@ START_TEST(fast_path_equals_reference_routing)
                                 .buffer = 1 + draw(&r, 6), .scheme = draw(&r, VCSEL_NSCHEMES),
                                 .q_update = (qsel_update)draw(&r, 2), .routing = (routing_kind)k,
                                 .selection = (routing_selection)(it % SELECT_COUNT), .route_seed = (uint64_t)it };
+            if (k == ROUTING_DOR2 && it % 2) { /* dor2 is the torus's: half its cases there */
+                op.rp = (route_params){ .w = 4 + 2 * draw(&r, 3), .h = 4 + 2 * draw(&r, 2), .topo = TOPO_TORUS,
+                                        .tie = (route_tie)draw(&r, 3), .dateline = (route_dateline)draw(&r, 2) };
+                op.vc_rule = VCRULE_DATELINE;
+            }
             three_paths_agree(op, &r);
         }
 }

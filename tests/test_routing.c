@@ -21,16 +21,21 @@ static const route_params mesh4 = { .n = 4, .w = 4, .h = 4, .topo = TOPO_MESH };
 static int walk(routing_kind k, const route_params *rp, const routing_plan *pl, int src, int dest, char *ports,
                 char *cls)
 {
-    int node = src, c = routing_first_class(k, pl), hops = 0;
+    int node = src, c = routing_first_class(k, pl), hops = 0, in = PORT_P;
     for (;;) {
-        int oc, d = routing_next(k, rp, pl, node, dest, c, &oc);
-        ck_assert_int_ge(oc, c); /* a packet moves up through its classes only */
+        const routing_options o = routing_admissible(k, rp, pl, node, src, dest, in, c);
+        ck_assert_msg((o.ports & (o.ports - 1)) == 0, "an oblivious function admits one port");
+        const int d = __builtin_ctz(o.ports), oc = o.cls;
+        /* A packet moves up through its classes only (dor2's start again
+         * in each ring). */
+        if (k != ROUTING_DOR2) ck_assert_int_ge(oc, c);
         ports[hops] = route_port_name(d);
         cls[hops] = (char)('0' + oc);
         if (d == PORT_P) break;
         node = route_grid_neighbour(rp, node, d);
         ck_assert_int_ge(node, 0); /* never off the mesh */
         c = oc;
+        in = route_opposite(d);
         hops++;
         ck_assert_int_lt(hops, 64);
     }
@@ -115,13 +120,19 @@ END_TEST
 
 /* The route of kind k, plan pl, from src to dest is `hops` hops through the
  * ports and classes given (see walk). */
+static void route_on(const route_params *rp, routing_kind k, const routing_plan *pl, int src, int dest, int hops,
+                     const char *ports, const char *classes)
+{
+    char p[64], c[64];
+    ck_assert_int_eq(walk(k, rp, pl, src, dest, p, c), hops);
+    ck_assert_str_eq(p, ports);
+    ck_assert_str_eq(c, classes);
+}
+
 static void route_is(routing_kind k, const routing_plan *pl, int src, int dest, int hops, const char *ports,
                      const char *classes)
 {
-    char p[64], c[64];
-    ck_assert_int_eq(walk(k, &mesh4, pl, src, dest, p, c), hops);
-    ck_assert_str_eq(p, ports);
-    ck_assert_str_eq(c, classes);
+    route_on(&mesh4, k, pl, src, dest, hops, ports, classes);
 }
 
 START_TEST(routes_by_hand)
@@ -144,6 +155,18 @@ START_TEST(routes_by_hand)
      * node: (1,0) = 1 -> (3,0) = 3 through (3,3) = 15 passes 3 in class 0
      * and comes back. */
     route_is(ROUTING_VALIANT, &v15, 1, 3, 8, "EENNNSSSP", "000001111");
+    /* dor2 on the 4x4 torus: (3,0) -> (0,1) takes the wrap link E in class
+     * 1, then enters the Y ring towards y = 1 without a wrap: class 0.
+     * (0,0) -> (3,3) wraps in both rings: W and S, class 1 each.  (3,0) ->
+     * (1,0), half a ring: the tie rule goes W without the wrap, class 0. */
+    const route_params torus4 = { .n = 4, .w = 4, .h = 4, .topo = TOPO_TORUS };
+    route_on(&torus4, ROUTING_DOR2, &none, 3, 4, 2, "ENP", "100");
+    route_on(&torus4, ROUTING_DOR2, &none, 0, 15, 2, "WSP", "111");
+    route_on(&torus4, ROUTING_DOR2, &none, 3, 1, 2, "WWP", "000");
+    /* A leg that wraps after two hops keeps class 1 from its first: (2,0)
+     * -> (0,0) under --tie plus goes E, E across the wrap. */
+    const route_params plus4 = { .n = 4, .w = 4, .h = 4, .topo = TOPO_TORUS, .tie = TIE_PLUS };
+    route_on(&plus4, ROUTING_DOR2, &none, 2, 0, 2, "EEP", "111");
 }
 END_TEST
 
