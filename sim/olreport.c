@@ -33,6 +33,15 @@ int ol_wants_report(const ol_params *p)
     return p->hist_width > 0 || p->hist_log || p->report_nodes || p->report_lengths;
 }
 
+double ol_max_rate(const ol_params *p, const synth *s)
+{
+    double share = p->process == OL_ONOFF ? p->burst / (p->burst + p->idle) : 1.0, most = 0;
+    for (int i = 0; i < s->nodes; i++)
+        if (synth_sends(s, i) && (s->src_rate ? s->src_rate[i] : 1.0) > most) most = s->src_rate ? s->src_rate[i] : 1.0;
+    double r = most > 0 ? share * ol_mean_length(p) / most : 1.0;
+    return r < 1.0 ? r : 1.0;
+}
+
 ol_spread ol_spread_of(const double *x, int n)
 {
     ol_spread s = { .n = n, .jain = 1 };
@@ -82,6 +91,7 @@ static int64_t bin_of(const ol_params *p, int32_t v)
 
 int olrep_histogram(ol_report *r, const ol_params *p, const int32_t *lat, int64_t n)
 {
+    r->histogram = 1;
     if (n == 0) return 0;
     int64_t b0 = bin_of(p, lat[0]), b1 = b0;
     for (int64_t k = 1; k < n; k++) {

@@ -235,6 +235,7 @@ typedef struct ol_report {
     /* The latency histogram (hist_width or hist_log): bins [lo[k], hi[k])
      * from the bin of the least latency to that of the largest, empty ones
      * between included; nbins 0 when no tagged packet ejected. */
+    int histogram;                /* 1: asked for (nbins may still be 0) */
     int nbins;
     int64_t *lo, *hi, *count;
     /* report_nodes: per node as a source, flits/cycle offered and accepted
@@ -257,6 +258,13 @@ typedef struct ol_report {
 
 /* Free r and what it holds.  r may be NULL. */
 void ol_report_free(ol_report *r);
+
+/* The highest rate every source of (p, s) can generate: a source sends at
+ * most one packet a cycle, so with its share m_i of the rate (a matrix row's
+ * sum, else 1) and, under OL_ONOFF, only while on (burst / (burst + idle) of
+ * the time), rate x m_i / mean length must stay within that share.  Capped
+ * at 1 (flits per cycle). */
+double ol_max_rate(const ol_params *p, const synth *s);
 /* Does p ask for a report? */
 int ol_wants_report(const ol_params *p);
 
