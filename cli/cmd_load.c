@@ -547,10 +547,11 @@ int cmd_load(int argc, char **argv)
     int senders = 0;
     synth *s = make_traffic(&o, &senders, &rc);
     if (!s) return rc;
-    if (o.r1 > ol_max_rate(&o.p, s) * (1 + 1e-12)) {
+    double top = ol_max_rate(&o.p, s);
+    if (o.r1 > top * (1 + 1e-12)) {
         synth_free(s);
         return cli_fail(CMD, EXIT_USAGE, "--rates up to %g: these sources generate at most %.4g flits/cycle (one "
-                        "packet a cycle%s); give --rates or --rate within it", o.r1, ol_max_rate(&o.p, s),
+                        "packet a cycle%s); give --rates or --rate within it", o.r1, top,
                         o.p.process == OL_ONOFF ? " while on, on burst/(burst+idle) of the time" : "");
     }
     int n = (int)((o.r1 - o.r0) / o.step + 1e-9) + 1;
