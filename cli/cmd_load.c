@@ -328,6 +328,9 @@ static int open_run(const load_opts *o, const synth *s, recorder *r)
                           "warmup_tolerance", p->warmup_tol, "window", p->window, "drain_cap", (json_int_t)p->drain_cap,
                           "accept_tolerance", p->accept_tol, "latency_limit", p->latency_limit, "zero_load", t0,
                           "avg_hops", hops, "bound", bound);
+    if (j && p->process == OL_ONOFF && (json_object_set_new(j, "burst", json_real(p->burst)) ||
+                                        json_object_set_new(j, "idle", json_real(p->idle))))
+        j = (json_decref(j), NULL);
     char *params = j ? ujson_text(j) : NULL;
     json_decref(j);
     if (!params) return cli_fail(CMD, EXIT_FAIL, "out of memory");
