@@ -529,9 +529,10 @@ static int store_saturation(const load_opts *o, const recorder *rec, const ol_po
 static int trace_only(const load_opts *o)
 {
     if (strcmp(o->traffic, "uniform") || o->hotspot || o->saturation || o->all || o->r0 != 0.02 || o->r1 != 1.0 ||
-        o->step != 0.02 || o->p.process != OL_BERNOULLI || o->p.report_nodes || o->p.report_lengths)
+        o->step != 0.02 || o->p.process != OL_BERNOULLI || o->p.report_nodes || o->p.report_lengths ||
+        strcmp(o->packet, "8"))
         return cli_fail(CMD, EXIT_USAGE, "--trace replays the file's packets: no --traffic, --hotspot, --rates, "
-                        "--rate, --all, --saturation, --process, --throughput or --by-length with it");
+                        "--rate, --all, --saturation, --process, --packet, --throughput or --by-length with it");
     return load_trace(CMD, &o->p, o->trace, o->self == SYNTH_SELF_SEND, o->fmt);
 }
 

@@ -66,6 +66,7 @@ expect_usage "trace self"          "self.trace, line 2: node 3 sends to itself" 
 expect_usage "trace order"         "order.trace, line 2: cycle 5 is before" $N load --size 4 --trace order.trace
 expect_usage "trace node range"    "destination node id"      $N load --size 2 --trace t.trace
 expect_usage "trace with rates"    "--trace replays"          $N load --trace t.trace --rate 0.1
+expect_usage "trace with a mix"    "--packet"                 $N load --size 4 --trace t.trace --packet 4
 expect_usage "onoff syntax"        "onoff:BURST:IDLE"         $N load --process onoff:2
 expect_usage "onoff below 1"       "onoff:BURST:IDLE"         $N load --process onoff:0.5:3
 expect_usage "onoff rate"          "at most 0.1 flits/cycle"  $N load --no-db --packet 1 --process onoff:1:9 --rates 0.05:0.2:0.05
