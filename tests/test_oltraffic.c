@@ -9,6 +9,7 @@
 #include "tests/testutil.h"
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -310,6 +311,38 @@ START_TEST(trace_zero_load)
 }
 END_TEST
 
+/* Every ordered pair of a 5x3 mesh, one packet each, 64 cycles apart (so
+ * each crosses an empty network), lengths 1..8 in turn: each takes
+ * |dx| + |dy| + flits + 1 cycles, the hop-count formula ol_zero_load uses
+ * on a mesh, computed here from the coordinates. */
+START_TEST(trace_every_pair)
+{
+    const int w = 5, h = 3, nodes = w * h;
+    trace_packet pk[15 * 14];
+    int n = 0;
+    for (int s = 0; s < nodes; s++)
+        for (int d = 0; d < nodes; d++)
+            if (s != d) {
+                pk[n] = (trace_packet){ (int64_t)n * 64, s, d, 1 + n % 8 };
+                n++;
+            }
+    ol_params p;
+    ol_params_default(&p);
+    p.net.rp.w = p.net.rp.n = w;
+    p.net.rp.h = h;
+    ol_trace_result res;
+    char err[256];
+    ck_assert_int_eq(ol_run_trace(&p, pk, n, NULL, &res, err, sizeof err), 0);
+    ck_assert_int_eq(res.done, n);
+    for (int k = 0; k < n; k++) {
+        int hops = abs(pk[k].src % w - pk[k].dst % w) + abs(pk[k].src / w - pk[k].dst / w);
+        ck_assert_msg(res.latency[k] == hops + pk[k].flits + 1, "%d -> %d, %d flits: %lld cycles", pk[k].src, pk[k].dst,
+                      pk[k].flits, (long long)res.latency[k]);
+    }
+    ol_trace_result_free(&res);
+}
+END_TEST
+
 START_TEST(trace_refusals)
 {
     static const struct { const char *text, *want; } bad[] = {
@@ -343,6 +376,7 @@ int main(void)
     tcase_add_test(tc, matrix_analytic);
     tcase_add_test(tc, matrix_accepted);
     tcase_add_test(tc, trace_zero_load);
+    tcase_add_test(tc, trace_every_pair);
     tcase_add_test(tc, trace_refusals);
     suite_add_tcase(s, tc);
     return testutil_run(s);
