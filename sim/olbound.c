@@ -20,9 +20,16 @@ static void each_pair(const synth *s, int src, pair_fn fn, void *ctx)
         double share = s->hot_fraction / s->nhot, back = 0;
         for (int k = 0; k < s->nhot; k++) {
             if (s->hot[k] == src && s->self == SYNTH_SELF_SKIP) back += share;
-            else fn(ctx, src, s->hot[k], share);
+            else fn(ctx, src, s->hot[k], share * (s->src_rate ? s->src_rate[src] : 1.0));
         }
         base = 1.0 - s->hot_fraction + back;
+    }
+    if (s->row_start) {
+        /* A matrix: each entry as given (the row's share of the source's
+         * rate times the row's sum), so pairs weigh by their packets. */
+        for (int32_t k = s->row_start[src]; k < s->row_start[src + 1]; k++)
+            fn(ctx, src, s->row_dest[k], base * s->row_w[k]);
+        return;
     }
     if (!s->uniform) {
         fn(ctx, src, s->dest[src], base);

@@ -8,113 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/olreport.h"
 #include "util/invariant.h"
 #include "util/parse.h"
 #include "util/quote.h"
-
-void ol_params_default(ol_params *p)
-{
-    memset(p, 0, sizeof *p);
-    p->net = (olnet_params){ .rp = { .n = 8, .w = 8, .h = 8, .topo = TOPO_MESH, .tie = TIE_NOWRAP,
-                                     .dateline = DATELINE_ON_LINK },
-                             .vc_rule = VCRULE_ANY, .vcs = SIM_DEFAULT_VCS, .buffer = SIM_DEFAULT_BUFFER,
-                             .scheme = 0, .q_update = QUPDATE_TAIL };
-    p->process = OL_BERNOULLI;
-    p->nlen = 1;
-    p->len[0] = SIM_DEFAULT_FLITS;
-    p->prob[0] = 1.0;
-    p->batch = 1000;
-    p->warmup_min = 3;
-    p->warmup_max = 20;
-    p->warmup_tol = 0.05;
-    p->window = 10;
-    p->drain_cap = 20000;
-    p->accept_tol = 0.02;
-    p->latency_limit = 500.0;
-}
-
-int ol_params_check(const ol_params *p, char *err, size_t errlen)
-{
-    if (p->batch < 10 || p->batch > 1000000)
-        return snprintf(err, errlen, "--batch %d: allowed [10, 1000000]", p->batch), -FAULT_INPUT;
-    if (p->warmup_min < 1 || p->warmup_max < p->warmup_min || p->warmup_max > 10000)
-        return snprintf(err, errlen, "--warmup %d:%d: allowed 1 <= MIN <= MAX <= 10000", p->warmup_min,
-                        p->warmup_max), -FAULT_INPUT;
-    if (p->window < 2 || p->window > 10000)
-        return snprintf(err, errlen, "--window %d: allowed [2, 10000] batches", p->window), -FAULT_INPUT;
-    if (p->drain_cap < 0 || p->drain_cap > 100000000)
-        return snprintf(err, errlen, "--drain-cap %lld: allowed [0, 100000000]", (long long)p->drain_cap), -FAULT_INPUT;
-    if (!(p->accept_tol >= 0 && p->accept_tol < 1))
-        return snprintf(err, errlen, "--accept-tolerance %g: allowed [0, 1)", p->accept_tol), -FAULT_INPUT;
-    if (!(p->latency_limit > 0))
-        return snprintf(err, errlen, "--latency-limit %g: must be positive", p->latency_limit), -FAULT_INPUT;
-    return 0;
-}
-
-double ol_mean_length(const ol_params *p)
-{
-    double m = 0;
-    for (int k = 0; k < p->nlen; k++) m += p->len[k] * p->prob[k];
-    return m;
-}
-
-int ol_parse_packet_mix(ol_params *p, const char *spec, char *err, size_t errlen)
-{
-    char q[QUOTE_BUF];
-    int64_t v;
-    if (parse_int(spec, 1, OLNET_MAX_FLITS, &v) == PARSE_OK) {
-        p->nlen = 1;
-        p->len[0] = (int)v;
-        p->prob[0] = 1.0;
-        return 0;
-    }
-    int nlen = 0, len[OL_MAX_LENGTHS];
-    double prob[OL_MAX_LENGTHS], sum = 0;
-    const char *s = spec;
-    while (*s) {
-        const char *end = strchr(s, ',');
-        size_t n = end ? (size_t)(end - s) : strlen(s);
-        char item[64];
-        if (n == 0 || n >= sizeof item || nlen == OL_MAX_LENGTHS) goto bad;
-        memcpy(item, s, n);
-        item[n] = '\0';
-        char *colon = strchr(item, ':');
-        if (!colon) goto bad;
-        *colon = '\0';
-        double pr;
-        if (parse_int(item, 1, OLNET_MAX_FLITS, &v) != PARSE_OK) goto bad;
-        if (parse_real(colon + 1, 0.0, 1.0, &pr) != PARSE_OK || pr <= 0) goto bad;
-        len[nlen] = (int)v;
-        prob[nlen++] = pr;
-        sum += pr;
-        s += n;
-        if (*s == ',') {
-            s++;
-            if (!*s) goto bad;
-        }
-    }
-    if (nlen == 0) goto bad;
-    if (fabs(sum - 1.0) > 1e-9) {
-        snprintf(err, errlen, "--packet '%s': the probabilities sum to %g, not 1", quote_str(q, sizeof q, spec), sum);
-        return -FAULT_INPUT;
-    }
-    p->nlen = nlen;
-    memcpy(p->len, len, sizeof len);
-    memcpy(p->prob, prob, sizeof prob);
-    return 0;
-bad:
-    snprintf(err, errlen,
-             "--packet '%s': expected a length in [1, %d] or a mix LEN:PROB,... (at most %d lengths, each "
-             "probability in (0, 1])",
-             quote_str(q, sizeof q, spec), OLNET_MAX_FLITS, OL_MAX_LENGTHS);
-    return -1;
-}
-
-uint64_t ol_point_seed(uint64_t seed, double rate)
-{
-    uint64_t s = seed ^ (uint64_t)llround(rate * 1e9) * 0x9e3779b97f4a7c15ull;
-    return rng_splitmix64(&s);
-}
 
 /* ---- one point ---- */
 
@@ -133,6 +30,12 @@ typedef struct {
     int nsend;
     int64_t gen_flits;   /* flits generated (all phases) */
     int64_t *gen_w;      /* per source: flits generated so far */
+    /* Issue 37: NULL / 0 unless asked. */
+    double *prate_i;     /* a traffic matrix: each node's packets a cycle (its row's share) */
+    double *log_q_i;     /* ... and log(1 - prate_i) */
+    uint8_t *on;         /* OL_ONOFF: each node's state */
+    double alpha, beta;  /* OL_ONOFF: off -> on and on -> off a cycle */
+    int64_t *flow_gen;   /* report_nodes, in the window: flits generated per src * nodes + dst */
 } olsrc;
 
 static int draw_length(olsrc *g)
@@ -147,11 +50,12 @@ static int draw_length(olsrc *g)
 /* Cycles until a Bernoulli source with probability prate a cycle next
  * succeeds, counting from the next cycle (1, 2, ...): a geometric draw, so
  * the sources cost one random number a packet rather than one a cycle. */
-static int64_t geometric_gap(olsrc *g)
+static int64_t geometric_gap(olsrc *g, int i)
 {
-    if (g->prate >= 1.0) return 1;
+    double prate = g->prate_i ? g->prate_i[i] : g->prate, log_q = g->prate_i ? g->log_q_i[i] : g->log_q;
+    if (prate >= 1.0) return 1;
     double u = 1.0 - rng_unit(&g->r); /* in (0, 1] */
-    double k = floor(log(u) / g->log_q);
+    double k = floor(log(u) / log_q);
     return k < 1e15 ? 1 + (int64_t)k : (int64_t)1e15;
 }
 
@@ -187,6 +91,19 @@ static int generate_one(olsrc *g, olnet *n, int i, int64_t t, int32_t tag)
     if (olnet_add(n, i, dest, len, t, tag) < 0) return -1;
     g->gen_flits += len;
     g->gen_w[i] += len;
+    if (g->flow_gen) g->flow_gen[(size_t)i * (size_t)g->s->nodes + (size_t)dest] += len;
+    return 0;
+}
+
+/* OL_ONOFF (openloop.h): each sender in turn moves its state, then, if on,
+ * generates with probability r_on (held in acc[i]), two draws a cycle. */
+static int generate_onoff(olsrc *g, olnet *n, int64_t t, int32_t tag)
+{
+    for (int k = 0; k < g->nsend; k++) {
+        int i = g->senders[k];
+        if (ol_onoff_cycle(&g->on[i], g->alpha, g->beta, g->acc[i], &g->r) && generate_one(g, n, i, t, tag))
+            return -1;
+    }
     return 0;
 }
 
@@ -201,15 +118,16 @@ static int generate(olsrc *g, olnet *n, int64_t t, int32_t tag)
         /* Every cycle is asked in turn, so the top is never behind t. */
         while (g->nsend && g->next[g->senders[g->due[0]]] <= t) {
             int i = g->senders[g->due[0]];
-            g->next[i] = t + geometric_gap(g);
+            g->next[i] = t + geometric_gap(g, i);
             due_sift_down(g, 0);
             if (generate_one(g, n, i, t, tag)) return -1;
         }
         return 0;
     }
+    if (g->p->process == OL_ONOFF) return generate_onoff(g, n, t, tag);
     for (int k = 0; k < g->nsend; k++) {
         int i = g->senders[k];
-        g->acc[i] += g->prate;
+        g->acc[i] += g->prate_i ? g->prate_i[i] : g->prate;
         if (g->acc[i] < 1.0) continue;
         g->acc[i] -= 1.0;
         if (generate_one(g, n, i, t, tag)) return -1;
@@ -224,6 +142,13 @@ typedef struct {
     double *bsum;        /* per window batch: latency sum and count */
     int64_t *bcnt;
     double net_sum, hop_sum;
+    /* Issue 37: per length of the mix, latency sum and count; with
+     * report_nodes, in the window, flits ejected per src * nodes + dst. */
+    double len_sum[OL_MAX_LENGTHS];
+    int64_t len_cnt[OL_MAX_LENGTHS];
+    const ol_params *p;
+    int nodes;
+    int64_t *flow_ej;
 } oltally;
 
 static int tally_add(oltally *a, const olnet *n, int32_t id)
@@ -242,6 +167,12 @@ static int tally_add(oltally *a, const olnet *n, int32_t id)
     a->bcnt[pk->tag]++;
     a->net_sum += (double)(pk->t_done + 1 - pk->t_inj);
     a->hop_sum += olnet_packet_hops(n, id);
+    for (int k = 0; k < a->p->nlen; k++)
+        if (a->p->len[k] == pk->len) {
+            a->len_sum[k] += (double)lat;
+            a->len_cnt[k]++;
+            break;
+        }
     return 0;
 }
 
@@ -330,6 +261,7 @@ static int step(olnet *n, int64_t t, oltally *a, int64_t *left, int64_t *ejected
         const olnet_packet *pk = olnet_packet_get(n, done[k]);
         *ejected_flits += pk->len;
         if (ej_w) ej_w[pk->src] += pk->len;
+        if (a->flow_ej) a->flow_ej[(size_t)pk->src * (size_t)a->nodes + (size_t)pk->dest] += pk->len;
         *bl += (double)(pk->t_done + 1 - pk->t_gen);
         (*bn)++;
         if (pk->tag >= 0) {
@@ -400,6 +332,9 @@ typedef struct {
     int full;            /* the sources outgrew memory or the packet cap */
     ol_evidence ev;      /* what the window measured, for ol_judge */
     ol_stop_fn stop;     /* looked at every OL_STOP_EVERY cycles, inside a batch too */
+    /* Issue 37, report_nodes: per node, flits generated and ejected before
+     * the window, then in it; per flow (src * nodes + dst) in the window. */
+    int64_t *gen0, *ej0, *flow_gen, *flow_ej;
 } olrun;
 
 /* A stop signal is answered within this many cycles (a 1024 x 1024 cycle
@@ -417,7 +352,65 @@ static void run_free(olrun *r)
     free(r->a.bsum);
     free(r->a.bcnt);
     free(r->a.lat);
+    free(r->g.prate_i);
+    free(r->g.log_q_i);
+    free(r->g.on);
+    free(r->gen0);
+    free(r->ej0);
+    free(r->flow_gen);
+    free(r->flow_ej);
     olnet_free(r->n);
+}
+
+/* A traffic matrix's per-source rates: rate x the row's sum.  0, or -1 out
+ * of memory with a message. */
+static int setup_matrix(olsrc *g, double rate, char *err, size_t errlen)
+{
+    int nodes = g->s->nodes;
+    g->prate_i = calloc((size_t)nodes, sizeof *g->prate_i);
+    g->log_q_i = calloc((size_t)nodes, sizeof *g->log_q_i);
+    if (!g->prate_i || !g->log_q_i) return snprintf(err, errlen, "out of memory"), -1;
+    for (int i = 0; i < nodes; i++) {
+        g->prate_i[i] = rate * g->s->src_rate[i] / ol_mean_length(g->p);
+        g->log_q_i[i] = g->prate_i[i] < 1.0 ? log(1.0 - g->prate_i[i]) : -1.0;
+    }
+    return 0;
+}
+
+/* What the issue-37 parameters add after the sources are set: the on/off
+ * states (drawn from the stationary share burst / (burst + idle), each
+ * source's r_on in acc) and the report's counters.  0, or a negative fault
+ * kind with a message (a rate an on/off source cannot reach, memory). */
+static int setup_extras(olrun *r, double rate, char *err, size_t errlen)
+{
+    const ol_params *p = r->p;
+    olsrc *g = &r->g;
+    size_t nodes = (size_t)g->s->nodes;
+    if (p->process == OL_ONOFF) {
+        if (!(g->on = calloc(nodes, 1))) return snprintf(err, errlen, "out of memory"), -FAULT_RESOURCE;
+        g->alpha = 1.0 / p->idle;
+        g->beta = 1.0 / p->burst;
+        double share = p->burst / (p->burst + p->idle);
+        for (int k = 0; k < g->nsend; k++) {
+            int i = g->senders[k];
+            g->acc[i] = (g->prate_i ? g->prate_i[i] : g->prate) / share;
+            if (g->acc[i] > 1.0)
+                return snprintf(err, errlen,
+                                "rate %g: an on/off source (burst %g, idle %g) would have to send %.4g packets a "
+                                "cycle while on; at most 1, so rates up to %.4g here",
+                                rate, p->burst, p->idle, g->acc[i], rate / g->acc[i]), -FAULT_INPUT;
+            g->on[i] = rng_unit(&g->r) < share;
+        }
+    }
+    if (p->report_nodes) {
+        r->gen0 = calloc(nodes, sizeof *r->gen0);
+        r->ej0 = calloc(nodes, sizeof *r->ej0);
+        r->flow_gen = calloc(nodes * nodes, sizeof *r->flow_gen);
+        r->flow_ej = calloc(nodes * nodes, sizeof *r->flow_ej);
+        if (!r->gen0 || !r->ej0 || !r->flow_gen || !r->flow_ej)
+            return snprintf(err, errlen, "out of memory"), -FAULT_RESOURCE;
+    }
+    return 0;
 }
 
 /* The network, the sources (every sending node, its first Bernoulli cycle
@@ -440,6 +433,7 @@ static int run_setup(olrun *r, const ol_params *p, const synth *s, double rate, 
     double c = 0;
     for (int k = 0; k < p->nlen; k++) g->cum[k] = (c += p->prob[k]);
     g->log_q = g->prate < 1.0 ? log(1.0 - g->prate) : -1.0;
+    if (s->src_rate && setup_matrix(g, rate, err, errlen)) return -FAULT_RESOURCE;
     g->acc = calloc((size_t)nodes, sizeof *g->acc);
     g->next = calloc((size_t)nodes, sizeof *g->next);
     g->gen_w = calloc((size_t)nodes, sizeof *g->gen_w);
@@ -454,12 +448,14 @@ static int run_setup(olrun *r, const ol_params *p, const synth *s, double rate, 
         if (synth_sends(s, i)) {
             g->senders[g->nsend++] = i;
             g->acc[i] = rng_unit(&g->r); /* periodic sources start out of phase */
-            g->next[i] = geometric_gap(g) - 1; /* the first success, from cycle 0 */
+            g->next[i] = geometric_gap(g, i) - 1; /* the first success, from cycle 0 */
         }
     for (int k = 0; k < g->nsend; k++) g->due[k] = k;
     for (int k = g->nsend / 2 - 1; k >= 0; k--) due_sift_down(g, k);
     r->cap = alive_cap(nodes);
-    return 0;
+    r->a.p = p;
+    r->a.nodes = nodes;
+    return setup_extras(r, rate, err, errlen);
 }
 
 /* One batch of cycles generating packets tagged `tag` (-1: untagged), into
@@ -511,6 +507,12 @@ static int run_window(olrun *r, ol_stop_fn stop, ol_point *out)
 {
     const ol_params *p = r->p;
     int64_t gen0 = r->g.gen_flits, ej0 = r->ejected, t0 = r->t;
+    if (p->report_nodes) {
+        memcpy(r->gen0, r->g.gen_w, sizeof *r->gen0 * (size_t)r->g.s->nodes);
+        memcpy(r->ej0, r->ej_w, sizeof *r->ej0 * (size_t)r->g.s->nodes);
+        r->g.flow_gen = r->flow_gen;
+        r->a.flow_ej = r->flow_ej;
+    }
     for (int b = 0; b < p->window && !r->full; b++) {
         double bl = 0;
         int64_t bn = 0;
@@ -521,6 +523,13 @@ static int run_window(olrun *r, ol_stop_fn stop, ol_point *out)
     out->offered = cycles > 0 ? (double)(r->g.gen_flits - gen0) / (nodes * cycles) : 0;
     out->accepted = cycles > 0 ? (double)(r->ejected - ej0) / (nodes * cycles) : 0;
     r->ev.backlog_max = backlog_max(&r->g, r->ej_w);
+    r->g.flow_gen = NULL;
+    r->a.flow_ej = NULL;
+    if (p->report_nodes)
+        for (int i = 0; i < r->g.s->nodes; i++) {
+            r->gen0[i] = r->g.gen_w[i] - r->gen0[i];
+            r->ej0[i] = r->ej_w[i] - r->ej0[i];
+        }
     r->ev.source_rate = r->g.prate;
     r->ev.window_cycles = cycles;
     return 0;
@@ -544,6 +553,28 @@ static int run_drain(olrun *r, ol_stop_fn stop, ol_point *out)
         if ((r->t - t1) % OL_STOP_EVERY == 0 && stopped_now(stop)) return 1;
     }
     out->drain_cycles = r->t - t1;
+    return 0;
+}
+
+/* The point's report (ol_report), from the tally and the window's counts.
+ * 0, or -FAULT_RESOURCE with a message. */
+static int run_report(olrun *r, ol_point *out, char *err, size_t errlen)
+{
+    const ol_params *p = r->p;
+    const synth *s = r->g.s;
+    double cycles = r->ev.window_cycles;
+    ol_report *rep = olrep_new(p, s->nodes);
+    int bad = !rep;
+    if (!bad && (p->hist_width > 0 || p->hist_log)) bad = olrep_histogram(rep, p, r->a.lat, r->a.nlat);
+    if (!bad && p->report_nodes)
+        bad = olrep_nodes(rep, r->g.senders, r->g.nsend, r->gen0, r->ej0, cycles) ||
+              olrep_flows(rep, r->flow_gen, r->flow_ej, s->nodes, cycles);
+    if (!bad && p->report_lengths) olrep_lengths(rep, p, r->a.len_sum, r->a.len_cnt);
+    if (bad) {
+        ol_report_free(rep);
+        return snprintf(err, errlen, "out of memory for the report at rate %g", out->rate), -FAULT_RESOURCE;
+    }
+    out->report = rep;
     return 0;
 }
 
@@ -571,6 +602,7 @@ int ol_run_point(const ol_params *p, const synth *s, double rate, uint64_t seed,
         r.ev.left = r.left;
         r.ev.full = r.full;
         out->saturated = ol_judge(p, &r.ev);
+        if (ol_wants_report(p)) rc = run_report(&r, out, err, errlen);
     } else if (rc < 0) {
         /* The phases fail only when the tally cannot grow. */
         snprintf(err, errlen, "out of memory after %lld cycles at rate %g", (long long)r.t, rate);
