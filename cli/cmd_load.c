@@ -272,8 +272,8 @@ static const char *sat_reasons(unsigned s, char *buf, size_t len)
 {
     buf[0] = '\0';
     if (!s) return "no";
-    snprintf(buf, len, "%s%s%s%s", s & OL_SAT_DRAIN ? "drain+" : "", s & OL_SAT_ACCEPT ? "accept+" : "",
-             s & OL_SAT_LATENCY ? "latency+" : "", s & OL_SAT_FLOW ? "flow+" : "");
+    snprintf(buf, len, "%s%s%s%s%s", s & OL_SAT_DRAIN ? "drain+" : "", s & OL_SAT_ACCEPT ? "accept+" : "",
+             s & OL_SAT_LATENCY ? "latency+" : "", s & OL_SAT_FLOW ? "flow+" : "", s & OL_SAT_DEADLOCK ? "deadlock+" : "");
     buf[strlen(buf) - 1] = '\0';
     return buf;
 }

@@ -250,13 +250,14 @@ static void finish_stats(const ol_params *p, oltally *a, ol_point *o)
     o->lat_ci95 = k >= 2 ? t975(k - 1) * sqrt(m2 / (k - 1)) / sqrt((double)k) : 0;
 }
 
-/* Step cycle t and account for the packets that finished in it. */
+/* Step cycle t and account for the packets that finished in it; *moved
+ * gets the flits moved (the watchdog's). */
 static int step(olnet *n, int64_t t, oltally *a, int64_t *left, int64_t *ejected_flits, double *bl, int64_t *bn,
-                int64_t *ej_w)
+                int64_t *ej_w, int64_t *moved)
 {
     const int32_t *done;
     int nd;
-    olnet_step(n, t, &done, &nd);
+    *moved = olnet_step(n, t, &done, &nd);
     for (int k = 0; k < nd; k++) {
         const olnet_packet *pk = olnet_packet_get(n, done[k]);
         *ejected_flits += pk->len;
@@ -308,7 +309,14 @@ unsigned ol_judge(const ol_params *p, const ol_evidence *e)
     if (e->accepted < (1.0 - p->accept_tol) * e->offered) sat |= OL_SAT_ACCEPT;
     if (e->lat_avg > p->latency_limit) sat |= OL_SAT_LATENCY;
     if (p->per_flow && (double)e->backlog_max > ol_flow_limit(p, e->source_rate, e->window_cycles)) sat |= OL_SAT_FLOW;
+    if (e->deadlock) sat |= OL_SAT_DEADLOCK;
     return sat;
+}
+
+int ol_watchdog(int64_t moved, int64_t in_network, int64_t *quiet)
+{
+    *quiet = moved == 0 && in_network > 0 ? *quiet + 1 : 0;
+    return *quiet >= OL_DEADLOCK_CYCLES;
 }
 
 int ol_warmup_steady(const ol_params *p, int b, double prev, double mean)
@@ -329,7 +337,9 @@ typedef struct {
     oltally a;
     int64_t *ej_w;       /* per source: flits ejected up to the window's end */
     int64_t t, left, ejected, cap;
-    int full;            /* the sources outgrew memory or the packet cap */
+    int full;            /* the sources outgrew memory or the packet cap, or a deadlock */
+    int deadlock;        /* the watchdog found one (ol_watchdog) */
+    int64_t quiet;       /* cycles in a row without a move, flits in the network */
     ol_evidence ev;      /* what the window measured, for ol_judge */
     ol_stop_fn stop;     /* looked at every OL_STOP_EVERY cycles, inside a batch too */
     /* Issue 37, report_nodes: per node, flits generated and ejected before
@@ -474,7 +484,13 @@ static int run_batch(olrun *r, int32_t tag, int64_t *tagged, double *bl, int64_t
             r->left += olnet_packets_alive(r->n) - before;
             *tagged += olnet_packets_alive(r->n) - before;
         }
-        if (step(r->n, r->t, &r->a, &r->left, &r->ejected, bl, bn, r->ej_w)) return -1;
+        int64_t moved;
+        if (step(r->n, r->t, &r->a, &r->left, &r->ejected, bl, bn, r->ej_w, &moved)) return -1;
+        if (ol_watchdog(moved, olnet_flits_in_network(r->n), &r->quiet)) {
+            r->deadlock = r->full = 1; /* full: every phase ends here */
+            r->t++;
+            return 0;
+        }
     }
     return 0;
 }
@@ -548,8 +564,13 @@ static int run_drain(olrun *r, ol_stop_fn stop, ol_point *out)
             r->full = 1;
             break;
         }
-        if (step(r->n, r->t, &r->a, &r->left, &r->ejected, &bl, &bn, NULL)) return -1;
+        int64_t moved;
+        if (step(r->n, r->t, &r->a, &r->left, &r->ejected, &bl, &bn, NULL, &moved)) return -1;
         r->t++;
+        if (ol_watchdog(moved, olnet_flits_in_network(r->n), &r->quiet)) {
+            r->deadlock = r->full = 1;
+            break;
+        }
         if ((r->t - t1) % OL_STOP_EVERY == 0 && stopped_now(stop)) return 1;
     }
     out->drain_cycles = r->t - t1;
@@ -600,7 +621,8 @@ int ol_run_point(const ol_params *p, const synth *s, double rate, uint64_t seed,
         r.ev.accepted = out->accepted;
         r.ev.lat_avg = out->lat_avg;
         r.ev.left = r.left;
-        r.ev.full = r.full;
+        r.ev.full = r.full && !r.deadlock;
+        r.ev.deadlock = r.deadlock;
         out->saturated = ol_judge(p, &r.ev);
         if (ol_wants_report(p)) rc = run_report(&r, out, err, errlen);
     } else if (rc < 0) {

@@ -109,7 +109,19 @@ double ol_mean_length(const ol_params *p);
  * overloaded channel fall a few per cent short (torus transpose just above
  * its bound: 4 of 56 flows, 0.2 % of the traffic); the per-flow rule sees
  * that. */
-enum { OL_SAT_DRAIN = 1, OL_SAT_ACCEPT = 2, OL_SAT_LATENCY = 4, OL_SAT_FLOW = 8 };
+enum { OL_SAT_DRAIN = 1, OL_SAT_ACCEPT = 2, OL_SAT_LATENCY = 4, OL_SAT_FLOW = 8, OL_SAT_DEADLOCK = 16 };
+
+/* The watchdog [R-RF-8]: a cycle in which no flit moves (injections
+ * included) while flits are in the network leaves the state as it was, so
+ * every later cycle does the same: each waiting flit waits for a resource a
+ * waiting flit holds, a deadlock, which no routing function's classes
+ * should allow.  OL_DEADLOCK_CYCLES such cycles in a row (a margin for
+ * pauses a router timing may add) end the point, saturated with
+ * OL_SAT_DEADLOCK.  ol_watchdog counts them in *quiet: given a cycle's
+ * flits moved and the flits then in the network, 1 when the run is
+ * deadlocked. */
+#define OL_DEADLOCK_CYCLES 64
+int ol_watchdog(int64_t moved, int64_t in_network, int64_t *quiet);
 
 /* What a point's verdict is made of, measured by ol_run_point. */
 typedef struct {
@@ -117,6 +129,7 @@ typedef struct {
     double lat_avg;               /* mean latency of the tagged packets that ejected */
     int64_t left;                 /* tagged packets still in the network when the drain stopped */
     int full;                     /* the source queues outgrew memory or the packet cap */
+    int deadlock;                 /* the watchdog stopped the point (ol_watchdog) */
     int64_t backlog_max;          /* the largest source backlog at the window's end, flits */
     double source_rate;           /* packets a sending node generates a cycle */
     double window_cycles;         /* the window's length */
