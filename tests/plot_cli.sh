@@ -86,6 +86,64 @@ check "script-only: the database kept" "$(sha1sum < "$tmp/in/plot.gp")" "$sum"
 check "script-only: the CSV kept" "$(sha1sum < "$tmp/in/figure.dat")" "$(sha1sum < "$tmp/s.csv")"
 expect_usage "script-only into a missing folder" "nope" $N plot generations 1 --db "$db" --script-only "$tmp/nope"
 
+# ---- plot load: the figure for a paper (issue 37), read from its script ------
+# Two 4x4 mesh transpose curves that differ in VCs and buffers; the first
+# with its saturation point.  The key names what differs, the title what
+# they share (worked out from the two command lines).
+ldb=$tmp/load.db
+$N load --topology mesh --size 4 --traffic transpose --vcs 2 --rates 0.05:0.5:0.05 --saturation --db "$ldb" \
+  --quiet > /dev/null || bad "load run 1"
+$N load --topology mesh --size 4 --traffic transpose --vcs 4 --buffer 8 --rates 0.05:0.5:0.05 --db "$ldb" \
+  --quiet > /dev/null || bad "load run 2"
+mkdir "$tmp/lp"
+PATH=/nonexistent $N plot load 1 2 --db "$ldb" --script-only "$tmp/lp" 2>/dev/null && ok || bad "plot load --script-only"
+gp=$(cat "$tmp/lp/plot.gp")
+has() { case $gp in *"$2"*) ok;; *) bad "plot script: $1: no '$2'";; esac; }
+has "x label"      "set xlabel 'offered load, measured [flits/cycle per sending node]'"
+has "title"        "set title 'open-loop latency: transpose, 4x4 mesh, any-VC rule, arbiter C00, 8-flit packets, Bernoulli injection'"
+has "error bars"   "datafile index 0 using 1:2:3 with yerrorlines"
+has "key, run 1"   "title '2 VCs, 4-flit buffers'"
+has "key, run 2"   "title '4 VCs, 8-flit buffers'"
+# Transpose on a 4x4 mesh, X first: the eastbound link into column 3 of row 3
+# carries the flows of (0,3), (1,3), (2,3): 3 x rate, so the bound is 1/3,
+# dotted in each curve's colour.
+has "bound, run 1" "set arrow from 0.3333333333, graph 0 to 0.3333333333, graph 1 nohead dt 3 lw 1.5 lc rgb '#e41a1c'"
+has "bound, run 2" "set arrow from 0.3333333333, graph 0 to 0.3333333333, graph 1 nohead dt 3 lw 1.5 lc rgb '#377eb8'"
+has "bound key"    "title 'channel-load bound (dotted, each curve''s colour)'"
+has "saturation mark" "datafile index 1 with points pt 6 ps 2.5 lw 2 lc rgb '#e41a1c' notitle"
+has "saturation key" "title 'saturation point (load --saturation)'"
+# The mark sits at the stored saturation point's accepted load and latency.
+want=$(sqlite3 "$ldb" "SELECT printf('%.10g %.10g', json_extract(params, '\$.saturation.accepted'), json_extract(params, '\$.saturation.latency')) FROM runs WHERE id = 1")
+got=$(awk '/^# $/ { getline; print; exit }' "$tmp/lp/figure.dat")
+check "saturation mark at the stored point" "$got" "$want"
+# x: the measured offered load, each curve up to its first saturated point.
+want=$(sqlite3 "$ldb" "SELECT printf('%.10g', offered) FROM load_points WHERE run = 2 AND rate <= (SELECT MIN(rate) FROM load_points WHERE run = 2 AND saturated > 0) ORDER BY rate" | tr '\n' ' ')
+got=$(awk '/^# 4 VCs/ { f = 1; next } f && NF { printf "%s ", $1 }' "$tmp/lp/figure.dat")
+check "x is the measured offered load" "$got" "$want"
+# y: 0 to 2 x the highest latency of a drawn stable point, up to a multiple of 10.
+top=$(sqlite3 "$ldb" "SELECT MAX(latency) FROM load_points p WHERE saturated = 0 AND rate < (SELECT MIN(rate) FROM load_points q WHERE q.run = p.run AND saturated > 0)")
+ymax=$(awk -v t="$top" 'BEGIN { y = 2 * t / 10; printf "%d", (y == int(y) ? y : int(y) + 1) * 10 }')
+has "y clipped"    "set yrange [0:$ymax]"
+PATH=/nonexistent $N plot load 1 2 --db "$ldb" --script-only "$tmp/lp" --ymax 250 --logy 2>/dev/null && ok || bad "--ymax --logy"
+gp=$(cat "$tmp/lp/plot.gp")
+has "--ymax"       "set yrange [*:250]"
+has "--logy"       "set logscale y"
+# plot generations: the simple-stacking baseline, and --logx starts at 1.
+PATH=/nonexistent $N plot generations 1 --db "$db" --script-only "$tmp/lp" --logx 2>/dev/null && ok || bad "generations --logx"
+gp=$(cat "$tmp/lp/plot.gp")
+base=$(sqlite3 "$db" "SELECT base_stacking FROM runs WHERE id = 1")
+has "stacking line" "$base with lines lw 1.5 dt 3 lc rgb '#e41a1c' title 'simple stacking, run 1: $base cycles'"
+has "--logx"       "set logscale x"
+check "--logx: generation 0 at x = 1" "$(awk '!/^#/ && NF { print $1; exit }' "$tmp/lp/figure.dat")" 1
+# Bad values: exit 2, naming the flag and its range.
+for v in 0 0.5 -5 nan inf 1e13 abc ""; do
+  expect_refused "--ymax '$v'" "--ymax: " $N plot load 1 --db "$ldb" -o "$O" --ymax "$v"
+  case $($N plot load 1 --db "$ldb" -o "$O" --ymax "$v" 2>&1) in *"(allowed: [1, 1e+12])"*) ok;;
+    *) bad "--ymax '$v': the message lacks the range";; esac
+done
+expect_refused "--logy=1"             "--logy takes no value" $N plot load 1 --db "$ldb" -o "$O" --logy=1
+expect_refused "--ymax without value" "--ymax needs a value"  $N plot load 1 --db "$ldb" -o "$O" --ymax
+
 # ---- nocsim plot with gnuplot ------------------------------------------------
 if command -v gnuplot >/dev/null 2>&1; then
   $N plot stack "$tmp/s.csv" -o "$O" --size 640x400 && ok || bad "plot stack"
