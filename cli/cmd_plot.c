@@ -1,7 +1,8 @@
 /* `nocsim plot`: curves drawn by gnuplot from a stacking sweep or from the
  * database -- duration against interval per scheme (paper Fig. 3), best and
  * average per generation (Fig. 4), best against average over repeated runs
- * (Fig. 5).  The figures are built in viz/; this file reads the inputs. */
+ * (Fig. 5), open-loop latency curves.  The figures are built in viz/; this
+ * file reads the inputs. */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -54,13 +55,19 @@ static void help(const cli_spec *spec)
            "               (paper Fig. 3), from `nocsim stack --format csv` output (CSV\n"
            "               a file, or - for standard input)\n"
            "  generations  best (solid) and population average (dashed) score per\n"
-           "               generation of one or several GA runs (paper Fig. 4)\n"
+           "               generation of one or several GA runs (paper Fig. 4), each\n"
+           "               run's simple-stacking baseline dotted (and its floor, when\n"
+           "               the run's params keep one)\n"
            "  runs         one dot per setting: runs whose parameters differ only in the\n"
            "               seed are repetitions; x = the mean of their best durations,\n"
            "               y = the best of them, with the line y = x (paper Fig. 5)\n"
-           "  load         average packet latency against offered load of one or several\n"
+           "  load         average packet latency (bars: 95 %% confidence) against the\n"
+           "               measured offered load per sending node of one or several\n"
            "               open-loop curves (nocsim load runs), up to each curve's first\n"
-           "               saturated point\n\n");
+           "               saturated point; each curve's channel-load bound dotted in its\n"
+           "               colour, its saturation point (load --saturation) circled; the\n"
+           "               key names what differs between the curves (pattern, VCs,\n"
+           "               buffers, arbiter, packet mix, ...), the title what they share\n\n");
     cli_help(stdout, spec);
     printf("\nexample: nocsim stack --traffic brot --format csv | nocsim plot stack - -o fig3.png\n");
 }

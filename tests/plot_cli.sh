@@ -109,9 +109,9 @@ has "key, run 2"   "title '4 VCs, 8-flit buffers'"
 # dotted in each curve's colour.
 has "bound, run 1" "set arrow from 0.3333333333, graph 0 to 0.3333333333, graph 1 nohead dt 3 lw 1.5 lc rgb '#e41a1c'"
 has "bound, run 2" "set arrow from 0.3333333333, graph 0 to 0.3333333333, graph 1 nohead dt 3 lw 1.5 lc rgb '#377eb8'"
-has "bound key"    "title 'channel-load bound (dotted, each curve''s colour)'"
+has "bound key"    "title 'channel-load bound (dotted)'"
 has "saturation mark" "datafile index 1 with points pt 6 ps 2.5 lw 2 lc rgb '#e41a1c' notitle"
-has "saturation key" "title 'saturation point (load --saturation)'"
+has "saturation key" "title 'saturation point'"
 # The mark sits at the stored saturation point's accepted load and latency.
 want=$(sqlite3 "$ldb" "SELECT printf('%.10g %.10g', json_extract(params, '\$.saturation.accepted'), json_extract(params, '\$.saturation.latency')) FROM runs WHERE id = 1")
 got=$(awk '/^# $/ { getline; print; exit }' "$tmp/lp/figure.dat")

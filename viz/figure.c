@@ -277,10 +277,14 @@ static void put_title(FILE *o, const char *t)
 }
 
 /* set Xrange [lo:hi], '*' for an end left to gnuplot (NaN, or <= 0 on a log
- * axis); nothing when both are. */
+ * axis); no range when both are. */
 static void put_range(FILE *o, char axis, double lo, double hi, int log)
 {
     int autolo = isnan(lo) || (log && lo <= 0), autohi = isnan(hi) || (log && hi <= 0);
+    /* A log axis left to gnuplot would stretch to whole decades (latencies
+     * of 12 to 300 drawn from 1 to 1000): it ends at the data instead. */
+    if (log && autolo) fprintf(o, "set autoscale %cfixmin\n", axis);
+    if (log && autohi) fprintf(o, "set autoscale %cfixmax\n", axis);
     if (autolo && autohi) return;
     fprintf(o, "set %crange [", axis);
     if (autolo) fputc('*', o);

@@ -168,8 +168,8 @@ int viz_load_figure(const viz_load_curve *c, int n, viz_figure **out, char *err,
         bounds |= isfinite(c[k].bound);
         sats |= isfinite(c[k].sat_accepted) && isfinite(c[k].sat_latency);
     }
-    if (ok && bounds) ok = viz_fig_key(f, "channel-load bound (dotted, each curve's colour)", VIZ_DOTTED) == 0;
-    if (ok && sats) ok = viz_fig_key(f, "saturation point (load --saturation)", VIZ_MARK) == 0;
+    if (ok && bounds) ok = viz_fig_key(f, "channel-load bound (dotted)", VIZ_DOTTED) == 0;
+    if (ok && sats) ok = viz_fig_key(f, "saturation point", VIZ_MARK) == 0;
     for (int k = 0; keys && k < n; k++) free(keys[k]);
     free(keys);
     if (!ok) {
