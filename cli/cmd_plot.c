@@ -475,10 +475,10 @@ int cmd_plot(int argc, char **argv)
         free(pos);
         return rc;
     }
+    char label[32];
+    snprintf(label, sizeof label, "plot %s", kinds[kind]);
     if (kind == 0) rc = plot_stack(pos[0], &f);
     else {
-        char label[32];
-        snprintf(label, sizeof label, "plot %s", kinds[kind]);
         store *db = cli_store_open(label, o.db, STORE_READONLY, &rc);
         if (!db) {
             free(pos);
@@ -490,8 +490,10 @@ int cmd_plot(int argc, char **argv)
     free(pos);
     if (rc == EXIT_OK && o.title && viz_fig_set_title(f, o.title) < 0) rc = EXIT_FAIL;
     if (rc == EXIT_OK) {
-        if (!isnan(o.ymax)) viz_fig_set_ymax(f, o.ymax);
+        char err[256];
         viz_fig_log(f, o.logx, o.logy);
+        if (!isnan(o.ymax) && viz_fig_set_ymax(f, o.ymax, err, sizeof err) != VIZ_OK)
+            rc = cli_fail(label, EXIT_USAGE, "--ymax %s", err);
     }
     if (rc == EXIT_OK) rc = finish(kinds[kind], f, &o);
     viz_fig_free(f);

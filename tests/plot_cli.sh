@@ -144,6 +144,26 @@ done
 expect_refused "--logy=1"             "--logy takes no value" $N plot load 1 --db "$ldb" -o "$O" --logy=1
 expect_refused "--ymax without value" "--ymax needs a value"  $N plot load 1 --db "$ldb" -o "$O" --ymax
 
+# --ymax at or below every point would draw nothing (gnuplot even fails on
+# it): refused, naming the lowest point (run 1's best at its last generation).
+low=$(sqlite3 "$db" "SELECT MIN(best) FROM generations WHERE run = 1")
+expect_refused "--ymax at the lowest point" "--ymax $low is at or below every point (the lowest is $low)" \
+  $N plot generations 1 --db "$db" -o "$O" --ymax "$low"
+PATH=/nonexistent $N plot generations 1 --db "$db" --script-only "$tmp/lp" --ymax $((low + 1)) --logy 2>/dev/null \
+  && ok || bad "--ymax one above the lowest point, --logy"
+gp=$(cat "$tmp/lp/plot.gp")
+has "--ymax above the lowest" "set autoscale yfixmin
+set yrange [*:$((low + 1))]"
+for v in 0 x -1 1048577; do
+  expect_refused "plot runs --slices '$v'" "--slices: " $N plot runs --db "$db" -o "$O" --slices "$v"
+done
+# An open-loop run of one rate is a point with its bar: two of them draw.
+$N load --topology mesh --size 4 --traffic uniform --rate 0.1 --db "$tmp/one.db" --quiet > /dev/null || bad "one-rate run 1"
+$N load --topology mesh --size 4 --traffic transpose --rate 0.1 --db "$tmp/one.db" --quiet > /dev/null || bad "one-rate run 2"
+PATH=/nonexistent $N plot load 1 2 --db "$tmp/one.db" --script-only "$tmp/lp" 2>/dev/null && ok || bad "one-rate curves"
+check "one-rate curves: two points" "$(grep -cv '^#\|^$' "$tmp/lp/figure.dat")" 2
+expect_refused "one point in all" "only 1 point to draw" $N plot load 1 --db "$tmp/one.db" -o "$O"
+
 # ---- nocsim plot with gnuplot ------------------------------------------------
 if command -v gnuplot >/dev/null 2>&1; then
   $N plot stack "$tmp/s.csv" -o "$O" --size 640x400 && ok || bad "plot stack"

@@ -289,7 +289,8 @@ START_TEST(load_script)
 END_TEST
 
 /* Horizontal reference lines carry their key entry; log axes drop a range
- * end that is not positive. */
+ * end that is not positive and end at the data; a y top must lie above some
+ * point. */
 START_TEST(reference_lines)
 {
     char err[256], gp[4096];
@@ -302,10 +303,20 @@ START_TEST(reference_lines)
     viz_fig_log(f, 1, 1);
     ck_assert_int_eq(viz_fig_write_script(f, dir, NULL, 640, 400, err, sizeof err), VIZ_OK);
     read_text("plot.gp", gp, sizeof gp);
-    ck_assert(strstr(gp, "set logscale x\nset logscale y\nset yrange [*:80]\n"));
+    ck_assert_msg(strstr(gp, "set logscale x\nset logscale y\nset autoscale xfixmin\nset autoscale xfixmax\n"
+                            "set autoscale yfixmin\nset yrange [*:80]\n"), "%s", gp);
     ck_assert(strstr(gp, "36 with lines lw 1.5 dt 3 lc rgb '#e41a1c' title 'simple stacking, run 1: 36 cycles'"));
-    viz_fig_set_ymax(f, 1e3);
-    ck_assert(viz_fig_ymax(f) == 1e3);
+    /* A top must lie above some point: the lowest is 40 (the line at 36 is
+     * no point); on a log axis a point at 0 or below does not count. */
+    ck_assert_int_eq(viz_fig_set_ymax(f, 40, err, sizeof err), VIZ_BADINPUT);
+    ck_assert_str_eq(err, "40 is at or below every point (the lowest is 40, of those a log axis shows): nothing would be drawn");
+    ck_assert(viz_fig_ymax(f) == 80);
+    ck_assert_int_eq(viz_fig_set_ymax(f, 40.5, err, sizeof err), VIZ_OK);
+    ck_assert(viz_fig_ymax(f) == 40.5);
+    ck_assert_int_eq(viz_fig_point(f, a, 3, 0), 0);
+    ck_assert_int_eq(viz_fig_set_ymax(f, 39, err, sizeof err), VIZ_BADINPUT);
+    viz_fig_log(f, 0, 0);
+    ck_assert_int_eq(viz_fig_set_ymax(f, 39, err, sizeof err), VIZ_OK);
     viz_fig_free(f);
 }
 END_TEST

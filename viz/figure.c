@@ -167,7 +167,20 @@ int viz_fig_key(viz_figure *f, const char *title, viz_style style) { return add_
 
 void viz_fig_xrange(viz_figure *f, double lo, double hi) { f->xlo = lo; f->xhi = hi; }
 void viz_fig_yrange(viz_figure *f, double lo, double hi) { f->ylo = lo; f->yhi = hi; }
-void viz_fig_set_ymax(viz_figure *f, double hi) { f->yhi = hi; }
+int viz_fig_set_ymax(viz_figure *f, double hi, char *err, size_t errlen)
+{
+    double low = INFINITY;
+    for (int k = 0; k < f->n; k++)
+        for (int i = 0; i < f->s[k].n; i++)
+            if (f->s[k].y[i] < low && (!f->logy || f->s[k].y[i] > 0)) low = f->s[k].y[i];
+    if (low < INFINITY && hi <= low) {
+        snprintf(err, errlen, "%g is at or below every point (the lowest is %g%s): nothing would be drawn", hi, low,
+                 f->logy ? ", of those a log axis shows" : "");
+        return VIZ_BADINPUT;
+    }
+    f->yhi = hi;
+    return VIZ_OK;
+}
 double viz_fig_ymax(const viz_figure *f) { return f->yhi; }
 void viz_fig_log(viz_figure *f, int logx, int logy) { f->logx = logx; f->logy = logy; }
 
@@ -184,7 +197,7 @@ int viz_fig_check(const viz_figure *f, char *err, size_t errlen)
     int total = 0;
     for (int k = 0; k < f->n; k++) {
         total += f->s[k].n;
-        if (f->s[k].style != VIZ_POINTS && f->s[k].style != VIZ_MARK && f->s[k].n < 2) {
+        if ((f->s[k].style == VIZ_LINE || f->s[k].style == VIZ_DASHED) && f->s[k].n < 2) {
             snprintf(err, errlen, "series '%s' has %d point%s; a curve needs at least 2", f->s[k].title,
                      f->s[k].n, f->s[k].n == 1 ? "" : "s");
             return VIZ_BADINPUT;

@@ -59,18 +59,22 @@ int viz_fig_key(viz_figure *f, const char *title, viz_style style);
  * axis an end <= 0 is left to gnuplot too. */
 void viz_fig_xrange(viz_figure *f, double lo, double hi);
 void viz_fig_yrange(viz_figure *f, double lo, double hi);
-/* The upper end of the y range alone (NaN: gnuplot's choice), and its value
- * so far. */
-void viz_fig_set_ymax(viz_figure *f, double hi);
+/* The upper end of the y range alone, and its value so far (NaN: gnuplot's
+ * choice).  A top at or below every point would leave nothing to draw
+ * (gnuplot even fails on it): VIZ_BADINPUT, naming the lowest point, and the
+ * range is unchanged. */
+NOCSIM_MUST_USE
+int viz_fig_set_ymax(viz_figure *f, double hi, char *err, size_t errlen);
 double viz_fig_ymax(const viz_figure *f);
 /* Logarithmic x and/or y axis (the data must then be positive there). */
 void viz_fig_log(viz_figure *f, int logx, int logy);
 int viz_fig_nseries(const viz_figure *f);
 int viz_fig_npoints(const viz_figure *f, int k);
 
-/* Check that the figure can be drawn: at least one series, every line series
- * at least two points, the figure at least two points.  VIZ_BADINPUT naming
- * the first series that fails. */
+/* Check that the figure can be drawn: at least one series, every plain line
+ * (VIZ_LINE, VIZ_DASHED) at least two points, the figure at least two
+ * points (a VIZ_ERRORLINES point with its bar stands alone: an open-loop
+ * run of one rate).  VIZ_BADINPUT naming the first series that fails. */
 NOCSIM_MUST_USE
 int viz_fig_check(const viz_figure *f, char *err, size_t errlen);
 
