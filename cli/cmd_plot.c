@@ -102,7 +102,10 @@ static int set_common(void *ctx, const char *cmd, const char *a, const char *v)
     plot_opts *o = ctx;
     (void)cmd;
     if (!strcmp(a, "--output")) o->out = v;
-    else if (!strcmp(a, "--script-only")) o->script_dir = v;
+    else if (!strcmp(a, "--script-only")) {
+        if (!*v) { fprintf(stderr, "nocsim plot: --script-only: the folder name is empty\n"); return -1; }
+        o->script_dir = v;
+    }
     else if (!strcmp(a, "--title")) o->title = v;
     else if (!strcmp(a, "--db")) o->db = v;
     else if (!strcmp(a, "--logx")) o->logx = 1;

@@ -85,6 +85,8 @@ expect_usage "script-only -o its own script" "is the input file" \
 check "script-only: the database kept" "$(sha1sum < "$tmp/in/plot.gp")" "$sum"
 check "script-only: the CSV kept" "$(sha1sum < "$tmp/in/figure.dat")" "$(sha1sum < "$tmp/s.csv")"
 expect_usage "script-only into a missing folder" "nope" $N plot generations 1 --db "$db" --script-only "$tmp/nope"
+expect_usage "script-only into a file" "Not a directory" $N plot generations 1 --db "$db" --script-only "$tmp/s.csv"
+expect_usage "script-only, no name" "--script-only: the folder name is empty" $N plot generations 1 --db "$db" --script-only ""
 
 # ---- plot load: the figure for a paper (issue 37), read from its script ------
 # Two 4x4 mesh transpose curves that differ in VCs and buffers; the first
