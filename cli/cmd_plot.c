@@ -28,10 +28,10 @@ static const cli_opt plot_table[] = {
                                  "the script (plot.gp, drawing to -o or DIR/plot.png)\n"
                                  "in DIR, an existing folder, for editing" },
     { "--db", 0, "PATH", "database (default " STORE_DEFAULT_PATH ")" },
-    { "--ymax", 0, "Y", "top of the y axis, in [1, 1e12] (default: gnuplot's choice;\n"
-                        "plot load: " VIZ_LOAD_YFACTOR_TEXT " x the highest latency of a stable\n"
-                        "point, rounded up to a multiple of 10)" },
-    { "--logx", 0, NULL, "logarithmic x axis (plot generations: x = generation + 1)" },
+    { "--ymax", 0, "Y", "top of the y axis, in [1, 1e12], above some point\n"
+                        "(default gnuplot's; plot load: " VIZ_LOAD_YFACTOR_TEXT " x the highest\n"
+                        "latency of a stable point, up to a multiple of 10)" },
+    { "--logx", 0, NULL, "logarithmic x axis (generations: x = generation + 1)" },
     { "--logy", 0, NULL, "logarithmic y axis" },
     CLI_END
 };
