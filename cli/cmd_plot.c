@@ -257,15 +257,15 @@ static int gen_refs(viz_figure *f, const store_run *r, long id, int colour_of)
 {
     char t[160];
     json_t *j = r->params ? json_loads(r->params, 0, NULL) : NULL;
-    int64_t floor = param_int(j, "floor");
+    int64_t floor_cycles = param_int(j, "floor");
     json_decref(j);
     if (r->base_stacking > 0) {
         snprintf(t, sizeof t, "simple stacking, run %ld: %lld cycles", id, (long long)r->base_stacking);
         if (viz_fig_hline(f, (double)r->base_stacking, t, colour_of) < 0) return -1;
     }
-    if (floor > 0) {
-        snprintf(t, sizeof t, "floor, run %ld: %lld cycles", id, (long long)floor);
-        if (viz_fig_hline(f, (double)floor, t, colour_of) < 0) return -1;
+    if (floor_cycles > 0) {
+        snprintf(t, sizeof t, "floor, run %ld: %lld cycles", id, (long long)floor_cycles);
+        if (viz_fig_hline(f, (double)floor_cycles, t, colour_of) < 0) return -1;
     }
     return 0;
 }

@@ -137,6 +137,12 @@ base=$(sqlite3 "$db" "SELECT base_stacking FROM runs WHERE id = 1")
 has "stacking line" "$base with lines lw 1.5 dt 3 lc rgb '#e41a1c' title 'simple stacking, run 1: $base cycles'"
 has "--logx"       "set logscale x"
 check "--logx: generation 0 at x = 1" "$(awk '!/^#/ && NF { print $1; exit }' "$tmp/lp/figure.dat")" 1
+# A run whose params keep a floor gets it dotted too (GA runs store none yet).
+cp "$db" "$tmp/floor.db"
+sqlite3 "$tmp/floor.db" "UPDATE runs SET params = json_set(params, '\$.floor', 30) WHERE id = 1"
+PATH=/nonexistent $N plot generations 1 --db "$tmp/floor.db" --script-only "$tmp/lp" 2>/dev/null && ok || bad "generations, a floor"
+gp=$(cat "$tmp/lp/plot.gp")
+has "floor line"   "30 with lines lw 1.5 dt 3 lc rgb '#e41a1c' title 'floor, run 1: 30 cycles'"
 # Bad values: exit 2, naming the flag and its range.
 for v in 0 0.5 -5 nan inf 1e13 abc ""; do
   expect_refused "--ymax '$v'" "--ymax: " $N plot load 1 --db "$ldb" -o "$O" --ymax "$v"

@@ -1,8 +1,9 @@
 /* A figure of x-y series, drawn by gnuplot: the curves of `nocsim plot`
  * (duration against interval per scheme, best and average per generation,
- * best against average over runs).  The figure owns copies of everything
- * added to it; viz_fig_render writes its data and a gnuplot script and runs
- * gnuplot, or leaves both in a folder for the user to edit. */
+ * best against average over runs, open-loop latency with error bars and
+ * reference lines).  The figure owns copies of everything added to it;
+ * viz_fig_render writes its data and a gnuplot script and runs gnuplot, or
+ * leaves both in a folder for the user to edit. */
 #ifndef NOCSIM_VIZ_FIGURE_H
 #define NOCSIM_VIZ_FIGURE_H
 
