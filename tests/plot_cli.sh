@@ -149,6 +149,18 @@ for v in 0 0.5 -5 nan inf 1e13 abc ""; do
   case $($N plot load 1 --db "$ldb" -o "$O" --ymax "$v" 2>&1) in *"(allowed: [1, 1e+12])"*) ok;;
     *) bad "--ymax '$v': the message lacks the range";; esac
 done
+# The ranges at their ends: --ymax 1e12 and --size 100x8000 taken, one past
+# refused; a run id of 0 or past the range named.
+PATH=/nonexistent $N plot load 1 --db "$ldb" --script-only "$tmp/lp" --ymax 1e12 --size 100x8000 2>/dev/null \
+  && ok || bad "--ymax 1e12 --size 100x8000"
+gp=$(cat "$tmp/lp/plot.gp")
+has "--ymax 1e12"  "set yrange [0:1e+12]"
+has "--size 100x8000" "size 100,8000"
+expect_refused "--ymax 1.000001e12" "(allowed: [1, 1e+12])" $N plot load 1 --db "$ldb" -o "$O" --ymax 1.000001e12
+expect_refused "--size 99x8000"     "--size"                $N plot load 1 --db "$ldb" -o "$O" --size 99x8000
+expect_refused "--size 100x8001"    "--size"                $N plot load 1 --db "$ldb" -o "$O" --size 100x8001
+expect_refused "run 0"              "RUN: '0' is out of range" $N plot load 0 --db "$ldb" -o "$O"
+expect_refused "run 2^63"           "RUN: '9223372036854775808'" $N plot load 9223372036854775808 --db "$ldb" -o "$O"
 expect_refused "--logy=1"             "--logy takes no value" $N plot load 1 --db "$ldb" -o "$O" --logy=1
 expect_refused "--ymax without value" "--ymax needs a value"  $N plot load 1 --db "$ldb" -o "$O" --ymax
 
