@@ -196,16 +196,16 @@ START_TEST(load_names)
     ck_assert_str_eq(k0, "3 VCs, 4-flit buffers");
     ck_assert_str_eq(k1, "1 VC, 8-flit buffers");
     ck_assert_str_eq(k2, "2 VCs, 4-flit buffers");
-    /* Another pattern, a packet mix and a seed: each named in the key. */
+    /* Another pattern, a packet mix and a seed (past 2^63): each named in the key. */
     c[1].traffic = "transpose";
     c[1].packet = "1:0.5,8:0.5";
     c[1].vcs = 3;
     c[1].buffer = 4;
-    c[1].seed = 2;
+    c[1].seed = 9223372036854775809u;   /* 2^63 + 1: stored as a negative 64-bit integer */
     viz_load_names(c, 2, "T", title, sizeof title, keys, sizeof k0);
     ck_assert_str_eq(title, "T: 8x8 mesh, any-VC rule, 3 VCs, 4-flit buffers, arbiter C00, Bernoulli injection");
     ck_assert_str_eq(k0, "uniform, 8-flit packets, seed 1");
-    ck_assert_str_eq(k1, "transpose, packets 1:0.5,8:0.5, seed 2");
+    ck_assert_str_eq(k1, "transpose, packets 1:0.5,8:0.5, seed 9223372036854775809");
     /* Curves alike in everything are named by their runs; one curve too. */
     c[1] = curve(2, 3, 4, pts_b, 3);
     viz_load_names(c, 2, "T", title, sizeof title, keys, sizeof k0);

@@ -60,10 +60,7 @@ int viz_load_aspect(const viz_load_curve *c, int a, char *buf, size_t len)
         if (c->window < 0 || c->batch < 0) snprintf(buf, len, "window ?");
         else snprintf(buf, len, "window %lld x %lld cycles", (long long)c->window, (long long)c->batch);
         return 0;
-    default:
-        if (c->seed >= 0) snprintf(buf, len, "seed %lld", (long long)c->seed);
-        else snprintf(buf, len, "seed ?");
-        return 0;
+    default: snprintf(buf, len, "seed %llu", (unsigned long long)c->seed); return 0;
     }
 }
 

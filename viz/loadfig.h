@@ -43,7 +43,8 @@ typedef struct {
     const char *traffic, *hotspot, *topology, *vc_rule, *arb, *tie, *packet, *process, *self;
     int32_t width, height, vcs, buffer;
     int per_flow;                     /* 0 or 1; -1 unknown */
-    int64_t batch, window, seed;      /* -1 unknown */
+    int64_t batch, window;            /* -1 unknown */
+    uint64_t seed;
     double bound;                     /* channel-load bound per sending node; NaN: none */
     double sat_accepted, sat_latency; /* the saturation point; NaN: none found */
     const viz_load_point *pts;        /* by rising rate */
