@@ -385,6 +385,7 @@ static viz_load_curve load_curve(const load_run *lr, int64_t id)
         .run = id, .traffic = lr->r.traffic, .hotspot = param_str(j, "hotspot"), .topology = param_str(j, "topology"),
         .vc_rule = param_str(j, "vc_rule"), .arb = param_str(j, "arb"), .tie = param_str(j, "tie"),
         .packet = param_str(j, "packet"), .process = param_str(j, "process"), .self = param_str(j, "self"),
+        .routing = param_str(j, "routing"), .selection = param_str(j, "selection"),
         .width = (int32_t)(w >= 0 ? w : lr->r.size), .height = (int32_t)(h >= 0 ? h : w >= 0 ? w : lr->r.size),
         .vcs = (int32_t)param_int(j, "vcs"), .buffer = (int32_t)param_int(j, "buffer"),
         .per_flow = json_is_boolean(pf) ? json_is_true(pf) : -1, .batch = param_int(j, "batch"),

@@ -211,6 +211,22 @@ START_TEST(load_names)
     viz_load_names(c, 2, "T", title, sizeof title, keys, sizeof k0);
     ck_assert_str_eq(k0, "run 1");
     ck_assert_str_eq(k1, "run 2");
+    /* The routing, when runs keep it, is named like the rest; the adaptive
+     * selection rule only when it differs. */
+    c[0].routing = c[1].routing = "west-first";
+    c[0].selection = "credits";
+    c[1].selection = "random";
+    viz_load_names(c, 2, "T", title, sizeof title, keys, sizeof k0);
+    ck_assert_str_eq(title, "T: uniform, 8x8 mesh, west-first routing, any-VC rule, 3 VCs, 4-flit buffers, arbiter C00, "
+                            "8-flit packets, Bernoulli injection");
+    ck_assert_str_eq(k0, "selection credits");
+    ck_assert_str_eq(k1, "selection random");
+    c[1].routing = "dor";
+    c[1].selection = "credits";
+    viz_load_names(c, 2, "T", title, sizeof title, keys, sizeof k0);
+    ck_assert_str_eq(k0, "west-first routing");
+    ck_assert_str_eq(k1, "dor routing");
+    c[0].routing = c[1].routing = c[0].selection = c[1].selection = NULL;
     /* What a run did not record reads "?", and differs from a value. */
     c[1].vcs = -1;
     c[1].arb = NULL;

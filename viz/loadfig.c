@@ -37,26 +37,28 @@ int viz_load_aspect(const viz_load_curve *c, int a, char *buf, size_t len)
         if (c->width < 0 || c->height < 0) snprintf(buf, len, "? %s", or_unknown(c->topology));
         else snprintf(buf, len, "%dx%d %s", (int)c->width, (int)c->height, or_unknown(c->topology));
         return 1;
-    case 3:
+    case 3: if (c->routing) snprintf(buf, len, "%s routing", c->routing); return 1;
+    case 4:
         if (c->vc_rule && !strcmp(c->vc_rule, "any")) snprintf(buf, len, "any-VC rule");
         else snprintf(buf, len, "%s VC rule", or_unknown(c->vc_rule));
         return 1;
-    case 4: number_of(buf, len, c->vcs, "VC", "VCs"); return 1;
-    case 5:
+    case 5: number_of(buf, len, c->vcs, "VC", "VCs"); return 1;
+    case 6:
         if (c->buffer < 0) snprintf(buf, len, "?-flit buffers");
         else snprintf(buf, len, "%d-flit buffers", (int)c->buffer);
         return 1;
-    case 6: snprintf(buf, len, "arbiter %s", or_unknown(c->arb)); return 1;
-    case 7: packets(buf, len, c->packet); return 1;
-    case 8:
+    case 7: snprintf(buf, len, "arbiter %s", or_unknown(c->arb)); return 1;
+    case 8: packets(buf, len, c->packet); return 1;
+    case 9:
         snprintf(buf, len, "%s injection", c->process && !strcmp(c->process, "bernoulli") ? "Bernoulli" : or_unknown(c->process));
         return 1;
-    case 9: snprintf(buf, len, "ties %s", or_unknown(c->tie)); return 0;
-    case 10: snprintf(buf, len, "self-traffic %s", or_unknown(c->self)); return 0;
-    case 11:
+    case 10: if (c->selection) snprintf(buf, len, "selection %s", c->selection); return 0;
+    case 11: snprintf(buf, len, "ties %s", or_unknown(c->tie)); return 0;
+    case 12: snprintf(buf, len, "self-traffic %s", or_unknown(c->self)); return 0;
+    case 13:
         snprintf(buf, len, "%s saturation rule", c->per_flow < 0 ? "?" : c->per_flow ? "per-flow" : "network");
         return 0;
-    case 12:
+    case 14:
         if (c->window < 0 || c->batch < 0) snprintf(buf, len, "window ?");
         else snprintf(buf, len, "window %lld x %lld cycles", (long long)c->window, (long long)c->batch);
         return 0;

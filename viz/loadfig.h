@@ -17,8 +17,8 @@
  *   (gnuplot's choice when no point is stable); x from 0 to 5 % past the
  *   largest offered load or bound.
  * - The key names what differs between the curves (the pattern, the network,
- *   VCs, buffers, the arbiter, the packet mix, ...); what they share goes in
- *   the title.  Curves that differ in nothing are named by their run. */
+ *   the routing, VCs, buffers, the arbiter, the packet mix, ...); what they
+ *   share goes in the title.  Curves that differ in nothing are named by their run. */
 #ifndef NOCSIM_VIZ_LOADFIG_H
 #define NOCSIM_VIZ_LOADFIG_H
 
@@ -41,6 +41,7 @@ typedef struct {
 typedef struct {
     int64_t run;
     const char *traffic, *hotspot, *topology, *vc_rule, *arb, *tie, *packet, *process, *self;
+    const char *routing, *selection;  /* NULL: not kept (runs before load stored them): nothing said */
     int32_t width, height, vcs, buffer;
     int per_flow;                     /* 0 or 1; -1 unknown */
     int64_t batch, window;            /* -1 unknown */
@@ -52,9 +53,10 @@ typedef struct {
 } viz_load_curve;
 
 /* The aspects a curve is told apart by, in the order the key and the title
- * name them; `shown` says whether a shared value goes in the title (the
- * measurement settings, ties, self-traffic and seed do not). */
-#define VIZ_LOAD_NASPECTS 14
+ * name them: pattern, hotspot, network, routing, VC rule, VCs, buffers,
+ * arbiter, packet mix, injection; then, only when they differ, the adaptive
+ * selection rule, ties, self-traffic, saturation rule, window and seed. */
+#define VIZ_LOAD_NASPECTS 16
 
 /* The text of aspect a of curve c ("" when there is nothing to say, as for
  * no hotspot) into buf; 1 if a shared value of it belongs in the title. */
