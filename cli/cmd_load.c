@@ -170,8 +170,9 @@ static int make_groups(load_opts *o, load_groups *lg)
     const opt_row *rows[NGROUPS] = { ol_net_options, load_traffic_rows, ol_packet_options, ol_measure_options,
                                      load_run_rows };
     void *base[NGROUPS] = { &o->p, o, &o->p, &o->p, o };
+    size_t size[NGROUPS] = { sizeof o->p, sizeof *o, sizeof o->p, sizeof o->p, sizeof *o };
     for (lg->made = 0; lg->made < NGROUPS; lg->made++)
-        if (opt_group_init(&lg->g[lg->made], rows[lg->made], base[lg->made]))
+        if (opt_group_init(&lg->g[lg->made], rows[lg->made], base[lg->made], size[lg->made]))
             return cli_fail(CMD, EXIT_FAIL, "out of memory");
     return EXIT_OK;
 }
@@ -633,12 +634,28 @@ static int run_all(const load_opts *o)
     return rc;
 }
 
+/* NOCSIM_PARSE_SHOW=1 (cli/args.h): every option's value after parsing,
+ * "name=value" a line, for the tests. */
+static int show_options(const load_groups *lg)
+{
+    char v[512];
+    for (int k = 0; k < NGROUPS; k++)
+        for (const opt_row *r = lg->g[k].rows; !opt_is_end(r); r++)
+            if (r->type != OPT_HEADING) {
+                opt_show(r, lg->g[k].base, v, sizeof v);
+                printf("%s=%s\n", r->name, v);
+            }
+    return fflush(stdout) ? EXIT_FAIL : EXIT_OK;
+}
+
 int cmd_load(int argc, char **argv)
 {
     load_opts o;
     load_groups lg = { 0 };
     int rc = parse(argc, argv, &o, &lg);
-    if (rc == EXIT_OK) rc = run_all(&o);
+    const char *show = getenv("NOCSIM_PARSE_SHOW");
+    if (rc == EXIT_OK && show && !strcmp(show, "1")) rc = show_options(&lg);
+    else if (rc == EXIT_OK) rc = run_all(&o);
     free_groups(&lg);
     return rc == CLI_HELP ? EXIT_OK : rc;
 }

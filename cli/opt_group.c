@@ -44,9 +44,10 @@ static char *choice_arg(const opt_row *r)
     return strdup(buf);
 }
 
-int opt_group_init(opt_group *g, const opt_row *rows, void *base)
+int opt_group_init(opt_group *g, const opt_row *rows, void *base, size_t base_size)
 {
     memset(g, 0, sizeof *g);
+    g->base_size = base_size;
     while (!opt_is_end(&rows[g->n])) g->n++;
     g->rows = rows;
     g->base = base;
@@ -141,8 +142,16 @@ int opt_groups_apply(opt_group *gs, int n, const char *cmd, const char *where, c
     for (int k = 0; k < n; k++) {
         int i = row_index(&gs[k], name);
         if (i < 0) continue;
-        if (gs[k].given[i] & OPT_FROM_ARGV) return 0;
-        return set_row(&gs[k], i, cmd, where, value, OPT_FROM_FILE);
+        if (!(gs[k].given[i] & OPT_FROM_ARGV)) return set_row(&gs[k], i, cmd, where, value, OPT_FROM_FILE);
+        /* overridden: checked on a copy of the base */
+        opt_group scratch = gs[k];
+        if (!(scratch.base = malloc(gs[k].base_size))) return fprintf(stderr, "nocsim %s: out of memory\n", cmd), -1;
+        memcpy(scratch.base, gs[k].base, gs[k].base_size);
+        unsigned char given = gs[k].given[i];
+        int rc = set_row(&scratch, i, cmd, where, value, 0);
+        gs[k].given[i] = given;
+        free(scratch.base);
+        return rc;
     }
     return 1;
 }

@@ -198,6 +198,18 @@ static int packet_mix(const file_facts *f, const char *name, char *buf, size_t l
     return 0;
 }
 
+/* One of our own options, by its name: a list {a,b} is "a,b". */
+static int own_key(ol_config *c, const keyfile_item *it)
+{
+    size_t len = strlen(it->value);
+    if (it->value[0] != '{' || it->value[len - 1] != '}') return add(c, it->key, it->value, it);
+    char *v = strndup(it->value + 1, len - 2);
+    if (!v) return -FAULT_RESOURCE;
+    int rc = add(c, it->key, v, it);
+    free(v);
+    return rc;
+}
+
 /* Pass one: what the whole file says about keys that depend on others. */
 static int facts_of(const keyfile *kf, const char *name, file_facts *f, char *err, size_t errlen)
 {
@@ -225,9 +237,10 @@ static int special(ol_config *c, const file_facts *f, const keyfile_item *it, co
     double x;
     if (!strcmp(it->key, "k")) return add(c, "size", it->value, it);
     if (!strcmp(it->key, "traffic")) {
-        if (it->value[0] == '{')
+        if (it->value[0] == '{' && f->booksim)
             return fail(err, errlen, name, it, "a list (one pattern per traffic class): nocsim has one class; "
                                                "several patterns, one curve each, are `traffic = a,b`");
+        if (it->value[0] == '{') return own_key(c, it);
         int rc = add(c, "traffic", it->value, it);
         /* BookSim2's patterns address the node itself where they say so. */
         return rc || !f->booksim || f->has_self ? rc : add(c, "self", "send", it);
@@ -266,16 +279,7 @@ static int translate(ol_config *c, const file_facts *f, const keyfile_item *it, 
 {
     const bk_key *k = bk_find(it->key);
     char msg[700];
-    if (!k) {
-        /* our own option: a list {a,b} is "a,b" */
-        size_t len = strlen(it->value);
-        if (it->value[0] != '{' || it->value[len - 1] != '}') return add(c, it->key, it->value, it);
-        char *v = strndup(it->value + 1, len - 2);
-        if (!v) return -FAULT_RESOURCE;
-        int rc = add(c, it->key, v, it);
-        free(v);
-        return rc;
-    }
+    if (!k) return own_key(c, it);
     if (k->approx) note_approx(c, k->key);
     switch (k->kind) {
     case BK_FIXED:
