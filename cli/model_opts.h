@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "cli/args.h"
+#include "sim/ol_options.h"
 #include "sim/sim.h"
 #include "traffic/traffic.h"
 #include "util/fault.h"
@@ -40,14 +41,14 @@ const char *model_size_str(const sim_params *p, char *buf, size_t len);
 NOCSIM_MUST_USE
 json_t *model_opts_json(const model_opts *mo);
 
-/* Sized where load's own option table takes them as choices too. */
-extern const char *const model_tie_names[3];
-extern const char *const model_dateline_names[];
-extern const char *const model_qupdate_names[];
-extern const char *const model_slot_names[];
-extern const char *const model_input_names[];
-extern const char *const model_self_names[2];
-extern const char *const model_topology_names[2];
-extern const char *const model_vc_rule_names[2];
+/* The names of the model's enums, in enum order (the library's: sim/ol_options.h). */
+#define model_tie_names ol_tie_names
+#define model_dateline_names sim_dateline_names
+#define model_qupdate_names sim_qupdate_names
+#define model_slot_names sim_slot_names
+#define model_input_names sim_input_names
+#define model_self_names ol_self_names
+#define model_topology_names ol_topology_names
+#define model_vc_rule_names ol_vc_rule_names
 
 #endif

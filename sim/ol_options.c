@@ -13,6 +13,11 @@ const char *const ol_topology_names[] = { "torus", "mesh" };
 const char *const ol_vc_rule_names[] = { "dateline", "any" };
 const char *const ol_tie_names[] = { "nowrap", "plus", "minus" };
 const char *const ol_process_names[] = { "bernoulli", "periodic" };
+const char *const ol_self_names[] = { "skip", "send" };
+const char *const sim_dateline_names[] = { "on-link", "after-link" };
+const char *const sim_qupdate_names[] = { "tail", "rotate" };
+const char *const sim_slot_names[] = { "next-cycle", "same-cycle" };
+const char *const sim_input_names[] = { "vc", "port" };
 
 #define NAMES(a) (a), (int)(sizeof(a) / sizeof(a)[0])
 #define FIELD(f) #f, offsetof(ol_params, f)
@@ -66,6 +71,39 @@ static void show_size(const opt_row *r, const void *base, char *buf, size_t len)
     const route_params *rp = &((const ol_params *)base)->net.rp;
     if (rp->w == rp->h) snprintf(buf, len, "%d", rp->w);
     else snprintf(buf, len, "%dx%d", rp->w, rp->h);
+}
+
+/* sim_params' size: "N" (even, [SIM_MIN_N, SIM_MAX_N]) or "WxH" (each in
+ * [2, SIM_MAX_N]); h is 0 for a square (sim_height). */
+static int parse_sim_size(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
+{
+    (void)r;
+    sim_params *p = base;
+    char a[32], q[QUOTE_BUF];
+    const char *b = NULL;
+    int two = split2(v, 'x', a, sizeof a, &b);
+    int64_t w, h, lo = two > 0 ? 2 : SIM_MIN_N;
+    parse_status st;
+    if (two < 0)
+        return snprintf(err, errlen, "'%s' is not N or WxH (each side in [2, %d])", quote_str(q, sizeof q, v),
+                        SIM_MAX_N), -FAULT_INPUT;
+    const char *first = two ? a : v, *second = two ? b : v;
+    if ((st = parse_int(first, lo, SIM_MAX_N, &w)) != PARSE_OK)
+        return parse_explain_int(err, errlen, st, first, lo, SIM_MAX_N), -FAULT_INPUT;
+    if ((st = parse_int(second, lo, SIM_MAX_N, &h)) != PARSE_OK)
+        return parse_explain_int(err, errlen, st, second, lo, SIM_MAX_N), -FAULT_INPUT;
+    if (w == h && w % 2) return snprintf(err, errlen, "%d is odd; the torus needs an even N", (int)w), -FAULT_INPUT;
+    p->n = (int)w;
+    p->h = w == h ? 0 : (int)h;
+    return 0;
+}
+
+static void show_sim_size(const opt_row *r, const void *base, char *buf, size_t len)
+{
+    (void)r;
+    const sim_params *p = base;
+    if (!p->h || p->h == p->n) snprintf(buf, len, "%d", p->n);
+    else snprintf(buf, len, "%dx%d", p->n, p->h);
 }
 
 static int parse_arb(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
@@ -143,24 +181,37 @@ static void show_warmup(const opt_row *r, const void *base, char *buf, size_t le
 
 #define HEADING(text) { NULL, 0, NULL, text, OPT_HEADING, NULL, 0, 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 }
 
+/* The network rows every network-building command shares, over any
+ * struct T with the fields named (ol_params here, sim_params below). */
+#define ROW_TOPOLOGY(T, f)                                                                                 \
+    { "topology", 0, NULL, "the network; a mesh has no wrap links", OPT_CHOICE, #f, offsetof(T, f), 0, 0, 0, 0, \
+      NAMES(ol_topology_names), NULL, NULL, 0 }
+#define ROW_VCS(T, f)                                                                                       \
+    { "vcs", 0, "V", "virtual channels per link, >= 3 on a torus", OPT_INT, #f, offsetof(T, f), 1, SIM_MAX_VCS, \
+      0, 0, NULL, 0, NULL, NULL, 0 }
+#define ROW_BUFFER(T, f)                                                                                         \
+    { "buffer", 0, "B", "flits per input-VC FIFO", OPT_INT, #f, offsetof(T, f), 1, OL_MAX_BUFFER, 0, 0, NULL, 0, \
+      NULL, NULL, 0 }
+#define ROW_VC_RULE(T, f)                                                                                   \
+    { "vc-rule", 0, NULL, "which VC a header may take: its own, one up at each dateline\n"                 \
+                          "(torus default and only choice on a torus), or any free VC\n"                  \
+                          "of its port (mesh default)",                                                   \
+      OPT_CHOICE, #f, offsetof(T, f), 0, 0, 0, 0, NAMES(ol_vc_rule_names), NULL, NULL, 1 }
+#define ROW_TIE(T, f)                                                                                          \
+    { "tie", 0, NULL, "torus route at a distance of exactly half a ring", OPT_CHOICE, #f, offsetof(T, f), 0, 0, 0, \
+      0, NAMES(ol_tie_names), NULL, NULL, 0 }
+
 const opt_row ol_net_options[] = {
     HEADING("network:"),
-    { "topology", 0, NULL, "the network; a mesh has no wrap links", OPT_CHOICE, FIELD(net.rp.topo), 0, 0, 0, 0,
-      NAMES(ol_topology_names), NULL, NULL, 0 },
+    ROW_TOPOLOGY(ol_params, net.rp.topo),
     { "size", 0, "N|WxH", "grid of W x H routers, each side", OPT_CUSTOM, FIELD(net.rp), OL_MIN_SIDE, OL_MAX_SIDE, 0, 0,
       NULL, 0, parse_size, show_size, 0 },
-    { "vcs", 0, "V", "virtual channels per link, >= 3 on a torus", OPT_INT, FIELD(net.vcs), 1, SIM_MAX_VCS, 0, 0,
-      NULL, 0, NULL, NULL, 0 },
-    { "buffer", 0, "B", "flits per input-VC FIFO", OPT_INT, FIELD(net.buffer), 1, OL_MAX_BUFFER, 0, 0, NULL, 0, NULL,
-      NULL, 0 },
-    { "vc-rule", 0, NULL, "which VC a header may take: its own, one up at each dateline\n"
-                          "(torus default and only choice on a torus), or any free VC\n"
-                          "of its port (mesh default)",
-      OPT_CHOICE, FIELD(net.vc_rule), 0, 0, 0, 0, NAMES(ol_vc_rule_names), NULL, NULL, 1 },
+    ROW_VCS(ol_params, net.vcs),
+    ROW_BUFFER(ol_params, net.buffer),
+    ROW_VC_RULE(ol_params, net.vc_rule),
     { "arb", 0, "Cxx", "VC-selection scheme of every port, C00-C09", OPT_CUSTOM, FIELD(net.scheme), 0, 0, 0, 0, NULL,
       0, parse_arb, show_arb, 0 },
-    { "tie", 0, NULL, "torus route at a distance of exactly half a ring", OPT_CHOICE, FIELD(net.rp.tie), 0, 0, 0, 0,
-      NAMES(ol_tie_names), NULL, NULL, 0 },
+    ROW_TIE(ol_params, net.rp.tie),
     OPT_END
 };
 
@@ -192,6 +243,45 @@ const opt_row ol_measure_options[] = {
     { "per-flow", 0, NULL, "also saturated when one source's backlog outgrows 8 packets\n"
                            "and F of its window's traffic (stricter than the field's rule)",
       OPT_SWITCH, FIELD(per_flow), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    OPT_END
+};
+
+#define SFIELD(f) #f, offsetof(sim_params, f)
+
+const opt_row sim_net_options[] = {
+    HEADING("network:"),
+    ROW_TOPOLOGY(sim_params, topo),
+    { "size", 0, "N|WxH", "N x N network, or W wide and H high", OPT_CUSTOM, SFIELD(n), 2, SIM_MAX_N, 0, 0, NULL, 0,
+      parse_sim_size, show_sim_size, 0 },
+    ROW_VCS(sim_params, vcs),
+    ROW_BUFFER(sim_params, buffer),
+    ROW_VC_RULE(sim_params, vc_rule),
+    ROW_TIE(sim_params, tie),
+    OPT_END
+};
+
+const opt_row sim_model_options[] = {
+    HEADING("model choices:"),
+    { "flits", 0, "L", "packet length l_c in flits", OPT_INT, SFIELD(flits), 2, SIM_MAX_FLITS, 0, 0, NULL, 0, NULL,
+      NULL, 0 },
+    { "slices", 0, "S", "slices per message, one packet each", OPT_INT, SFIELD(slices), 1, SIM_MAX_SLICES, 0, 0, NULL,
+      0, NULL, NULL, 1 },
+    { "dateline", 0, NULL, "where the VC goes up at a dateline", OPT_CHOICE, SFIELD(dateline), 0, 0, 0, 0,
+      NAMES(sim_dateline_names), NULL, NULL, 0 },
+    { "q-update", 0, NULL, "queue-selection order after a grant", OPT_CHOICE, SFIELD(q_update), 0, 0, 0, 0,
+      NAMES(sim_qupdate_names), NULL, NULL, 0 },
+    { "slot-reuse", 0, NULL, "when a freed FIFO slot can be refilled", OPT_CHOICE, SFIELD(slot_reuse), 0, 0, 0, 0,
+      NAMES(sim_slot_names), NULL, NULL, 0 },
+    { "input-limit", 0, NULL, "one flit per cycle per input VC, or per input port", OPT_CHOICE, SFIELD(input_limit), 0,
+      0, 0, 0, NAMES(sim_input_names), NULL, NULL, 0 },
+    { "self", 0, NULL, "packets addressed to their source", OPT_CHOICE, SFIELD(self), 0, 0, 0, 0, NAMES(ol_self_names),
+      NULL, NULL, 0 },
+    { "deadlock-cycles", 0, "C", "watchdog: cycles without a move", OPT_INT, SFIELD(deadlock_cycles), 1, 1000000000, 0,
+      0, NULL, 0, NULL, NULL, 0 },
+    { "slice-reinit", 0, NULL, "a node's arbitration state is reset whenever a packet for it\narrives", OPT_SWITCH,
+      SFIELD(slice_reinit), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "interlock", 0, NULL, "a node's next slice waits until it has received the last\nslice's packets", OPT_SWITCH,
+      SFIELD(interlock), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
     OPT_END
 };
 

@@ -12,6 +12,9 @@
  *   ol_packet_options   the packets: length mix, injection process
  *   ol_measure_options  the measurement: batch, warm-up, window, drain,
  *                       the saturation rules
+ *   sim_net_options     the same network rows over sim_params (one macro
+ *                       a row: the two cannot drift apart)
+ *   sim_model_options   the closed-loop model's other choices
  *
  * Each table ends with OPT_END.  The size row also sets rp.n (= the width),
  * as route_params wants. */
@@ -26,12 +29,22 @@
 extern const opt_row ol_net_options[];
 extern const opt_row ol_packet_options[];
 extern const opt_row ol_measure_options[];
+/* The same network rows over sim_params (closed-loop runs: sim, stack, ga,
+ * replay), and the model's other choices.  The size row takes N (even, at
+ * least SIM_MIN_N) or WxH and leaves h 0 for a square. */
+extern const opt_row sim_net_options[];
+extern const opt_row sim_model_options[];
 
 /* Names of the enums the rows choose from, in enum order. */
 extern const char *const ol_topology_names[2];
 extern const char *const ol_vc_rule_names[2];
 extern const char *const ol_tie_names[3];
 extern const char *const ol_process_names[2];
+extern const char *const ol_self_names[2];
+extern const char *const sim_dateline_names[2];
+extern const char *const sim_qupdate_names[2];
+extern const char *const sim_slot_names[2];
+extern const char *const sim_input_names[2];
 
 /* The VC rule a network gets when none is given: any VC on a mesh (it has
  * no datelines; all its VCs serve every packet), the dateline rule on a

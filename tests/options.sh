@@ -191,6 +191,24 @@ check "load -q is --quiet" "$(value_of "$(show -q)" quiet)" "on"
 # Every row has a check above: a row added without one, or one dropped, fails here.
 check "load's rows" "$(printf '%s\n' "$defaults" | grep -v '^rc=' | sed -n 's/=.*//p' | sort | tr '\n' ' ')" \
   "accept-tolerance all arb batch buffer config db drain-cap format hotspot latency-limit no-db packet per-flow precision process quiet rate rates saturation seed self size threads tie topology traffic vc-rule vcs warmup warmup-tolerance window "
+# The closed-loop commands' model options: the same constants bound the
+# shared rows (sim/ol_options.c sim_net_options, sim_model_options), and
+# their --help defaults are those constants.
+for c in sim stack ga; do
+  for r in "vcs 1 SIM_MAX_VCS" "buffer 1 OL_MAX_BUFFER" "flits 2 SIM_MAX_FLITS" "slices 1 SIM_MAX_SLICES" \
+           "size SIM_MIN_N SIM_MAX_N" "seed 0 OL_SEED_MAX"; do
+    set -- $r; lo=$(const "$2"); hi=$(const "$3")
+    expect 2 "--$1: '$((lo - 1))' is out of range (allowed: [$lo, $hi])" "$c --$1 below" $N $c --$1 $((lo - 1))
+    expect 2 "--$1: '$((hi + 1))' is out of range (allowed: [$lo, $hi])" "$c --$1 above" $N $c --$1 $((hi + 1))
+  done
+  h=$($N $c --help)
+  for r in "size SIM_DEFAULT_N" "flits SIM_DEFAULT_FLITS" "vcs SIM_DEFAULT_VCS" "buffer SIM_DEFAULT_BUFFER" \
+           "seed OL_DEFAULT_SEED"; do
+    set -- $r
+    printf '%s\n' "$h" | grep -E -- "--$1 " | grep -q "(default $(const "$2"))" && ok || bad "$c --help: --$1's default is not $2"
+  done
+done
+
 # The completion takes a choice's names from its row (via --help), not from a list of its own.
 comp_of() { bash -c '. completion/nocsim.bash; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _nocsim; echo "${COMPREPLY[*]}"' _ "$@"; }
 check "completion: load --process" "$(comp_of "$N" load --process "")" "bernoulli periodic"
