@@ -6,7 +6,9 @@
 
 #include "cli/args.h"
 #include "cli/status.h"
+#include "sim/ol_config.h"
 #include "sim/ol_options.h"
+#include "util/parse.h"
 #include "util/quote.h"
 
 /* The traffic the closed-loop commands run when none is given. */
@@ -37,6 +39,8 @@ const cli_opt model_opts_table[] = {
                                       "(torus default), or any free VC of its port (mesh default)" },
     { "--buffer", 0, "B", "flits per input-VC FIFO (default " CLI_STR(SIM_DEFAULT_BUFFER) ")" },
     { "--seed", 's', "X", "seed for randperm and random choices (default " CLI_STR(OL_DEFAULT_SEED) ")" },
+    { "--config", 0, "FILE", "an experiment file: `key = value` settings of these options,\n"
+                             "by name or BookSim2's (docs/config.md); flags override it" },
     CLI_HEADING("model choices (model.md [choice]; defaults first):"),
     { "--tie", 0, "nowrap|plus|minus", "route of a distance of exactly N/2" },
     { "--dateline", 0, "on-link|after-link", "where the VC goes up at a dateline" },
@@ -59,31 +63,95 @@ static const opt_row model_rows[] = {
     OPT_END
 };
 
-/* The row of flag (and the struct it sets), or NULL. */
-static const opt_row *model_row(model_opts *mo, const char *flag, void **base)
+/* The row named name (and the struct it sets), or NULL. */
+static const opt_row *model_row(model_opts *mo, const char *name, void **base)
 {
-    const opt_row *r = opt_find(model_rows, flag + 2);
+    const opt_row *r = opt_find(model_rows, name);
     *base = mo;
     if (r) return r;
     *base = &mo->params;
-    if ((r = opt_find(sim_net_options, flag + 2))) return r;
-    return opt_find(sim_model_options, flag + 2);
+    if ((r = opt_find(sim_net_options, name))) return r;
+    return opt_find(sim_model_options, name);
+}
+
+static int given(const model_opts *mo, const opt_row *r)
+{
+    for (int i = 0; i < mo->ngiven; i++)
+        if (mo->given_rows[i] == r) return 1;
+    return 0;
+}
+
+/* After r was set: what depends on it. */
+static void after_set(model_opts *mo, const opt_row *r)
+{
+    sim_params *p = &mo->params;
+    if (!strcmp(r->name, "topology")) mo->topo_set = 1;
+    if (!strcmp(r->name, "vc-rule")) mo->rule_set = 1;
+    /* A mesh's default VC rule gives it all its VCs (docs/openloop.md). */
+    if (!mo->rule_set) p->vc_rule = p->topo == TOPO_MESH ? VCRULE_ANY : VCRULE_DATELINE;
+}
+
+/* One setting of a --config file (where: "--config F, line N: KEY").  0, or
+ * -1 after a message. */
+static int config_setting(model_opts *mo, const char *cmd, const char *where, const char *name, const char *value)
+{
+    int64_t len;
+    /* load's packet mix is the closed-loop model's one length */
+    if (!strcmp(name, "packet")) {
+        if (parse_int(value, 2, SIM_MAX_FLITS, &len) != PARSE_OK)
+            return fprintf(stderr, "nocsim %s: %s: one packet length in [2, %d] (a mix is load's)\n", cmd, where,
+                           SIM_MAX_FLITS), -1;
+        name = "flits";
+    }
+    void *base;
+    const opt_row *r = model_row(mo, name, &base);
+    char err[512];
+    if (!r || !strcmp(name, "config"))
+        return fprintf(stderr, "nocsim %s: %s: not an option of %s (docs/config.md: some keys are load's only)\n", cmd,
+                       where, cmd), -1;
+    model_opts copy = *mo;
+    if (given(mo, r)) base = (char *)&copy + ((char *)base - (char *)mo); /* overridden: only checked */
+    if (opt_set(r, base, value, err, sizeof err)) return fprintf(stderr, "nocsim %s: %s: %s\n", cmd, where, err), -1;
+    if (given(mo, r)) return 0;
+    if (r->type == OPT_TEXT) {
+        snprintf(mo->traffic_buf, sizeof mo->traffic_buf, "%s", value);
+        mo->traffic = mo->traffic_buf;
+    }
+    after_set(mo, r);
+    return 0;
+}
+
+static int read_config(model_opts *mo, const char *cmd, const char *path)
+{
+    char err[1024], q[QUOTE_BUF];
+    quote_str(q, sizeof q, path);
+    ol_config c;
+    int rc = ol_config_read(path, q, &c, err, sizeof err);
+    if (rc) fprintf(stderr, "nocsim %s: --config: %s\n", cmd, err);
+    for (int i = 0; !rc && i < c.n; i++) {
+        char where[QUOTE_BUF + 160];
+        snprintf(where, sizeof where, "--config %s, line %ld: %s", q, c.set[i].line, c.set[i].key);
+        rc = config_setting(mo, cmd, where, c.set[i].name, c.set[i].value);
+    }
+    if (!rc && *c.approx)
+        fprintf(stderr, "nocsim %s: --config %s: taken as the nearest nocsim has (docs/config.md): %s\n", cmd, q,
+                c.approx);
+    ol_config_free(&c);
+    return rc ? -1 : 0;
 }
 
 int model_opts_set(void *ctx, const char *cmd, const char *a, const char *v)
 {
     model_opts *mo = ctx;
-    sim_params *p = &mo->params;
     void *base;
-    const opt_row *r = model_row(mo, a, &base);
+    if (!mo->given && strcmp(a, "--slices")) mo->given = a;
+    if (!strcmp(a, "--config")) return read_config(mo, cmd, v);
+    const opt_row *r = model_row(mo, a + 2, &base);
     char err[512];
     if (!r) return fprintf(stderr, "nocsim %s: %s: not a model option\n", cmd, a), -1;
     if (opt_set(r, base, v, err, sizeof err)) return fprintf(stderr, "nocsim %s: %s: %s\n", cmd, a, err), -1;
-    if (!strcmp(a, "--topology")) mo->topo_set = 1;
-    if (!strcmp(a, "--vc-rule")) mo->rule_set = 1;
-    /* A mesh's default VC rule gives it all its VCs (docs/openloop.md). */
-    if (!mo->rule_set) p->vc_rule = p->topo == TOPO_MESH ? VCRULE_ANY : VCRULE_DATELINE;
-    if (!mo->given && strcmp(a, "--slices")) mo->given = a;
+    if (!given(mo, r) && mo->ngiven < MODEL_MAX_ROWS) mo->given_rows[mo->ngiven++] = r;
+    after_set(mo, r);
     return 0;
 }
 

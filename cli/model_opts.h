@@ -13,17 +13,27 @@
 #include "traffic/traffic.h"
 #include "util/fault.h"
 
+/* Most option rows of the model (its tables' rows). */
+#define MODEL_MAX_ROWS 40
+
 typedef struct {
     sim_params params;
     const char *traffic;  /* spec */
     uint64_t seed;
     int topo_set, rule_set;  /* --topology / --vc-rule given */
     const char *given;    /* the first model flag given other than --slices, or NULL */
+    const void *given_rows[MODEL_MAX_ROWS];  /* the option rows the command line set (--config skips them) */
+    int ngiven;
+    char traffic_buf[1024];  /* --config's traffic (the file's text is freed after reading) */
 } model_opts;
 
 void model_opts_default(model_opts *mo);
 /* The model options' table (cli/args.h) and its handler (ctx: a model_opts);
- * a command lists MODEL_OPTS_GROUP(&mo) among its cli_groups. */
+ * a command lists MODEL_OPTS_GROUP(&mo) among its cli_groups.  --config FILE
+ * reads an experiment file (docs/config.md, sim/ol_config.h) at once: its
+ * settings of these options (BookSim2's keys included) are applied unless
+ * the command line gives them (before or after --config); a key that is not
+ * one of these options is refused, naming file, line and key. */
 extern const cli_opt model_opts_table[];
 NOCSIM_MUST_USE
 int model_opts_set(void *ctx, const char *cmd, const char *flag, const char *value);

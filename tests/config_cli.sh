@@ -101,5 +101,18 @@ expect_usage "a bad pattern is refused before any curve" "unknown traffic 'nosuc
 [ ! -e bad.db ] && ok || bad "a refused pattern list left bad.db"
 expect_usage "a pattern named twice" "'uniform' is named twice" $N load --traffic uniform,uniform --no-db
 
+# The closed-loop commands (stack, ga, replay) take the keys that apply to
+# them: the same run as the flags, flags override, load-only keys refused.
+printf 'topology = mesh; k = 4; num_vcs = 2; vc_buf_size = 6; packet_size = 4; traffic = trns; seed = 5\n' > closed.cfg
+check "stack --config: the flags' run" "$($N stack --config closed.cfg --arb C00 --interval 8:10 --format csv 2>/dev/null)" \
+  "$($N stack --size 4 --topology mesh --vcs 2 --buffer 6 --flits 4 --traffic trns --seed 5 --arb C00 --interval 8:10 --format csv)"
+check "stack: a flag before --config overrides it" \
+  "$($N stack --buffer 1 --config closed.cfg --arb C00 --interval 8:10 --format csv 2>/dev/null)" \
+  "$($N stack --size 4 --topology mesh --vcs 2 --buffer 1 --flits 4 --traffic trns --seed 5 --arb C00 --interval 8:10 --format csv)"
+expect_usage "ga: a load-only key" "--config ref.cfg, line 13: injection_rate: not an option of ga" \
+  $N ga --config ref.cfg --no-db
+expect_usage "stack: a packet mix" "closed2.cfg, line 1: packet_size: one packet length" \
+  sh -c "printf 'packet_size = {1,8}\n' > closed2.cfg; exec $N stack --config closed2.cfg"
+
 echo "config_cli: $pass passed, $fail failed"
 [ $fail -eq 0 ]
