@@ -208,7 +208,7 @@ static int read_config(load_opts *o, load_groups *lg)
     quote_str(q, sizeof q, o->config);
     ol_config *c = &lg->cfg;
     int r = ol_config_read(o->config, q, c, err, sizeof err), rc = EXIT_OK;
-    if (r) rc = cli_fail(CMD, cli_fault_status(fault_of(r)), "--config: %s", err);
+    if (r) rc = cli_fail(CMD, cli_fault_status(fault_of(r)), "--config %s", err);
     for (int i = 0; !rc && i < c->n; i++) {
         const ol_setting *st = &c->set[i];
         char where[QUOTE_BUF + 160];

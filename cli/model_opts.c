@@ -6,6 +6,7 @@
 
 #include "cli/args.h"
 #include "cli/status.h"
+#include "router/routing.h"
 #include "sim/ol_config.h"
 #include "sim/ol_options.h"
 #include "util/parse.h"
@@ -103,6 +104,12 @@ static int config_setting(model_opts *mo, const char *cmd, const char *where, co
                            SIM_MAX_FLITS), -1;
         name = "flits";
     }
+    /* the closed-loop model routes in dimension order, x then y */
+    if (!strcmp(name, "routing")) {
+        if (routing_parse(value) == ROUTING_DOR) return 0;
+        return fprintf(stderr, "nocsim %s: %s: %s routes dor only (load takes other routing functions)\n", cmd,
+                       where, cmd), -1;
+    }
     void *base;
     const opt_row *r = model_row(mo, name, &base);
     char err[512];
@@ -127,7 +134,7 @@ static int read_config(model_opts *mo, const char *cmd, const char *path)
     quote_str(q, sizeof q, path);
     ol_config c;
     int rc = ol_config_read(path, q, &c, err, sizeof err);
-    if (rc) fprintf(stderr, "nocsim %s: --config: %s\n", cmd, err);
+    if (rc) fprintf(stderr, "nocsim %s: --config %s\n", cmd, err);
     for (int i = 0; !rc && i < c.n; i++) {
         char where[QUOTE_BUF + 160];
         snprintf(where, sizeof where, "--config %s, line %ld: %s", q, c.set[i].line, c.set[i].key);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "router/arbiter.h"
+#include "router/routing.h"
 #include "util/parse.h"
 #include "util/quote.h"
 
@@ -118,6 +119,42 @@ static int parse_arb(const opt_row *r, void *base, const char *v, char *err, siz
     return 0;
 }
 
+static int parse_routing(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
+{
+    (void)r;
+    int k = v ? routing_parse(v) : -1;
+    char q[QUOTE_BUF], names[256];
+    if (k < 0)
+        return snprintf(err, errlen, "'%s' is not a routing function (allowed: %s)", quote_str(q, sizeof q, v),
+                        routing_names(names, sizeof names)), -FAULT_INPUT;
+    ((ol_params *)base)->net.routing = (routing_kind)k;
+    return 0;
+}
+
+static void show_routing(const opt_row *r, const void *base, char *buf, size_t len)
+{
+    (void)r;
+    snprintf(buf, len, "%s", routing_info_of(((const ol_params *)base)->net.routing)->name);
+}
+
+static int parse_selection(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
+{
+    (void)r;
+    int k = v ? routing_selection_parse(v) : -1;
+    char q[QUOTE_BUF];
+    if (k < 0)
+        return snprintf(err, errlen, "'%s' is not a selection rule (allowed: credits, random, first)",
+                        quote_str(q, sizeof q, v)), -FAULT_INPUT;
+    ((ol_params *)base)->net.selection = (routing_selection)k;
+    return 0;
+}
+
+static void show_selection(const opt_row *r, const void *base, char *buf, size_t len)
+{
+    (void)r;
+    snprintf(buf, len, "%s", routing_selection_name(((const ol_params *)base)->net.selection));
+}
+
 static void show_arb(const opt_row *r, const void *base, char *buf, size_t len)
 {
     (void)r;
@@ -212,6 +249,14 @@ const opt_row ol_net_options[] = {
     { "arb", 0, "Cxx", "VC-selection scheme of every port, C00-C09", OPT_CUSTOM, FIELD(net.scheme), 0, 0, 0, 0, NULL,
       0, parse_arb, show_arb, 0 },
     ROW_TIE(ol_params, net.rp.tie),
+    { "routing", 0, "NAME", "dor, yx, o1turn, valiant, romm, west-first, north-last,\n"
+                            "negative-first, odd-even, min-adaptive (all but dor on a\n"
+                            "mesh only), dor2 (two classes a ring: a torus on 2 VCs);\n"
+                            "BookSim2's names xy_yx, min_adapt, dim_order too",
+      OPT_CUSTOM, FIELD(net.routing), 0, 0, 0, 0, NULL, 0, parse_routing, show_routing, 0 },
+    { "selection", 0, "RULE", "an adaptive function's port: credits (most free slots\n"
+                              "downstream), random, first (E, W, N, S)",
+      OPT_CUSTOM, FIELD(net.selection), 0, 0, 0, 0, NULL, 0, parse_selection, show_selection, 0 },
     OPT_END
 };
 
@@ -298,7 +343,8 @@ int ol_net_check(const ol_params *p, char *err, size_t errlen)
         return snprintf(err, errlen, "vc_rule any: only on a mesh (a torus needs its datelines)"), -FAULT_INPUT;
     if (rp->w % 2 || rp->h % 2)
         return snprintf(err, errlen, "size %dx%d: a torus needs even sides", rp->w, rp->h), -FAULT_INPUT;
-    if (p->net.vcs < 3)
-        return snprintf(err, errlen, "vcs %d: a torus needs at least 3 (datelines)", p->net.vcs), -FAULT_INPUT;
+    if (p->net.routing == ROUTING_DOR && p->net.vcs < 3)
+        return snprintf(err, errlen, "vcs %d: a torus needs at least 3 (datelines; routing dor2 runs on 2)",
+                        p->net.vcs), -FAULT_INPUT;
     return 0;
 }

@@ -7,7 +7,7 @@
  * rows alone.  Adding an option is adding a row.
  *
  *   ol_net_options      the network: topology, size, vcs, buffer, vc-rule,
- *                       arb, tie (every command that builds an open-loop
+ *                       arb, tie, routing, selection (every command that builds an open-loop
  *                       network lists this group)
  *   ol_packet_options   the packets: length mix, injection process
  *   ol_measure_options  the measurement: batch, warm-up, window, drain,
@@ -51,7 +51,7 @@ extern const char *const sim_input_names[2];
  * torus (the only one that cannot deadlock there). */
 void ol_default_vc_rule(ol_params *p);
 /* What a network needs beyond each field's range: a torus has even sides,
- * the dateline rule and at least 3 VCs.  0, or -FAULT_INPUT with a message
+ * the dateline rule and, under dor, at least 3 VCs.  0, or -FAULT_INPUT with a message
  * naming the fields ("vcs 2: a torus needs at least 3 (datelines)"). */
 NOCSIM_MUST_USE
 int ol_net_check(const ol_params *p, char *err, size_t errlen);

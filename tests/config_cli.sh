@@ -21,7 +21,7 @@ injection_rate = 0.01;          // packets: 0.01 x (2/4 + 18/4) = 0.05 flits
 sample_period = 400; warmup_periods = 2; max_samples = 5; latency_thres = 300; seed = 9;
 CFG
 s=$(show --config bs.cfg)
-for kv in topology=torus size=6 vcs=4 buffer=6 vc-rule=dateline traffic=tornado self=send packet=2:0.25,6:0.75 \
+for kv in topology=torus routing=dor2 size=6 vcs=4 buffer=6 vc-rule=dateline traffic=tornado self=send packet=2:0.25,6:0.75 \
           rate=0.05 rates=0.05:0.05:1 batch=400 warmup=2:20 window=5 latency-limit=300 seed=9; do
   check "bs.cfg: ${kv%%=*}" "${kv%%=*}=$(value_of "$s" "${kv%%=*}")" "$kv"
 done
@@ -36,9 +36,14 @@ check "order does not matter" "$(show --vcs 5 --config ours.cfg | sed -n 's/^vcs
 printf 'k = 4\nhold_switch_for_packet = 1\n' > unknown.cfg
 expect_usage "unknown key" "--config unknown.cfg, line 2: hold_switch_for_packet: unknown key" \
   $N load --config unknown.cfg --no-db
-printf 'k = 4 // ok\n\nrouting_function = min_adapt;\n' > routing.cfg
-expect_usage "routing other than dor" "routing.cfg, line 3: routing_function = min_adapt: nocsim routes in dimension order" \
+printf 'k = 4 // ok\n\nrouting_function = planar_adapt;\n' > routing.cfg
+expect_usage "a routing function nocsim lacks" "routing.cfg, line 3: routing_function: 'planar_adapt' is not a routing function" \
   $N load --config routing.cfg --no-db
+check "routing_function = min_adapt is --routing min-adaptive" \
+  "$(printf 'routing_function = min_adapt\n' > ma.cfg; show --config ma.cfg | sed -n 's/^routing=//p')" min-adaptive
+printf 'routing_function = xy_yx\n' > o1.cfg
+expect_usage "stack: a routing function other than dor" "o1.cfg, line 1: routing_function: stack routes dor only" \
+  $N stack --config o1.cfg
 printf 'vc_alloc_delay = 2\n' > delay.cfg
 expect_usage "a router delay nocsim does not model" "vc_alloc_delay = 2: nocsim's router moves a flit one hop a cycle" \
   $N load --config delay.cfg --no-db

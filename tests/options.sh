@@ -178,7 +178,7 @@ check "load --packet default" "$(value_of "$defaults" packet)" "$(const SIM_DEFA
 check "load --traffic default" "$(value_of "$defaults" traffic)" \
   "$(sed -n -E 's/^#define OL_DEFAULT_TRAFFIC "(.*)".*/\1/p' sim/openloop.h)"
 for c in "topology mesh torus" "vc-rule any dateline" "tie nowrap minus" "self skip send" "process bernoulli periodic" \
-         "format text csv" "arb C00 C07"; do
+         "format text csv" "arb C00 C07" "routing dor yx" "selection credits first"; do
   set -- $c
   check "load --$1 default" "$(value_of "$defaults" "$1")" "$2"
   check "load --$1 $3" "$(value_of "$(show --$1 "$3" --vcs 3 --size 4)" "$1")" "$3"
@@ -190,7 +190,7 @@ done
 check "load -q is --quiet" "$(value_of "$(show -q)" quiet)" "on"
 # Every row has a check above: a row added without one, or one dropped, fails here.
 check "load's rows" "$(printf '%s\n' "$defaults" | grep -v '^rc=' | sed -n 's/=.*//p' | sort | tr '\n' ' ')" \
-  "accept-tolerance all arb batch buffer config db drain-cap format hotspot latency-limit no-db packet per-flow precision process quiet rate rates saturation seed self size threads tie topology traffic vc-rule vcs warmup warmup-tolerance window "
+  "accept-tolerance all arb batch buffer config db drain-cap format hotspot latency-limit no-db packet per-flow precision process quiet rate rates routing saturation seed selection self size threads tie topology traffic vc-rule vcs warmup warmup-tolerance window "
 # The closed-loop commands' model options: the same constants bound the
 # shared rows (sim/ol_options.c sim_net_options, sim_model_options), and
 # their --help defaults are those constants.
