@@ -106,7 +106,11 @@ void arg_unknown(const char *cmd, const char *opt);
  * For tests, NOCSIM_PARSE_TRACE=1 in the environment makes cli_parse print
  * each option it recognises as "--flag=value" (or "--flag"), each operand as
  * "operand=X", on stdout, without calling the handlers, and exit with 0:
- * tests/options.sh walks every --help table with it. */
+ * tests/options.sh walks every --help table with it.  Commands whose
+ * options are rows of an option table (util/options.h, cli/opt_group.h:
+ * load) also take NOCSIM_PARSE_SHOW=1: they parse for real (handlers,
+ * --config, the checks), print every option's resulting value as
+ * "name=value" and exit 0 without running. */
 typedef struct {
     const char *flag;    /* "--seed"; NULL: a heading (help set) or the end (help NULL) */
     char short_name;     /* 's' for -s, or 0 */

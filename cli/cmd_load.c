@@ -10,6 +10,9 @@
 #include "cli/load_report.h"
 #include "cli/model_opts.h"
 #include "router/arbiter.h"
+#include "cli/opt_group.h"
+#include "sim/ol_config.h"
+#include "sim/ol_options.h"
 #include "sim/openloop.h"
 #include "store/store.h"
 #include "traffic/synth.h"
@@ -18,31 +21,36 @@
 #include "util/quote.h"
 
 #define CMD "load"
-/* Most rates one curve takes. */
-#define MAX_RATES 10000
+/* Most patterns one call takes (--traffic a,b,...). */
+#define MAX_PATTERNS 64
 
 typedef struct {
     ol_params p;
     const char *traffic, *hotspot;
     synth_self self;
-    int rule_set;
-    double r0, r1, step;
+    double rate;             /* --rate: r0 = r1 = rate, step 1 */
+    double r0, r1, step;     /* --rates */
     int all, quiet, threads, no_db, saturation;
-    const char *db, *packet;
+    const char *db, *config;
+    char packet[256];        /* the packet mix as --packet takes it, for the record */
     double sat_precision;    /* the bisection's, with saturation */
-    uint64_t seed;
+    int64_t seed;
     out_format fmt;
+    int csv_tail;            /* a later pattern's curve: CSV without its header */
     const char *trace;       /* --trace: replay this file instead of a curve */
 } load_opts;
 
-static const char *const process_names[] = { "bernoulli", "periodic", "onoff" };
+/* The option rows choose an enum's value as an int. */
+_Static_assert(sizeof(out_format) == sizeof(int) && sizeof(synth_self) == sizeof(int), "enums are ints");
 
-/* A:B:STEP with 0 < A <= B <= 1, STEP > 0. */
-static bool parse_rates(const char *s, load_opts *o)
+/* A:B:STEP with 0 < A <= B <= 1, STEP > 0, at most OL_MAX_RATES rates. */
+static int parse_rates(const opt_row *r, void *base, const char *s, char *err, size_t errlen)
 {
+    (void)r;
+    load_opts *o = base;
     char buf[128], q[QUOTE_BUF];
     double v[3];
-    if (strlen(s) >= sizeof buf) goto bad;
+    if (!s || strlen(s) >= sizeof buf) goto bad;
     strcpy(buf, s);
     char *f[3] = { buf, NULL, NULL };
     for (int k = 1; k < 3; k++) {
@@ -53,85 +61,78 @@ static bool parse_rates(const char *s, load_opts *o)
     }
     for (int k = 0; k < 3; k++)
         if (parse_real(f[k], 0.0, 1.0, &v[k]) != PARSE_OK || v[k] <= 0) goto bad;
-    if (v[1] < v[0]) {
-        cli_fail(CMD, EXIT_USAGE, "--rates '%s': descending (from %g down to %g)", quote_str(q, sizeof q, s), v[0], v[1]);
-        return false;
-    }
-    if ((v[1] - v[0]) / v[2] > MAX_RATES) {
-        cli_fail(CMD, EXIT_USAGE, "--rates '%s': more than %d rates", quote_str(q, sizeof q, s), MAX_RATES);
-        return false;
-    }
+    if (v[1] < v[0])
+        return snprintf(err, errlen, "'%s': descending (from %g down to %g)", quote_str(q, sizeof q, s), v[0], v[1]),
+               -FAULT_INPUT;
+    if ((v[1] - v[0]) / v[2] > OL_MAX_RATES)
+        return snprintf(err, errlen, "'%s': more than %d rates", quote_str(q, sizeof q, s), OL_MAX_RATES), -FAULT_INPUT;
     o->r0 = v[0];
     o->r1 = v[1];
     o->step = v[2];
-    return true;
+    return 0;
 bad:
-    cli_fail(CMD, EXIT_USAGE, "--rates '%s': expected A:B:STEP, each a number in (0, 1], A <= B",
-             quote_str(q, sizeof q, s));
-    return false;
+    snprintf(err, errlen, "'%s': expected A:B:STEP, each a number in (0, 1], A <= B", quote_str(q, sizeof q, s));
+    return -FAULT_INPUT;
 }
 
-static const cli_opt load_table[] = {
-    CLI_HEADING("network:"),
-    { "--topology", 0, "mesh|torus", "(default mesh)" },
-    { "--size", 0, "N|WxH", "grid of W x H routers, each side 2.." CLI_STR(OL_MAX_SIDE) " (default 8)" },
-    { "--vcs", 0, "V", "virtual channels per link (default 3)" },
-    { "--buffer", 0, "B", "flits per input-VC FIFO (default 4)" },
-    { "--vc-rule", 0, "any|dateline", "which VC a header may take: any free VC of its port\n"
-                                      "(mesh default), or its own, one up at each dateline\n"
-                                      "(torus default and only choice on a torus)" },
-    { "--arb", 0, "Cxx", "VC-selection scheme of every port, C00-C09 (default C00)" },
-    { "--tie", 0, "nowrap|plus|minus", "torus route at a distance of exactly half a ring" },
-    { "--routing", 0, "NAME", "dor (default), yx, o1turn, valiant, romm, west-first,\n"
-                              "north-last, negative-first, odd-even, min-adaptive (all\n"
-                              "but dor on a mesh only; BookSim2's names xy_yx, min_adapt too)" },
-    { "--selection", 0, "RULE", "an adaptive function's port: credits (most free slots\n"
-                                "downstream, default), random, first (E, W, N, S)" },
-    CLI_HEADING("traffic:"),
-    { "--traffic", 0, "P", "uniform (default), bcmp brev brot shfl torn trns, bitcomp\n"
-                           "bitrev shuffle transpose tornado neighbor randperm file:PATH,\n"
-                           "or matrix:PATH, a traffic matrix ('src dst rate' lines or\n"
-                           "a row of rates per node; rates as given, times --rate)" },
-    { "--self", 0, "skip|send", "uniform draws itself / fixed points send to themselves\n"
-                                "(send is BookSim2's uniform; default skip)" },
-    { "--hotspot", 0, "NODES:F", "a share F in (0, 1] of packets goes to the listed nodes" },
-    { "--packet", 0, "MIX", "length in flits, or a mix LEN:PROB,... (default 8)" },
-    { "--process", 0, "bernoulli|periodic|onoff:B:I", "(default bernoulli); onoff: bursts of mean B cycles,\n"
-                                                      "idle periods of mean I, the same mean rate" },
-    { "--trace", 0, "FILE", "replay 'cycle src dst flits' lines instead of a curve:\n"
-                            "each packet's latency (no rates, not recorded)" },
-    { "--rates", 0, "A:B:STEP", "rates from A to B (default 0.02:1:0.02), each in (0, 1]" },
-    { "--rate", 0, "R", "one rate" },
-    { "--all", 0, NULL, "run every rate, past saturation too" },
-    { "--saturation", 0, NULL, "then bisect for the saturation point (--precision): the\n"
-                               "highest stable rate and its accepted throughput (the last\n"
-                               "rate when none saturates)" },
-    { "--precision", 0, "P", "the bisection's precision (default 0.005)" },
-    CLI_HEADING("measurement:"),
-    { "--batch", 0, "C", "cycles per batch (default 1000)" },
-    { "--warmup", 0, "MIN:MAX", "warm-up batches (default 3:20); steady when two batch\n"
-                                "means differ by at most --warmup-tolerance" },
-    { "--warmup-tolerance", 0, "F", "(default 0.05)" },
-    { "--window", 0, "K", "measurement batches (default 10; CI95 by batch means)" },
-    { "--drain-cap", 0, "C", "most drain cycles (default 20000)" },
-    { "--accept-tolerance", 0, "F", "saturated when accepted < (1-F) offered (default 0.02)" },
-    { "--latency-limit", 0, "L", "saturated when mean latency > L (default 500)" },
-    { "--per-flow", 0, NULL, "also saturated when one source's backlog outgrows 8 packets\n"
-                             "and F of its window's traffic (stricter than the field's rule)" },
-    { "--histogram", 0, "W|log2", "per point, a latency histogram: bins of W cycles, or\n"
-                                  "[2^k, 2^(k+1))" },
-    { "--throughput", 0, NULL, "per point, accepted flits/cycle per source node and per\n"
-                               "flow: min, max, mean, Jain's index (at most 1024 nodes)" },
-    { "--by-length", 0, NULL, "per point, the mean latency of each packet length" },
-    CLI_HEADING("run and output:"),
-    { "--seed", 's', "S", "every random choice (default 1)" },
-    { "--threads", 'j', "N", "points run at once (default: all cores)" },
-    { "--format", 0, "F", "text | json | csv (default text)" },
-    { "--quiet", 'q', NULL, "no progress lines on stderr" },
-    { "--db", 0, "PATH", "record the run and each point as it finishes (default\n"
-                         "nocsim.db)" },
-    { "--no-db", 0, NULL, "record nothing" },
-    CLI_END
+static void show_rates(const opt_row *r, const void *base, char *buf, size_t len)
+{
+    (void)r;
+    const load_opts *o = base;
+    snprintf(buf, len, "%g:%g:%g", o->r0, o->r1, o->step);
+}
+
+static const char *const format_names[] = { "text", "json", "csv" };
+#define NAMES(a) (a), (int)(sizeof(a) / sizeof(a)[0])
+#define FIELD(f) #f, offsetof(load_opts, f)
+#define HEADING(text) { NULL, 0, NULL, text, OPT_HEADING, NULL, 0, 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 }
+#define SWITCH(name, s, help, f) { name, s, NULL, help, OPT_SWITCH, FIELD(f), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 }
+
+/* load's own rows (the network, the packets and the measurement are the
+ * library's: sim/ol_options.h). */
+static const opt_row load_traffic_rows[] = {
+    HEADING("traffic:"),
+    { "traffic", 0, "P", "uniform, bcmp brev brot shfl torn trns, bitcomp bitrev\n"
+                         "shuffle transpose tornado neighbor randperm file:PATH,\n"
+                         "or matrix:PATH, a traffic matrix ('src dst rate' lines or\n"
+                         "a row of rates per node; rates as given, times --rate);\n"
+                         "several separated by commas, one curve each",
+      OPT_TEXT, FIELD(traffic), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "trace", 0, "FILE", "replay 'cycle src dst flits' lines instead of a curve:\n"
+                          "each packet's latency (no rates, not recorded)",
+      OPT_TEXT, FIELD(trace), 0, 0, 0, 0, NULL, 0, NULL, NULL, 1 },
+    { "self", 0, NULL, "uniform draws itself / fixed points send to themselves\n"
+                       "(send is BookSim2's uniform)",
+      OPT_CHOICE, FIELD(self), 0, 0, 0, 0, NAMES(model_self_names), NULL, NULL, 0 },
+    { "hotspot", 0, "NODES:F", "a share F in (0, 1] of packets goes to the listed nodes", OPT_TEXT, FIELD(hotspot), 0,
+      0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "rates", 0, "A:B:STEP", "rates from A to B, each in (0, 1]", OPT_CUSTOM, FIELD(r0), 0, 0, 0, 0, NULL, 0,
+      parse_rates, show_rates, 0 },
+    { "rate", 0, "R", "one rate (not with --rates)", OPT_REAL, FIELD(rate), 0, 1, 1, 0, NULL, 0, NULL, NULL, 1 },
+    SWITCH("all", 0, "run every rate, past saturation too", all),
+    SWITCH("saturation", 0, "then bisect for the saturation point (--precision): the\n"
+                            "highest stable rate and its accepted throughput (the last\n"
+                            "rate when none saturates)", saturation),
+    { "precision", 0, "P", "the bisection's precision", OPT_REAL, FIELD(sat_precision), OL_SAT_PRECISION_MIN,
+      OL_SAT_PRECISION_MAX, 0, 0, NULL, 0, NULL, NULL, 0 },
+    OPT_END
+};
+
+static const opt_row load_run_rows[] = {
+    HEADING("run and output:"),
+    { "config", 0, "FILE", "an experiment file: `key = value` settings with these\n"
+                           "options' names or BookSim2's (docs/config.md); flags\n"
+                           "given here override it",
+      OPT_TEXT, FIELD(config), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "seed", 's', "S", "every random choice", OPT_I64, FIELD(seed), 0, OL_SEED_MAX, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "threads", 'j', "N", "points run at once (default: all cores)", OPT_INT, FIELD(threads), 1, OL_MAX_THREADS, 0,
+      0, NULL, 0, NULL, NULL, 1 },
+    { "format", 0, NULL, "", OPT_CHOICE, FIELD(fmt), 0, 0, 0, 0, NAMES(format_names), NULL, NULL, 0 },
+    SWITCH("quiet", 'q', "no progress lines on stderr", quiet),
+    { "db", 0, "PATH", "record the run and each point as it finishes", OPT_TEXT, FIELD(db), 0, 0, 0, 0, NULL, 0, NULL,
+      NULL, 0 },
+    SWITCH("no-db", 0, "record nothing", no_db),
+    OPT_END
 };
 
 static void help(const cli_spec *spec)
@@ -148,123 +149,108 @@ static void help(const cli_spec *spec)
     printf("\nexample: nocsim load --topology mesh --size 8 --traffic uniform --rates 0.02:0.60:0.02\n");
 }
 
-/* Where parsing keeps the grid until the topology is known. */
+/* The option groups of load: the library's rows over o->p, load's over o. */
+enum { G_NET, G_TRAFFIC, G_PACKET, G_MEASURE, G_RUN, NGROUPS };
 typedef struct {
-    load_opts *o;
-    int w, h;
-} load_parse;
+    opt_group g[NGROUPS];
+    int made;
+    ol_config cfg;           /* --config's settings: text options point into it */
+} load_groups;
 
-/* One of load_table's flags (a cli_set_fn). */
-static int set_option(void *ctx, const char *cmd, const char *a, const char *v)
+static void load_defaults(load_opts *o)
 {
-    load_parse *lp = ctx;
-    load_opts *o = lp->o;
-    long x;
-    double d;
-    int k;
-    char err[256];
-#define CHOICE(names) do { if (!arg_choice(cmd, a, v, names, (int)(sizeof names / sizeof names[0]), &k)) return -1; } while (0)
-#define INT(lo, hi) do { if (!arg_int(cmd, a, v, lo, hi, &x)) return -1; } while (0)
-#define REAL(lo, hi) do { if (!arg_double(cmd, a, v, lo, hi, &d)) return -1; } while (0)
-    if (!strcmp(a, "--topology")) { CHOICE(model_topology_names); o->p.net.rp.topo = (route_topology)k; }
-    else if (!strcmp(a, "--size")) return arg_size(cmd, a, v, 2, OL_MAX_SIDE, &lp->w, &lp->h) ? 0 : -1;
-    else if (!strcmp(a, "--vcs")) { INT(1, SIM_MAX_VCS); o->p.net.vcs = (int)x; }
-    else if (!strcmp(a, "--buffer")) { INT(1, 255); o->p.net.buffer = (int)x; }
-    else if (!strcmp(a, "--vc-rule")) { CHOICE(model_vc_rule_names); o->p.net.vc_rule = (route_vc_rule)k; o->rule_set = 1; }
-    else if (!strcmp(a, "--arb")) {
-        if ((o->p.net.scheme = vcsel_parse(v)) < 0) return cli_fail(cmd, EXIT_USAGE, "--arb: '%s' is not a scheme (allowed: C00-C09)", v), -1;
-    }
-    else if (!strcmp(a, "--tie")) { CHOICE(model_tie_names); o->p.net.rp.tie = (route_tie)k; }
-    else if (!strcmp(a, "--routing")) {
-        if ((k = routing_parse(v)) < 0)
-        {
-            char names[128];
-            return cli_fail(cmd, EXIT_USAGE, "--routing: '%s' is not a routing function (allowed: %s)", v,
-                            routing_names(names, sizeof names)), -1;
-        }
-        o->p.net.routing = (routing_kind)k;
-    }
-    else if (!strcmp(a, "--selection")) {
-        if ((k = routing_selection_parse(v)) < 0)
-            return cli_fail(cmd, EXIT_USAGE, "--selection: '%s' is not a selection rule (allowed: credits, random, "
-                                             "first)", v), -1;
-        o->p.net.selection = (routing_selection)k;
-    }
-    else if (!strcmp(a, "--traffic")) o->traffic = v;
-    else if (!strcmp(a, "--self")) { CHOICE(model_self_names); o->self = (synth_self)k; }
-    else if (!strcmp(a, "--hotspot")) o->hotspot = v;
-    else if (!strcmp(a, "--packet")) {
-        if (ol_parse_packet_mix(&o->p, v, err, sizeof err)) return cli_fail(cmd, EXIT_USAGE, "%s", err), -1;
-        o->packet = v;
-    }
-    else if (!strcmp(a, "--process")) return load_parse_process(cmd, v, &o->p);
-    else if (!strcmp(a, "--trace")) o->trace = v;
-    else if (!strcmp(a, "--histogram")) return load_parse_histogram(cmd, v, &o->p);
-    else if (!strcmp(a, "--throughput")) o->p.report_nodes = 1;
-    else if (!strcmp(a, "--by-length")) o->p.report_lengths = 1;
-    else if (!strcmp(a, "--rates")) return parse_rates(v, o) ? 0 : -1;
-    else if (!strcmp(a, "--rate")) {
-        if (parse_real(v, 0.0, 1.0, &d) != PARSE_OK || d <= 0)
-            return cli_fail(cmd, EXIT_USAGE, "--rate: '%s' is not a rate in (0, 1]", v), -1;
-        o->r0 = o->r1 = o->step = d;
-    }
-    else if (!strcmp(a, "--all")) o->all = 1;
-    else if (!strcmp(a, "--saturation")) o->saturation = 1;
-    else if (!strcmp(a, "--precision")) { REAL(1e-4, 0.5); o->sat_precision = d; }
-    else if (!strcmp(a, "--batch")) { INT(10, 1000000); o->p.batch = (int)x; }
-    else if (!strcmp(a, "--warmup")) {
-        long lo, hi;
-        if (!arg_range(cmd, a, v, 1, 10000, &lo, &hi)) return -1;
-        o->p.warmup_min = (int)lo;
-        o->p.warmup_max = (int)hi;
-    }
-    else if (!strcmp(a, "--warmup-tolerance")) { REAL(0, 1); o->p.warmup_tol = d; }
-    else if (!strcmp(a, "--window")) { INT(2, 10000); o->p.window = (int)x; }
-    else if (!strcmp(a, "--drain-cap")) { INT(0, 100000000); o->p.drain_cap = x; }
-    else if (!strcmp(a, "--accept-tolerance")) { REAL(0, 0.99); o->p.accept_tol = d; }
-    else if (!strcmp(a, "--latency-limit")) { REAL(1, 1e9); o->p.latency_limit = d; }
-    else if (!strcmp(a, "--per-flow")) o->p.per_flow = 1;
-    else if (!strcmp(a, "--seed")) { INT(0, 2147483647L); o->seed = (uint64_t)x; }
-    else if (!strcmp(a, "--threads")) { INT(1, 1024); o->threads = (int)x; }
-    else if (!strcmp(a, "--format")) return arg_format(cmd, v, &o->fmt) ? 0 : -1;
-    else if (!strcmp(a, "--quiet")) o->quiet = 1;
-    else if (!strcmp(a, "--db")) o->db = v;
-    else if (!strcmp(a, "--no-db")) o->no_db = 1;
-#undef CHOICE
-#undef INT
-#undef REAL
-    return 0;
+    memset(o, 0, sizeof *o);
+    ol_params_default(&o->p);
+    o->traffic = OL_DEFAULT_TRAFFIC;
+    o->db = STORE_DEFAULT_PATH;
+    o->r0 = OL_DEFAULT_RATE_FROM;
+    o->r1 = OL_DEFAULT_RATE_TO;
+    o->step = OL_DEFAULT_RATE_STEP;
+    o->seed = OL_DEFAULT_SEED;
+    o->sat_precision = OL_DEFAULT_SAT_PRECISION;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    o->threads = cores > 0 ? (int)(cores < OL_MAX_THREADS ? cores : OL_MAX_THREADS) : 1;
 }
 
-/* Fills o from argv: EXIT_OK, CLI_HELP, or EXIT_USAGE after a message. */
-static int parse(int argc, char **argv, load_opts *o, const cli_spec *spec, load_parse *lp)
+static int make_groups(load_opts *o, load_groups *lg)
 {
-    ol_params_default(&o->p);
-    o->traffic = "uniform";
-    o->db = STORE_DEFAULT_PATH;
-    o->packet = "8";
-    o->r0 = 0.02;
-    o->r1 = 1.0;
-    o->step = 0.02;
-    o->seed = 1;
-    o->sat_precision = 0.005;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    o->threads = cores > 0 ? (int)cores : 1;
-    lp->o = o;
-    lp->w = lp->h = 8;
-    int rc = cli_parse(spec, argc, argv);
+    const opt_row *rows[NGROUPS] = { ol_net_options, load_traffic_rows, ol_packet_options, ol_measure_options,
+                                     load_run_rows };
+    void *base[NGROUPS] = { &o->p, o, &o->p, &o->p, o };
+    size_t size[NGROUPS] = { sizeof o->p, sizeof *o, sizeof o->p, sizeof o->p, sizeof *o };
+    for (lg->made = 0; lg->made < NGROUPS; lg->made++)
+        if (opt_group_init(&lg->g[lg->made], rows[lg->made], base[lg->made], size[lg->made]))
+            return cli_fail(CMD, EXIT_FAIL, "out of memory");
+    return EXIT_OK;
+}
+
+static void free_groups(load_groups *lg)
+{
+    for (int k = 0; k < lg->made; k++) opt_group_free(&lg->g[k]);
+    lg->made = 0;
+    ol_config_free(&lg->cfg);
+}
+
+/* --rate and --rates are one setting: the command line's over the file's,
+ * and both at one level refused.  EXIT_OK or EXIT_USAGE after a message. */
+static int resolve_rates(load_opts *o, const load_groups *lg)
+{
+    int one = opt_groups_given(lg->g, NGROUPS, "rate"), many = opt_groups_given(lg->g, NGROUPS, "rates");
+    int level = (one | many) & OPT_FROM_ARGV ? OPT_FROM_ARGV : OPT_FROM_FILE;
+    if (one & many & level)
+        return cli_fail(CMD, EXIT_USAGE, "--rate and --rates both given%s: --rate R is --rates R:R:1; give one",
+                        level == OPT_FROM_FILE ? " (in the --config file)" : "");
+    if (one & level) {
+        o->r0 = o->r1 = o->rate;
+        o->step = 1;
+    }
+    return EXIT_OK;
+}
+
+/* --config FILE: each setting through its row, unless the command line
+ * gave it.  EXIT_OK, or the exit status after a message. */
+static int read_config(load_opts *o, load_groups *lg)
+{
+    char err[1024], q[QUOTE_BUF];
+    quote_str(q, sizeof q, o->config);
+    ol_config *c = &lg->cfg;
+    int r = ol_config_read(o->config, q, c, err, sizeof err), rc = EXIT_OK;
+    if (r) rc = cli_fail(CMD, cli_fault_status(fault_of(r)), "--config %s", err);
+    for (int i = 0; !rc && i < c->n; i++) {
+        const ol_setting *st = &c->set[i];
+        char where[QUOTE_BUF + 160];
+        snprintf(where, sizeof where, "--config %s, line %ld: %s", q, st->line, st->key);
+        int a = strcmp(st->name, "config") ? opt_groups_apply(lg->g, NGROUPS, CMD, where, st->name, st->value) : 1;
+        if (a < 0) rc = EXIT_USAGE;
+        else if (a > 0)
+            rc = cli_fail(CMD, EXIT_USAGE, "%s: unknown key (neither an option of load nor a BookSim2 key that "
+                          "nocsim maps: docs/config.md lists both)", where);
+    }
+    if (!rc && *c->approx && !o->quiet)
+        fprintf(stderr, "nocsim load: --config %s: taken as the nearest nocsim has (docs/config.md): %s\n", q, c->approx);
+    return rc;
+}
+
+/* Fills o from argv (and --config): EXIT_OK, CLI_HELP, or EXIT_USAGE after
+ * a message.  lg holds the groups; the caller frees them. */
+static int parse(int argc, char **argv, load_opts *o, load_groups *lg)
+{
+    load_defaults(o);
+    int rc = make_groups(o, lg);
     if (rc != EXIT_OK) return rc;
-    route_params *rp = &o->p.net.rp;
-    rp->w = rp->n = lp->w;
-    rp->h = lp->h;
-    if (!o->rule_set) o->p.net.vc_rule = rp->topo == TOPO_MESH ? VCRULE_ANY : VCRULE_DATELINE;
-    if (rp->topo == TOPO_TORUS && o->p.net.vc_rule == VCRULE_ANY)
-        return cli_fail(CMD, EXIT_USAGE, "--vc-rule any: only on a mesh (a torus needs its datelines)");
-    if (rp->topo == TOPO_TORUS && (lp->w % 2 || lp->h % 2))
-        return cli_fail(CMD, EXIT_USAGE, "--size %dx%d: a torus needs even sides", lp->w, lp->h);
-    if (rp->topo == TOPO_TORUS && o->p.net.routing == ROUTING_DOR && o->p.net.vcs < 3)
-        return cli_fail(CMD, EXIT_USAGE, "--vcs %d: a torus needs at least 3 (datelines; --routing dor2 runs on 2)",
-                        o->p.net.vcs);
+    cli_group cg[NGROUPS];
+    for (int k = 0; k < NGROUPS; k++) cg[k] = opt_group_cli(&lg->g[k]);
+    const cli_spec spec = { CMD, cg, NGROUPS, NULL, NULL };
+    rc = cli_parse(&spec, argc, argv);
+    if (rc == CLI_HELP) help(&spec);
+    if (rc != EXIT_OK) return rc;
+    if (o->config && (rc = read_config(o, lg)) != EXIT_OK) return rc;
+    if ((rc = resolve_rates(o, lg)) != EXIT_OK) return rc;
+    if (!opt_groups_given(lg->g, NGROUPS, "vc-rule")) ol_default_vc_rule(&o->p);
+    opt_show(opt_find(ol_packet_options, "packet"), &o->p, o->packet, sizeof o->packet);
+    char err[512];
+    if (ol_net_check(&o->p, err, sizeof err) || ol_params_check(&o->p, err, sizeof err))
+        return cli_fail(CMD, EXIT_USAGE, "%s", err);
     return EXIT_OK;
 }
 
@@ -343,7 +329,7 @@ static int open_run(const load_opts *o, const synth *s, recorder *r)
                           "topology", model_topology_names[p->net.rp.topo], "width", p->net.rp.w, "height", p->net.rp.h,
                           "vc_rule", model_vc_rule_names[p->net.vc_rule], "vcs", p->net.vcs, "buffer", p->net.buffer,
                           "arb", vcsel_name(p->net.scheme), "tie", model_tie_names[p->net.rp.tie], "packet",
-                          ujson_str(o->packet), "process", process_names[p->process], "self", model_self_names[o->self],
+                          ujson_str(o->packet), "process", ol_process_names[p->process], "self", model_self_names[o->self],
                           "hotspot", o->hotspot ? ujson_str(o->hotspot) : json_null(), "per_flow", p->per_flow,
                           "batch", p->batch, "warmup_min", p->warmup_min, "warmup_max", p->warmup_max,
                           "warmup_tolerance", p->warmup_tol, "window", p->window, "drain_cap", (json_int_t)p->drain_cap,
@@ -419,8 +405,9 @@ static int print_all(const load_opts *o, const synth *s, const ol_point *pts, in
     /* With --saturation, none found when every rate tried saturates. */
     int none = o->saturation && sat->rate <= 0;
     if (o->fmt == FMT_CSV) {
-        printf("topology,size,traffic,zero_load,bound,%s" CSV_HEAD "\n",
-               o->saturation ? "saturation_rate,saturation_accepted,saturation_latency," : "");
+        if (!o->csv_tail)
+            printf("topology,size,traffic,zero_load,bound,%s" CSV_HEAD "\n",
+                   o->saturation ? "saturation_rate,saturation_accepted,saturation_latency," : "");
         for (int k = 0; k < n; k++) {
             printf("%s,%dx%d,", topo, rp->w, rp->h);
             cli_csv_field(stdout, o->traffic);
@@ -546,40 +533,44 @@ static int store_saturation(const load_opts *o, const recorder *rec, const ol_po
     return 0;
 }
 
-/* --trace: the replay alone; the curve's flags are refused, not ignored. */
-static int trace_only(const load_opts *o)
+/* The curve's points at rates[0..n-1] into pts[0..*done-1], per sending
+ * node, each recorded as it finishes.  Returns the exit status. */
+static int measure(const load_opts *o, const synth *s, const double *rates, int n, recorder *rec, ol_point *pts,
+                   int *done)
 {
-    if (strcmp(o->traffic, "uniform") || o->hotspot || o->saturation || o->all || o->r0 != 0.02 || o->r1 != 1.0 ||
-        o->step != 0.02 || o->p.process != OL_BERNOULLI || o->p.report_nodes || o->p.report_lengths ||
-        strcmp(o->packet, "8"))
-        return cli_fail(CMD, EXIT_USAGE, "--trace replays the file's packets: no --traffic, --hotspot, --rates, "
-                        "--rate, --all, --saturation, --process, --packet, --throughput or --by-length with it");
-    return load_trace(CMD, &o->p, o->trace, o->self == SYNTH_SELF_SEND, o->fmt);
+    char err[512];
+    int rc = EXIT_OK;
+    int r = ol_curve(&o->p, s, rates, n, (uint64_t)o->seed, o->threads, !o->all, cli_stop_signal, progress, rec, pts,
+                     done, err, sizeof err);
+    if (r < 0) rc = cli_fail(CMD, cli_fault_status(fault_of(r)), "%s", err);
+    else if (r > 0) rc = cli_signal_status(cli_stop_signal());
+    for (int k = 0; k < *done; k++) to_per_sender(&pts[k], rec->per_sender);
+    /* What is stored is what is printed: points that finished on another
+     * thread past the first saturated one (or past a gap, when stopped)
+     * are not part of the curve. */
+    if (r >= 0 && rec->db && !rec->failed &&
+        store_load_trim(rec->db, rec->run, *done ? pts[*done - 1].rate : 0, NULL, err, sizeof err) != STORE_OK) {
+        rec->failed = 1;
+        cli_fail(CMD, EXIT_FAIL, "%s", err);
+    }
+    return rc;
 }
 
-int cmd_load(int argc, char **argv)
+/* One curve: pattern o->traffic, run, stored (unless --no-db) and printed.
+ * Returns the exit status. */
+static int run_curve(const load_opts *o)
 {
-    load_opts o = { 0 };
-    load_parse lp = { 0 };
-    const cli_group groups[] = { { load_table, set_option, &lp } };
-    const cli_spec spec = { CMD, groups, 1, NULL, NULL };
-    int rc = parse(argc, argv, &o, &spec, &lp);
-    if (rc == CLI_HELP) help(&spec);
-    if (rc != EXIT_OK) return rc == CLI_HELP ? EXIT_OK : rc;
-    char err[512];
-    if (ol_params_check(&o.p, err, sizeof err)) return cli_fail(CMD, EXIT_USAGE, "%s", err);
-    if (o.trace) return trace_only(&o);
-    int senders = 0;
-    synth *s = make_traffic(&o, &senders, &rc);
+    int senders = 0, rc = EXIT_OK;
+    synth *s = make_traffic(o, &senders, &rc);
     if (!s) return rc;
-    double top = ol_max_rate(&o.p, s);
-    if (o.r1 > top * (1 + 1e-12)) {
+    double top = ol_max_rate(&o->p, s);
+    if (o->r1 > top * (1 + 1e-12)) {
         synth_free(s);
         return cli_fail(CMD, EXIT_USAGE, "--rates up to %g: these sources generate at most %.4g flits/cycle (one "
-                        "packet a cycle%s); give --rates or --rate within it", o.r1, top,
-                        o.p.process == OL_ONOFF ? " while on, on burst/(burst+idle) of the time" : "");
+                        "packet a cycle%s); give --rates or --rate within it", o->r1, top,
+                        o->p.process == OL_ONOFF ? " while on, on burst/(burst+idle) of the time" : "");
     }
-    int n = (int)((o.r1 - o.r0) / o.step + 1e-9) + 1;
+    int n = (int)((o->r1 - o->r0) / o->step + 1e-9) + 1;
     double *rates = malloc(sizeof *rates * (size_t)n);
     ol_point *pts = calloc((size_t)n, sizeof *pts);
     if (!rates || !pts) {
@@ -588,36 +579,22 @@ int cmd_load(int argc, char **argv)
         synth_free(s);
         return cli_fail(CMD, EXIT_FAIL, "out of memory");
     }
-    for (int k = 0; k < n; k++) rates[k] = o.r0 + k * o.step;
-    recorder rec = { .quiet = o.quiet, .per_sender = (double)s->nodes / senders };
-    if (cli_catch_stop_signals()) rc = cli_fail(CMD, EXIT_FAIL, "cannot install the signal handlers");
-    if (!rc && !o.no_db) rc = open_run(&o, s, &rec);
+    for (int k = 0; k < n; k++) rates[k] = o->r0 + k * o->step;
+    recorder rec = { .quiet = o->quiet, .per_sender = (double)s->nodes / senders };
+    if (!o->no_db) rc = open_run(o, s, &rec);
     int done = 0;
     ol_point sat = { 0 };
-    if (!rc) {
-        int r = ol_curve(&o.p, s, rates, n, o.seed, o.threads, !o.all, cli_stop_signal, progress, &rec, pts, &done,
-                         err, sizeof err);
-        if (r < 0) rc = cli_fail(CMD, cli_fault_status(fault_of(r)), "%s", err);
-        else if (r > 0) rc = cli_signal_status(cli_stop_signal());
-        for (int k = 0; k < done; k++) to_per_sender(&pts[k], rec.per_sender);
-        /* What is stored is what is printed: points that finished on another
-         * thread past the first saturated one (or past a gap, when stopped)
-         * are not part of the curve. */
-        if (r >= 0 && rec.db && !rec.failed &&
-            store_load_trim(rec.db, rec.run, done ? pts[done - 1].rate : 0, NULL, err, sizeof err) != STORE_OK) {
-            rec.failed = 1;
-            cli_fail(CMD, EXIT_FAIL, "%s", err);
-        }
-    }
-    if (!rc && o.saturation) rc = find_saturation(&o, s, pts, done, rec.per_sender, &sat);
-    if (!rc && o.saturation && rec.db && !rec.failed) rc = store_saturation(&o, &rec, &sat);
+    if (!rc) rc = measure(o, s, rates, n, &rec, pts, &done);
+    if (!rc && o->saturation) rc = find_saturation(o, s, pts, done, rec.per_sender, &sat);
+    if (!rc && o->saturation && rec.db && !rec.failed) rc = store_saturation(o, &rec, &sat);
     if (!rc && rec.failed) rc = EXIT_FAIL;
+    char err[512];
     if (rec.db && !rc) {
         if (store_run_set_status(rec.db, rec.run, "finished", err, sizeof err) != STORE_OK)
             rc = cli_fail(CMD, EXIT_FAIL, "%s", err);
     }
     if (!rc || done > 0) {
-        int prc = print_all(&o, s, pts, done, &sat, rec.db ? rec.run : 0);
+        int prc = print_all(o, s, pts, done, &sat, rec.db ? rec.run : 0);
         if (!rc) rc = prc;
     }
     if (rc && rc != EXIT_USAGE && cli_stop_signal())
@@ -629,4 +606,95 @@ int cmd_load(int argc, char **argv)
     free(pts);
     synth_free(s);
     return rc;
+}
+
+/* The patterns of --traffic "a,b,...": split at commas, except that a
+ * file:PATH takes the rest of the list (a path may hold commas).  At most
+ * max into pat[] (pointers into buf); their number, or -1 after a message. */
+static int split_patterns(const char *spec, char *buf, size_t len, const char **pat, int max)
+{
+    char q[QUOTE_BUF];
+    if (strlen(spec) >= len) return cli_fail(CMD, EXIT_USAGE, "--traffic: too long"), -1;
+    strcpy(buf, spec);
+    int n = 0;
+    for (char *p = buf; p;) {
+        char *comma = strncmp(p, "file:", 5) ? strchr(p, ',') : NULL;
+        if (comma) *comma = '\0';
+        if (!*p || n == max)
+            return cli_fail(CMD, EXIT_USAGE, "--traffic '%s': %s", quote_str(q, sizeof q, spec),
+                            n == max ? "too many patterns" : "an empty pattern (give names separated by single commas)"),
+                   -1;
+        for (int k = 0; k < n; k++)
+            if (!strcmp(pat[k], p))
+                return cli_fail(CMD, EXIT_USAGE, "--traffic: '%s' is named twice", quote_str(q, sizeof q, p)), -1;
+        pat[n++] = p;
+        p = comma ? comma + 1 : NULL;
+    }
+    return n;
+}
+
+/* Every pattern of o->traffic, one curve each.  The exit status. */
+static int run_all(const load_opts *o)
+{
+    int rc = EXIT_OK;
+    char buf[4096];
+    const char *pat[MAX_PATTERNS];
+    int np = split_patterns(o->traffic, buf, sizeof buf, pat, MAX_PATTERNS);
+    if (np < 0) return EXIT_USAGE;
+    if (cli_catch_stop_signals()) return cli_fail(CMD, EXIT_FAIL, "cannot install the signal handlers");
+    /* Every pattern's traffic is checked before the first curve runs. */
+    for (int k = 0; k < np && !rc; k++) {
+        load_opts one = *o;
+        one.traffic = pat[k];
+        int senders;
+        synth *s = make_traffic(&one, &senders, &rc);
+        synth_free(s);
+    }
+    for (int k = 0; k < np && !rc; k++) {
+        load_opts one = *o;
+        one.traffic = pat[k];
+        one.csv_tail = k > 0;
+        if (k && o->fmt == FMT_TEXT) printf("\n");
+        rc = run_curve(&one);
+    }
+    return rc;
+}
+
+/* NOCSIM_PARSE_SHOW=1 (cli/args.h): every option's value after parsing,
+ * "name=value" a line, for the tests. */
+static int show_options(const load_groups *lg)
+{
+    char v[512];
+    for (int k = 0; k < NGROUPS; k++)
+        for (const opt_row *r = lg->g[k].rows; !opt_is_end(r); r++)
+            if (r->type != OPT_HEADING) {
+                opt_show(r, lg->g[k].base, v, sizeof v);
+                printf("%s=%s\n", r->name, v);
+            }
+    return fflush(stdout) ? EXIT_FAIL : EXIT_OK;
+}
+
+/* --trace: the replay alone; the curve's flags are refused, not ignored. */
+static int trace_only(const load_opts *o, const load_groups *lg)
+{
+    static const char *const curve[] = { "traffic", "hotspot", "rates", "rate", "all", "saturation", "precision",
+                                         "process", "packet", "throughput", "by-length", "per-flow" };
+    for (size_t k = 0; k < sizeof curve / sizeof *curve; k++)
+        if (opt_groups_given(lg->g, NGROUPS, curve[k]))
+            return cli_fail(CMD, EXIT_USAGE, "--trace replays the file's packets: --%s is a curve's, not given with it",
+                            curve[k]);
+    return load_trace(CMD, &o->p, o->trace, o->self == SYNTH_SELF_SEND, o->fmt);
+}
+
+int cmd_load(int argc, char **argv)
+{
+    load_opts o;
+    load_groups lg = { 0 };
+    int rc = parse(argc, argv, &o, &lg);
+    const char *show = getenv("NOCSIM_PARSE_SHOW");
+    if (rc == EXIT_OK && show && !strcmp(show, "1")) rc = show_options(&lg);
+    else if (rc == EXIT_OK && o.trace) rc = trace_only(&o, &lg);
+    else if (rc == EXIT_OK) rc = run_all(&o);
+    free_groups(&lg);
+    return rc == CLI_HELP ? EXIT_OK : rc;
 }

@@ -10,53 +10,6 @@
 #include "util/parse.h"
 #include "util/quote.h"
 
-int load_parse_process(const char *cmd, const char *v, ol_params *p)
-{
-    char q[QUOTE_BUF];
-    if (!strcmp(v, "bernoulli") || !strcmp(v, "periodic")) {
-        p->process = v[0] == 'b' ? OL_BERNOULLI : OL_PERIODIC;
-        return 0;
-    }
-    if (!strncmp(v, "onoff:", 6)) {
-        char buf[64];
-        const char *colon = strchr(v + 6, ':');
-        size_t n = colon ? (size_t)(colon - (v + 6)) : 0;
-        double b, i;
-        if (colon && n < sizeof buf) {
-            memcpy(buf, v + 6, n);
-            buf[n] = '\0';
-            if (parse_real(buf, 1, 1e6, &b) == PARSE_OK && parse_real(colon + 1, 1, 1e6, &i) == PARSE_OK) {
-                p->process = OL_ONOFF;
-                p->burst = b;
-                p->idle = i;
-                return 0;
-            }
-        }
-    }
-    cli_fail(cmd, EXIT_USAGE, "--process: '%s' is not one of: bernoulli periodic onoff:BURST:IDLE (mean on and off "
-             "periods in cycles, each in [1, 1e6])", quote_str(q, sizeof q, v));
-    return -1;
-}
-
-int load_parse_histogram(const char *cmd, const char *v, ol_params *p)
-{
-    int64_t w;
-    if (!strcmp(v, "log2")) {
-        p->hist_log = 1;
-        p->hist_width = 0;
-        return 0;
-    }
-    if (parse_int(v, 1, 1000000, &w) == PARSE_OK) {
-        p->hist_width = (int)w;
-        p->hist_log = 0;
-        return 0;
-    }
-    char q[QUOTE_BUF];
-    cli_fail(cmd, EXIT_USAGE, "--histogram '%s': expected a bin width in [1, 1000000] cycles, or log2",
-             quote_str(q, sizeof q, v));
-    return -1;
-}
-
 /* ---- text ---- */
 
 /* The histogram of r after a line starting with `what`. */

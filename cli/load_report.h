@@ -1,7 +1,7 @@
-/* `nocsim load`'s issue-37 options (on/off sources, histograms, trace
- * replay) and the printing of the reports they add to a curve.  cmd_load.c
- * calls these from its parse and print steps; the measurements themselves
- * are sim/openloop.h's. */
+/* The printing of the reports `nocsim load`'s issue-37 options add to a
+ * curve (histograms, throughput, latency by length) and the trace replay's
+ * output.  The options are rows of sim/ol_options.c; cmd_load.c calls these
+ * from its print step; the measurements themselves are sim/openloop.h's. */
 #ifndef NOCSIM_CLI_LOAD_REPORT_H
 #define NOCSIM_CLI_LOAD_REPORT_H
 
@@ -10,12 +10,6 @@
 
 #include "cli/args.h"
 #include "sim/openloop.h"
-
-/* --process bernoulli|periodic|onoff:BURST:IDLE into p.  0, or -1 after a
- * message naming the flag and the allowed values. */
-int load_parse_process(const char *cmd, const char *v, ol_params *p);
-/* --histogram WIDTH|log2 into p.  0, or -1 after a message. */
-int load_parse_histogram(const char *cmd, const char *v, ol_params *p);
 
 /* What the points' reports add after the curve, in text or CSV (each
  * table after a blank line, with its own header). */

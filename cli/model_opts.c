@@ -1,42 +1,47 @@
 /* Shared model options (see model_opts.h). */
 #include "cli/model_opts.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "cli/args.h"
 #include "cli/status.h"
+#include "router/routing.h"
+#include "sim/ol_config.h"
+#include "sim/ol_options.h"
+#include "util/parse.h"
 #include "util/quote.h"
 
-const char *const model_tie_names[] = { "nowrap", "plus", "minus" };
-const char *const model_dateline_names[] = { "on-link", "after-link" };
-const char *const model_qupdate_names[] = { "tail", "rotate" };
-const char *const model_slot_names[] = { "next-cycle", "same-cycle" };
-const char *const model_input_names[] = { "vc", "port" };
-const char *const model_self_names[] = { "skip", "send" };
-const char *const model_topology_names[] = { "torus", "mesh" };
-const char *const model_vc_rule_names[] = { "dateline", "any" };
+/* The traffic the closed-loop commands run when none is given. */
+#define MODEL_DEFAULT_TRAFFIC "brev"
 
 void model_opts_default(model_opts *mo)
 {
     memset(mo, 0, sizeof *mo);
     sim_params_default(&mo->params);
-    mo->traffic = "brev";
-    mo->seed = 1;
+    mo->traffic = MODEL_DEFAULT_TRAFFIC;
+    mo->seed = OL_DEFAULT_SEED;
 }
 
+/* The flags of the rows below (sim/ol_options.h's sim_net_options and
+ * sim_model_options, model_rows), with their defaults from the same
+ * constants sim_params_default uses.  A static table, because `ga` and
+ * `sweep` list it as it is; tests/options.sh checks it against the rows. */
 const cli_opt model_opts_table[] = {
     CLI_HEADING("network and traffic:"),
-    { "--traffic", 0, "T", "bcmp brev brot shfl torn trns randperm file:PATH (default brev)" },
-    { "--size", 0, "N|WxH", "N x N network, or W wide and H high (default 16); N and W\n"
+    { "--traffic", 0, "T", "bcmp brev brot shfl torn trns randperm file:PATH (default " MODEL_DEFAULT_TRAFFIC ")" },
+    { "--size", 0, "N|WxH", "N x N network, or W wide and H high (default " CLI_STR(SIM_DEFAULT_N) "); N and W\n"
                             "even, H even on a torus; bit patterns need powers of two" },
     { "--slices", 0, "S", "slices per message, one packet each (default depends on command)" },
-    { "--flits", 0, "L", "packet length l_c in flits (default 8)" },
-    { "--vcs", 0, "K", "virtual channels per link, >= 3 on a torus (default 3)" },
+    { "--flits", 0, "L", "packet length l_c in flits (default " CLI_STR(SIM_DEFAULT_FLITS) ")" },
+    { "--vcs", 0, "K", "virtual channels per link, >= 3 on a torus (default " CLI_STR(SIM_DEFAULT_VCS) ")" },
     { "--topology", 0, "torus|mesh", "the network (default torus); a mesh has no wrap links" },
     { "--vc-rule", 0, "dateline|any", "which VC a header takes: its own, one up at each dateline\n"
                                       "(torus default), or any free VC of its port (mesh default)" },
-    { "--buffer", 0, "B", "flits per input-VC FIFO (default 4)" },
-    { "--seed", 's', "X", "seed for randperm and random choices (default 1)" },
+    { "--buffer", 0, "B", "flits per input-VC FIFO (default " CLI_STR(SIM_DEFAULT_BUFFER) ")" },
+    { "--seed", 's', "X", "seed for randperm and random choices (default " CLI_STR(OL_DEFAULT_SEED) ")" },
+    { "--config", 0, "FILE", "an experiment file: `key = value` settings of these options,\n"
+                             "by name or BookSim2's (docs/config.md); flags override it" },
     CLI_HEADING("model choices (model.md [choice]; defaults first):"),
     { "--tie", 0, "nowrap|plus|minus", "route of a distance of exactly N/2" },
     { "--dateline", 0, "on-link|after-link", "where the VC goes up at a dateline" },
@@ -51,46 +56,109 @@ const cli_opt model_opts_table[] = {
     CLI_END
 };
 
+#define NAMES(a) (a), (int)(sizeof(a) / sizeof(a)[0])
+/* The rows over model_opts itself (the network and the model's are over sim_params). */
+static const opt_row model_rows[] = {
+    { "traffic", 0, "T", "", OPT_TEXT, "traffic", offsetof(model_opts, traffic), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "seed", 's', "X", "", OPT_I64, "seed", offsetof(model_opts, seed), 0, OL_SEED_MAX, 0, 0, NULL, 0, NULL, NULL, 0 },
+    OPT_END
+};
+
+/* The row named name (and the struct it sets), or NULL. */
+static const opt_row *model_row(model_opts *mo, const char *name, void **base)
+{
+    const opt_row *r = opt_find(model_rows, name);
+    *base = mo;
+    if (r) return r;
+    *base = &mo->params;
+    if ((r = opt_find(sim_net_options, name))) return r;
+    return opt_find(sim_model_options, name);
+}
+
+static int given(const model_opts *mo, const opt_row *r)
+{
+    for (int i = 0; i < mo->ngiven; i++)
+        if (mo->given_rows[i] == r) return 1;
+    return 0;
+}
+
+/* After r was set: what depends on it. */
+static void after_set(model_opts *mo, const opt_row *r)
+{
+    sim_params *p = &mo->params;
+    if (!strcmp(r->name, "topology")) mo->topo_set = 1;
+    if (!strcmp(r->name, "vc-rule")) mo->rule_set = 1;
+    /* A mesh's default VC rule gives it all its VCs (docs/openloop.md). */
+    if (!mo->rule_set) p->vc_rule = p->topo == TOPO_MESH ? VCRULE_ANY : VCRULE_DATELINE;
+}
+
+/* One setting of a --config file (where: "--config F, line N: KEY").  0, or
+ * -1 after a message. */
+static int config_setting(model_opts *mo, const char *cmd, const char *where, const char *name, const char *value)
+{
+    int64_t len;
+    /* load's packet mix is the closed-loop model's one length */
+    if (!strcmp(name, "packet")) {
+        if (parse_int(value, 2, SIM_MAX_FLITS, &len) != PARSE_OK)
+            return fprintf(stderr, "nocsim %s: %s: one packet length in [2, %d] (a mix is load's)\n", cmd, where,
+                           SIM_MAX_FLITS), -1;
+        name = "flits";
+    }
+    /* the closed-loop model routes in dimension order, x then y */
+    if (!strcmp(name, "routing")) {
+        if (routing_parse(value) == ROUTING_DOR) return 0;
+        return fprintf(stderr, "nocsim %s: %s: %s routes dor only (load takes other routing functions)\n", cmd,
+                       where, cmd), -1;
+    }
+    void *base;
+    const opt_row *r = model_row(mo, name, &base);
+    char err[512];
+    if (!r || !strcmp(name, "config"))
+        return fprintf(stderr, "nocsim %s: %s: not an option of %s (docs/config.md: some keys are load's only)\n", cmd,
+                       where, cmd), -1;
+    model_opts copy = *mo;
+    if (given(mo, r)) base = (char *)&copy + ((char *)base - (char *)mo); /* overridden: only checked */
+    if (opt_set(r, base, value, err, sizeof err)) return fprintf(stderr, "nocsim %s: %s: %s\n", cmd, where, err), -1;
+    if (given(mo, r)) return 0;
+    if (r->type == OPT_TEXT) {
+        snprintf(mo->traffic_buf, sizeof mo->traffic_buf, "%s", value);
+        mo->traffic = mo->traffic_buf;
+    }
+    after_set(mo, r);
+    return 0;
+}
+
+static int read_config(model_opts *mo, const char *cmd, const char *path)
+{
+    char err[1024], q[QUOTE_BUF];
+    quote_str(q, sizeof q, path);
+    ol_config c;
+    int rc = ol_config_read(path, q, &c, err, sizeof err);
+    if (rc) fprintf(stderr, "nocsim %s: --config %s\n", cmd, err);
+    for (int i = 0; !rc && i < c.n; i++) {
+        char where[QUOTE_BUF + 160];
+        snprintf(where, sizeof where, "--config %s, line %ld: %s", q, c.set[i].line, c.set[i].key);
+        rc = config_setting(mo, cmd, where, c.set[i].name, c.set[i].value);
+    }
+    if (!rc && *c.approx)
+        fprintf(stderr, "nocsim %s: --config %s: taken as the nearest nocsim has (docs/config.md): %s\n", cmd, q,
+                c.approx);
+    ol_config_free(&c);
+    return rc ? -1 : 0;
+}
+
 int model_opts_set(void *ctx, const char *cmd, const char *a, const char *v)
 {
     model_opts *mo = ctx;
-    sim_params *p = &mo->params;
-    long x;
-    int k;
-#define INT(field, lo, hi) do { if (!arg_int(cmd, a, v, lo, hi, &x)) return -1; field = (int)x; } while (0)
-#define CHOICE(field, names, type) do { if (!arg_choice(cmd, a, v, names, (int)(sizeof names / sizeof names[0]), &k)) return -1; field = (type)k; } while (0)
-    if (!strcmp(a, "--traffic")) mo->traffic = v;
-    else if (!strcmp(a, "--seed")) { if (!arg_int(cmd, a, v, 0, 2147483647L, &x)) return -1; mo->seed = (uint64_t)x; }
-    else if (!strcmp(a, "--size")) {
-        int w, h;
-        if (!arg_size(cmd, a, v, strchr(v, 'x') ? 2 : SIM_MIN_N, SIM_MAX_N, &w, &h)) return -1;
-        p->n = w;
-        p->h = w == h ? 0 : h;   /* 0: square (sim_height) */
-    }
-    else if (!strcmp(a, "--vcs")) INT(p->vcs, 1, SIM_MAX_VCS);
-    else if (!strcmp(a, "--topology")) { CHOICE(p->topo, model_topology_names, route_topology); mo->topo_set = 1; }
-    else if (!strcmp(a, "--vc-rule")) { CHOICE(p->vc_rule, model_vc_rule_names, route_vc_rule); mo->rule_set = 1; }
-    else if (!strcmp(a, "--buffer")) INT(p->buffer, 1, 255);
-    else if (!strcmp(a, "--flits")) INT(p->flits, 2, SIM_MAX_FLITS);
-    else if (!strcmp(a, "--slices")) INT(p->slices, 1, SIM_MAX_SLICES);
-    else if (!strcmp(a, "--deadlock-cycles")) INT(p->deadlock_cycles, 1, 1000000000);
-    else if (!strcmp(a, "--tie")) CHOICE(p->tie, model_tie_names, route_tie);
-    else if (!strcmp(a, "--dateline")) CHOICE(p->dateline, model_dateline_names, route_dateline);
-    else if (!strcmp(a, "--q-update")) CHOICE(p->q_update, model_qupdate_names, qsel_update);
-    else if (!strcmp(a, "--slot-reuse")) CHOICE(p->slot_reuse, model_slot_names, sim_slot_reuse);
-    else if (!strcmp(a, "--input-limit")) CHOICE(p->input_limit, model_input_names, sim_input_limit);
-    else if (!strcmp(a, "--self")) CHOICE(p->self, model_self_names, sim_self);
-    else if (!strcmp(a, "--slice-reinit")) p->slice_reinit = 1;
-    else if (!strcmp(a, "--interlock")) p->interlock = 1;
-#undef INT
-#undef CHOICE
-    if (!strcmp(a, "--size") && !p->h && p->n % 2) {
-        fprintf(stderr, "nocsim %s: --size: %d is odd; the torus needs an even N\n", cmd, p->n);
-        return -1;
-    }
-    /* A mesh's default VC rule gives it all its VCs (docs/openloop.md). */
-    if (!mo->rule_set) p->vc_rule = p->topo == TOPO_MESH ? VCRULE_ANY : VCRULE_DATELINE;
+    void *base;
     if (!mo->given && strcmp(a, "--slices")) mo->given = a;
+    if (!strcmp(a, "--config")) return read_config(mo, cmd, v);
+    const opt_row *r = model_row(mo, a + 2, &base);
+    char err[512];
+    if (!r) return fprintf(stderr, "nocsim %s: %s: not a model option\n", cmd, a), -1;
+    if (opt_set(r, base, v, err, sizeof err)) return fprintf(stderr, "nocsim %s: %s: %s\n", cmd, a, err), -1;
+    if (!given(mo, r) && mo->ngiven < MODEL_MAX_ROWS) mo->given_rows[mo->ngiven++] = r;
+    after_set(mo, r);
     return 0;
 }
 

@@ -8,9 +8,13 @@
 #include <stdio.h>
 
 #include "cli/args.h"
+#include "sim/ol_options.h"
 #include "sim/sim.h"
 #include "traffic/traffic.h"
 #include "util/fault.h"
+
+/* Most option rows of the model (its tables' rows). */
+#define MODEL_MAX_ROWS 40
 
 typedef struct {
     sim_params params;
@@ -18,11 +22,18 @@ typedef struct {
     uint64_t seed;
     int topo_set, rule_set;  /* --topology / --vc-rule given */
     const char *given;    /* the first model flag given other than --slices, or NULL */
+    const void *given_rows[MODEL_MAX_ROWS];  /* the option rows the command line set (--config skips them) */
+    int ngiven;
+    char traffic_buf[1024];  /* --config's traffic (the file's text is freed after reading) */
 } model_opts;
 
 void model_opts_default(model_opts *mo);
 /* The model options' table (cli/args.h) and its handler (ctx: a model_opts);
- * a command lists MODEL_OPTS_GROUP(&mo) among its cli_groups. */
+ * a command lists MODEL_OPTS_GROUP(&mo) among its cli_groups.  --config FILE
+ * reads an experiment file (docs/config.md, sim/ol_config.h) at once: its
+ * settings of these options (BookSim2's keys included) are applied unless
+ * the command line gives them (before or after --config); a key that is not
+ * one of these options is refused, naming file, line and key. */
 extern const cli_opt model_opts_table[];
 NOCSIM_MUST_USE
 int model_opts_set(void *ctx, const char *cmd, const char *flag, const char *value);
@@ -40,14 +51,14 @@ const char *model_size_str(const sim_params *p, char *buf, size_t len);
 NOCSIM_MUST_USE
 json_t *model_opts_json(const model_opts *mo);
 
-/* Sized where load's own option table takes them as choices too. */
-extern const char *const model_tie_names[3];
-extern const char *const model_dateline_names[];
-extern const char *const model_qupdate_names[];
-extern const char *const model_slot_names[];
-extern const char *const model_input_names[];
-extern const char *const model_self_names[2];
-extern const char *const model_topology_names[2];
-extern const char *const model_vc_rule_names[2];
+/* The names of the model's enums, in enum order (the library's: sim/ol_options.h). */
+#define model_tie_names ol_tie_names
+#define model_dateline_names sim_dateline_names
+#define model_qupdate_names sim_qupdate_names
+#define model_slot_names sim_slot_names
+#define model_input_names sim_input_names
+#define model_self_names ol_self_names
+#define model_topology_names ol_topology_names
+#define model_vc_rule_names ol_vc_rule_names
 
 #endif

@@ -54,11 +54,17 @@ _nocsim()
         --vc-rule) words="any dateline" ;;
         --self) words="skip send" ;;
         --tie) words="nowrap plus minus" ;;
-        --process) words="bernoulli periodic" ;;
+        --process) words="bernoulli periodic onoff:" ;;
         --cc) words="oab oas aab aas mnb mns" ;;
         --algo) if [ "$cmd" = cc ]; then words="sa umda ga hgsa"; else words="local paper"; fi ;;
         --switching) words="wh sf" ;;
     esac
+    # a choice whose names its --help line lists ("--topology torus|mesh"):
+    # the option table's own names (cli/opt_group.c), before any list above
+    local choice
+    choice=$("$bin" "${help[@]}" --help 2>/dev/null |
+             sed -n -E "s/^  (-[a-zA-Z], |    )$prev ([a-zA-Z0-9-]+(\|[a-zA-Z0-9-]+)+)( .*)?\$/\2/p" | head -1)
+    [ -n "$choice" ] && words=${choice//|/ }
     if [ -n "${words:-}" ]; then
         compopt +o filenames 2>/dev/null
         COMPREPLY=($(compgen -W "$words" -- "$cur"))

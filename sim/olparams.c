@@ -14,39 +14,44 @@
 void ol_params_default(ol_params *p)
 {
     memset(p, 0, sizeof *p);
-    p->net = (olnet_params){ .rp = { .n = 8, .w = 8, .h = 8, .topo = TOPO_MESH, .tie = TIE_NOWRAP,
-                                     .dateline = DATELINE_ON_LINK },
+    p->net = (olnet_params){ .rp = { .n = OL_DEFAULT_SIDE, .w = OL_DEFAULT_SIDE, .h = OL_DEFAULT_SIDE,
+                                     .topo = TOPO_MESH, .tie = TIE_NOWRAP, .dateline = DATELINE_ON_LINK },
                              .vc_rule = VCRULE_ANY, .vcs = SIM_DEFAULT_VCS, .buffer = SIM_DEFAULT_BUFFER,
                              .scheme = 0, .q_update = QUPDATE_TAIL };
     p->process = OL_BERNOULLI;
     p->nlen = 1;
     p->len[0] = SIM_DEFAULT_FLITS;
     p->prob[0] = 1.0;
-    p->batch = 1000;
-    p->warmup_min = 3;
-    p->warmup_max = 20;
-    p->warmup_tol = 0.05;
-    p->window = 10;
-    p->drain_cap = 20000;
-    p->accept_tol = 0.02;
-    p->latency_limit = 500.0;
+    p->batch = OL_DEFAULT_BATCH;
+    p->warmup_min = OL_DEFAULT_WARMUP_MIN;
+    p->warmup_max = OL_DEFAULT_WARMUP_MAX;
+    p->warmup_tol = OL_DEFAULT_WARMUP_TOL;
+    p->window = OL_DEFAULT_WINDOW;
+    p->drain_cap = OL_DEFAULT_DRAIN_CAP;
+    p->accept_tol = OL_DEFAULT_ACCEPT_TOL;
+    p->latency_limit = OL_DEFAULT_LATENCY_LIMIT;
 }
 
 int ol_params_check(const ol_params *p, char *err, size_t errlen)
 {
-    if (p->batch < 10 || p->batch > 1000000)
-        return snprintf(err, errlen, "--batch %d: allowed [10, 1000000]", p->batch), -FAULT_INPUT;
-    if (p->warmup_min < 1 || p->warmup_max < p->warmup_min || p->warmup_max > 10000)
-        return snprintf(err, errlen, "--warmup %d:%d: allowed 1 <= MIN <= MAX <= 10000", p->warmup_min,
-                        p->warmup_max), -FAULT_INPUT;
-    if (p->window < 2 || p->window > 10000)
-        return snprintf(err, errlen, "--window %d: allowed [2, 10000] batches", p->window), -FAULT_INPUT;
-    if (p->drain_cap < 0 || p->drain_cap > 100000000)
-        return snprintf(err, errlen, "--drain-cap %lld: allowed [0, 100000000]", (long long)p->drain_cap), -FAULT_INPUT;
+    if (p->batch < OL_BATCH_MIN || p->batch > OL_BATCH_MAX)
+        return snprintf(err, errlen, "batch %d: allowed [%d, %d]", p->batch, OL_BATCH_MIN, OL_BATCH_MAX), -FAULT_INPUT;
+    if (p->warmup_min < 1 || p->warmup_max < p->warmup_min || p->warmup_max > OL_WARMUP_MAX)
+        return snprintf(err, errlen, "warmup_min %d, warmup_max %d: allowed 1 <= min <= max <= %d", p->warmup_min,
+                        p->warmup_max, OL_WARMUP_MAX), -FAULT_INPUT;
+    if (!(p->warmup_tol >= 0 && p->warmup_tol <= 1))
+        return snprintf(err, errlen, "warmup_tol %g: allowed [0, 1]", p->warmup_tol), -FAULT_INPUT;
+    if (p->window < OL_WINDOW_MIN || p->window > OL_WINDOW_MAX)
+        return snprintf(err, errlen, "window %d: allowed [%d, %d] batches", p->window, OL_WINDOW_MIN, OL_WINDOW_MAX),
+               -FAULT_INPUT;
+    if (p->drain_cap < 0 || p->drain_cap > OL_DRAIN_CAP_MAX)
+        return snprintf(err, errlen, "drain_cap %lld: allowed [0, %d]", (long long)p->drain_cap, OL_DRAIN_CAP_MAX),
+               -FAULT_INPUT;
     if (!(p->accept_tol >= 0 && p->accept_tol < 1))
-        return snprintf(err, errlen, "--accept-tolerance %g: allowed [0, 1)", p->accept_tol), -FAULT_INPUT;
-    if (!(p->latency_limit > 0))
-        return snprintf(err, errlen, "--latency-limit %g: must be positive", p->latency_limit), -FAULT_INPUT;
+        return snprintf(err, errlen, "accept_tol %g: allowed [0, 1)", p->accept_tol), -FAULT_INPUT;
+    if (!(p->latency_limit >= OL_LATENCY_LIMIT_MIN && p->latency_limit <= OL_LATENCY_LIMIT_MAX))
+        return snprintf(err, errlen, "latency_limit %g: allowed [%g, %g]", p->latency_limit, OL_LATENCY_LIMIT_MIN,
+                        OL_LATENCY_LIMIT_MAX), -FAULT_INPUT;
     return ol_params_check_extras(p, err, errlen);
 }
 
@@ -94,7 +99,7 @@ int ol_parse_packet_mix(ol_params *p, const char *spec, char *err, size_t errlen
     }
     if (nlen == 0) goto bad;
     if (fabs(sum - 1.0) > 1e-9) {
-        snprintf(err, errlen, "--packet '%s': the probabilities sum to %g, not 1", quote_str(q, sizeof q, spec), sum);
+        snprintf(err, errlen, "'%s': the probabilities sum to %g, not 1", quote_str(q, sizeof q, spec), sum);
         return -FAULT_INPUT;
     }
     p->nlen = nlen;
@@ -103,7 +108,7 @@ int ol_parse_packet_mix(ol_params *p, const char *spec, char *err, size_t errlen
     return 0;
 bad:
     snprintf(err, errlen,
-             "--packet '%s': expected a length in [1, %d] or a mix LEN:PROB,... (at most %d lengths, each "
+             "'%s': expected a length in [1, %d] or a mix LEN:PROB,... (at most %d lengths, each "
              "probability in (0, 1])",
              quote_str(q, sizeof q, spec), OLNET_MAX_FLITS, OL_MAX_LENGTHS);
     return -1;

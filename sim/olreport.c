@@ -13,14 +13,15 @@
 
 int ol_params_check_extras(const ol_params *p, char *err, size_t errlen)
 {
-    if (p->process == OL_ONOFF && !(p->burst >= 1 && p->burst <= 1e6 && p->idle >= 1 && p->idle <= 1e6))
-        return snprintf(err, errlen, "--process onoff:%g:%g: the mean burst and idle lengths must be in [1, 1e6] cycles",
-                        p->burst, p->idle), -FAULT_INPUT;
-    if (p->hist_width < 0 || p->hist_width > 1000000)
-        return snprintf(err, errlen, "--histogram %d: a bin width in [1, 1000000] cycles, or log2", p->hist_width),
-               -FAULT_INPUT;
+    if (p->process == OL_ONOFF &&
+        !(p->burst >= OL_BURST_MIN && p->burst <= OL_BURST_MAX && p->idle >= OL_BURST_MIN && p->idle <= OL_BURST_MAX))
+        return snprintf(err, errlen, "process onoff:%g:%g: the mean burst and idle lengths must be in [%g, %g] cycles",
+                        p->burst, p->idle, OL_BURST_MIN, OL_BURST_MAX), -FAULT_INPUT;
+    if (p->hist_width < 0 || p->hist_width > OL_HIST_WIDTH_MAX)
+        return snprintf(err, errlen, "histogram %d: a bin width in [1, %d] cycles, or log2", p->hist_width,
+                        OL_HIST_WIDTH_MAX), -FAULT_INPUT;
     if (p->hist_width > 0 && p->hist_log)
-        return snprintf(err, errlen, "--histogram: either a bin width or log2, not both"), -FAULT_INPUT;
+        return snprintf(err, errlen, "histogram: either a bin width or log2, not both"), -FAULT_INPUT;
     int nodes = p->net.rp.w * p->net.rp.h;
     if (p->report_nodes && nodes > OL_FLOW_MAX_NODES)
         return snprintf(err, errlen, "--throughput: per-flow counts need at most %d nodes (a 32x32 grid), not %d",

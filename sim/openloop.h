@@ -83,13 +83,52 @@ typedef struct {
     int report_lengths;           /* mean latency per packet length */
 } ol_params;
 
+/* The ranges ol_params_check accepts and the defaults ol_params_default
+ * sets: every other part (the option tables of sim/ol_options.h, the
+ * front end's help) refers to these names, not to the numbers. */
+#define OL_MIN_SIDE 2
+#define OL_DEFAULT_SIDE 8
+#define OL_MAX_BUFFER 255
+#define OL_BATCH_MIN 10
+#define OL_BATCH_MAX 1000000
+#define OL_DEFAULT_BATCH 1000
+#define OL_WARMUP_MAX 10000               /* warm-up batches: 1 <= min <= max <= this */
+#define OL_DEFAULT_WARMUP_MIN 3
+#define OL_DEFAULT_WARMUP_MAX 20
+#define OL_DEFAULT_WARMUP_TOL 0.05        /* in [0, 1] */
+#define OL_WINDOW_MIN 2
+#define OL_WINDOW_MAX 10000
+#define OL_DEFAULT_WINDOW 10
+#define OL_DRAIN_CAP_MAX 100000000        /* from 0 */
+#define OL_DEFAULT_DRAIN_CAP 20000
+#define OL_DEFAULT_ACCEPT_TOL 0.02        /* in [0, 1) */
+#define OL_LATENCY_LIMIT_MIN 1.0
+#define OL_LATENCY_LIMIT_MAX 1e9
+#define OL_DEFAULT_LATENCY_LIMIT 500.0
+#define OL_BURST_MIN 1.0                  /* an on/off source's mean on and off periods, cycles */
+#define OL_BURST_MAX 1e6
+#define OL_HIST_WIDTH_MAX 1000000         /* a latency histogram's bin width, cycles, from 1 */
+/* A run's rates (flits/cycle per sending node, each in (0, 1]), its seed
+ * and the saturation search's precision (ol_saturation). */
+#define OL_DEFAULT_RATE_FROM 0.02
+#define OL_DEFAULT_RATE_TO 1.0
+#define OL_DEFAULT_RATE_STEP 0.02
+#define OL_MAX_RATES 10000                /* most rates one curve takes */
+#define OL_SEED_MAX 2147483647L
+#define OL_DEFAULT_SEED 1
+#define OL_SAT_PRECISION_MIN 1e-4
+#define OL_SAT_PRECISION_MAX 0.5
+#define OL_DEFAULT_SAT_PRECISION 0.005
+#define OL_DEFAULT_TRAFFIC "uniform"
+#define OL_MAX_THREADS 1024               /* points of a curve run at once */
+
 /* The defaults: an 8x8 mesh, any-VC rule, 3 VCs of 4 flits, C00, 8-flit
  * packets, Bernoulli; batches of 1,000 cycles, warm-up 3..20 batches to 5 %,
  * a window of 10 batches, drain cap 20,000 cycles, acceptance tolerance
  * 2 %, latency limit 500 (BookSim2's latency_thres).  Cannot fail. */
 void ol_params_default(ol_params *p);
-/* Check ranges; -FAULT_INPUT with a message naming the flag and the allowed
- * range. */
+/* Check ranges; -FAULT_INPUT with a message naming the field and the
+ * allowed range. */
 NOCSIM_MUST_USE
 int ol_params_check(const ol_params *p, char *err, size_t errlen);
 /* Parse a packet-length mix, "8" or "1:0.5,8:0.5" (lengths 1..255, at most

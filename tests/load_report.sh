@@ -70,7 +70,7 @@ expect_usage "trace with a mix"    "--packet"                 $N load --size 4 -
 expect_usage "onoff syntax"        "onoff:BURST:IDLE"         $N load --process onoff:2
 expect_usage "onoff below 1"       "onoff:BURST:IDLE"         $N load --process onoff:0.5:3
 expect_usage "onoff rate"          "at most 0.1 flits/cycle"  $N load --no-db --packet 1 --process onoff:1:9 --rates 0.05:0.2:0.05
-expect_usage "histogram width"     "--histogram '0'"          $N load --histogram 0
+expect_usage "histogram width"     "--histogram: '0'"       $N load --histogram 0
 expect_usage "histogram word"      "or log2"                  $N load --histogram log
 expect_usage "throughput grid"     "at most 1024 nodes"       $N load --no-db --size 33 --throughput
 

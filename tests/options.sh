@@ -123,5 +123,100 @@ expect 2 "unexpected argument '--bogus'" "operand after --" $N sim --size 4 -- -
 expect 2 "--threads: the sweep sets this" "sweep: reserved GA flag" $N sweep --traffic brev --threads=2
 expect 2 "unknown option '--where=x'" "db: flag of another subcommand" $N db runs --where=x
 
+# --- load: every option row against the library's constants -------------------
+# Ranges and defaults are read here from the headers (sim/openloop.h,
+# sim/sim.h), not from --help; NOCSIM_PARSE_SHOW=1 (cli/args.h) makes load
+# parse for real (handlers, checks) and print each option's value.
+show() { NOCSIM_PARSE_SHOW=1 $N load "$@" 2>&1; echo "rc=$?"; }
+const() {
+  case $1 in [0-9]*) echo "$1"; return;; esac
+  sed -n -E "s/^#define $1 +([-0-9.e]+)L?( .*)?$/\1/p" sim/openloop.h sim/sim.h | head -1
+}
+numeq() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 == b + 0 && a != "" && b != "") }'; }
+value_of() { printf '%s\n' "$1" | sed -n "s/^$2=//p"; }
+defaults=$(show)
+# name kind lo hi default (constants by name; kind int, real, or realo: hi excluded;
+# lo excluded when written "(LO")
+rows='size int OL_MIN_SIDE OL_MAX_SIDE OL_DEFAULT_SIDE
+vcs int 1 SIM_MAX_VCS SIM_DEFAULT_VCS
+buffer int 1 OL_MAX_BUFFER SIM_DEFAULT_BUFFER
+batch int OL_BATCH_MIN OL_BATCH_MAX OL_DEFAULT_BATCH
+window int OL_WINDOW_MIN OL_WINDOW_MAX OL_DEFAULT_WINDOW
+drain-cap int 0 OL_DRAIN_CAP_MAX OL_DEFAULT_DRAIN_CAP
+seed int 0 OL_SEED_MAX OL_DEFAULT_SEED
+threads int 1 OL_MAX_THREADS -
+warmup-tolerance real 0 1 OL_DEFAULT_WARMUP_TOL
+accept-tolerance realo 0 1 OL_DEFAULT_ACCEPT_TOL
+latency-limit real OL_LATENCY_LIMIT_MIN OL_LATENCY_LIMIT_MAX OL_DEFAULT_LATENCY_LIMIT
+precision real OL_SAT_PRECISION_MIN OL_SAT_PRECISION_MAX OL_DEFAULT_SAT_PRECISION
+rate real (0 1 -'
+while read -r name kind lo hi def; do
+  open_lo=0; case $lo in "("*) open_lo=1; lo=${lo#(};; esac
+  lov=$(const "$lo"); hiv=$(const "$hi")
+  [ -n "$lov" ] && [ -n "$hiv" ] || { bad "load --$name: constant $lo or $hi not found"; continue; }
+  if [ "$def" != - ]; then
+    defv=$(const "$def")
+    numeq "$(value_of "$defaults" "$name")" "$defv" && ok || bad "load --$name: default $(value_of "$defaults" "$name"), $def is $defv"
+  fi
+  if [ $kind = int ]; then below=$((lov - 1)); above=$((hiv + 1)); else
+    below=$(awk -v a="$lov" -v b="$hiv" 'BEGIN { printf "%.10g", a - (b - a) * 1e-3 }')
+    above=$(awk -v a="$lov" -v b="$hiv" 'BEGIN { printf "%.10g", b + (b - a) * 1e-3 }'); fi
+  [ $open_lo = 1 ] && below=$lov
+  [ $kind = realo ] && above=$hiv
+  [ $open_lo = 0 ] && { numeq "$(value_of "$(show --$name "$lov")" "$name")" "$lov" && ok || bad "load --$name $lov refused"; }
+  [ $kind != realo ] && { numeq "$(value_of "$(show --$name "$hiv")" "$name")" "$hiv" && ok || bad "load --$name $hiv refused"; }
+  expect 2 "--$name: '$below' is out of range" "load --$name below its range" env NOCSIM_PARSE_SHOW=1 $N load --$name "$below"
+  expect 2 "--$name: '$above' is out of range" "load --$name above its range" env NOCSIM_PARSE_SHOW=1 $N load --$name "$above"
+done <<< "$rows"
+# The rows with a range of their own, the choices and the switches, by hand.
+check "load --warmup default" "$(value_of "$defaults" warmup)" "$(const OL_DEFAULT_WARMUP_MIN):$(const OL_DEFAULT_WARMUP_MAX)"
+check "load --warmup 1:MAX" "$(value_of "$(show --warmup "1:$(const OL_WARMUP_MAX)")" warmup)" "1:$(const OL_WARMUP_MAX)"
+expect 2 "--warmup: '0:3' is out of range" "load --warmup 0:3" $N load --warmup 0:3
+expect 2 "--warmup: '1:$(( $(const OL_WARMUP_MAX) + 1 ))' is out of range" "load --warmup above" $N load --warmup "1:$(( $(const OL_WARMUP_MAX) + 1 ))"
+check "load --rates default" "$(value_of "$defaults" rates)" \
+  "$(const OL_DEFAULT_RATE_FROM):$(const OL_DEFAULT_RATE_TO | sed 's/\.0$//'):$(const OL_DEFAULT_RATE_STEP)"
+check "load --packet default" "$(value_of "$defaults" packet)" "$(const SIM_DEFAULT_FLITS)"
+check "load --traffic default" "$(value_of "$defaults" traffic)" \
+  "$(sed -n -E 's/^#define OL_DEFAULT_TRAFFIC "(.*)".*/\1/p' sim/openloop.h)"
+for c in "topology mesh torus" "vc-rule any dateline" "tie nowrap minus" "self skip send" "process bernoulli periodic" \
+         "format text csv" "arb C00 C07" "routing dor yx" "selection credits first"; do
+  set -- $c
+  check "load --$1 default" "$(value_of "$defaults" "$1")" "$2"
+  check "load --$1 $3" "$(value_of "$(show --$1 "$3" --vcs 3 --size 4)" "$1")" "$3"
+done
+for sw in all saturation per-flow quiet no-db; do
+  check "load --$sw off by default" "$(value_of "$defaults" $sw)" ""
+  check "load --$sw sets its field" "$(value_of "$(show --$sw)" $sw)" "on"
+done
+check "load -q is --quiet" "$(value_of "$(show -q)" quiet)" "on"
+# Every row has a check above: a row added without one, or one dropped, fails here.
+check "load's rows" "$(printf '%s\n' "$defaults" | grep -v '^rc=' | sed -n 's/=.*//p' | sort | tr '\n' ' ')" \
+  "accept-tolerance all arb batch buffer by-length config db drain-cap format histogram hotspot latency-limit no-db packet per-flow precision process quiet rate rates routing saturation seed selection self size threads throughput tie topology trace traffic vc-rule vcs warmup warmup-tolerance window "
+# The closed-loop commands' model options: the same constants bound the
+# shared rows (sim/ol_options.c sim_net_options, sim_model_options), and
+# their --help defaults are those constants.
+for c in sim stack ga; do
+  for r in "vcs 1 SIM_MAX_VCS" "buffer 1 OL_MAX_BUFFER" "flits 2 SIM_MAX_FLITS" "slices 1 SIM_MAX_SLICES" \
+           "size SIM_MIN_N SIM_MAX_N" "seed 0 OL_SEED_MAX"; do
+    set -- $r; lo=$(const "$2"); hi=$(const "$3")
+    expect 2 "--$1: '$((lo - 1))' is out of range (allowed: [$lo, $hi])" "$c --$1 below" $N $c --$1 $((lo - 1))
+    expect 2 "--$1: '$((hi + 1))' is out of range (allowed: [$lo, $hi])" "$c --$1 above" $N $c --$1 $((hi + 1))
+  done
+  h=$($N $c --help)
+  for r in "size SIM_DEFAULT_N" "flits SIM_DEFAULT_FLITS" "vcs SIM_DEFAULT_VCS" "buffer SIM_DEFAULT_BUFFER" \
+           "seed OL_DEFAULT_SEED"; do
+    set -- $r
+    printf '%s\n' "$h" | grep -E -- "--$1 " | grep -q "(default $(const "$2"))" && ok || bad "$c --help: --$1's default is not $2"
+  done
+done
+
+# The completion takes a choice's names from its row (via --help), not from a list of its own.
+comp_of() { bash -c '. completion/nocsim.bash; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _nocsim; echo "${COMPREPLY[*]}"' _ "$@"; }
+check "completion: load --process" "$(comp_of "$N" load --process "")" "bernoulli periodic onoff:"
+check "completion: load --tie" "$(comp_of "$N" load --tie "")" "nowrap plus minus"
+# --rate and --rates are one setting: both on one line is refused.
+expect 2 "--rate and --rates both given" "load --rate with --rates" $N load --rate 0.1 --rates 0.1:0.2:0.1 --no-db
+check "load --rate R is R:R" "$(value_of "$(show --rate 0.25)" rates)" "0.25:0.25:1"
+
 echo "options: $pass passed, $fail failed"
 [ $fail -eq 0 ]

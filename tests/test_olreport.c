@@ -205,7 +205,7 @@ START_TEST(report_params)
     ck_assert_int_eq(ol_wants_report(&p), 0);
     p.hist_width = -1;
     ck_assert_int_eq(ol_params_check(&p, err, sizeof err), -FAULT_INPUT);
-    ck_assert_ptr_nonnull(strstr(err, "--histogram"));
+    ck_assert_ptr_nonnull(strstr(err, "histogram"));
     p.hist_width = 4;
     p.hist_log = 1;
     ck_assert_int_eq(ol_params_check(&p, err, sizeof err), -FAULT_INPUT);

@@ -1,0 +1,157 @@
+/* Option tables as cli_groups (see opt_group.h). */
+#include "cli/opt_group.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/quote.h"
+
+/* The last help line's longest length before the range and default go on
+ * a line of their own (column 30 + 48 stays within 80). */
+#define HELP_FIT 48
+
+/* "(in [10, 1000000]; default 1000)", "(default mesh)" or "" for row r of base. */
+static void suffix(const opt_row *r, const void *base, char *buf, size_t len)
+{
+    char range[256] = "", def[256] = "";
+    if (r->type != OPT_CHOICE) opt_range(r, range, sizeof range);
+    if (!r->no_default && r->type != OPT_SWITCH) opt_show(r, base, def, sizeof def);
+    if (*range && *def) snprintf(buf, len, "(in %s; default %s)", range, def);
+    else if (*range) snprintf(buf, len, "(in %s)", range);
+    else if (*def) snprintf(buf, len, "(default %s)", def);
+    else buf[0] = '\0';
+}
+
+static char *help_text(const opt_row *r, const void *base)
+{
+    char tail[600];
+    suffix(r, base, tail, sizeof tail);
+    const char *h = r->help ? r->help : "";
+    const char *last = strrchr(h, '\n');
+    size_t lastlen = strlen(last ? last + 1 : h);
+    const char *sep = !*h || !*tail ? "" : lastlen + 1 + strlen(tail) > HELP_FIT ? "\n" : " ";
+    size_t n = strlen(h) + strlen(sep) + strlen(tail) + 1;
+    char *t = malloc(n);
+    if (t) snprintf(t, n, "%s%s%s", h, sep, tail);
+    return t;
+}
+
+/* A choice's placeholder: its names, "torus|mesh". */
+static char *choice_arg(const opt_row *r)
+{
+    char buf[512];
+    opt_range(r, buf, sizeof buf);
+    return strdup(buf);
+}
+
+int opt_group_init(opt_group *g, const opt_row *rows, void *base, size_t base_size)
+{
+    memset(g, 0, sizeof *g);
+    g->base_size = base_size;
+    while (!opt_is_end(&rows[g->n])) g->n++;
+    g->rows = rows;
+    g->base = base;
+    g->opts = calloc((size_t)g->n + 1, sizeof *g->opts);
+    g->texts = calloc(2 * (size_t)g->n + 1, sizeof *g->texts);
+    g->given = calloc((size_t)g->n + 1, 1);
+    if (!g->opts || !g->texts || !g->given) goto fail;
+    for (int i = 0; i < g->n; i++) {
+        const opt_row *r = &rows[i];
+        if (r->type == OPT_HEADING) {
+            g->opts[i] = (cli_opt)CLI_HEADING(r->help);
+            continue;
+        }
+        char **flag = &g->texts[2 * i], **help = &g->texts[2 * i + 1];
+        size_t fl = strlen(r->name) + 3;
+        if (!(*flag = malloc(fl)) || !(*help = help_text(r, base))) goto fail;
+        snprintf(*flag, fl, "--%s", r->name);
+        const char *arg = r->arg;
+        if (r->type == OPT_CHOICE && !arg) {
+            /* the placeholder is kept in the flag's buffer, after its NUL */
+            char *names = choice_arg(r), *both = names ? malloc(fl + strlen(names) + 1) : NULL;
+            if (!both) { free(names); goto fail; }
+            memcpy(both, *flag, fl);
+            strcpy(both + fl, names);
+            free(names);
+            free(*flag);
+            *flag = both;
+            arg = both + fl;
+        }
+        g->opts[i] = (cli_opt){ *flag, r->short_name, r->type == OPT_SWITCH ? NULL : arg, *help };
+    }
+    g->opts[g->n] = (cli_opt)CLI_END;
+    return 0;
+fail:
+    opt_group_free(g);
+    return -1;
+}
+
+void opt_group_free(opt_group *g)
+{
+    for (int i = 0; g->texts && i < 2 * g->n; i++) free(g->texts[i]);
+    free(g->texts);
+    free(g->opts);
+    free(g->given);
+    memset(g, 0, sizeof *g);
+}
+
+static int row_index(const opt_group *g, const char *name)
+{
+    for (int i = 0; i < g->n; i++)
+        if (g->rows[i].type != OPT_HEADING && !strcmp(g->rows[i].name, name)) return i;
+    return -1;
+}
+
+/* Set row i from value, marking it given from `from`; a refused value
+ * printed as "nocsim CMD: WHERE: why". */
+static int set_row(opt_group *g, int i, const char *cmd, const char *where, const char *value, int from)
+{
+    char err[512];
+    if (opt_set(&g->rows[i], g->base, value, err, sizeof err)) {
+        fprintf(stderr, "nocsim %s: %s: %s\n", cmd, where, err);
+        return -1;
+    }
+    g->given[i] |= (unsigned char)from;
+    return 0;
+}
+
+static int group_set(void *ctx, const char *cmd, const char *flag, const char *value)
+{
+    opt_group *g = ctx;
+    int i = row_index(g, flag + 2);
+    if (i < 0) return fprintf(stderr, "nocsim %s: %s: not in its table\n", cmd, flag), -1;
+    return set_row(g, i, cmd, flag, value, OPT_FROM_ARGV);
+}
+
+cli_group opt_group_cli(opt_group *g)
+{
+    return (cli_group){ g->opts, group_set, g };
+}
+
+int opt_groups_given(const opt_group *gs, int n, const char *name)
+{
+    for (int k = 0; k < n; k++) {
+        int i = row_index(&gs[k], name);
+        if (i >= 0) return gs[k].given[i];
+    }
+    return 0;
+}
+
+int opt_groups_apply(opt_group *gs, int n, const char *cmd, const char *where, const char *name, const char *value)
+{
+    for (int k = 0; k < n; k++) {
+        int i = row_index(&gs[k], name);
+        if (i < 0) continue;
+        if (!(gs[k].given[i] & OPT_FROM_ARGV)) return set_row(&gs[k], i, cmd, where, value, OPT_FROM_FILE);
+        /* overridden: checked on a copy of the base */
+        opt_group scratch = gs[k];
+        if (!(scratch.base = malloc(gs[k].base_size))) return fprintf(stderr, "nocsim %s: out of memory\n", cmd), -1;
+        memcpy(scratch.base, gs[k].base, gs[k].base_size);
+        unsigned char given = gs[k].given[i];
+        int rc = set_row(&scratch, i, cmd, where, value, 0);
+        gs[k].given[i] = given;
+        free(scratch.base);
+        return rc;
+    }
+    return 1;
+}
