@@ -316,6 +316,17 @@ static void progress(const ol_point *engine_pt, int index, void *ctx)
     record(r, pt);
 }
 
+/* The routing function and, for an adaptive one, its selection rule into
+ * j; nothing under dor, so that a dor run's record and output read as they
+ * always have (absent means dor).  0, or -1 out of memory. */
+static int set_routing(json_t *j, const olnet_params *net)
+{
+    if (net->routing == ROUTING_DOR) return 0;
+    if (json_object_set_new(j, "routing", json_string(routing_info_of(net->routing)->name))) return -1;
+    if (!routing_info_of(net->routing)->adaptive) return 0;
+    return json_object_set_new(j, "selection", json_string(routing_selection_name(net->selection))) ? -1 : 0;
+}
+
 /* The run's row: every parameter in params (JSON), so a curve can be
  * redrawn and compared later. */
 static int open_run(const load_opts *o, const synth *s, recorder *r)
@@ -338,6 +349,7 @@ static int open_run(const load_opts *o, const synth *s, recorder *r)
     if (j && p->process == OL_ONOFF && (json_object_set_new(j, "burst", json_real(p->burst)) ||
                                         json_object_set_new(j, "idle", json_real(p->idle))))
         j = (json_decref(j), NULL);
+    if (j && set_routing(j, &p->net)) j = (json_decref(j), NULL);
     char *params = j ? ujson_text(j) : NULL;
     json_decref(j);
     if (!params) return cli_fail(CMD, EXIT_FAIL, "out of memory");
@@ -437,6 +449,7 @@ static int print_all(const load_opts *o, const synth *s, const ol_point *pts, in
         snprintf(size, sizeof size, "%dx%d", rp->w, rp->h);
         if (doc && json_object_set_new(doc, "size", json_string(size))) bad = 1;
         if (doc && run > 0) bad |= json_object_set_new(doc, "run", json_integer(run));
+        if (doc) bad |= set_routing(doc, &o->p.net);
         if (doc) bad |= json_object_set_new(doc, "unit", json_string("flits/cycle per sending node"));
         if (doc && o->saturation)
             bad |= json_object_set_new(doc, "saturation",
@@ -450,9 +463,14 @@ static int print_all(const load_opts *o, const synth *s, const ol_point *pts, in
         }
         return cli_json_out(CMD, NULL, doc);
     }
-    printf("%s on a %dx%d %s, %s VC rule, %d VCs x %d flits, %s, packets of %.3g flits (mean)\n", o->traffic, rp->w,
+    char routing[64] = "";
+    if (o->p.net.routing != ROUTING_DOR)
+        snprintf(routing, sizeof routing, ", routing %s%s%s", routing_info_of(o->p.net.routing)->name,
+                 routing_info_of(o->p.net.routing)->adaptive ? " by " : "",
+                 routing_info_of(o->p.net.routing)->adaptive ? routing_selection_name(o->p.net.selection) : "");
+    printf("%s on a %dx%d %s, %s VC rule, %d VCs x %d flits, %s%s, packets of %.3g flits (mean)\n", o->traffic, rp->w,
            rp->h, topo, model_vc_rule_names[o->p.net.vc_rule], o->p.net.vcs, o->p.net.buffer, vcsel_name(o->p.net.scheme),
-           ol_mean_length(&o->p));
+           routing, ol_mean_length(&o->p));
     printf("zero-load latency %.2f cycles (%.3f hops + length + 1); channel-load bound %.4f (%s)\n", t0, hops, bound,
            busiest);
     printf("rate, offered, accepted and bound in flits/cycle per sending node (%d of %d nodes send); "
