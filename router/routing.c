@@ -152,6 +152,7 @@ int routing_class_first(routing_kind k, int c, int V)
     const int K = table[k].classes;
     if (c <= 0) return 0;
     if (c >= K) return V;
+    if (k == ROUTING_DOR2) return (V + 1) / 2; /* the extra VC to class 0: most legs do not wrap */
     return table[k].escape ? 1 : c * V / K;
 }
 

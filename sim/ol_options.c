@@ -407,15 +407,18 @@ const opt_row sim_model_options[] = {
 
 void ol_default_vc_rule(ol_params *p)
 {
-    p->net.vc_rule = p->net.rp.topo == TOPO_MESH ? VCRULE_ANY : VCRULE_DATELINE;
+    /* dor2's classes are deadlock-free whichever of their VCs a header
+     * takes [R-RF-7], so it takes any, as BookSim2's dim_order_torus. */
+    p->net.vc_rule = p->net.rp.topo == TOPO_MESH || p->net.routing == ROUTING_DOR2 ? VCRULE_ANY : VCRULE_DATELINE;
 }
 
 int ol_net_check(const ol_params *p, char *err, size_t errlen)
 {
     const route_params *rp = &p->net.rp;
     if (rp->topo != TOPO_TORUS) return 0;
-    if (p->net.vc_rule == VCRULE_ANY)
-        return snprintf(err, errlen, "vc_rule any: only on a mesh (a torus needs its datelines)"), -FAULT_INPUT;
+    if (p->net.vc_rule == VCRULE_ANY && p->net.routing != ROUTING_DOR2)
+        return snprintf(err, errlen, "vc_rule any: only on a mesh, or under routing dor2 (a torus needs its "
+                        "datelines)"), -FAULT_INPUT;
     if (rp->w % 2 || rp->h % 2)
         return snprintf(err, errlen, "size %dx%d: a torus needs even sides", rp->w, rp->h), -FAULT_INPUT;
     if (p->net.routing == ROUTING_DOR && p->net.vcs < 3)

@@ -61,7 +61,7 @@ static int check_params(const olnet_params *p, char *err, size_t errlen)
         return snprintf(err, errlen, "--vcs %d: allowed [1, %d]", p->vcs, SIM_MAX_VCS), -1;
     if (torus && p->routing == ROUTING_DOR && p->vc_rule == VCRULE_DATELINE && p->vcs < 3)
         return snprintf(err, errlen, "--vcs %d: a torus under the dateline rule needs at least 3", p->vcs), -1;
-    if (torus && p->vc_rule == VCRULE_ANY)
+    if (torus && p->vc_rule == VCRULE_ANY && p->routing != ROUTING_DOR2)
         return snprintf(err, errlen, "--vc-rule any: only on a mesh (a torus needs its datelines to stay "
                                      "deadlock-free)"), -1;
     if (p->buffer < 1 || p->buffer > 255)

@@ -21,7 +21,7 @@ injection_rate = 0.01;          // packets: 0.01 x (2/4 + 18/4) = 0.05 flits
 sample_period = 400; warmup_periods = 2; max_samples = 5; latency_thres = 300; seed = 9;
 CFG
 s=$(show --config bs.cfg)
-for kv in topology=torus routing=dor2 size=6 vcs=4 buffer=6 vc-rule=dateline traffic=tornado self=send packet=2:0.25,6:0.75 \
+for kv in topology=torus routing=dor2 size=6 vcs=4 buffer=6 vc-rule=any traffic=tornado self=send packet=2:0.25,6:0.75 \
           rate=0.05 rates=0.05:0.05:1 batch=400 warmup=2:20 window=5 latency-limit=300 seed=9; do
   check "bs.cfg: ${kv%%=*}" "${kv%%=*}=$(value_of "$s" "${kv%%=*}")" "$kv"
 done

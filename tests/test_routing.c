@@ -83,6 +83,11 @@ START_TEST(classes_split_the_vcs)
     ck_assert_int_eq(routing_class_first(ROUTING_O1TURN, 2, 3), 3);
     ck_assert_int_eq(routing_class_first(ROUTING_MIN_ADAPTIVE, 1, 4), 1);
     ck_assert_int_eq(routing_class_first(ROUTING_MIN_ADAPTIVE, 2, 4), 4);
+    /* dor2 gives an odd count's extra VC to class 0, the legs that do not
+     * wrap: {0, 1} and {2} of 3. */
+    ck_assert_int_eq(routing_class_first(ROUTING_DOR2, 1, 3), 2);
+    ck_assert_int_eq(routing_class_first(ROUTING_DOR2, 1, 2), 1);
+    ck_assert_int_eq(routing_class_of(ROUTING_DOR2, 1, 3), 0);
     static const int of3[] = { 0, 1, 1 }, of4[] = { 0, 0, 1, 1 }, esc4[] = { 0, 1, 1, 1 };
     for (int v = 0; v < 3; v++) ck_assert_int_eq(routing_class_of(ROUTING_ROMM, v, 3), of3[v]);
     for (int v = 0; v < 4; v++) ck_assert_int_eq(routing_class_of(ROUTING_ROMM, v, 4), of4[v]);

@@ -46,6 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (torus) {
         op.routing = take(&in, 2) ? ROUTING_DOR2 : ROUTING_DOR;
         if (op.routing == ROUTING_DOR2 && take(&in, 3) == 0) op.vcs = 2; /* what dor2 is for */
+        if (op.routing == ROUTING_DOR2 && take(&in, 2)) op.vc_rule = VCRULE_ANY; /* its classes' VCs freely */
     } else {
         op.routing = (routing_kind)take(&in, ROUTING_COUNT);
         if (op.vcs < routing_info_of(op.routing)->classes) op.vcs = routing_info_of(op.routing)->classes;
