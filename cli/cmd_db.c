@@ -250,10 +250,11 @@ static int db_merge(const db_opts *o, FILE *out)
         return rc;
     /* Everything merged is later trusted by resume, replay and export. */
     char why[512];
-    if (ga_db_check(other, why, sizeof why)) {
+    int bad = ga_db_check(other, why, sizeof why);
+    if (bad) {
         fprintf(stderr, "nocsim %s: %s (nothing merged)\n", o->cmd, why);
         store_close(other);
-        return EXIT_FAIL;
+        return cli_fault_status(fault_of(bad));   /* ga --resume's rule: an earlier format is bad input */
     }
     store_close(other);
     store *s = db_open(o, o->db, o->create ? STORE_CREATE : 0, &rc);
