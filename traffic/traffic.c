@@ -98,6 +98,7 @@ static int read_pairs(traffic *t, FILE *f, const char *name, char *err, size_t e
     snprintf(label, sizeof label, "traffic file %s", quote_str(q, sizeof q, name));
     line_reader r;
     line_reader_init(&r, f, label);
+    line_reader_limit(&r, TRAFFIC_MAX_LINE);
     char *line;
     int got, rc = 0;
     while (rc == 0 && (got = line_reader_next(&r, &line, err, errlen)) > 0) {

@@ -25,6 +25,10 @@ typedef struct {
  * inside int32_t.  The simulator's own, smaller bound is SIM_MAX_N. */
 #define TRAFFIC_MAX_N 4096
 
+/* Longest line of a traffic file, in bytes (a pair and its comment need far
+ * fewer): a longer one is refused, so an endless line cannot eat memory. */
+#define TRAFFIC_MAX_LINE 65536
+
 /* Build the pattern named by `spec` on an n x n torus (n even, 2..
  * TRAFFIC_MAX_N); seed draws randperm and is ignored by the other patterns.
  * Returns a new traffic for traffic_free, or NULL with a one-line message in
@@ -38,7 +42,7 @@ traffic *traffic_new(const char *spec, int n, uint64_t seed, char *err, size_t e
  * token parsed strictly (util/parse.h).  Returns the pattern (free with
  * traffic_free), or NULL with one line in err naming the file, the line and
  * the allowed range (a bad id, a second destination for a source, a NUL byte,
- * a read error, out of memory). */
+ * a line longer than TRAFFIC_MAX_LINE bytes, a read error, out of memory). */
 NOCSIM_MUST_USE
 traffic *traffic_read(FILE *f, const char *name, int n, char *err, size_t errlen);
 /* traffic_new and traffic_read on a w x h grid (node = y * w + x; each side
