@@ -5,18 +5,18 @@
  *
  * One integer per flit and link of its route (and its ejection): the cycle
  * it crosses, in an order encoding over the window that the constraints
- * below leave.  Every constraint holds in the model (model.md) for every
+ * below leave.  Every constraint holds in the model (docs/model.md) for every
  * chromosome, so a schedule of the network is a model of the formula:
- *   - a flit crosses its links one a cycle: t(f, k+1) >= t(f, k) + 1;
+ *   - a flit crosses its links one a cycle [R-CYC-1]: t(f, k+1) >= t(f, k) + 1;
  *   - the flits of a packet cross each link in order: t(f+1, k) >= t(f, k) + 1;
  *   - flit f of slice s enters the P FIFO in cycle >= s l_c + f (V >= l_c, I >= 0,
- *     one flit a cycle), so crosses the first link in cycle >= s l_c + f + 1;
+ *     one flit a cycle: [R-CC-2], [R-INJ-1]), so crosses the first link in cycle >= s l_c + f + 1;
  *     slices leave the P FIFO in order;
- *   - 4-flit FIFOs: flit f + 4 enters a FIFO only after flit f has left it
+ *   - 4-flit FIFOs [R-NET-4]: flit f + 4 enters a FIFO only after flit f has left it
  *     (t(f+4, k) >= t(f, k+1) + 1; the P FIFO: t(f+4, 1) >= t(f, 1) + 2);
- *   - a link (and a node's ejection port) carries at most one flit a cycle;
+ *   - a link (and a node's ejection port) carries at most one flit a cycle [R-VS-2];
  *   - packets on the same VC of a link do not interleave (a packet holds the
- *     output VC until its tail has gone), and in the FIFO they share
+ *     output VC until its tail has gone, [R-QS-6]), and in the FIFO they share
  *     downstream, the later one's head leaves after the earlier one's tail and
  *     its first four flits enter only as the earlier one's last four leave
  *     (one Boolean per such pair says which goes first).

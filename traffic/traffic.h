@@ -3,7 +3,7 @@
  * such as a torus's even sides, to the network) to one destination.  A node
  * whose destination is itself sends nothing.
  *
- * Specs: bcmp brev brot shfl torn trns (model.md, paper Table A-1),
+ * Specs: bcmp brev brot shfl torn trns (docs/model.md [R-CC-1], paper Table A-1),
  * randperm (a random permutation drawn from a seed), file:PATH (one
  * "src dst" pair per line, '#' starts a comment; unlisted nodes send nothing). */
 #ifndef NOCSIM_TRAFFIC_H
