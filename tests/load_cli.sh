@@ -23,6 +23,12 @@ expect_usage "size below 2"      "--size"                    $N load --size 1
 expect_usage "size too large"    "--size"                    $N load --size 2000x2000
 expect_usage "size syntax"       "WxH"                       $N load --size x8
 expect_usage "odd torus"         "even sides"                $N load --topology torus --size 7
+# --per-flow reaches the verdict (issue 36: parsed and ignored survived): on
+# the 8x8 torus, transpose at its bound 1/4 passes the network-wide rules and
+# fails the per-flow one (the last CSV column says why a point saturated).
+PF="--topology torus --size 8 --traffic transpose --rate 0.25 --no-db --quiet --threads 1 --format csv"
+check "torus transpose at its bound" "$($N load $PF | tail -n 1 | awk -F, '{print $NF}')" no
+check "torus transpose at its bound, --per-flow" "$($N load $PF --per-flow | tail -n 1 | awk -F, '{print $NF}')" flow
 # Odd square meshes run with every closed-loop pattern, randperm and a file
 # (issue 35: 'torus size 5: must be even' on a mesh); only a torus needs even
 # sides, and no message about a mesh speaks of a torus.  One packet 0 -> 4 on
