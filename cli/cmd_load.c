@@ -7,6 +7,7 @@
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/load_report.h"
 #include "cli/model_opts.h"
 #include "router/arbiter.h"
 #include "sim/openloop.h"
@@ -31,9 +32,10 @@ typedef struct {
     double sat_precision;    /* the bisection's, with saturation */
     uint64_t seed;
     out_format fmt;
+    const char *trace;       /* --trace: replay this file instead of a curve */
 } load_opts;
 
-static const char *const process_names[] = { "bernoulli", "periodic" };
+static const char *const process_names[] = { "bernoulli", "periodic", "onoff" };
 
 /* A:B:STEP with 0 < A <= B <= 1, STEP > 0. */
 static bool parse_rates(const char *s, load_opts *o)
@@ -80,14 +82,24 @@ static const cli_opt load_table[] = {
                                       "(torus default and only choice on a torus)" },
     { "--arb", 0, "Cxx", "VC-selection scheme of every port, C00-C09 (default C00)" },
     { "--tie", 0, "nowrap|plus|minus", "torus route at a distance of exactly half a ring" },
+    { "--routing", 0, "NAME", "dor (default), yx, o1turn, valiant, romm, west-first,\n"
+                              "north-last, negative-first, odd-even, min-adaptive (all\n"
+                              "but dor on a mesh only; BookSim2's names xy_yx, min_adapt too)" },
+    { "--selection", 0, "RULE", "an adaptive function's port: credits (most free slots\n"
+                                "downstream, default), random, first (E, W, N, S)" },
     CLI_HEADING("traffic:"),
     { "--traffic", 0, "P", "uniform (default), bcmp brev brot shfl torn trns, bitcomp\n"
-                           "bitrev shuffle transpose tornado neighbor randperm file:PATH" },
+                           "bitrev shuffle transpose tornado neighbor randperm file:PATH,\n"
+                           "or matrix:PATH, a traffic matrix ('src dst rate' lines or\n"
+                           "a row of rates per node; rates as given, times --rate)" },
     { "--self", 0, "skip|send", "uniform draws itself / fixed points send to themselves\n"
                                 "(send is BookSim2's uniform; default skip)" },
     { "--hotspot", 0, "NODES:F", "a share F in (0, 1] of packets goes to the listed nodes" },
     { "--packet", 0, "MIX", "length in flits, or a mix LEN:PROB,... (default 8)" },
-    { "--process", 0, "bernoulli|periodic", "(default bernoulli)" },
+    { "--process", 0, "bernoulli|periodic|onoff:B:I", "(default bernoulli); onoff: bursts of mean B cycles,\n"
+                                                      "idle periods of mean I, the same mean rate" },
+    { "--trace", 0, "FILE", "replay 'cycle src dst flits' lines instead of a curve:\n"
+                            "each packet's latency (no rates, not recorded)" },
     { "--rates", 0, "A:B:STEP", "rates from A to B (default 0.02:1:0.02), each in (0, 1]" },
     { "--rate", 0, "R", "one rate" },
     { "--all", 0, NULL, "run every rate, past saturation too" },
@@ -106,6 +118,11 @@ static const cli_opt load_table[] = {
     { "--latency-limit", 0, "L", "saturated when mean latency > L (default 500)" },
     { "--per-flow", 0, NULL, "also saturated when one source's backlog outgrows 8 packets\n"
                              "and F of its window's traffic (stricter than the field's rule)" },
+    { "--histogram", 0, "W|log2", "per point, a latency histogram: bins of W cycles, or\n"
+                                  "[2^k, 2^(k+1))" },
+    { "--throughput", 0, NULL, "per point, accepted flits/cycle per source node and per\n"
+                               "flow: min, max, mean, Jain's index (at most 1024 nodes)" },
+    { "--by-length", 0, NULL, "per point, the mean latency of each packet length" },
     CLI_HEADING("run and output:"),
     { "--seed", 's', "S", "every random choice (default 1)" },
     { "--threads", 'j', "N", "points run at once (default: all cores)" },
@@ -158,6 +175,21 @@ static int set_option(void *ctx, const char *cmd, const char *a, const char *v)
         if ((o->p.net.scheme = vcsel_parse(v)) < 0) return cli_fail(cmd, EXIT_USAGE, "--arb: '%s' is not a scheme (allowed: C00-C09)", v), -1;
     }
     else if (!strcmp(a, "--tie")) { CHOICE(model_tie_names); o->p.net.rp.tie = (route_tie)k; }
+    else if (!strcmp(a, "--routing")) {
+        if ((k = routing_parse(v)) < 0)
+        {
+            char names[128];
+            return cli_fail(cmd, EXIT_USAGE, "--routing: '%s' is not a routing function (allowed: %s)", v,
+                            routing_names(names, sizeof names)), -1;
+        }
+        o->p.net.routing = (routing_kind)k;
+    }
+    else if (!strcmp(a, "--selection")) {
+        if ((k = routing_selection_parse(v)) < 0)
+            return cli_fail(cmd, EXIT_USAGE, "--selection: '%s' is not a selection rule (allowed: credits, random, "
+                                             "first)", v), -1;
+        o->p.net.selection = (routing_selection)k;
+    }
     else if (!strcmp(a, "--traffic")) o->traffic = v;
     else if (!strcmp(a, "--self")) { CHOICE(model_self_names); o->self = (synth_self)k; }
     else if (!strcmp(a, "--hotspot")) o->hotspot = v;
@@ -165,7 +197,11 @@ static int set_option(void *ctx, const char *cmd, const char *a, const char *v)
         if (ol_parse_packet_mix(&o->p, v, err, sizeof err)) return cli_fail(cmd, EXIT_USAGE, "%s", err), -1;
         o->packet = v;
     }
-    else if (!strcmp(a, "--process")) { CHOICE(process_names); o->p.process = (ol_process)k; }
+    else if (!strcmp(a, "--process")) return load_parse_process(cmd, v, &o->p);
+    else if (!strcmp(a, "--trace")) o->trace = v;
+    else if (!strcmp(a, "--histogram")) return load_parse_histogram(cmd, v, &o->p);
+    else if (!strcmp(a, "--throughput")) o->p.report_nodes = 1;
+    else if (!strcmp(a, "--by-length")) o->p.report_lengths = 1;
     else if (!strcmp(a, "--rates")) return parse_rates(v, o) ? 0 : -1;
     else if (!strcmp(a, "--rate")) {
         if (parse_real(v, 0.0, 1.0, &d) != PARSE_OK || d <= 0)
@@ -226,8 +262,9 @@ static int parse(int argc, char **argv, load_opts *o, const cli_spec *spec, load
         return cli_fail(CMD, EXIT_USAGE, "--vc-rule any: only on a mesh (a torus needs its datelines)");
     if (rp->topo == TOPO_TORUS && (lp->w % 2 || lp->h % 2))
         return cli_fail(CMD, EXIT_USAGE, "--size %dx%d: a torus needs even sides", lp->w, lp->h);
-    if (rp->topo == TOPO_TORUS && o->p.net.vcs < 3)
-        return cli_fail(CMD, EXIT_USAGE, "--vcs %d: a torus needs at least 3 (datelines)", o->p.net.vcs);
+    if (rp->topo == TOPO_TORUS && o->p.net.routing == ROUTING_DOR && o->p.net.vcs < 3)
+        return cli_fail(CMD, EXIT_USAGE, "--vcs %d: a torus needs at least 3 (datelines; --routing dor2 runs on 2)",
+                        o->p.net.vcs);
     return EXIT_OK;
 }
 
@@ -235,8 +272,8 @@ static const char *sat_reasons(unsigned s, char *buf, size_t len)
 {
     buf[0] = '\0';
     if (!s) return "no";
-    snprintf(buf, len, "%s%s%s%s", s & OL_SAT_DRAIN ? "drain+" : "", s & OL_SAT_ACCEPT ? "accept+" : "",
-             s & OL_SAT_LATENCY ? "latency+" : "", s & OL_SAT_FLOW ? "flow+" : "");
+    snprintf(buf, len, "%s%s%s%s%s", s & OL_SAT_DRAIN ? "drain+" : "", s & OL_SAT_ACCEPT ? "accept+" : "",
+             s & OL_SAT_LATENCY ? "latency+" : "", s & OL_SAT_FLOW ? "flow+" : "", s & OL_SAT_DEADLOCK ? "deadlock+" : "");
     buf[strlen(buf) - 1] = '\0';
     return buf;
 }
@@ -312,6 +349,9 @@ static int open_run(const load_opts *o, const synth *s, recorder *r)
                           "warmup_tolerance", p->warmup_tol, "window", p->window, "drain_cap", (json_int_t)p->drain_cap,
                           "accept_tolerance", p->accept_tol, "latency_limit", p->latency_limit, "zero_load", t0,
                           "avg_hops", hops, "bound", bound);
+    if (j && p->process == OL_ONOFF && (json_object_set_new(j, "burst", json_real(p->burst)) ||
+                                        json_object_set_new(j, "idle", json_real(p->idle))))
+        j = (json_decref(j), NULL);
     char *params = j ? ujson_text(j) : NULL;
     json_decref(j);
     if (!params) return cli_fail(CMD, EXIT_FAIL, "out of memory");
@@ -389,12 +429,17 @@ static int print_all(const load_opts *o, const synth *s, const ol_point *pts, in
             else if (o->saturation) printf("%.6f,%.6f,%.3f,", sat->rate, sat->accepted, sat->lat_avg);
             print_row(stdout, FMT_CSV, &pts[k]);
         }
+        load_report_csv(stdout, pts, n);
         return EXIT_OK;
     }
     if (o->fmt == FMT_JSON) {
         json_t *rows = json_array();
         int bad = !rows;
-        for (int k = 0; !bad && k < n; k++) bad |= json_array_append_new(rows, row_json(&pts[k]));
+        for (int k = 0; !bad && k < n; k++) {
+            json_t *row = row_json(&pts[k]);
+            if (row && pts[k].report && load_report_json(row, pts[k].report)) row = (json_decref(row), NULL);
+            bad |= json_array_append_new(rows, row);
+        }
         json_t *doc = json_pack("{s:s, s:s, s:o, s:s, s:i, s:i, s:s, s:I, s:i, s:i, s:f, s:f, s:f, s:s, s:o}",
                                 "topology", topo, "size", "", "traffic", ujson_str(o->traffic),
                                 "vc_rule", model_vc_rule_names[o->p.net.vc_rule], "vcs", o->p.net.vcs,
@@ -427,6 +472,7 @@ static int print_all(const load_opts *o, const synth *s, const ol_point *pts, in
            "latencies in cycles\n", senders, s->nodes);
     printf("  rate  offered accepted   latency    ci95   network    p50    p99     max   hops   tagged  saturated\n");
     for (int k = 0; k < n; k++) print_row(stdout, FMT_TEXT, &pts[k]);
+    load_report_text(stdout, pts, n);
     if (none)
         printf("saturation: none found: every rate tried saturates, down to %g (the bisection's precision)\n",
                o->sat_precision);
@@ -477,7 +523,9 @@ static int find_saturation(const load_opts *o, const synth *s, const ol_point *p
     }
     char err[512];
     double lo = first ? pts[first - 1].rate : 0, hi = pts[first].rate;
-    int r = ol_saturation(&o->p, s, lo, hi, o->sat_precision, o->seed, cli_stop_signal, sat, err, sizeof err);
+    ol_params p = o->p;   /* the bisection's points print no report */
+    p.hist_width = p.hist_log = p.report_nodes = p.report_lengths = 0;
+    int r = ol_saturation(&p, s, lo, hi, o->sat_precision, o->seed, cli_stop_signal, sat, err, sizeof err);
     to_per_sender(sat, per_sender);
     if (r < 0) return cli_fail(CMD, cli_fault_status(fault_of(r)), "%s", err);
     if (r > 0) return cli_signal_status(cli_stop_signal());
@@ -498,6 +546,17 @@ static int store_saturation(const load_opts *o, const recorder *rec, const ol_po
     return 0;
 }
 
+/* --trace: the replay alone; the curve's flags are refused, not ignored. */
+static int trace_only(const load_opts *o)
+{
+    if (strcmp(o->traffic, "uniform") || o->hotspot || o->saturation || o->all || o->r0 != 0.02 || o->r1 != 1.0 ||
+        o->step != 0.02 || o->p.process != OL_BERNOULLI || o->p.report_nodes || o->p.report_lengths ||
+        strcmp(o->packet, "8"))
+        return cli_fail(CMD, EXIT_USAGE, "--trace replays the file's packets: no --traffic, --hotspot, --rates, "
+                        "--rate, --all, --saturation, --process, --packet, --throughput or --by-length with it");
+    return load_trace(CMD, &o->p, o->trace, o->self == SYNTH_SELF_SEND, o->fmt);
+}
+
 int cmd_load(int argc, char **argv)
 {
     load_opts o = { 0 };
@@ -509,9 +568,17 @@ int cmd_load(int argc, char **argv)
     if (rc != EXIT_OK) return rc == CLI_HELP ? EXIT_OK : rc;
     char err[512];
     if (ol_params_check(&o.p, err, sizeof err)) return cli_fail(CMD, EXIT_USAGE, "%s", err);
+    if (o.trace) return trace_only(&o);
     int senders = 0;
     synth *s = make_traffic(&o, &senders, &rc);
     if (!s) return rc;
+    double top = ol_max_rate(&o.p, s);
+    if (o.r1 > top * (1 + 1e-12)) {
+        synth_free(s);
+        return cli_fail(CMD, EXIT_USAGE, "--rates up to %g: these sources generate at most %.4g flits/cycle (one "
+                        "packet a cycle%s); give --rates or --rate within it", o.r1, top,
+                        o.p.process == OL_ONOFF ? " while on, on burst/(burst+idle) of the time" : "");
+    }
     int n = (int)((o.r1 - o.r0) / o.step + 1e-9) + 1;
     double *rates = malloc(sizeof *rates * (size_t)n);
     ol_point *pts = calloc((size_t)n, sizeof *pts);
@@ -558,6 +625,7 @@ int cmd_load(int argc, char **argv)
                  rec.db ? "; the finished points are in the database" : "");
     store_close(rec.db);
     free(rates);
+    for (int k = 0; k < n; k++) ol_report_free(pts[k].report);
     free(pts);
     synth_free(s);
     return rc;

@@ -1,8 +1,10 @@
 /* `nocsim plot`: curves drawn by gnuplot from a stacking sweep or from the
  * database -- duration against interval per scheme (paper Fig. 3), best and
  * average per generation (Fig. 4), best against average over repeated runs
- * (Fig. 5).  The figures are built in viz/; this file reads the inputs. */
+ * (Fig. 5), open-loop latency curves.  The figures are built in viz/; this
+ * file reads the inputs. */
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +14,7 @@
 #include "store/plot_queries.h"
 #include "store/store.h"
 #include "viz/figure.h"
+#include "viz/loadfig.h"
 #include "viz/sweep.h"
 #include "viz/viz.h"
 #include "util/json.h"
@@ -25,6 +28,11 @@ static const cli_opt plot_table[] = {
                                  "the script (plot.gp, drawing to -o or DIR/plot.png)\n"
                                  "in DIR, an existing folder, for editing" },
     { "--db", 0, "PATH", "database (default " STORE_DEFAULT_PATH ")" },
+    { "--ymax", 0, "Y", "top of the y axis, in [1, 1e12], above some point\n"
+                        "(default gnuplot's; plot load: " VIZ_LOAD_YFACTOR_TEXT " x the highest\n"
+                        "latency of a stable point, up to a multiple of 10)" },
+    { "--logx", 0, NULL, "logarithmic x axis (generations: x = generation + 1)" },
+    { "--logy", 0, NULL, "logarithmic y axis" },
     CLI_END
 };
 /* plot runs: which runs. */
@@ -47,13 +55,19 @@ static void help(const cli_spec *spec)
            "               (paper Fig. 3), from `nocsim stack --format csv` output (CSV\n"
            "               a file, or - for standard input)\n"
            "  generations  best (solid) and population average (dashed) score per\n"
-           "               generation of one or several GA runs (paper Fig. 4)\n"
+           "               generation of one or several GA runs (paper Fig. 4), each\n"
+           "               run's simple-stacking baseline dotted (and its floor, when\n"
+           "               the run's params keep one)\n"
            "  runs         one dot per setting: runs whose parameters differ only in the\n"
            "               seed are repetitions; x = the mean of their best durations,\n"
            "               y = the best of them, with the line y = x (paper Fig. 5)\n"
-           "  load         average packet latency against offered load of one or several\n"
+           "  load         average packet latency (bars: 95 %% confidence) against the\n"
+           "               measured offered load per sending node of one or several\n"
            "               open-loop curves (nocsim load runs), up to each curve's first\n"
-           "               saturated point\n\n");
+           "               saturated point; each curve's channel-load bound dotted in its\n"
+           "               colour, its saturation point (load --saturation) circled; the\n"
+           "               key names what differs between the curves (pattern, VCs,\n"
+           "               buffers, arbiter, packet mix, ...), the title what they share\n\n");
     cli_help(stdout, spec);
     printf("\nexample: nocsim stack --traffic brot --format csv | nocsim plot stack - -o fig3.png\n");
 }
@@ -61,6 +75,8 @@ static void help(const cli_spec *spec)
 typedef struct {
     const char *out, *script_dir, *title, *db;
     long w, h;
+    double ymax;      /* NaN: the figure's own */
+    int logx, logy;
 } plot_opts;
 
 /* WxH, each in [100, 8000], by the project's one integer parser (arg_size:
@@ -86,9 +102,15 @@ static int set_common(void *ctx, const char *cmd, const char *a, const char *v)
     plot_opts *o = ctx;
     (void)cmd;
     if (!strcmp(a, "--output")) o->out = v;
-    else if (!strcmp(a, "--script-only")) o->script_dir = v;
+    else if (!strcmp(a, "--script-only")) {
+        if (!*v) { fprintf(stderr, "nocsim plot: --script-only: the folder name is empty\n"); return -1; }
+        o->script_dir = v;
+    }
     else if (!strcmp(a, "--title")) o->title = v;
     else if (!strcmp(a, "--db")) o->db = v;
+    else if (!strcmp(a, "--logx")) o->logx = 1;
+    else if (!strcmp(a, "--logy")) o->logy = 1;
+    else if (!strcmp(a, "--ymax")) return arg_double("plot", a, v, 1, 1e12, &o->ymax) ? 0 : -1;
     else if (!strcmp(a, "--size")) return parse_size(v, &o->w, &o->h) ? 0 : -1;
     return 0;
 }
@@ -185,16 +207,31 @@ static int plot_stack(const char *csv, viz_figure **f)
     return EXIT_OK;
 }
 
+/* A member of the params object: a string (NULL), an integer (-1), a number
+ * (NaN) when missing or of another type. */
+static const char *param_str(const json_t *j, const char *k) { return json_string_value(json_object_get(j, k)); }
+static int64_t param_int(const json_t *j, const char *k)
+{
+    const json_t *v = json_object_get(j, k);
+    return json_is_integer(v) ? (int64_t)json_integer_value(v) : -1;
+}
+static double param_num(const json_t *j, const char *k)
+{
+    const json_t *v = json_object_get(j, k);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
 typedef struct {
     viz_figure *f;
     int best, avg, oom;
+    double shift;   /* 1 on a log x axis: generation 0 at 1 */
 } gen_ctx;
 
 static int gen_row(const store_gen *g, void *arg)
 {
     gen_ctx *c = arg;
-    if (viz_fig_point(c->f, c->best, (double)g->generation, (double)g->best) < 0 ||
-        viz_fig_point(c->f, c->avg, (double)g->generation, g->average) < 0)
+    double x = (double)g->generation + c->shift;
+    if (viz_fig_point(c->f, c->best, x, (double)g->best) < 0 || viz_fig_point(c->f, c->avg, x, g->average) < 0)
         return c->oom = 1;
     return 0;
 }
@@ -213,12 +250,32 @@ static int get_run(store *db, const char *kind, const char *arg, long *id, store
     return rc == STORE_NOTFOUND ? EXIT_USAGE : EXIT_FAIL;
 }
 
-static int plot_generations(store *db, char **runs, int nruns, viz_figure **out)
+/* A GA run's reference lines, dotted in its colour: the simple-stacking
+ * baseline (runs.base_stacking) and the floor (params "floor"), each when the
+ * run keeps it.  -1 when out of memory. */
+static int gen_refs(viz_figure *f, const store_run *r, long id, int colour_of)
+{
+    char t[160];
+    json_t *j = r->params ? json_loads(r->params, 0, NULL) : NULL;
+    int64_t floor_cycles = param_int(j, "floor");
+    json_decref(j);
+    if (r->base_stacking > 0) {
+        snprintf(t, sizeof t, "simple stacking, run %ld: %lld cycles", id, (long long)r->base_stacking);
+        if (viz_fig_hline(f, (double)r->base_stacking, t, colour_of) < 0) return -1;
+    }
+    if (floor_cycles > 0) {
+        snprintf(t, sizeof t, "floor, run %ld: %lld cycles", id, (long long)floor_cycles);
+        if (viz_fig_hline(f, (double)floor_cycles, t, colour_of) < 0) return -1;
+    }
+    return 0;
+}
+
+static int plot_generations(store *db, char **runs, int nruns, int logx, viz_figure **out)
 {
     char title[256] = "GA convergence: run", err[512];
     for (int k = 0; k < nruns && strlen(title) < 200; k++)
         snprintf(title + strlen(title), sizeof title - strlen(title), "%s %s", k ? "," : (nruns > 1 ? "s" : ""), runs[k]);
-    viz_figure *f = viz_fig_new(title, "generation", "duration [cycles]");
+    viz_figure *f = viz_fig_new(title, logx ? "generation + 1 (log scale)" : "generation", "duration [cycles]");
     if (!f) return EXIT_FAIL;
     for (int k = 0; k < nruns; k++) {
         long id;
@@ -230,13 +287,14 @@ static int plot_generations(store *db, char **runs, int nruns, viz_figure **out)
         }
         char name[160];
         snprintf(name, sizeof name, "run %ld (%s, %d slices)", id, r.traffic ? r.traffic : "?", (int)r.slices);
-        store_run_clear(&r);
         char bt[200], at[200];
         snprintf(bt, sizeof bt, "best, %s", name);
         snprintf(at, sizeof at, "average, %s", name);
-        gen_ctx c = { f, viz_fig_series(f, bt, VIZ_LINE, -1), -1, 0 };
+        gen_ctx c = { f, viz_fig_series(f, bt, VIZ_LINE, -1), -1, 0, logx ? 1.0 : 0.0 };
         if (c.best >= 0) c.avg = viz_fig_series(f, at, VIZ_DASHED, c.best);
-        if (c.avg < 0 || store_gen_list(db, id, gen_row, &c, err, sizeof err) != STORE_OK || c.oom) {
+        if (c.avg >= 0 && gen_refs(f, &r, id, c.best) < 0) c.oom = 1;
+        store_run_clear(&r);
+        if (c.avg < 0 || c.oom || store_gen_list(db, id, gen_row, &c, err, sizeof err) != STORE_OK || c.oom) {
             fprintf(stderr, "nocsim plot generations: %s\n", c.avg < 0 || c.oom ? "out of memory" : err);
             viz_fig_free(f);
             return EXIT_FAIL;
@@ -294,75 +352,95 @@ static int plot_runs(store *db, const store_run_filter *flt, viz_figure **out)
     return EXIT_OK;
 }
 
+/* One recorded curve: the run's row and params, kept while the figure is
+ * built (the curve's strings point into them), and its points. */
 typedef struct {
-    viz_figure *f;
-    int series, oom, saturated;
-} load_ctx;
+    store_run r;
+    json_t *params;
+    viz_load_point *pts;
+    int n, cap, oom;
+} load_run;
 
 static int load_row(const store_load_point *p, void *arg)
 {
-    load_ctx *c = arg;
-    if (c->saturated) return 0; /* past the first saturated point the latency only says "unbounded" */
-    if (viz_fig_point(c->f, c->series, p->rate, p->latency) < 0) return c->oom = 1;
-    c->saturated = p->saturated != 0;
+    load_run *c = arg;
+    if (c->n == c->cap) {
+        int cap = c->cap ? 2 * c->cap : 32;
+        viz_load_point *np = realloc(c->pts, (size_t)cap * sizeof *np);
+        if (!np) return c->oom = 1;
+        c->pts = np;
+        c->cap = cap;
+    }
+    c->pts[c->n++] = (viz_load_point){ p->offered, p->latency, p->ci95, (int)p->saturated };
     return 0;
 }
 
-/* The series name of a load run: its pattern, grid and topology (from its
- * params; "?" where they are missing). */
-static void load_name(const store_run *r, long id, char *name, size_t len)
+/* The curve viz draws, from what the run keeps (store/SCHEMA.md, load_points). */
+static viz_load_curve load_curve(const load_run *lr, int64_t id)
 {
-    json_t *j = r->params ? json_loads(r->params, 0, NULL) : NULL;
-    const char *topo = json_string_value(json_object_get(j, "topology"));
-    json_int_t height = json_integer_value(json_object_get(j, "height"));
-    snprintf(name, len, "run %ld: %s, %dx%d %s", id, r->traffic ? r->traffic : "?", (int)r->size,
-             height ? (int)height : (int)r->size, topo ? topo : "?");
-    json_decref(j);
+    const json_t *j = lr->params, *sat = json_object_get(j, "saturation");
+    const json_t *pf = json_object_get(j, "per_flow");
+    int64_t w = param_int(j, "width"), h = param_int(j, "height");
+    return (viz_load_curve){
+        .run = id, .traffic = lr->r.traffic, .hotspot = param_str(j, "hotspot"), .topology = param_str(j, "topology"),
+        .vc_rule = param_str(j, "vc_rule"), .arb = param_str(j, "arb"), .tie = param_str(j, "tie"),
+        .packet = param_str(j, "packet"), .process = param_str(j, "process"), .self = param_str(j, "self"),
+        .routing = param_str(j, "routing"), .selection = param_str(j, "selection"),
+        .width = (int32_t)(w >= 0 ? w : lr->r.size), .height = (int32_t)(h >= 0 ? h : w >= 0 ? w : lr->r.size),
+        .vcs = (int32_t)param_int(j, "vcs"), .buffer = (int32_t)param_int(j, "buffer"),
+        .per_flow = json_is_boolean(pf) ? json_is_true(pf) : -1, .batch = param_int(j, "batch"),
+        .window = param_int(j, "window"), .seed = lr->r.seed, .bound = param_num(j, "bound"),
+        .sat_accepted = param_num(sat, "accepted"), .sat_latency = param_num(sat, "latency"),
+        .pts = lr->pts, .npts = lr->n };
+}
+
+/* Run `arg` as a load curve into *lr, *c.  EXIT_OK or the status after a message. */
+static int read_curve(store *db, const char *arg, load_run *lr, viz_load_curve *c)
+{
+    char err[512];
+    long id;
+    int rc = get_run(db, "load", arg, &id, &lr->r);
+    if (rc != EXIT_OK) return rc;
+    if (!lr->r.kind || strcmp(lr->r.kind, "load") != 0) {
+        store_run_clear(&lr->r);
+        fprintf(stderr, "nocsim plot load: run %ld is not an open-loop curve (nocsim load)\n", id);
+        return EXIT_USAGE;
+    }
+    lr->params = lr->r.params ? json_loads(lr->r.params, 0, NULL) : NULL;
+    if (store_load_list(db, id, load_row, lr, err, sizeof err) != STORE_OK || lr->oom) {
+        fprintf(stderr, "nocsim plot load: %s\n", lr->oom ? "out of memory" : err);
+        return EXIT_FAIL;
+    }
+    *c = load_curve(lr, id);
+    return EXIT_OK;
 }
 
 static int plot_load(store *db, char **runs, int nruns, viz_figure **out)
 {
-    char err[512];
-    viz_figure *f = viz_fig_new("open-loop latency against offered load", "offered load [flits/cycle per sending node]",
-                                "average packet latency [cycles]");
-    if (!f) return EXIT_FAIL;
-    for (int k = 0; k < nruns; k++) {
-        long id;
-        store_run r;
-        int rc = get_run(db, "load", runs[k], &id, &r);
-        if (rc != EXIT_OK) {
-            viz_fig_free(f);
-            return rc;
-        }
-        int is_load = r.kind && !strcmp(r.kind, "load");
-        char name[200];
-        load_name(&r, id, name, sizeof name);
-        store_run_clear(&r);
-        if (!is_load) {
-            fprintf(stderr, "nocsim plot load: run %ld is not an open-loop curve (nocsim load)\n", id);
-            viz_fig_free(f);
-            return EXIT_USAGE;
-        }
-        load_ctx c = { .f = f, .series = viz_fig_series(f, name, VIZ_LINE, -1) };
-        if (c.series < 0 || store_load_list(db, id, load_row, &c, err, sizeof err) != STORE_OK || c.oom) {
-            fprintf(stderr, "nocsim plot load: %s\n", c.series < 0 || c.oom ? "out of memory" : err);
-            viz_fig_free(f);
-            return EXIT_FAIL;
-        }
-        if (viz_fig_npoints(f, c.series) == 0) {
-            fprintf(stderr, "nocsim plot load: run %ld has no points recorded\n", id);
-            viz_fig_free(f);
-            return EXIT_USAGE;
-        }
+    load_run *lr = calloc((size_t)nruns, sizeof *lr);
+    viz_load_curve *c = calloc((size_t)nruns, sizeof *c);
+    int rc = lr && c ? EXIT_OK : cli_fail("plot load", EXIT_FAIL, "out of memory");
+    int got = 0;
+    for (; rc == EXIT_OK && got < nruns; got++) rc = read_curve(db, runs[got], &lr[got], &c[got]);
+    if (rc == EXIT_OK) {
+        char err[512];
+        int vr = viz_load_figure(c, nruns, out, err, sizeof err);
+        if (vr != VIZ_OK) rc = cli_fail("plot load", cli_fault_status((fault_kind)vr), "%s", err);
     }
-    *out = f;
-    return EXIT_OK;
+    for (int k = 0; lr && k < got; k++) {
+        store_run_clear(&lr[k].r);
+        json_decref(lr[k].params);
+        free(lr[k].pts);
+    }
+    free(lr);
+    free(c);
+    return rc;
 }
 
 int cmd_plot(int argc, char **argv)
 {
     static const char *const kinds[] = { "stack", "generations", "runs", "load" };
-    plot_opts o = { .db = STORE_DEFAULT_PATH, .w = 800, .h = 500 };
+    plot_opts o = { .db = STORE_DEFAULT_PATH, .w = 800, .h = 500, .ymax = NAN };
     store_run_filter flt = { .kind = "ga" };
     plot_operands ops = { calloc((size_t)argc, sizeof(char *)), 0 };
     if (!ops.pos) return cli_fail("plot", EXIT_FAIL, "out of memory");
@@ -401,20 +479,26 @@ int cmd_plot(int argc, char **argv)
         free(pos);
         return rc;
     }
+    char label[32];
+    snprintf(label, sizeof label, "plot %s", kinds[kind]);
     if (kind == 0) rc = plot_stack(pos[0], &f);
     else {
-        char label[32];
-        snprintf(label, sizeof label, "plot %s", kinds[kind]);
         store *db = cli_store_open(label, o.db, STORE_READONLY, &rc);
         if (!db) {
             free(pos);
             return rc;
         }
-        rc = kind == 1 ? plot_generations(db, pos, npos, &f) : kind == 3 ? plot_load(db, pos, npos, &f) : plot_runs(db, &flt, &f);
+        rc = kind == 1 ? plot_generations(db, pos, npos, o.logx, &f) : kind == 3 ? plot_load(db, pos, npos, &f) : plot_runs(db, &flt, &f);
         store_close(db);
     }
     free(pos);
     if (rc == EXIT_OK && o.title && viz_fig_set_title(f, o.title) < 0) rc = EXIT_FAIL;
+    if (rc == EXIT_OK) {
+        char err[256];
+        viz_fig_log(f, o.logx, o.logy);
+        if (!isnan(o.ymax) && viz_fig_set_ymax(f, o.ymax, err, sizeof err) != VIZ_OK)
+            rc = cli_fail(label, EXIT_USAGE, "--ymax %s", err);
+    }
     if (rc == EXIT_OK) rc = finish(kinds[kind], f, &o);
     viz_fig_free(f);
     return rc;

@@ -83,6 +83,23 @@ int route_grid_port(const route_params *rp, int node, int dest)
     return PORT_P;
 }
 
+int route_grid_port_yx(const route_params *rp, int node, int dest)
+{
+    int w = route_width(rp), h = route_height(rp);
+    int dy = dim_offset(rp, h, node / w, dest / w);
+    if (dy != 0) return dy > 0 ? PORT_N : PORT_S;
+    int dx = dim_offset(rp, w, node % w, dest % w);
+    if (dx != 0) return dx > 0 ? PORT_E : PORT_W;
+    return PORT_P;
+}
+
+void route_grid_offsets(const route_params *rp, int a, int b, int *dx, int *dy)
+{
+    int w = route_width(rp), h = route_height(rp);
+    *dx = dim_offset(rp, w, a % w, b % w);
+    *dy = dim_offset(rp, h, a / w, b / w);
+}
+
 int route_grid_neighbour(const route_params *rp, int i, int d)
 {
     int w = route_width(rp), h = route_height(rp), x = i % w, y = i / w;

@@ -100,5 +100,10 @@ void route_local_tables(int vcs, uint8_t *port, uint8_t *vc, uint8_t *down);
 /* The output port of dimension-order routing at `node` for `dest` on rp's
  * grid (PORT_P when node == dest). */
 int route_grid_port(const route_params *rp, int node, int dest);
+/* The same with Y first, then X. */
+int route_grid_port_yx(const route_params *rp, int node, int dest);
+/* The signed offsets from node a to node b of rp's grid along X and Y (on a
+ * torus the shorter way round under the tie rule, |offset| <= side / 2). */
+void route_grid_offsets(const route_params *rp, int a, int b, int *dx, int *dy);
 
 #endif

@@ -129,6 +129,53 @@ EOF
     rm -f "$out.olt" "$out.bst"
   done | tee -a "$out.eval"
   rm -f "$out.ol" "$out.bs" "$out.bs.cfg"
+  # Routing functions (issue 34): the 16x16 mesh, uniform at 0.05 (below
+  # Valiant's saturation, 0.0625 there), 4 VCs, one thread, the least user
+  # CPU of three; each function's router-cycles/s and its time against
+  # dor's; with BOOKSIM=path, BookSim2's us per router-cycle on the same
+  # point with its function of the same name (least of three) and the ratio.
+  for fn in dor:dor o1turn:xy_yx valiant:valiant min-adaptive:min_adapt; do
+    name=${fn%%:*} bsname=${fn#*:}
+    TIMEFORMAT=%U
+    for rep in 1 2 3; do
+      { time "$BUILD/nocsim" load --no-db --size 16 --vcs 4 --routing "$name" --traffic uniform --rate 0.05 --all \
+          --window 50 --threads 1 --quiet --format csv > "$out.ol"; } 2>> "$out.olt"
+      if [ -n "${BOOKSIM:-}" ]; then
+        cat > "$out.bs.cfg" <<EOF
+topology = mesh; k = 16; n = 2; routing_function = $bsname; use_noc_latency = 0;
+num_vcs = 4; vc_buf_size = 4; wait_for_tail_credit = 0;
+router = iq; speculative = 0; routing_delay = 0; vc_alloc_delay = 1; sw_alloc_delay = 1;
+st_prepare_delay = 0; st_final_delay = 1; credit_delay = 0;
+vc_allocator = islip; sw_allocator = islip; alloc_iters = 1;
+traffic = uniform; packet_size = 8; injection_process = bernoulli;
+injection_rate_uses_flits = 1; injection_rate = 0.05;
+sim_type = latency; warmup_periods = 3; sample_period = 1000; max_samples = 10;
+latency_thres = 500.0; include_queuing = 1; seed = 0;
+EOF
+        { time "$BOOKSIM" "$out.bs.cfg" > "$out.bs" || true; } 2>> "$out.bst"
+      fi
+    done
+    u=$(sort -n "$out.olt" | head -1)
+    awk -F, -v f="$name" -v u="$u" -v d="${dor_rc:-0}" 'NR == 2 {
+      rc = 256 * $20 / u
+      printf "routing_16x16_uniform_0.05_%s %.3g router-cycles/s (%d cycles, %.2f s CPU, least of 3)", f, rc, $20, u
+      if (d > 0) printf "; %.2fx dor'"'"'s time per router-cycle", d / rc
+      printf "\n" }' "$out.ol"
+    [ "$name" = dor ] && dor_rc=$(awk -F, -v u="$u" 'NR == 2 { print 256 * $20 / u }' "$out.ol")
+    if [ -n "${BOOKSIM:-}" ]; then
+      ub=$(sort -n "$out.bst" | head -1)
+      cyc=$(sed -n 's/^Time taken is \([0-9]*\) cycles.*/\1/p' "$out.bs" | tail -1)
+      if [ -n "$cyc" ]; then
+        awk -F, -v f="$name" -v u="$u" -v ub="$ub" -v c="$cyc" 'NR == 2 {
+          us = ub / (256 * c) * 1e6
+          printf "routing_vs_booksim2_16x16_%s %.0f x (BookSim2: %.2f us per router-cycle, %d cycles, %.2f s CPU)\n", f, 256 * $20 / u * us * 1e-6, us, c, ub }' "$out.ol"
+      else
+        echo "routing_vs_booksim2_16x16_$name failed: no 'Time taken' line from $BOOKSIM"
+      fi
+    fi
+    rm -f "$out.olt" "$out.bst"
+  done | tee -a "$out.eval"
+  rm -f "$out.ol" "$out.bs" "$out.bs.cfg"
   # The targets of issue 15.
   awk -v ga="$(cat "$out.ga" 2>/dev/null)" '
     function verdict(name, value, limit, unit, what) {

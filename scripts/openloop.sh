@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerate data/openloop.md, data/openloop_curves.csv and
-# docs/openloop_mesh8.png: the seven patterns on the 8x8 mesh and torus,
+# Regenerate data/openloop.md and data/openloop_curves.csv (the 8x8 mesh's
+# figure, docs/openloop_mesh8.png, is scripts/pictures.sh's): the seven patterns on the 8x8 mesh and torus,
 # each curve from 0.01 in steps of 0.01 to its first saturated rate, the
 # saturation point by bisection to 0.005, beside BookSim2's figures for the
 # closest configuration it accepts (shared/reference/booksim2_openloop.md).
@@ -60,24 +60,5 @@ with open('data/openloop.md', 'w') as f:
     f.write('\n'.join(rows) + '\n')
     f.write(TAIL)
 PY
-# The 8x8 mesh curves, latency against offered load.
-if command -v gnuplot >/dev/null; then
-  plots=""
-  for t in uniform transpose bitcomp bitrev shuffle tornado neighbor; do
-    grep "^mesh,$t," data/openloop_curves.csv | cut -d, -f3,6 > "$tmp/$t.dat"
-    plots="$plots${plots:+, }'$tmp/$t.dat' using 1:2 with linespoints title '$t'"
-  done
-  gnuplot <<GP
-set terminal pngcairo size 900,600 noenhanced
-set datafile separator ','
-set output 'docs/openloop_mesh8.png'
-set title "nocsim load: 8x8 mesh, any-VC rule, 3 VCs x 4 flits, 8-flit packets, seed $SEED"
-set xlabel 'offered load (flits/node/cycle)'
-set ylabel 'average packet latency (cycles)'
-set yrange [0:300]
-set key top right
-set grid
-plot $plots
-GP
-fi
-echo "wrote data/openloop.md, data/openloop_curves.csv, docs/openloop_mesh8.png"
+# The 8x8 mesh curves are drawn by scripts/pictures.sh (nocsim plot load), not here.
+echo "wrote data/openloop.md, data/openloop_curves.csv"

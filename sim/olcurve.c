@@ -89,6 +89,12 @@ int ol_curve(const ol_params *p, const synth *s, const double *rates, int n, uin
     pthread_mutex_destroy(&c.lock);
     int last = c.first_sat < n ? c.first_sat + 1 : n;
     while (*done < last && c.state[*done] == 2) (*done)++;
+    /* The points dropped give back their reports (issue 37). */
+    for (int k = *done; k < n; k++)
+        if (c.state[k] == 2) {
+            ol_report_free(out[k].report);
+            out[k].report = NULL;
+        }
     free(c.state);
     if (c.failed) return snprintf(err, errlen, "%s", c.err), c.failed;
     return (c.stopped || stopped_now(stop)) && *done < last ? 1 : 0;
@@ -109,8 +115,10 @@ int ol_saturation(const ol_params *p, const synth *s, double lo, double hi, doub
         if (rc) return rc;
         if (pt.saturated) {
             hi = mid;
+            ol_report_free(pt.report);
         } else {
             lo = mid;
+            ol_report_free(sat->report);
             *sat = pt;
         }
     }

@@ -7,10 +7,11 @@
  * turn against sim.c on collectives (tests/test_openloop.c).
  *
  * Why it is organised as it is:
- *  - A header's request is computed once, when the header reaches the head
- *    of its FIFO (the only moment its router and input are known), and the
- *    FIFO is then a bit in its router's `reqm`: queue selection looks only
- *    at those bits.
+ *  - A header's request is computed once, at the end of the cycle in which
+ *    the header reaches the head of its FIFO (its router and input are
+ *    known, and an adaptive selection reads the state every path sees then,
+ *    [R-RF-5]), and the FIFO is then a bit in its router's `reqm`: queue
+ *    selection looks only at those bits.
  *  - Routers without flits are skipped: they have no request and no flit
  *    to send, and arbitration state changes only on a grant.
  *  - Decisions read the state at the start of the cycle; pops are applied
@@ -38,7 +39,8 @@ void olnet_free(olnet *n)
     free(n->buf); free(n->cnt); free(n->route); free(n->req_d); free(n->req_c);
     free(n->reqm); free(n->livem); free(n->rflits); free(n->holder); free(n->down); free(n->nbr); free(n->qst); free(n->qsi); free(n->qtab);
     free(n->inj); free(n->hdr); free(n->prt); free(n->x); free(n->dl); free(n->dfull); free(n->pstate);
-    free(n->pnext); free(n->srcm); free(n->mv); free(n->pk); free(n->freeids); free(n->done);
+    free(n->pnext); free(n->srcm); free(n->mv); free(n->pk); free(n->freeids); free(n->done); free(n->pln);
+    free(n->req_d2); free(n->req_c2);
     if (n->src)
         for (int i = 0; i < n->nodes; i++) free(n->src[i].id);
     free(n->src);
@@ -57,7 +59,7 @@ static int check_params(const olnet_params *p, char *err, size_t errlen)
                         h), -1;
     if (p->vcs < 1 || p->vcs > SIM_MAX_VCS)
         return snprintf(err, errlen, "--vcs %d: allowed [1, %d]", p->vcs, SIM_MAX_VCS), -1;
-    if (torus && p->vc_rule == VCRULE_DATELINE && p->vcs < 3)
+    if (torus && p->routing == ROUTING_DOR && p->vc_rule == VCRULE_DATELINE && p->vcs < 3)
         return snprintf(err, errlen, "--vcs %d: a torus under the dateline rule needs at least 3", p->vcs), -1;
     if (torus && p->vc_rule == VCRULE_ANY)
         return snprintf(err, errlen, "--vc-rule any: only on a mesh (a torus needs its datelines to stay "
@@ -66,7 +68,9 @@ static int check_params(const olnet_params *p, char *err, size_t errlen)
         return snprintf(err, errlen, "--buffer %d: allowed [1, 255]", p->buffer), -1;
     if (p->scheme < 0 || p->scheme >= VCSEL_NSCHEMES)
         return snprintf(err, errlen, "--scheme %d: allowed C00..C09", p->scheme), -1;
-    return 0;
+    if ((unsigned)p->routing >= ROUTING_COUNT)
+        return snprintf(err, errlen, "routing %d: allowed 0..%d", (int)p->routing, ROUTING_COUNT - 1), -1;
+    return routing_check(p->routing, &p->rp, p->vc_rule, p->vcs, err, errlen);
 }
 
 /* The arrays, zeroed, each path allocating only what it reads; 0 when
@@ -98,7 +102,13 @@ static int alloc_state(olnet *n)
         if (!n->simd) n->livem = grab(n, N, sizeof *n->livem, &ok);
         n->qsi = grab(n, nf, 1, &ok);
         n->qtab = grab(n, QSEL_NRANKS * 32, sizeof *n->qtab, &ok);
-        n->hdr = grab(n, 2 * np + N, sizeof *n->hdr, &ok);
+    }
+    /* Headers new at a FIFO's head this cycle, routed at its end (both
+     * paths: at most a pop and a push a move and an injection a node). */
+    n->hdr = grab(n, 2 * np + N, sizeof *n->hdr, &ok);
+    if (routing_info_of(n->p.routing)->escape) {
+        n->req_d2 = grab(n, nf, 1, &ok);
+        n->req_c2 = grab(n, nf, 1, &ok);
     }
     n->src = grab(n, N, sizeof *n->src, &ok);
     n->inj = grab(n, N, sizeof *n->inj, &ok);
@@ -135,6 +145,22 @@ static void init_ports(olnet *n, const sim_config *cfg)
                 else n->qsi[o] = (uint8_t)qsel_rank(q);
             }
         }
+}
+
+/* The routing function's VC classes: where each starts, and the class of
+ * each local index; and the stream its plans are drawn from. */
+static void init_classes(olnet *n)
+{
+    const routing_kind k = n->p.routing;
+    n->K = routing_info_of(k)->classes;
+    for (int c = 0; c < n->K; c++) {
+        n->clo[c] = (uint8_t)routing_class_first(k, c, n->V);
+        n->chi[c] = (uint8_t)routing_class_first(k, c + 1, n->V);
+    }
+    n->clo[n->K] = 0;
+    n->chi[n->K] = (uint8_t)n->V;
+    for (int l = 0; l < n->NF; l++) n->lcls[l] = (uint8_t)routing_class_of(k, l % n->V, n->V);
+    rng_seed(&n->rr, n->p.route_seed);
 }
 
 /* Every router: its source's first VC, its x and its dateline bits. */
@@ -205,6 +231,7 @@ olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind,
     init_ports(n, cfg);
     init_routers(n);
     init_tables(n);
+    init_classes(n);
     return n;
 }
 
@@ -274,6 +301,12 @@ int32_t olnet_add(olnet *n, int src, int dest, int len, int64_t t_gen, int32_t t
             if (!rt) return -1;
             n->prt = rt;
             n->bytes += (sizeof *pk + sizeof *fr + sizeof *rt) * (size_t)(cap - n->pk_cap);
+            if (n->p.routing != ROUTING_DOR) {
+                routing_plan *pl = realloc(n->pln, sizeof *pl * (size_t)cap);
+                if (!pl) return -1;
+                n->pln = pl;
+                n->bytes += sizeof *pl * (size_t)(cap - n->pk_cap);
+            }
             n->pk_cap = cap;
         }
         id = n->pk_next++;
@@ -295,6 +328,10 @@ int32_t olnet_add(olnet *n, int src, int dest, int len, int64_t t_gen, int32_t t
     n->pk[id] = (olnet_packet){ .src = src, .dest = dest, .len = len, .tag = tag, .t_gen = t_gen,
                                 .t_inj = -1, .t_done = -1 };
     n->prt[id] = route_of(n, src, dest);
+    if (n->pln) {
+        const uint64_t bits = routing_info_of(n->p.routing)->random ? rng_next(&n->rr) : 0;
+        n->pln[id] = routing_plan_make(n->p.routing, &n->p.rp, src, dest, bits);
+    }
     n->srcm[src / 64] |= 1ull << (src % 64);
     n->alive++;
     return id;
@@ -313,6 +350,11 @@ void olnet_release(olnet *n, int32_t id)
 int64_t olnet_flits_in_network(const olnet *n) { return n->in_net; }
 int64_t olnet_packets_alive(const olnet *n) { return n->alive; }
 int olnet_hops(const olnet *n, int src, int dest) { return route_hops(&n->p.rp, src, dest); }
+int olnet_packet_hops(const olnet *n, int32_t id)
+{
+    const olnet_packet *pk = &n->pk[id];
+    return n->pln ? routing_hops(&n->p.rp, &n->pln[id], pk->src, pk->dest) : route_hops(&n->p.rp, pk->src, pk->dest);
+}
 size_t olnet_bytes(const olnet *n) { return n->bytes; }
 
 
@@ -321,9 +363,14 @@ size_t olnet_bytes(const olnet *n) { return n->bytes; }
 static void header_arrived(olnet *n, int node, size_t f, uint32_t fl)
 {
     int local = (int)(f - (size_t)node * (size_t)n->NF), port = local / n->V, vc = local % n->V;
+    if (n->p.routing != ROUTING_DOR) {
+        olnet_request_routed(n, node, f, local, fl);
+        return;
+    }
+    /* Under the any-VC rule, -1: any VC of class 0, all of them. */
     int oc, d = route_next(&n->p.rp, node, port, vc, n->pk[FL_ID(fl)].dest, &oc);
-    n->req_d[f] = (int8_t)d;
     n->req_c[f] = (int8_t)(n->p.vc_rule == VCRULE_ANY ? -1 : oc);
+    n->req_d[f] = (int8_t)d;
     n->reqm[node] |= 1ull << local;
 }
 
@@ -375,21 +422,23 @@ static void queue_selection_dateline(olnet *n, int node)
 }
 
 /* Step 1 at one router under the any-VC rule: the free VCs of each output
- * port grant in ascending order among the requests for that port. */
+ * port's class grant in ascending order among the requests for that port
+ * and class (req_c is -1 - class). */
 static void queue_selection_any(olnet *n, int node)
 {
     const int V = n->V;
     size_t base = (size_t)node * (size_t)n->NF;
     uint64_t left = n->reqm[node];
     while (left) {
-        int d = n->req_d[base + (size_t)__builtin_ctzll(left)];
+        const size_t f0 = base + (size_t)__builtin_ctzll(left);
+        int d = n->req_d[f0], rc = n->req_c[f0], cls = -1 - rc;
         uint64_t cand = 0;
         for (uint64_t m = left; m; m &= m - 1) {
             int f = __builtin_ctzll(m);
-            if (n->req_d[base + (size_t)f] == d) cand |= 1ull << f;
+            if (n->req_d[base + (size_t)f] == d && n->req_c[base + (size_t)f] == rc) cand |= 1ull << f;
         }
         left &= ~cand;
-        for (int c = 0; c < V && cand; c++) {
+        for (int c = n->clo[cls]; c < n->chi[cls] && cand; c++) {
             int o = d * V + c;
             if (n->holder[base + (size_t)o] >= 0) continue;
             int win = arbitrate(n, node, o, cand);
@@ -399,10 +448,24 @@ static void queue_selection_any(olnet *n, int node)
     }
 }
 
+/* Then min-adaptive's escapes: each escape VC still free grants among the
+ * headers still waiting that name it (adaptive requests first, as
+ * BookSim2's priorities have it) [R-RF-4]. */
+static void queue_selection_escape(olnet *n, int node)
+{
+    const size_t base = (size_t)node * (size_t)n->NF;
+    for (uint64_t left = escape_waiting(n, node, base); left;) {
+        int o;
+        const uint64_t same = escape_group(n, base, &left, &o);
+        if (n->holder[base + (size_t)o] < 0) grant(n, node, o, arbitrate(n, node, o, same));
+    }
+}
+
 static void queue_selection(olnet *n, int node)
 {
     if (n->p.vc_rule == VCRULE_ANY) queue_selection_any(n, node);
     else queue_selection_dateline(n, node);
+    if (n->req_d2 && n->reqm[node]) queue_selection_escape(n, node);
 }
 
 /* Step 2 at one router, reference path: every output VC of every port
@@ -441,12 +504,13 @@ static void decide_injections(olnet *n, int64_t t)
         size_t pf = ((size_t)i * NPORTS + PORT_P) * (size_t)V;
         if (s->seq == 0) {
             int c = -1;
+            const unsigned vcs = inject_vcs(n, s->id[s->head]);
             if (n->p.vc_rule == VCRULE_DATELINE) {
-                if (n->cnt[pf] < n->B) c = 0;
+                if (n->cnt[pf + (size_t)__builtin_ctz(vcs)] < n->B) c = __builtin_ctz(vcs);
             } else {
                 unsigned room = 0;
                 for (int v = 0; v < V; v++) room |= (unsigned)(n->cnt[pf + (size_t)v] < n->B) << v;
-                c = inject_vc_next(room, s->last_vc, V);
+                c = inject_vc_next(room & vcs, s->last_vc, V);
             }
             if (c < 0) continue;
             s->vc = c;
@@ -464,7 +528,7 @@ static void push(olnet *n, int node, size_t f, uint32_t fl)
     NOCSIM_ASSERT(cnt[f] < B, "olnet reference push: a FIFO holds at most B flits");
     n->buf[f * (size_t)B + cnt[f]] = fl;
     n->rflits[node]++;
-    if (cnt[f]++ == 0 && FL_HEAD(fl)) header_arrived(n, node, f, fl);
+    if (cnt[f]++ == 0 && FL_HEAD(fl)) n->hdr[n->nhdr++] = (uint32_t)f;
 }
 
 /* Apply the cycle's moves and injections.  Array pointers are read into
@@ -493,7 +557,7 @@ static int64_t apply(olnet *n, int64_t t)
         }
         if (left) {
             uint32_t next = buf[f * (size_t)B];
-            if (FL_HEAD(next)) header_arrived(n, node, f, next);
+            if (FL_HEAD(next)) n->hdr[n->nhdr++] = (uint32_t)f;
         }
         mv[k].f = (int32_t)x; /* the flit, for the pushes below */
     }
@@ -516,6 +580,14 @@ static int64_t apply(olnet *n, int64_t t)
         push(n, i, pf, FL(id, s->seq == 0, s->seq == len - 1));
         olnet_source_sent(n, i, len);
     }
+    /* The new headers ask for their outputs only now, from the state at
+     * the cycle's end, which an adaptive selection reads (as the fast path
+     * does). */
+    for (int k = 0; k < n->nhdr; k++) {
+        const size_t f = n->hdr[k];
+        header_arrived(n, (int)(f / (size_t)n->NF), f, head_flit(n, f));
+    }
+    n->nhdr = 0;
     return nmv + n->ninj;
 }
 

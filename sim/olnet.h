@@ -37,6 +37,7 @@
 
 #include "router/arbiter.h"
 #include "router/route.h"
+#include "router/routing.h"
 #include "sim/sim.h"
 #include "util/fault.h"
 
@@ -47,6 +48,9 @@ typedef struct {
     int buffer;            /* flits per input-VC FIFO, 1..255 */
     int scheme;            /* VC-selection scheme of every output port (C00..C09) */
     qsel_update q_update;
+    routing_kind routing;  /* the routing function (router/routing.h; 0 = dor) */
+    routing_selection selection; /* how an adaptive function picks a port (0 = credits) */
+    uint64_t route_seed;   /* seeds the random choices of packets' routes (the functions that draw) */
     int reference;         /* 1: the straightforward path (every output VC of every
                               router with flits looked at, the arbiters called);
                               0: the fast path (live masks, table look-ups).  Both
@@ -106,8 +110,11 @@ void olnet_release(olnet *n, int32_t id);
  * network, or done but not released). */
 int64_t olnet_flits_in_network(const olnet *n);
 int64_t olnet_packets_alive(const olnet *n);
-/* Hops of the route from src to dest on this network. */
+/* Hops of the route from src to dest on this network under dimension order. */
 int olnet_hops(const olnet *n, int src, int dest);
+/* Hops of packet id's route (not yet released): under a routing function
+ * with an intermediate node, through it. */
+int olnet_packet_hops(const olnet *n, int32_t id);
 /* Bytes allocated (grows with the packets alive). */
 size_t olnet_bytes(const olnet *n);
 

@@ -85,6 +85,8 @@ typedef struct {
     const uint16_t *pnext;
     const uint32_t *gtab;
     uint64_t gnf;
+    routing_kind rk;      /* the routing function: dor from olroute, any other from router/ */
+    const uint8_t *clo, *chi; /* the VC classes' ranges (olnet) */
     int V, B, NF, any, on_link;
     int simd;             /* 1: live masks found by live_ssse3, livem not kept */
     olclosed *cl;         /* a closed-loop run's extras (instantiations with CL set) */
@@ -97,15 +99,27 @@ static fview view_of(olnet *n)
                     .route = n->route, .holder = n->holder, .req_d = n->req_d, .req_c = n->req_c,
                     .reqm = n->reqm, .livem = n->livem, .dfull = n->dfull, .nbr = n->nbr,
                     .x = n->x, .hdr = n->hdr, .prt = n->prt, .dl = n->dl, .lport = n->lport, .lvc = n->lvc, .ldown = n->ldown,
-                    .pnext = n->pnext, .gtab = n->gtab, .gnf = n->gnf, .V = n->V, .B = n->B, .NF = n->NF,
+                    .pnext = n->pnext, .gtab = n->gtab, .gnf = n->gnf, .rk = n->p.routing, .clo = n->clo,
+                    .chi = n->chi, .V = n->V, .B = n->B, .NF = n->NF,
                     .any = n->p.vc_rule == VCRULE_ANY, .on_link = n->p.rp.dateline == DATELINE_ON_LINK,
                     .cl = n->cl, .pk = n->pk };
 }
 
 /* The header fl is new at the head of FIFO f (local index `local` of router
  * `node`): it asks for its output from now on. */
-HOT void route_header(const fview *v, int node, size_t f, int local, uint32_t fl)
+/* A header's request under a routing function other than dor: the
+ * reference's, olnet_request_routed (not inlined: off the hot path of dor). */
+static void route_header_fn(olnet *n, int node, size_t f, int local, uint32_t fl)
 {
+    olnet_request_routed(n, node, f, local, fl);
+}
+
+HOT void route_header(olnet *n, const fview *v, int node, size_t f, int local, uint32_t fl)
+{
+    if (v->rk != ROUTING_DOR) {
+        route_header_fn(n, node, f, local, fl);
+        return;
+    }
     const olroute *r = &v->prt[FL_ID(fl)];
     int x = v->x[node];
     /* Both ports read first, so that the choice compiles to conditional
@@ -190,13 +204,25 @@ HOT void select_queues(const fview *v, int node, int CL)
             continue;
         }
         uint64_t won = 0;
-        for (int k = 0; k < V && cand; k++)
+        const int cls = -1 - c; /* the any-VC rule's request: a class */
+        for (int k = v->clo[cls]; k < v->chi[cls] && cand; k++)
             if (v->holder[base + (size_t)(d * V + k)] < 0) {
                 const uint64_t w = 1ull << grant(v, node, d * V + k, cand, CL);
                 cand &= ~w;
                 won |= w;
             }
         if ((CL & CL_ALL)) count_lost(v, base, cand, won);
+    }
+}
+
+/* Then min-adaptive's escapes (the reference's queue_selection_escape). */
+static void select_escapes(olnet *n, const fview *v, int node)
+{
+    const size_t base = (size_t)node * (size_t)v->NF;
+    for (uint64_t left = escape_waiting(n, node, base); left;) {
+        int o;
+        const uint64_t same = escape_group(n, base, &left, &o);
+        if (v->holder[base + (size_t)o] < 0) grant(v, node, o, same, 0);
     }
 }
 
@@ -274,6 +300,9 @@ HOT int decide_moves(olnet *n, const fview *v, int CL)
         nw += v->reqm[i] != 0;
     }
     for (int k = 0; k < nw; k++) select_queues(v, wait[k], CL);
+    if (n->req_d2)
+        for (int k = 0; k < nw; k++)
+            if (v->reqm[wait[k]]) select_escapes(n, v, wait[k]);
     for (int g0 = 0; g0 < nodes; g0 += G) {
         uint64_t word = 0, lw = 0;
         /* A whole group's count is a constant, so its loop unrolls (5 % fewer
@@ -316,12 +345,13 @@ HOT int decide_injections(olnet *n, const fview *v, int64_t t)
             size_t pf = ((size_t)i * NPORTS + PORT_P) * (size_t)V;
             if (s->seq == 0) {
                 int c = -1;
+                const unsigned vcs = inject_vcs(n, s->id[s->head]);
                 if (n->p.vc_rule == VCRULE_DATELINE) {
-                    if (n->cnt[pf] < B) c = 0;
+                    if (n->cnt[pf + (size_t)__builtin_ctz(vcs)] < B) c = __builtin_ctz(vcs);
                 } else {
                     unsigned room = 0;
                     for (int k = 0; k < V; k++) room |= (unsigned)(n->cnt[pf + (size_t)k] < B) << k;
-                    c = inject_vc_next(room, s->last_vc, V);
+                    c = inject_vc_next(room & vcs, s->last_vc, V);
                 }
                 if (c < 0) continue;
                 s->vc = c;
@@ -450,7 +480,7 @@ HOT int64_t step(olnet *n, int64_t t, int V, int B, int simd, int CL)
     for (int k = 0; k < nh; k++) {
         const size_t f = v->hdr[k];
         const int node = (int)(f / (size_t)NF);
-        route_header(v, node, f, (int)(f - (size_t)node * (size_t)NF), head_flit(n, f));
+        route_header(n, v, node, f, (int)(f - (size_t)node * (size_t)NF), head_flit(n, f));
     }
     return nmv + ninj;
 }

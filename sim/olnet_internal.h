@@ -7,6 +7,7 @@
 #include "sim/olnet.h"
 #include "sim/decisions.h"
 #include "util/invariant.h"
+#include "util/rng.h"
 
 #include <string.h>
 
@@ -113,6 +114,7 @@ struct olnet {
         olfmove *fmv;     /* fast path */
     };
     int nmv, ninj;
+    int nhdr;             /* reference path: new headers listed in hdr this cycle */
     /* Packets. */
     olnet_packet *pk;
     int32_t pk_cap, pk_next;
@@ -139,7 +141,93 @@ struct olnet {
     uint32_t gtab[64];
     uint64_t gnf;         /* bits of such a word that are not the first of their port */
     olclosed *cl;         /* not NULL: the fast path steps a closed-loop run (closedloop.c) */
+    /* Routing other than dor (p.routing != ROUTING_DOR, router/routing.h). */
+    int K;                /* VC classes of the routing function */
+    uint8_t lcls[NPORTS * SIM_MAX_VCS]; /* local index -> the class of its VC */
+    /* Class c's VCs are clo[c] .. chi[c] - 1; class K stands for every VC
+     * (an ejection may take any). */
+    uint8_t clo[ROUTING_MAX_CLASSES + 1], chi[ROUTING_MAX_CLASSES + 1];
+    routing_plan *pln;    /* per packet id (grows with pk): its random choices */
+    rng rr;               /* draws the plans, seeded by p.route_seed */
+    int8_t *req_d2, *req_c2; /* min-adaptive: a waiting header's escape request (port -1: none) */
 };
+
+/* The P input VCs packet id may enter, a bit each (every VC under dor). */
+static inline unsigned inject_vcs(const olnet *n, int32_t id)
+{
+    return n->pln ? routing_inject_vcs(n->p.routing, &n->pln[id], n->V) : (1u << n->V) - 1;
+}
+
+/* Free slots, at this moment, of the FIFOs of class c that output port d
+ * of router `node` feeds (a mesh's missing link: none). */
+static inline int free_downstream(const olnet *n, int node, int d, int c)
+{
+    const int nb = n->nbr[node * NPORTS + d];
+    if (nb < 0) return 0;
+    int free = 0;
+    for (int v = n->clo[c]; v < n->chi[c]; v++)
+        free += n->B - n->cnt[((size_t)nb * NPORTS + (size_t)route_opposite(d)) * (size_t)n->V + (size_t)v];
+    return free;
+}
+
+/* Min-adaptive's escape requests at router `node` (its first FIFO base)
+ * still waiting, a bit each; then, taken from *left one group at a time,
+ * the requests naming one escape VC, whose local index goes into *o.  Both
+ * paths grant each group after the adaptive requests [R-RF-4]. */
+static inline uint64_t escape_waiting(const olnet *n, int node, size_t base)
+{
+    uint64_t left = 0;
+    for (uint64_t m = n->reqm[node]; m; m &= m - 1)
+        if (n->req_d2[base + (size_t)__builtin_ctzll(m)] >= 0) left |= m & -m;
+    return left;
+}
+
+static inline uint64_t escape_group(const olnet *n, size_t base, uint64_t *left, int *o)
+{
+    const size_t f0 = base + (size_t)__builtin_ctzll(*left);
+    const int d = n->req_d2[f0], c = n->req_c2[f0] < 0 ? n->clo[0] : n->req_c2[f0];
+    uint64_t same = 0;
+    for (uint64_t m = *left; m; m &= m - 1) {
+        const size_t f = base + (size_t)__builtin_ctzll(m);
+        if (n->req_d2[f] == d && n->req_c2[f] == n->req_c2[f0]) same |= m & -m;
+    }
+    *left &= ~same;
+    *o = d * n->V + c;
+    return same;
+}
+
+/* The request of a header new at the head of FIFO f (local index `local` of
+ * router `node`) under a routing function other than dor, for both paths:
+ * the function's admissible ports, one picked by the selection rule when
+ * there are several [R-RF-5]; under the any-VC rule any VC of the output
+ * class (req_c = -1 - class; an ejection any VC at all), under the dateline
+ * rule the class's first; min-adaptive's escape beside it (req_d2). */
+static inline void olnet_request_routed(olnet *n, int node, size_t f, int local, uint32_t fl)
+{
+    const int32_t id = FL_ID(fl);
+    const olnet_packet *pk = &n->pk[id];
+    const int in_port = n->lport[local], any = n->p.vc_rule == VCRULE_ANY;
+    const routing_options o = routing_admissible(n->p.routing, &n->p.rp, &n->pln[id], node, pk->src, pk->dest,
+                                                 in_port, n->lcls[local]);
+    int d = __builtin_ctz(o.ports);
+    if (o.ports & (o.ports - 1)) {
+        int free[PORT_P] = { 0 };
+        if (n->p.selection == SELECT_CREDITS)
+            for (unsigned m = o.ports; m; m &= m - 1) free[__builtin_ctz(m)] = free_downstream(n, node, __builtin_ctz(m), o.cls);
+        d = routing_select(n->p.selection, o.ports, free,
+                           n->p.selection == SELECT_RANDOM ? routing_hash(n->p.route_seed, id, node) : 0);
+    }
+    NOCSIM_ASSERT(in_port == PORT_P || d == PORT_P ||
+                      routing_turn_allowed(n->p.routing, &n->p.rp, node, route_opposite(in_port), d),
+                  "olnet: a routing function never takes a turn it forbids");
+    n->req_d[f] = (int8_t)d;
+    n->req_c[f] = (int8_t)(any ? -1 - (d == PORT_P ? n->K : o.cls) : n->clo[o.cls]);
+    if (n->req_d2) {
+        n->req_d2[f] = (int8_t)o.esc;
+        n->req_c2[f] = (int8_t)(any ? -1 : n->clo[0]);
+    }
+    n->reqm[node] |= 1ull << local;
+}
 
 /* A FIFO's flits are its slots 0 .. cnt - 1, the head in slot 0: a pop
  * shifts the others down. */

@@ -8,113 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/olreport.h"
 #include "util/invariant.h"
 #include "util/parse.h"
 #include "util/quote.h"
-
-void ol_params_default(ol_params *p)
-{
-    memset(p, 0, sizeof *p);
-    p->net = (olnet_params){ .rp = { .n = 8, .w = 8, .h = 8, .topo = TOPO_MESH, .tie = TIE_NOWRAP,
-                                     .dateline = DATELINE_ON_LINK },
-                             .vc_rule = VCRULE_ANY, .vcs = SIM_DEFAULT_VCS, .buffer = SIM_DEFAULT_BUFFER,
-                             .scheme = 0, .q_update = QUPDATE_TAIL };
-    p->process = OL_BERNOULLI;
-    p->nlen = 1;
-    p->len[0] = SIM_DEFAULT_FLITS;
-    p->prob[0] = 1.0;
-    p->batch = 1000;
-    p->warmup_min = 3;
-    p->warmup_max = 20;
-    p->warmup_tol = 0.05;
-    p->window = 10;
-    p->drain_cap = 20000;
-    p->accept_tol = 0.02;
-    p->latency_limit = 500.0;
-}
-
-int ol_params_check(const ol_params *p, char *err, size_t errlen)
-{
-    if (p->batch < 10 || p->batch > 1000000)
-        return snprintf(err, errlen, "--batch %d: allowed [10, 1000000]", p->batch), -FAULT_INPUT;
-    if (p->warmup_min < 1 || p->warmup_max < p->warmup_min || p->warmup_max > 10000)
-        return snprintf(err, errlen, "--warmup %d:%d: allowed 1 <= MIN <= MAX <= 10000", p->warmup_min,
-                        p->warmup_max), -FAULT_INPUT;
-    if (p->window < 2 || p->window > 10000)
-        return snprintf(err, errlen, "--window %d: allowed [2, 10000] batches", p->window), -FAULT_INPUT;
-    if (p->drain_cap < 0 || p->drain_cap > 100000000)
-        return snprintf(err, errlen, "--drain-cap %lld: allowed [0, 100000000]", (long long)p->drain_cap), -FAULT_INPUT;
-    if (!(p->accept_tol >= 0 && p->accept_tol < 1))
-        return snprintf(err, errlen, "--accept-tolerance %g: allowed [0, 1)", p->accept_tol), -FAULT_INPUT;
-    if (!(p->latency_limit > 0))
-        return snprintf(err, errlen, "--latency-limit %g: must be positive", p->latency_limit), -FAULT_INPUT;
-    return 0;
-}
-
-double ol_mean_length(const ol_params *p)
-{
-    double m = 0;
-    for (int k = 0; k < p->nlen; k++) m += p->len[k] * p->prob[k];
-    return m;
-}
-
-int ol_parse_packet_mix(ol_params *p, const char *spec, char *err, size_t errlen)
-{
-    char q[QUOTE_BUF];
-    int64_t v;
-    if (parse_int(spec, 1, OLNET_MAX_FLITS, &v) == PARSE_OK) {
-        p->nlen = 1;
-        p->len[0] = (int)v;
-        p->prob[0] = 1.0;
-        return 0;
-    }
-    int nlen = 0, len[OL_MAX_LENGTHS];
-    double prob[OL_MAX_LENGTHS], sum = 0;
-    const char *s = spec;
-    while (*s) {
-        const char *end = strchr(s, ',');
-        size_t n = end ? (size_t)(end - s) : strlen(s);
-        char item[64];
-        if (n == 0 || n >= sizeof item || nlen == OL_MAX_LENGTHS) goto bad;
-        memcpy(item, s, n);
-        item[n] = '\0';
-        char *colon = strchr(item, ':');
-        if (!colon) goto bad;
-        *colon = '\0';
-        double pr;
-        if (parse_int(item, 1, OLNET_MAX_FLITS, &v) != PARSE_OK) goto bad;
-        if (parse_real(colon + 1, 0.0, 1.0, &pr) != PARSE_OK || pr <= 0) goto bad;
-        len[nlen] = (int)v;
-        prob[nlen++] = pr;
-        sum += pr;
-        s += n;
-        if (*s == ',') {
-            s++;
-            if (!*s) goto bad;
-        }
-    }
-    if (nlen == 0) goto bad;
-    if (fabs(sum - 1.0) > 1e-9) {
-        snprintf(err, errlen, "--packet '%s': the probabilities sum to %g, not 1", quote_str(q, sizeof q, spec), sum);
-        return -FAULT_INPUT;
-    }
-    p->nlen = nlen;
-    memcpy(p->len, len, sizeof len);
-    memcpy(p->prob, prob, sizeof prob);
-    return 0;
-bad:
-    snprintf(err, errlen,
-             "--packet '%s': expected a length in [1, %d] or a mix LEN:PROB,... (at most %d lengths, each "
-             "probability in (0, 1])",
-             quote_str(q, sizeof q, spec), OLNET_MAX_FLITS, OL_MAX_LENGTHS);
-    return -1;
-}
-
-uint64_t ol_point_seed(uint64_t seed, double rate)
-{
-    uint64_t s = seed ^ (uint64_t)llround(rate * 1e9) * 0x9e3779b97f4a7c15ull;
-    return rng_splitmix64(&s);
-}
 
 /* ---- one point ---- */
 
@@ -133,6 +30,12 @@ typedef struct {
     int nsend;
     int64_t gen_flits;   /* flits generated (all phases) */
     int64_t *gen_w;      /* per source: flits generated so far */
+    /* Issue 37: NULL / 0 unless asked. */
+    double *prate_i;     /* a traffic matrix: each node's packets a cycle (its row's share) */
+    double *log_q_i;     /* ... and log(1 - prate_i) */
+    uint8_t *on;         /* OL_ONOFF: each node's state */
+    double alpha, beta;  /* OL_ONOFF: off -> on and on -> off a cycle */
+    int64_t *flow_gen;   /* report_nodes, in the window: flits generated per src * nodes + dst */
 } olsrc;
 
 static int draw_length(olsrc *g)
@@ -147,11 +50,12 @@ static int draw_length(olsrc *g)
 /* Cycles until a Bernoulli source with probability prate a cycle next
  * succeeds, counting from the next cycle (1, 2, ...): a geometric draw, so
  * the sources cost one random number a packet rather than one a cycle. */
-static int64_t geometric_gap(olsrc *g)
+static int64_t geometric_gap(olsrc *g, int i)
 {
-    if (g->prate >= 1.0) return 1;
+    double prate = g->prate_i ? g->prate_i[i] : g->prate, log_q = g->prate_i ? g->log_q_i[i] : g->log_q;
+    if (prate >= 1.0) return 1;
     double u = 1.0 - rng_unit(&g->r); /* in (0, 1] */
-    double k = floor(log(u) / g->log_q);
+    double k = floor(log(u) / log_q);
     return k < 1e15 ? 1 + (int64_t)k : (int64_t)1e15;
 }
 
@@ -187,6 +91,19 @@ static int generate_one(olsrc *g, olnet *n, int i, int64_t t, int32_t tag)
     if (olnet_add(n, i, dest, len, t, tag) < 0) return -1;
     g->gen_flits += len;
     g->gen_w[i] += len;
+    if (g->flow_gen) g->flow_gen[(size_t)i * (size_t)g->s->nodes + (size_t)dest] += len;
+    return 0;
+}
+
+/* OL_ONOFF (openloop.h): each sender in turn moves its state, then, if on,
+ * generates with probability r_on (held in acc[i]), two draws a cycle. */
+static int generate_onoff(olsrc *g, olnet *n, int64_t t, int32_t tag)
+{
+    for (int k = 0; k < g->nsend; k++) {
+        int i = g->senders[k];
+        if (ol_onoff_cycle(&g->on[i], g->alpha, g->beta, g->acc[i], &g->r) && generate_one(g, n, i, t, tag))
+            return -1;
+    }
     return 0;
 }
 
@@ -201,15 +118,16 @@ static int generate(olsrc *g, olnet *n, int64_t t, int32_t tag)
         /* Every cycle is asked in turn, so the top is never behind t. */
         while (g->nsend && g->next[g->senders[g->due[0]]] <= t) {
             int i = g->senders[g->due[0]];
-            g->next[i] = t + geometric_gap(g);
+            g->next[i] = t + geometric_gap(g, i);
             due_sift_down(g, 0);
             if (generate_one(g, n, i, t, tag)) return -1;
         }
         return 0;
     }
+    if (g->p->process == OL_ONOFF) return generate_onoff(g, n, t, tag);
     for (int k = 0; k < g->nsend; k++) {
         int i = g->senders[k];
-        g->acc[i] += g->prate;
+        g->acc[i] += g->prate_i ? g->prate_i[i] : g->prate;
         if (g->acc[i] < 1.0) continue;
         g->acc[i] -= 1.0;
         if (generate_one(g, n, i, t, tag)) return -1;
@@ -224,10 +142,18 @@ typedef struct {
     double *bsum;        /* per window batch: latency sum and count */
     int64_t *bcnt;
     double net_sum, hop_sum;
+    /* Issue 37: per length of the mix, latency sum and count; with
+     * report_nodes, in the window, flits ejected per src * nodes + dst. */
+    double len_sum[OL_MAX_LENGTHS];
+    int64_t len_cnt[OL_MAX_LENGTHS];
+    const ol_params *p;
+    int nodes;
+    int64_t *flow_ej;
 } oltally;
 
-static int tally_add(oltally *a, const olnet *n, const olnet_packet *pk)
+static int tally_add(oltally *a, const olnet *n, int32_t id)
 {
+    const olnet_packet *pk = olnet_packet_get(n, id);
     if (a->nlat == a->cap) {
         int64_t cap = a->cap ? 2 * a->cap : 4096;
         int32_t *l = realloc(a->lat, sizeof *l * (size_t)cap);
@@ -240,7 +166,13 @@ static int tally_add(oltally *a, const olnet *n, const olnet_packet *pk)
     a->bsum[pk->tag] += (double)lat;
     a->bcnt[pk->tag]++;
     a->net_sum += (double)(pk->t_done + 1 - pk->t_inj);
-    a->hop_sum += olnet_hops(n, pk->src, pk->dest);
+    a->hop_sum += olnet_packet_hops(n, id);
+    for (int k = 0; k < a->p->nlen; k++)
+        if (a->p->len[k] == pk->len) {
+            a->len_sum[k] += (double)lat;
+            a->len_cnt[k]++;
+            break;
+        }
     return 0;
 }
 
@@ -318,21 +250,23 @@ static void finish_stats(const ol_params *p, oltally *a, ol_point *o)
     o->lat_ci95 = k >= 2 ? t975(k - 1) * sqrt(m2 / (k - 1)) / sqrt((double)k) : 0;
 }
 
-/* Step cycle t and account for the packets that finished in it. */
+/* Step cycle t and account for the packets that finished in it; *moved
+ * gets the flits moved (the watchdog's). */
 static int step(olnet *n, int64_t t, oltally *a, int64_t *left, int64_t *ejected_flits, double *bl, int64_t *bn,
-                int64_t *ej_w)
+                int64_t *ej_w, int64_t *moved)
 {
     const int32_t *done;
     int nd;
-    olnet_step(n, t, &done, &nd);
+    *moved = olnet_step(n, t, &done, &nd);
     for (int k = 0; k < nd; k++) {
         const olnet_packet *pk = olnet_packet_get(n, done[k]);
         *ejected_flits += pk->len;
         if (ej_w) ej_w[pk->src] += pk->len;
+        if (a->flow_ej) a->flow_ej[(size_t)pk->src * (size_t)a->nodes + (size_t)pk->dest] += pk->len;
         *bl += (double)(pk->t_done + 1 - pk->t_gen);
         (*bn)++;
         if (pk->tag >= 0) {
-            if (tally_add(a, n, pk)) return -1;
+            if (tally_add(a, n, done[k])) return -1;
             (*left)--;
         }
         olnet_release(n, done[k]);
@@ -375,7 +309,14 @@ unsigned ol_judge(const ol_params *p, const ol_evidence *e)
     if (e->accepted < (1.0 - p->accept_tol) * e->offered) sat |= OL_SAT_ACCEPT;
     if (e->lat_avg > p->latency_limit) sat |= OL_SAT_LATENCY;
     if (p->per_flow && (double)e->backlog_max > ol_flow_limit(p, e->source_rate, e->window_cycles)) sat |= OL_SAT_FLOW;
+    if (e->deadlock) sat |= OL_SAT_DEADLOCK;
     return sat;
+}
+
+int ol_watchdog(int64_t moved, int64_t in_network, int64_t *quiet)
+{
+    *quiet = moved == 0 && in_network > 0 ? *quiet + 1 : 0;
+    return *quiet >= OL_DEADLOCK_CYCLES;
 }
 
 int ol_warmup_steady(const ol_params *p, int b, double prev, double mean)
@@ -396,9 +337,14 @@ typedef struct {
     oltally a;
     int64_t *ej_w;       /* per source: flits ejected up to the window's end */
     int64_t t, left, ejected, cap;
-    int full;            /* the sources outgrew memory or the packet cap */
+    int full;            /* the sources outgrew memory or the packet cap, or a deadlock */
+    int deadlock;        /* the watchdog found one (ol_watchdog) */
+    int64_t quiet;       /* cycles in a row without a move, flits in the network */
     ol_evidence ev;      /* what the window measured, for ol_judge */
     ol_stop_fn stop;     /* looked at every OL_STOP_EVERY cycles, inside a batch too */
+    /* Issue 37, report_nodes: per node, flits generated and ejected before
+     * the window, then in it; per flow (src * nodes + dst) in the window. */
+    int64_t *gen0, *ej0, *flow_gen, *flow_ej;
 } olrun;
 
 /* A stop signal is answered within this many cycles (a 1024 x 1024 cycle
@@ -416,7 +362,65 @@ static void run_free(olrun *r)
     free(r->a.bsum);
     free(r->a.bcnt);
     free(r->a.lat);
+    free(r->g.prate_i);
+    free(r->g.log_q_i);
+    free(r->g.on);
+    free(r->gen0);
+    free(r->ej0);
+    free(r->flow_gen);
+    free(r->flow_ej);
     olnet_free(r->n);
+}
+
+/* A traffic matrix's per-source rates: rate x the row's sum.  0, or -1 out
+ * of memory with a message. */
+static int setup_matrix(olsrc *g, double rate, char *err, size_t errlen)
+{
+    int nodes = g->s->nodes;
+    g->prate_i = calloc((size_t)nodes, sizeof *g->prate_i);
+    g->log_q_i = calloc((size_t)nodes, sizeof *g->log_q_i);
+    if (!g->prate_i || !g->log_q_i) return snprintf(err, errlen, "out of memory"), -1;
+    for (int i = 0; i < nodes; i++) {
+        g->prate_i[i] = rate * g->s->src_rate[i] / ol_mean_length(g->p);
+        g->log_q_i[i] = g->prate_i[i] < 1.0 ? log(1.0 - g->prate_i[i]) : -1.0;
+    }
+    return 0;
+}
+
+/* What the issue-37 parameters add after the sources are set: the on/off
+ * states (drawn from the stationary share burst / (burst + idle), each
+ * source's r_on in acc) and the report's counters.  0, or a negative fault
+ * kind with a message (a rate an on/off source cannot reach, memory). */
+static int setup_extras(olrun *r, double rate, char *err, size_t errlen)
+{
+    const ol_params *p = r->p;
+    olsrc *g = &r->g;
+    size_t nodes = (size_t)g->s->nodes;
+    if (p->process == OL_ONOFF) {
+        if (!(g->on = calloc(nodes, 1))) return snprintf(err, errlen, "out of memory"), -FAULT_RESOURCE;
+        g->alpha = 1.0 / p->idle;
+        g->beta = 1.0 / p->burst;
+        double share = p->burst / (p->burst + p->idle);
+        for (int k = 0; k < g->nsend; k++) {
+            int i = g->senders[k];
+            g->acc[i] = (g->prate_i ? g->prate_i[i] : g->prate) / share;
+            if (g->acc[i] > 1.0)
+                return snprintf(err, errlen,
+                                "rate %g: an on/off source (burst %g, idle %g) would have to send %.4g packets a "
+                                "cycle while on; at most 1, so rates up to %.4g here",
+                                rate, p->burst, p->idle, g->acc[i], rate / g->acc[i]), -FAULT_INPUT;
+            g->on[i] = rng_unit(&g->r) < share;
+        }
+    }
+    if (p->report_nodes) {
+        r->gen0 = calloc(nodes, sizeof *r->gen0);
+        r->ej0 = calloc(nodes, sizeof *r->ej0);
+        r->flow_gen = calloc(nodes * nodes, sizeof *r->flow_gen);
+        r->flow_ej = calloc(nodes * nodes, sizeof *r->flow_ej);
+        if (!r->gen0 || !r->ej0 || !r->flow_gen || !r->flow_ej)
+            return snprintf(err, errlen, "out of memory"), -FAULT_RESOURCE;
+    }
+    return 0;
 }
 
 /* The network, the sources (every sending node, its first Bernoulli cycle
@@ -428,13 +432,18 @@ static int run_setup(olrun *r, const ol_params *p, const synth *s, double rate, 
     int nodes = s->nodes;
     r->p = p;
     fault_kind kind = FAULT_RESOURCE;
-    if (!(r->n = olnet_new(&p->net, NULL, &kind, err, errlen))) return fault_rc(kind);
+    /* Routes draw from a stream of their own, apart from the sources'. */
+    olnet_params np = p->net;
+    uint64_t rs = seed ^ 0x526f757465730000ull; /* "Routes" */
+    np.route_seed = rng_splitmix64(&rs);
+    if (!(r->n = olnet_new(&np, NULL, &kind, err, errlen))) return fault_rc(kind);
     olsrc *g = &r->g;
     *g = (olsrc){ .p = p, .s = s, .prate = rate / ol_mean_length(p) };
     rng_seed(&g->r, seed);
     double c = 0;
     for (int k = 0; k < p->nlen; k++) g->cum[k] = (c += p->prob[k]);
     g->log_q = g->prate < 1.0 ? log(1.0 - g->prate) : -1.0;
+    if (s->src_rate && setup_matrix(g, rate, err, errlen)) return -FAULT_RESOURCE;
     g->acc = calloc((size_t)nodes, sizeof *g->acc);
     g->next = calloc((size_t)nodes, sizeof *g->next);
     g->gen_w = calloc((size_t)nodes, sizeof *g->gen_w);
@@ -449,12 +458,14 @@ static int run_setup(olrun *r, const ol_params *p, const synth *s, double rate, 
         if (synth_sends(s, i)) {
             g->senders[g->nsend++] = i;
             g->acc[i] = rng_unit(&g->r); /* periodic sources start out of phase */
-            g->next[i] = geometric_gap(g) - 1; /* the first success, from cycle 0 */
+            g->next[i] = geometric_gap(g, i) - 1; /* the first success, from cycle 0 */
         }
     for (int k = 0; k < g->nsend; k++) g->due[k] = k;
     for (int k = g->nsend / 2 - 1; k >= 0; k--) due_sift_down(g, k);
     r->cap = alive_cap(nodes);
-    return 0;
+    r->a.p = p;
+    r->a.nodes = nodes;
+    return setup_extras(r, rate, err, errlen);
 }
 
 /* One batch of cycles generating packets tagged `tag` (-1: untagged), into
@@ -473,7 +484,13 @@ static int run_batch(olrun *r, int32_t tag, int64_t *tagged, double *bl, int64_t
             r->left += olnet_packets_alive(r->n) - before;
             *tagged += olnet_packets_alive(r->n) - before;
         }
-        if (step(r->n, r->t, &r->a, &r->left, &r->ejected, bl, bn, r->ej_w)) return -1;
+        int64_t moved;
+        if (step(r->n, r->t, &r->a, &r->left, &r->ejected, bl, bn, r->ej_w, &moved)) return -1;
+        if (ol_watchdog(moved, olnet_flits_in_network(r->n), &r->quiet)) {
+            r->deadlock = r->full = 1; /* full: every phase ends here */
+            r->t++;
+            return 0;
+        }
     }
     return 0;
 }
@@ -506,6 +523,12 @@ static int run_window(olrun *r, ol_stop_fn stop, ol_point *out)
 {
     const ol_params *p = r->p;
     int64_t gen0 = r->g.gen_flits, ej0 = r->ejected, t0 = r->t;
+    if (p->report_nodes) {
+        memcpy(r->gen0, r->g.gen_w, sizeof *r->gen0 * (size_t)r->g.s->nodes);
+        memcpy(r->ej0, r->ej_w, sizeof *r->ej0 * (size_t)r->g.s->nodes);
+        r->g.flow_gen = r->flow_gen;
+        r->a.flow_ej = r->flow_ej;
+    }
     for (int b = 0; b < p->window && !r->full; b++) {
         double bl = 0;
         int64_t bn = 0;
@@ -516,6 +539,13 @@ static int run_window(olrun *r, ol_stop_fn stop, ol_point *out)
     out->offered = cycles > 0 ? (double)(r->g.gen_flits - gen0) / (nodes * cycles) : 0;
     out->accepted = cycles > 0 ? (double)(r->ejected - ej0) / (nodes * cycles) : 0;
     r->ev.backlog_max = backlog_max(&r->g, r->ej_w);
+    r->g.flow_gen = NULL;
+    r->a.flow_ej = NULL;
+    if (p->report_nodes)
+        for (int i = 0; i < r->g.s->nodes; i++) {
+            r->gen0[i] = r->g.gen_w[i] - r->gen0[i];
+            r->ej0[i] = r->ej_w[i] - r->ej0[i];
+        }
     r->ev.source_rate = r->g.prate;
     r->ev.window_cycles = cycles;
     return 0;
@@ -534,11 +564,38 @@ static int run_drain(olrun *r, ol_stop_fn stop, ol_point *out)
             r->full = 1;
             break;
         }
-        if (step(r->n, r->t, &r->a, &r->left, &r->ejected, &bl, &bn, NULL)) return -1;
+        int64_t moved;
+        if (step(r->n, r->t, &r->a, &r->left, &r->ejected, &bl, &bn, NULL, &moved)) return -1;
         r->t++;
+        if (ol_watchdog(moved, olnet_flits_in_network(r->n), &r->quiet)) {
+            r->deadlock = r->full = 1;
+            break;
+        }
         if ((r->t - t1) % OL_STOP_EVERY == 0 && stopped_now(stop)) return 1;
     }
     out->drain_cycles = r->t - t1;
+    return 0;
+}
+
+/* The point's report (ol_report), from the tally and the window's counts.
+ * 0, or -FAULT_RESOURCE with a message. */
+static int run_report(olrun *r, ol_point *out, char *err, size_t errlen)
+{
+    const ol_params *p = r->p;
+    const synth *s = r->g.s;
+    double cycles = r->ev.window_cycles;
+    ol_report *rep = olrep_new(p, s->nodes);
+    int bad = !rep;
+    if (!bad && (p->hist_width > 0 || p->hist_log)) bad = olrep_histogram(rep, p, r->a.lat, r->a.nlat);
+    if (!bad && p->report_nodes)
+        bad = olrep_nodes(rep, r->g.senders, r->g.nsend, r->gen0, r->ej0, cycles) ||
+              olrep_flows(rep, r->flow_gen, r->flow_ej, s->nodes, cycles);
+    if (!bad && p->report_lengths) olrep_lengths(rep, p, r->a.len_sum, r->a.len_cnt);
+    if (bad) {
+        ol_report_free(rep);
+        return snprintf(err, errlen, "out of memory for the report at rate %g", out->rate), -FAULT_RESOURCE;
+    }
+    out->report = rep;
     return 0;
 }
 
@@ -564,8 +621,10 @@ int ol_run_point(const ol_params *p, const synth *s, double rate, uint64_t seed,
         r.ev.accepted = out->accepted;
         r.ev.lat_avg = out->lat_avg;
         r.ev.left = r.left;
-        r.ev.full = r.full;
+        r.ev.full = r.full && !r.deadlock;
+        r.ev.deadlock = r.deadlock;
         out->saturated = ol_judge(p, &r.ev);
+        if (ol_wants_report(p)) rc = run_report(&r, out, err, errlen);
     } else if (rc < 0) {
         /* The phases fail only when the tally cannot grow. */
         snprintf(err, errlen, "out of memory after %lld cycles at rate %g", (long long)r.t, rate);
@@ -573,338 +632,4 @@ int ol_run_point(const ol_params *p, const synth *s, double rate, uint64_t seed,
     }
     run_free(&r);
     return rc;
-}
-
-/* ---- analytic figures ---- */
-
-/* Call fn(ctx, src, dest, weight) for every destination a packet of src can
- * draw, with its probability. */
-typedef void (*pair_fn)(void *ctx, int src, int dest, double w);
-
-static void each_pair(const synth *s, int src, pair_fn fn, void *ctx)
-{
-    double base = 1.0;
-    if (s->nhot) {
-        double share = s->hot_fraction / s->nhot, back = 0;
-        for (int k = 0; k < s->nhot; k++) {
-            if (s->hot[k] == src && s->self == SYNTH_SELF_SKIP) back += share;
-            else fn(ctx, src, s->hot[k], share);
-        }
-        base = 1.0 - s->hot_fraction + back;
-    }
-    if (!s->uniform) {
-        fn(ctx, src, s->dest[src], base);
-        return;
-    }
-    int others = s->self == SYNTH_SELF_SEND ? s->nodes : s->nodes - 1;
-    for (int d = 0; d < s->nodes; d++)
-        if (d != src || s->self == SYNTH_SELF_SEND) fn(ctx, src, d, base / others);
-}
-
-typedef struct {
-    const route_params *rp;
-    double hops, weight;
-    double *load;        /* per channel: nodes * 4 links, then ejection */
-    int nodes;
-} pairsum;
-
-static void add_hops(void *ctx, int src, int dest, double w)
-{
-    pairsum *ps = ctx;
-    ps->hops += w * route_hops(ps->rp, src, dest);
-    ps->weight += w;
-}
-
-/* One leg of a dimension-order route: `hops` links out of port d, from
- * (x, y) on, each carrying w more. */
-static void add_leg(pairsum *ps, int wd, int hd, int x, int y, int d, int hops, double w)
-{
-    for (int j = 0; j < hops; j++) {
-        ps->load[(y * wd + x) * 4 + d] += w;
-        switch (d) {
-        case PORT_E: x = x + 1 == wd ? 0 : x + 1; break;
-        case PORT_W: x = x ? x - 1 : wd - 1; break;
-        case PORT_N: y = y + 1 == hd ? 0 : y + 1; break;
-        default:     y = y ? y - 1 : hd - 1; break;
-        }
-    }
-}
-
-/* The links of the route from src to dest each carry w more, and dest's
- * ejection channel: X then Y, each leg one way round (route_grid_port's
- * port at the leg's first router holds to its end). */
-static void add_load(void *ctx, int src, int dest, double w)
-{
-    pairsum *ps = ctx;
-    const route_params *rp = ps->rp;
-    int wd = route_width(rp), hd = route_height(rp);
-    int sx = src % wd, dx = dest % wd, row = src - sx, corner = row + dx;
-    if (sx != dx) {
-        int d = route_grid_port(rp, src, corner);
-        int hops = d == PORT_E ? (dx - sx + wd) % wd : (sx - dx + wd) % wd;
-        add_leg(ps, wd, hd, sx, src / wd, d, hops, w);
-    }
-    if (corner != dest) {
-        int sy = corner / wd, dy = dest / wd;
-        int d = route_grid_port(rp, corner, dest);
-        int hops = d == PORT_N ? (dy - sy + hd) % hd : (sy - dy + hd) % hd;
-        add_leg(ps, wd, hd, dx, sy, d, hops, w);
-    }
-    ps->load[ps->nodes * 4 + dest] += w;
-}
-
-static route_params grid_of(const ol_params *p, const synth *s)
-{
-    route_params rp = p->net.rp;
-    rp.w = s->w;
-    rp.h = s->h;
-    rp.n = s->w;
-    return rp;
-}
-
-/* Uniform traffic in closed form: a source's destinations are every other
- * node (every node with --self send), so the hops of all its pairs are h
- * times its row's x distances plus w times its column's y distances, each
- * summed once per dimension.  O(w^2 + h^2 + nodes) instead of O(nodes^2). */
-static int all_send(const synth *s)
-{
-    for (int i = 0; i < s->nodes; i++)
-        if (!synth_sends(s, i)) return 0;
-    return 1;
-}
-
-/* Hops along one dimension from a to b (the other coordinate 0), as
- * route_hops counts them. */
-static int dim_hops(const route_params *rp, int wd, int a, int b, int is_x)
-{
-    return is_x ? route_hops(rp, a, b) : route_hops(rp, a * wd, b * wd);
-}
-
-double ol_zero_load(const ol_params *p, const synth *s, double *hops)
-{
-    route_params rp = grid_of(p, s);
-    pairsum ps = { .rp = &rp, .nodes = s->nodes };
-    if (s->uniform && all_send(s)) {
-        /* The uniform part: weight base(src) / others on each pair. */
-        int wd = s->w, hd = s->h, others = s->self == SYNTH_SELF_SEND ? s->nodes : s->nodes - 1;
-        double *hx = calloc((size_t)(wd + hd), sizeof *hx), *hy = hx + wd;
-        if (!hx) {
-            if (hops) *hops = 0;
-            return 0;
-        }
-        for (int a = 0; a < wd; a++)
-            for (int b = 0; b < wd; b++) hx[a] += dim_hops(&rp, wd, a, b, 1);
-        for (int a = 0; a < hd; a++)
-            for (int b = 0; b < hd; b++) hy[a] += dim_hops(&rp, wd, a, b, 0);
-        double b0 = s->nhot ? 1.0 - s->hot_fraction : 1.0, share = s->nhot ? s->hot_fraction / s->nhot : 0;
-        for (int i = 0; i < s->nodes; i++) {
-            double base = b0;
-            for (int k = 0; k < s->nhot; k++) {
-                if (s->hot[k] == i && s->self == SYNTH_SELF_SKIP) base += share;
-                else add_hops(&ps, i, s->hot[k], share);
-            }
-            ps.hops += base / others * (hd * hx[i % wd] + wd * hy[i / wd]);
-            ps.weight += base;
-        }
-        free(hx);
-    } else {
-        for (int i = 0; i < s->nodes; i++)
-            if (synth_sends(s, i)) each_pair(s, i, add_hops, &ps);
-    }
-    double h = ps.weight > 0 ? ps.hops / ps.weight : 0;
-    if (hops) *hops = h;
-    return h + ol_mean_length(p) + 1.0;
-}
-
-/* The channel loads by legs: each leg of a dimension-order route covers a
- * run of consecutive links of one row (X) or one column (Y), added to a
- * difference array in O(1); prefix sums then give every link's load.  The
- * uniform part in closed form: the X legs of a row and the Y legs of a
- * column do not depend on which row or column they are in (a source's base
- * weight aside, which differs only at hotspot nodes), so they are summed
- * once per dimension, O(w^2 + h^2); every other pair (a permutation's, a
- * hotspot share) is added leg by leg.  O(w^2 + h^2 + nodes x (1 + hotspots))
- * in all, against O(nodes^2 x (w + h)) for the enumeration. */
-typedef struct {
-    const route_params *rp;
-    int w, h, nodes;
-    double *row;   /* [(y * 2 + west) * (w + 1) + x]: X legs per row, east and west */
-    double *col;   /* [(x * 2 + south) * (h + 1) + y]: Y legs per column, north and south */
-    double *tx;    /* [west * (w + 1) + x]: the uniform part's X legs, the same in every row */
-    double *ty;    /* [south * (h + 1) + y]: its Y legs, the same in every column */
-    double *eject; /* [node] */
-} legsum;
-
-/* Links from, from+1, ... (up) or from, from-1, ... (down), `hops` of them
- * on a ring of m, each w more, into diff[0..m]. */
-static void leg_add(double *diff, int m, int from, int hops, int up, double w)
-{
-    int a = up ? from : ((from - hops + 1) % m + m) % m;
-    diff[a] += w;
-    if (a + hops <= m) {
-        diff[a + hops] -= w;
-    } else {
-        diff[0] += w;
-        diff[a + hops - m] -= w;
-    }
-}
-
-/* The X leg from column sx to dx (row 0's nodes stand for every row: the
- * direction depends on the columns only) into diff (two rows of w + 1, east
- * then west). */
-static void x_leg(const legsum *ls, double *diff, int sx, int dx, double w)
-{
-    if (sx == dx) return;
-    int d = route_grid_port(ls->rp, sx, dx), wd = ls->w;
-    int hops = d == PORT_E ? (dx - sx + wd) % wd : (sx - dx + wd) % wd;
-    leg_add(diff + (d == PORT_W) * (wd + 1), wd, sx, hops, d == PORT_E, w);
-}
-
-static void y_leg(const legsum *ls, double *diff, int sy, int dy, double w)
-{
-    if (sy == dy) return;
-    int wd = ls->w, hd = ls->h, d = route_grid_port(ls->rp, sy * wd, dy * wd);
-    int hops = d == PORT_N ? (dy - sy + hd) % hd : (sy - dy + hd) % hd;
-    leg_add(diff + (d == PORT_S) * (hd + 1), hd, sy, hops, d == PORT_N, w);
-}
-
-/* One pair (a pair_fn): its X leg in src's row, its Y leg in dest's column,
- * and dest's ejection channel. */
-static void add_pair(void *ctx, int src, int dest, double w)
-{
-    legsum *ls = ctx;
-    int wd = ls->w, sx = src % wd, sy = src / wd, dx = dest % wd, dy = dest / wd;
-    x_leg(ls, ls->row + (size_t)sy * 2 * (wd + 1), sx, dx, w);
-    y_leg(ls, ls->col + (size_t)dx * 2 * (ls->h + 1), sy, dy, w);
-    ls->eject[dest] += w;
-}
-
-/* The uniform part of every source (each_pair's, in closed form). */
-static int add_uniform(legsum *ls, const synth *s)
-{
-    int wd = ls->w, hd = ls->h, others = s->self == SYNTH_SELF_SEND ? s->nodes : s->nodes - 1;
-    double b0 = s->nhot ? 1.0 - s->hot_fraction : 1.0, share = s->nhot ? s->hot_fraction / s->nhot : 0;
-    /* A hotspot node under --self skip sends its own share uniformly too. */
-    double *extra = calloc((size_t)s->nodes + (size_t)hd, sizeof *extra), *rsum = extra + s->nodes, total = 0;
-    if (!extra) return -1;
-    for (int k = 0; k < s->nhot; k++)
-        if (s->self == SYNTH_SELF_SKIP) extra[s->hot[k]] += share;
-    for (int i = 0; i < s->nodes; i++) {
-        rsum[i / wd] += b0 + extra[i];
-        total += b0 + extra[i];
-    }
-    /* X: every source of a row sends h / others of its base to each other
-     * column; Y: the sources of row sy send rsum[sy] / others to each other
-     * row, in every column. */
-    for (int sx = 0; sx < wd; sx++)
-        for (int dx = 0; dx < wd; dx++) x_leg(ls, ls->tx, sx, dx, b0 * hd / others);
-    for (int i = 0; i < s->nodes; i++)
-        if (extra[i] != 0)
-            for (int dx = 0; dx < wd; dx++)
-                x_leg(ls, ls->row + (size_t)(i / wd) * 2 * (wd + 1), i % wd, dx, extra[i] * hd / others);
-    for (int sy = 0; sy < hd; sy++)
-        for (int dy = 0; dy < hd; dy++) y_leg(ls, ls->ty, sy, dy, rsum[sy] / others);
-    for (int d = 0; d < s->nodes; d++)
-        ls->eject[d] += (total - (s->self == SYNTH_SELF_SKIP ? b0 + extra[d] : 0)) / others;
-    /* The hotspot shares, pair by pair. */
-    for (int i = 0; i < s->nodes; i++)
-        for (int k = 0; k < s->nhot; k++)
-            if (s->hot[k] != i || s->self == SYNTH_SELF_SEND) add_pair(ls, i, s->hot[k], share);
-    free(extra);
-    return 0;
-}
-
-/* Channel arg (-1: an injection channel; node * 4 + port; then the
- * ejection channels) described into what (may be NULL). */
-static void name_channel(const synth *s, int arg, char *what, size_t whatlen)
-{
-    if (!what) return;
-    if (arg < 0) snprintf(what, whatlen, "injection channel");
-    else if (arg >= s->nodes * 4) snprintf(what, whatlen, "ejection at node %d", arg - s->nodes * 4);
-    else snprintf(what, whatlen, "link (%d,%d) %c", (arg / 4) % s->w, (arg / 4) / s->w, route_port_name(arg % 4));
-}
-
-double ol_channel_bound(const ol_params *p, const synth *s, char *what, size_t whatlen)
-{
-    route_params rp = grid_of(p, s);
-    int wd = s->w, hd = s->h;
-    legsum ls = { .rp = &rp, .w = wd, .h = hd, .nodes = s->nodes };
-    size_t nrow = (size_t)hd * 2 * (wd + 1), ncol = (size_t)wd * 2 * (hd + 1);
-    double *mem = calloc(nrow + ncol + 2 * (size_t)(wd + 1) + 2 * (size_t)(hd + 1) + (size_t)s->nodes + 2 * (size_t)wd,
-                         sizeof *mem);
-    int fail = !mem;
-    if (mem) {
-        ls.row = mem;
-        ls.col = ls.row + nrow;
-        ls.tx = ls.col + ncol;
-        ls.ty = ls.tx + 2 * (wd + 1);
-        ls.eject = ls.ty + 2 * (hd + 1);
-        if (s->uniform && all_send(s)) fail = add_uniform(&ls, s) != 0;
-        else
-            for (int i = 0; i < s->nodes; i++)
-                if (synth_sends(s, i)) each_pair(s, i, add_pair, &ls);
-    }
-    if (fail) {
-        free(mem);
-        if (what) snprintf(what, whatlen, "out of memory");
-        return 0;
-    }
-    /* Prefix sums in place, then the busiest channel in the enumeration's
-     * order (node by node, ports N E S W, then the ejection channels). */
-    for (int y = 0; y < hd; y++)
-        for (int e = 0; e < 2; e++) {
-            double *r = ls.row + ((size_t)y * 2 + e) * (wd + 1), acc = 0;
-            for (int x = 0; x < wd; x++) r[x] = acc += r[x] + ls.tx[e * (wd + 1) + x];
-        }
-    for (int e = 0; e < 2; e++) { /* the uniform part's prefix once, then every column's */
-        double *t = ls.ty + e * (hd + 1), acc = 0;
-        for (int y = 0; y < hd; y++) t[y] = acc += t[y];
-    }
-    for (int x = 0; x < wd; x++)
-        for (int e = 0; e < 2; e++) {
-            double *c = ls.col + ((size_t)x * 2 + e) * (hd + 1), acc = 0;
-            for (int y = 0; y < hd; y++) c[y] = (acc += c[y]) + ls.ty[e * (hd + 1) + y];
-        }
-    double max = 1.0; /* a sending node's injection channel carries its own rate */
-    int arg = -1;
-    for (int k = 0; k < s->nodes * 5; k++) {
-        double v;
-        if (k >= s->nodes * 4) v = ls.eject[k - s->nodes * 4];
-        else {
-            int node = k / 4, d = k % 4, x = node % wd, y = node / wd;
-            if (d == PORT_E || d == PORT_W) v = ls.row[((size_t)y * 2 + (d == PORT_W)) * (wd + 1) + x];
-            else v = ls.col[((size_t)x * 2 + (d == PORT_S)) * (hd + 1) + y];
-        }
-        if (v > max + 1e-12) {
-            max = v;
-            arg = k;
-        }
-    }
-    name_channel(s, arg, what, whatlen);
-    free(mem);
-    return 1.0 / max;
-}
-
-/* The reference: every pair enumerated, every link of its route added. */
-double ol_channel_bound_enum(const ol_params *p, const synth *s, char *what, size_t whatlen)
-{
-    route_params rp = grid_of(p, s);
-    pairsum ps = { .rp = &rp, .nodes = s->nodes };
-    ps.load = calloc((size_t)s->nodes * 5, sizeof *ps.load);
-    if (!ps.load) {
-        if (what) snprintf(what, whatlen, "out of memory");
-        return 0;
-    }
-    for (int i = 0; i < s->nodes; i++)
-        if (synth_sends(s, i)) each_pair(s, i, add_load, &ps);
-    double max = 1.0; /* a sending node's injection channel carries its own rate */
-    int arg = -1;
-    for (int k = 0; k < s->nodes * 5; k++)
-        if (ps.load[k] > max + 1e-12) {
-            max = ps.load[k];
-            arg = k;
-        }
-    name_channel(s, arg, what, whatlen);
-    free(ps.load);
-    return 1.0 / max;
 }

@@ -27,9 +27,27 @@
 
 #include "sim/olnet.h"
 #include "traffic/synth.h"
+#include "traffic/trace.h"
 #include "util/fault.h"
 
-typedef enum { OL_BERNOULLI = 0, OL_PERIODIC } ol_process;
+/* OL_ONOFF (issue 37): a two-state Markov source.  Each cycle a source first
+ * moves: off -> on with probability 1/idle, on -> off with probability
+ * 1/burst; then, if on, generates a packet with probability
+ * r_on = prate x (burst + idle) / burst, so its long-run rate is the
+ * point's (it is on a fraction burst / (burst + idle) of the cycles, in on
+ * periods of mean `burst` cycles and off periods of mean `idle`).  BookSim2's
+ * injection_process = on_off with burst_alpha = 1/idle, burst_beta = 1/burst. */
+typedef enum { OL_BERNOULLI = 0, OL_PERIODIC, OL_ONOFF } ol_process;
+
+/* One cycle of an on/off source in state *on (0 off, 1 on) with alpha =
+ * 1/idle, beta = 1/burst: moves *on, then returns 1 when it generates a
+ * packet (probability r_on while on).  One draw, two while on. */
+static inline int ol_onoff_cycle(uint8_t *on, double alpha, double beta, double r_on, rng *r)
+{
+    double u = rng_unit(r);
+    *on = (uint8_t)(*on ? u >= beta : u < alpha);
+    return *on && rng_unit(r) < r_on;
+}
 
 /* Asked every batch: non-zero stops the run (e.g. a caught signal).  NULL
  * never stops. */
@@ -56,6 +74,13 @@ typedef struct {
     double latency_limit;         /* saturated when the mean latency exceeds it */
     int per_flow;                 /* 1: also saturated when one source falls short
                                      (OL_SAT_FLOW); off by default, as in the field */
+    /* Issue 37 (bursty sources, reports beyond the curve).  Zero is off:
+     * with all of them zero a run is the same, random draw for draw. */
+    double burst, idle;           /* OL_ONOFF: mean on and off period, cycles, each in [1, 1e6] */
+    int hist_width;               /* > 0: a latency histogram, bins of this many cycles */
+    int hist_log;                 /* 1: a latency histogram, bins [2^k, 2^(k+1)) */
+    int report_nodes;             /* accepted throughput per source node and per flow */
+    int report_lengths;           /* mean latency per packet length */
 } ol_params;
 
 /* The defaults: an 8x8 mesh, any-VC rule, 3 VCs of 4 flits, C00, 8-flit
@@ -84,7 +109,19 @@ double ol_mean_length(const ol_params *p);
  * overloaded channel fall a few per cent short (torus transpose just above
  * its bound: 4 of 56 flows, 0.2 % of the traffic); the per-flow rule sees
  * that. */
-enum { OL_SAT_DRAIN = 1, OL_SAT_ACCEPT = 2, OL_SAT_LATENCY = 4, OL_SAT_FLOW = 8 };
+enum { OL_SAT_DRAIN = 1, OL_SAT_ACCEPT = 2, OL_SAT_LATENCY = 4, OL_SAT_FLOW = 8, OL_SAT_DEADLOCK = 16 };
+
+/* The watchdog [R-RF-8]: a cycle in which no flit moves (injections
+ * included) while flits are in the network leaves the state as it was, so
+ * every later cycle does the same: each waiting flit waits for a resource a
+ * waiting flit holds, a deadlock, which no routing function's classes
+ * should allow.  OL_DEADLOCK_CYCLES such cycles in a row (a margin for
+ * pauses a router timing may add) end the point, saturated with
+ * OL_SAT_DEADLOCK.  ol_watchdog counts them in *quiet: given a cycle's
+ * flits moved and the flits then in the network, 1 when the run is
+ * deadlocked. */
+#define OL_DEADLOCK_CYCLES 64
+int ol_watchdog(int64_t moved, int64_t in_network, int64_t *quiet);
 
 /* What a point's verdict is made of, measured by ol_run_point. */
 typedef struct {
@@ -92,6 +129,7 @@ typedef struct {
     double lat_avg;               /* mean latency of the tagged packets that ejected */
     int64_t left;                 /* tagged packets still in the network when the drain stopped */
     int full;                     /* the source queues outgrew memory or the packet cap */
+    int deadlock;                 /* the watchdog stopped the point (ol_watchdog) */
     int64_t backlog_max;          /* the largest source backlog at the window's end, flits */
     double source_rate;           /* packets a sending node generates a cycle */
     double window_cycles;         /* the window's length */
@@ -121,6 +159,8 @@ typedef struct {
     int64_t warmup_cycles, drain_cycles, cycles;
     int steady;                   /* the warm-up met its tolerance */
     unsigned saturated;           /* OL_SAT_* bits, 0 for a stable point */
+    struct ol_report *report;     /* what p asked beyond the curve (issue 37), or NULL;
+                                     owned by the point: ol_report_free */
 } ol_point;
 
 /* One point at `rate` (in (0, 1]) with pattern s (its grid must be p's) and
@@ -163,7 +203,9 @@ typedef void (*ol_progress_fn)(const ol_point *pt, int index, void *ctx);
  * points kept: out[0..*done-1].  Returns 0, 1 if stopped (the
  * finished points before the first missing one are kept), or a negative
  * fault kind with a message (a point's, as ol_run_point; -FAULT_RESOURCE
- * when the curve's own memory or lock cannot be had). */
+ * when the curve's own memory or lock cannot be had).  The kept points'
+ * reports, if p asks for them, are the caller's (the dropped ones' are
+ * freed). */
 NOCSIM_MUST_USE
 int ol_curve(const ol_params *p, const synth *s, const double *rates, int n, uint64_t seed, int threads,
              int stop_at_saturation, ol_stop_fn stop, ol_progress_fn progress, void *ctx, ol_point *out,
@@ -173,9 +215,96 @@ int ol_curve(const ol_params *p, const synth *s, const double *rates, int n, uin
  * and a saturated rate hi, to `precision`: *sat is the highest stable point
  * found (rate 0 and nothing else set when none was).  Its accepted
  * throughput is the saturation throughput.  Returns 0, 1 if stopped, or a
- * point's negative fault kind with a message. */
+ * point's negative fault kind with a message.  *sat's report, if p asks
+ * for one, is the caller's (the other points' are freed). */
 NOCSIM_MUST_USE
 int ol_saturation(const ol_params *p, const synth *s, double lo, double hi, double precision, uint64_t seed,
                   ol_stop_fn stop, ol_point *sat, char *err, size_t errlen);
+
+/* ---- Issue 37: reports beyond the curve, trace replay ---- */
+
+/* Spread of a set of throughputs x[0..n-1] (flits/cycle): min, max, mean
+ * and Jain's fairness index (sum x)^2 / (n sum x^2), 1 when all are equal,
+ * 1/n when one takes everything (1 for n = 0 or all zero, by convention). */
+typedef struct {
+    int n;
+    double min, max, mean, jain;
+} ol_spread;
+ol_spread ol_spread_of(const double *x, int n);
+
+/* One flow (src, dst) of a point: flits per cycle it offered (generated)
+ * and was accepted (ejected) in the window. */
+typedef struct {
+    int32_t src, dst;
+    double offered, accepted;
+} ol_flow;
+
+/* Flows are counted in an array of nodes^2 pairs: at most this many nodes. */
+#define OL_FLOW_MAX_NODES 1024
+
+/* What ol_params' issue-37 fields ask of a point, for its tagged packets
+ * (latencies) and its window (throughputs). */
+typedef struct ol_report {
+    /* The latency histogram (hist_width or hist_log): bins [lo[k], hi[k])
+     * from the bin of the least latency to that of the largest, empty ones
+     * between included; nbins 0 when no tagged packet ejected. */
+    int histogram;                /* 1: asked for (nbins may still be 0) */
+    int nbins;
+    int64_t *lo, *hi, *count;
+    /* report_nodes: per node as a source, flits/cycle offered and accepted
+     * (its packets ejected in the window, wherever and whenever generated);
+     * the spread over the sending nodes; the flows with traffic in the
+     * window (generated or ejected), src-major, and their accepted spread. */
+    int nodes;
+    double *node_offered, *node_accepted;
+    ol_spread node_spread;
+    int nflows;
+    ol_flow *flows;
+    ol_spread flow_spread;
+    /* report_lengths: per length of the mix, its tagged packets that
+     * ejected and their mean latency (0 when none did). */
+    int nlen;
+    int len[OL_MAX_LENGTHS];
+    int64_t len_count[OL_MAX_LENGTHS];
+    double len_latency[OL_MAX_LENGTHS];
+} ol_report;
+
+/* Free r and what it holds.  r may be NULL. */
+void ol_report_free(ol_report *r);
+
+/* The highest rate every source of (p, s) can generate: a source sends at
+ * most one packet a cycle, so with its share m_i of the rate (a matrix row's
+ * sum, else 1) and, under OL_ONOFF, only while on (burst / (burst + idle) of
+ * the time), rate x m_i / mean length must stay within that share.  Capped
+ * at 1 (flits per cycle). */
+double ol_max_rate(const ol_params *p, const synth *s);
+/* Does p ask for a report? */
+int ol_wants_report(const ol_params *p);
+
+/* A trace replayed open-loop: every packet generated at its cycle at its
+ * source (queued behind the earlier ones there), the run going on until
+ * every packet has ejected or drain_cap cycles after the last generation. */
+typedef trace_packet ol_trace_packet;   /* traffic/trace.h */
+
+typedef struct {
+    int64_t n;                    /* packets, in the trace's order */
+    int64_t *t_inj, *t_done;      /* per packet: -1 when it did not get so far */
+    int64_t *latency;             /* per packet t_done + 1 - cycle, -1 when not done */
+    int64_t done, left;           /* packets that ejected, and those that did not */
+    int64_t cycles;               /* the run's length */
+    double lat_avg;               /* over the packets that ejected */
+    int64_t lat_max;
+    ol_report *report;            /* the histogram, when p asks (else NULL) */
+} ol_trace_result;
+
+/* Replay pk[0..n-1] (cycles non-decreasing; src, dst in p's grid; flits in
+ * [1, OLNET_MAX_FLITS]) on p's network.  Returns 0 with *out filled (free
+ * with ol_trace_result_free), 1 if stop said so, or a negative fault kind
+ * with a message (-FAULT_INPUT for p's ranges or a packet outside them,
+ * -FAULT_RESOURCE for memory). */
+NOCSIM_MUST_USE
+int ol_run_trace(const ol_params *p, const ol_trace_packet *pk, int64_t n, ol_stop_fn stop, ol_trace_result *out,
+                 char *err, size_t errlen);
+void ol_trace_result_free(ol_trace_result *r);
 
 #endif

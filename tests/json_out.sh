@@ -76,7 +76,7 @@ check "db export --table: header" "$(json_get "$tmp/gen.json" 'j["schema"]')" "n
 check "db export --table: one row per generation (3 and the start)" "$(json_get "$tmp/gen.json" 'len(j["rows"])')" 4
 # docs/json.md documents every schema named above.
 doc=$(dirname "$0")/../docs/json.md
-for s in sim stack ga replay extrapolate post-stack sweep load cc cc-bounds cc-verify cc-cycles db-runs db-best \
+for s in sim stack ga replay extrapolate post-stack sweep load load-trace cc cc-bounds cc-verify cc-cycles db-runs db-best \
          db-synonyms db-show db-export db-export-run db-export-generations db-export-chromosomes db-sweep db-merge; do
   grep -q "^## .*\`nocsim-$s/1\`" "$doc" && ok || bad "docs/json.md: no section for nocsim-$s/1"
 done

@@ -107,6 +107,104 @@ for f in plot.gp figure.dat; do
     $N plot generations 1 --db "$db" --script-only "$tmp/odd"
   [ -L "$tmp/odd/$f" ] && [ -c /dev/null ] && ok || bad "script-only replaced the link $f"
 done
+expect_usage "script-only into a file" "Not a directory" $N plot generations 1 --db "$db" --script-only "$tmp/s.csv"
+expect_usage "script-only, no name" "--script-only: the folder name is empty" $N plot generations 1 --db "$db" --script-only ""
+
+# ---- plot load: the figure for a paper (issue 37), read from its script ------
+# Two 4x4 mesh transpose curves that differ in VCs and buffers; the first
+# with its saturation point.  The key names what differs, the title what
+# they share (worked out from the two command lines).
+ldb=$tmp/load.db
+$N load --topology mesh --size 4 --traffic transpose --vcs 2 --rates 0.05:0.5:0.05 --saturation --db "$ldb" \
+  --quiet > /dev/null || bad "load run 1"
+$N load --topology mesh --size 4 --traffic transpose --vcs 4 --buffer 8 --rates 0.05:0.5:0.05 --db "$ldb" \
+  --quiet > /dev/null || bad "load run 2"
+mkdir "$tmp/lp"
+PATH=/nonexistent $N plot load 1 2 --db "$ldb" --script-only "$tmp/lp" 2>/dev/null && ok || bad "plot load --script-only"
+gp=$(cat "$tmp/lp/plot.gp")
+has() { case $gp in *"$2"*) ok;; *) bad "plot script: $1: no '$2'";; esac; }
+has "x label"      "set xlabel 'offered load, measured [flits/cycle per sending node]'"
+has "title"        "set title 'open-loop latency: transpose, 4x4 mesh, any-VC rule, arbiter C00, 8-flit packets, Bernoulli injection'"
+has "error bars"   "datafile index 0 using 1:2:3 with yerrorlines"
+has "key, run 1"   "title '2 VCs, 4-flit buffers'"
+has "key, run 2"   "title '4 VCs, 8-flit buffers'"
+# Transpose on a 4x4 mesh, X first: the eastbound link into column 3 of row 3
+# carries the flows of (0,3), (1,3), (2,3): 3 x rate, so the bound is 1/3,
+# dotted in each curve's colour.
+has "bound, run 1" "set arrow from 0.3333333333, graph 0 to 0.3333333333, graph 1 nohead dt 3 lw 1.5 lc rgb '#e41a1c'"
+has "bound, run 2" "set arrow from 0.3333333333, graph 0 to 0.3333333333, graph 1 nohead dt 3 lw 1.5 lc rgb '#377eb8'"
+has "bound key"    "title 'channel-load bound (dotted)'"
+has "saturation mark" "datafile index 1 with points pt 6 ps 2.5 lw 2 lc rgb '#e41a1c' notitle"
+has "saturation key" "title 'saturation point'"
+# The mark sits at the stored saturation point's accepted load and latency.
+want=$(sqlite3 "$ldb" "SELECT printf('%.10g %.10g', json_extract(params, '\$.saturation.accepted'), json_extract(params, '\$.saturation.latency')) FROM runs WHERE id = 1")
+got=$(awk '/^# $/ { getline; print; exit }' "$tmp/lp/figure.dat")
+check "saturation mark at the stored point" "$got" "$want"
+# x: the measured offered load, each curve up to its first saturated point.
+want=$(sqlite3 "$ldb" "SELECT printf('%.10g', offered) FROM load_points WHERE run = 2 AND rate <= (SELECT MIN(rate) FROM load_points WHERE run = 2 AND saturated > 0) ORDER BY rate" | tr '\n' ' ')
+got=$(awk '/^# 4 VCs/ { f = 1; next } f && NF { printf "%s ", $1 }' "$tmp/lp/figure.dat")
+check "x is the measured offered load" "$got" "$want"
+# y: 0 to 2 x the highest latency of a drawn stable point, up to a multiple of 10.
+top=$(sqlite3 "$ldb" "SELECT MAX(latency) FROM load_points p WHERE saturated = 0 AND rate < (SELECT MIN(rate) FROM load_points q WHERE q.run = p.run AND saturated > 0)")
+ymax=$(awk -v t="$top" 'BEGIN { y = 2 * t / 10; printf "%d", (y == int(y) ? y : int(y) + 1) * 10 }')
+has "y clipped"    "set yrange [0:$ymax]"
+PATH=/nonexistent $N plot load 1 2 --db "$ldb" --script-only "$tmp/lp" --ymax 250 --logy 2>/dev/null && ok || bad "--ymax --logy"
+gp=$(cat "$tmp/lp/plot.gp")
+has "--ymax"       "set yrange [*:250]"
+has "--logy"       "set logscale y"
+# plot generations: the simple-stacking baseline, and --logx starts at 1.
+PATH=/nonexistent $N plot generations 1 --db "$db" --script-only "$tmp/lp" --logx 2>/dev/null && ok || bad "generations --logx"
+gp=$(cat "$tmp/lp/plot.gp")
+base=$(sqlite3 "$db" "SELECT base_stacking FROM runs WHERE id = 1")
+has "stacking line" "$base with lines lw 1.5 dt 3 lc rgb '#e41a1c' title 'simple stacking, run 1: $base cycles'"
+has "--logx"       "set logscale x"
+check "--logx: generation 0 at x = 1" "$(awk '!/^#/ && NF { print $1; exit }' "$tmp/lp/figure.dat")" 1
+# A run whose params keep a floor gets it dotted too (GA runs store none yet).
+cp "$db" "$tmp/floor.db"
+sqlite3 "$tmp/floor.db" "UPDATE runs SET params = json_set(params, '\$.floor', 30) WHERE id = 1"
+PATH=/nonexistent $N plot generations 1 --db "$tmp/floor.db" --script-only "$tmp/lp" 2>/dev/null && ok || bad "generations, a floor"
+gp=$(cat "$tmp/lp/plot.gp")
+has "floor line"   "30 with lines lw 1.5 dt 3 lc rgb '#e41a1c' title 'floor, run 1: 30 cycles'"
+# Bad values: exit 2, naming the flag and its range.
+for v in 0 0.5 -5 nan inf 1e13 abc ""; do
+  expect_refused "--ymax '$v'" "--ymax: " $N plot load 1 --db "$ldb" -o "$O" --ymax "$v"
+  case $($N plot load 1 --db "$ldb" -o "$O" --ymax "$v" 2>&1) in *"(allowed: [1, 1e+12])"*) ok;;
+    *) bad "--ymax '$v': the message lacks the range";; esac
+done
+# The ranges at their ends: --ymax 1e12 and --size 100x8000 taken, one past
+# refused; a run id of 0 or past the range named.
+PATH=/nonexistent $N plot load 1 --db "$ldb" --script-only "$tmp/lp" --ymax 1e12 --size 100x8000 2>/dev/null \
+  && ok || bad "--ymax 1e12 --size 100x8000"
+gp=$(cat "$tmp/lp/plot.gp")
+has "--ymax 1e12"  "set yrange [0:1e+12]"
+has "--size 100x8000" "size 100,8000"
+expect_refused "--ymax 1.000001e12" "(allowed: [1, 1e+12])" $N plot load 1 --db "$ldb" -o "$O" --ymax 1.000001e12
+expect_refused "--size 99x8000"     "--size"                $N plot load 1 --db "$ldb" -o "$O" --size 99x8000
+expect_refused "--size 100x8001"    "--size"                $N plot load 1 --db "$ldb" -o "$O" --size 100x8001
+expect_refused "run 0"              "RUN: '0' is out of range" $N plot load 0 --db "$ldb" -o "$O"
+expect_refused "run 2^63"           "RUN: '9223372036854775808'" $N plot load 9223372036854775808 --db "$ldb" -o "$O"
+expect_refused "--logy=1"             "--logy takes no value" $N plot load 1 --db "$ldb" -o "$O" --logy=1
+expect_refused "--ymax without value" "--ymax needs a value"  $N plot load 1 --db "$ldb" -o "$O" --ymax
+
+# --ymax at or below every point would draw nothing (gnuplot even fails on
+# it): refused, naming the lowest point (run 1's best at its last generation).
+low=$(sqlite3 "$db" "SELECT MIN(best) FROM generations WHERE run = 1")
+expect_refused "--ymax at the lowest point" "--ymax $low is at or below every point (the lowest is $low)" \
+  $N plot generations 1 --db "$db" -o "$O" --ymax "$low"
+PATH=/nonexistent $N plot generations 1 --db "$db" --script-only "$tmp/lp" --ymax $((low + 1)) --logy 2>/dev/null \
+  && ok || bad "--ymax one above the lowest point, --logy"
+gp=$(cat "$tmp/lp/plot.gp")
+has "--ymax above the lowest" "set autoscale yfixmin
+set yrange [*:$((low + 1))]"
+for v in 0 x -1 1048577; do
+  expect_refused "plot runs --slices '$v'" "--slices: " $N plot runs --db "$db" -o "$O" --slices "$v"
+done
+# An open-loop run of one rate is a point with its bar: two of them draw.
+$N load --topology mesh --size 4 --traffic uniform --rate 0.1 --db "$tmp/one.db" --quiet > /dev/null || bad "one-rate run 1"
+$N load --topology mesh --size 4 --traffic transpose --rate 0.1 --db "$tmp/one.db" --quiet > /dev/null || bad "one-rate run 2"
+PATH=/nonexistent $N plot load 1 2 --db "$tmp/one.db" --script-only "$tmp/lp" 2>/dev/null && ok || bad "one-rate curves"
+check "one-rate curves: two points" "$(grep -cv '^#\|^$' "$tmp/lp/figure.dat")" 2
+expect_refused "one point in all" "only 1 point to draw" $N plot load 1 --db "$tmp/one.db" -o "$O"
 
 # ---- nocsim plot with gnuplot ------------------------------------------------
 if command -v gnuplot >/dev/null 2>&1; then

@@ -27,6 +27,19 @@ static ol_params params(route_topology topo, route_tie tie, int w, int h)
     return p;
 }
 
+/* Hops from a to b under p's routing function, by brute force: Valiant's
+ * route through every node in turn, averaged; every other function's
+ * routes are minimal (tests/test_routing.c). */
+static double pair_hops(const ol_params *p, const route_params *rp, int a, int b)
+{
+    if (p->net.routing != ROUTING_VALIANT) return route_hops(rp, a, b);
+    int nodes = route_width(rp) * route_height(rp);
+    double sum = 0;
+    for (int m = 0; m < nodes; m++) sum += route_hops(rp, a, m) + route_hops(rp, m, b);
+    return sum / nodes;
+}
+#define route_hops(rp, a, b) pair_hops(p, rp, a, b)
+
 /* Mean hops by brute force: every sending source, every destination it can
  * draw, with its probability (as synth_draw draws them). */
 static double brute_hops(const ol_params *p, const synth *s)
@@ -58,14 +71,16 @@ static double brute_hops(const ol_params *p, const synth *s)
     }
     return weight > 0 ? sum / weight : 0;
 }
+#undef route_hops
 
 static int compared;
 
-static void compare(route_topology topo, route_tie tie, int w, int h, const char *pattern, synth_self self,
-                    const char *hot)
+static void compare_routed(routing_kind k, route_topology topo, route_tie tie, int w, int h, const char *pattern,
+                           synth_self self, const char *hot)
 {
     char err[256], what[96], what_enum[96];
     ol_params p = params(topo, tie, w, h);
+    p.net.routing = k;
     synth *s = synth_new(pattern, w, h, self, 7, NULL, err, sizeof err);
     if (!s) return; /* a pattern this grid does not take (bit patterns, transpose) */
     if (hot) ck_assert_msg(synth_set_hotspot(s, hot, err, sizeof err) == 0, "%s", err);
@@ -85,6 +100,12 @@ static void compare(route_topology topo, route_tie tie, int w, int h, const char
     compared++;
 }
 
+static void compare(route_topology topo, route_tie tie, int w, int h, const char *pattern, synth_self self,
+                    const char *hot)
+{
+    compare_routed(ROUTING_DOR, topo, tie, w, h, pattern, self, hot);
+}
+
 START_TEST(closed_form_equals_enumeration)
 {
     static const char *const patterns[] = { "uniform", "transpose", "tornado", "randperm", "neighbor", "bitcomp" };
@@ -102,6 +123,58 @@ START_TEST(closed_form_equals_enumeration)
                             compare(t, (route_tie)tie, w, h, patterns[k], (synth_self)self, hots[hh]);
         }
     ck_assert_int_gt(compared, 500);
+}
+END_TEST
+
+/* The same for every routing function but dor on meshes: the legs added by
+ * rows and columns (Valiant's from what each node sends and receives)
+ * against every link of every plan's route walked; the mean hops against
+ * Valiant's routes through every node summed. */
+START_TEST(routed_equals_enumeration)
+{
+    static const char *const patterns[] = { "uniform", "transpose", "tornado", "randperm", "bitcomp" };
+    static const int sizes[][2] = { { 4, 4 }, { 6, 4 }, { 5, 3 }, { 3, 7 } };
+    static const char *const hots[] = { NULL, "0,5:0.4" };
+    compared = 0;
+    for (int k = ROUTING_YX; k < ROUTING_COUNT; k++)
+        for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++)
+            for (size_t q = 0; q < sizeof patterns / sizeof *patterns; q++)
+                for (int self = 0; self < 2; self++)
+                    for (size_t hh = 0; hh < sizeof hots / sizeof *hots; hh++)
+                        compare_routed((routing_kind)k, TOPO_MESH, TIE_NOWRAP, sizes[z][0], sizes[z][1], patterns[q],
+                                       (synth_self)self, hots[hh]);
+    ck_assert_int_gt(compared, 200);
+}
+END_TEST
+
+/* Bounds worked out by hand on the 8x8 mesh.  Valiant: each leg is traffic
+ * to or from a uniformly drawn node, so the link from x = 3 to x = 4 of a
+ * row carries, per unit rate, 4 sources x 1/2 of their first legs plus 4
+ * intermediate nodes x 1/2 of the second legs: 4, a bound of 1/4 whatever
+ * the permutation of senders (uniform here).  O1TURN on transpose: the YX
+ * half of each route is the mirror image of another pair's XY half, so the
+ * busiest link carries half what it does under dor: twice dor's bound. */
+START_TEST(routed_bounds_by_hand)
+{
+    char err[256];
+    ol_params p = params(TOPO_MESH, TIE_NOWRAP, 8, 8);
+    synth *u = synth_new("uniform", 8, 8, SYNTH_SELF_SEND, 1, NULL, err, sizeof err);
+    synth *t = synth_new("transpose", 8, 8, SYNTH_SELF_SKIP, 1, NULL, err, sizeof err);
+    ck_assert_msg(u && t, "%s", err);
+    p.net.routing = ROUTING_VALIANT;
+    ck_assert_double_eq_tol(ol_channel_bound(&p, u, NULL, 0), 0.25, 1e-12);
+    /* Mean hops: 2 legs x 2 dimensions x (64 - 1) / 24 = 10.5. */
+    double hops;
+    (void)ol_zero_load(&p, u, &hops);
+    ck_assert_double_eq_tol(hops, 10.5, 1e-12);
+    p.net.routing = ROUTING_DOR;
+    const double dor = ol_channel_bound(&p, t, NULL, 0);
+    /* Under dor the 7 sources (x, 0), x > 0, all turn north at (0,0) to (0,x). */
+    ck_assert_double_eq_tol(dor, 1.0 / 7, 1e-12);
+    p.net.routing = ROUTING_O1TURN;
+    ck_assert_double_eq_tol(ol_channel_bound(&p, t, NULL, 0), 2 * dor, 1e-12);
+    synth_free(u);
+    synth_free(t);
 }
 END_TEST
 
@@ -133,6 +206,8 @@ int main(void)
     TCase *tc = tcase_create("chanbound");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, closed_form_equals_enumeration);
+    tcase_add_test(tc, routed_equals_enumeration);
+    tcase_add_test(tc, routed_bounds_by_hand);
     tcase_add_test(tc, large_is_fast);
     suite_add_tcase(s, tc);
     return testutil_run(s);

@@ -254,6 +254,30 @@ END_TEST
  * or 6 differs by exactly 1/4 x 8 = 2: steady; 10.01 is not.  After batch
  * b = 1 (two run) it is never steady; nor without a batch before (prev <= 0,
  * the first batch or one without packets). */
+/* The watchdog at its boundary: OL_DEADLOCK_CYCLES quiet cycles in a row
+ * with flits in the network, one fewer not; a move or an empty network
+ * starts the count again; a deadlocked point is saturated for that reason. */
+START_TEST(watchdog_by_hand)
+{
+    int64_t quiet = 0;
+    for (int c = 1; c < OL_DEADLOCK_CYCLES; c++) ck_assert_int_eq(ol_watchdog(0, 5, &quiet), 0);
+    ck_assert_int_eq(quiet, OL_DEADLOCK_CYCLES - 1);
+    ck_assert_int_eq(ol_watchdog(1, 5, &quiet), 0); /* a move: again from 0 */
+    ck_assert_int_eq(quiet, 0);
+    for (int c = 1; c < OL_DEADLOCK_CYCLES; c++) ck_assert_int_eq(ol_watchdog(0, 5, &quiet), 0);
+    ck_assert_int_eq(ol_watchdog(0, 0, &quiet), 0); /* an empty network is idle, not stuck */
+    ck_assert_int_eq(quiet, 0);
+    for (int c = 1; c < OL_DEADLOCK_CYCLES; c++) ck_assert_int_eq(ol_watchdog(0, 1, &quiet), 0);
+    ck_assert_int_eq(ol_watchdog(0, 1, &quiet), 1);
+    ol_params p;
+    ol_params_default(&p);
+    ol_evidence e = { .offered = 0.1, .accepted = 0.1, .lat_avg = 20, .deadlock = 1 };
+    ck_assert_uint_eq(ol_judge(&p, &e), OL_SAT_DEADLOCK);
+    e.deadlock = 0;
+    ck_assert_uint_eq(ol_judge(&p, &e), 0);
+}
+END_TEST
+
 START_TEST(warmup_by_hand)
 {
     ol_params p;
@@ -286,6 +310,7 @@ int main(void)
     tcase_add_test(tc, seed_and_threads);
     tcase_add_test(tc, judge_by_hand);
     tcase_add_test(tc, warmup_by_hand);
+    tcase_add_test(tc, watchdog_by_hand);
     suite_add_tcase(s, tc);
     return testutil_run(s);
 }

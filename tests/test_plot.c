@@ -6,6 +6,7 @@
 #include <check.h>
 
 #include "tests/testutil.h"
+#include <math.h>
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "store/plot_queries.h"
 #include "store/store.h"
 #include "viz/figure.h"
+#include "viz/loadfig.h"
 #include "viz/sweep.h"
 #include "viz/viz.h"
 
@@ -166,6 +168,175 @@ START_TEST(run_groups)
 }
 END_TEST
 
+
+/* ---- the open-loop figure (viz/loadfig.c) ---- */
+
+/* Two 8x8 mesh curves as `nocsim load` keeps them; the second differs in VCs
+ * and buffer depth only. */
+static const viz_load_point pts_a[] = { { 0.10, 20.0, 0.5, 0 }, { 0.20, 45.0, 2.0, 0 }, { 0.30, 400.0, 90.0, 3 },
+                                        { 0.40, 30.0, 1.0, 0 } };
+static const viz_load_point pts_b[] = { { 0.10, 21.0, 0.4, 0 }, { 0.21, 38.0, 1.5, 0 }, { 0.31, 300.0, 80.0, 1 } };
+
+static viz_load_curve curve(int64_t run, int vcs, int buffer, const viz_load_point *p, int n)
+{
+    return (viz_load_curve){ .run = run, .traffic = "uniform", .topology = "mesh", .vc_rule = "any", .arb = "C00",
+                             .tie = "nowrap", .packet = "8", .process = "bernoulli", .self = "skip", .width = 8,
+                             .height = 8, .vcs = vcs, .buffer = buffer, .per_flow = 0, .batch = 1000, .window = 10,
+                             .seed = 1, .bound = 0.5, .sat_accepted = NAN, .sat_latency = NAN, .pts = p, .npts = n };
+}
+
+/* The key names what differs, the title what is shared (the measurement
+ * settings, ties, self-traffic and seed only when they differ). */
+START_TEST(load_names)
+{
+    viz_load_curve c[3] = { curve(1, 3, 4, pts_a, 4), curve(2, 1, 8, pts_b, 3), curve(3, 2, 4, pts_b, 3) };
+    char title[600], k0[200], k1[200], k2[200], *keys[] = { k0, k1, k2 };
+    viz_load_names(c, 3, "T", title, sizeof title, keys, sizeof k0);
+    ck_assert_str_eq(title, "T: uniform, 8x8 mesh, any-VC rule, arbiter C00, 8-flit packets, Bernoulli injection");
+    ck_assert_str_eq(k0, "3 VCs, 4-flit buffers");
+    ck_assert_str_eq(k1, "1 VC, 8-flit buffers");
+    ck_assert_str_eq(k2, "2 VCs, 4-flit buffers");
+    /* Another pattern, a packet mix and a seed (past 2^63): each named in the key. */
+    c[1].traffic = "transpose";
+    c[1].packet = "1:0.5,8:0.5";
+    c[1].vcs = 3;
+    c[1].buffer = 4;
+    c[1].seed = 9223372036854775809u;   /* 2^63 + 1: stored as a negative 64-bit integer */
+    viz_load_names(c, 2, "T", title, sizeof title, keys, sizeof k0);
+    ck_assert_str_eq(title, "T: 8x8 mesh, any-VC rule, 3 VCs, 4-flit buffers, arbiter C00, Bernoulli injection");
+    ck_assert_str_eq(k0, "uniform, 8-flit packets, seed 1");
+    ck_assert_str_eq(k1, "transpose, packets 1:0.5,8:0.5, seed 9223372036854775809");
+    /* Curves alike in everything are named by their runs; one curve too. */
+    c[1] = curve(2, 3, 4, pts_b, 3);
+    viz_load_names(c, 2, "T", title, sizeof title, keys, sizeof k0);
+    ck_assert_str_eq(k0, "run 1");
+    ck_assert_str_eq(k1, "run 2");
+    /* The routing, when runs keep it, is named like the rest; the adaptive
+     * selection rule only when it differs. */
+    c[0].routing = c[1].routing = "west-first";
+    c[0].selection = "credits";
+    c[1].selection = "random";
+    viz_load_names(c, 2, "T", title, sizeof title, keys, sizeof k0);
+    ck_assert_str_eq(title, "T: uniform, 8x8 mesh, west-first routing, any-VC rule, 3 VCs, 4-flit buffers, arbiter C00, "
+                            "8-flit packets, Bernoulli injection");
+    ck_assert_str_eq(k0, "selection credits");
+    ck_assert_str_eq(k1, "selection random");
+    c[1].routing = "dor";
+    c[1].selection = "credits";
+    viz_load_names(c, 2, "T", title, sizeof title, keys, sizeof k0);
+    ck_assert_str_eq(k0, "west-first routing");
+    ck_assert_str_eq(k1, "dor routing");
+    c[0].routing = c[1].routing = c[0].selection = c[1].selection = NULL;
+    /* What a run did not record reads "?", and differs from a value. */
+    c[1].vcs = -1;
+    c[1].arb = NULL;
+    viz_load_names(c, 2, "T", title, sizeof title, keys, sizeof k0);
+    ck_assert_str_eq(k1, "? VCs, arbiter ?");
+}
+END_TEST
+
+/* y tops at 2 x the highest latency of a drawn stable point, rounded up to
+ * a multiple of 10: curve a's stable points before its first saturated one
+ * are 20 and 45 (the stable 30 after it is not drawn), b's 21 and 38, so
+ * 2 x 45 = 90 exactly; one more cycle, 46 -> 92 -> 100. */
+START_TEST(load_ymax)
+{
+    viz_load_curve c[2] = { curve(1, 3, 4, pts_a, 4), curve(2, 1, 8, pts_b, 3) };
+    ck_assert(viz_load_ymax(c, 2) == 90.0);
+    ck_assert(viz_load_ymax(&c[1], 1) == 80.0);   /* 2 x 38 = 76 */
+    viz_load_point p[] = { { 0.1, 46.0, 1, 0 }, { 0.2, 900.0, 1, 1 } };
+    c[1].pts = p;
+    c[1].npts = 2;
+    ck_assert(viz_load_ymax(c, 2) == 100.0);
+    p[0].latency = 45.0;                           /* the boundary: 90 stays 90 */
+    ck_assert(viz_load_ymax(&c[1], 1) == 90.0);
+    p[0].saturated = 2;                            /* no stable point: gnuplot's choice */
+    ck_assert(isnan(viz_load_ymax(&c[1], 1)));
+}
+END_TEST
+
+static void read_text(const char *name, char *buf, size_t len)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    ck_assert_ptr_nonnull(f);
+    size_t n = fread(buf, 1, len - 1, f);
+    buf[n] = 0;
+    fclose(f);
+}
+
+/* The script draws the curves with error bars up to the first saturated
+ * point, each bound as a dotted line in its curve's colour, the saturation
+ * point circled, and the key entries explaining both. */
+START_TEST(load_script)
+{
+    viz_load_curve c[2] = { curve(1, 3, 4, pts_a, 4), curve(2, 1, 8, pts_b, 3) };
+    c[0].sat_accepted = 0.25;
+    c[0].sat_latency = 60.0;
+    c[1].bound = 0.45;
+    viz_figure *f;
+    char err[256], gp[8192], dat[2048];
+    ck_assert_int_eq(viz_load_figure(c, 2, &f, err, sizeof err), VIZ_OK);
+    ck_assert_int_eq(viz_fig_write_script(f, dir, NULL, 640, 400, err, sizeof err), VIZ_OK);
+    viz_fig_free(f);
+    read_text("plot.gp", gp, sizeof gp);
+    read_text("figure.dat", dat, sizeof dat);
+    ck_assert_msg(strstr(gp, "set xlabel 'offered load, measured [flits/cycle per sending node]'"), "%s", gp);
+    ck_assert(strstr(gp, "set yrange [0:90]"));
+    ck_assert(strstr(gp, "set xrange [0:0.5250000000]") || strstr(gp, "set xrange [0:0.525]"));   /* 1.05 x bound 0.5 */
+    ck_assert(strstr(gp, "set arrow from 0.5, graph 0 to 0.5, graph 1 nohead dt 3 lw 1.5 lc rgb '#e41a1c'"));
+    ck_assert(strstr(gp, "set arrow from 0.45, graph 0 to 0.45, graph 1 nohead dt 3 lw 1.5 lc rgb '#377eb8'"));
+    ck_assert(strstr(gp, "datafile index 0 using 1:2:3 with yerrorlines"));
+    ck_assert(strstr(gp, "title '3 VCs, 4-flit buffers'"));
+    ck_assert(strstr(gp, "datafile index 1 with points pt 6 ps 2.5 lw 2 lc rgb '#e41a1c' notitle"));
+    ck_assert(strstr(gp, "title '1 VC, 8-flit buffers'"));
+    ck_assert(strstr(gp, "NaN with lines lw 1.5 dt 3 lc rgb 'black' title 'channel-load bound"));
+    ck_assert(strstr(gp, "NaN with points pt 6 ps 2.5 lw 2 lc rgb 'black' title 'saturation point"));
+    /* Curve a: its three points to the first saturated one, with their CIs;
+     * the mark; curve b whole. */
+    ck_assert_str_eq(dat, "# 3 VCs, 4-flit buffers\n0.1 20 0.5\n0.2 45 2\n0.3 400 90\n\n\n# \n0.25 60\n\n\n"
+                          "# 1 VC, 8-flit buffers\n0.1 21 0.4\n0.21 38 1.5\n0.31 300 80\n");
+    /* A curve without points is refused, naming its run. */
+    c[1].npts = 0;
+    ck_assert_int_eq(viz_load_figure(c, 2, &f, err, sizeof err), VIZ_BADINPUT);
+    ck_assert_str_eq(err, "run 2 has no points recorded");
+}
+END_TEST
+
+/* Horizontal reference lines carry their key entry; log axes drop a range
+ * end that is not positive and end at the data; a y top must lie above some
+ * point. */
+START_TEST(reference_lines)
+{
+    char err[256], gp[4096];
+    viz_figure *f = viz_fig_new("t", "x", "y");
+    int a = viz_fig_series(f, "best", VIZ_LINE, -1);
+    ck_assert_int_eq(viz_fig_point(f, a, 1, 50), 0);
+    ck_assert_int_eq(viz_fig_point(f, a, 2, 40), 0);
+    ck_assert_int_eq(viz_fig_hline(f, 36, "simple stacking, run 1: 36 cycles", a), 0);
+    viz_fig_yrange(f, 0, 80);
+    viz_fig_log(f, 1, 1);
+    ck_assert_int_eq(viz_fig_write_script(f, dir, NULL, 640, 400, err, sizeof err), VIZ_OK);
+    read_text("plot.gp", gp, sizeof gp);
+    ck_assert_msg(strstr(gp, "set logscale x\nset logscale y\nset autoscale xfixmin\nset autoscale xfixmax\n"
+                            "set autoscale yfixmin\nset yrange [*:80]\n"), "%s", gp);
+    ck_assert(strstr(gp, "36 with lines lw 1.5 dt 3 lc rgb '#e41a1c' title 'simple stacking, run 1: 36 cycles'"));
+    /* A top must lie above some point: the lowest is 40 (the line at 36 is
+     * no point); on a log axis a point at 0 or below does not count. */
+    ck_assert_int_eq(viz_fig_set_ymax(f, 40, err, sizeof err), VIZ_BADINPUT);
+    ck_assert_str_eq(err, "40 is at or below every point (the lowest is 40, of those a log axis shows): nothing would be drawn");
+    ck_assert(viz_fig_ymax(f) == 80);
+    ck_assert_int_eq(viz_fig_set_ymax(f, 40.5, err, sizeof err), VIZ_OK);
+    ck_assert(viz_fig_ymax(f) == 40.5);
+    ck_assert_int_eq(viz_fig_point(f, a, 3, 0), 0);
+    ck_assert_int_eq(viz_fig_set_ymax(f, 39, err, sizeof err), VIZ_BADINPUT);
+    viz_fig_log(f, 0, 0);
+    ck_assert_int_eq(viz_fig_set_ymax(f, 39, err, sizeof err), VIZ_OK);
+    viz_fig_free(f);
+}
+END_TEST
+
 /* ---- through the command line, decoded with libpng ---- */
 
 static int have_tools(const char *test)
@@ -233,6 +404,10 @@ int main(void)
     tcase_add_test(tc, sweep_reader);
     tcase_add_test(tc, figure_checks);
     tcase_add_test(tc, run_groups);
+    tcase_add_test(tc, load_names);
+    tcase_add_test(tc, load_ymax);
+    tcase_add_test(tc, load_script);
+    tcase_add_test(tc, reference_lines);
     tcase_add_test(tc, cli_each_kind);
     suite_add_tcase(s, tc);
     return testutil_run(s);

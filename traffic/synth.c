@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "traffic/matrix.h"
 #include "traffic/traffic.h"
 #include "util/parse.h"
 #include "util/quote.h"
@@ -54,6 +55,13 @@ synth *synth_new(const char *spec, int w, int h, synth_self self, uint64_t seed,
         s->uniform = 1;
         return s;
     }
+    if (strncmp(spec, "matrix:", 7) == 0) {
+        if (synth_load_matrix(s, spec + 7, kind, err, errlen)) {
+            synth_free(s);
+            return NULL;
+        }
+        return s;
+    }
     s->dest = malloc(sizeof *s->dest * (size_t)s->nodes);
     if (!s->dest) {
         free(s);
@@ -87,6 +95,11 @@ void synth_free(synth *s)
 {
     if (!s) return;
     free(s->dest);
+    free(s->src_rate);
+    free(s->row_start);
+    free(s->row_dest);
+    free(s->row_w);
+    free(s->row_cum);
     free(s);
 }
 
@@ -142,7 +155,19 @@ int synth_set_hotspot(synth *s, const char *spec, char *err, size_t errlen)
 
 int synth_sends(const synth *s, int src)
 {
+    if (s->src_rate) return s->src_rate[src] > 0;
     if (s->self == SYNTH_SELF_SEND) return 1;
     if (s->uniform) return s->nodes > 1;
     return s->dest[src] != src;
+}
+
+int32_t synth_matrix_draw(const synth *s, int src, double u)
+{
+    int32_t a = s->row_start[src], b = s->row_start[src + 1] - 1;
+    while (a < b) {
+        int32_t m = a + (b - a) / 2;
+        if (u < s->row_cum[m]) b = m;
+        else a = m + 1;
+    }
+    return s->row_dest[a];
 }

@@ -13,6 +13,9 @@
  *   tornado            BookSim2's tornado: (x + ceil(w/2) - 1, y + ceil(h/2) - 1)
  *                      mod (w, h), which differs from the paper's torn
  *   neighbor           (x + 1, y + 1) mod (w, h)
+ *   matrix:PATH        a traffic matrix (traffic/matrix.h): per source its
+ *                      destinations with their rates, taken as given and
+ *                      scaled by the point's rate
  * and, on top of any of them, a hotspot share (synth_set_hotspot): with
  * probability `fraction` the destination is one of the hotspot nodes, drawn
  * uniformly, else the pattern's (also when a hotspot source draws itself
@@ -48,6 +51,13 @@ typedef struct {
     int32_t hot[SYNTH_MAX_HOTSPOTS];
     double hot_fraction;
     char name[64];
+    /* A traffic matrix (matrix:PATH), else all NULL: per source its row's
+     * sum, in [0, 1] (its rate relative to the point's); its destinations
+     * row_dest[row_start[i] .. row_start[i + 1]) with their entries row_w
+     * (as given) and cumulative shares row_cum (the last 1). */
+    double *src_rate;
+    int32_t *row_start, *row_dest;
+    double *row_w, *row_cum;
 } synth;
 
 /* The pattern named by spec on a w x h grid (each side 2..4096); seed draws
@@ -72,6 +82,10 @@ int synth_set_hotspot(synth *s, const char *spec, char *err, size_t errlen);
  * uniform pattern on a grid where src has no other node, does not.) */
 int synth_sends(const synth *s, int src);
 
+/* A matrix row's destination for a uniform draw u in [0, 1): the first
+ * entry whose cumulative share exceeds u. */
+int32_t synth_matrix_draw(const synth *s, int src, double u);
+
 /* Draw the destination of a packet from src (which must send). */
 static inline int32_t synth_draw(const synth *s, int src, rng *r)
 {
@@ -80,6 +94,7 @@ static inline int32_t synth_draw(const synth *s, int src, rng *r)
         /* A hotspot drawn by itself under SELF_SKIP falls back to the pattern. */
         if (d != src || s->self == SYNTH_SELF_SEND) return d;
     }
+    if (s->row_start) return synth_matrix_draw(s, src, rng_unit(r));
     if (!s->uniform) return s->dest[src];
     if (s->self == SYNTH_SELF_SEND) return (int32_t)rng_below(r, (uint32_t)s->nodes);
     int32_t d = (int32_t)rng_below(r, (uint32_t)s->nodes - 1);

@@ -6,8 +6,10 @@
 #include "util/outfile.h"
 #include "viz/viz.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,14 +23,28 @@ typedef struct {
     viz_style style;
     int colour;
     int n, cap;
-    double *x, *y;
+    double *x, *y, *e;   /* e: the y error bars' half-widths (VIZ_ERRORLINES) */
 } series;
+
+/* A reference drawn over the series: a dotted vertical line (no key entry),
+ * a dotted horizontal line with its key entry, or a key entry alone. */
+typedef enum { REF_VLINE, REF_HLINE, REF_KEY } ref_kind;
+typedef struct {
+    ref_kind kind;
+    double v;            /* x of a vertical, y of a horizontal line */
+    int colour;          /* -1: black */
+    viz_style style;     /* of a key entry */
+    char *title;         /* NULL for a vertical line */
+} ref;
 
 struct viz_figure {
     char *title, *xlabel, *ylabel;
-    int diagonal;
+    int diagonal, logx, logy;
+    double xlo, xhi, ylo, yhi;   /* NaN: gnuplot chooses */
     int n, cap, colours;
     series *s;
+    int nref, capref;
+    ref *r;
 };
 
 #define DATA_FILE "figure.dat"
@@ -50,6 +66,7 @@ viz_figure *viz_fig_new(const char *title, const char *xlabel, const char *ylabe
     f->title = dup_or_null(title, &ok);
     f->xlabel = dup_or_null(xlabel, &ok);
     f->ylabel = dup_or_null(ylabel, &ok);
+    f->xlo = f->xhi = f->ylo = f->yhi = NAN;
     if (!ok) { viz_fig_free(f); return NULL; }
     return f;
 }
@@ -61,7 +78,10 @@ void viz_fig_free(viz_figure *f)
         free(f->s[k].title);
         free(f->s[k].x);
         free(f->s[k].y);
+        free(f->s[k].e);
     }
+    for (int k = 0; k < f->nref; k++) free(f->r[k].title);
+    free(f->r);
     free(f->s);
     free(f->title);
     free(f->xlabel);
@@ -95,24 +115,74 @@ int viz_fig_series(viz_figure *f, const char *title, viz_style style, int colour
     return f->n++;
 }
 
-int viz_fig_point(viz_figure *f, int k, double x, double y)
+int viz_fig_point_err(viz_figure *f, int k, double x, double y, double yerr)
 {
+    assert(k >= 0 && k < f->n);
     series *s = &f->s[k];
     if (s->n == s->cap) {
         int cap = s->cap ? 2 * s->cap : 64;
-        double *nx = realloc(s->x, (size_t)cap * sizeof *nx);
-        if (!nx) return -1;
-        s->x = nx;
-        double *ny = realloc(s->y, (size_t)cap * sizeof *ny);
-        if (!ny) return -1;
-        s->y = ny;
+        double **cols[] = { &s->x, &s->y, &s->e };
+        for (int c = 0; c < 3; c++) {
+            double *nc = realloc(*cols[c], (size_t)cap * sizeof *nc);
+            if (!nc) return -1;
+            *cols[c] = nc;
+        }
         s->cap = cap;
     }
     s->x[s->n] = x;
     s->y[s->n] = y;
+    s->e[s->n] = yerr;
     s->n++;
     return 0;
 }
+
+int viz_fig_point(viz_figure *f, int k, double x, double y) { return viz_fig_point_err(f, k, x, y, 0.0); }
+
+static int add_ref(viz_figure *f, ref_kind kind, double v, const char *title, int colour_of, viz_style style)
+{
+    if (f->nref == f->capref) {
+        int cap = f->capref ? 2 * f->capref : 8;
+        ref *r = realloc(f->r, (size_t)cap * sizeof *r);
+        if (!r) return -1;
+        f->r = r;
+        f->capref = cap;
+    }
+    ref *r = &f->r[f->nref];
+    r->title = NULL;
+    if (title && !(r->title = strdup(title))) return -1;
+    r->kind = kind;
+    r->v = v;
+    r->colour = colour_of >= 0 && colour_of < f->n ? f->s[colour_of].colour : -1;
+    r->style = style;
+    f->nref++;
+    return 0;
+}
+
+int viz_fig_vline(viz_figure *f, double x, int colour_of) { return add_ref(f, REF_VLINE, x, NULL, colour_of, VIZ_DOTTED); }
+int viz_fig_hline(viz_figure *f, double y, const char *title, int colour_of)
+{
+    return add_ref(f, REF_HLINE, y, title ? title : "", colour_of, VIZ_DOTTED);
+}
+int viz_fig_key(viz_figure *f, const char *title, viz_style style) { return add_ref(f, REF_KEY, NAN, title, -1, style); }
+
+void viz_fig_xrange(viz_figure *f, double lo, double hi) { f->xlo = lo; f->xhi = hi; }
+void viz_fig_yrange(viz_figure *f, double lo, double hi) { f->ylo = lo; f->yhi = hi; }
+int viz_fig_set_ymax(viz_figure *f, double hi, char *err, size_t errlen)
+{
+    double low = INFINITY;
+    for (int k = 0; k < f->n; k++)
+        for (int i = 0; i < f->s[k].n; i++)
+            if (f->s[k].y[i] < low && (!f->logy || f->s[k].y[i] > 0)) low = f->s[k].y[i];
+    if (low < INFINITY && hi <= low) {
+        snprintf(err, errlen, "%g is at or below every point (the lowest is %g%s): nothing would be drawn", hi, low,
+                 f->logy ? ", of those a log axis shows" : "");
+        return VIZ_BADINPUT;
+    }
+    f->yhi = hi;
+    return VIZ_OK;
+}
+double viz_fig_ymax(const viz_figure *f) { return f->yhi; }
+void viz_fig_log(viz_figure *f, int logx, int logy) { f->logx = logx; f->logy = logy; }
 
 void viz_fig_diagonal(viz_figure *f) { f->diagonal = 1; }
 int viz_fig_nseries(const viz_figure *f) { return f->n; }
@@ -127,7 +197,7 @@ int viz_fig_check(const viz_figure *f, char *err, size_t errlen)
     int total = 0;
     for (int k = 0; k < f->n; k++) {
         total += f->s[k].n;
-        if (f->s[k].style != VIZ_POINTS && f->s[k].n < 2) {
+        if ((f->s[k].style == VIZ_LINE || f->s[k].style == VIZ_DASHED) && f->s[k].n < 2) {
             snprintf(err, errlen, "series '%s' has %d point%s; a curve needs at least 2", f->s[k].title,
                      f->s[k].n, f->s[k].n == 1 ? "" : "s");
             return VIZ_BADINPUT;
@@ -151,11 +221,17 @@ static void put_quoted(FILE *o, const char *s)
     fputc('\'', o);
 }
 
-static void put_data(FILE *o, const viz_figure *f)
+/* The data: one index block per series (x y, or x y yerr for a series
+ * with error bars), introduced by its title. */
+static void put_data(const viz_figure *f, FILE *o)
 {
     for (int k = 0; k < f->n; k++) {
-        fprintf(o, "%s# %s\n", k ? "\n\n" : "", f->s[k].title);
-        for (int i = 0; i < f->s[k].n; i++) fprintf(o, "%.10g %.10g\n", f->s[k].x[i], f->s[k].y[i]);
+        const series *s = &f->s[k];
+        fprintf(o, "%s# %s\n", k ? "\n\n" : "", s->title);
+        for (int i = 0; i < s->n; i++) {
+            if (s->style == VIZ_ERRORLINES) fprintf(o, "%.10g %.10g %.10g\n", s->x[i], s->y[i], s->e[i]);
+            else fprintf(o, "%.10g %.10g\n", s->x[i], s->y[i]);
+        }
     }
 }
 
@@ -165,8 +241,105 @@ static const char *const colours[] = { "#e41a1c", "#377eb8", "#4daf4a", "#984ea3
                                        "#a65628", "#f781bf", "#17becf", "#999999", "#bcbd22" };
 #define NCOLOURS (int)(sizeof colours / sizeof colours[0])
 
-/* The script at path, drawing a w x h PNG at out from datadir's data. */
-static void put_script(FILE *o, const viz_figure *f, const char *path, const char *datadir, const char *out, int w, int h)
+/* One marker shape per colour (gnuplot's filled circle, square, triangles,
+ * diamond, pentagon, then the open ones), so curves part in black and white. */
+static const int markers[] = { 7, 5, 9, 11, 13, 15, 4, 8, 10, 12 };
+#define NMARKERS (int)(sizeof markers / sizeof markers[0])
+
+static const char *colour_of(int c) { return c < 0 ? "black" : colours[c % NCOLOURS]; }
+
+/* "with ..." of a style, for a series or a key entry. */
+static void put_style(FILE *o, viz_style st, int colour)
+{
+    const char *col = colour_of(colour);
+    switch (st) {
+    case VIZ_POINTS: fprintf(o, "with points pt 7 ps 1 lc rgb '%s'", col); break;
+    case VIZ_ERRORLINES:
+        fprintf(o, "with linespoints lw 1.5 pt %d ps 0.8 lc rgb '%s'", markers[(colour < 0 ? 0 : colour) % NMARKERS], col);
+        break;
+    case VIZ_MARK: fprintf(o, "with points pt 6 ps 2.5 lw 2 lc rgb '%s'", col); break;
+    case VIZ_DOTTED: fprintf(o, "with lines lw 1.5 dt 3 lc rgb '%s'", col); break;
+    case VIZ_LINE:
+    case VIZ_DASHED: fprintf(o, "with lines lw 1.5 dt %d lc rgb '%s'", st == VIZ_DASHED ? 2 : 1, col); break;
+    }
+}
+
+/* " title '...'", or " notitle" for an empty one. */
+static void put_title(FILE *o, const char *t)
+{
+    if (!t || !*t) { fprintf(o, " notitle"); return; }
+    fprintf(o, " title ");
+    put_quoted(o, t);
+}
+
+/* set Xrange [lo:hi], '*' for an end left to gnuplot (NaN, or <= 0 on a log
+ * axis); no range when both are. */
+static void put_range(FILE *o, char axis, double lo, double hi, int log)
+{
+    int autolo = isnan(lo) || (log && lo <= 0), autohi = isnan(hi) || (log && hi <= 0);
+    /* A log axis left to gnuplot would stretch to whole decades (latencies
+     * of 12 to 300 drawn from 1 to 1000): it ends at the data instead. */
+    if (log && autolo) fprintf(o, "set autoscale %cfixmin\n", axis);
+    if (log && autohi) fprintf(o, "set autoscale %cfixmax\n", axis);
+    if (autolo && autohi) return;
+    fprintf(o, "set %crange [", axis);
+    if (autolo) fputc('*', o);
+    else fprintf(o, "%.10g", lo);
+    fputc(':', o);
+    if (autohi) fputc('*', o);
+    else fprintf(o, "%.10g", hi);
+    fprintf(o, "]\n");
+}
+
+/* The axes: labels, ranges, log scales, and the vertical lines (arrows from
+ * the bottom to the top of the plot). */
+static void put_axes(const viz_figure *f, FILE *o)
+{
+    if (f->xlabel) { fprintf(o, "set xlabel "); put_quoted(o, f->xlabel); fputc('\n', o); }
+    if (f->ylabel) { fprintf(o, "set ylabel "); put_quoted(o, f->ylabel); fputc('\n', o); }
+    if (f->logx) fprintf(o, "set logscale x\n");
+    if (f->logy) fprintf(o, "set logscale y\n");
+    put_range(o, 'x', f->xlo, f->xhi, f->logx);
+    put_range(o, 'y', f->ylo, f->yhi, f->logy);
+    for (int k = 0; k < f->nref; k++)
+        if (f->r[k].kind == REF_VLINE)
+            fprintf(o, "set arrow from %.10g, graph 0 to %.10g, graph 1 nohead dt 3 lw 1.5 lc rgb '%s'\n", f->r[k].v,
+                    f->r[k].v, colour_of(f->r[k].colour));
+}
+
+/* The plot command: y = x, the series, the horizontal lines, the key entries. */
+static void put_plot(const viz_figure *f, FILE *o)
+{
+    const char *sep = "plot ";
+    if (f->diagonal) {
+        fprintf(o, "%sx with lines lc rgb 'black' lw 1 title 'y = x'", sep);
+        sep = ", \\\n     ";
+    }
+    for (int k = 0; k < f->n; k++) {
+        const series *s = &f->s[k];
+        fprintf(o, "%sdatafile index %d ", sep, k);
+        if (s->style == VIZ_ERRORLINES)
+            fprintf(o, "using 1:2:3 with yerrorlines lw 1.5 pt %d ps 0.8 lc rgb '%s'", markers[s->colour % NMARKERS],
+                    colour_of(s->colour));
+        else put_style(o, s->style, s->colour);
+        put_title(o, s->style == VIZ_MARK ? NULL : s->title);
+        sep = ", \\\n     ";
+    }
+    for (int pass = 0; pass < 2; pass++)   /* the lines, then the key entries */
+        for (int k = 0; k < f->nref; k++) {
+            const ref *r = &f->r[k];
+            if (r->kind != (pass ? REF_KEY : REF_HLINE)) continue;
+            if (r->kind == REF_HLINE) fprintf(o, "%s%.10g ", sep, r->v);
+            else fprintf(o, "%sNaN ", sep);
+            put_style(o, r->kind == REF_HLINE ? VIZ_DOTTED : r->style, r->colour);
+            put_title(o, r->title);
+        }
+    fputc('\n', o);
+}
+
+/* The whole script: terminal, output, data file, title, axes, plot. */
+static void put_script(const viz_figure *f, FILE *o, const char *path, const char *datadir, const char *out, int w,
+                       int h)
 {
     fprintf(o, "# Written by nocsim plot.  Run: gnuplot %s\n", path);
     fprintf(o, "set terminal pngcairo size %d,%d font 'sans,10'\nset output ", w, h);
@@ -175,25 +348,13 @@ static void put_script(FILE *o, const viz_figure *f, const char *path, const cha
     put_quoted(o, datadir);
     fprintf(o, ".'/" DATA_FILE "'\n");
     if (f->title) { fprintf(o, "set title "); put_quoted(o, f->title); fputc('\n', o); }
-    if (f->xlabel) { fprintf(o, "set xlabel "); put_quoted(o, f->xlabel); fputc('\n', o); }
-    if (f->ylabel) { fprintf(o, "set ylabel "); put_quoted(o, f->ylabel); fputc('\n', o); }
     /* noenhanced: names such as file:my_pattern stay literal; the offsets
      * keep a flat best curve off the frame. */
     fprintf(o, "set termoption noenhanced\nset grid\nset key below\nset tics out\n"
                "set offsets graph %s, graph %s, graph 0.05, graph 0.05\n", f->diagonal ? "0.05" : "0",
             f->diagonal ? "0.05" : "0");
-    fprintf(o, "plot ");
-    if (f->diagonal) fprintf(o, "x with lines lc rgb 'black' lw 1 title 'y = x', \\\n     ");
-    for (int k = 0; k < f->n; k++) {
-        const series *s = &f->s[k];
-        const char *col = colours[s->colour % NCOLOURS];
-        fprintf(o, "datafile index %d ", k);
-        if (s->style == VIZ_POINTS) fprintf(o, "with points pt 7 ps 1 lc rgb '%s'", col);
-        else fprintf(o, "with lines lw 1.5 dt %d lc rgb '%s'", s->style == VIZ_DASHED ? 2 : 1, col);
-        fprintf(o, " title ");
-        put_quoted(o, s->title);
-        fprintf(o, "%s", k + 1 < f->n ? ", \\\n     " : "\n");
-    }
+    put_axes(f, o);
+    put_plot(f, o);
 }
 
 /* The data and the script, each written under a temporary name beside its
@@ -218,8 +379,8 @@ static int write_files(const viz_figure *f, const char *data, const char *script
         outfile_abort(&od);
         return rc;
     }
-    put_data(od.f, f);
-    put_script(os.f, f, script, datadir, out, w, h);
+    put_data(f, od.f);
+    put_script(f, os.f, script, datadir, out, w, h);
     if ((rc = outfile_commit(&od, err, errlen)) != OUTFILE_OK) {
         outfile_abort(&os);
         return rc;

@@ -1,5 +1,6 @@
 /* The pictures part: PNG images written with libpng (link-activity maps) and
- * curves drawn by gnuplot (interval sweeps, GA convergence, run scatter).
+ * curves drawn by gnuplot (interval sweeps, GA convergence, run scatter,
+ * open-loop latency curves).
  *
  * Conventions
  * - Functions that can fail take (char *err, size_t errlen) and write one

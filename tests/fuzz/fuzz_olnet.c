@@ -3,7 +3,9 @@
  * input's bytes choose the grid (2 to 8 wide and high, torus or mesh), the
  * VC rule, the VCs, the FIFO depth, the VC-selection scheme, the tie and
  * dateline rules, the queue-order update, whether the fast path keeps its
- * live masks move by move (scalar) or may find them with SSSE3, the longest
+ * live masks move by move (scalar) or may find them with SSSE3, the routing
+ * function (on a mesh each, with at least the VCs its classes need, and the
+ * selection rule and the routes' seed; on a torus dor or dor2), the longest
  * packet and the load;
  * then, cycle by cycle, which nodes generate a packet, to where and how
  * long.  Bytes past the end of the input come from a generator seeded by its
@@ -41,6 +43,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     op.scheme = (int)take(&in, VCSEL_NSCHEMES);
     op.q_update = (qsel_update)take(&in, 2);
     op.scalar = (int)take(&in, 2);
+    if (torus) {
+        op.routing = take(&in, 2) ? ROUTING_DOR2 : ROUTING_DOR;
+        if (op.routing == ROUTING_DOR2 && take(&in, 3) == 0) op.vcs = 2; /* what dor2 is for */
+    } else {
+        op.routing = (routing_kind)take(&in, ROUTING_COUNT);
+        if (op.vcs < routing_info_of(op.routing)->classes) op.vcs = routing_info_of(op.routing)->classes;
+        op.selection = (routing_selection)take(&in, SELECT_COUNT);
+        op.route_seed = take(&in, 1000);
+    }
     char err[256];
     olnet *a = olnet_new(&op, NULL, NULL, err, sizeof err);
     op.reference = 1;
