@@ -252,84 +252,101 @@ static int cut_bound(const cc_problem *pb, const cc_paths *P, cc_bounds *out)
     return CC_OK;
 }
 
-int cc_bounds_compute(const cc_problem *pb, const cc_paths *P, cc_bounds *out)
+/* Broadcast: the steps before the origin that needs most could have
+ * informed every receiver, its own out-degree in the first step and at most
+ * 1 + kmax times more nodes each later one. */
+static void inform_bound(const cc_problem *pb, int kmax, cc_bounds *out)
 {
     const cc_topo *t = pb->t;
     int n = t->n;
     char why[200];
+    int best = 0, who = -1, need_best = 0;
+    for (int o = 0; o < n; o++) {
+        if (!pb->sender[o]) continue;
+        int need = 1;
+        for (int v = 0; v < n; v++) need += v != o && pb->receiver[v];
+        long informed = 1;
+        int s = 0;
+        while (informed < need) {
+            informed = s == 0 ? 1 + cc_problem_kout(pb, o) : informed * (1 + kmax);
+            s++;
+        }
+        if (s > best) { best = s; who = o; need_best = need; }
+    }
+    snprintf(why, sizeof why, "origin %s: %d nodes to inform, at most 1+%d after step 1, then x%d per step",
+             t->names[who], need_best, cc_problem_kout(pb, who), 1 + kmax);
+    add(out, "inform", best, why);
+}
+
+/* The sender with most messages per output port (inject, personalised
+ * traffic), or the receiver with most per input port (receive). */
+static void port_bound(const cc_problem *pb, bool receive, cc_bounds *out)
+{
+    const cc_topo *t = pb->t;
+    const bool *mine = receive ? pb->receiver : pb->sender, *theirs = receive ? pb->sender : pb->receiver;
+    char why[200];
+    int best = 0, who = -1, cnt_best = 0;
+    for (int a = 0; a < t->n; a++) {
+        if (!mine[a]) continue;
+        int cnt = 0;
+        for (int b = 0; b < t->n; b++) cnt += b != a && theirs[b];
+        if (!cnt) continue;
+        int b = ceil_div(cnt, receive ? cc_problem_kin(pb, a) : cc_problem_kout(pb, a));
+        if (b > best) { best = b; who = a; cnt_best = cnt; }
+    }
+    snprintf(why, sizeof why, "node %s %s %d messages, at most %d per step", t->names[who],
+             receive ? "receives" : "sends", cnt_best, receive ? cc_problem_kin(pb, who) : cc_problem_kout(pb, who));
+    add(out, receive ? "receive" : "inject", best, why);
+}
+
+/* Personalised traffic over the channels: first and last hop (small
+ * networks), the sum of distances, the cut. */
+static int channel_bounds(const cc_problem *pb, const cc_paths *P, cc_bounds *out)
+{
+    const cc_topo *t = pb->t;
+    int n = t->n;
+    char why[200];
+    int b, who = -1;
+    if (n <= CC_HOP_BOUND_MAX_NODES && !hop_bound(pb, P, false, &b, &who)) return CC_ENOMEM;
+    if (who >= 0) {
+        snprintf(why, sizeof why, "node %s: least maximum load of its output channels over the allowed routes", t->names[who]);
+        add(out, "first-hop", b, why);
+    }
+    if (n <= CC_HOP_BOUND_MAX_NODES && !hop_bound(pb, P, true, &b, &who)) return CC_ENOMEM;
+    if (who >= 0) {
+        snprintf(why, sizeof why, "node %s: least maximum load of its input channels over the allowed routes", t->names[who]);
+        add(out, "last-hop", b, why);
+    }
+    long sum = 0;
+    for (int m = 0; m < pb->nmsg; m++) sum += P->dist[pb->msrc[m] * n + pb->mdst[m]];
+    snprintf(why, sizeof why, "sum of shortest distances %ld over %d channels", sum, t->nch);
+    add(out, "distance", ceil_div(sum, t->nch), why);
+    return cut_bound(pb, P, out) != CC_OK ? CC_ENOMEM : CC_OK;
+}
+
+/* Store-and-forward: the farthest message, and the sends per hop. */
+static void sf_bounds(const cc_problem *pb, const cc_paths *P, cc_bounds *out)
+{
+    int n = pb->t->n, ecc = 0;
+    for (int m = 0; m < pb->nmsg; m++) {
+        int d = P->dist[pb->msrc[m] * n + pb->mdst[m]];
+        if (d > ecc) ecc = d;
+    }
+    add(out, "eccentricity", ecc, "store-and-forward moves a message one hop per step");
+    if (pb->ports > 0) sf_hop_sends_bound(pb, P, out);
+}
+
+int cc_bounds_compute(const cc_problem *pb, const cc_paths *P, cc_bounds *out)
+{
+    int n = pb->t->n;
     memset(out, 0, sizeof *out);
     int kmax = 1;
     for (int v = 0; v < n; v++) if (cc_problem_kout(pb, v) > kmax) kmax = cc_problem_kout(pb, v);
-
-    if (pb->broadcast) {
-        int best = 0, who = -1, need_best = 0;
-        for (int o = 0; o < n; o++) {
-            if (!pb->sender[o]) continue;
-            int need = 1;
-            for (int v = 0; v < n; v++) need += v != o && pb->receiver[v];
-            long informed = 1;
-            int s = 0;
-            while (informed < need) {
-                informed = s == 0 ? 1 + cc_problem_kout(pb, o) : informed * (1 + kmax);
-                s++;
-            }
-            if (s > best) { best = s; who = o; need_best = need; }
-        }
-        snprintf(why, sizeof why, "origin %s: %d nodes to inform, at most 1+%d after step 1, then x%d per step",
-                 t->names[who], need_best, cc_problem_kout(pb, who), 1 + kmax);
-        add(out, "inform", best, why);
-    } else {
-        int best = 0, who = -1, cnt_best = 0;
-        for (int s = 0; s < n; s++) {
-            if (!pb->sender[s]) continue;
-            int cnt = 0;
-            for (int d = 0; d < n; d++) cnt += d != s && pb->receiver[d];
-            int b = ceil_div(cnt, cc_problem_kout(pb, s));
-            if (b > best) { best = b; who = s; cnt_best = cnt; }
-        }
-        snprintf(why, sizeof why, "node %s sends %d messages, at most %d per step", t->names[who], cnt_best, cc_problem_kout(pb, who));
-        add(out, "inject", best, why);
-    }
-    {
-        int best = 0, who = -1, cnt_best = 0;
-        for (int d = 0; d < n; d++) {
-            if (!pb->receiver[d]) continue;
-            int cnt = 0;
-            for (int s = 0; s < n; s++) cnt += s != d && pb->sender[s];
-            if (!cnt) continue;
-            int b = ceil_div(cnt, cc_problem_kin(pb, d));
-            if (b > best) { best = b; who = d; cnt_best = cnt; }
-        }
-        snprintf(why, sizeof why, "node %s receives %d messages, at most %d per step", t->names[who], cnt_best, cc_problem_kin(pb, who));
-        add(out, "receive", best, why);
-    }
-    if (!pb->broadcast) {
-        int b, who = -1;
-        if (n <= CC_HOP_BOUND_MAX_NODES && !hop_bound(pb, P, false, &b, &who)) return CC_ENOMEM;
-        if (who >= 0) {
-            snprintf(why, sizeof why, "node %s: least maximum load of its output channels over the allowed routes", t->names[who]);
-            add(out, "first-hop", b, why);
-        }
-        if (n <= CC_HOP_BOUND_MAX_NODES && !hop_bound(pb, P, true, &b, &who)) return CC_ENOMEM;
-        if (who >= 0) {
-            snprintf(why, sizeof why, "node %s: least maximum load of its input channels over the allowed routes", t->names[who]);
-            add(out, "last-hop", b, why);
-        }
-        long sum = 0;
-        for (int m = 0; m < pb->nmsg; m++) sum += P->dist[pb->msrc[m] * n + pb->mdst[m]];
-        snprintf(why, sizeof why, "sum of shortest distances %ld over %d channels", sum, t->nch);
-        add(out, "distance", ceil_div(sum, t->nch), why);
-        if (cut_bound(pb, P, out) != CC_OK) return CC_ENOMEM;
-    }
-    if (pb->sw == CC_SF) {
-        int ecc = 0;
-        for (int m = 0; m < pb->nmsg; m++) {
-            int d = P->dist[pb->msrc[m] * n + pb->mdst[m]];
-            if (d > ecc) ecc = d;
-        }
-        add(out, "eccentricity", ecc, "store-and-forward moves a message one hop per step");
-        if (pb->ports > 0) sf_hop_sends_bound(pb, P, out);
-    }
+    if (pb->broadcast) inform_bound(pb, kmax, out);
+    else port_bound(pb, false, out);
+    port_bound(pb, true, out);
+    if (!pb->broadcast && channel_bounds(pb, P, out) != CC_OK) return CC_ENOMEM;
+    if (pb->sw == CC_SF) sf_bounds(pb, P, out);
     out->best = 0;
     for (int i = 0; i < out->n; i++)
         if (out->b[i].value > out->best) { out->best = out->b[i].value; out->binding = i; }

@@ -34,9 +34,10 @@ typedef struct {
 
 static const subcommand subs[] = {
     { "runs", db_runs, O_RUNFILTER, NULL, "a table of the runs",
-      "One row per run: id, kind, traffic, size, slices, flits, genes, algorithm,\n"
-      "best duration, number of synonyms, simple-stacking baseline, best/stacking\n"
-      "ratio, status and start time.\n" },
+      "One row per run: id, kind, topology, traffic, size (the width), height,\n"
+      "slices, flits, genes, algorithm, best duration, number of synonyms,\n"
+      "simple-stacking baseline, best/stacking ratio, status and start time; a\n"
+      "load or cc run has no GA columns (-).\n" },
     { "show", db_show, 0, "RUN", "one run: every field, its parameters and its curve",
       "Every field of run RUN, its parameters, and the per-generation curve\n"
       "(generation, best, average, evaluations, elapsed).  Text shows a compact\n"
@@ -83,7 +84,7 @@ static const cli_opt db_common_table[] = {
 static const cli_opt db_runfilter_table[] = {
     { "--traffic", 0, "T", "only runs of traffic pattern T" },
     { "--slices", 0, "S", "only runs with S slices" },
-    { "--kind", 0, "K", "only runs of kind K (ga, cc, replay, ...)" },
+    { "--kind", 0, "K", "only runs of kind K: ga, load, cc, replay or sweep" },
     CLI_END
 };
 static const cli_opt db_chrom_table[] = {
@@ -250,10 +251,11 @@ static int db_merge(const db_opts *o, FILE *out)
         return rc;
     /* Everything merged is later trusted by resume, replay and export. */
     char why[512];
-    if (ga_db_check(other, why, sizeof why)) {
+    int bad = ga_db_check(other, why, sizeof why);
+    if (bad) {
         fprintf(stderr, "nocsim %s: %s (nothing merged)\n", o->cmd, why);
         store_close(other);
-        return EXIT_FAIL;
+        return cli_fault_status(fault_of(bad));   /* ga --resume's rule: an earlier format is bad input */
     }
     store_close(other);
     store *s = db_open(o, o->db, o->create ? STORE_CREATE : 0, &rc);

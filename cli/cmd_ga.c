@@ -370,7 +370,18 @@ static int open_run(const ga_opts *o, ga_session *s)
          * JSON's integers). */
         char *pj = s->db ? params_json(&o->mo, &o->gp, &o->is) : NULL;
         if (s->db && !pj) return cli_fail("ga", EXIT_FAIL, "out of memory");
+        /* Building the GA walks every route several times (the engines'
+         * load bounds: a minute on a 1024x1024 torus) and cannot look at the
+         * signal flag: a signal ends it at once.  Its one transaction (the
+         * run and its first checkpoint) is then rolled back. */
+        const char *tail = s->db ? " while setting up the run (nothing recorded)" : " while setting up the run";
+        int sig = cli_stop_at_once("ga", tail);
+        if (sig) {
+            free(pj);
+            return cli_fail("ga", cli_signal_status(sig), "stopped by %s%s", sig == SIGINT ? "SIGINT" : "SIGTERM", tail);
+        }
         s->g = ga_new(&o->gp, &o->mo.params, s->t->dest, o->mo.traffic, s->db, NOCSIM_VERSION, pj, &kind, err, sizeof err);
+        cli_stop_at_once(NULL, NULL);
         free(pj);
     }
     return s->g ? EXIT_OK : cli_fail("ga", cli_fault_status(kind), "%s", err);

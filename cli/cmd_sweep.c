@@ -285,6 +285,51 @@ static int print_result(const sweep_opts *o, int64_t id, int64_t ndone, double s
     return 0;
 }
 
+#ifdef NOCSIM_MPI
+/* Every rank's part of the run (rank 0 shares the spec, records and hands
+ * out the tasks).  rc: the set-up's status so far (< 0: go on); a rank other
+ * than 0 gets its final status there.  Returns the runner's result. */
+static int run_ranks(int rank, int *rc, store *db, int64_t id, sweep_spec *spec, uint8_t **done, int64_t *ndone,
+                     const sweep_runner *rn, char *err, size_t errlen)
+{
+    int r = 0, ok = *rc < 0;
+    if (sweep_mpi_share_spec(spec, &ok, err, errlen)) { fprintf(stderr, "nocsim sweep: %s\n", err); ok = 0; if (*rc < 0) *rc = EXIT_FAIL; }
+    if (ok) {
+        if (rank != 0) { *done = calloc((size_t)spec->ntasks, 1); }
+        r = sweep_run_mpi(db, id, spec, *done, ndone, rn, err, errlen);
+        if (rank != 0) *rc = r ? EXIT_FAIL : EXIT_OK;
+    } else if (rank != 0) {
+        *rc = EXIT_OK;
+    }
+    return r;
+}
+#endif
+
+/* After the runs (rank 0): stopped by a signal (resumable), failed (r, err),
+ * or finished: the record marked so and the result printed.  The status. */
+static int conclude(const sweep_opts *o, store *db, int64_t id, int64_t ndone, int r, const char *err,
+                    const progress_ctx *pc)
+{
+    if (r == SWEEP_INTERRUPTED || cli_stop_signal()) {
+        int sig = cli_stop_signal();
+        return cli_fail("sweep", cli_signal_status(sig ? sig : SIGINT),
+                        "stopped by %s with %lld of %lld runs done; continue with: nocsim sweep --db %s --resume %lld",
+                        sig == SIGTERM ? "SIGTERM" : "SIGINT", (long long)ndone, (long long)o->spec.ntasks, o->dbpath,
+                        (long long)id);
+    }
+    if (r) {
+        fprintf(stderr, "%snocsim sweep: %s\n", pc->tty && !o->quiet ? "\n" : "", err);
+        return r == SWEEP_BAD_TASK ? EXIT_USAGE : EXIT_FAIL;
+    }
+    if (pc->tty && !o->quiet) fputc('\n', stderr);
+    char e2[512];
+    if (store_run_set_status(db, id, "finished", e2, sizeof e2) != STORE_OK) {
+        fprintf(stderr, "nocsim sweep: %s\n", e2);
+        return EXIT_FAIL;
+    }
+    return print_result(o, id, ndone, sweep_now() - pc->t0); /* main() checks that stdout was written */
+}
+
 int cmd_sweep(int argc, char **argv)
 {
     int mpi = 0, rank = 0;
@@ -321,40 +366,10 @@ int cmd_sweep(int argc, char **argv)
     char err[1024] = "";
     int r = 0;
 #ifdef NOCSIM_MPI
-    if (mpi) {
-        int ok = rc < 0;
-        if (sweep_mpi_share_spec(&o.spec, &ok, err, sizeof err)) { fprintf(stderr, "nocsim sweep: %s\n", err); ok = 0; if (rc < 0) rc = EXIT_FAIL; }
-        if (ok) {
-            if (rank != 0) { done = calloc((size_t)o.spec.ntasks, 1); }
-            r = sweep_run_mpi(db, id, &o.spec, done, &ndone, &rn, err, sizeof err);
-            if (rank != 0) rc = r ? EXIT_FAIL : EXIT_OK;
-        } else if (rank != 0) {
-            rc = EXIT_OK;
-        }
-    }
+    if (mpi) r = run_ranks(rank, &rc, db, id, &o.spec, &done, &ndone, &rn, err, sizeof err);
 #endif
     if (!mpi && rc < 0) r = sweep_run_local(db, id, &o.spec, done, &ndone, &rn, err, sizeof err);
-    if (rank == 0 && rc < 0) {
-        if (r == SWEEP_INTERRUPTED || cli_stop_signal()) {
-            int sig = cli_stop_signal();
-            rc = cli_fail("sweep", cli_signal_status(sig ? sig : SIGINT),
-                          "stopped by %s with %lld of %lld runs done; continue with: nocsim sweep --db %s --resume %lld",
-                          sig == SIGTERM ? "SIGTERM" : "SIGINT", (long long)ndone, (long long)o.spec.ntasks, o.dbpath,
-                          (long long)id);
-        } else if (r) {
-            fprintf(stderr, "%snocsim sweep: %s\n", pc.tty && !o.quiet ? "\n" : "", err);
-            rc = r == SWEEP_BAD_TASK ? EXIT_USAGE : EXIT_FAIL;
-        } else {
-            if (pc.tty && !o.quiet) fputc('\n', stderr);
-            char e2[512];
-            if (store_run_set_status(db, id, "finished", e2, sizeof e2) != STORE_OK) {
-                fprintf(stderr, "nocsim sweep: %s\n", e2);
-                rc = EXIT_FAIL;
-            } else {
-                rc = print_result(&o, id, ndone, sweep_now() - pc.t0); /* main() checks that stdout was written */
-            }
-        }
-    }
+    if (rank == 0 && rc < 0) rc = conclude(&o, db, id, ndone, r, err, &pc);
     if (rc < 0) rc = EXIT_OK;
     free(done);
     store_close(db);

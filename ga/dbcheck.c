@@ -16,7 +16,7 @@ typedef struct {
     store *db;
     char *err;
     size_t errlen;
-    int bad;          /* a finding is in err */
+    int bad;          /* 0, or the negative fault of the finding in err */
 } check_ctx;
 
 static int check_chrom(const store_chrom *c, void *arg)
@@ -37,7 +37,7 @@ static int check_chrom(const store_chrom *c, void *arg)
     sim_config *cfg = sim_config_new(n * h, vcs, 0, 1);
     if (!cfg) {
         snprintf(x->err, x->errlen, "%s: out of memory checking chromosome %lld", store_path(x->db), (long long)c->id);
-        x->bad = 1;
+        x->bad = -FAULT_RESOURCE;
         return 1;
     }
     int rc = chrom_decode(cfg, c->genes, c->genes_len, why, sizeof why);
@@ -52,7 +52,7 @@ static int check_chrom(const store_chrom *c, void *arg)
 bad:
     snprintf(x->err, x->errlen, "%s: database is damaged: chromosome %lld of run %lld: %s", store_path(x->db),
              (long long)c->id, (long long)c->run, why);
-    x->bad = 1;
+    x->bad = -FAULT_IO;
     return 1;
 }
 
@@ -65,27 +65,31 @@ static int check_run(const store_run *r, void *arg)
     int rc = store_checkpoint_get(x->db, r->id, &gen, &blob, &len, x->err, x->errlen);
     if (rc == STORE_OK) {
         char why[384];
-        ga *g = ga_checkpoint_load(blob, len, 1, NULL, why, sizeof why);
+        fault_kind kind = FAULT_IO;
+        ga *g = ga_checkpoint_load(blob, len, 1, &kind, why, sizeof why);
         free(blob);
         if (!g) {
+            /* Its kind as ga --resume gives it: an earlier format is input
+             * (the version to use is named), damage is I/O. */
             snprintf(x->err, x->errlen, "%s: run %lld: %s", store_path(x->db), (long long)r->id, why);
-            x->bad = 1;
+            x->bad = fault_rc(kind);
             return 1;
         }
         ga_free(g);
     } else if (rc != STORE_NOTFOUND) {
-        x->bad = 1;
+        x->bad = fault_rc(store_last_kind(x->db));
         return 1;
     }
     store_chrom_query q = { .run = r->id, .with_genes = true };
-    if (store_chrom_list(x->db, &q, check_chrom, x, x->err, x->errlen) != STORE_OK) x->bad = 1;
-    return x->bad;
+    if (store_chrom_list(x->db, &q, check_chrom, x, x->err, x->errlen) != STORE_OK && !x->bad)
+        x->bad = fault_rc(store_last_kind(x->db));
+    return x->bad != 0;
 }
 
 int ga_db_check(store *db, char *err, size_t errlen)
 {
-    if (store_quick_check(db, err, errlen) != STORE_OK) return -1;
+    if (store_quick_check(db, err, errlen) != STORE_OK) return fault_rc(store_last_kind(db));
     check_ctx x = { db, err, errlen, 0 };
-    if (store_runs_list(db, NULL, check_run, &x, err, errlen) != STORE_OK) return -1;
-    return x.bad ? -1 : 0;
+    if (store_runs_list(db, NULL, check_run, &x, err, errlen) != STORE_OK && !x.bad) return fault_rc(store_last_kind(db));
+    return x.bad;
 }

@@ -10,9 +10,11 @@
 
 /* SQLite's quick_check, then every run's checkpoint (loaded as ga_resume
  * would), and every recorded chromosome (decoded and range-checked, its
- * CRC-32 recomputed, its metrics in range).  0 when all is well; -1 with
- * "PATH: database is damaged: ..." (store_last_fault(db) is then
- * STORE_FAULT_DAMAGED unless the failure was I/O or memory). */
+ * CRC-32 recomputed, its metrics in range).  0 when all is well; else the
+ * first finding in err and its fault as ga_resume would give it:
+ * -FAULT_IO for "PATH: database is damaged: ..." (and a read that failed),
+ * -FAULT_INPUT for a checkpoint of an earlier format ("resume the run with
+ * the version that started it"), -FAULT_RESOURCE when memory runs out. */
 NOCSIM_MUST_USE
 int ga_db_check(store *db, char *err, size_t errlen);
 

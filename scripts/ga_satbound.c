@@ -5,18 +5,18 @@
  *
  * One integer per flit and link of its route (and its ejection): the cycle
  * it crosses, in an order encoding over the window that the constraints
- * below leave.  Every constraint holds in the model (model.md) for every
+ * below leave.  Every constraint holds in the model (docs/model.md) for every
  * chromosome, so a schedule of the network is a model of the formula:
- *   - a flit crosses its links one a cycle: t(f, k+1) >= t(f, k) + 1;
+ *   - a flit crosses its links one a cycle [R-CYC-1]: t(f, k+1) >= t(f, k) + 1;
  *   - the flits of a packet cross each link in order: t(f+1, k) >= t(f, k) + 1;
  *   - flit f of slice s enters the P FIFO in cycle >= s l_c + f (V >= l_c, I >= 0,
- *     one flit a cycle), so crosses the first link in cycle >= s l_c + f + 1;
+ *     one flit a cycle: [R-CC-2], [R-INJ-1]), so crosses the first link in cycle >= s l_c + f + 1;
  *     slices leave the P FIFO in order;
- *   - 4-flit FIFOs: flit f + 4 enters a FIFO only after flit f has left it
+ *   - 4-flit FIFOs [R-NET-4]: flit f + 4 enters a FIFO only after flit f has left it
  *     (t(f+4, k) >= t(f, k+1) + 1; the P FIFO: t(f+4, 1) >= t(f, 1) + 2);
- *   - a link (and a node's ejection port) carries at most one flit a cycle;
+ *   - a link (and a node's ejection port) carries at most one flit a cycle [R-VS-2];
  *   - packets on the same VC of a link do not interleave (a packet holds the
- *     output VC until its tail has gone), and in the FIFO they share
+ *     output VC until its tail has gone, [R-QS-6]), and in the FIFO they share
  *     downstream, the later one's head leaves after the earlier one's tail and
  *     its first four flits enter only as the earlier one's last four leave
  *     (one Boolean per such pair says which goes first).
@@ -64,13 +64,12 @@ typedef struct { int a, b, d; } edge;
 static edge *E; static int ne, ce;
 static void add_edge(int a, int b, int d) { if (ne == ce) { ce = ce ? 2 * ce : 1024; E = realloc(E, sizeof *E * ce); } E[ne++] = (edge){a, b, d}; }
 
-int main(int argc, char **argv) {
-    if (argc != 5) { fprintf(stderr, "usage: ga_satbound N S PATTERN D\n"); return 2; }
-    int n = atoi(argv[1]), Sl = atoi(argv[2]); const char *pat = argv[3]; int D = atoi(argv[4]);
-    int buf = 4;
-    sim_params sp; sim_params_default(&sp); sp.n = n; sp.slices = Sl; L = sp.flits;
-    char err[256]; traffic *t = traffic_new(pat, n, 1, err, sizeof err); if (!t) { puts(err); return 1; }
-    route_params rp = { .n = n, .tie = sp.tie, .dateline = sp.dateline, .topo = sp.topo };
+/* Every packet (each sender's slices) with its route's links and VCs, the
+ * ejection port as a last "link".  Returns the node count, or -1 with the
+ * traffic's message printed. */
+static int build_packets(int n, int Sl, const char *pat, const sim_params *sp) {
+    char err[256]; traffic *t = traffic_new(pat, n, 1, err, sizeof err); if (!t) { puts(err); return -1; }
+    route_params rp = { .n = n, .tie = sp->tie, .dateline = sp->dateline, .topo = sp->topo };
     int nodes = n * n; P = calloc((size_t)nodes * Sl, sizeof *P);
     for (int s = 0; s < nodes; s++) {
         if (t->dest[s] == s) continue;
@@ -82,6 +81,12 @@ int main(int argc, char **argv) {
             p->H = h; p->link[h] = nodes * 4 + t->dest[s]; p->vc[h] = 0;   /* ejection port as a "link" */
         }
     }
+    return nodes;
+}
+
+/* The variables' first windows [lo, hi] (a flit's earliest entry, the
+ * deadline D - 1) and the difference edges between them. */
+static void add_variables(int Sl, int D, int buf) {
     off = malloc(sizeof *off * np); nv = 0;
     for (int j = 0; j < np; j++) { off[j] = nv; nv += L * (P[j].H + 1); }
     lo = malloc(sizeof *lo * nv); hi = malloc(sizeof *hi * nv); ybase = malloc(sizeof *ybase * nv);
@@ -101,18 +106,29 @@ int main(int argc, char **argv) {
             for (int f = L - buf; f < L; f++) add_edge(vidx(j2, f + buf - L, 0), vidx(j, f, 0), 2);
         }
     }
-    /* windows */
+}
+
+/* The windows narrowed along the edges; 1 when one is empty (UNSAT). */
+static int narrow_windows(void) {
     for (int it = 0, ch = 1; ch && it < 100000; it++) { ch = 0;
         for (int e = 0; e < ne; e++) { if (lo[E[e].a] < lo[E[e].b] + E[e].d) { lo[E[e].a] = lo[E[e].b] + E[e].d; ch = 1; }
             if (hi[E[e].b] > hi[E[e].a] - E[e].d) { hi[E[e].b] = hi[E[e].a] - E[e].d; ch = 1; } } }
-    for (int v = 0; v < nv; v++) if (lo[v] > hi[v]) { printf("%s %dx%d S=%d D=%d: UNSAT (windows) in 0.0 s\n", pat, n, n, Sl, D); return 0; }
+    for (int v = 0; v < nv; v++) if (lo[v] > hi[v]) return 1;
+    return 0;
+}
+
+/* The solver with the order encoding of every variable and the edges. */
+static void encode_order(void) {
     S = ccadical_init(); ccadical_set_option(S, "quiet", 1);
     nvars = 0;
     for (int v = 0; v < nv; v++) { ybase[v] = nvars + 1; nvars += hi[v] - lo[v]; }
     /* order encoding: [T<=c] -> [T<=c+1] */
     for (int v = 0; v < nv; v++) for (int c = lo[v]; c < hi[v] - 1; c++) { lit(neg(le(v, c))); lit(le(v, c + 1)); emit(); }
     for (int e = 0; e < ne; e++) diff(0, E[e].a, E[e].b, E[e].d);
-    /* capacity: per port (links and ejection ports), per cycle, AMO of (T_v == t) */
+}
+
+/* capacity: per port (links and ejection ports), per cycle, AMO of (T_v == t) */
+static void encode_capacity(int nodes, int D) {
     int nports = nodes * 5;
     int **grp = calloc(nports, sizeof *grp); int *gn = calloc(nports, sizeof *gn), *gc = calloc(nports, sizeof *gc);
     for (int j = 0; j < np; j++) for (int k = 0; k <= P[j].H; k++) { int l = P[j].link[k];
@@ -133,7 +149,10 @@ int main(int argc, char **argv) {
             for (int i = 1; i < m; i++) { lit(-xs[i]); lit(-(s0 + i - 1)); emit(); }
         }
     }
-    /* VC exclusivity and the shared downstream FIFO */
+}
+
+/* VC exclusivity and the shared downstream FIFO; returns the pairs. */
+static int encode_vc_pairs(int buf) {
     int npairs = 0;
     for (int j = 0; j < np; j++) for (int k = 0; k < P[j].H; k++)
         for (int j2 = j + 1; j2 < np; j2++) for (int k2 = 0; k2 < P[j2].H; k2++) {
@@ -149,6 +168,21 @@ int main(int argc, char **argv) {
                 diff(-o, vidx(j, g, k), vidx(j2, L - buf + g, k2 + 1), 1);
             }
         }
+    return npairs;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 5) { fprintf(stderr, "usage: ga_satbound N S PATTERN D\n"); return 2; }
+    int n = atoi(argv[1]), Sl = atoi(argv[2]); const char *pat = argv[3]; int D = atoi(argv[4]);
+    int buf = 4;
+    sim_params sp; sim_params_default(&sp); sp.n = n; sp.slices = Sl; L = sp.flits;
+    int nodes = build_packets(n, Sl, pat, &sp);
+    if (nodes < 0) return 1;
+    add_variables(Sl, D, buf);
+    if (narrow_windows()) { printf("%s %dx%d S=%d D=%d: UNSAT (windows) in 0.0 s\n", pat, n, n, Sl, D); return 0; }
+    encode_order();
+    encode_capacity(nodes, D);
+    int npairs = encode_vc_pairs(buf);
     clock_t c0 = clock();
     int r = ccadical_solve(S);
     printf("%s %dx%d S=%d D=%d: %s in %.1f s (%d variables, %ld clauses, %d VC pairs)\n", pat, n, n, Sl, D,

@@ -94,6 +94,8 @@ stopped by SIGINT or SIGTERM (\fBga\fR writes its checkpoint first)
 .I nocsim.db
 the default result database (SQLite; schema in the installed SCHEMA.md)
 .SH SEE ALSO
-The reference documents installed with the program (README.md, cc/README.md, SCHEMA.md, json.md
-under \fI/usr/share/doc/nocsim\fR or \fIPREFIX/share/doc/nocsim\fR).
+The reference documents installed with the program under \fI/usr/share/doc/nocsim\fR or
+\fIPREFIX/share/doc/nocsim\fR (the Makefile's DOCS): README.md, cc.md (the \fBcc\fR command),
+SCHEMA.md (the database), json.md (the JSON output), model.md (the simulated model, rule by rule)
+and openloop.md (\fBload\fR).
 TAIL

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The database as untrusted input and shared resource, from the outside:
 # damaged checkpoints and chromosomes refused with "database is damaged"
-# (exit 1, no crash) by ga --resume and db merge; --resume never creates a
+# (exit 1, no crash) by ga --resume and db merge, a checkpoint of an earlier
+# format as bad input (exit 2) by both; --resume never creates a
 # file; read-only commands leave no -wal/-shm, refused files included; a
 # database in a read-only directory can be queried by a non-root user;
 # concurrent creation of one new database by four processes always works.
@@ -55,6 +56,27 @@ for c in "$dest+24 99 dest[3]" "4 7 algo" "12 5000000 pop" "4+14*8 99 sort_key";
   expect_damaged "merge of bad $3" "$3" $N db merge d.db --db m.db --create
   [ ! -e m.db ] || [ "$(sqlite3 m.db 'select count(*) from runs')" = 0 ] && ok || bad "merge of bad $3 brought runs in"
 done
+rm -f d.db* m.db*
+# A checkpoint of an earlier format (NCK3, unsigned) is no damage but the
+# wrong version: bad input for db merge as for ga --resume (exit 2, the same
+# words), nothing merged.
+cp a.db d.db
+python3 - d.db <<'PY'
+import sqlite3, struct, sys, zlib
+db = sqlite3.connect(sys.argv[1])
+data, = db.execute("select data from checkpoints where run = 1").fetchone()
+blob = zlib.decompress(data)
+raw = bytearray(zlib.decompress(blob[8:]))
+raw[3] = ord("3")
+blob = struct.pack("<Q", len(raw)) + zlib.compress(bytes(raw))
+db.execute("update checkpoints set data = ?, data_len = ? where run = 1", (zlib.compress(blob), len(blob)))
+db.execute("update runs set status = 'unfinished' where id = 1")
+db.commit()
+PY
+expect 2 "checkpoint written by an earlier nocsim (format NCK3" "resume of an NCK3 checkpoint" $N ga --resume 1 --db d.db --quiet
+rm -f m.db
+expect 2 "checkpoint written by an earlier nocsim (format NCK3" "merge of an NCK3 checkpoint" $N db merge d.db --db m.db --create
+[ ! -e m.db ] || [ "$(sqlite3 m.db 'select count(*) from runs')" = 0 ] && ok || bad "merge of an NCK3 checkpoint brought runs in"
 rm -f d.db* m.db*
 # An in-range edit (a random-generator word) not re-signed: the signature refuses it.
 cp a.db d.db

@@ -3,7 +3,8 @@
 # creation leaves nothing for good (issue 26 §3), from the outside:
 # - SIGINT during ga's start-up (the simple-stacking sweep, ~50 s on a 64x64
 #   torus) ends it at once: 130, the --resume line, the run resumable; a
-#   resume's own start-up answers SIGTERM the same way (143);
+#   resume's own start-up answers SIGTERM the same way (143); so does the
+#   building of a large GA before it (nothing recorded);
 # - SIGTERM while a sweep checks a large grid ends it at once, nothing written;
 # - a grid of more than 1,000,000 runs is refused;
 # - cc --exact-seconds bounds the command's solver part, formula building
@@ -29,6 +30,18 @@ stop_after 2 TERM 143 "ga --resume SIGTERM in the start-up" $N ga --db big.db --
 case $(cat err.txt) in *"stopped by SIGTERM during the start-up; continue with: nocsim ga --db big.db --resume 1") ok;;
   *) bad "ga --resume SIGTERM in the start-up: '$(cat err.txt)'";; esac
 check "big.db after two stops" "$(sqlite3 big.db 'pragma integrity_check')" ok
+
+# Building the GA before its start-up walks every route several times (the
+# engines' load bounds; issue 35: 70 s on a 1024x1024 torus, 9 s on 512x512,
+# before the signal was answered): a signal ends it at once, and the
+# database it was creating its run in keeps nothing of it.
+stop_after 2 INT 130 "ga SIGINT while setting up a 512x512 run" $N ga --size 512 --traffic brev --threads 1 --no-db
+check "ga SIGINT while setting up: message" "$(cat err.txt)" "nocsim ga: stopped by SIGINT while setting up the run"
+stop_after 2 TERM 143 "ga SIGTERM while setting up a 512x512 run in a database" \
+  $N ga --size 512 --traffic brev --threads 1 --db setup.db
+check "ga SIGTERM while setting up: message" "$(cat err.txt)" \
+  "nocsim ga: stopped by SIGTERM while setting up the run (nothing recorded)"
+check "setup.db after the stop: no run, intact" "$(sqlite3 setup.db 'select count(*) from runs; pragma integrity_check' | tr '\n' ' ')" "0 ok "
 
 # ---- sweep: a signal while the grid is checked; a grid too large --------------------------
 python3 -c '

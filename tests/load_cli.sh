@@ -23,6 +23,27 @@ expect_usage "size below 2"      "--size"                    $N load --size 1
 expect_usage "size too large"    "--size"                    $N load --size 2000x2000
 expect_usage "size syntax"       "WxH"                       $N load --size x8
 expect_usage "odd torus"         "even sides"                $N load --topology torus --size 7
+# --per-flow reaches the verdict (issue 36: parsed and ignored survived): on
+# the 8x8 torus, transpose at its bound 1/4 passes the network-wide rules and
+# fails the per-flow one (the last CSV column says why a point saturated).
+PF="--topology torus --size 8 --traffic transpose --rate 0.25 --no-db --quiet --threads 1 --format csv"
+check "torus transpose at its bound" "$($N load $PF | tail -n 1 | awk -F, '{print $NF}')" no
+check "torus transpose at its bound, --per-flow" "$($N load $PF --per-flow | tail -n 1 | awk -F, '{print $NF}')" flow
+# Odd square meshes run with every closed-loop pattern, randperm and a file
+# (issue 35: 'torus size 5: must be even' on a mesh); only a torus needs even
+# sides, and no message about a mesh speaks of a torus.  One packet 0 -> 4 on
+# a 5 x 5 mesh crosses the row: 4 hops (1 on a torus of that width).
+printf '0 4\n' > one5.tr
+for t in randperm torn file:one5.tr; do
+  for s in 5 3; do
+    $N load --size $s --topology mesh --traffic $t --rates 0.01:0.01:0.01 --no-db --quiet >/dev/null 2>err.txt \
+      && ok || bad "load --size $s --topology mesh --traffic $t: $(cat err.txt)"
+  done
+done
+j=$($N load --size 5 --topology mesh --traffic file:one5.tr --rates 0.01:0.01:0.01 --no-db --quiet --format json)
+check "one packet across a 5 x 5 mesh: hops" "$(printf '%s' "$j" | python3 -c 'import json, sys; print(json.load(sys.stdin)["points"][0]["hops"])')" 4.0
+expect_usage "bit pattern on a 6 x 6 mesh" "traffic brev needs a power-of-two grid side, not 6" $N load --traffic brev --size 6
+expect_usage "odd torus, closed-loop pattern" "--size 5x5: a torus needs even sides" $N load --topology torus --size 5 --traffic torn
 expect_usage "any-VC torus"      "only on a mesh"            $N load --topology torus --vc-rule any
 expect_usage "torus 2 VCs"       "at least 3"                $N load --topology torus --vcs 2
 expect_usage "unknown traffic"   "unknown traffic 'foo'"     $N load --traffic foo

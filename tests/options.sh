@@ -109,6 +109,16 @@ g1=$($N ga -q -j 1 -s 2 --size 4 --generations=3 --no-db 2>"$tmp/err1" | sed -E 
 g2=$($N ga --quiet --threads 1 --seed 2 --size 4 --generations 3 --no-db 2>"$tmp/err2" | sed -E 's/[0-9]+\.[0-9]+ s$/_ s/')
 expect_eq "ga short options" "$g2" "$g1"
 expect_eq "ga -q: no progress line" "" "$(cat "$tmp/err1")"
+# load: -q is --quiet (issue 36: a changed --quiet row dropped its checks with
+# it, since the walk above reads --help): the same curve, and no progress line
+# where --quiet's absence gives one a rate.
+expect_eq "load -q" "$(printf -- '--quiet\nrc=0')" "$(trace $N load -q)"
+L="--size 4 --rates 0.1:0.2:0.1 --no-db --threads 1 --format csv"
+l1=$($N load $L -q 2>"$tmp/err1")
+l2=$($N load $L 2>"$tmp/err2")
+expect_eq "load -q: the same curve" "$l2" "$l1"
+expect_eq "load -q: no progress line" "" "$(cat "$tmp/err1")"
+expect_eq "load without -q: a progress line a rate" 2 "$(grep -c '^nocsim load: rate ' "$tmp/err2")"
 # stack -j: threads do not change results.
 expect_eq "stack -j 1" "$($N stack --size 4 --arb C00 --interval 8:12 --threads 2 --format csv)" \
   "$($N stack --size 4 --arb=C00 --interval=8:12 -j1 --format=csv)"

@@ -34,6 +34,18 @@ j=$($N sim --size 4 --traffic "file:$tmp/long.tr" --format json)
 expect_eq "traffic: long comment's tail ignored (flits)" 8 "$(json_field flits_injected "$j")"
 expect_eq "traffic: long comment's tail ignored (duration)" 12 "$(json_field duration "$j")"
 
+# --- a traffic file's line limit (issue 35: an endless line ate memory) ------------
+# 65536 bytes before the newline are a line; 65537 are refused, by file and
+# line, exit 2; so is a 10 MB line arriving through a pipe (read up to the limit).
+{ printf '0 6 #'; printf 'x%.0s' $(seq 65531); printf '\n'; } > "$tmp/max.tr"
+j=$($N sim --size 4 --traffic "file:$tmp/max.tr" --format json)
+expect_eq "traffic: a 65536-byte line is read" 8 "$(json_field flits_injected "$j")"
+{ printf '1 2\n'; printf 'x'; cat "$tmp/max.tr"; } > "$tmp/over.tr"
+expect_usage "traffic: a 65537-byte line" "traffic file $tmp/over.tr, line 2: longer than 65536 bytes" \
+  $N sim --size 4 --traffic "file:$tmp/over.tr"
+expect_usage "traffic: a 10 MB line from a pipe" "traffic file /dev/stdin, line 1: longer than 65536 bytes" \
+  sh -c "yes '0 ' | tr -d '\\n' | head -c 10000000 | $N sim --size 4 --traffic file:/dev/stdin"
+
 # --- NUL bytes and over-long tokens --------------------------------------------
 printf '1 2\n3 4\000 5 6\n' > "$tmp/nul.tr"
 expect_usage "traffic: NUL byte" "line 2: a NUL byte at column 4" $N sim --size 4 --traffic "file:$tmp/nul.tr"

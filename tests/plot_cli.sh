@@ -85,6 +85,28 @@ expect_usage "script-only -o its own script" "is the input file" \
 check "script-only: the database kept" "$(sha1sum < "$tmp/in/plot.gp")" "$sum"
 check "script-only: the CSV kept" "$(sha1sum < "$tmp/in/figure.dat")" "$(sha1sum < "$tmp/s.csv")"
 expect_usage "script-only into a missing folder" "nope" $N plot generations 1 --db "$db" --script-only "$tmp/nope"
+# Its files are written under a temporary name and renamed into place (a new
+# inode, the folder left with the two files only), and never replace nor write
+# into what is not a regular file: a FIFO (the old code blocked on it) or a
+# link to /dev/null as plot.gp or figure.dat is refused (exit 2) and kept.
+ino=$(stat -c %i "$tmp/gp/plot.gp")
+PATH=/nonexistent $N plot generations 1 --db "$db" --script-only "$tmp/gp" 2>/dev/null && ok || bad "script-only again"
+[ "$(stat -c %i "$tmp/gp/plot.gp")" != "$ino" ] && ok || bad "script-only rewrote plot.gp in place"
+check "script-only: the folder's files" "$(ls -A "$tmp/gp" | tr '\n' ' ')" "figure.dat plot.gp "
+mkdir "$tmp/odd"
+for f in plot.gp figure.dat; do
+  rm -f "$tmp/odd/"*
+  mkfifo "$tmp/odd/$f"
+  expect_usage "script-only with a FIFO $f" "$tmp/odd/$f: not a regular file" \
+    timeout 10 $N plot generations 1 --db "$db" --script-only "$tmp/odd"
+  [ -p "$tmp/odd/$f" ] && ok || bad "script-only replaced the FIFO $f"
+  check "script-only with a FIFO $f: nothing else written" "$(ls -A "$tmp/odd")" "$f"
+  rm -f "$tmp/odd/$f"
+  ln -s /dev/null "$tmp/odd/$f"
+  expect_usage "script-only with $f a link to /dev/null" "$tmp/odd/$f: not a regular file" \
+    $N plot generations 1 --db "$db" --script-only "$tmp/odd"
+  [ -L "$tmp/odd/$f" ] && [ -c /dev/null ] && ok || bad "script-only replaced the link $f"
+done
 expect_usage "script-only into a file" "Not a directory" $N plot generations 1 --db "$db" --script-only "$tmp/s.csv"
 expect_usage "script-only, no name" "--script-only: the folder name is empty" $N plot generations 1 --db "$db" --script-only ""
 

@@ -300,6 +300,54 @@ START_TEST(traffic_long_comment_is_one_comment)
 }
 END_TEST
 
+/* A limit refuses the first line longer than it (the bytes before its "\n";
+ * a CR is one of them), and reads one of exactly its length whole; the CR
+ * splitting and the line count go on as without it. */
+START_TEST(lines_limit_at_its_boundary)
+{
+    char *text = repeat('x', 10, "\r\nabcdefghijk\nabcdefghijkl\nnever\n");
+    text[0] = 'a';
+    FILE *f = stream(text, strlen(text));
+    line_reader r;
+    line_reader_init(&r, f, "traffic file t");
+    line_reader_limit(&r, 11);   /* line 1: 10 bytes and the CR; line 2: 11; line 3: 12 */
+    char *line, err[128];
+    ck_assert_int_eq(line_reader_next(&r, &line, err, sizeof err), 1);
+    ck_assert_str_eq(line, "axxxxxxxxx");
+    ck_assert_int_eq(line_reader_next(&r, &line, err, sizeof err), 1);
+    ck_assert_str_eq(line, "abcdefghijk");
+    ck_assert_int_eq(line_reader_next(&r, &line, err, sizeof err), -FAULT_INPUT);
+    ck_assert_str_eq(err, "traffic file t, line 3: longer than 11 bytes");
+    ck_assert_int_eq(line_reader_next(&r, &line, err, sizeof err), -1);
+    ck_assert_uint_le(r.cap, 13);   /* never more than the limit, its "\n" and a NUL */
+    line_reader_free(&r);
+    fclose(f);
+    free(text);
+}
+END_TEST
+
+/* A traffic file's limit, TRAFFIC_MAX_LINE bytes: a pair with a comment of
+ * exactly that many bytes is read, one byte more is refused by line. */
+START_TEST(traffic_line_limit)
+{
+    size_t n = TRAFFIC_MAX_LINE - 5;   /* "0 6 #" and n x's */
+    char *ok = repeat('x', n, "\n");
+    char *text = malloc(n + 16);
+    ck_assert_ptr_nonnull(text);
+    sprintf(text, "0 6 #%s", ok);
+    char err[512] = "";
+    traffic *t = traffic_text(text, strlen(text), err, sizeof err);
+    ck_assert_msg(t != NULL, "%s", err);
+    ck_assert_int_eq(t->dest[0], 6);
+    traffic_free(t);
+    sprintf(text, "0 6 #x%s", ok);
+    ck_assert_ptr_null(traffic_text(text, strlen(text), err, sizeof err));
+    ck_assert_msg(strstr(err, "t.txt, line 1: longer than 65536 bytes"), "%s", err);
+    free(text);
+    free(ok);
+}
+END_TEST
+
 START_TEST(traffic_bad_lines_named)
 {
     struct { const char *text; size_t len; const char *want; } cases[] = {
@@ -446,6 +494,8 @@ int main(void)
     tcase_add_test(tc, fields_cut_comment_and_count);
     tcase_add_test(tc, traffic_long_comment_is_one_comment);
     tcase_add_test(tc, traffic_bad_lines_named);
+    tcase_add_test(tc, lines_limit_at_its_boundary);
+    tcase_add_test(tc, traffic_line_limit);
     tcase_add_test(tc, config_long_comment_is_one_comment);
     tcase_add_test(tc, chromosome_complete_or_refused);
     tcase_add_test(tc, queue_order_bytes_range_checked);

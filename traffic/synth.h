@@ -22,7 +22,7 @@
  * under SYNTH_SELF_SKIP).
  *
  * A fixed destination equal to its source sends nothing under
- * SYNTH_SELF_SKIP (model.md's choice) and sends to itself under
+ * SYNTH_SELF_SKIP (docs/model.md [R-RT-4], the default) and sends to itself under
  * SYNTH_SELF_SEND.
  *
  * Conventions as in store/store.h: functions that can fail return NULL or -1

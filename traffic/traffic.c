@@ -98,6 +98,7 @@ static int read_pairs(traffic *t, FILE *f, const char *name, char *err, size_t e
     snprintf(label, sizeof label, "traffic file %s", quote_str(q, sizeof q, name));
     line_reader r;
     line_reader_init(&r, f, label);
+    line_reader_limit(&r, TRAFFIC_MAX_LINE);
     char *line;
     int got, rc = 0;
     while (rc == 0 && (got = line_reader_next(&r, &line, err, errlen)) > 0) {
@@ -113,10 +114,8 @@ static int read_pairs(traffic *t, FILE *f, const char *name, char *err, size_t e
 static traffic *traffic_alloc(const char *spec, int w, int h, fault_kind *kind, char *err, size_t errlen)
 {
     fault_set(kind, FAULT_INPUT);
-    if (w == h && (w < 2 || w % 2 != 0 || w > TRAFFIC_MAX_N)) {
-        snprintf(err, errlen, "torus size %d: must be even, in [2, %d]", w, TRAFFIC_MAX_N);
-        return NULL;
-    }
+    /* A pattern maps grid nodes and knows no topology: an odd side is the
+     * network's to refuse (a torus needs even sides, a mesh takes any). */
     if (w < 2 || h < 2 || w > TRAFFIC_MAX_N || h > TRAFFIC_MAX_N) {
         snprintf(err, errlen, "grid size %dx%d: each side must be in [2, %d]", w, h, TRAFFIC_MAX_N);
         return NULL;
@@ -182,7 +181,7 @@ traffic *traffic_new_grid(const char *spec, int w, int h, uint64_t seed, fault_k
     if (k < T_COUNT) {
         if (!traffic_grid_supports(k, w, h)) {
             if (k == T_TRNS) snprintf(err, errlen, "traffic %s needs a square grid, not %dx%d", spec, w, h);
-            else if (w == h) snprintf(err, errlen, "traffic %s needs a power-of-two torus size, not %d", spec, w);
+            else if (w == h) snprintf(err, errlen, "traffic %s needs a power-of-two grid side, not %d", spec, w);
             else snprintf(err, errlen, "traffic %s needs power-of-two sides, not %dx%d", spec, w, h);
             traffic_free(t);
             return NULL;

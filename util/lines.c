@@ -1,4 +1,4 @@
-/* Line reading without a length limit (see lines.h). */
+/* Line reading, with no length limit unless one is set (see lines.h). */
 #include "util/lines.h"
 
 #include <errno.h>
@@ -14,6 +14,38 @@ void line_reader_init(line_reader *r, FILE *f, const char *name)
     r->cap = 0;
     r->line = 0;
     r->next = r->end = 0;
+    r->max = 0;
+}
+
+void line_reader_limit(line_reader *r, size_t max)
+{
+    r->max = max;
+}
+
+/* getline with r->max: the line read into r->buf, its length (with its
+ * "\n"); -1 at the end of the file, on a read error (ferror) or out of
+ * memory (errno ENOMEM); -2 as soon as it holds more than max bytes before
+ * its "\n", the rest unread. */
+static ssize_t read_bounded(line_reader *r)
+{
+    size_t len = 0;
+    int c = EOF;
+    while ((c = getc(r->f)) != EOF) {
+        if (len + 2 > r->cap) {   /* the byte and a NUL after it; at most max + 2 */
+            size_t cap = r->cap ? 2 * r->cap : 128;
+            if (cap > r->max + 2) cap = r->max + 2;
+            char *b = realloc(r->buf, cap);
+            if (!b) return errno = ENOMEM, -1;
+            r->buf = b;
+            r->cap = cap;
+        }
+        r->buf[len++] = (char)c;
+        if (c == '\n') break;
+        if (len > r->max) return -2;
+    }
+    if (len == 0) return -1;
+    r->buf[len] = '\0';
+    return (ssize_t)len;
 }
 
 int line_reader_next(line_reader *r, char **line, char *err, size_t errlen)
@@ -21,7 +53,12 @@ int line_reader_next(line_reader *r, char **line, char *err, size_t errlen)
     if (!r->f) return -1;
     if (r->next >= r->end) {
         errno = 0;
-        ssize_t n = getline(&r->buf, &r->cap, r->f);
+        ssize_t n = r->max ? read_bounded(r) : getline(&r->buf, &r->cap, r->f);
+        if (n == -2) {
+            snprintf(err, errlen, "%s, line %ld: longer than %zu bytes", r->name, r->line + 1, r->max);
+            r->f = NULL;
+            return -FAULT_INPUT;
+        }
         if (n < 0) {
             int e = errno;
             if (ferror(r->f) || e == ENOMEM) {

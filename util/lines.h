@@ -1,6 +1,7 @@
 /* Reading a text file line by line, with no limit on a line's length (POSIX
- * getline), counting lines for messages and refusing NUL bytes: a line is
- * handed out whole or the read stops with an error, never split or cut.
+ * getline) unless the caller sets one (line_reader_limit), counting lines for
+ * messages and refusing NUL bytes: a line is handed out whole or the read
+ * stops with an error, never split or cut.
  *
  *   line_reader r;
  *   line_reader_init(&r, f, path);
@@ -26,11 +27,17 @@ typedef struct {
     size_t cap;
     long line;          /* number of the line last returned, 1-based */
     size_t next, end;   /* text of buf after a lone CR still to hand out: [next, end) */
+    size_t max;         /* longest line read, in bytes without its "\n"; 0 = no limit */
 } line_reader;
 
 /* Start reading f; name (e.g. "config FILE", already quoted by the caller,
  * see util/quote.h) starts each message. */
 void line_reader_init(line_reader *r, FILE *f, const char *name);
+
+/* Refuse a line (up to its "\n") longer than max bytes, max >= 1: the read
+ * stops there with -FAULT_INPUT, "NAME, line N: longer than MAX bytes", so an
+ * endless line costs at most max bytes of memory.  Before the first read. */
+void line_reader_limit(line_reader *r, size_t max);
 
 /* Next line in *line, without its line break: "\n", "\r\n" or a lone "\r"
  * (old Mac files; so "# c\rinterval 40\r" is a comment and a setting, not
@@ -38,7 +45,7 @@ void line_reader_init(line_reader *r, FILE *f, const char *name);
  * by the reader, valid until the next call or line_reader_free.  Returns 1 for a line (the last
  * line needs no newline), 0 at the end of the file, or a negative fault
  * (util/fault.h) with a message in err: -FAULT_INPUT for a NUL byte ("NAME,
- * line N: a NUL byte at column C") or a directory, -FAULT_IO for a read
+ * line N: a NUL byte at column C"), a line over the limit or a directory, -FAULT_IO for a read
  * error and -FAULT_RESOURCE when memory runs out ("NAME: read error: ...").  After a
  * failure it returns -1, after 0 it keeps returning 0. */
 NOCSIM_MUST_USE

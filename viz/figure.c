@@ -235,23 +235,6 @@ static void put_data(const viz_figure *f, FILE *o)
     }
 }
 
-static int write_data(const viz_figure *f, const char *path, char *err, size_t errlen)
-{
-    FILE *o = fopen(path, "w");
-    if (!o) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return VIZ_BADINPUT;
-    }
-    put_data(f, o);
-    int bad = ferror(o);
-    bad |= fclose(o) != 0;
-    if (bad) {
-        snprintf(err, errlen, "%s: write failed", path);
-        return VIZ_FAIL;
-    }
-    return VIZ_OK;
-}
-
 /* Distinct line colours (gnuplot's default set is fine, but fixed colours
  * keep a run's best and average alike). */
 static const char *const colours[] = { "#e41a1c", "#377eb8", "#4daf4a", "#984ea3", "#ff7f00",
@@ -374,22 +357,35 @@ static void put_script(const viz_figure *f, FILE *o, const char *path, const cha
     put_plot(f, o);
 }
 
-static int write_script(const viz_figure *f, const char *path, const char *datadir, const char *out, int w, int h,
-                        char *err, size_t errlen)
+/* The data and the script, each written under a temporary name beside its
+ * destination and renamed into place (util/outfile.h): a failed write leaves
+ * the file that was there.  An existing destination that is not a regular
+ * file (a FIFO, a device, a link to one) is refused before anything is
+ * written: it is never replaced, nor written into. */
+static int write_files(const viz_figure *f, const char *data, const char *script, const char *datadir,
+                       const char *out, int w, int h, char *err, size_t errlen)
 {
-    FILE *o = fopen(path, "w");
-    if (!o) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return VIZ_BADINPUT;
+    const char *paths[2] = { data, script };
+    for (int k = 0; k < 2; k++) {
+        struct stat sb;
+        if (stat(paths[k], &sb) == 0 && !S_ISREG(sb.st_mode))
+            return snprintf(err, errlen, "%s: not a regular file (the figure's data and script are written as "
+                            "regular files only)", paths[k]), VIZ_BADINPUT;
     }
-    put_script(f, o, path, datadir, out, w, h);
-    int bad = ferror(o);
-    bad |= fclose(o) != 0;
-    if (bad) {
-        snprintf(err, errlen, "%s: write failed", path);
-        return VIZ_FAIL;
+    outfile od, os;
+    int rc = outfile_open(&od, data, err, errlen);
+    if (rc != OUTFILE_OK) return rc;
+    if ((rc = outfile_open(&os, script, err, errlen)) != OUTFILE_OK) {
+        outfile_abort(&od);
+        return rc;
     }
-    return VIZ_OK;
+    put_data(f, od.f);
+    put_script(f, os.f, script, datadir, out, w, h);
+    if ((rc = outfile_commit(&od, err, errlen)) != OUTFILE_OK) {
+        outfile_abort(&os);
+        return rc;
+    }
+    return outfile_commit(&os, err, errlen);
 }
 
 static char *join(const char *dir, const char *name)
@@ -417,8 +413,7 @@ int viz_fig_write_script(const viz_figure *f, const char *dir, const char *out, 
     else if (getcwd(cwd, sizeof cwd)) png = join(cwd, out);
     rc = VIZ_FAIL;
     if (!data || !script || !png) snprintf(err, errlen, "out of memory");
-    else if ((rc = write_data(f, data, err, errlen)) == VIZ_OK)
-        rc = write_script(f, script, absdir, png, w, h, err, errlen);
+    else rc = write_files(f, data, script, absdir, png, w, h, err, errlen);
     free(data);
     free(script);
     free(png);
@@ -556,7 +551,7 @@ static int render(const viz_figure *f, const char *out, int w, int h, char *err,
     char *log = join(dir, "gnuplot.log");
     rc = VIZ_FAIL;
     if (!data || !script || !log) snprintf(err, errlen, "out of memory");
-    else if (write_data(f, data, err, errlen) != VIZ_OK || write_script(f, script, dir, o.tmp, w, h, err, errlen) != VIZ_OK)
+    else if (write_files(f, data, script, dir, o.tmp, w, h, err, errlen) != VIZ_OK)
         rc = VIZ_FAIL;
     else if (run_gnuplot(script, log, err, errlen) == 0 && !caught) {
         if (!looks_like_png(o.tmp)) snprintf(err, errlen, "gnuplot wrote no PNG (script %s)", script);
