@@ -42,7 +42,7 @@ const cli_opt model_opts_table[] = {
     { "--seed", 's', "X", "seed for randperm and random choices (default " CLI_STR(OL_DEFAULT_SEED) ")" },
     { "--config", 0, "FILE", "an experiment file: `key = value` settings of these options,\n"
                              "by name or BookSim2's (docs/config.md); flags override it" },
-    CLI_HEADING("model choices (model.md [choice]; defaults first):"),
+    CLI_HEADING("model choices (docs/model.md's [choice] rules; defaults first):"),
     { "--tie", 0, "nowrap|plus|minus", "route of a distance of exactly N/2" },
     { "--dateline", 0, "on-link|after-link", "where the VC goes up at a dateline" },
     { "--q-update", 0, "tail|rotate", "queue-selection order after a grant" },

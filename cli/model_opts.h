@@ -1,5 +1,5 @@
 /* The options every simulating command shares: the network, the traffic and
- * each open choice of model.md.  One parser, one help text, so `sim`, `stack`
+ * each open choice of the model (docs/model.md's [choice] rules).  One parser, one help text, so `sim`, `stack`
  * and `ga` accept exactly the same model flags. */
 #ifndef NOCSIM_MODEL_OPTS_H
 #define NOCSIM_MODEL_OPTS_H

@@ -93,7 +93,9 @@ static int parse_sim_size(const opt_row *r, void *base, const char *v, char *err
         return parse_explain_int(err, errlen, st, first, lo, SIM_MAX_N), -FAULT_INPUT;
     if ((st = parse_int(second, lo, SIM_MAX_N, &h)) != PARSE_OK)
         return parse_explain_int(err, errlen, st, second, lo, SIM_MAX_N), -FAULT_INPUT;
-    if (w == h && w % 2) return snprintf(err, errlen, "%d is odd; the torus needs an even N", (int)w), -FAULT_INPUT;
+    if (w == h && w % 2)
+        return snprintf(err, errlen, "%d is odd; a closed-loop run's grid needs an even width, on a mesh too", (int)w),
+               -FAULT_INPUT;
     p->n = (int)w;
     p->h = w == h ? 0 : (int)h;
     return 0;

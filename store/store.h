@@ -15,8 +15,9 @@
  *   callback stops the listing (which then returns STORE_OK).  Pointers in
  *   the record passed to a callback are valid only during that call.
  * - Write functions outside store_begin/store_commit commit on their own.  The
- *   GA wraps each generation in one transaction, so a process killed at any
- *   moment leaves a valid database (WAL mode).
+ *   GA writes its generation rows and records with the checkpoint that holds
+ *   them, in one transaction at most once a second (store/SCHEMA.md), so a
+ *   process killed at any moment leaves a valid database (WAL mode).
  * - No global state: a store handle must be used by one thread at a time. */
 #ifndef NOCSIM_STORE_H
 #define NOCSIM_STORE_H
