@@ -96,6 +96,6 @@ the default result database (SQLite; schema in the installed SCHEMA.md)
 .SH SEE ALSO
 The reference documents installed with the program under \fI/usr/share/doc/nocsim\fR or
 \fIPREFIX/share/doc/nocsim\fR (the Makefile's DOCS): README.md, cc.md (the \fBcc\fR command),
-SCHEMA.md (the database), json.md (the JSON output), model.md (the simulated model, rule by rule)
-and openloop.md (\fBload\fR).
+SCHEMA.md (the database), config.md (experiment files and BookSim2's keys), json.md (the JSON
+output), model.md (the simulated model, rule by rule) and openloop.md (\fBload\fR).
 TAIL

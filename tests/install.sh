@@ -25,9 +25,9 @@ done
 # The page's SEE ALSO names the documents as installed (issue 35: it said
 # cc/README.md, installed as cc.md), and every one of them is there.
 see=$(sed -n '/^\.SH SEE ALSO/,$p' "$page" | grep -o '[A-Za-z]*\.md' | LC_ALL=C sort -u)
-check "SEE ALSO names" "$(printf '%s\n' $see | tr '\n' ' ')" "README.md SCHEMA.md cc.md json.md model.md openloop.md "
+check "SEE ALSO names" "$(printf '%s\n' $see | tr '\n' ' ')" "README.md SCHEMA.md cc.md config.md json.md model.md openloop.md "
 for f in $see; do [ -f "$doc/$f" ] && ok || bad "SEE ALSO names $f, not installed in $doc"; done
-check "installed documents" "$(cd "$doc" && LC_ALL=C ls | tr '\n' ' ')" "README.md SCHEMA.md cc.md json.md model.md openloop.md "
+check "installed documents" "$(cd "$doc" && LC_ALL=C ls | tr '\n' ' ')" "README.md SCHEMA.md cc.md config.md json.md model.md openloop.md "
 
 # The installed binary runs: one packet 0 -> 6 on a 4x4 torus, 3 hops, 8 flits:
 # duration H + L + 1 = 12.

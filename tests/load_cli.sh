@@ -43,7 +43,7 @@ done
 j=$($N load --size 5 --topology mesh --traffic file:one5.tr --rates 0.01:0.01:0.01 --no-db --quiet --format json)
 check "one packet across a 5 x 5 mesh: hops" "$(printf '%s' "$j" | python3 -c 'import json, sys; print(json.load(sys.stdin)["points"][0]["hops"])')" 4.0
 expect_usage "bit pattern on a 6 x 6 mesh" "traffic brev needs a power-of-two grid side, not 6" $N load --traffic brev --size 6
-expect_usage "odd torus, closed-loop pattern" "--size 5x5: a torus needs even sides" $N load --topology torus --size 5 --traffic torn
+expect_usage "odd torus, closed-loop pattern" "size 5x5: a torus needs even sides" $N load --topology torus --size 5 --traffic torn
 expect_usage "any-VC torus"      "only on a mesh"            $N load --topology torus --vc-rule any
 expect_usage "torus 2 VCs"       "at least 3"                $N load --topology torus --vcs 2
 expect_usage "unknown traffic"   "unknown traffic 'foo'"     $N load --traffic foo
