@@ -207,6 +207,20 @@ static int resolve_rates(load_opts *o, const load_groups *lg)
     return EXIT_OK;
 }
 
+/* --db and --no-db contradict each other: both at one level (the command
+ * line, or the file) refused, the command line's over the file's.
+ * EXIT_OK or EXIT_USAGE after a message. */
+static int resolve_db(load_opts *o, const load_groups *lg)
+{
+    int db = opt_groups_given(lg->g, NGROUPS, "db"), no = opt_groups_given(lg->g, NGROUPS, "no-db");
+    int level = (db | no) & OPT_FROM_ARGV ? OPT_FROM_ARGV : OPT_FROM_FILE;
+    if (db & no & level)
+        return cli_fail(CMD, EXIT_USAGE, "--db and --no-db contradict each other%s: give one",
+                        level == OPT_FROM_FILE ? " (in the --config file)" : "");
+    if (db & level) o->no_db = 0;
+    return EXIT_OK;
+}
+
 /* --config FILE: each setting through its row, unless the command line
  * gave it.  EXIT_OK, or the exit status after a message. */
 static int read_config(load_opts *o, load_groups *lg)
@@ -246,6 +260,7 @@ static int parse(int argc, char **argv, load_opts *o, load_groups *lg)
     if (rc != EXIT_OK) return rc;
     if (o->config && (rc = read_config(o, lg)) != EXIT_OK) return rc;
     if ((rc = resolve_rates(o, lg)) != EXIT_OK) return rc;
+    if ((rc = resolve_db(o, lg)) != EXIT_OK) return rc;
     if (!opt_groups_given(lg->g, NGROUPS, "vc-rule")) ol_default_vc_rule(&o->p);
     opt_show(opt_find(ol_packet_options, "packet"), &o->p, o->packet, sizeof o->packet);
     char err[512];

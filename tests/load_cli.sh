@@ -49,6 +49,7 @@ expect_usage "torus 2 VCs"       "at least 3"                $N load --topology 
 expect_usage "unknown traffic"   "unknown traffic 'foo'"     $N load --traffic foo
 expect_usage "bad process"       "bernoulli periodic"        $N load --process poisson
 expect_usage "unknown option"    "unknown option"            $N load --bogus
+expect_usage "db and no-db"      "contradict each other"     $N load --db x.db --no-db --rate 0.1
 
 # Outputs.  A 4x4 mesh's neighbor pattern at 0.001: every packet alone, so
 # the mean latency is the analytic H + L + 1 (mean hops: 3 nodes a row move
