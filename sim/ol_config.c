@@ -197,11 +197,13 @@ static int packet_mix(const file_facts *f, const char *name, char *buf, size_t l
     return 0;
 }
 
-/* One of our own options, by its name: a list {a,b} is "a,b". */
-static int own_key(ol_config *c, const keyfile_item *it)
+/* One of our own options, by its name: a list {a,b} is "a,b"; an empty
+ * list sets nothing and is refused (file, line, key in err). */
+static int own_key(ol_config *c, const keyfile_item *it, const char *name, char *err, size_t errlen)
 {
     size_t len = strlen(it->value);
     if (it->value[0] != '{' || it->value[len - 1] != '}') return add(c, it->key, it->value, it);
+    if (len == 2) return fail(err, errlen, name, it, "an empty list: give a value");
     char *v = strndup(it->value + 1, len - 2);
     if (!v) return -FAULT_RESOURCE;
     int rc = add(c, it->key, v, it);
@@ -239,7 +241,7 @@ static int special(ol_config *c, const file_facts *f, const keyfile_item *it, co
         if (it->value[0] == '{' && f->booksim)
             return fail(err, errlen, name, it, "a list (one pattern per traffic class): nocsim has one class; "
                                                "several patterns, one curve each, are `traffic = a,b`");
-        if (it->value[0] == '{') return own_key(c, it);
+        if (it->value[0] == '{') return own_key(c, it, name, err, errlen);
         int rc = add(c, "traffic", it->value, it);
         /* BookSim2's patterns address the node itself where they say so. */
         return rc || !f->booksim || f->has_self ? rc : add(c, "self", "send", it);
@@ -278,7 +280,7 @@ static int translate(ol_config *c, const file_facts *f, const keyfile_item *it, 
 {
     const bk_key *k = bk_find(it->key);
     char msg[700];
-    if (!k) return own_key(c, it);
+    if (!k) return own_key(c, it, name, err, errlen);
     if (k->approx) note_approx(c, k->key);
     switch (k->kind) {
     case BK_FIXED:

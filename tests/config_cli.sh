@@ -56,6 +56,9 @@ expect_usage "rate and rates in one file" "--rate and --rates both given (in the
 printf 'k = 4 x\n' > syntax.cfg
 expect_usage "syntax" "syntax.cfg, line 1:" $N load --config syntax.cfg --size 4 --no-db
 expect_usage "missing file" "nosuch.cfg: cannot open" $N load --config nosuch.cfg --no-db
+# An empty list sets nothing: refused, not taken as an empty value (fuzz_experiment found it).
+printf 'window = {}\n' > empty.cfg
+expect_usage "an empty list" "empty.cfg, line 1: window = {}: an empty list" $N load --config empty.cfg --no-db
 printf 'config = other.cfg\n' > nested.cfg
 expect_usage "a file naming a file" "nested.cfg, line 1: config: unknown key" $N load --config nested.cfg --no-db
 # --rate with --rates on the command line (issue 35 §4).
