@@ -331,6 +331,23 @@ static void progress(const ol_point *engine_pt, int index, void *ctx)
     record(r, pt);
 }
 
+/* A curve's analytic figures and its senders, worked out once (an adaptive
+ * function's bound on a large mesh takes a good part of a second) for the
+ * record and the printout. */
+typedef struct {
+    double t0, hops, bound;  /* zero-load latency, mean hops, channel-load bound */
+    char busiest[96];        /* the bound's channel */
+    int senders;             /* nodes that send */
+} curve_facts;
+
+static void facts_of(const load_opts *o, const synth *s, curve_facts *f)
+{
+    f->t0 = ol_zero_load(&o->p, s, &f->hops);
+    f->bound = ol_channel_bound(&o->p, s, f->busiest, sizeof f->busiest);
+    f->senders = 0;
+    for (int i = 0; i < s->nodes; i++) f->senders += synth_sends(s, i);
+}
+
 /* The routing function and, for an adaptive one, its selection rule into
  * j; nothing under dor, so that a dor run's record and output read as they
  * always have (absent means dor).  0, or -1 out of memory. */
@@ -344,12 +361,12 @@ static int set_routing(json_t *j, const olnet_params *net)
 
 /* The run's row: every parameter in params (JSON), so a curve can be
  * redrawn and compared later. */
-static int open_run(const load_opts *o, const synth *s, recorder *r)
+static int open_run(const load_opts *o, const curve_facts *f, recorder *r)
 {
     int rc = EXIT_OK;
     if (!(r->db = cli_store_open(CMD, o->db, STORE_CREATE, &rc))) return rc;
     const ol_params *p = &o->p;
-    double hops, t0 = ol_zero_load(p, s, &hops), bound = ol_channel_bound(p, s, NULL, 0);
+    const double hops = f->hops, t0 = f->t0, bound = f->bound;
     json_t *j = json_pack("{s:s, s:i, s:i, s:s, s:i, s:i, s:s, s:s, s:o, s:s, s:s, s:o, s:b, s:i, s:i, s:i, s:f, "
                           "s:i, s:I, s:f, s:f, s:f, s:f, s:f}",
                           "topology", model_topology_names[p->net.rp.topo], "width", p->net.rp.w, "height", p->net.rp.h,
@@ -417,79 +434,80 @@ static void print_row(FILE *f, out_format fmt, const ol_point *pt)
                 (long long)pt->lat_max, pt->hops_avg, (long long)pt->tagged, sat);
 }
 
-/* The curve on stdout in o->fmt.  EXIT_OK, or EXIT_FAIL after a message
- * (out of memory for the JSON). */
-static int print_all(const load_opts *o, const synth *s, const ol_point *pts, int n, const ol_point *sat,
-                     int64_t run)
+/* The curve as CSV: one line a point, the curve's columns repeated. */
+static void print_csv(const load_opts *o, const curve_facts *f, const ol_point *pts, int n, const ol_point *sat,
+                      int none)
 {
     const route_params *rp = &o->p.net.rp;
-    double hops, t0 = ol_zero_load(&o->p, s, &hops);
-    char busiest[96];
-    double bound = ol_channel_bound(&o->p, s, busiest, sizeof busiest);
-    const char *topo = model_topology_names[rp->topo];
-    int senders = 0;
-    for (int i = 0; i < s->nodes; i++) senders += synth_sends(s, i);
-    /* With --saturation, none found when every rate tried saturates. */
-    int none = o->saturation && sat->rate <= 0;
-    if (o->fmt == FMT_CSV) {
-        if (!o->csv_tail)
-            printf("topology,size,traffic,zero_load,bound,%s" CSV_HEAD "\n",
-                   o->saturation ? "saturation_rate,saturation_accepted,saturation_latency," : "");
-        for (int k = 0; k < n; k++) {
-            printf("%s,%dx%d,", topo, rp->w, rp->h);
-            cli_csv_field(stdout, o->traffic);
-            printf(",%.4f,%.4f,", t0, bound);
-            if (none) printf(",,,");
-            else if (o->saturation) printf("%.6f,%.6f,%.3f,", sat->rate, sat->accepted, sat->lat_avg);
-            print_row(stdout, FMT_CSV, &pts[k]);
-        }
-        load_report_csv(stdout, pts, n);
-        return EXIT_OK;
+    if (!o->csv_tail)
+        printf("topology,size,traffic,zero_load,bound,%s" CSV_HEAD "\n",
+               o->saturation ? "saturation_rate,saturation_accepted,saturation_latency," : "");
+    for (int k = 0; k < n; k++) {
+        printf("%s,%dx%d,", model_topology_names[rp->topo], rp->w, rp->h);
+        cli_csv_field(stdout, o->traffic);
+        printf(",%.4f,%.4f,", f->t0, f->bound);
+        if (none) printf(",,,");
+        else if (o->saturation) printf("%.6f,%.6f,%.3f,", sat->rate, sat->accepted, sat->lat_avg);
+        print_row(stdout, FMT_CSV, &pts[k]);
     }
-    if (o->fmt == FMT_JSON) {
-        json_t *rows = json_array();
-        int bad = !rows;
-        for (int k = 0; !bad && k < n; k++) {
-            json_t *row = row_json(&pts[k]);
-            if (row && pts[k].report && load_report_json(row, pts[k].report)) row = (json_decref(row), NULL);
-            bad |= json_array_append_new(rows, row);
-        }
-        json_t *doc = json_pack("{s:s, s:s, s:o, s:s, s:i, s:i, s:s, s:I, s:i, s:i, s:f, s:f, s:f, s:s, s:o}",
-                                "topology", topo, "size", "", "traffic", ujson_str(o->traffic),
-                                "vc_rule", model_vc_rule_names[o->p.net.vc_rule], "vcs", o->p.net.vcs,
-                                "buffer", o->p.net.buffer, "arb", vcsel_name(o->p.net.scheme),
-                                "seed", (json_int_t)o->seed, "nodes", s->nodes, "senders", senders, "zero_load", t0,
-                                "avg_hops", hops, "bound", bound, "busiest", busiest, "points", rows);
-        char size[32];
-        snprintf(size, sizeof size, "%dx%d", rp->w, rp->h);
-        if (doc && json_object_set_new(doc, "size", json_string(size))) bad = 1;
-        if (doc && run > 0) bad |= json_object_set_new(doc, "run", json_integer(run));
-        if (doc) bad |= set_routing(doc, &o->p.net);
-        if (doc) bad |= json_object_set_new(doc, "unit", json_string("flits/cycle per sending node"));
-        if (doc && o->saturation)
-            bad |= json_object_set_new(doc, "saturation",
-                                       none ? json_pack("{s:n, s:n, s:n, s:f}", "rate", "accepted", "latency",
-                                                        "below", o->sat_precision)
-                                            : json_pack("{s:f, s:f, s:f}", "rate", sat->rate, "accepted",
-                                                        sat->accepted, "latency", sat->lat_avg));
-        if (bad) {
-            json_decref(doc);
-            return cli_fail(CMD, EXIT_FAIL, "out of memory");
-        }
-        return cli_json_out(CMD, NULL, doc);
+    load_report_csv(stdout, pts, n);
+}
+
+/* The curve as one JSON document (docs/json.md, nocsim-load/1).  EXIT_OK, or
+ * EXIT_FAIL after a message. */
+static int print_json(const load_opts *o, const synth *s, const curve_facts *f, const ol_point *pts, int n,
+                      const ol_point *sat, int none, int64_t run)
+{
+    const route_params *rp = &o->p.net.rp;
+    json_t *rows = json_array();
+    int bad = !rows;
+    for (int k = 0; !bad && k < n; k++) {
+        json_t *row = row_json(&pts[k]);
+        if (row && pts[k].report && load_report_json(row, pts[k].report)) row = (json_decref(row), NULL);
+        bad |= json_array_append_new(rows, row);
     }
+    char size[32];
+    snprintf(size, sizeof size, "%dx%d", rp->w, rp->h);
+    json_t *doc = json_pack("{s:s, s:s, s:o, s:s, s:i, s:i, s:s, s:I, s:i, s:i, s:f, s:f, s:f, s:s, s:o}",
+                            "topology", model_topology_names[rp->topo], "size", size, "traffic", ujson_str(o->traffic),
+                            "vc_rule", model_vc_rule_names[o->p.net.vc_rule], "vcs", o->p.net.vcs,
+                            "buffer", o->p.net.buffer, "arb", vcsel_name(o->p.net.scheme),
+                            "seed", (json_int_t)o->seed, "nodes", s->nodes, "senders", f->senders, "zero_load", f->t0,
+                            "avg_hops", f->hops, "bound", f->bound, "busiest", f->busiest, "points", rows);
+    if (doc && run > 0) bad |= json_object_set_new(doc, "run", json_integer(run));
+    if (doc) bad |= set_routing(doc, &o->p.net);
+    if (doc) bad |= json_object_set_new(doc, "unit", json_string("flits/cycle per sending node"));
+    if (doc && o->saturation)
+        bad |= json_object_set_new(doc, "saturation",
+                                   none ? json_pack("{s:n, s:n, s:n, s:f}", "rate", "accepted", "latency", "below",
+                                                    o->sat_precision)
+                                        : json_pack("{s:f, s:f, s:f}", "rate", sat->rate, "accepted", sat->accepted,
+                                                    "latency", sat->lat_avg));
+    if (bad || !doc) {
+        json_decref(doc);
+        return cli_fail(CMD, EXIT_FAIL, "out of memory");
+    }
+    return cli_json_out(CMD, NULL, doc);
+}
+
+/* The curve as text: a header of what was run and its analytic figures, a
+ * row a point, the reports, the saturation point and the run. */
+static void print_text(const load_opts *o, const synth *s, const curve_facts *f, const ol_point *pts, int n,
+                       const ol_point *sat, int none, int64_t run)
+{
+    const route_params *rp = &o->p.net.rp;
+    const routing_info *ri = routing_info_of(o->p.net.routing);
     char routing[64] = "";
     if (o->p.net.routing != ROUTING_DOR)
-        snprintf(routing, sizeof routing, ", routing %s%s%s", routing_info_of(o->p.net.routing)->name,
-                 routing_info_of(o->p.net.routing)->adaptive ? " by " : "",
-                 routing_info_of(o->p.net.routing)->adaptive ? routing_selection_name(o->p.net.selection) : "");
+        snprintf(routing, sizeof routing, ", routing %s%s%s", ri->name, ri->adaptive ? " by " : "",
+                 ri->adaptive ? routing_selection_name(o->p.net.selection) : "");
     printf("%s on a %dx%d %s, %s VC rule, %d VCs x %d flits, %s%s, packets of %.3g flits (mean)\n", o->traffic, rp->w,
-           rp->h, topo, model_vc_rule_names[o->p.net.vc_rule], o->p.net.vcs, o->p.net.buffer, vcsel_name(o->p.net.scheme),
-           routing, ol_mean_length(&o->p));
-    printf("zero-load latency %.2f cycles (%.3f hops + length + 1); channel-load bound %.4f (%s)\n", t0, hops, bound,
-           busiest);
+           rp->h, model_topology_names[rp->topo], model_vc_rule_names[o->p.net.vc_rule], o->p.net.vcs, o->p.net.buffer,
+           vcsel_name(o->p.net.scheme), routing, ol_mean_length(&o->p));
+    printf("zero-load latency %.2f cycles (%.3f hops + length + 1); channel-load bound %.4f (%s)\n", f->t0, f->hops,
+           f->bound, f->busiest);
     printf("rate, offered, accepted and bound in flits/cycle per sending node (%d of %d nodes send); "
-           "latencies in cycles\n", senders, s->nodes);
+           "latencies in cycles\n", f->senders, s->nodes);
     printf("  rate  offered accepted   latency    ci95   network    p50    p99     max   hops   tagged  saturated\n");
     for (int k = 0; k < n; k++) print_row(stdout, FMT_TEXT, &pts[k]);
     load_report_text(stdout, pts, n);
@@ -497,9 +515,21 @@ static int print_all(const load_opts *o, const synth *s, const ol_point *pts, in
         printf("saturation: none found: every rate tried saturates, down to %g (the bisection's precision)\n",
                o->sat_precision);
     else if (o->saturation)
-        printf("saturation: rate %.4f, accepted %.4f flits/cycle per sending node, latency %.2f (bisection to %g)\n", sat->rate,
-               sat->accepted, sat->lat_avg, o->sat_precision);
+        printf("saturation: rate %.4f, accepted %.4f flits/cycle per sending node, latency %.2f (bisection to %g)\n",
+               sat->rate, sat->accepted, sat->lat_avg, o->sat_precision);
     if (run > 0) printf("run %lld in %s (nocsim db show %lld)\n", (long long)run, o->db, (long long)run);
+}
+
+/* The curve on stdout in o->fmt.  EXIT_OK, or EXIT_FAIL after a message
+ * (out of memory for the JSON). */
+static int print_all(const load_opts *o, const synth *s, const curve_facts *f, const ol_point *pts, int n,
+                     const ol_point *sat, int64_t run)
+{
+    /* With --saturation, none found when every rate tried saturates. */
+    const int none = o->saturation && sat->rate <= 0;
+    if (o->fmt == FMT_JSON) return print_json(o, s, f, pts, n, sat, none, run);
+    if (o->fmt == FMT_CSV) print_csv(o, f, pts, n, sat, none);
+    else print_text(o, s, f, pts, n, sat, none, run);
     return EXIT_OK;
 }
 
@@ -614,7 +644,9 @@ static int run_curve(const load_opts *o)
     }
     for (int k = 0; k < n; k++) rates[k] = o->r0 + k * o->step;
     recorder rec = { .quiet = o->quiet, .per_sender = (double)s->nodes / senders };
-    if (!o->no_db) rc = open_run(o, s, &rec);
+    curve_facts facts;
+    facts_of(o, s, &facts);
+    if (!o->no_db) rc = open_run(o, &facts, &rec);
     int done = 0;
     ol_point sat = { 0 };
     if (!rc) rc = measure(o, s, rates, n, &rec, pts, &done);
@@ -627,7 +659,7 @@ static int run_curve(const load_opts *o)
             rc = cli_fail(CMD, EXIT_FAIL, "%s", err);
     }
     if (!rc || done > 0) {
-        int prc = print_all(o, s, pts, done, &sat, rec.db ? rec.run : 0);
+        int prc = print_all(o, s, &facts, pts, done, &sat, rec.db ? rec.run : 0);
         if (!rc) rc = prc;
     }
     if (rc && rc != EXIT_USAGE && cli_stop_signal())
