@@ -242,16 +242,42 @@ static unsigned adaptive_ports(routing_kind k, int dx, int dy, int xc, int xs, i
     }
 }
 
+/* An oblivious function's one port for a header of a packet planned pl,
+ * bound for dest, at `node`, that arrived through in_port on a VC of class
+ * cls; *out_cls is the output VC's class.  PORT_P when it has arrived. */
+static int oblivious_next(routing_kind k, const route_params *rp, const routing_plan *pl, int node, int dest,
+                          int in_port, int cls, int *out_cls)
+{
+    switch (k) {
+    case ROUTING_DOR2: return dor2_next(rp, node, dest, in_port, cls, out_cls);
+    case ROUTING_YX:
+        *out_cls = 0;
+        return route_grid_port_yx(rp, node, dest);
+    case ROUTING_O1TURN:
+        *out_cls = pl->yx;
+        return pl->yx ? route_grid_port_yx(rp, node, dest) : route_grid_port(rp, node, dest);
+    case ROUTING_VALIANT:
+    case ROUTING_ROMM:
+        /* Class 0 until the intermediate node, class 1 from it on: the
+         * class a header arrived in says which leg it is on. */
+        if (cls == 0 && node != pl->mid) {
+            *out_cls = 0;
+            return route_grid_port(rp, node, pl->mid);
+        }
+        *out_cls = 1;
+        return route_grid_port(rp, node, dest);
+    default:
+        *out_cls = 0;
+        return route_grid_port(rp, node, dest);
+    }
+}
+
 routing_options routing_admissible(routing_kind k, const route_params *rp, const routing_plan *pl, int node, int src,
                                    int dest, int in_port, int cls)
 {
     routing_options o = { .ports = 1u << PORT_P, .cls = cls, .esc = -1 };
-    if (k == ROUTING_DOR2) {
-        o.ports = 1u << dor2_next(rp, node, dest, in_port, cls, &o.cls);
-        return o;
-    }
     if (!table[k].adaptive) {
-        o.ports = 1u << routing_next(k, rp, pl, node, dest, cls, &o.cls);
+        o.ports = 1u << oblivious_next(k, rp, pl, node, dest, in_port, cls, &o.cls);
         return o;
     }
     if (node == dest) return o;
@@ -393,28 +419,3 @@ uint64_t routing_hash(uint64_t seed, int32_t id, int node)
     return rng_splitmix64(&s);
 }
 
-int routing_next(routing_kind k, const route_params *rp, const routing_plan *pl, int node, int dest, int cls,
-                 int *out_cls)
-{
-    switch (k) {
-    case ROUTING_YX:
-        *out_cls = 0;
-        return route_grid_port_yx(rp, node, dest);
-    case ROUTING_O1TURN:
-        *out_cls = pl->yx;
-        return pl->yx ? route_grid_port_yx(rp, node, dest) : route_grid_port(rp, node, dest);
-    case ROUTING_VALIANT:
-    case ROUTING_ROMM:
-        /* Class 0 until the intermediate node, class 1 from it on: the
-         * class a header arrived in says which leg it is on. */
-        if (cls == 0 && node != pl->mid) {
-            *out_cls = 0;
-            return route_grid_port(rp, node, pl->mid);
-        }
-        *out_cls = 1;
-        return route_grid_port(rp, node, dest);
-    default:
-        *out_cls = 0;
-        return route_grid_port(rp, node, dest);
-    }
-}

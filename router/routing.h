@@ -183,10 +183,4 @@ int routing_select(routing_selection sel, unsigned ports, const int *free, uint6
  * engine asks, and in whatever order. */
 uint64_t routing_hash(uint64_t seed, int32_t id, int node);
 
-/* The output port of a header of a packet planned pl, bound for dest, at
- * `node`, that arrived on a VC of class cls; *out_cls is the class of the
- * output VC.  PORT_P when it has arrived. */
-int routing_next(routing_kind k, const route_params *rp, const routing_plan *pl, int node, int dest, int cls,
-                 int *out_cls);
-
 #endif

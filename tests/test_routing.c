@@ -197,9 +197,10 @@ START_TEST(routes_reach_with_the_planned_hops)
                     if (k == ROUTING_ROMM || k == ROUTING_O1TURN)
                         ck_assert_int_eq(want, abs(d % w - s % w) + abs(d / w - s / w));
                     int node = s, c = routing_first_class((routing_kind)k, &pl), hops = 0, ydone = 0, xdone = 0;
-                    int prevc = c;
+                    int prevc = c, in = PORT_P;
                     for (;;) {
-                        int oc, port = routing_next((routing_kind)k, &rp, &pl, node, d, c, &oc);
+                        const routing_options o = routing_admissible((routing_kind)k, &rp, &pl, node, s, d, in, c);
+                        const int oc = o.cls, port = __builtin_ctz(o.ports);
                         if (oc != prevc) ydone = xdone = 0; /* a new class, a new dimension order */
                         prevc = oc;
                         if (port == PORT_P) break;
@@ -210,6 +211,7 @@ START_TEST(routes_reach_with_the_planned_hops)
                         ydone |= ymove;
                         xdone |= !ymove;
                         node = route_grid_neighbour(&rp, node, port);
+                        in = route_opposite(port);
                         ck_assert_int_ge(node, 0);
                         c = oc;
                         ck_assert_int_le(++hops, 40);
