@@ -41,6 +41,11 @@ void olnet_free(olnet *n)
     free(n->inj); free(n->hdr); free(n->prt); free(n->x); free(n->dl); free(n->dfull); free(n->pstate);
     free(n->pnext); free(n->srcm); free(n->mv); free(n->pk); free(n->freeids); free(n->done); free(n->pln);
     free(n->req_d2); free(n->req_c2);
+    if (n->tm) {
+        free(n->tm->ucnt); free(n->tm->fl); free(n->tm->cr); free(n->tm->hd);
+        free(n->tm->nfl); free(n->tm->ncr); free(n->tm->nhd);
+        free(n->tm);
+    }
     if (n->src)
         for (int i = 0; i < n->nodes; i++) free(n->src[i].id);
     free(n->src);
@@ -70,7 +75,37 @@ static int check_params(const olnet_params *p, char *err, size_t errlen)
         return snprintf(err, errlen, "--scheme %d: allowed C00..C09", p->scheme), -1;
     if ((unsigned)p->routing >= ROUTING_COUNT)
         return snprintf(err, errlen, "routing %d: allowed 0..%d", (int)p->routing, ROUTING_COUNT - 1), -1;
+    const int delays[3] = { p->router_delay, p->link_delay, p->credit_delay };
+    static const char *const delay_names[3] = { "router delay", "link delay", "credit delay" };
+    for (int k = 0; k < 3; k++)
+        if (delays[k] < 0 || delays[k] > OLNET_MAX_DELAY)
+            return snprintf(err, errlen, "%s %d: allowed [0, %d]", delay_names[k], delays[k], OLNET_MAX_DELAY), -1;
     return routing_check(p->routing, &p->rp, p->vc_rule, p->vcs, err, errlen);
+}
+
+/* Router timing's wheels, each slot as large as one cycle can fill: a
+ * flit a move or an injection, a credit a move, a header two a move and
+ * one an injection (as hdr).  0 when memory ran out. */
+static int alloc_timing(olnet *n)
+{
+    int ok = 1;
+    const size_t nf = (size_t)n->nodes * (size_t)n->NF, np = (size_t)n->nodes * NPORTS, N = (size_t)n->nodes;
+    oltiming *tm = n->tm = grab(n, 1, sizeof *n->tm, &ok);
+    if (!ok) return 0;
+    tm->D = n->p.router_delay;
+    tm->L = n->p.link_delay;
+    tm->C = n->p.credit_delay;
+    tm->flcap = (int)(np + N);
+    tm->crcap = (int)(np);
+    tm->hdcap = (int)(2 * np + N);
+    tm->ucnt = grab(n, nf, 1, &ok);
+    tm->fl = grab(n, (size_t)(tm->L + 1) * (size_t)tm->flcap, sizeof *tm->fl, &ok);
+    tm->cr = grab(n, (size_t)(tm->C + 1) * (size_t)tm->crcap, sizeof *tm->cr, &ok);
+    tm->hd = grab(n, (size_t)(tm->D + 1) * (size_t)tm->hdcap, sizeof *tm->hd, &ok);
+    tm->nfl = grab(n, (size_t)tm->L + 1, sizeof *tm->nfl, &ok);
+    tm->ncr = grab(n, (size_t)tm->C + 1, sizeof *tm->ncr, &ok);
+    tm->nhd = grab(n, (size_t)tm->D + 1, sizeof *tm->nhd, &ok);
+    return ok;
 }
 
 /* The arrays, zeroed, each path allocating only what it reads; 0 when
@@ -120,6 +155,8 @@ static int alloc_state(olnet *n)
     n->pstate = grab(n, np, 1, &ok);
     n->pnext = grab(n, (size_t)VCSEL_NSCHEMES * (size_t)n->V << n->V, sizeof *n->pnext, &ok);
     n->srcm = grab(n, (N + 63) / 64, sizeof *n->srcm, &ok);
+    if (ok && (n->p.router_delay || n->p.link_delay || n->p.credit_delay)) ok = alloc_timing(n);
+    n->occ = n->tm ? n->tm->ucnt : n->cnt;
     return ok;
 }
 
@@ -253,6 +290,13 @@ void olnet_clear(olnet *n)
     }
     n->in_net = 0;
     n->ndone = 0;
+    if (n->tm) {
+        memset(n->tm->ucnt, 0, nf);
+        memset(n->tm->nfl, 0, sizeof *n->tm->nfl * (size_t)(n->tm->L + 1));
+        memset(n->tm->ncr, 0, sizeof *n->tm->ncr * (size_t)(n->tm->C + 1));
+        memset(n->tm->nhd, 0, sizeof *n->tm->nhd * (size_t)(n->tm->D + 1));
+        n->tm->next = 0;
+    }
 }
 
 void olnet_configure(olnet *n, const sim_config *cfg, const uint8_t *rank)
@@ -480,7 +524,7 @@ static void vc_selection(olnet *n, int node)
             size_t o = base + (size_t)(d * V + c);
             int h = n->holder[o];
             if (h < 0 || !n->cnt[base + (size_t)h]) continue;
-            if (d != PORT_P && n->cnt[n->down[o]] >= B) continue;
+            if (d != PORT_P && n->occ[n->down[o]] >= B) continue;
             ready |= 1u << c;
         }
         if (!ready) continue;
@@ -506,15 +550,15 @@ static void decide_injections(olnet *n, int64_t t)
             int c = -1;
             const unsigned vcs = inject_vcs(n, s->id[s->head]);
             if (n->p.vc_rule == VCRULE_DATELINE) {
-                if (n->cnt[pf + (size_t)__builtin_ctz(vcs)] < n->B) c = __builtin_ctz(vcs);
+                if (n->occ[pf + (size_t)__builtin_ctz(vcs)] < n->B) c = __builtin_ctz(vcs);
             } else {
                 unsigned room = 0;
-                for (int v = 0; v < V; v++) room |= (unsigned)(n->cnt[pf + (size_t)v] < n->B) << v;
+                for (int v = 0; v < V; v++) room |= (unsigned)(n->occ[pf + (size_t)v] < n->B) << v;
                 c = inject_vc_next(room & vcs, s->last_vc, V);
             }
             if (c < 0) continue;
             s->vc = c;
-        } else if (n->cnt[pf + (size_t)s->vc] >= n->B) {
+        } else if (n->occ[pf + (size_t)s->vc] >= n->B) {
             continue;
         }
         n->inj[n->ninj++] = i;
@@ -529,6 +573,48 @@ static void push(olnet *n, int node, size_t f, uint32_t fl)
     n->buf[f * (size_t)B + cnt[f]] = fl;
     n->rflits[node]++;
     if (cnt[f]++ == 0 && FL_HEAD(fl)) n->hdr[n->nhdr++] = (uint32_t)f;
+}
+
+/* Flit x reaches FIFO f (f < 0: its destination's ejection) now, or,
+ * under a link delay, L cycles from now [R-TM-2]. */
+static void deliver(olnet *n, int32_t f, uint32_t x, int64_t t)
+{
+    if (n->tm && n->tm->L) {
+        olnet_timing_fly(n, f, x, t);
+        return;
+    }
+    if (f >= 0) push(n, f / n->NF, (size_t)f, x);
+    else olnet_eject(n, x, t);
+}
+
+/* The end of cycle t under router timing: the flits sent L cycles ago land,
+ * the credits of C cycles ago come back [R-TM-2, R-TM-3]. */
+static void timing_cycle_end(olnet *n, int64_t t)
+{
+    oltiming *tm = n->tm;
+    if (tm->L) {
+        const int s = (int)(t % (tm->L + 1));
+        const olflight *fl = tm->fl + (size_t)s * (size_t)tm->flcap;
+        for (int k = 0; k < tm->nfl[s]; k++) {
+            if (fl[k].f >= 0) push(n, fl[k].f / n->NF, (size_t)fl[k].f, fl[k].x);
+            else olnet_eject(n, fl[k].x, t);
+        }
+        tm->nfl[s] = 0;
+    }
+    olnet_timing_credits_due(n, t);
+    tm->next = t + 1;
+}
+
+/* The new headers ask for their outputs, from the state at the cycle's end
+ * (which an adaptive selection reads, as the fast path does), or, under a
+ * router delay, the headers new D cycles ago do [R-TM-1]. */
+static void route_headers(olnet *n, int64_t t)
+{
+    const uint32_t *h = n->hdr;
+    int nh = n->nhdr;
+    if (n->tm && n->tm->D) h = olnet_timing_headers(n, t, n->hdr, n->nhdr, &nh);
+    for (int k = 0; k < nh; k++) header_arrived(n, (int)(h[k] / (size_t)n->NF), h[k], head_flit(n, h[k]));
+    n->nhdr = 0;
 }
 
 /* Apply the cycle's moves and injections.  Array pointers are read into
@@ -551,6 +637,7 @@ static int64_t apply(olnet *n, int64_t t)
         fifo_shift(&buf[f * (size_t)B], B);
         int left = --cnt[f];
         rflits[node]--;
+        if (n->tm) olnet_timing_popped(n, f, t);
         if (FL_TAIL(x)) {
             holder[mv[k].o] = -1;
             route[f] = -1;
@@ -562,13 +649,9 @@ static int64_t apply(olnet *n, int64_t t)
         mv[k].f = (int32_t)x; /* the flit, for the pushes below */
     }
     for (int k = 0; k < nmv; k++) {
-        uint32_t x = (uint32_t)mv[k].f;
-        int32_t dst = down[mv[k].o];
-        if (dst >= 0) {
-            push(n, mv[k].to, (size_t)dst, x);
-            continue;
-        }
-        olnet_eject(n, x, t);
+        const int32_t dst = down[mv[k].o];
+        if (n->tm && dst >= 0) olnet_timing_sent(n, mv[k].node, (int)(mv[k].o - (int32_t)((size_t)mv[k].node * (size_t)n->NF)), (size_t)dst);
+        deliver(n, dst, (uint32_t)mv[k].f, t);
     }
     for (int k = 0; k < n->ninj; k++) {
         int i = n->inj[k];
@@ -577,23 +660,19 @@ static int64_t apply(olnet *n, int64_t t)
         size_t pf = ((size_t)i * NPORTS + PORT_P) * (size_t)n->V + (size_t)s->vc;
         if (s->seq == 0) n->pk[id].t_inj = t;
         int len = n->pk[id].len;
-        push(n, i, pf, FL(id, s->seq == 0, s->seq == len - 1));
+        if (n->tm) olnet_timing_sent(n, i, -1, pf);
+        deliver(n, (int32_t)pf, FL(id, s->seq == 0, s->seq == len - 1), t);
         olnet_source_sent(n, i, len);
     }
-    /* The new headers ask for their outputs only now, from the state at
-     * the cycle's end, which an adaptive selection reads (as the fast path
-     * does). */
-    for (int k = 0; k < n->nhdr; k++) {
-        const size_t f = n->hdr[k];
-        header_arrived(n, (int)(f / (size_t)n->NF), f, head_flit(n, f));
-    }
-    n->nhdr = 0;
+    if (n->tm) timing_cycle_end(n, t);
+    route_headers(n, t);
     return nmv + n->ninj;
 }
 
 int64_t olnet_step(olnet *n, int64_t t, const int32_t **done, int *ndone)
 {
     int64_t moved;
+    if (n->tm) olnet_timing_catch_up(n, t);
     if (n->p.reference) {
         n->nmv = 0;
         for (int i = 0; i < n->nodes; i++) {

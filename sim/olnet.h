@@ -51,6 +51,11 @@ typedef struct {
     routing_kind routing;  /* the routing function (router/routing.h; 0 = dor) */
     routing_selection selection; /* how an adaptive function picks a port (0 = credits) */
     uint64_t route_seed;   /* seeds the random choices of packets' routes (the functions that draw) */
+    /* Router timing [R-TM-1..5] (all 0: the model's one cycle a hop, a slot
+     * freed in t refilled in t + 1).  Open-loop runs only. */
+    int router_delay;      /* D: a header new at its FIFO's head at the end of t may be granted from t + 1 + D */
+    int link_delay;        /* L: a flit sent (or injected, or ejected) in t arrives at the end of t + L */
+    int credit_delay;      /* C: a slot freed in t is seen by its sender from t + 1 + C */
     int reference;         /* 1: the straightforward path (every output VC of every
                               router with flits looked at, the arbiters called);
                               0: the fast path (live masks, table look-ups).  Both
@@ -65,6 +70,10 @@ typedef struct {
 #define OLNET_MAX_PACKETS (1 << 24)
 /* Longest packet. */
 #define OLNET_MAX_FLITS 255
+/* Largest router, link or credit delay: the open-loop watchdog's 64 quiet
+ * cycles [R-RF-8] must outlast the longest stretch a flit can wait
+ * without anything moving (at most L + D + C). */
+#define OLNET_MAX_DELAY 15
 
 /* One packet's record, read by the measurement after its tail ejected. */
 typedef struct {

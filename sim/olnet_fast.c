@@ -336,6 +336,7 @@ HOT int decide_moves(olnet *n, const fview *v, int CL)
 HOT int decide_injections(olnet *n, const fview *v, int64_t t)
 {
     const int V = v->V, B = v->B;
+    const uint8_t *occ = n->occ; /* cnt, or under router timing what the source counts taken */
     int ninj = 0;
     for (int w = 0; w < (n->nodes + 63) / 64; w++)
         for (uint64_t m = n->srcm[w]; m; m &= m - 1) {
@@ -347,15 +348,15 @@ HOT int decide_injections(olnet *n, const fview *v, int64_t t)
                 int c = -1;
                 const unsigned vcs = inject_vcs(n, s->id[s->head]);
                 if (n->p.vc_rule == VCRULE_DATELINE) {
-                    if (n->cnt[pf + (size_t)__builtin_ctz(vcs)] < B) c = __builtin_ctz(vcs);
+                    if (occ[pf + (size_t)__builtin_ctz(vcs)] < B) c = __builtin_ctz(vcs);
                 } else {
                     unsigned room = 0;
-                    for (int k = 0; k < V; k++) room |= (unsigned)(n->cnt[pf + (size_t)k] < B) << k;
+                    for (int k = 0; k < V; k++) room |= (unsigned)(occ[pf + (size_t)k] < B) << k;
                     c = inject_vc_next(room & vcs, s->last_vc, V);
                 }
                 if (c < 0) continue;
                 s->vc = c;
-            } else if (n->cnt[pf + (size_t)s->vc] >= B) {
+            } else if (occ[pf + (size_t)s->vc] >= B) {
                 continue;
             }
             n->inj[ninj++] = i;
@@ -386,7 +387,7 @@ HOT int push(const fview *v, int node, size_t f, uint32_t fl, int *nh)
  * its local output VC lo; returns it.  When a header comes to the head, the
  * FIFO joins hdr[*nh].  The new head slot is read even when the FIFO is now
  * empty (a stale flit of its own, not looked at then). */
-HOT uint32_t pop(const fview *v, int node, int local, int lo, int *nh, int64_t t, int CL)
+HOT uint32_t pop(olnet *n, const fview *v, int node, int local, int lo, int *nh, int64_t t, int CL, int TM)
 {
     const int B = v->B;
     const size_t base = (size_t)node * (size_t)v->NF, f = base + (size_t)local, o = base + (size_t)lo;
@@ -394,7 +395,9 @@ HOT uint32_t pop(const fview *v, int node, int local, int lo, int *nh, int64_t t
     fifo_shift(q, B);
     int left = v->cnt[f] - 1;
     v->cnt[f] = (uint8_t)left;
-    if (left == B - 1 && v->lport[local] != PORT_P) {
+    if (TM) {
+        olnet_timing_popped(n, f, t); /* the sender sees the slot when its credit comes back */
+    } else if (left == B - 1 && v->lport[local] != PORT_P) {
         /* It was full: the output VC feeding it may send again. */
         int up = v->nbr[node * NPORTS + v->lport[local]];
         v->dfull[up] &= ~(1ull << v->ldown[local]);
@@ -435,7 +438,44 @@ HOT void injected(const fview *v, int i, size_t f, uint32_t x, int64_t t)
     if (FL_TAIL(x)) sim_decisions_tail(v->cl->rec, i, t, v->cnt[f] == v->B);
 }
 
-HOT int64_t step(olnet *n, int64_t t, int V, int B, int simd, int CL)
+/* Under router timing, the end of cycle t: the flits sent L cycles ago
+ * land (the reference's timing_cycle_end), the credits due come back. */
+HOT void timing_land(olnet *n, const fview *v, int64_t t, int *nh)
+{
+    oltiming *tm = n->tm;
+    if (tm->L) {
+        const int s = (int)(t % (tm->L + 1));
+        const olflight *fl = tm->fl + (size_t)s * (size_t)tm->flcap;
+        for (int k = 0; k < tm->nfl[s]; k++) {
+            if (fl[k].f >= 0) push(v, fl[k].f / v->NF, (size_t)fl[k].f, fl[k].x, nh);
+            else olnet_eject(n, fl[k].x, t);
+        }
+        tm->nfl[s] = 0;
+    }
+    olnet_timing_credits_due(n, t);
+    tm->next = t + 1;
+}
+
+/* The cycle's moves applied under router timing (TM): each sent flit
+ * counted taken at its FIFO now and landing L cycles later (or now). */
+HOT void apply_timed(olnet *n, const fview *v, int nmv, int64_t t, int *nh)
+{
+    const olfmove *mv = n->fmv;
+    const int L = n->tm->L;
+    for (int k = 0; k < nmv; k++) {
+        const int to = mv[k].to;
+        int32_t f = -1;
+        if (to >= 0) {
+            f = (int32_t)((size_t)to * (size_t)v->NF + v->ldown[mv[k].lo]);
+            olnet_timing_sent(n, mv[k].node, mv[k].lo, (size_t)f);
+        }
+        if (L) olnet_timing_fly(n, f, mv[k].x, t);
+        else if (f >= 0) push(v, to, (size_t)f, mv[k].x, nh);
+        else olnet_eject(n, mv[k].x, t);
+    }
+}
+
+HOT int64_t step(olnet *n, int64_t t, int V, int B, int simd, int CL, int TM)
 {
     fview view = view_of(n);
     view.V = V;
@@ -447,18 +487,20 @@ HOT int64_t step(olnet *n, int64_t t, int V, int B, int simd, int CL)
     const int nmv = decide_moves(n, v, CL), ninj = decide_injections(n, v, t);
     olfmove *mv = n->fmv;
     int nh = 0;
-    for (int k = 0; k < nmv; k++) mv[k].x = pop(v, mv[k].node, mv[k].h, mv[k].lo, &nh, t, CL);
+    for (int k = 0; k < nmv; k++) mv[k].x = pop(n, v, mv[k].node, mv[k].h, mv[k].lo, &nh, t, CL, TM);
     n->ndone = 0;
-    for (int k = 0; k < nmv; k++) {
-        const int to = mv[k].to;
-        if (to >= 0) {
-            const int lo = mv[k].lo, local = v->ldown[lo];
-            if (push(v, to, (size_t)to * (size_t)NF + (size_t)local, mv[k].x, &nh) == B) v->dfull[mv[k].node] |= 1ull << lo;
-            if (CL) link_crossed(v, mv[k].node, v->lport[lo], mv[k].x, t, CL);
-            continue;
+    if (TM) apply_timed(n, v, nmv, t, &nh);
+    else
+        for (int k = 0; k < nmv; k++) {
+            const int to = mv[k].to;
+            if (to >= 0) {
+                const int lo = mv[k].lo, local = v->ldown[lo];
+                if (push(v, to, (size_t)to * (size_t)NF + (size_t)local, mv[k].x, &nh) == B) v->dfull[mv[k].node] |= 1ull << lo;
+                if (CL) link_crossed(v, mv[k].node, v->lport[lo], mv[k].x, t, CL);
+                continue;
+            }
+            olnet_eject(n, mv[k].x, t);
         }
-        olnet_eject(n, mv[k].x, t);
-    }
     for (int k = 0; k < ninj; k++) {
         int i = n->inj[k];
         olsource *s = &n->src[i];
@@ -467,18 +509,25 @@ HOT int64_t step(olnet *n, int64_t t, int V, int B, int simd, int CL)
         if (s->seq == 0) n->pk[id].t_inj = t;
         int len = n->pk[id].len;
         const uint32_t x = FL(id, s->seq == 0, s->seq == len - 1);
-        push(v, i, (size_t)i * (size_t)NF + (size_t)local, x, &nh);
-        if ((CL & CL_REC)) injected(v, i, (size_t)i * (size_t)NF + (size_t)local, x, t);
+        const size_t f = (size_t)i * (size_t)NF + (size_t)local;
+        if (TM) olnet_timing_sent(n, i, -1, f);
+        if (TM && n->tm->L) olnet_timing_fly(n, (int32_t)f, x, t);
+        else push(v, i, f, x, &nh);
+        if ((CL & CL_REC)) injected(v, i, f, x, t);
         olnet_source_sent(n, i, len);
     }
     if (CL) v->cl->injected += ninj;
+    if (TM) timing_land(n, v, t, &nh);
     /* The headers new at a FIFO's head ask for their outputs only now:
      * listed without a branch, they cost no mispredicted branch a move
      * (9 % faster than routing each as its pop or push found it).  Nothing
      * in between reads a request, and a FIFO is listed at most once (a pop
-     * leaves it with flits, a push lists only an empty one). */
+     * leaves it with flits, a push lists only an empty one).  Under a
+     * router delay, the headers listed D cycles ago instead. */
+    const uint32_t *hl = v->hdr;
+    if (TM && n->tm->D) hl = olnet_timing_headers(n, t, v->hdr, nh, &nh);
     for (int k = 0; k < nh; k++) {
-        const size_t f = v->hdr[k];
+        const size_t f = hl[k];
         const int node = (int)(f / (size_t)NF);
         route_header(n, v, node, f, (int)(f - (size_t)node * (size_t)NF), head_flit(n, f));
     }
@@ -500,10 +549,35 @@ static void invariant_broken(int64_t t, int i, int k, const char *rule)
     abort();
 }
 
+/* Under router timing: the FIFOs whose header waits out its router delay
+ * (a byte each, in pend), the flits on links (returned), and, in taken,
+ * the sender's view each FIFO should have (flits on their way + credits
+ * not yet back; the caller adds cnt). */
+static int64_t timing_pending(const olnet *n, uint8_t *pend, int *taken)
+{
+    const oltiming *tm = n->tm;
+    int64_t flying = 0;
+    for (int s = 0; s <= tm->D && tm->D; s++)
+        for (int k = 0; k < tm->nhd[s]; k++) pend[tm->hd[(size_t)s * (size_t)tm->hdcap + (size_t)k]] = 1;
+    for (int s = 0; s <= tm->L && tm->L; s++)
+        for (int k = 0; k < tm->nfl[s]; k++) {
+            const int32_t f = tm->fl[(size_t)s * (size_t)tm->flcap + (size_t)k].f;
+            flying++;
+            if (f >= 0) taken[f]++;
+        }
+    for (int s = 0; s <= tm->C && tm->C; s++)
+        for (int k = 0; k < tm->ncr[s]; k++) taken[tm->cr[(size_t)s * (size_t)tm->crcap + (size_t)k]]++;
+    return flying;
+}
+
 static void check_invariants(const olnet *n, int64_t t)
 {
     const int V = n->V, B = n->B, NF = n->NF;
-    int64_t flits = 0;
+    const size_t nf = (size_t)n->nodes * (size_t)NF;
+    uint8_t *pend = n->tm ? calloc(nf, 1) : NULL;
+    int *taken = n->tm ? calloc(nf, sizeof *taken) : NULL;
+    if (n->tm && (!pend || !taken)) invariant_broken(t, -1, -1, "memory for the check");
+    int64_t flits = n->tm ? timing_pending(n, pend, taken) : 0;
     for (int i = 0; i < n->nodes; i++) {
         const size_t base = (size_t)i * (size_t)NF;
         if ((n->reqm[i] | (n->simd ? 0 : n->livem[i]) | n->dfull[i]) >> NF) invariant_broken(t, i, -1, "a mask bit beyond the local indices");
@@ -514,17 +588,23 @@ static void check_invariants(const olnet *n, int64_t t)
             /* Without livem (simd), live is what live_ssse3 finds. */
             const int live = r >= 0 && (n->simd ? c > 0 : (int)(n->livem[i] >> r & 1));
             flits += c;
+            const int pending = pend && pend[f];
             if (c > B) invariant_broken(t, i, l, "a FIFO holds more than B flits");
             if (waits && r >= 0) invariant_broken(t, i, l, "a FIFO both waits for an output VC (reqm) and holds one");
             if (r >= 0 && n->holder[base + (size_t)r] != l) invariant_broken(t, i, l, "a FIFO's output VC is held by another");
-            if ((c > 0) != (waits || live))
-                invariant_broken(t, i, l, "a FIFO is non-empty but neither in reqm nor live, or in one of them but empty");
+            if ((c > 0) != (waits || live || pending))
+                invariant_broken(t, i, l, "a FIFO is non-empty but neither in reqm, live nor in its router delay, or "
+                                          "in one of them but empty");
+            if (pending && (waits || r >= 0 || !FL_HEAD(head_flit(n, f))))
+                invariant_broken(t, i, l, "a FIFO in its router delay holds a header that neither waits nor has an output");
+            if (taken && n->tm->ucnt[f] != c + taken[f])
+                invariant_broken(t, i, l, "the sender's count is not the flits, those on their way and the credits out");
             if (waits && !FL_HEAD(head_flit(n, f))) invariant_broken(t, i, l, "a FIFO in reqm has no header at its head");
             /* Output VC l of router i: its holder and its downstream FIFO. */
             const int h = n->holder[f], d = n->lport[l];
             if (h >= 0 && n->route[base + (size_t)h] != l) invariant_broken(t, i, l, "an output VC's holder routes elsewhere");
             const int to = d == PORT_P ? -1 : n->nbr[i * NPORTS + d];
-            const int full = to >= 0 && n->cnt[(size_t)to * (size_t)NF + (size_t)(route_opposite(d) * V + n->lvc[l])] == B;
+            const int full = to >= 0 && n->occ[(size_t)to * (size_t)NF + (size_t)(route_opposite(d) * V + n->lvc[l])] == B;
             if (full != (int)(n->dfull[i] >> l & 1)) invariant_broken(t, i, l, "dfull does not match the downstream FIFO");
         }
         const int queued = n->src[i].count > 0;
@@ -532,7 +612,9 @@ static void check_invariants(const olnet *n, int64_t t)
         if (queued && n->src[i].due != n->pk[n->src[i].id[n->src[i].head]].t_gen)
             invariant_broken(t, i, -1, "a source's due cycle is not its head packet's");
     }
-    if (flits != n->in_net) invariant_broken(t, -1, -1, "the FIFOs do not hold the flits in the network");
+    if (flits != n->in_net) invariant_broken(t, -1, -1, "the FIFOs and links do not hold the flits in the network");
+    free(pend);
+    free(taken);
 }
 #endif
 
@@ -544,22 +626,25 @@ static void check_invariants(const olnet *n, int64_t t)
  * the one compiled for any size. */
 typedef int64_t (*step_fn)(olnet *n, int64_t t);
 #define STEPS(prefix, attr, simd) \
-    attr static int64_t prefix##34_0(olnet *n, int64_t t) { return step(n, t, 3, 4, simd, 0); } \
-    attr static int64_t prefix##34_1(olnet *n, int64_t t) { return step(n, t, 3, 4, simd, CL_ON); } \
-    attr static int64_t prefix##34_3(olnet *n, int64_t t) { return step(n, t, 3, 4, simd, CL_ON | CL_REC); } \
-    attr static int64_t prefix##34_5(olnet *n, int64_t t) { return step(n, t, 3, 4, simd, CL_ON | CL_ALL); } \
+    attr static int64_t prefix##34_0(olnet *n, int64_t t) { return step(n, t, 3, 4, simd, 0, 0); } \
+    attr static int64_t prefix##34_1(olnet *n, int64_t t) { return step(n, t, 3, 4, simd, CL_ON, 0); } \
+    attr static int64_t prefix##34_3(olnet *n, int64_t t) { return step(n, t, 3, 4, simd, CL_ON | CL_REC, 0); } \
+    attr static int64_t prefix##34_5(olnet *n, int64_t t) { return step(n, t, 3, 4, simd, CL_ON | CL_ALL, 0); } \
     attr static int64_t prefix##34_7(olnet *n, int64_t t) \
     { \
-        return step(n, t, 3, 4, simd, CL_ON | CL_REC | CL_ALL); \
+        return step(n, t, 3, 4, simd, CL_ON | CL_REC | CL_ALL, 0); \
     } \
-    attr static int64_t prefix##_0(olnet *n, int64_t t) { return step(n, t, n->V, n->B, simd, 0); } \
-    attr static int64_t prefix##_1(olnet *n, int64_t t) { return step(n, t, n->V, n->B, simd, CL_ON); } \
-    attr static int64_t prefix##_3(olnet *n, int64_t t) { return step(n, t, n->V, n->B, simd, CL_ON | CL_REC); } \
-    attr static int64_t prefix##_5(olnet *n, int64_t t) { return step(n, t, n->V, n->B, simd, CL_ON | CL_ALL); } \
+    attr static int64_t prefix##_0(olnet *n, int64_t t) { return step(n, t, n->V, n->B, simd, 0, 0); } \
+    attr static int64_t prefix##_1(olnet *n, int64_t t) { return step(n, t, n->V, n->B, simd, CL_ON, 0); } \
+    attr static int64_t prefix##_3(olnet *n, int64_t t) { return step(n, t, n->V, n->B, simd, CL_ON | CL_REC, 0); } \
+    attr static int64_t prefix##_5(olnet *n, int64_t t) { return step(n, t, n->V, n->B, simd, CL_ON | CL_ALL, 0); } \
     attr static int64_t prefix##_7(olnet *n, int64_t t) \
     { \
-        return step(n, t, n->V, n->B, simd, CL_ON | CL_REC | CL_ALL); \
+        return step(n, t, n->V, n->B, simd, CL_ON | CL_REC | CL_ALL, 0); \
     } \
+    attr static int64_t prefix##34_tm(olnet *n, int64_t t) { return step(n, t, 3, 4, simd, 0, 1); } \
+    attr static int64_t prefix##_tm(olnet *n, int64_t t) { return step(n, t, n->V, n->B, simd, 0, 1); } \
+    static const step_fn prefix##_timed[2] = { prefix##_tm, prefix##34_tm }; \
     static const step_fn prefix##_modes[2][8] = { \
         { prefix##_0, prefix##_1, NULL, prefix##_3, NULL, prefix##_5, NULL, prefix##_7 }, \
         { prefix##34_0, prefix##34_1, NULL, prefix##34_3, NULL, prefix##34_5, NULL, prefix##34_7 }, \
@@ -573,10 +658,12 @@ int64_t olnet_step_fast(olnet *n, int64_t t)
 {
     const int d34 = n->V == 3 && n->B == 4;
     const int mode = n->cl ? CL_ON | (n->cl->rec ? CL_REC : 0) | (n->cl->full ? CL_ALL : 0) : 0;
+    NOCSIM_ASSERT(!(n->tm && n->cl), "olnet: router timing is for open-loop runs");
 #ifdef OLNET_SSSE3
-    const int64_t moved = (n->simd ? step_ssse3_modes : step_plain_modes)[d34][mode](n, t);
+    const int64_t moved = n->tm ? (n->simd ? step_ssse3_timed : step_plain_timed)[d34](n, t)
+                                : (n->simd ? step_ssse3_modes : step_plain_modes)[d34][mode](n, t);
 #else
-    const int64_t moved = step_plain_modes[d34][mode](n, t);
+    const int64_t moved = n->tm ? step_plain_timed[d34](n, t) : step_plain_modes[d34][mode](n, t);
 #endif
 #ifdef NOCSIM_CHECK
     check_invariants(n, t);

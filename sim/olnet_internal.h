@@ -82,6 +82,32 @@ typedef struct {
     int64_t injected;     /* flits injected */
 } olclosed;
 
+/* A flit on a link under router timing: it enters FIFO f (f < 0: it is
+ * ejected) when its cycle comes. */
+typedef struct {
+    int32_t f;
+    uint32_t x;
+} olflight;
+
+/* Router timing [R-TM-*] (olnet_params' delays, not all 0): three wheels
+ * of slots, one a cycle of the delay + 1 they span, each slot sized for
+ * the most a cycle can add (so stepping never allocates), and what each
+ * FIFO's sender counts as taken.  Both paths share them: a cycle's end
+ * lands the flits sent L cycles before, returns the credits of the slots
+ * freed C cycles before, and routes the headers that came to a head D
+ * cycles before (olnet_timing_*). */
+typedef struct {
+    int D, L, C;
+    uint8_t *ucnt;           /* per FIFO: its flits, the flits on their way to it and the slots
+                                freed whose credit has not come back (the sender's view) */
+    olflight *fl;            /* (L + 1) x flcap: the flits landing at the end of each cycle */
+    uint32_t *cr, *hd;       /* (C + 1) x crcap: FIFOs whose credit comes back; (D + 1) x hdcap:
+                                FIFOs whose header asks for its output */
+    int *nfl, *ncr, *nhd;    /* entries in each slot */
+    int flcap, crcap, hdcap;
+    int64_t next;            /* the first cycle whose slots are not yet applied */
+} oltiming;
+
 struct olnet {
     olnet_params p;
     int w, h, nodes, V, B, NF;
@@ -150,6 +176,8 @@ struct olnet {
     routing_plan *pln;    /* per packet id (grows with pk): its random choices */
     rng rr;               /* draws the plans, seeded by p.route_seed */
     int8_t *req_d2, *req_c2; /* min-adaptive: a waiting header's escape request (port -1: none) */
+    oltiming *tm;         /* router timing, NULL when every delay is 0 */
+    uint8_t *occ;         /* per FIFO: the slots its sender counts as taken (cnt, or tm->ucnt) */
 };
 
 /* The P input VCs packet id may enter, a bit each (every VC under dor). */
@@ -166,7 +194,7 @@ static inline int free_downstream(const olnet *n, int node, int d, int c)
     if (nb < 0) return 0;
     int free = 0;
     for (int v = n->clo[c]; v < n->chi[c]; v++)
-        free += n->B - n->cnt[((size_t)nb * NPORTS + (size_t)route_opposite(d)) * (size_t)n->V + (size_t)v];
+        free += n->B - n->occ[((size_t)nb * NPORTS + (size_t)route_opposite(d)) * (size_t)n->V + (size_t)v];
     return free;
 }
 
@@ -273,6 +301,86 @@ static inline void olnet_source_sent(olnet *n, int i, int len)
         if (--s->count == 0) n->srcm[i / 64] &= ~(1ull << (i % 64));
         else s->due = n->pk[s->id[s->head]].t_gen;
     }
+}
+
+/* Router timing's bookkeeping, shared by both paths [R-TM-2..4]. */
+
+/* Output VC lo (local) of router `node` sent a flit towards FIFO f (of the
+ * neighbour, or node's own P FIFO for an injection, lo < 0): f counts one
+ * more slot taken, and a full one stops lo. */
+static inline void olnet_timing_sent(olnet *n, int node, int lo, size_t f)
+{
+    const int c = ++n->tm->ucnt[f];
+    NOCSIM_ASSERT(c <= n->B, "olnet timing: a sender never counts more than B slots taken");
+    if (lo >= 0 && c == n->B) n->dfull[node] |= 1ull << lo;
+}
+
+/* FIFO f's credit came back: its sender counts one slot fewer, and the
+ * output VC feeding it (when f is not a P FIFO) may send again. */
+static inline void olnet_timing_credit(olnet *n, size_t f)
+{
+    const int c = n->tm->ucnt[f]--;
+    NOCSIM_ASSERT(c > n->cnt[f], "olnet timing: a credit returns a slot its FIFO no longer holds");
+    const int node = (int)(f / (size_t)n->NF), local = (int)(f - (size_t)node * (size_t)n->NF);
+    if (c == n->B && n->lport[local] != PORT_P)
+        n->dfull[n->nbr[node * NPORTS + n->lport[local]]] &= ~(1ull << n->ldown[local]);
+}
+
+/* FIFO f's head left in cycle t: its credit comes back at the end of
+ * t + C. */
+static inline void olnet_timing_popped(olnet *n, size_t f, int64_t t)
+{
+    oltiming *tm = n->tm;
+    if (!tm->C) {
+        olnet_timing_credit(n, f);
+        return;
+    }
+    const int s = (int)((t + tm->C) % (tm->C + 1));
+    tm->cr[(size_t)s * (size_t)tm->crcap + (size_t)tm->ncr[s]++] = (uint32_t)f;
+}
+
+/* Flit x sent in cycle t lands in FIFO f (f < 0: is ejected) at the end of
+ * t + L (L > 0). */
+static inline void olnet_timing_fly(olnet *n, int32_t f, uint32_t x, int64_t t)
+{
+    oltiming *tm = n->tm;
+    const int s = (int)((t + tm->L) % (tm->L + 1));
+    tm->fl[(size_t)s * (size_t)tm->flcap + (size_t)tm->nfl[s]++] = (olflight){ f, x };
+}
+
+/* The credits due at the end of cycle t come back. */
+static inline void olnet_timing_credits_due(olnet *n, int64_t t)
+{
+    oltiming *tm = n->tm;
+    if (!tm->C) return;
+    const int s = (int)(t % (tm->C + 1));
+    const uint32_t *cr = tm->cr + (size_t)s * (size_t)tm->crcap;
+    for (int k = 0; k < tm->ncr[s]; k++) olnet_timing_credit(n, cr[k]);
+    tm->ncr[s] = 0;
+}
+
+/* The headers listed this cycle (hdr[0 .. nh - 1]) wait D cycles (D > 0):
+ * into their slot; returns the slot of the headers whose wait ends now
+ * (routed by the caller), its entries in *count, emptied. */
+static inline const uint32_t *olnet_timing_headers(olnet *n, int64_t t, const uint32_t *hdr, int nh, int *count)
+{
+    oltiming *tm = n->tm;
+    const int in = (int)((t + tm->D) % (tm->D + 1)), out = (int)(t % (tm->D + 1));
+    memcpy(tm->hd + (size_t)in * (size_t)tm->hdcap + (size_t)tm->nhd[in], hdr, sizeof *hdr * (size_t)nh);
+    tm->nhd[in] += nh;
+    *count = tm->nhd[out];
+    tm->nhd[out] = 0;
+    return tm->hd + (size_t)out * (size_t)tm->hdcap;
+}
+
+/* Before stepping cycle t after a jump (the network was empty: only
+ * credits can be on their way, due within C cycles of the last step), the
+ * credits due in the cycles jumped over. */
+static inline void olnet_timing_catch_up(olnet *n, int64_t t)
+{
+    oltiming *tm = n->tm;
+    NOCSIM_ASSERT(tm->next >= t || n->in_net == 0, "olnet timing: cycles are jumped over only with the network empty");
+    for (int64_t c = tm->next; c < t && c <= tm->next + tm->C; c++) olnet_timing_credits_due(n, c);
 }
 
 /* For a closed-loop run (sim/closedloop.c), which queues its packets itself:

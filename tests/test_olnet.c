@@ -354,6 +354,135 @@ START_TEST(fast_path_equals_reference_routing)
 }
 END_TEST
 
+/* Router timing on every path: random delays (0 to 4 each, often 0), with
+ * dor and every other routing function, on meshes and tori: the credits,
+ * the flits on links and the headers' waits are the paths' shared
+ * bookkeeping, so this checks what each path does around them. */
+START_TEST(fast_path_equals_reference_timing)
+{
+    uint64_t r = 13;
+    for (int it = 0; it < 48; it++) {
+        const int mesh = it % 3 != 0;
+        olnet_params op = { .rp = { .w = mesh ? 2 + draw(&r, 6) : 4 + 2 * draw(&r, 2), .h = mesh ? 2 + draw(&r, 5) : 4,
+                                    .topo = mesh ? TOPO_MESH : TOPO_TORUS, .tie = (route_tie)draw(&r, 3) },
+                            .vc_rule = mesh && draw(&r, 3) ? VCRULE_ANY : VCRULE_DATELINE, .vcs = 3 + draw(&r, 2),
+                            .buffer = 1 + draw(&r, 6), .scheme = draw(&r, VCSEL_NSCHEMES),
+                            .q_update = (qsel_update)draw(&r, 2),
+                            .routing = mesh && it % 2 ? (routing_kind)(ROUTING_YX + draw(&r, ROUTING_DOR2 - ROUTING_YX))
+                                                      : ROUTING_DOR,
+                            .selection = (routing_selection)(it % SELECT_COUNT), .route_seed = (uint64_t)it,
+                            .router_delay = draw(&r, 2) ? draw(&r, 5) : 0, .link_delay = draw(&r, 2) ? draw(&r, 5) : 0,
+                            .credit_delay = draw(&r, 2) ? draw(&r, 5) : 0 };
+        if (it % 4 == 3) { /* the default router's own step */
+            op.vcs = 3;
+            op.buffer = 4;
+        }
+        three_paths_agree(op, &r);
+    }
+}
+END_TEST
+
+/* The run of a lone packet of len flits from s to d generated at cycle 7:
+ * the cycle its tail ejects. */
+static int64_t lone_packet(olnet *n, int s, int d, int len)
+{
+    int32_t id = olnet_add(n, s, d, len, 7, 0);
+    int64_t got = -1;
+    for (int64_t t = 0; t < 7 + 400 && got < 0; t++) {
+        const int32_t *done;
+        int nd;
+        olnet_step(n, t, &done, &nd);
+        if (nd) got = t;
+    }
+    olnet_release(n, id);
+    return got;
+}
+
+/* Router timing at zero load [R-TM-4]: a lone packet over H links crosses
+ * H + 1 routers, each a cycle and its header's D, and H + 2 channels
+ * (injection, links, ejection), each L more, and its tail follows len - 1
+ * cycles behind when its FIFOs hold it all (buffer >= len: no credit is
+ * waited for): tail at 7 + (H + 1)(1 + D) + (H + 2) L + len - 1.  Every
+ * pair of a 5x3 mesh and a 4x4 torus, lengths 1 and 5, on both paths and
+ * several delays. */
+START_TEST(zero_load_timing_every_pair)
+{
+    static const int delays[][3] = { { 2, 1, 2 }, { 0, 3, 0 }, { 4, 0, 1 }, { 1, 2, 5 } };
+    for (int topo = 0; topo < 2; topo++)
+        for (int k = 0; k < 4; k++)
+            for (int ref = 0; ref < 2; ref++) {
+                const int D = delays[k][0], L = delays[k][1];
+                olnet_params op = { .rp = { .w = topo ? 5 : 4, .h = topo ? 3 : 4, .topo = topo ? TOPO_MESH : TOPO_TORUS },
+                                    .vc_rule = topo ? VCRULE_ANY : VCRULE_DATELINE, .vcs = 3, .buffer = 5,
+                                    .reference = ref, .router_delay = D, .link_delay = L,
+                                    .credit_delay = delays[k][2] };
+                char err[256];
+                olnet *n = olnet_new(&op, NULL, NULL, err, sizeof err);
+                ck_assert_msg(n != NULL, "%s", err);
+                for (int s = 0; s < op.rp.w * op.rp.h; s++)
+                    for (int d = 0; d < op.rp.w * op.rp.h; d++)
+                        for (int len = 1; len <= 5; len += 4) {
+                            const int H = olnet_hops(n, s, d);
+                            const int64_t want = 7 + (H + 1) * (1 + D) + (H + 2) * L + len - 1;
+                            const int64_t got = lone_packet(n, s, d, len);
+                            ck_assert_msg(got == want, "topo %d D %d L %d C %d ref %d: %d -> %d len %d: tail at %lld, want %lld",
+                                          topo, D, L, delays[k][2], ref, s, d, len, (long long)got, (long long)want);
+                        }
+                olnet_free(n);
+            }
+}
+END_TEST
+
+/* The credit loop [R-TM-3]: one VC of B = 2 flits, L = 1, C = 2, 1-flit
+ * packets all queued at cycle 0 from node 0 to its east neighbour of a 2x2
+ * mesh.  D = 0: a slot taken in cycle t (a flit sent) holds it from the end
+ * of t + 1 (it lands), is freed in t + 2 (it moves on at once) and is seen
+ * by its sender from t + 2 + 1 + C = t + 5, so a sender gets B = 2 sends in
+ * every 5 cycles, at every hop alike: packet k injects at 5 (k / 2) + k % 2
+ * and ejects 5 cycles later ((H + 1)(1 + D) + (H + 2) L + len - 1 =
+ * 2 + 3 + 0): B / (2 + L + C) = 0.4 flits a cycle, BookSim2's lone flow on
+ * 4 VCs of 2 flits (0.399).  D = 1: a header leaves 1 + D = 2 cycles after
+ * it comes to the head (it lands, or the one ahead leaves), so a slot is
+ * held a cycle longer (2 sends in 6 cycles): worked out flit by flit,
+ * injections at 0, 1, 6, 8, 12, 14 and ejections at 7, 9, 13, 15, 19, 21
+ * (packet 1 lands behind packet 0 and waits for it). */
+START_TEST(credit_loop_by_hand)
+{
+    static const int64_t inj1[6] = { 0, 1, 6, 8, 12, 14 }, done1[6] = { 7, 9, 13, 15, 19, 21 };
+    for (int D = 0; D <= 1; D++)
+        for (int ref = 0; ref < 2; ref++) {
+            olnet_params op = { .rp = { .w = 2, .h = 2, .topo = TOPO_MESH }, .vc_rule = VCRULE_DATELINE, .vcs = 1,
+                                .buffer = 2, .reference = ref, .router_delay = D, .link_delay = 1, .credit_delay = 2 };
+            char err[256];
+            olnet *n = olnet_new(&op, NULL, NULL, err, sizeof err);
+            ck_assert_msg(n != NULL, "%s", err);
+            enum { K = 20 };
+            for (int k = 0; k < K; k++) ck_assert_int_eq(olnet_add(n, 0, 1, 1, 0, k), k);
+            int seen = 0;
+            for (int64_t t = 0; seen < K; t++) {
+                ck_assert_int_lt(t, 200);
+                const int32_t *done;
+                int nd;
+                olnet_step(n, t, &done, &nd);
+                for (int j = 0; j < nd; j++, seen++) {
+                    const olnet_packet *pk = olnet_packet_get(n, done[j]);
+                    const int k = pk->tag;
+                    ck_assert_int_eq(k, seen);
+                    if (D == 0) {
+                        ck_assert_int_eq(pk->t_inj, 5 * (k / 2) + k % 2);
+                        ck_assert_int_eq(pk->t_done, pk->t_inj + 5);
+                    } else if (k < 6) {
+                        ck_assert_int_eq(pk->t_inj, inj1[k]);
+                        ck_assert_int_eq(pk->t_done, done1[k]);
+                    }
+                    olnet_release(n, done[j]);
+                }
+            }
+            olnet_free(n);
+        }
+}
+END_TEST
+
 START_TEST(bad_params)
 {
     char err[256];
@@ -447,6 +576,9 @@ int main(void)
     tcase_add_test(tc, zero_load_every_pair);
     tcase_add_test(tc, fast_path_equals_reference);
     tcase_add_test(tc, fast_path_equals_reference_routing);
+    tcase_add_test(tc, fast_path_equals_reference_timing);
+    tcase_add_test(tc, zero_load_timing_every_pair);
+    tcase_add_test(tc, credit_loop_by_hand);
     tcase_add_test(tc, bad_params);
     if (nocsim_asserts_on()) tcase_add_test_raise_signal(tc, release_twice_fires, SIGABRT);
     else tcase_add_test(tc, release_twice_fires);
