@@ -349,10 +349,16 @@ static void facts_of(const load_opts *o, const synth *s, curve_facts *f)
 }
 
 /* The routing function and, for an adaptive one, its selection rule into
- * j; nothing under dor, so that a dor run's record and output read as they
- * always have (absent means dor).  0, or -1 out of memory. */
+ * j, and the router timing when there is one; nothing under dor and the
+ * model's timing, so that such a run's record and output read as they
+ * always have (absent means dor, 0 0 0).  0, or -1 out of memory. */
 static int set_routing(json_t *j, const olnet_params *net)
 {
+    if (olnet_timed(net) && (json_object_set_new(j, "router_delay", json_integer(net->router_delay)) ||
+                             json_object_set_new(j, "switch_delay", json_integer(net->switch_delay)) ||
+                             json_object_set_new(j, "link_delay", json_integer(net->link_delay)) ||
+                       json_object_set_new(j, "credit_delay", json_integer(net->credit_delay))))
+        return -1;
     if (net->routing == ROUTING_DOR) return 0;
     if (json_object_set_new(j, "routing", json_string(routing_info_of(net->routing)->name))) return -1;
     if (!routing_info_of(net->routing)->adaptive) return 0;
@@ -501,11 +507,20 @@ static void print_text(const load_opts *o, const synth *s, const curve_facts *f,
     if (o->p.net.routing != ROUTING_DOR)
         snprintf(routing, sizeof routing, ", routing %s%s%s", ri->name, ri->adaptive ? " by " : "",
                  ri->adaptive ? routing_selection_name(o->p.net.selection) : "");
-    printf("%s on a %dx%d %s, %s VC rule, %d VCs x %d flits, %s%s, packets of %.3g flits (mean)\n", o->traffic, rp->w,
-           rp->h, model_topology_names[rp->topo], model_vc_rule_names[o->p.net.vc_rule], o->p.net.vcs, o->p.net.buffer,
-           vcsel_name(o->p.net.scheme), routing, ol_mean_length(&o->p));
-    printf("zero-load latency %.2f cycles (%.3f hops + length + 1); channel-load bound %.4f (%s)\n", f->t0, f->hops,
-           f->bound, f->busiest);
+    const olnet_params *net = &o->p.net;
+    char timing[96] = "";
+    if (olnet_timed(net))
+        snprintf(timing, sizeof timing, ", delays: router %d, switch %d, link %d, credit %d", net->router_delay,
+                 net->switch_delay, net->link_delay, net->credit_delay);
+    printf("%s on a %dx%d %s, %s VC rule, %d VCs x %d flits, %s%s%s, packets of %.3g flits (mean)\n", o->traffic, rp->w,
+           rp->h, model_topology_names[rp->topo], model_vc_rule_names[net->vc_rule], net->vcs, net->buffer,
+           vcsel_name(net->scheme), routing, timing, ol_mean_length(&o->p));
+    if (olnet_timed(net))
+        printf("zero-load latency %.2f cycles (%.3f hops x %d + a lone packet's rest); channel-load bound %.4f (%s)\n",
+               f->t0, f->hops, 1 + net->router_delay + net->switch_delay + net->link_delay, f->bound, f->busiest);
+    else
+        printf("zero-load latency %.2f cycles (%.3f hops + length + 1); channel-load bound %.4f (%s)\n", f->t0, f->hops,
+               f->bound, f->busiest);
     printf("rate, offered, accepted and bound in flits/cycle per sending node (%d of %d nodes send); "
            "latencies in cycles\n", f->senders, s->nodes);
     printf("  rate  offered accepted   latency    ci95   network    p50    p99     max   hops   tagged  saturated\n");

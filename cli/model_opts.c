@@ -136,6 +136,9 @@ static int read_config(model_opts *mo, const char *cmd, const char *path)
     int rc = ol_config_read(path, q, &c, err, sizeof err);
     if (rc) fprintf(stderr, "nocsim %s: --config %s\n", cmd, err);
     for (int i = 0; !rc && i < c.n; i++) {
+        /* The router timing a BookSim2 file implies without naming it is
+         * load's: closed-loop runs take the model's. */
+        if (c.set[i].implied) continue;
         char where[QUOTE_BUF + 160];
         snprintf(where, sizeof where, "--config %s, line %ld: %s", q, c.set[i].line, c.set[i].key);
         rc = config_setting(mo, cmd, where, c.set[i].name, c.set[i].value);

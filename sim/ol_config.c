@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/olnet.h"
 #include "sim/openloop.h"
 #include "util/keyfile.h"
 #include "util/parse.h"
@@ -27,9 +28,6 @@ typedef struct {
     const char *instead;   /* BK_FIXED: what nocsim does, for a refused value */
 } bk_key;
 
-#define ROUTER "nocsim's router moves a flit one hop a cycle (docs/model.md); BookSim2's shortest " \
-               "pipeline (routing_delay 0, vc_alloc_delay 1, sw_alloc_delay 1, st_prepare_delay 0, " \
-               "st_final_delay 1, credit_delay 0) stands for it"
 #define ALLOC "nocsim arbitrates by its model's queue selection and VC selection (--arb); BookSim2's " \
               "islip with alloc_iters 1 stands for it"
 
@@ -45,13 +43,14 @@ static const bk_key bk_keys[] = {
       "nocsim frees an output VC as soon as the tail flit has gone through" },
     { "use_noc_latency", BK_FIXED, NULL, "0", 0, "nocsim's links take one cycle" },
     { "router", BK_FIXED, NULL, "iq", 1, "nocsim's router is input-queued" },
-    { "speculative", BK_FIXED, NULL, "0", 1, "nocsim's router does not speculate" },
-    { "routing_delay", BK_FIXED, NULL, "0", 1, ROUTER },
-    { "vc_alloc_delay", BK_FIXED, NULL, "1", 1, ROUTER },
-    { "sw_alloc_delay", BK_FIXED, NULL, "1", 1, ROUTER },
-    { "st_prepare_delay", BK_FIXED, NULL, "0", 1, ROUTER },
-    { "st_final_delay", BK_FIXED, NULL, "1", 1, ROUTER },
-    { "credit_delay", BK_FIXED, NULL, "0", 1, ROUTER },
+    /* The pipeline: router timing (pipeline_of below). */
+    { "speculative", BK_SPECIAL, NULL, NULL, 0, NULL },
+    { "routing_delay", BK_SPECIAL, NULL, NULL, 0, NULL },
+    { "vc_alloc_delay", BK_SPECIAL, NULL, NULL, 0, NULL },
+    { "sw_alloc_delay", BK_SPECIAL, NULL, NULL, 0, NULL },
+    { "st_prepare_delay", BK_SPECIAL, NULL, NULL, 0, NULL },
+    { "st_final_delay", BK_SPECIAL, NULL, NULL, 0, NULL },
+    { "credit_delay", BK_SPECIAL, NULL, NULL, 0, NULL },
     { "vc_allocator", BK_FIXED, NULL, "islip", 1, ALLOC },
     { "sw_allocator", BK_FIXED, NULL, "islip", 1, ALLOC },
     { "alloc_iters", BK_FIXED, NULL, "1", 1, ALLOC },
@@ -95,8 +94,19 @@ static int shared_name(const char *key)
 
 /* What pass one learns of the whole file: BookSim2's keys whose meaning
  * depends on others. */
+/* BookSim2's router pipeline, its keys and their defaults (BookSim2's own,
+ * commit 28f4329), in this order. */
+enum { PL_SPECULATIVE, PL_ROUTING, PL_VC_ALLOC, PL_SW_ALLOC, PL_ST_PREPARE, PL_ST_FINAL, PL_CREDIT, PL_KEYS };
+static const char *const pipeline_keys[PL_KEYS] = { "speculative", "routing_delay", "vc_alloc_delay", "sw_alloc_delay",
+                                                     "st_prepare_delay", "st_final_delay", "credit_delay" };
+static const int pipeline_defaults[PL_KEYS] = { 0, 1, 1, 1, 0, 1, 0 };
+
 typedef struct {
     int booksim;              /* a BookSim2-only key is present */
+    int pipe[PL_KEYS];        /* the pipeline's values, BookSim2's defaults where not given */
+    const keyfile_item *pipe_item[PL_KEYS]; /* where each was given (NULL: not) */
+    const keyfile_item *first; /* the file's first item (settings the file implies name it) */
+    int own_timing;           /* the file sets one of our four delays itself */
     int uses_flits;           /* injection_rate_uses_flits (BookSim2's default 0) */
     int has_self;             /* the file sets our `self` */
     const keyfile_item *sizes, *size_rates;
@@ -133,7 +143,7 @@ static int add(ol_config *c, const char *name, const char *value, const keyfile_
     c->set = s;
     char *v = strdup(value);
     if (!v) return -FAULT_RESOURCE;
-    c->set[c->n++] = (ol_setting){ name, v, it->key, it->line };
+    c->set[c->n++] = (ol_setting){ name, v, it->key, it->line, 0 };
     return 0;
 }
 
@@ -215,9 +225,22 @@ static int own_key(ol_config *c, const keyfile_item *it, const char *name, char 
 static int facts_of(const keyfile *kf, const char *name, file_facts *f, char *err, size_t errlen)
 {
     memset(f, 0, sizeof *f);
+    memcpy(f->pipe, pipeline_defaults, sizeof f->pipe);
+    f->first = kf->n ? &kf->items[0] : NULL;
     for (int i = 0; i < kf->n; i++) {
         const keyfile_item *it = &kf->items[i];
         if (bk_find(it->key) && !shared_name(it->key)) f->booksim = 1;
+        if (!strcmp(it->key, "router-delay") || !strcmp(it->key, "switch-delay") || !strcmp(it->key, "link-delay") ||
+            !strcmp(it->key, "credit-delay"))
+            f->own_timing = 1;
+        for (int k = 0; k < PL_KEYS; k++) {
+            int64_t v;
+            if (strcmp(it->key, pipeline_keys[k])) continue;
+            if (parse_int(it->value, 0, OLNET_MAX_DELAY, &v) != PARSE_OK)
+                return fail(err, errlen, name, it, "expected an integer in [0, 15]");
+            f->pipe[k] = (int)v;
+            f->pipe_item[k] = it;
+        }
         if (!strcmp(it->key, "self")) f->has_self = 1;
         if (!strcmp(it->key, "packet_size")) f->sizes = it;
         if (!strcmp(it->key, "packet_size_rate")) f->size_rates = it;
@@ -261,6 +284,8 @@ static int special(ol_config *c, const file_facts *f, const keyfile_item *it, co
         return rc ? rc : add(c, "packet", buf, it);
     }
     if (!strcmp(it->key, "packet_size_rate")) return 0; /* with packet_size */
+    for (int k = 0; k < PL_KEYS; k++)
+        if (!strcmp(it->key, pipeline_keys[k])) return 0; /* pipeline_of, after every key */
     /* injection_rate: flits per node and cycle, or packets (BookSim2's default). */
     if (f->uses_flits) return add(c, "rate", it->value, it);
     double mean = SIM_DEFAULT_FLITS;
@@ -297,11 +322,56 @@ static int translate(ol_config *c, const file_facts *f, const keyfile_item *it, 
     return special(c, f, it, name, err, errlen);
 }
 
+/* BookSim2's iq router pipeline as router timing [R-TM-5]: a header's
+ * routing and allocation stages (routing_delay + vc_alloc_delay +
+ * sw_alloc_delay, the larger allocation alone when speculative) less the
+ * one the model's cycle stands for (D), the switch traversal (S =
+ * st_final_delay), the channel (L = 1, use_noc_latency 0), and a credit's
+ * channel beside credit_delay (C = credit_delay + 1).  Checked against
+ * BookSim2's lone packets (docs/model.md): the reference pipeline, and
+ * routing_delay 1, vc_alloc_delay 2, speculative 1 and credit_delay 2 each
+ * alone, give BookSim2's latencies exactly at 1 and 3 hops; sw_alloc_delay
+ * and st_final_delay other than 1, or st_prepare_delay other than 0, do not
+ * (BookSim2 adds stages the four delays have no counterpart for) and are
+ * refused. */
+static int pipeline_of(ol_config *c, const file_facts *f, const char *name, char *err, size_t errlen)
+{
+    static const int fitted[PL_KEYS] = { -1, -1, -1, 1, 0, 1, -1 };
+    for (int k = 0; k < PL_KEYS; k++)
+        if (fitted[k] >= 0 && f->pipe[k] != fitted[k])
+            return fail(err, errlen, name, f->pipe_item[k],
+                        "nocsim's router timing matches BookSim2's pipeline with sw_alloc_delay 1, "
+                        "st_prepare_delay 0 and st_final_delay 1; set router-delay, switch-delay, link-delay and "
+                        "credit-delay instead (docs/config.md)");
+    const int va = f->pipe[PL_VC_ALLOC], sa = f->pipe[PL_SW_ALLOC];
+    if (va < 1) return fail(err, errlen, name, f->pipe_item[PL_VC_ALLOC], "at least 1 (BookSim2 refuses 0)");
+    const int alloc = f->pipe[PL_SPECULATIVE] ? (va > sa ? va : sa) : va + sa;
+    const int D = f->pipe[PL_ROUTING] + alloc - 1, C = f->pipe[PL_CREDIT] + 1;
+    const keyfile_item *at = f->first; /* messages name the first pipeline key given, else the file's first */
+    for (int k = PL_KEYS - 1; k >= 0; k--)
+        if (f->pipe_item[k]) at = f->pipe_item[k];
+    if (D > OLNET_MAX_DELAY || C > OLNET_MAX_DELAY)
+        return fail(err, errlen, name, at, "the pipeline is longer than nocsim's delays allow (15 cycles each)");
+    char d[16], cc[16];
+    snprintf(d, sizeof d, "%d", D);
+    snprintf(cc, sizeof cc, "%d", C);
+    const int first = c->n, implied = 1;
+    int rc = add(c, "router-delay", d, at);
+    if (!rc) rc = add(c, "switch-delay", "1", at);
+    if (!rc) rc = add(c, "link-delay", "1", at);
+    if (!rc) rc = add(c, "credit-delay", cc, f->pipe_item[PL_CREDIT] ? f->pipe_item[PL_CREDIT] : at);
+    int given = 0;
+    for (int k = 0; k < PL_KEYS; k++) given |= f->pipe_item[k] != NULL;
+    for (int k = first; !rc && k < c->n; k++) c->set[k].implied = implied && !given;
+    return rc;
+}
+
 static int convert(const keyfile *kf, const char *name, ol_config *c, char *err, size_t errlen)
 {
     file_facts f;
     int rc = facts_of(kf, name, &f, err, errlen);
     for (int i = 0; !rc && i < kf->n; i++) rc = translate(c, &f, &kf->items[i], name, err, errlen);
+    if (!rc && f.booksim && !f.own_timing) rc = pipeline_of(c, &f, name, err, errlen);
     if (rc == -FAULT_RESOURCE) snprintf(err, errlen, "%s: out of memory", name);
     return rc;
 }

@@ -34,6 +34,9 @@ typedef struct {
     char *value;       /* owned */
     const char *key;   /* the file's key it came from ("num_vcs"), for messages; owned by the config */
     long line;
+    int implied;       /* 1: not given but implied by BookSim2's defaults (the router timing of a
+                          BookSim2 file that sets no pipeline key): a command without that option
+                          skips it */
 } ol_setting;
 
 typedef struct {

@@ -327,12 +327,14 @@ const opt_row ol_net_options[] = {
     { "router-delay", 0, "D", "router timing: extra cycles a header waits at its FIFO's\n"
                               "head before it may be granted (routing, allocation)",
       OPT_INT, FIELD(net.router_delay), 0, OLNET_MAX_DELAY, 0, 0, NULL, 0, NULL, NULL, 0 },
-    { "link-delay", 0, "L", "extra cycles a flit spends on a link, injection and\n"
-                            "ejection included", OPT_INT, FIELD(net.link_delay), 0, OLNET_MAX_DELAY, 0, 0, NULL, 0, NULL,
-      NULL, 0 },
+    { "switch-delay", 0, "S", "extra cycles a flit a router sends spends in its switch",
+      OPT_INT, FIELD(net.switch_delay), 0, OLNET_MAX_DELAY, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "link-delay", 0, "L", "extra cycles a flit spends on a link (injection and\n"
+                            "ejection channels too)", OPT_INT, FIELD(net.link_delay), 0, OLNET_MAX_DELAY, 0, 0, NULL, 0,
+      NULL, NULL, 0 },
     { "credit-delay", 0, "C", "extra cycles before a freed slot is seen by its sender;\n"
-                              "0 0 0: the model's one hop a cycle; BookSim2's iq router\n"
-                              "of the reference config: 2 1 2 (docs/model.md [R-TM-5])",
+                              "all 0: the model's one hop a cycle; BookSim2's iq router\n"
+                              "of the reference config: D S L C = 1 1 1 1 (docs/model.md)",
       OPT_INT, FIELD(net.credit_delay), 0, OLNET_MAX_DELAY, 0, 0, NULL, 0, NULL, NULL, 0 },
     OPT_END
 };

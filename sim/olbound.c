@@ -190,7 +190,39 @@ double ol_zero_load(const ol_params *p, const synth *s, double *hops)
     }
     double h = ps.weight > 0 ? ps.hops / ps.weight : 0;
     if (hops) *hops = h;
-    return h + ol_mean_length(p) + 1.0;
+    if (!olnet_timed(&p->net)) return h + ol_mean_length(p) + 1.0;
+    /* Under router timing [R-TM-4]: 1 + D + S + L a hop, and what a packet
+     * of each length takes beside its hops, read off a lone packet's run. */
+    const double per_hop = 1.0 + p->net.router_delay + p->net.switch_delay + p->net.link_delay;
+    double rest = 0;
+    for (int k = 0; k < p->nlen; k++) rest += p->prob[k] * (ol_lone_latency(p, 1, p->len[k]) - per_hop);
+    return h * per_hop + rest;
+}
+
+/* A lone packet of len flits over `hops` links of a (hops + 1) x 2 mesh
+ * with p's router (VCs, buffers, timing): generation to tail ejection,
+ * + 1 (the latency's definition, [R-OL-3]).  Stepped on the reference
+ * path; -1 when the network cannot be built (memory). */
+double ol_lone_latency(const ol_params *p, int hops, int len)
+{
+    olnet_params op = p->net;
+    op.rp = (route_params){ .w = hops + 1, .h = 2, .topo = TOPO_MESH };
+    op.vc_rule = VCRULE_ANY;
+    op.routing = ROUTING_DOR;
+    op.reference = 1;
+    char err[128];
+    olnet *n = olnet_new(&op, NULL, NULL, err, sizeof err);
+    if (!n) return -1;
+    double lat = -1;
+    if (olnet_add(n, 0, hops, len, 0, 0) >= 0)
+        for (int64_t t = 0; t < 100000 && lat < 0; t++) {
+            const int32_t *done;
+            int nd;
+            olnet_step(n, t, &done, &nd);
+            if (nd) lat = (double)t + 1.0;
+        }
+    olnet_free(n);
+    return lat;
 }
 
 /* The channel loads by legs: each leg of a dimension-order route covers a

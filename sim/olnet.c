@@ -75,9 +75,9 @@ static int check_params(const olnet_params *p, char *err, size_t errlen)
         return snprintf(err, errlen, "--scheme %d: allowed C00..C09", p->scheme), -1;
     if ((unsigned)p->routing >= ROUTING_COUNT)
         return snprintf(err, errlen, "routing %d: allowed 0..%d", (int)p->routing, ROUTING_COUNT - 1), -1;
-    const int delays[3] = { p->router_delay, p->link_delay, p->credit_delay };
-    static const char *const delay_names[3] = { "router delay", "link delay", "credit delay" };
-    for (int k = 0; k < 3; k++)
+    const int delays[4] = { p->router_delay, p->switch_delay, p->link_delay, p->credit_delay };
+    static const char *const delay_names[4] = { "router delay", "switch delay", "link delay", "credit delay" };
+    for (int k = 0; k < 4; k++)
         if (delays[k] < 0 || delays[k] > OLNET_MAX_DELAY)
             return snprintf(err, errlen, "%s %d: allowed [0, %d]", delay_names[k], delays[k], OLNET_MAX_DELAY), -1;
     return routing_check(p->routing, &p->rp, p->vc_rule, p->vcs, err, errlen);
@@ -93,16 +93,17 @@ static int alloc_timing(olnet *n)
     oltiming *tm = n->tm = grab(n, 1, sizeof *n->tm, &ok);
     if (!ok) return 0;
     tm->D = n->p.router_delay;
-    tm->L = n->p.link_delay;
+    tm->Lo = n->p.switch_delay + n->p.link_delay;
+    tm->Li = n->p.link_delay;
     tm->C = n->p.credit_delay;
     tm->flcap = (int)(np + N);
     tm->crcap = (int)(np);
     tm->hdcap = (int)(2 * np + N);
     tm->ucnt = grab(n, nf, 1, &ok);
-    tm->fl = grab(n, (size_t)(tm->L + 1) * (size_t)tm->flcap, sizeof *tm->fl, &ok);
+    tm->fl = grab(n, (size_t)(tm->Lo + 1) * (size_t)tm->flcap, sizeof *tm->fl, &ok);
     tm->cr = grab(n, (size_t)(tm->C + 1) * (size_t)tm->crcap, sizeof *tm->cr, &ok);
     tm->hd = grab(n, (size_t)(tm->D + 1) * (size_t)tm->hdcap, sizeof *tm->hd, &ok);
-    tm->nfl = grab(n, (size_t)tm->L + 1, sizeof *tm->nfl, &ok);
+    tm->nfl = grab(n, (size_t)tm->Lo + 1, sizeof *tm->nfl, &ok);
     tm->ncr = grab(n, (size_t)tm->C + 1, sizeof *tm->ncr, &ok);
     tm->nhd = grab(n, (size_t)tm->D + 1, sizeof *tm->nhd, &ok);
     return ok;
@@ -155,7 +156,7 @@ static int alloc_state(olnet *n)
     n->pstate = grab(n, np, 1, &ok);
     n->pnext = grab(n, (size_t)VCSEL_NSCHEMES * (size_t)n->V << n->V, sizeof *n->pnext, &ok);
     n->srcm = grab(n, (N + 63) / 64, sizeof *n->srcm, &ok);
-    if (ok && (n->p.router_delay || n->p.link_delay || n->p.credit_delay)) ok = alloc_timing(n);
+    if (ok && olnet_timed(&n->p)) ok = alloc_timing(n);
     n->occ = n->tm ? n->tm->ucnt : n->cnt;
     return ok;
 }
@@ -292,7 +293,7 @@ void olnet_clear(olnet *n)
     n->ndone = 0;
     if (n->tm) {
         memset(n->tm->ucnt, 0, nf);
-        memset(n->tm->nfl, 0, sizeof *n->tm->nfl * (size_t)(n->tm->L + 1));
+        memset(n->tm->nfl, 0, sizeof *n->tm->nfl * (size_t)(n->tm->Lo + 1));
         memset(n->tm->ncr, 0, sizeof *n->tm->ncr * (size_t)(n->tm->C + 1));
         memset(n->tm->nhd, 0, sizeof *n->tm->nhd * (size_t)(n->tm->D + 1));
         n->tm->next = 0;
@@ -576,24 +577,25 @@ static void push(olnet *n, int node, size_t f, uint32_t fl)
 }
 
 /* Flit x reaches FIFO f (f < 0: its destination's ejection) now, or,
- * under a link delay, L cycles from now [R-TM-2]. */
-static void deliver(olnet *n, int32_t f, uint32_t x, int64_t t)
+ * under router timing, `delay` cycles from now [R-TM-2]. */
+static void deliver(olnet *n, int32_t f, uint32_t x, int64_t t, int delay)
 {
-    if (n->tm && n->tm->L) {
-        olnet_timing_fly(n, f, x, t);
+    if (delay) {
+        olnet_timing_fly(n, f, x, t, delay);
         return;
     }
     if (f >= 0) push(n, f / n->NF, (size_t)f, x);
     else olnet_eject(n, x, t);
 }
 
-/* The end of cycle t under router timing: the flits sent L cycles ago land,
+/* The end of cycle t under router timing: the flits sent S + L (a
+ * router's) or L (a source's) cycles ago land,
  * the credits of C cycles ago come back [R-TM-2, R-TM-3]. */
 static void timing_cycle_end(olnet *n, int64_t t)
 {
     oltiming *tm = n->tm;
-    if (tm->L) {
-        const int s = (int)(t % (tm->L + 1));
+    if (tm->Lo) {
+        const int s = (int)(t % (tm->Lo + 1));
         const olflight *fl = tm->fl + (size_t)s * (size_t)tm->flcap;
         for (int k = 0; k < tm->nfl[s]; k++) {
             if (fl[k].f >= 0) push(n, fl[k].f / n->NF, (size_t)fl[k].f, fl[k].x);
@@ -651,7 +653,7 @@ static int64_t apply(olnet *n, int64_t t)
     for (int k = 0; k < nmv; k++) {
         const int32_t dst = down[mv[k].o];
         if (n->tm && dst >= 0) olnet_timing_sent(n, mv[k].node, (int)(mv[k].o - (int32_t)((size_t)mv[k].node * (size_t)n->NF)), (size_t)dst);
-        deliver(n, dst, (uint32_t)mv[k].f, t);
+        deliver(n, dst, (uint32_t)mv[k].f, t, n->tm ? n->tm->Lo : 0);
     }
     for (int k = 0; k < n->ninj; k++) {
         int i = n->inj[k];
@@ -661,7 +663,7 @@ static int64_t apply(olnet *n, int64_t t)
         if (s->seq == 0) n->pk[id].t_inj = t;
         int len = n->pk[id].len;
         if (n->tm) olnet_timing_sent(n, i, -1, pf);
-        deliver(n, (int32_t)pf, FL(id, s->seq == 0, s->seq == len - 1), t);
+        deliver(n, (int32_t)pf, FL(id, s->seq == 0, s->seq == len - 1), t, n->tm ? n->tm->Li : 0);
         olnet_source_sent(n, i, len);
     }
     if (n->tm) timing_cycle_end(n, t);

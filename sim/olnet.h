@@ -54,7 +54,9 @@ typedef struct {
     /* Router timing [R-TM-1..5] (all 0: the model's one cycle a hop, a slot
      * freed in t refilled in t + 1).  Open-loop runs only. */
     int router_delay;      /* D: a header new at its FIFO's head at the end of t may be granted from t + 1 + D */
-    int link_delay;        /* L: a flit sent (or injected, or ejected) in t arrives at the end of t + L */
+    int switch_delay;      /* S: what a flit a router sends spends in its switch beside the link */
+    int link_delay;        /* L: a flit a router sends in t lands at the end of t + S + L (next router or
+                              ejection); one a source injects in t, at the end of t + L */
     int credit_delay;      /* C: a slot freed in t is seen by its sender from t + 1 + C */
     int reference;         /* 1: the straightforward path (every output VC of every
                               router with flits looked at, the arbiters called);
@@ -70,9 +72,9 @@ typedef struct {
 #define OLNET_MAX_PACKETS (1 << 24)
 /* Longest packet. */
 #define OLNET_MAX_FLITS 255
-/* Largest router, link or credit delay: the open-loop watchdog's 64 quiet
- * cycles [R-RF-8] must outlast the longest stretch a flit can wait
- * without anything moving (at most L + D + C). */
+/* Largest router, switch, link or credit delay: the open-loop watchdog's 64
+ * quiet cycles [R-RF-8] must outlast the longest stretch a flit can wait
+ * without anything moving (at most S + L + D + C). */
 #define OLNET_MAX_DELAY 15
 
 /* One packet's record, read by the measurement after its tail ejected. */
@@ -86,6 +88,12 @@ typedef struct {
 } olnet_packet;
 
 typedef struct olnet olnet;
+
+/* Whether p sets any router timing (a delay not 0). */
+static inline int olnet_timed(const olnet_params *p)
+{
+    return p->router_delay || p->switch_delay || p->link_delay || p->credit_delay;
+}
 
 /* A network for p.  cfg, when not NULL, gives per-port schemes and initial
  * queue-selection orders (its nodes must be w * h and its vcs p->vcs; its

@@ -438,13 +438,13 @@ HOT void injected(const fview *v, int i, size_t f, uint32_t x, int64_t t)
     if (FL_TAIL(x)) sim_decisions_tail(v->cl->rec, i, t, v->cnt[f] == v->B);
 }
 
-/* Under router timing, the end of cycle t: the flits sent L cycles ago
- * land (the reference's timing_cycle_end), the credits due come back. */
+/* Under router timing, the end of cycle t: the flits sent S + L (a
+ * router's) or L (a source's) cycles ago land (the reference's timing_cycle_end), the credits due come back. */
 HOT void timing_land(olnet *n, const fview *v, int64_t t, int *nh)
 {
     oltiming *tm = n->tm;
-    if (tm->L) {
-        const int s = (int)(t % (tm->L + 1));
+    if (tm->Lo) {
+        const int s = (int)(t % (tm->Lo + 1));
         const olflight *fl = tm->fl + (size_t)s * (size_t)tm->flcap;
         for (int k = 0; k < tm->nfl[s]; k++) {
             if (fl[k].f >= 0) push(v, fl[k].f / v->NF, (size_t)fl[k].f, fl[k].x, nh);
@@ -457,11 +457,11 @@ HOT void timing_land(olnet *n, const fview *v, int64_t t, int *nh)
 }
 
 /* The cycle's moves applied under router timing (TM): each sent flit
- * counted taken at its FIFO now and landing L cycles later (or now). */
+ * counted taken at its FIFO now and landing S + L cycles later (or now). */
 HOT void apply_timed(olnet *n, const fview *v, int nmv, int64_t t, int *nh)
 {
     const olfmove *mv = n->fmv;
-    const int L = n->tm->L;
+    const int L = n->tm->Lo;
     for (int k = 0; k < nmv; k++) {
         const int to = mv[k].to;
         int32_t f = -1;
@@ -469,7 +469,7 @@ HOT void apply_timed(olnet *n, const fview *v, int nmv, int64_t t, int *nh)
             f = (int32_t)((size_t)to * (size_t)v->NF + v->ldown[mv[k].lo]);
             olnet_timing_sent(n, mv[k].node, mv[k].lo, (size_t)f);
         }
-        if (L) olnet_timing_fly(n, f, mv[k].x, t);
+        if (L) olnet_timing_fly(n, f, mv[k].x, t, L);
         else if (f >= 0) push(v, to, (size_t)f, mv[k].x, nh);
         else olnet_eject(n, mv[k].x, t);
     }
@@ -511,7 +511,7 @@ HOT int64_t step(olnet *n, int64_t t, int V, int B, int simd, int CL, int TM)
         const uint32_t x = FL(id, s->seq == 0, s->seq == len - 1);
         const size_t f = (size_t)i * (size_t)NF + (size_t)local;
         if (TM) olnet_timing_sent(n, i, -1, f);
-        if (TM && n->tm->L) olnet_timing_fly(n, (int32_t)f, x, t);
+        if (TM && n->tm->Li) olnet_timing_fly(n, (int32_t)f, x, t, n->tm->Li);
         else push(v, i, f, x, &nh);
         if ((CL & CL_REC)) injected(v, i, f, x, t);
         olnet_source_sent(n, i, len);
@@ -559,7 +559,7 @@ static int64_t timing_pending(const olnet *n, uint8_t *pend, int *taken)
     int64_t flying = 0;
     for (int s = 0; s <= tm->D && tm->D; s++)
         for (int k = 0; k < tm->nhd[s]; k++) pend[tm->hd[(size_t)s * (size_t)tm->hdcap + (size_t)k]] = 1;
-    for (int s = 0; s <= tm->L && tm->L; s++)
+    for (int s = 0; s <= tm->Lo && tm->Lo; s++)
         for (int k = 0; k < tm->nfl[s]; k++) {
             const int32_t f = tm->fl[(size_t)s * (size_t)tm->flcap + (size_t)k].f;
             flying++;

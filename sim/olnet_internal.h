@@ -97,10 +97,11 @@ typedef struct {
  * freed C cycles before, and routes the headers that came to a head D
  * cycles before (olnet_timing_*). */
 typedef struct {
-    int D, L, C;
+    int D, C;
+    int Lo, Li;              /* a router's flit lands S + L cycles after it is sent, a source's L */
     uint8_t *ucnt;           /* per FIFO: its flits, the flits on their way to it and the slots
                                 freed whose credit has not come back (the sender's view) */
-    olflight *fl;            /* (L + 1) x flcap: the flits landing at the end of each cycle */
+    olflight *fl;            /* (Lo + 1) x flcap: the flits landing at the end of each cycle */
     uint32_t *cr, *hd;       /* (C + 1) x crcap: FIFOs whose credit comes back; (D + 1) x hdcap:
                                 FIFOs whose header asks for its output */
     int *nfl, *ncr, *nhd;    /* entries in each slot */
@@ -340,11 +341,11 @@ static inline void olnet_timing_popped(olnet *n, size_t f, int64_t t)
 }
 
 /* Flit x sent in cycle t lands in FIFO f (f < 0: is ejected) at the end of
- * t + L (L > 0). */
-static inline void olnet_timing_fly(olnet *n, int32_t f, uint32_t x, int64_t t)
+ * t + delay (0 < delay <= Lo). */
+static inline void olnet_timing_fly(olnet *n, int32_t f, uint32_t x, int64_t t, int delay)
 {
     oltiming *tm = n->tm;
-    const int s = (int)((t + tm->L) % (tm->L + 1));
+    const int s = (int)((t + delay) % (tm->Lo + 1));
     tm->fl[(size_t)s * (size_t)tm->flcap + (size_t)tm->nfl[s]++] = (olflight){ f, x };
 }
 

@@ -217,8 +217,16 @@ uint64_t ol_point_seed(uint64_t seed, double rate);
 
 /* The analytic zero-load latency of (p, s) [R-OL-BOUND-1]: mean hops + mean length + 1,
  * the hops averaged over the pattern's destinations of every sending node
- * (hotspot share included).  Also the mean hops into *hops if not NULL. */
+ * (hotspot share included).  Under router timing [R-TM-4], mean hops x
+ * (1 + D + L) + the mean over the packet mix of what a lone packet takes
+ * beyond its hops (ol_lone_latency at one hop, less 1 + D + L: the
+ * credit loop's bubbles included, the same at every distance).  Also the
+ * mean hops into *hops if not NULL. */
 double ol_zero_load(const ol_params *p, const synth *s, double *hops);
+
+/* The latency of a lone packet of len flits over `hops` links with p's
+ * router (VCs, buffers, timing), as a point measures it; -1 out of memory. */
+double ol_lone_latency(const ol_params *p, int hops, int len);
 
 /* The channel-load bound on throughput [R-OL-BOUND-1]: 1 / (the largest expected load of
  * one channel, in flits per cycle per unit of injection rate), counting the

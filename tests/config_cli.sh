@@ -44,9 +44,23 @@ check "routing_function = min_adapt is --routing min-adaptive" \
 printf 'routing_function = xy_yx\n' > o1.cfg
 expect_usage "stack: a routing function other than dor" "o1.cfg, line 1: routing_function: stack routes dor only" \
   $N stack --config o1.cfg
+# BookSim2's pipeline is router timing (docs/config.md): D = routing_delay + vc_alloc_delay +
+# sw_alloc_delay - 1, S = st_final_delay, L = 1, C = credit_delay + 1, BookSim2's defaults
+# (routing_delay 1, the others as the reference config) where a key is absent.
 printf 'vc_alloc_delay = 2\n' > delay.cfg
-expect_usage "a router delay nocsim does not model" "vc_alloc_delay = 2: nocsim's router moves a flit one hop a cycle" \
-  $N load --config delay.cfg --no-db
+check "vc_alloc_delay = 2 is router delay 1 + 2 + 1 - 1" \
+  "$(show --config delay.cfg | grep -E '^(router|switch|link|credit)-delay=' | tr '\n' ' ')" \
+  "router-delay=3 switch-delay=1 link-delay=1 credit-delay=1 "
+printf 'routing_delay = 0; speculative = 1; credit_delay = 2\n' > spec.cfg
+check "speculative: the larger allocation alone; credit_delay 2 is C 3" \
+  "$(show --config spec.cfg | grep -E '^(router|credit)-delay=' | tr '\n' ' ')" "router-delay=0 credit-delay=3 "
+printf 'routing_delay = 0\nst_final_delay = 2\n' > stf.cfg
+expect_usage "a pipeline the four delays do not match" \
+  "stf.cfg, line 2: st_final_delay = 2: nocsim's router timing matches BookSim2's pipeline" \
+  $N load --config stf.cfg --no-db
+printf 'vc_alloc_delay = 2\nrouter-delay = 0\n' > own.cfg
+check "our own delay keys win over BookSim2's pipeline" \
+  "$(show --config own.cfg | grep -E '^(router|link)-delay=' | tr '\n' ' ')" "router-delay=0 link-delay=0 "
 printf 'num_vcs = 99\n' > range.cfg
 expect_usage "a value out of the option's range" "range.cfg, line 1: num_vcs: '99' is out of range (allowed: [1, 8])" \
   $N load --config range.cfg --no-db
@@ -84,14 +98,18 @@ latency_thres = 500.0; include_queuing = 1; seed = 0;
 CFG
 j=$($N load --config ref.cfg --no-db --format json 2>err.txt); rc=$?
 check "reference config runs" "$rc" 0
-grep -q "taken as the nearest nocsim has (docs/config.md): router, speculative, routing_delay" err.txt && ok ||
+grep -q "taken as the nearest nocsim has (docs/config.md): router, vc_allocator, sw_allocator" err.txt && ok ||
   bad "reference config: the approximate keys are not named: $(cat err.txt)"
 # Uniform with BookSim2's self-addressed packets on an 8x8 mesh: mean hops
-# 2 x (8^2 - 1) / (3 x 8) = 5.25 over all 64 destinations, so the zero-load
-# latency is 5.25 + 8 + 1 = 14.25; at 0.02 the measured latency is near it.
-check "reference: zero load" "$(printf '%s' "$j" | python3 -c 'import json,sys; print(json.load(sys.stdin)["zero_load"])')" 14.25
+# 2 x (8^2 - 1) / (3 x 8) = 5.25 over all 64 destinations; BookSim2's pipeline
+# is D = S = L = C = 1, 4 cycles a hop, and a lone 8-flit packet takes 4H + 14
+# (BookSim2's own lone packets, test_openloop), so the zero-load latency is
+# 4 x 5.25 + 14 = 35; at 0.02 the measured latency is near it (BookSim2: 35.5).
+check "reference: zero load" "$(printf '%s' "$j" | python3 -c 'import json,sys; print(json.load(sys.stdin)["zero_load"])')" 35.0
+check "reference: the timing recorded" "$(printf '%s' "$j" | python3 -c '
+import json,sys; d=json.load(sys.stdin); print(d["router_delay"], d["switch_delay"], d["link_delay"], d["credit_delay"])')" "1 1 1 1"
 check "reference: one point at 0.02, near zero load" "$(printf '%s' "$j" | python3 -c '
-import json,sys; p=json.load(sys.stdin)["points"]; print(len(p), p[0]["rate"], abs(p[0]["latency"] - 14.25) < 1)')" "1 0.02 True"
+import json,sys; p=json.load(sys.stdin)["points"]; print(len(p), p[0]["rate"], abs(p[0]["latency"] - 35) < 1.5)')" "1 0.02 True"
 
 # Several patterns: one curve each, each stored as its own run.
 $N load --size 4 --traffic uniform,transpose --rates 0.1:0.2:0.1 --db two.db --quiet --format csv > two.csv; rc=$?

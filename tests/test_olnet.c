@@ -371,8 +371,8 @@ START_TEST(fast_path_equals_reference_timing)
                             .routing = mesh && it % 2 ? (routing_kind)(ROUTING_YX + draw(&r, ROUTING_DOR2 - ROUTING_YX))
                                                       : ROUTING_DOR,
                             .selection = (routing_selection)(it % SELECT_COUNT), .route_seed = (uint64_t)it,
-                            .router_delay = draw(&r, 2) ? draw(&r, 5) : 0, .link_delay = draw(&r, 2) ? draw(&r, 5) : 0,
-                            .credit_delay = draw(&r, 2) ? draw(&r, 5) : 0 };
+                            .router_delay = draw(&r, 2) ? draw(&r, 5) : 0, .switch_delay = draw(&r, 3) ? 0 : 1 + draw(&r, 2),
+                            .link_delay = draw(&r, 2) ? draw(&r, 5) : 0, .credit_delay = draw(&r, 2) ? draw(&r, 5) : 0 };
         if (it % 4 == 3) { /* the default router's own step */
             op.vcs = 3;
             op.buffer = 4;
@@ -399,23 +399,24 @@ static int64_t lone_packet(olnet *n, int s, int d, int len)
 }
 
 /* Router timing at zero load [R-TM-4]: a lone packet over H links crosses
- * H + 1 routers, each a cycle and its header's D, and H + 2 channels
- * (injection, links, ejection), each L more, and its tail follows len - 1
- * cycles behind when its FIFOs hold it all (buffer >= len: no credit is
- * waited for): tail at 7 + (H + 1)(1 + D) + (H + 2) L + len - 1.  Every
- * pair of a 5x3 mesh and a 4x4 torus, lengths 1 and 5, on both paths and
- * several delays. */
+ * H + 1 routers, each a cycle and its header's D, and leaves each through
+ * its switch and a channel (H links and the ejection), S + L more each,
+ * after the injection channel's L; its tail follows len - 1 cycles behind
+ * when its FIFOs hold it all (buffer >= len: no credit is waited for):
+ * tail at 7 + (H + 1)(1 + D + S + L) + L + len - 1.  Every pair of a 5x3
+ * mesh and a 4x4 torus, lengths 1 and 5, on both paths and several
+ * delays (D, S, L, C). */
 START_TEST(zero_load_timing_every_pair)
 {
-    static const int delays[][3] = { { 2, 1, 2 }, { 0, 3, 0 }, { 4, 0, 1 }, { 1, 2, 5 } };
+    static const int delays[][4] = { { 1, 1, 1, 1 }, { 0, 0, 3, 0 }, { 4, 2, 0, 1 }, { 1, 0, 2, 5 } };
     for (int topo = 0; topo < 2; topo++)
         for (int k = 0; k < 4; k++)
             for (int ref = 0; ref < 2; ref++) {
-                const int D = delays[k][0], L = delays[k][1];
+                const int D = delays[k][0], S = delays[k][1], L = delays[k][2];
                 olnet_params op = { .rp = { .w = topo ? 5 : 4, .h = topo ? 3 : 4, .topo = topo ? TOPO_MESH : TOPO_TORUS },
                                     .vc_rule = topo ? VCRULE_ANY : VCRULE_DATELINE, .vcs = 3, .buffer = 5,
-                                    .reference = ref, .router_delay = D, .link_delay = L,
-                                    .credit_delay = delays[k][2] };
+                                    .reference = ref, .router_delay = D, .switch_delay = S, .link_delay = L,
+                                    .credit_delay = delays[k][3] };
                 char err[256];
                 olnet *n = olnet_new(&op, NULL, NULL, err, sizeof err);
                 ck_assert_msg(n != NULL, "%s", err);
@@ -423,10 +424,10 @@ START_TEST(zero_load_timing_every_pair)
                     for (int d = 0; d < op.rp.w * op.rp.h; d++)
                         for (int len = 1; len <= 5; len += 4) {
                             const int H = olnet_hops(n, s, d);
-                            const int64_t want = 7 + (H + 1) * (1 + D) + (H + 2) * L + len - 1;
+                            const int64_t want = 7 + (H + 1) * (1 + D + S + L) + L + len - 1;
                             const int64_t got = lone_packet(n, s, d, len);
-                            ck_assert_msg(got == want, "topo %d D %d L %d C %d ref %d: %d -> %d len %d: tail at %lld, want %lld",
-                                          topo, D, L, delays[k][2], ref, s, d, len, (long long)got, (long long)want);
+                            ck_assert_msg(got == want, "topo %d D %d S %d L %d C %d ref %d: %d -> %d len %d: tail at %lld, want %lld",
+                                          topo, D, S, L, delays[k][3], ref, s, d, len, (long long)got, (long long)want);
                         }
                 olnet_free(n);
             }
@@ -439,9 +440,8 @@ END_TEST
  * of t + 1 (it lands), is freed in t + 2 (it moves on at once) and is seen
  * by its sender from t + 2 + 1 + C = t + 5, so a sender gets B = 2 sends in
  * every 5 cycles, at every hop alike: packet k injects at 5 (k / 2) + k % 2
- * and ejects 5 cycles later ((H + 1)(1 + D) + (H + 2) L + len - 1 =
- * 2 + 3 + 0): B / (2 + L + C) = 0.4 flits a cycle, BookSim2's lone flow on
- * 4 VCs of 2 flits (0.399).  D = 1: a header leaves 1 + D = 2 cycles after
+ * and ejects 5 cycles later ((H + 1)(1 + D + S + L) + L + len - 1 =
+ * 4 + 1 + 0): B / (2 + L + C) = 0.4 flits a cycle.  D = 1: a header leaves 1 + D = 2 cycles after
  * it comes to the head (it lands, or the one ahead leaves), so a slot is
  * held a cycle longer (2 sends in 6 cycles): worked out flit by flit,
  * injections at 0, 1, 6, 8, 12, 14 and ejections at 7, 9, 13, 15, 19, 21

@@ -32,6 +32,34 @@ static synth *pattern(const char *name)
     return s;
 }
 
+/* [R-TM-4]: BookSim2's reference router (D = S = L = C = 1) on the 8x8
+ * mesh with 3 VCs of 4 flits.  By hand, a lone 1-flit packet over H links
+ * is injected in cycle 0, lands at the end of 1 (L), leaves each of the
+ * H + 1 routers 1 + D = 2 cycles after landing there and lands S + L = 2
+ * cycles later at the next router or the ejection: out at the end of
+ * 1 + 4 (H + 1), latency (+ 1) 4H + 6.  An 8-flit packet's tail follows 7
+ * cycles behind plus what its 4-flit FIFOs cost it; the values are
+ * BookSim2's own lone packets (commit 28f4329, reference config): 18, 22,
+ * 26 at H = 1, 2, 3 for 8 flits (one cycle lost to the credit loop) and
+ * 10, 14, 18 for 1 flit.  Uniform without self: mean hops 16 / 3, so
+ * T0 = 4 x 16 / 3 + 14. */
+START_TEST(zero_load_timed_by_hand)
+{
+    ol_params p = params(TOPO_MESH);
+    p.net.router_delay = 1;
+    p.net.switch_delay = 1;
+    p.net.link_delay = 1;
+    p.net.credit_delay = 1;
+    for (int h = 1; h <= 3; h++) ck_assert_double_eq_tol(ol_lone_latency(&p, h, 8), 4 * h + 14, 1e-12);
+    synth *u = pattern("uniform");
+    double hops;
+    ck_assert_double_eq_tol(ol_zero_load(&p, u, &hops), 4 * 16.0 / 3 + 14, 1e-9);
+    ck_assert_double_eq_tol(hops, 16.0 / 3, 1e-9);
+    for (int h = 1; h <= 3; h++) ck_assert_double_eq_tol(ol_lone_latency(&p, h, 1), 4 * h + 6, 1e-12);
+    synth_free(u);
+}
+END_TEST
+
 /* [R-OL-BOUND-1] by hand.  8x8 mesh, uniform without self: a packet's hops are |dx| + |dy| with dx,
  * dy independent-ish; the mean over the 64 * 63 ordered pairs of distinct
  * nodes is 2 * (sum over x, x' of |x - x'|) * 64 / (64 * 63) = 2 * 168 * 64
@@ -304,6 +332,7 @@ int main(void)
     TCase *tc = tcase_create("openloop");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, analytic_by_hand);
+    tcase_add_test(tc, zero_load_timed_by_hand);
     tcase_add_test(tc, zero_load_every_pattern);
     tcase_add_test(tc, saturation_below_bound);
     tcase_add_test(tc, packet_mix);
