@@ -5,8 +5,9 @@
  * dateline rules, the queue-order update, whether the fast path keeps its
  * live masks move by move (scalar) or may find them with SSSE3, the routing
  * function (on a mesh each, with at least the VCs its classes need, and the
- * selection rule and the routes' seed; on a torus dor or dor2), the longest
- * packet and the load;
+ * selection rule and the routes' seed; on a torus dor or dor2), the router
+ * timing (a third of the inputs: each delay 0 to 3), the longest packet
+ * and the load;
  * then, cycle by cycle, which nodes generate a packet, to where and how
  * long.  Bytes past the end of the input come from a generator seeded by its
  * length (tests/fuzz/fuzz_input.h).  Property: every cycle both paths move the same number of flits
@@ -52,6 +53,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (op.vcs < routing_info_of(op.routing)->classes) op.vcs = routing_info_of(op.routing)->classes;
         op.selection = (routing_selection)take(&in, SELECT_COUNT);
         op.route_seed = take(&in, 1000);
+    }
+    if (take(&in, 3) == 0) {
+        op.router_delay = (int)take(&in, 4);
+        op.switch_delay = (int)take(&in, 3);
+        op.link_delay = (int)take(&in, 4);
+        op.credit_delay = (int)take(&in, 4);
     }
     char err[256];
     olnet *a = olnet_new(&op, NULL, NULL, err, sizeof err);
