@@ -63,7 +63,11 @@ static const subcommand subs[] = {
       "chromosome and the parameter whose values' mean best durations differ most;\n"
       "the mean best duration per value of every parameter; and per grid point the\n"
       "number of runs, best and mean best duration and best / simple stacking\n"
-      "(paper Fig. 5: best against mean).  csv: the grid points; json: {\"sweep\",\n"
+      "(paper Fig. 5: best against mean).  For a load sweep (nocsim sweep load) the\n"
+      "saturation table: per grid point the saturation throughput and rate (mean\n"
+      "over its curves), the mean saturation throughput per value of every\n"
+      "parameter, and per pattern the mean, the best and the parameter whose\n"
+      "values' means differ most.  csv: the grid points; json: {\"sweep\",\n"
       "\"patterns\", \"levels\", \"points\"}.\n" },
     { "merge", db_merge, O_CREATE, "OTHER.db", "bring the runs of another database file in",
       "Copy every run of OTHER.db that --db does not hold yet (runs are identified\n"
