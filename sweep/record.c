@@ -52,7 +52,7 @@ int sweep_record_create(store *db, const sweep_spec *spec, const char *version, 
     r.version = version;
     r.seed = spec->seed;
     r.traffic = traffic;
-    r.slices = spec->slices;
+    if (spec->command == SWEEP_GA) r.slices = spec->slices;   /* a load sweep's runs have none */
     r.algorithm = "sweep";
     r.params = pj;
     int rc = store_run_create(db, &r, err, errlen);
