@@ -3,6 +3,7 @@
  * database and implements `merge`; the queries are in db_query.c. */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/db_cmds.h"
 #include "cli/db_table.h"
+#include "cli/opt_group.h"
 #include "ga/dbcheck.h"
 
 /* Options a subcommand accepts beyond --db, --format and --help. */
@@ -63,7 +65,11 @@ static const subcommand subs[] = {
       "chromosome and the parameter whose values' mean best durations differ most;\n"
       "the mean best duration per value of every parameter; and per grid point the\n"
       "number of runs, best and mean best duration and best / simple stacking\n"
-      "(paper Fig. 5: best against mean).  csv: the grid points; json: {\"sweep\",\n"
+      "(paper Fig. 5: best against mean).  For a load sweep (nocsim sweep load) the\n"
+      "saturation table: per grid point the saturation throughput and rate (mean\n"
+      "over its curves), the mean saturation throughput per value of every\n"
+      "parameter, and per pattern the mean, the best and the parameter whose\n"
+      "values' means differ most.  csv: the grid points; json: {\"sweep\",\n"
       "\"patterns\", \"levels\", \"points\"}.\n" },
     { "merge", db_merge, O_CREATE, "OTHER.db", "bring the runs of another database file in",
       "Copy every run of OTHER.db that --db does not hold yet (runs are identified\n"
@@ -73,65 +79,52 @@ static const subcommand subs[] = {
 };
 #define NSUBS (sizeof subs / sizeof subs[0])
 
-/* The options of every subcommand, then those of some (enum above). */
-static const cli_opt db_common_table[] = {
-    { "--db", 0, "PATH", "database (default " STORE_DEFAULT_PATH "); must exist; opened\n"
-                         "read-only except by merge, which copies runs into it" },
-    { "--format", 0, "F", "text (aligned, for people), csv (header row) or json\n"
-                          "(default text; export: json)" },
-    CLI_END
-};
-static const cli_opt db_runfilter_table[] = {
-    { "--traffic", 0, "T", "only runs of traffic pattern T" },
-    { "--slices", 0, "S", "only runs with S slices" },
-    { "--kind", 0, "K", "only runs of kind K: ga, load, cc, replay or sweep" },
-    CLI_END
-};
-static const cli_opt db_chrom_table[] = {
-    { "--where", 0, "EXPR", "keep the rows where EXPR holds, e.g. \"lb < 100 and ob > 3\";\n"
-                            "metrics: duration score t_d t_e ir or ib ob lb generation\n"
-                            "crc id; operators < <= > >= = != and or not ( )" },
-    { "--order-by", 0, "M", "sort by metric M, optionally \"M desc\" (default: id)" },
-    { "--limit", 0, "N", "at most N rows" },
-    { "--all", 0, NULL, "every recorded chromosome of the run, not only synonyms\n"
-                        "(adds a column 'best': 1 if it has the run's best score)" },
-    CLI_END
-};
-static const cli_opt db_export_table[] = {
-    { "--table", 0, "T", "run, generations, chromosomes or points (default for csv:\n"
-                         "points of an open-loop run, else chromosomes; with\n"
-                         "json, only that table)" },
-    { "--genes", 0, NULL, "add the canonical gene encoding as hex (column genes)" },
-    CLI_END
-};
-static const cli_opt db_create_table[] = {
-    { "--create", 0, NULL, "create the --db file if it does not exist" },
-    CLI_END
-};
+/* The options of every subcommand, then those of some (enum above): option
+ * rows over db_opts (util/options.h). */
+_Static_assert(sizeof(out_format) == sizeof(int), "the format row chooses an enum's value as an int");
+static const char *const format_names[] = { "text", "json", "csv" };
+static const char *const table_names[] = { "run", "generations", "chromosomes", "points" };
+#define NAMES(a) (a), (int)(sizeof(a) / sizeof(a)[0])
+#define FIELD(f) #f, offsetof(db_opts, f)
+#define TEXT_ROW(name, arg, help, f) { name, 0, arg, help, OPT_TEXT, FIELD(f), 0, 0, 0, 0, NULL, 0, NULL, NULL, 1 }
+#define SWITCH_ROW(name, help, f) { name, 0, NULL, help, OPT_SWITCH, FIELD(f), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 }
 
-/* Any db flag into o (a cli_set_fn); the tables decide which a subcommand takes. */
-static int set_option(void *ctx, const char *cmd, const char *a, const char *v)
-{
-    db_opts *o = ctx;
-    if (!strcmp(a, "--db")) o->db = v;
-    else if (!strcmp(a, "--format")) { if (!arg_format(cmd, v, &o->fmt)) return -1; o->fmt_given = true; }
-    else if (!strcmp(a, "--traffic")) o->traffic = v;
-    else if (!strcmp(a, "--kind")) o->kind = v;
-    else if (!strcmp(a, "--slices")) { if (!arg_int(cmd, a, v, 1, 1000000, &o->slices)) return -1; }
-    else if (!strcmp(a, "--where")) o->where = v;
-    else if (!strcmp(a, "--order-by")) o->order = v;
-    else if (!strcmp(a, "--limit")) { if (!arg_int(cmd, a, v, 1, 1000000000, &o->limit)) return -1; }
-    else if (!strcmp(a, "--all")) o->all = true;
-    else if (!strcmp(a, "--genes")) o->genes = true;
-    else if (!strcmp(a, "--table")) {
-        static const char *const tables[] = { "run", "generations", "chromosomes", "points" };
-        int k;
-        if (!arg_choice(cmd, a, v, tables, 4, &k)) return -1;
-        o->table = tables[k];
-    }
-    else if (!strcmp(a, "--create")) o->create = true;
-    return 0;
-}
+static const opt_row db_common_rows[] = {
+    { "db", 0, "PATH", "database; must exist; opened read-only except by merge,\n"
+                       "which copies runs into it",
+      OPT_TEXT, FIELD(db), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "format", 0, NULL, "text (aligned, for people), csv (header row) or json\n"
+                         "(default text; export: json)",
+      OPT_CHOICE, FIELD(fmt), 0, 0, 0, 0, NAMES(format_names), NULL, NULL, 1 },
+    OPT_END
+};
+static const opt_row db_runfilter_rows[] = {
+    TEXT_ROW("traffic", "T", "only runs of traffic pattern T", traffic),
+    { "slices", 0, "S", "only runs with S slices", OPT_INT, FIELD(slices), 1, 1000000, 0, 0, NULL, 0, NULL, NULL, 1 },
+    TEXT_ROW("kind", "K", "only runs of kind K: ga, load, cc, replay or sweep", kind),
+    OPT_END
+};
+static const opt_row db_chrom_rows[] = {
+    TEXT_ROW("where", "EXPR", "keep the rows where EXPR holds, e.g. \"lb < 100 and ob > 3\";\n"
+                              "metrics: duration score t_d t_e ir or ib ob lb generation\n"
+                              "crc id; operators < <= > >= = != and or not ( )", where),
+    TEXT_ROW("order-by", "M", "sort by metric M, optionally \"M desc\" (default: id)", order),
+    { "limit", 0, "N", "at most N rows", OPT_I64, FIELD(limit), 1, 1000000000, 0, 0, NULL, 0, NULL, NULL, 1 },
+    SWITCH_ROW("all", "every recorded chromosome of the run, not only synonyms\n"
+                      "(adds a column 'best': 1 if it has the run's best score)", all),
+    OPT_END
+};
+static const opt_row db_export_rows[] = {
+    { "table", 0, NULL, "which table (default for csv: points of an open-loop run,\n"
+                        "else chromosomes; with json, only that table)",
+      OPT_CHOICE, FIELD(table_k), 0, 0, 0, 0, NAMES(table_names), NULL, NULL, 1 },
+    SWITCH_ROW("genes", "add the canonical gene encoding as hex (column genes)", genes),
+    OPT_END
+};
+static const opt_row db_create_rows[] = {
+    SWITCH_ROW("create", "create the --db file if it does not exist", create),
+    OPT_END
+};
 
 static void usage(FILE *f)
 {
@@ -146,9 +139,14 @@ static void usage(FILE *f)
         fprintf(f, "  %-18s %s\n", head, subs[i].summary);
     }
     fprintf(f, "\noptions of every subcommand (nocsim db SUBCOMMAND --help lists its own):\n");
-    const cli_group common[] = { { db_common_table, set_option, NULL } };
-    const cli_spec spec = { "db", common, 1, NULL, NULL };
-    cli_help(f, &spec);
+    db_opts o = { .db = STORE_DEFAULT_PATH };
+    opt_group g;
+    if (opt_group_init(&g, db_common_rows, &o, sizeof o) == 0) {
+        const cli_group common[] = { opt_group_cli(&g) };
+        const cli_spec spec = { "db", common, 1, NULL, NULL };
+        cli_help(f, &spec);
+        opt_group_free(&g);
+    }
     fprintf(f, "\nexamples:\n"
                "  nocsim db runs --traffic brev\n"
                "  nocsim db synonyms 3 --where \"lb < 100 and ob > 3\" --order-by \"ob desc\"\n"
@@ -173,36 +171,68 @@ static int set_operand(void *ctx, const char *cmd, const char *a)
     return -1;
 }
 
-/* Parse argv of subcommand c into *o.  Returns -1 to go on, else an exit
- * status (--help, or bad input). */
-static int parse(const subcommand *c, int argc, char **argv, db_opts *o)
+enum { NDB_GROUPS = 5 };
+
+/* Subcommand c's option groups over o (the common rows, then those of
+ * c->opts) into g[] and cg[]: their number, or -1 when memory runs out
+ * (nothing left to free). */
+static int make_groups(const subcommand *c, db_opts *o, opt_group *g, cli_group *cg)
+{
+    const struct { int bit; const opt_row *rows; } all[NDB_GROUPS] = {
+        { 0, db_common_rows }, { O_RUNFILTER, db_runfilter_rows }, { O_CHROM, db_chrom_rows },
+        { O_EXPORT, db_export_rows }, { O_CREATE, db_create_rows },
+    };
+    int n = 0;
+    for (int k = 0; k < NDB_GROUPS; k++) {
+        if (all[k].bit && !(c->opts & all[k].bit)) continue;
+        if (opt_group_init(&g[n], all[k].rows, o, sizeof *o)) {
+            while (n--) opt_group_free(&g[n]);
+            return -1;
+        }
+        cg[n] = opt_group_cli(&g[n]);
+        n++;
+    }
+    return n;
+}
+
+/* After the parse: what was given, the run's id.  -1 to go on, else an exit status. */
+static int finish_parse(const subcommand *c, db_opts *o, const opt_group *g, int n)
 {
     const char *cmd = o->cmd;
-    long x;
-    cli_group groups[5] = { { db_common_table, set_option, o } };
-    int n = 1;
-    if (c->opts & O_RUNFILTER) groups[n++] = (cli_group){ db_runfilter_table, set_option, o };
-    if (c->opts & O_CHROM) groups[n++] = (cli_group){ db_chrom_table, set_option, o };
-    if (c->opts & O_EXPORT) groups[n++] = (cli_group){ db_export_table, set_option, o };
-    if (c->opts & O_CREATE) groups[n++] = (cli_group){ db_create_table, set_option, o };
-    db_operand d = { c, o };
-    const cli_spec spec = { cmd, groups, n, set_operand, &d };
-    int rc = cli_parse(&spec, argc, argv);
-    if (rc == CLI_HELP) {
-        printf("usage: nocsim db %s%s%s [options]\n\n%s\n", c->name, c->arg ? " " : "", c->arg ? c->arg : "", c->help);
-        cli_help(stdout, &spec);
-        return EXIT_OK;
-    }
-    if (rc != EXIT_OK) return rc;
+    o->fmt_given = opt_groups_given(g, n, "format") != 0;
+    o->table = opt_groups_given(g, n, "table") ? table_names[o->table_k] : NULL;
     if (c->arg && !o->arg) {
         fprintf(stderr, "nocsim %s: missing %s (see nocsim %s --help)\n", cmd, c->arg, cmd);
         return EXIT_USAGE;
     }
+    long x;
     if (c->arg && !strcmp(c->arg, "RUN")) {
         if (!arg_int(cmd, "RUN", o->arg, 1, LONG_MAX, &x)) return EXIT_USAGE;
         o->run = x;
     }
     return -1;
+}
+
+/* Parse argv of subcommand c into *o.  Returns -1 to go on, else an exit
+ * status (--help, or bad input). */
+static int parse(const subcommand *c, int argc, char **argv, db_opts *o)
+{
+    opt_group g[NDB_GROUPS];
+    cli_group cg[NDB_GROUPS];
+    int n = make_groups(c, o, g, cg);
+    if (n < 0) return cli_fail(o->cmd, EXIT_FAIL, "out of memory");
+    db_operand d = { c, o };
+    const cli_spec spec = { o->cmd, cg, n, set_operand, &d };
+    int rc = cli_parse(&spec, argc, argv);
+    if (rc == CLI_HELP) {
+        printf("usage: nocsim db %s%s%s [options]\n\n%s\n", c->name, c->arg ? " " : "", c->arg ? c->arg : "", c->help);
+        cli_help(stdout, &spec);
+        rc = EXIT_OK;
+    } else if (rc == EXIT_OK) {
+        rc = finish_parse(c, o, g, n);
+    }
+    for (int k = 0; k < n; k++) opt_group_free(&g[k]);
+    return rc;
 }
 
 store *db_open(const db_opts *o, const char *path, int flags, int *rc)

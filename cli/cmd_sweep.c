@@ -1,8 +1,10 @@
-/* `nocsim sweep`: a parameter study, many GA runs over a grid of options,
- * all recorded in one database; locally on the cores of this machine, or on
- * the ranks of an MPI job when built with `make MPI=1` and started by mpirun.
+/* `nocsim sweep`: a parameter study, many GA runs (`nocsim sweep [ga]`) or
+ * open-loop curves (`nocsim sweep load`) over a grid of options, all
+ * recorded in one database; locally on the cores of this machine, or on the
+ * ranks of an MPI job when built with `make MPI=1` and started by mpirun.
  * Parse -> run (sweep/) -> print. */
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,61 +13,25 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/model_opts.h"
+#include "cli/opt_group.h"
+#include "sim/ol_options.h"
 #include "store/store.h"
 #include "sweep/record.h"
 #include "sweep/run.h"
 #include "sweep/sweep.h"
+#include "traffic/synth.h"
 
 #ifdef NOCSIM_MPI
 #include <mpi.h>
 #endif
 
-static const cli_opt sweep_table[] = {
-    CLI_HEADING("options:"),
-    { "--traffic", 0, "T[,T...]", "patterns, e.g. brev,shfl (required)" },
-    { "--slices", 0, "S", "slices of every run (default 2)" },
-    { "--grid", 0, "paper|FILE", "the grid: paper (default) is --algo paper with mutation\n"
-                                 "0.1|0.05|0.02, crossover rate 0.1|0.2|0.4|0.6|0.8|0.9,\n"
-                                 "crossover interval 10|20, ties random|age, watchdog 100|200\n"
-                                 "or lifetime 100|200; FILE: one axis a line,\n"
-                                 "  FLAG[,FLAG...] VALUE[,VALUE...] ...   (# comments)\n"
-                                 "e.g. 'mutation 0.1 0.02' or 'watchdog,lifetime 100,0 0,100'" },
-    { "--runs", 0, "R", "replicates per grid point (default 5)" },
-    { "--seed", 's', "X", "the sweep's seed (default 1)" },
-    { "--jobs", 'j', "K", "runs at once on this machine (default: all cores); each run\n"
-                          "is single-threaded.  Under mpirun: one run per rank > 0" },
-    { "--db", 0, "PATH", "database (default " STORE_DEFAULT_PATH ")" },
-    { "--resume", 0, "SWEEP", "finish an interrupted sweep: finished runs are kept, the\n"
-                              "others run again" },
-    { "--quiet", 'q', NULL, "no progress line" },
-    { "--format", 0, "text|json", "summary format (default text)" },
-    CLI_END
-};
-
-static void help(const cli_spec *spec)
-{
-    printf("usage: nocsim sweep --traffic T[,T...] [--grid paper|FILE] [--runs R] [options] [GA options]\n"
-           "       nocsim sweep --resume SWEEP [--db PATH] [--jobs K]\n\n"
-           "Run the GA once for every point of a parameter grid, every traffic pattern and\n"
-           "every replicate, and record every run in one database (paper Sect. 6.1: 288\n"
-           "combinations x 5 runs per pattern).  Each run's seed follows from --seed and the\n"
-           "run's place in the grid, so results do not depend on where or when a run ran.\n\n");
-    cli_help(stdout, spec);
-    printf("  any other option of nocsim ga (e.g. --size 8 --generations 200) is passed\n"
-           "  to every run; see nocsim ga --help\n");
-    printf("\nResults: nocsim db sweep SWEEP (best and mean per grid point, the parameter that\n"
-           "mattered most, the best chromosome).\n\n"
-           "examples:\n"
-           "  nocsim sweep --traffic brev --slices 2 --grid paper --runs 5\n"
-           "  mpirun -np 64 nocsim sweep --traffic brev,shfl --grid paper --runs 5\n"
-           "  nocsim sweep --traffic shfl --grid my.grid --runs 3 --size 8 --generations 100\n");
-}
-
 typedef struct {
     sweep_spec spec;
     const char *dbpath, *grid;
-    long resume, jobs;
-    int quiet, fmt_json;
+    char **axis_lines;      /* --axis, in order */
+    int naxis_lines;
+    int64_t resume, seed;
+    int jobs, quiet, fmt_json, oom;
 } sweep_opts;
 
 static int push_str(char ***v, int *n, const char *s)
@@ -78,15 +44,130 @@ static int push_str(char ***v, int *n, const char *s)
     return 0;
 }
 
-/* Options the sweep sets itself for every run. */
-static int ga_flag_reserved(const char *a)
+/* --traffic A,B,...: the patterns, none empty (a custom row). */
+static int parse_traffic(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
 {
-    static const char *const r[] = { "--threads", "--db", "--no-db", "--resume", "--save-best", "--format", "--quiet",
-                                     "--progress-every", "--dry-run", NULL };
-    for (int i = 0; r[i]; i++)
-        if (!strcmp(a, r[i])) return 1;
+    (void)r;
+    sweep_opts *o = base;
+    for (const char *p = v; *p; p++)
+        if (*p == ',' && (p == v || p[1] == ',' || p[1] == 0))
+            return snprintf(err, errlen, "'%.200s' has an empty pattern name", v), -FAULT_INPUT;
+    if (!*v) return snprintf(err, errlen, "no pattern given"), -FAULT_INPUT;
+    char *copy = strdup(v), *save = NULL;
+    for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t; t = strtok_r(NULL, ",", &save))
+        if (push_str(&o->spec.traffic, &o->spec.ntraffic, t)) { free(copy); copy = NULL; break; }
+    if (!copy) o->oom = 1;
+    free(copy);
+    return o->oom ? (snprintf(err, errlen, "out of memory"), -FAULT_RESOURCE) : 0;
+}
+
+/* --axis LINE: kept in order, parsed with the grid (a custom row). */
+static int parse_axis(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
+{
+    (void)r;
+    sweep_opts *o = base;
+    if (!push_str(&o->axis_lines, &o->naxis_lines, v)) return 0;
+    o->oom = 1;
+    return snprintf(err, errlen, "out of memory"), -FAULT_RESOURCE;
+}
+
+static const char *const format_names[] = { "text", "json" };
+#define FIELD(f) #f, offsetof(sweep_opts, f)
+#define HEADING(text) { NULL, 0, NULL, text, OPT_HEADING, NULL, 0, 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 }
+
+/* The sweep's own options (every other flag goes to its runs). */
+static const opt_row sweep_rows[] = {
+    HEADING("options:"),
+    { "traffic", 0, "T[,T...]", "patterns, e.g. brev,shfl (required)", OPT_CUSTOM, FIELD(spec.traffic), 0, 0, 0, 0,
+      NULL, 0, parse_traffic, NULL, 1 },
+    { "slices", 0, "S", "slices of every GA run", OPT_INT, FIELD(spec.slices), 1, 255, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "grid", 0, "paper|FILE", "the grid: paper (GA default) is --algo paper with mutation\n"
+                               "0.1|0.05|0.02, crossover rate 0.1|0.2|0.4|0.6|0.8|0.9,\n"
+                               "crossover interval 10|20, ties random|age, watchdog 100|200\n"
+                               "or lifetime 100|200; FILE: one axis a line,\n"
+                               "  FLAG[,FLAG...] VALUE[,VALUE...] ...   (# comments)\n"
+                               "e.g. 'mutation 0.1 0.02' or 'watchdog,lifetime 100,0 0,100';\n"
+                               "for load: 'vcs 1 2 4', 'routing dor o1turn' or\n"
+                               "'packet 8 1:0.5,8:0.5' (a one-flag axis takes each value whole)",
+      OPT_TEXT, FIELD(grid), 0, 0, 0, 0, NULL, 0, NULL, NULL, 1 },
+    { "axis", 0, "LINE", "one more axis, a line of a grid file (repeatable; after\n"
+                         "--grid's axes), e.g. --axis 'buffer 2 4'",
+      OPT_CUSTOM, FIELD(axis_lines), 0, 0, 0, 0, NULL, 0, parse_axis, NULL, 1 },
+    { "runs", 0, "R", "replicates per grid point (default 5 for ga, 1 for load)", OPT_INT, FIELD(spec.runs), 1,
+      100000, 0, 0, NULL, 0, NULL, NULL, 1 },
+    { "seed", 's', "X", "the sweep's seed", OPT_I64, FIELD(seed), 0, (double)(1LL << 53), 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "jobs", 'j', "K", "runs at once on this machine (default: all cores); each run\n"
+                        "is single-threaded.  Under mpirun: one run per rank > 0",
+      OPT_INT, FIELD(jobs), 1, 4096, 0, 0, NULL, 0, NULL, NULL, 1 },
+    { "db", 0, "PATH", "database", OPT_TEXT, FIELD(dbpath), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "resume", 0, "SWEEP", "finish an interrupted sweep: finished runs are kept, the\n"
+                            "others run again",
+      OPT_I64, FIELD(resume), 1, (double)(1LL << 53), 0, 0, NULL, 0, NULL, NULL, 1 },
+    { "quiet", 'q', NULL, "no progress line", OPT_SWITCH, FIELD(quiet), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "format", 0, NULL, "summary format", OPT_CHOICE, FIELD(fmt_json), 0, 0, 0, 0, format_names, 2, NULL, NULL, 0 },
+    OPT_END
+};
+
+/* The rows that state the sweep (refused with --resume, which reads them
+ * from the record). */
+static const char *const spec_rows[] = { "traffic", "slices", "grid", "axis", "runs", "seed" };
+
+static void help(const cli_spec *spec)
+{
+    printf("usage: nocsim sweep [ga] --traffic T[,T...] [--grid paper|FILE] [--axis LINE]... [options] [GA options]\n"
+           "       nocsim sweep load --traffic T[,T...] --grid FILE|--axis LINE... [options] [load options]\n"
+           "       nocsim sweep --resume SWEEP [--db PATH] [--jobs K]\n\n"
+           "Run the GA (or, with `load`, an open-loop curve) once for every point of a\n"
+           "parameter grid, every traffic pattern and every replicate, and record every run\n"
+           "in one database (paper Sect. 6.1: 288 combinations x 5 runs per pattern).  Each\n"
+           "run's seed follows from --seed and the run's place in the grid, so results do\n"
+           "not depend on where or when a run ran.  A load sweep's curves are each bisected\n"
+           "for their saturation point (load --saturation) and run on one thread.\n\n");
+    cli_help(stdout, spec);
+    printf("  any other option of nocsim ga (e.g. --size 8 --generations 200), or of\n"
+           "  nocsim load for a load sweep (e.g. --size 4 --rates 0.05:1:0.05 --batch 300),\n"
+           "  is passed to every run; see nocsim ga --help, nocsim load --help\n");
+    printf("\nResults: nocsim db sweep SWEEP (GA: best and mean per grid point, the parameter\n"
+           "that mattered most, the best chromosome; load: saturation throughput per grid\n"
+           "point and its mean per parameter value).\n\n"
+           "examples:\n"
+           "  nocsim sweep --traffic brev --slices 2 --grid paper --runs 5\n"
+           "  mpirun -np 64 nocsim sweep --traffic brev,shfl --grid paper --runs 5\n"
+           "  nocsim sweep --traffic shfl --grid my.grid --runs 3 --size 8 --generations 100\n"
+           "  nocsim sweep load --traffic uniform,transpose,bitcomp --axis 'vcs 1 2 4'\n"
+           "               --axis 'buffer 2 4' --axis 'routing dor o1turn' --size 8\n");
+}
+
+
+/* Options the sweep sets itself for every run of its command. */
+static int flag_reserved(sweep_command c, const char *a)
+{
+    static const char *const ga[] = { "--threads", "--db", "--no-db", "--resume", "--save-best", "--format", "--quiet",
+                                      "--progress-every", "--dry-run", NULL };
+    static const char *const load[] = { "--threads", "--db", "--no-db", "--format", "--quiet", "--saturation",
+                                        "--trace", NULL };
+    for (const char *const *r = c == SWEEP_LOAD ? load : ga; *r; r++)
+        if (!strcmp(a, *r)) return 1;
     return 0;
 }
+
+/* The flags of nocsim load beyond the library's rows (sim/ol_options.h) that
+ * a load sweep passes to every run (cli/cmd_load.c checks their values, in
+ * the sweep's dry run of its grid). */
+static const cli_opt load_pass_table[] = {
+    { "--rates", 0, "A:B:STEP", "" },
+    { "--rate", 0, "R", "" },
+    { "--all", 0, NULL, "" },
+    { "--precision", 0, "P", "" },
+    { "--self", 0, "skip|send", "" },
+    { "--hotspot", 0, "NODES:F", "" },
+    { "--config", 0, "FILE", "" },
+    { "--saturation", 0, NULL, "" },
+    { "--trace", 0, "FILE", "" },
+    { "--no-db", 0, NULL, "" },
+    { "--threads", 'j', "N", "" },
+    CLI_END
+};
 
 /* The parse in progress: the options, and whether any states the sweep
  * (refused with --resume). */
@@ -95,11 +176,11 @@ typedef struct {
     int spec_flags, oom;
 } sweep_parse;
 
-/* Any other option of `nocsim ga`: passed to every run (a cli_set_fn). */
-static int pass_to_ga(void *ctx, const char *cmd, const char *a, const char *v)
+/* Any other option of the command: passed to every run (a cli_set_fn). */
+static int pass_to_cmd(void *ctx, const char *cmd, const char *a, const char *v)
 {
     sweep_parse *sp = ctx;
-    if (ga_flag_reserved(a)) {
+    if (flag_reserved(sp->o->spec.command, a)) {
         fprintf(stderr, "nocsim %s: %s: the sweep sets this for every run; it cannot be given\n", cmd, a);
         return -1;
     }
@@ -112,103 +193,159 @@ static int pass_to_ga(void *ctx, const char *cmd, const char *a, const char *v)
     return 0;
 }
 
-/* One of sweep_table's flags (a cli_set_fn). */
-static int set_option(void *ctx, const char *cmd, const char *a, const char *v)
+/* The grid of a new sweep: --grid's axes (paper by default for a GA sweep),
+ * then --axis's, and the spec finished.  0 or EXIT_USAGE after a message. */
+static int build_grid(sweep_opts *o, const opt_group *own)
 {
-    sweep_parse *sp = ctx;
-    sweep_opts *o = sp->o;
-    long x;
-    if (!strcmp(a, "--traffic")) {
-        sp->spec_flags = 1;
-        for (const char *p = v; *p; p++)
-            if (*p == ',' && (p == v || p[1] == ',' || p[1] == 0)) {
-                fprintf(stderr, "nocsim sweep: --traffic: '%s' has an empty pattern name\n", v);
-                return -1;
-            }
-        char *copy = strdup(v), *save = NULL;
-        if (!copy) { sp->oom = 1; return -1; }
-        for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save))
-            if (push_str(&o->spec.traffic, &o->spec.ntraffic, t)) { free(copy); sp->oom = 1; return -1; }
-        free(copy);
-    } else if (!strcmp(a, "--slices")) {
-        sp->spec_flags = 1;
-        if (!arg_int(cmd, a, v, 1, 255, &x)) return -1;
-        o->spec.slices = (int)x;
-    } else if (!strcmp(a, "--runs")) {
-        sp->spec_flags = 1;
-        if (!arg_int(cmd, a, v, 1, 100000, &x)) return -1;
-        o->spec.runs = (int)x;
-    } else if (!strcmp(a, "--seed")) {
-        sp->spec_flags = 1;
-        if (!arg_int(cmd, a, v, 0, 1L << 53, &x)) return -1;
-        o->spec.seed = (uint64_t)x;
-    } else if (!strcmp(a, "--grid")) {
-        sp->spec_flags = 1;
-        o->grid = v;
-    } else if (!strcmp(a, "--jobs")) {
-        if (!arg_int(cmd, a, v, 1, 4096, &o->jobs)) return -1;
-    } else if (!strcmp(a, "--db")) {
-        o->dbpath = v;
-    } else if (!strcmp(a, "--resume")) {
-        if (!arg_int(cmd, a, v, 1, INT64_MAX / 2, &o->resume)) return -1;
-    } else if (!strcmp(a, "--quiet")) {
-        o->quiet = 1;
-    } else if (!strcmp(a, "--format")) {
-        out_format f;
-        if (!arg_format(cmd, v, &f)) return -1;
-        if (f == FMT_CSV) { fprintf(stderr, "nocsim sweep: --format: the summary is text or json\n"); return -1; }
-        o->fmt_json = f == FMT_JSON;
+    char err[1024];
+    const int load = o->spec.command == SWEEP_LOAD;
+    if (load && !o->grid && !o->naxis_lines)
+        return cli_fail("sweep", EXIT_USAGE, "a load sweep needs its grid: --grid FILE or --axis 'FLAG V V...'");
+    if (load && o->grid && !strcmp(o->grid, "paper"))
+        return cli_fail("sweep", EXIT_USAGE, "--grid paper is the GA's grid; a load sweep takes --grid FILE or --axis");
+    if (load && opt_groups_given(own, 1, "slices"))
+        return cli_fail("sweep", EXIT_USAGE, "--slices: a load sweep's runs have no slices (it is the GA's)");
+    const char *grid = o->grid ? o->grid : o->naxis_lines ? NULL : "paper";
+    o->spec.grid_name = strdup(grid ? grid : "--axis");
+    if (!o->spec.grid_name) return cli_fail("sweep", EXIT_FAIL, "out of memory");
+    int rc = 0;
+    if (grid)
+        rc = !strcmp(grid, "paper") ? sweep_grid_parse(&o->spec, sweep_paper_grid, "paper grid", err, sizeof err)
+                                    : sweep_grid_load(&o->spec, grid, err, sizeof err);
+    if (rc) return cli_fail("sweep", EXIT_USAGE, "%s%s", strcmp(grid, "paper") ? "--grid " : "", err);
+    for (int i = 0; i < o->naxis_lines; i++) {
+        char where[32];
+        snprintf(where, sizeof where, "--axis #%d", i + 1);
+        if (sweep_grid_parse(&o->spec, o->axis_lines[i], where, err, sizeof err))
+            return cli_fail("sweep", EXIT_USAGE, "%s", err);
+    }
+    if (sweep_spec_finish(&o->spec, err, sizeof err)) return cli_fail("sweep", EXIT_USAGE, "%s", err);
+    return 0;
+}
+
+/* A load sweep's patterns, each checked by name on an 8x8 mesh before
+ * anything runs (file: and matrix: patterns depend on the network: their
+ * first run checks them).  0 or EXIT_USAGE after a message. */
+static int check_load_traffic(const sweep_spec *spec)
+{
+    for (int i = 0; i < spec->ntraffic; i++) {
+        const char *t = spec->traffic[i];
+        if (!strncmp(t, "file:", 5) || !strncmp(t, "matrix:", 7)) continue;
+        char err[512];
+        fault_kind kind;
+        synth *s = synth_new(t, 8, 8, SYNTH_SELF_SKIP, 1, &kind, err, sizeof err);
+        if (!s) return cli_fail("sweep", cli_fault_status(kind), "--traffic: %s", err);
+        synth_free(s);
     }
     return 0;
+}
+
+/* The sweep's command from its first word (`nocsim sweep load ...`, or ga,
+ * the default), which is taken off argv.  1 when the word was there. */
+static int take_command(int *argc, char ***argv, sweep_command *c)
+{
+    *c = SWEEP_GA;
+    if (*argc < 2 || (strcmp((*argv)[1], "load") && strcmp((*argv)[1], "ga"))) return 0;
+    *c = !strcmp((*argv)[1], "load") ? SWEEP_LOAD : SWEEP_GA;
+    (*argc)--;
+    (*argv)++;
+    return 1;
+}
+
+/* The groups of the command's options a sweep passes to every run: the GA's
+ * tables, or load's rows (made over a scratch ol_params: only their flags
+ * are used here).  Their number, or -1 when memory runs out. */
+enum { NLOAD_ROWS = 3 };
+static int pass_groups(sweep_parse *sp, opt_group *og, ol_params *scratch, cli_group *out)
+{
+    if (sp->o->spec.command == SWEEP_GA) {
+        out[0] = (cli_group){ ga_cli_table, pass_to_cmd, sp };
+        out[1] = (cli_group){ model_opts_table, pass_to_cmd, sp };
+        return 2;
+    }
+    const opt_row *rows[NLOAD_ROWS] = { ol_net_options, ol_packet_options, ol_measure_options };
+    ol_params_default(scratch);
+    for (int k = 0; k < NLOAD_ROWS; k++) {
+        if (opt_group_init(&og[k], rows[k], scratch, sizeof *scratch)) {
+            while (k--) opt_group_free(&og[k]);
+            return -1;
+        }
+        out[k] = (cli_group){ og[k].opts, pass_to_cmd, sp };
+    }
+    out[NLOAD_ROWS] = (cli_group){ load_pass_table, pass_to_cmd, sp };
+    return NLOAD_ROWS + 1;
+}
+
+/* Fills o from argv after the command's parse: a resume's rules, a new
+ * sweep's grid and checks, the jobs.  0 or the exit status. */
+static int finish_parse(sweep_opts *o, const opt_group *own, int spec_flags)
+{
+    for (size_t k = 0; k < sizeof spec_rows / sizeof *spec_rows; k++) spec_flags |= opt_groups_given(own, 1, spec_rows[k]);
+    if (o->resume && spec_flags) {
+        fprintf(stderr, "nocsim sweep: --resume: the sweep's command, traffic, grid, runs, seed and run options "
+                        "come from its record; give only --db, --jobs, --quiet and --format with it\n");
+        return EXIT_USAGE;
+    }
+    o->spec.seed = (uint64_t)o->seed;
+    if (!o->resume) {
+        if (o->spec.command == SWEEP_LOAD) {
+            if (!opt_groups_given(own, 1, "runs")) o->spec.runs = 1;
+            o->spec.slices = 0;
+        }
+        int rc = build_grid(o, own);
+        if (!rc && o->spec.command == SWEEP_LOAD) rc = check_load_traffic(&o->spec);
+        if (rc) return rc;
+    }
+    if (!o->jobs) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        o->jobs = n > 0 ? (int)(n < 4096 ? n : 4096) : 1;
+    }
+    return 0;
+}
+
+/* The sweep's own rows as a cli group (defaults first) and the groups of the
+ * command's options, into groups[]; parse argv with them.  The result of
+ * cli_parse, or EXIT_FAIL when memory runs out; *own is made either way. */
+static int parse_groups(int argc, char **argv, sweep_opts *o, sweep_parse *sp, opt_group *own)
+{
+    o->dbpath = STORE_DEFAULT_PATH;
+    o->spec.slices = 2;
+    o->spec.runs = 5;
+    o->seed = 1;
+    if (opt_group_init(own, sweep_rows, o, sizeof *o)) return cli_fail("sweep", EXIT_FAIL, "out of memory");
+    opt_group og[NLOAD_ROWS];
+    ol_params scratch;
+    cli_group groups[1 + NLOAD_ROWS + 1] = { opt_group_cli(own) };
+    int ng = pass_groups(sp, og, &scratch, groups + 1);
+    if (ng < 0) return cli_fail("sweep", EXIT_FAIL, "out of memory");
+    const cli_spec spec = { "sweep", groups, 1 + ng, NULL, NULL };
+    int rc = cli_parse(&spec, argc, argv);
+    if (o->spec.command == SWEEP_LOAD)
+        for (int k = 0; k < NLOAD_ROWS; k++) opt_group_free(&og[k]);
+    if (sp->oom || o->oom) return cli_fail("sweep", EXIT_FAIL, "out of memory");
+    if (rc == CLI_HELP) help(&(const cli_spec){ "sweep", groups, 1, NULL, NULL });   /* the command's options: its own --help */
+    return rc;
 }
 
 /* Fills o from argv: 0 to go on, -1 after --help, else an exit status. */
 static int parse(int argc, char **argv, sweep_opts *o)
 {
     memset(o, 0, sizeof *o);
-    o->dbpath = STORE_DEFAULT_PATH;
-    o->grid = "paper";
-    o->spec.slices = 2;
-    o->spec.runs = 5;
-    o->spec.seed = 1;
     sweep_parse sp = { o, 0, 0 };
-    const cli_group groups[] = { { sweep_table, set_option, &sp }, { ga_cli_table, pass_to_ga, &sp },
-                                 { model_opts_table, pass_to_ga, &sp } };
-    const cli_spec spec = { "sweep", groups, 3, NULL, NULL };
-    int rc = cli_parse(&spec, argc, argv);
-    if (sp.oom) goto oom;
-    if (rc == CLI_HELP) {
-        /* The GA's options are listed by nocsim ga --help, not here. */
-        const cli_spec own = { "sweep", groups, 1, NULL, NULL };
-        help(&own);
-        return -1;
-    }
-    if (rc != EXIT_OK) return rc;
-    int spec_flags = sp.spec_flags;
-    if (o->resume && spec_flags) {
-        fprintf(stderr, "nocsim sweep: --resume: the sweep's traffic, grid, runs, seed and GA options come from its "
-                        "record; give only --db, --jobs, --quiet and --format with it\n");
-        return EXIT_USAGE;
-    }
-    if (!o->resume) {
-        char err[1024];
-        o->spec.grid_name = strdup(o->grid);
-        if (!o->spec.grid_name) goto oom;
-        int rc = !strcmp(o->grid, "paper") ? sweep_grid_parse(&o->spec, sweep_paper_grid, "paper grid", err, sizeof err)
-                                           : sweep_grid_load(&o->spec, o->grid, err, sizeof err);
-        if (rc || sweep_spec_finish(&o->spec, err, sizeof err)) {
-            fprintf(stderr, "nocsim sweep: %s%s\n", rc && strcmp(o->grid, "paper") ? "--grid " : "", err);
-            return EXIT_USAGE;
-        }
-    }
-    if (!o->jobs) {
-        long n = sysconf(_SC_NPROCESSORS_ONLN);
-        o->jobs = n > 0 ? n : 1;
-    }
-    return 0;
-oom:
-    fprintf(stderr, "nocsim sweep: out of memory\n");
-    return EXIT_FAIL;
+    sp.spec_flags = take_command(&argc, &argv, &o->spec.command);
+    opt_group own = { 0 };
+    int rc = parse_groups(argc, argv, o, &sp, &own);
+    if (rc == CLI_HELP) rc = -1;
+    else if (rc == EXIT_OK) rc = finish_parse(o, &own, sp.spec_flags);
+    opt_group_free(&own);
+    return rc;
+}
+
+static void opts_clear(sweep_opts *o)
+{
+    for (int i = 0; i < o->naxis_lines; i++) free(o->axis_lines[i]);
+    free(o->axis_lines);
+    sweep_spec_clear(&o->spec);
 }
 
 typedef struct {
@@ -349,7 +486,7 @@ int cmd_sweep(int argc, char **argv)
     if (rc < 0) rc = EXIT_OK; /* --help */
     else if (rc == 0) rc = -1; /* go on */
     static char exe[4096];
-    sweep_runner rn = { .exe = exe, .jobs = (int)o.jobs, .stop = cli_stop_signal, .progress = progress };
+    sweep_runner rn = { .exe = exe, .jobs = o.jobs, .stop = cli_stop_signal, .progress = progress };
     progress_ctx pc = { o.quiet, isatty(STDERR_FILENO), sweep_now() };
     rn.ctx = &pc;
     if (self_exe(exe, sizeof exe)) rc = cli_fail("sweep", EXIT_FAIL, "cannot find the nocsim binary (/proc/self/exe)");
@@ -373,7 +510,7 @@ int cmd_sweep(int argc, char **argv)
     if (rc < 0) rc = EXIT_OK;
     free(done);
     store_close(db);
-    sweep_spec_clear(&o.spec);
+    opts_clear(&o);
 #ifdef NOCSIM_MPI
     if (mpi) {
         MPI_Finalize();

@@ -20,11 +20,12 @@ typedef struct {
     out_format fmt;
     bool fmt_given;
     const char *traffic, *kind; /* --traffic, --kind (NULL = any) */
-    long slices;                /* --slices (0 = any) */
+    int slices;                 /* --slices (0 = any) */
     const char *where, *order;  /* --where, --order-by (NULL = none) */
-    long limit;                 /* --limit (0 = none) */
-    bool all, genes, create;    /* --all, --genes, --create */
-    const char *table;          /* --table (export) */
+    int64_t limit;              /* --limit (0 = none) */
+    int all, genes, create;     /* --all, --genes, --create */
+    int table_k;                /* --table's index into the table names, as parsed */
+    const char *table;          /* --table (export; NULL when not given) */
     const char *arg;            /* the positional argument (RUN or OTHER.db) */
     int64_t run;                /* arg parsed as a run id, when the subcommand takes RUN */
 } db_opts;

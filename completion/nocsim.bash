@@ -24,6 +24,12 @@ _nocsim()
                 return
             fi
             help+=("${COMP_WORDS[2]}") ;;
+        sweep)
+            # `nocsim sweep [ga|load] ...`: the runs' command first
+            if [ "$COMP_CWORD" -eq 2 ] && [[ $cur != -* ]]; then
+                COMPREPLY=($(compgen -W "ga load" -- "$cur"))
+                return
+            fi ;;
         cc)
             case ${COMP_WORDS[2]:-} in
                 bounds) help+=(bounds) ;;
@@ -42,7 +48,8 @@ _nocsim()
     fi
     # a value: names where the choices are few, else files
     local traffic="bcmp brev brot shfl torn trns randperm file:"
-    [ "$cmd" = load ] && traffic="uniform $traffic bitcomp bitrev shuffle transpose tornado neighbor"
+    [ "$cmd" = load ] || [ "$cmd ${COMP_WORDS[2]:-}" = "sweep load" ] &&
+        traffic="uniform $traffic bitcomp bitrev shuffle transpose tornado neighbor"
     case $prev in
         --format) words="text json csv" ;;
         --traffic) words=$traffic ;;

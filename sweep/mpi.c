@@ -74,7 +74,7 @@ static int worker(const sweep_spec *spec, const sweep_runner *rn)
         sweep_task_get(spec, k, &t);
         sweep_child c;
         char err[1024] = "";
-        int rc = sweep_child_start(&c, spec, &t, rn, NULL, err, sizeof err);
+        int rc = sweep_child_start(&c, spec, &t, rn, 0, err, sizeof err);
         char *data = NULL;
         int64_t len = 0;
         if (rc == 0) {
@@ -118,7 +118,7 @@ static int adopt_blob(store *db, int64_t id, const sweep_spec *spec, int64_t k, 
     if (f && fclose(f) != 0 && rc == 0) { snprintf(err, errlen, "%s: cannot write", path); rc = -1; }
     sweep_task t;
     sweep_task_get(spec, k, &t);
-    if (rc == 0) rc = sweep_adopt(db, id, &t, path, run, err, errlen);
+    if (rc == 0) rc = sweep_adopt(db, id, spec->command, &t, path, run, err, errlen);
     sweep_child c;
     memset(&c, 0, sizeof c);
     snprintf(c.dir, sizeof c.dir, "%s", dir);

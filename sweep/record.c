@@ -52,7 +52,7 @@ int sweep_record_create(store *db, const sweep_spec *spec, const char *version, 
     r.version = version;
     r.seed = spec->seed;
     r.traffic = traffic;
-    r.slices = spec->slices;
+    if (spec->command == SWEEP_GA) r.slices = spec->slices;   /* a load sweep's runs have none */
     r.algorithm = "sweep";
     r.params = pj;
     int rc = store_run_create(db, &r, err, errlen);
@@ -153,7 +153,7 @@ static int walk_tasks(store *db, int64_t id, const sweep_spec *spec, task_run_fn
     seed_key *keys = seed_index(spec);
     if (!keys) { snprintf(err, errlen, "out of memory"); return -FAULT_RESOURCE; }
     walk_ctx w = { id, spec, keys, fn, ctx, 0 };
-    store_run_filter f = { .kind = "ga" };
+    store_run_filter f = { .kind = sweep_command_name(spec->command) };
     int rc = store_runs_list(db, &f, walk_cb, &w, err, errlen);
     free(keys);
     if (rc != STORE_OK) return fault_rc(store_last_kind(db));
@@ -195,7 +195,8 @@ typedef struct {
     int64_t id;
     char uuid[STORE_UUID_LEN + 1];
     uint64_t seed;
-    int finished, is_ga;
+    int finished;
+    char kind[8];
 } scratch_ctx;
 
 static int scratch_cb(const store_run *r, void *vc)
@@ -206,12 +207,12 @@ static int scratch_cb(const store_run *r, void *vc)
     memcpy(c->uuid, r->uuid, sizeof c->uuid);
     c->seed = r->seed;
     c->finished = r->status && !strcmp(r->status, "finished");
-    c->is_ga = r->kind && !strcmp(r->kind, "ga");
+    snprintf(c->kind, sizeof c->kind, "%s", r->kind ? r->kind : "");
     return 0;
 }
 
-int sweep_adopt(store *db, int64_t id, const sweep_task *t, const char *scratch_path, int64_t *run,
-                char *err, size_t errlen)
+int sweep_adopt(store *db, int64_t id, sweep_command cmd, const sweep_task *t, const char *scratch_path,
+                int64_t *run, char *err, size_t errlen)
 {
     store_run sw;
     if (store_run_get(db, id, &sw, err, errlen) != STORE_OK) return -1;
@@ -220,9 +221,9 @@ int sweep_adopt(store *db, int64_t id, const sweep_task *t, const char *scratch_
     scratch_ctx c = { 0 };
     int rc = -1;
     if (store_runs_list(s, NULL, scratch_cb, &c, err, errlen) != STORE_OK) goto out;
-    if (c.n != 1 || !c.is_ga || !c.finished || c.seed != t->seed) {
-        snprintf(err, errlen, "%s: expected one finished GA run with seed %" PRIu64 " (found %d runs)", scratch_path,
-                 t->seed, c.n);
+    if (c.n != 1 || strcmp(c.kind, sweep_command_name(cmd)) || !c.finished || c.seed != t->seed) {
+        snprintf(err, errlen, "%s: expected one finished %s run with seed %" PRIu64 " (found %d runs)", scratch_path,
+                 cmd == SWEEP_GA ? "GA" : "load", t->seed, c.n);
         goto out;
     }
     /* The sweep's record, same uuid, as the scratch run's parent. */
@@ -272,33 +273,86 @@ typedef struct {
     sweep_summary *s;
     double *sum, *lsum;     /* per point; per traffic x level */
     int64_t *lcount;
-    double *stack_sum;
+    double *stack_sum;      /* GA: per traffic */
     int64_t *stack_n;
+    double *rate_sum;       /* load: per point */
+    double *pat_sum;        /* load: per traffic */
+    int64_t *pat_n;
 } sum_ctx;
 
-static int sum_cb(const store_run *r, int64_t k, void *vc)
+/* A load run's saturation throughput and rate (params "saturation": rate and
+ * accepted, or "below" when every rate tried saturated: 0).  0, or -1 when
+ * the run has none (run without --saturation). */
+static int load_saturation(const char *params, double *accepted, double *rate)
 {
-    sum_ctx *c = vc;
-    sweep_summary *s = c->s;
-    if (r->best_duration < 0) return 0;
-    sweep_task t;
-    sweep_task_get(&s->spec, k, &t);
-    sweep_point *p = &s->points[(int64_t)t.traffic * s->spec.ncombos + t.combo];
+    json_t *j = params ? json_loads(params, JSON_REJECT_DUPLICATES, NULL) : NULL;
+    json_t *sat = json_object_get(j, "saturation");
+    json_t *acc = json_object_get(sat, "accepted"), *r = json_object_get(sat, "rate");
+    int rc = -1;
+    if (json_is_number(acc) && json_is_number(r)) {
+        *accepted = json_number_value(acc);
+        *rate = json_number_value(r);
+        rc = 0;
+    } else if (json_is_number(json_object_get(sat, "below"))) {
+        *accepted = *rate = 0;
+        rc = 0;
+    }
+    json_decref(j);
+    return rc;
+}
+
+/* GA: the best duration is the point's best when lower; load: the saturation
+ * throughput when higher. */
+static void point_add(sum_ctx *c, sweep_point *p, const store_run *r, double v, double rate)
+{
+    const sweep_summary *s = c->s;
     p->runs++;
-    c->sum[p - s->points] += (double)r->best_duration;
-    if (p->best < 0 || r->best_duration < p->best) { p->best = r->best_duration; p->best_run = r->id; }
-    sweep_pattern *pt = &s->patterns[t.traffic];
+    c->sum[p - s->points] += v;
+    if (s->spec.command == SWEEP_LOAD) {
+        c->rate_sum[p - s->points] += rate;
+        if (p->best_run < 0 || v > p->top) { p->top = v; p->best_run = r->id; }
+    } else if (p->best < 0 || r->best_duration < p->best) {
+        p->best = r->best_duration;
+        p->best_run = r->id;
+    }
+}
+
+static void pattern_add(sum_ctx *c, sweep_pattern *pt, const store_run *r, double v)
+{
+    if (c->s->spec.command == SWEEP_LOAD) {
+        c->pat_sum[pt->traffic] += v;
+        c->pat_n[pt->traffic]++;
+        if (pt->best_run < 0 || v > pt->top) { pt->top = v; pt->best_run = r->id; }
+        return;
+    }
     if (pt->best < 0 || r->best_duration < pt->best) {
         pt->best = r->best_duration;
         pt->best_run = r->id;
         pt->best_crc = (uint32_t)r->best_crc;
     }
-    if (r->base_stacking > 0) { c->stack_sum[t.traffic] += (double)r->base_stacking; c->stack_n[t.traffic]++; }
+    if (r->base_stacking > 0) { c->stack_sum[pt->traffic] += (double)r->base_stacking; c->stack_n[pt->traffic]++; }
+}
+
+static int sum_cb(const store_run *r, int64_t k, void *vc)
+{
+    sum_ctx *c = vc;
+    sweep_summary *s = c->s;
+    double v, rate = 0;
+    if (s->spec.command == SWEEP_LOAD) {
+        if (load_saturation(r->params, &v, &rate)) return 0;
+    } else {
+        if (r->best_duration < 0) return 0;
+        v = (double)r->best_duration;
+    }
+    sweep_task t;
+    sweep_task_get(&s->spec, k, &t);
+    point_add(c, &s->points[(int64_t)t.traffic * s->spec.ncombos + t.combo], r, v, rate);
+    pattern_add(c, &s->patterns[t.traffic], r, v);
     for (int a = 0; a < s->spec.naxes; a++) {
         int64_t combo = t.combo;
         for (int b = s->spec.naxes - 1; b > a; b--) combo /= s->spec.axes[b].nvalues;
         int64_t li = (int64_t)t.traffic * s->nlevels + sweep_level_offset(&s->spec, a) + combo % s->spec.axes[a].nvalues;
-        c->lsum[li] += (double)r->best_duration;
+        c->lsum[li] += v;
         c->lcount[li]++;
     }
     s->done++;
@@ -314,47 +368,53 @@ void sweep_summary_clear(sweep_summary *s)
     memset(s, 0, sizeof *s);
 }
 
-int sweep_summarise(store *db, int64_t id, sweep_summary *out, char *err, size_t errlen)
+/* The summary's arrays and the walk's sums, zeroed and initialised.  0 or
+ * -1 when memory runs out (the caller frees what was made). */
+static int summary_alloc(sweep_summary *out, sum_ctx *c)
 {
-    memset(out, 0, sizeof *out);
-    int rc = sweep_record_load(db, id, &out->spec, err, errlen);
-    if (rc) return rc;
-    store_run r;
-    if (store_run_get(db, id, &r, err, errlen) != STORE_OK) { sweep_summary_clear(out); return fault_rc(store_last_kind(db)); }
-    snprintf(out->status_buf, sizeof out->status_buf, "%s", r.status ? r.status : "?");
-    store_run_clear(&r);
-    out->status = out->status_buf;
-    out->id = id;
-    sweep_spec *sp = &out->spec;
-    out->total = sp->ntasks;
-    out->nlevels = sweep_level_offset(sp, sp->naxes);
+    const sweep_spec *sp = &out->spec;
     int64_t npoints = sp->ntraffic * sp->ncombos, nl = sp->ntraffic * out->nlevels;
+    size_t nt = (size_t)sp->ntraffic;
     out->points = calloc((size_t)npoints, sizeof *out->points);
-    out->patterns = calloc((size_t)sp->ntraffic, sizeof *out->patterns);
+    out->patterns = calloc(nt, sizeof *out->patterns);
     out->level_mean = calloc((size_t)nl, sizeof *out->level_mean);
-    sum_ctx c = { out, calloc((size_t)npoints, sizeof(double)), calloc((size_t)nl, sizeof(double)),
-                  calloc((size_t)nl, sizeof(int64_t)), calloc((size_t)sp->ntraffic, sizeof(double)),
-                  calloc((size_t)sp->ntraffic, sizeof(int64_t)) };
-    rc = -FAULT_RESOURCE;
-    if (!out->points || !out->patterns || !out->level_mean || !c.sum || !c.lsum || !c.lcount || !c.stack_sum || !c.stack_n) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
-    for (int64_t i = 0; i < npoints; i++) {
-        out->points[i].traffic = (int)(i / sp->ncombos);
-        out->points[i].combo = i % sp->ncombos;
-        out->points[i].best = -1;
-    }
-    for (int i = 0; i < sp->ntraffic; i++) { out->patterns[i].traffic = i; out->patterns[i].best = -1; out->patterns[i].axis = -1; }
-    if ((rc = walk_tasks(db, id, sp, sum_cb, &c, err, errlen))) goto out;
+    *c = (sum_ctx){ out, calloc((size_t)npoints, sizeof(double)), calloc((size_t)nl, sizeof(double)),
+                    calloc((size_t)nl, sizeof(int64_t)), calloc(nt, sizeof(double)), calloc(nt, sizeof(int64_t)),
+                    calloc((size_t)npoints, sizeof(double)), calloc(nt, sizeof(double)), calloc(nt, sizeof(int64_t)) };
+    if (!out->points || !out->patterns || !out->level_mean || !c->sum || !c->lsum || !c->lcount || !c->stack_sum ||
+        !c->stack_n || !c->rate_sum || !c->pat_sum || !c->pat_n)
+        return -1;
     for (int64_t i = 0; i < npoints; i++)
-        out->points[i].mean = out->points[i].runs ? c.sum[i] / out->points[i].runs : NAN;
-    for (int64_t i = 0; i < nl; i++) out->level_mean[i] = c.lcount[i] ? c.lsum[i] / (double)c.lcount[i] : NAN;
-    /* Which parameter mattered most: the axis whose levels' mean durations
-     * are furthest apart (a main-effect range; axes with one value cannot). */
+        out->points[i] = (sweep_point){ .traffic = (int)(i / sp->ncombos), .combo = i % sp->ncombos, .best = -1,
+                                        .best_run = -1, .top = NAN };
+    for (int i = 0; i < sp->ntraffic; i++)
+        out->patterns[i] = (sweep_pattern){ .traffic = i, .best = -1, .axis = -1, .best_run = -1, .top = NAN };
+    return 0;
+}
+
+static void sum_free(sum_ctx *c)
+{
+    free(c->sum); free(c->lsum); free(c->lcount); free(c->stack_sum); free(c->stack_n);
+    free(c->rate_sum); free(c->pat_sum); free(c->pat_n);
+}
+
+/* Means from the sums, and per pattern the parameter that mattered most:
+ * the axis whose levels' mean figures are furthest apart (a main-effect
+ * range; axes with one value cannot). */
+static void summary_finish(sweep_summary *out, const sum_ctx *c)
+{
+    const sweep_spec *sp = &out->spec;
+    for (int64_t i = 0; i < sp->ntraffic * sp->ncombos; i++) {
+        sweep_point *p = &out->points[i];
+        p->mean = p->runs ? c->sum[i] / p->runs : NAN;
+        p->rate = p->runs ? c->rate_sum[i] / p->runs : NAN;
+    }
+    for (int64_t i = 0; i < sp->ntraffic * out->nlevels; i++)
+        out->level_mean[i] = c->lcount[i] ? c->lsum[i] / (double)c->lcount[i] : NAN;
     for (int tr = 0; tr < sp->ntraffic; tr++) {
         sweep_pattern *pt = &out->patterns[tr];
-        pt->stacking = c.stack_n[tr] ? c.stack_sum[tr] / (double)c.stack_n[tr] : NAN;
+        pt->stacking = c->stack_n[tr] ? c->stack_sum[tr] / (double)c->stack_n[tr] : NAN;
+        pt->mean = c->pat_n[tr] ? c->pat_sum[tr] / (double)c->pat_n[tr] : NAN;
         for (int a = 0; a < sp->naxes; a++) {
             if (sp->axes[a].nvalues < 2) continue;
             double lo = INFINITY, hi = -INFINITY;
@@ -367,9 +427,29 @@ int sweep_summarise(store *db, int64_t id, sweep_summary *out, char *err, size_t
             if (hi > lo && (pt->axis < 0 || hi - lo > pt->spread)) { pt->axis = a; pt->spread = hi - lo; }
         }
     }
-    rc = 0;
-out:
-    free(c.sum); free(c.lsum); free(c.lcount); free(c.stack_sum); free(c.stack_n);
+}
+
+int sweep_summarise(store *db, int64_t id, sweep_summary *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    int rc = sweep_record_load(db, id, &out->spec, err, errlen);
+    if (rc) return rc;
+    store_run r;
+    if (store_run_get(db, id, &r, err, errlen) != STORE_OK) { sweep_summary_clear(out); return fault_rc(store_last_kind(db)); }
+    snprintf(out->status_buf, sizeof out->status_buf, "%s", r.status ? r.status : "?");
+    store_run_clear(&r);
+    out->status = out->status_buf;
+    out->id = id;
+    out->total = out->spec.ntasks;
+    out->nlevels = sweep_level_offset(&out->spec, out->spec.naxes);
+    sum_ctx c;
+    if (summary_alloc(out, &c)) {
+        snprintf(err, errlen, "out of memory");
+        rc = -FAULT_RESOURCE;
+    } else if (!(rc = walk_tasks(db, id, &out->spec, sum_cb, &c, err, errlen))) {
+        summary_finish(out, &c);
+    }
+    sum_free(&c);
     if (rc) sweep_summary_clear(out);
     return rc;
 }

@@ -42,8 +42,28 @@ static uint32_t spec_tag(const sweep_spec *spec)
     return h;
 }
 
+extern char **environ;
+
+/* The child's environment: ours without NOCSIM_PARSE_SHOW, which makes a
+ * command parse and exit (cli/args.h), and with NOCSIM_PARSE_SHOW=1 for a
+ * load task's dry run.  Made before the fork (the strings are environ's);
+ * NULL when out of memory. */
+static char **child_env(int parse_only)
+{
+    static char show[] = "NOCSIM_PARSE_SHOW=1";
+    size_t n = 0, k = 0;
+    while (environ[n]) n++;
+    char **env = malloc((n + 2) * sizeof *env);
+    if (!env) return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "NOCSIM_PARSE_SHOW=", 18) != 0) env[k++] = environ[i];
+    if (parse_only) env[k++] = show;
+    env[k] = NULL;
+    return env;
+}
+
 int sweep_child_start(sweep_child *c, const sweep_spec *spec, const sweep_task *t, const sweep_runner *rn,
-                      const char *extra_flag, char *err, size_t errlen)
+                      int dry_run, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
     c->task = *t;
@@ -71,7 +91,17 @@ int sweep_child_start(sweep_child *c, const sweep_spec *spec, const sweep_task *
     }
     ev[0] = (char *)rn->exe;
     for (size_t i = 0; i < n; i++) ev[i + 1] = av[i];
-    if (extra_flag) ev[n + 1] = (char *)extra_flag;
+    /* A dry run: ga has --dry-run; load parses for real (its flags, --config,
+     * the checks) and runs nothing under NOCSIM_PARSE_SHOW=1 (cli/args.h). */
+    if (dry_run && spec->command == SWEEP_GA) ev[n + 1] = "--dry-run";
+    char **env = child_env(dry_run && spec->command == SWEEP_LOAD);
+    if (!env) {
+        free(ev);
+        sweep_argv_free(av);
+        snprintf(err, errlen, "out of memory");
+        sweep_child_cleanup(c);
+        return -1;
+    }
     char logp[4096 + 16];
     snprintf(logp, sizeof logp, "%s/log", c->dir);
     fflush(NULL);
@@ -86,11 +116,12 @@ int sweep_child_start(sweep_child *c, const sweep_spec *spec, const sweep_task *
         if (nul >= 0) dup2(nul, 0);
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
-        execv(rn->exe, ev);
+        execve(rn->exe, ev, env);
         dprintf(2, "cannot run %s: %s\n", rn->exe, strerror(errno));
         _exit(127);
     }
     free(ev);
+    free(env);
     sweep_argv_free(av);
     if (pid < 0) {
         snprintf(err, errlen, "cannot start a task: %s", strerror(errno));
@@ -202,7 +233,7 @@ int sweep_validate(const sweep_spec *spec, const sweep_runner *rn, char *err, si
                 sweep_task t;
                 sweep_task_get(spec, ((int64_t)tr * spec->ncombos + combo) * spec->runs, &t);
                 sweep_child c;
-                if (sweep_child_start(&c, spec, &t, rn, "--dry-run", err, errlen)) return -1;
+                if (sweep_child_start(&c, spec, &t, rn, 1, err, errlen)) return -1;
                 int ws;
                 while (waitpid(c.pid, &ws, 0) < 0 && errno == EINTR) {}
                 int rc = sweep_child_result(&c, ws, err, errlen);
@@ -243,7 +274,7 @@ int sweep_run_local(store *db, int64_t id, const sweep_spec *spec, uint8_t *done
             while (kids[slot].pid > 0) slot++;
             sweep_task t;
             sweep_task_get(spec, next++, &t);
-            if (sweep_child_start(&kids[slot], spec, &t, rn, NULL, err, errlen)) { rc = -1; break; }
+            if (sweep_child_start(&kids[slot], spec, &t, rn, 0, err, errlen)) { rc = -1; break; }
             running++;
         }
         if (rn->stop && rn->stop() && rc == 0) rc = SWEEP_INTERRUPTED;
@@ -265,7 +296,7 @@ int sweep_run_local(store *db, int64_t id, const sweep_spec *spec, uint8_t *done
         if (rn->stop && rn->stop()) { sweep_child_cleanup(c); continue; }
         int r = sweep_child_result(c, ws, err, errlen);
         int64_t run = 0;
-        if (r == 0) r = sweep_adopt(db, id, &c->task, c->db, &run, err, errlen);
+        if (r == 0) r = sweep_adopt(db, id, spec->command, &c->task, c->db, &run, err, errlen);
         if (r == 0) {
             done[c->task.index] = 1;
             (*ndone)++;

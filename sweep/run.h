@@ -1,8 +1,8 @@
-/* Running a sweep's tasks: each task is a child `nocsim ga` process writing
- * into a scratch database of its own, adopted into the sweep's database by
- * the coordinator when it finishes (record.h).  Locally, `jobs` children run
- * at once; with MPI (sweep/mpi.c) ranks run them and send the scratch files
- * to rank 0. */
+/* Running a sweep's tasks: each task is a child `nocsim ga` or `nocsim load`
+ * process writing into a scratch database of its own, adopted into the
+ * sweep's database by the coordinator when it finishes (record.h).
+ * Locally, `jobs` children run at once; with MPI (sweep/mpi.c) ranks run
+ * them and send the scratch files to rank 0. */
 #ifndef NOCSIM_SWEEP_RUN_H
 #define NOCSIM_SWEEP_RUN_H
 
@@ -17,7 +17,7 @@
 /* What a runner returns besides 0 (every task done). */
 enum {
     SWEEP_INTERRUPTED = 1, /* stop() said so: running tasks were stopped and dropped */
-    SWEEP_BAD_TASK = 2,    /* a task's `nocsim ga` refused its options (err has its message) */
+    SWEEP_BAD_TASK = 2,    /* a task's command refused its options (err has its message) */
 };
 
 typedef struct sweep_runner {
@@ -30,8 +30,9 @@ typedef struct sweep_runner {
     void *ctx;
 } sweep_runner;
 
-/* Check the options of every grid value (and the fixed options) by running
- * `nocsim ga ... --dry-run` for one task per value.  Returns 0, SWEEP_BAD_TASK
+/* Check the options of every grid value (and the fixed options) by a dry
+ * run of one task per value (`nocsim ga ... --dry-run`; `nocsim load` under
+ * NOCSIM_PARSE_SHOW=1, which parses and checks but runs nothing).  Returns 0, SWEEP_BAD_TASK
  * with the child's message in err, SWEEP_INTERRUPTED as soon as rn->stop
  * says so (checked before each child), or -1 when a child cannot be run. */
 NOCSIM_MUST_USE
@@ -54,10 +55,11 @@ typedef struct {
     double started;
 } sweep_child;
 
-/* Make a scratch folder and start task t in it.  Returns 0 or -1 (err). */
+/* Make a scratch folder and start task t in it (dry_run: only check its
+ * options, see sweep_validate).  Returns 0 or -1 (err). */
 NOCSIM_MUST_USE
 int sweep_child_start(sweep_child *c, const sweep_spec *spec, const sweep_task *t, const sweep_runner *rn,
-                      const char *extra_flag, char *err, size_t errlen);
+                      int dry_run, char *err, size_t errlen);
 /* After the child exited with wait status ws: 0 when it succeeded, else
  * SWEEP_BAD_TASK (exit 2) or -1, with the last line of its output in err. */
 NOCSIM_MUST_USE

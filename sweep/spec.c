@@ -77,35 +77,72 @@ static int spec_has_flag(const sweep_spec *spec, const char *flag)
     return 0;
 }
 
-/* Why flag cannot be an axis of the grid, or NULL if it can: the ones the
- * sweep sets itself or takes as its own flags (an axis would be overridden
- * in silence), and ga's flags that take no value. */
-static const char *not_an_axis(const char *flag)
+const char *sweep_command_name(sweep_command c)
 {
-    static const struct { const char *flag, *why; } no[] = {
-        { "db", "the sweep records every run in its own --db" },
-        { "no-db", "the sweep records every run" },
-        { "resume", "a sweep resumes as a whole (nocsim sweep --resume ID)" },
-        { "save-best", "the sweep's runs write no files; export a run's best afterwards" },
-        { "format", "the sweep sets each run's output" },
-        { "quiet", "the sweep sets each run's output" },
-        { "progress-every", "the sweep sets each run's output" },
-        { "dry-run", "the sweep checks its grid itself" },
-        { "threads", "the sweep runs each GA on one thread (use sweep --jobs)" },
-        { "help", "it is not a GA parameter" },
-        { "h", "it is not a GA parameter" },
-        { "seed", "each run's seed follows from the sweep's --seed and the run's index" },
-        { "traffic", "give the patterns to the sweep: nocsim sweep --traffic A,B" },
-        { "slices", "give it to the sweep: nocsim sweep --slices S" },
-        { "size", "a sweep's runs share one network: give --size to the sweep" },
-        { "islands", "an island run needs mpirun, not a sweep's child process" },
-        { "migrate-every", "an island run needs mpirun, not a sweep's child process" },
-        { "interlock", "it takes no value: give --interlock to the sweep for every run" },
-        { "slice-reinit", "it takes no value: give --slice-reinit to the sweep for every run" },
-    };
-    for (size_t k = 0; k < sizeof no / sizeof no[0]; k++)
-        if (!strcmp(flag, no[k].flag)) return no[k].why;
+    return c == SWEEP_LOAD ? "load" : "ga";
+}
+
+typedef struct {
+    const char *flag, *why;
+} no_axis;
+
+/* The flags both commands' sweeps set or take themselves (an axis would be
+ * overridden in silence). */
+static const no_axis no_axis_common[] = {
+    { "db", "the sweep records every run in its own --db" },
+    { "no-db", "the sweep records every run" },
+    { "format", "the sweep sets each run's output" },
+    { "quiet", "the sweep sets each run's output" },
+    { "seed", "each run's seed follows from the sweep's --seed and the run's index" },
+    { "traffic", "give the patterns to the sweep: nocsim sweep --traffic A,B" },
+    { NULL, NULL },
+};
+
+static const no_axis no_axis_ga[] = {
+    { "help", "it is not a GA parameter" },
+    { "h", "it is not a GA parameter" },
+    { "resume", "a sweep resumes as a whole (nocsim sweep --resume ID)" },
+    { "save-best", "the sweep's runs write no files; export a run's best afterwards" },
+    { "progress-every", "the sweep sets each run's output" },
+    { "dry-run", "the sweep checks its grid itself" },
+    { "threads", "the sweep runs each GA on one thread (use sweep --jobs)" },
+    { "slices", "give it to the sweep: nocsim sweep --slices S" },
+    { "size", "a sweep's runs share one network: give --size to the sweep" },
+    { "islands", "an island run needs mpirun, not a sweep's child process" },
+    { "migrate-every", "an island run needs mpirun, not a sweep's child process" },
+    { "interlock", "it takes no value: give --interlock to the sweep for every run" },
+    { "slice-reinit", "it takes no value: give --slice-reinit to the sweep for every run" },
+    { NULL, NULL },
+};
+
+static const no_axis no_axis_load[] = {
+    { "help", "it is not a parameter of a curve" },
+    { "h", "it is not a parameter of a curve" },
+    { "threads", "the sweep runs each curve on one thread (use sweep --jobs)" },
+    { "trace", "a trace replay is not a curve: a load sweep measures curves" },
+    { "saturation", "the sweep bisects every curve for its saturation point" },
+    { "all", "it takes no value: give --all to the sweep for every run" },
+    { "per-flow", "it takes no value: give --per-flow to the sweep for every run" },
+    { "throughput", "it takes no value: give --throughput to the sweep for every run" },
+    { "by-length", "it takes no value: give --by-length to the sweep for every run" },
+    { NULL, NULL },
+};
+
+static const char *lookup_no_axis(const no_axis *no, const char *flag)
+{
+    for (; no->flag; no++)
+        if (!strcmp(flag, no->flag)) return no->why;
     return NULL;
+}
+
+/* Why flag cannot be an axis of a grid of command c, or NULL if it can: the
+ * ones the sweep sets itself or takes as its own flags, and the command's
+ * flags that take no value.  A flag the command does not know is refused
+ * when the sweep checks its grid (a dry run of each value). */
+static const char *not_an_axis(sweep_command c, const char *flag)
+{
+    const char *why = lookup_no_axis(no_axis_common, flag);
+    return why ? why : lookup_no_axis(c == SWEEP_LOAD ? no_axis_load : no_axis_ga, flag);
 }
 
 /* Parse one non-comment line of grid text into an axis. */
@@ -120,10 +157,13 @@ static int parse_axis_line(sweep_spec *spec, char *line, const char *where, long
         size_t n = c ? (size_t)(c - p) : strlen(p);
         if (!flag_ok(p, n)) {
             axis_clear(&ax);
-            return fail(err, errlen, "%s: line %ld: '%s' is not a list of nocsim ga flags (e.g. mutation, or watchdog,lifetime)", where, lineno, tok);
+            char msg[160];
+            snprintf(msg, sizeof msg, "'%.60s' is not a list of nocsim %s flags (e.g. %s)", tok,
+                     sweep_command_name(spec->command), spec->command == SWEEP_LOAD ? "vcs, or vcs,buffer" : "mutation, or watchdog,lifetime");
+            return fail(err, errlen, "%s: line %ld: %s", where, lineno, msg);
         }
         char *name = dup_n(p, n);
-        const char *why = name ? not_an_axis(name) : NULL;
+        const char *why = name ? not_an_axis(spec->command, name) : NULL;
         if (why) {
             char msg[160];
             snprintf(msg, sizeof msg, "'%s' cannot be an axis: %s", name, why);
@@ -143,7 +183,10 @@ static int parse_axis_line(sweep_spec *spec, char *line, const char *where, long
         p = c + 1;
     }
     while ((tok = strtok_r(NULL, " \t", &save))) {
-        if (count_commas(tok) != ax.nflags - 1 || strstr(tok, ",,") || tok[0] == ',' || tok[strlen(tok) - 1] == ',') {
+        /* A one-flag axis takes each value whole (a packet mix "1:0.5,8:0.5");
+         * a joint axis one value per flag. */
+        if ((ax.nflags > 1 && count_commas(tok) != ax.nflags - 1) || strstr(tok, ",,") || tok[0] == ',' ||
+            tok[strlen(tok) - 1] == ',') {
             fail(err, errlen, "%s: line %ld: value '%s' does not give one value per flag", where, lineno, tok);
             axis_clear(&ax);
             return -1;
@@ -292,9 +335,13 @@ char *sweep_spec_to_text(const sweep_spec *spec, char *err, size_t errlen)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f) { snprintf(err, errlen, "out of memory"); return NULL; }
+    /* A GA sweep's text is what it was before load sweeps (no "command"
+     * line): old records read back, and scratch folder names stay. */
+    if (spec->command != SWEEP_GA) fprintf(f, "command %s\n", sweep_command_name(spec->command));
     fputs("traffic", f);
     for (int i = 0; i < spec->ntraffic; i++) fprintf(f, " %s", spec->traffic[i]);
-    fprintf(f, "\nslices %d\nruns %d\nseed %" PRIu64 "\ngrid-name %s\n", spec->slices, spec->runs, spec->seed,
+    if (spec->command == SWEEP_GA) fprintf(f, "\nslices %d", spec->slices);
+    fprintf(f, "\nruns %d\nseed %" PRIu64 "\ngrid-name %s\n", spec->runs, spec->seed,
             spec->grid_name ? spec->grid_name : "");
     int bad = 0;
     for (int i = 0; i < spec->noptions; i++) {
@@ -328,7 +375,13 @@ int sweep_spec_from_text(sweep_spec *spec, const char *text, char *err, size_t e
         const char *rest = sp ? sp + 1 : "";
         if (sp) *sp = 0;
         int rc = 0;
-        if (!strcmp(line, "traffic")) {
+        if (!strcmp(line, "command")) {
+            /* First, before the axes, whose flags it decides. */
+            if (lineno != 1 || (strcmp(rest, "ga") && strcmp(rest, "load"))) {
+                snprintf(err, errlen, "sweep record: line %ld: bad command '%.40s'", lineno, rest);
+                rc = -2;
+            } else spec->command = !strcmp(rest, "load") ? SWEEP_LOAD : SWEEP_GA;
+        } else if (!strcmp(line, "traffic")) {
             char *copy = strdup(rest), *save = NULL;
             for (char *t = copy ? strtok_r(copy, " ", &save) : NULL; t; t = strtok_r(NULL, " ", &save))
                 if (push(&spec->traffic, &spec->ntraffic, strdup(t))) rc = -1;
@@ -408,7 +461,7 @@ char **sweep_task_argv(const sweep_spec *spec, const sweep_task *t, const char *
     char **v = NULL;
     int n = 0, bad = 0;
 #define ADD(s) do { if (!bad && push(&v, &n, (s))) bad = 1; } while (0)
-    ADD(strdup("ga"));
+    ADD(strdup(sweep_command_name(spec->command)));
     for (int i = 0; i < spec->noptions; i++) ADD(strdup(spec->options[i]));
     for (int a = 0; a < spec->naxes; a++) {
         const char *val = sweep_task_value(spec, t->combo, a);
@@ -418,7 +471,7 @@ char **sweep_task_argv(const sweep_spec *spec, const sweep_task *t, const char *
             char *flag = malloc(fl + 3);
             if (flag) { flag[0] = flag[1] = '-'; memcpy(flag + 2, ax->flags[f], fl + 1); }
             ADD(flag);
-            const char *c = strchr(val, ',');
+            const char *c = f + 1 < ax->nflags ? strchr(val, ',') : NULL;   /* the last flag takes the rest */
             size_t vl = c ? (size_t)(c - val) : strlen(val);
             ADD(dup_n(val, vl));
             val = c ? c + 1 : val + vl;
@@ -426,8 +479,12 @@ char **sweep_task_argv(const sweep_spec *spec, const sweep_task *t, const char *
     }
     char num[32];
     ADD(strdup("--traffic")); ADD(strdup(spec->traffic[t->traffic]));
-    snprintf(num, sizeof num, "%d", spec->slices);
-    ADD(strdup("--slices")); ADD(strdup(num));
+    if (spec->command == SWEEP_GA) {
+        snprintf(num, sizeof num, "%d", spec->slices);
+        ADD(strdup("--slices")); ADD(strdup(num));
+    } else {
+        ADD(strdup("--saturation"));   /* the figure a load sweep summarises */
+    }
     snprintf(num, sizeof num, "%" PRIu64, t->seed);
     ADD(strdup("--seed")); ADD(strdup(num));
     ADD(strdup("--threads")); ADD(strdup("1"));

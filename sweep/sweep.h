@@ -1,16 +1,19 @@
-/* Parameter sweeps: many GA runs over a grid of `nocsim ga` options, every
- * result recorded in one database (paper Sect. 6.1 ran 288 combinations x 5
- * runs per traffic pattern, Fig. 5).
+/* Parameter sweeps: many runs over a grid of options, every result recorded
+ * in one database: GA runs (`nocsim ga`; the paper's Sect. 6.1 ran 288
+ * combinations x 5 runs per traffic pattern, Fig. 5) or open-loop curves
+ * (`nocsim load`: VCs x buffers x patterns x routing x packet mixes, each
+ * curve bisected for its saturation throughput).
  *
- * A sweep is a spec (traffic patterns, slices, replicates, seed, a grid of
- * option axes and fixed options) expanded into tasks.  Task k is one
- * `nocsim ga` run with the options of its grid point and a seed that follows
- * from the sweep's seed and k alone, so a run's result does not depend on
- * which process ran it or when.  Each task runs as a child `nocsim ga` process
- * writing into a private temporary database; the coordinator (the only process
- * that opens the sweep's database) adopts the finished run from that file,
- * linked to the sweep's record by its parent field.  A killed sweep loses only
- * its unfinished tasks, which `--resume` runs again.
+ * A sweep is a spec (its command, traffic patterns, slices, replicates,
+ * seed, a grid of option axes and fixed options) expanded into tasks.  Task
+ * k is one run of the command with the options of its grid point and a
+ * seed that follows from the sweep's seed and k alone, so a run's result
+ * does not depend on which process ran it or when.  Each task runs as a
+ * child `nocsim ga` or `nocsim load` process writing into a private
+ * temporary database; the coordinator (the only process that opens the
+ * sweep's database) adopts the finished run from that file, linked to the
+ * sweep's record by its parent field.  A killed sweep loses only its
+ * unfinished tasks, which `--resume` runs again.
  *
  * Conventions: functions that can fail take (char *err, size_t errlen), write
  * one line there and return -1 (or NULL); 0 on success.  Nothing is printed
@@ -28,8 +31,16 @@
 
 #define SWEEP_MAX_TASKS 1000000   /* refused above this: a typo, not a study (the paper's: 8,640) */
 
-/* One axis of the grid: one or more `nocsim ga` flags (without "--") that
- * vary together, and the value tuples they take ("100,0" for two flags). */
+/* What each task of a sweep runs: `nocsim ga` (a GA run, the paper's study)
+ * or `nocsim load` (an open-loop curve bisected for its saturation point). */
+typedef enum { SWEEP_GA = 0, SWEEP_LOAD = 1 } sweep_command;
+/* The command's name ("ga", "load"), which is also the kind of its runs. */
+const char *sweep_command_name(sweep_command c);
+
+/* One axis of the grid: one or more flags of the command (without "--") that
+ * vary together, and the value tuples they take ("100,0" for two flags; the
+ * value of a one-flag axis is taken whole, commas and all: a packet mix
+ * "1:0.5,8:0.5"). */
 typedef struct {
     int nflags;
     char **flags;
@@ -38,16 +49,17 @@ typedef struct {
 } sweep_axis;
 
 typedef struct {
+    sweep_command command;   /* set before the grid is parsed: it decides which flags can be axes */
     int ntraffic;
     char **traffic;
-    int slices;
+    int slices;          /* GA only (0 in a load sweep) */
     int runs;            /* replicates per grid point */
     uint64_t seed;
     char *grid_name;     /* "paper" or the grid file's path, for people */
     int naxes;
     sweep_axis *axes;
     int noptions;
-    char **options;      /* fixed `nocsim ga` arguments, e.g. "--size", "8" */
+    char **options;      /* fixed arguments of the command, e.g. "--size", "8" */
     int64_t ncombos;     /* product of the axes' value counts */
     int64_t ntasks;      /* ntraffic x ncombos x runs */
 } sweep_spec;
@@ -60,10 +72,12 @@ extern const char sweep_paper_grid[];
 
 /* Parse grid text (one axis a line: "flag[,flag...] value[,value...] ...",
  * '#' comments), naming `where` and the line in errors.  A flag that cannot
- * be an axis is refused with the reason: the sweep's own (db, seed, traffic,
- * slices, size, threads, output flags, help, ...) and flags without a value
- * (interlock, slice-reinit: give them to the sweep as fixed options).  Appends the axes to
- * *spec.  Returns 0, or -1 with err set (spec keeps what it had). */
+ * be an axis of spec->command is refused with the reason: the sweep's own
+ * (db, seed, traffic, threads, output flags, help; a GA sweep's slices and
+ * size; a load sweep's saturation and trace) and flags without a value (GA:
+ * interlock, slice-reinit; load: all, per-flow, throughput, by-length: give
+ * them to the sweep as fixed options).  Appends the axes to *spec.  Returns
+ * 0, or -1 with err set (spec keeps what it had). */
 NOCSIM_MUST_USE
 int sweep_grid_parse(sweep_spec *spec, const char *text, const char *where, char *err, size_t errlen);
 /* Read and parse a grid file (no line length limit; NUL refused). */
@@ -77,8 +91,10 @@ NOCSIM_MUST_USE
 int sweep_spec_finish(sweep_spec *spec, char *err, size_t errlen);
 void sweep_spec_clear(sweep_spec *spec);
 
-/* The spec as canonical text (lines "traffic", "slices", "runs", "seed",
- * "grid-name", "option TOKEN", "axis ..."), and back.  Option tokens with a
+/* The spec as canonical text (lines "command" (a load sweep's only: a GA
+ * sweep's text is as it was before load sweeps, so old records read as GA
+ * sweeps), "traffic", "slices" (GA only), "runs", "seed", "grid-name",
+ * "option TOKEN", "axis ..."), and back.  Option tokens with a
  * control byte are refused.  sweep_spec_to_text returns a malloc'd string or
  * NULL (out of memory, or a bad token: err says which). */
 NOCSIM_MUST_USE
@@ -99,8 +115,9 @@ void sweep_task_get(const sweep_spec *spec, int64_t k, sweep_task *t);
 /* Value of axis a at grid point combo (a tuple "v1,v2" for a joint axis). */
 const char *sweep_task_value(const sweep_spec *spec, int64_t combo, int a);
 
-/* The argument vector of task t's `nocsim ga` run (argv[0] = "ga"),
- * recording into db_path, single-threaded, quiet.  NULL-terminated,
+/* The argument vector of task t's run (argv[0] = "ga" or "load"),
+ * recording into db_path, single-threaded, quiet; a load task also
+ * bisects for its saturation point (--saturation).  NULL-terminated,
  * malloc'd; free with sweep_argv_free.  NULL when out of memory. */
 char **sweep_task_argv(const sweep_spec *spec, const sweep_task *t, const char *db_path);
 void sweep_argv_free(char **argv);

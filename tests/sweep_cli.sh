@@ -124,22 +124,7 @@ killed_resume() {
   local label=$1 db=$2; shift 2
   local runner=("$@")
   "${runner[@]}" sweep --traffic brev,shfl --grid small.grid --runs 2 $GA_OPTS --size 8 --generations 60 --quiet --db "$db" >/dev/null 2>&1 &
-  local pid=$! n=0
-  for _ in $(seq 1 400); do
-    n=$(q "$db" "select count(*) from runs where kind = 'ga'" 2>/dev/null || echo 0)
-    [ "${n:-0}" -ge 3 ] && break
-    sleep 0.05
-  done
-  if [ -n "${KILL_RANK:-}" ]; then   # kill one rank of the MPI job
-    local victim=
-    for p in $(pgrep -f "nocsim sweep"); do
-      grep -qz "^OMPI_COMM_WORLD_RANK=$KILL_RANK\$" /proc/$p/environ 2>/dev/null && victim=$p
-    done
-    [ -n "$victim" ] && kill -9 "$victim" || bad "$label: no rank $KILL_RANK to kill"
-  else
-    kill -9 $pid
-  fi
-  wait $pid 2>/dev/null
+  kill_sweep_midway $! "$db" ga 3 "$label"
   local before; before=$(q "$db" "select count(*) from runs where kind = 'ga'")
   [ "$before" -lt 16 ] && ok || bad "$label: the sweep finished ($before runs) before it was killed"
   [ "$(q "$db" "pragma integrity_check")" = ok ] && ok || bad "$label: integrity check"

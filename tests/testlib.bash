@@ -65,3 +65,25 @@ stop_after() {
   check "$what: exit" $rc "$want"
   [ $ms -lt 1500 ] && ok || bad "$what: took $ms ms to stop"
 }
+# kill_sweep_midway PID DB KIND COUNT LABEL: wait until DB holds COUNT runs
+# of KIND, then SIGKILL the sweep whose process is PID, or, with KILL_RANK
+# set, the rank of that number of its MPI job (found by its environment);
+# waits for PID to end.
+kill_sweep_midway() {
+  local spid=$1 db=$2 kind=$3 count=$4 label=$5 n=0
+  for _ in $(seq 1 400); do
+    n=$(sqlite3 "$db" "select count(*) from runs where kind = '$kind'" 2>/dev/null || echo 0)
+    [ "${n:-0}" -ge "$count" ] && break
+    sleep 0.02
+  done
+  if [ -n "${KILL_RANK:-}" ]; then
+    local victim=
+    for p in $(pgrep -f "nocsim sweep"); do
+      grep -qz "^OMPI_COMM_WORLD_RANK=$KILL_RANK\$" /proc/$p/environ 2>/dev/null && victim=$p
+    done
+    [ -n "$victim" ] && kill -9 "$victim" || bad "$label: no rank $KILL_RANK to kill"
+  else
+    kill -9 "$spid"
+  fi
+  wait "$spid" 2>/dev/null
+}

@@ -1,7 +1,7 @@
 /* libFuzzer target: sweep grid files.  The first byte picks the reader:
  * even, sweep_grid_parse on the text (NUL-terminated here); odd,
  * sweep_grid_load on it written to a file (the line reader: CR, NUL and
- * long lines).  An accepted grid is finished with one traffic pattern and,
+ * long lines); its bit 1 the command (GA or load sweep, whose flags differ).  An accepted grid is finished with one traffic pattern and,
  * if that passes, must survive the record's text form: to_text, from_text
  * and to_text again give the same text, and the first and last tasks' argv
  * are built.  Failure messages are one line. */
@@ -47,6 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!path[0]) snprintf(path, sizeof path, "/tmp/fuzz_sweep_grid_%ld.grid", (long)getpid());
     sweep_spec spec;
     memset(&spec, 0, sizeof spec);
+    spec.command = data[0] & 2 ? SWEEP_LOAD : SWEEP_GA;
     char err[1024] = "";
     int rc;
     if (data[0] % 2 == 0) {
@@ -68,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     else {
         spec.traffic = malloc(sizeof *spec.traffic);
         if (spec.traffic && (spec.traffic[0] = strdup("brev"))) spec.ntraffic = 1;
-        spec.slices = 2;
+        spec.slices = spec.command == SWEEP_GA ? 2 : 0;
         spec.runs = 1 + data[0] % 3;
         spec.seed = 1;
         spec.grid_name = strdup("fuzz");
