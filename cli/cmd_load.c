@@ -354,6 +354,7 @@ static void facts_of(const load_opts *o, const synth *s, curve_facts *f)
  * always have (absent means dor, 0 0 0).  0, or -1 out of memory. */
 static int set_routing(json_t *j, const olnet_params *net)
 {
+    if (net->vc_rotate && json_object_set_new(j, "vc_alloc", json_string("rotate"))) return -1;
     if (olnet_timed(net) && (json_object_set_new(j, "router_delay", json_integer(net->router_delay)) ||
                              json_object_set_new(j, "switch_delay", json_integer(net->switch_delay)) ||
                              json_object_set_new(j, "link_delay", json_integer(net->link_delay)) ||
@@ -508,10 +509,11 @@ static void print_text(const load_opts *o, const synth *s, const curve_facts *f,
         snprintf(routing, sizeof routing, ", routing %s%s%s", ri->name, ri->adaptive ? " by " : "",
                  ri->adaptive ? routing_selection_name(o->p.net.selection) : "");
     const olnet_params *net = &o->p.net;
-    char timing[96] = "";
+    char timing[128] = "";
     if (olnet_timed(net))
         snprintf(timing, sizeof timing, ", delays: router %d, switch %d, link %d, credit %d", net->router_delay,
                  net->switch_delay, net->link_delay, net->credit_delay);
+    if (net->vc_rotate) snprintf(timing + strlen(timing), sizeof timing - strlen(timing), ", VCs allocated in turn");
     printf("%s on a %dx%d %s, %s VC rule, %d VCs x %d flits, %s%s%s, packets of %.3g flits (mean)\n", o->traffic, rp->w,
            rp->h, model_topology_names[rp->topo], model_vc_rule_names[net->vc_rule], net->vcs, net->buffer,
            vcsel_name(net->scheme), routing, timing, ol_mean_length(&o->p));

@@ -107,6 +107,7 @@ typedef struct {
     const keyfile_item *pipe_item[PL_KEYS]; /* where each was given (NULL: not) */
     const keyfile_item *first; /* the file's first item (settings the file implies name it) */
     int own_timing;           /* the file sets one of our four delays itself */
+    int own_vc_alloc;         /* the file sets vc-alloc itself */
     int uses_flits;           /* injection_rate_uses_flits (BookSim2's default 0) */
     int has_self;             /* the file sets our `self` */
     const keyfile_item *sizes, *size_rates;
@@ -233,6 +234,7 @@ static int facts_of(const keyfile *kf, const char *name, file_facts *f, char *er
         if (!strcmp(it->key, "router-delay") || !strcmp(it->key, "switch-delay") || !strcmp(it->key, "link-delay") ||
             !strcmp(it->key, "credit-delay"))
             f->own_timing = 1;
+        if (!strcmp(it->key, "vc-alloc")) f->own_vc_alloc = 1;
         for (int k = 0; k < PL_KEYS; k++) {
             int64_t v;
             if (strcmp(it->key, pipeline_keys[k])) continue;
@@ -372,6 +374,9 @@ static int convert(const keyfile *kf, const char *name, ol_config *c, char *err,
     int rc = facts_of(kf, name, &f, err, errlen);
     for (int i = 0; !rc && i < kf->n; i++) rc = translate(c, &f, &kf->items[i], name, err, errlen);
     if (!rc && f.booksim && !f.own_timing) rc = pipeline_of(c, &f, name, err, errlen);
+    /* BookSim2's VC allocator goes round a port's VCs [R-VC-6] (open-loop
+     * runs alone: implied). */
+    if (!rc && f.booksim && !f.own_vc_alloc && !(rc = add(c, "vc-alloc", "rotate", f.first))) c->set[c->n - 1].implied = 1;
     if (rc == -FAULT_RESOURCE) snprintf(err, errlen, "%s: out of memory", name);
     return rc;
 }

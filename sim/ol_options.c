@@ -15,6 +15,7 @@ const char *const ol_vc_rule_names[] = { "dateline", "any" };
 const char *const ol_tie_names[] = { "nowrap", "plus", "minus" };
 const char *const ol_process_names[] = { "bernoulli", "periodic", "onoff" };
 const char *const ol_self_names[] = { "skip", "send" };
+const char *const ol_vc_alloc_names[] = { "lowest", "rotate" };
 const char *const sim_dateline_names[] = { "on-link", "after-link" };
 const char *const sim_qupdate_names[] = { "tail", "rotate" };
 const char *const sim_slot_names[] = { "next-cycle", "same-cycle" };
@@ -324,6 +325,10 @@ const opt_row ol_net_options[] = {
     { "selection", 0, "RULE", "an adaptive function's port: credits (most free slots\n"
                               "downstream), random, first (E, W, N, S)",
       OPT_CUSTOM, FIELD(net.selection), 0, 0, 0, 0, NULL, 0, parse_selection, show_selection, 0 },
+    { "vc-alloc", 0, NULL, "under the any VC rule, which free VC of its port a header\n"
+                           "gets: the lowest, or the one after the port's last grant,\n"
+                           "going round (BookSim2's VC allocator)",
+      OPT_CHOICE, FIELD(net.vc_rotate), 0, 0, 0, 0, NAMES(ol_vc_alloc_names), NULL, NULL, 0 },
     { "router-delay", 0, "D", "router timing: extra cycles a header waits at its FIFO's\n"
                               "head before it may be granted (routing, allocation)",
       OPT_INT, FIELD(net.router_delay), 0, OLNET_MAX_DELAY, 0, 0, NULL, 0, NULL, NULL, 0 },

@@ -41,6 +41,7 @@ extern const char *const ol_vc_rule_names[2];
 extern const char *const ol_tie_names[3];
 extern const char *const ol_process_names[3];
 extern const char *const ol_self_names[2];
+extern const char *const ol_vc_alloc_names[2];
 extern const char *const sim_dateline_names[2];
 extern const char *const sim_qupdate_names[2];
 extern const char *const sim_slot_names[2];

@@ -40,7 +40,7 @@ void olnet_free(olnet *n)
     free(n->reqm); free(n->livem); free(n->rflits); free(n->holder); free(n->down); free(n->nbr); free(n->qst); free(n->qsi); free(n->qtab);
     free(n->inj); free(n->hdr); free(n->prt); free(n->x); free(n->dl); free(n->dfull); free(n->pstate);
     free(n->pnext); free(n->srcm); free(n->mv); free(n->pk); free(n->freeids); free(n->done); free(n->pln);
-    free(n->req_d2); free(n->req_c2);
+    free(n->req_d2); free(n->req_c2); free(n->vlast);
     if (n->tm) {
         free(n->tm->ucnt); free(n->tm->fl); free(n->tm->cr); free(n->tm->hd);
         free(n->tm->nfl); free(n->tm->ncr); free(n->tm->nhd);
@@ -156,6 +156,7 @@ static int alloc_state(olnet *n)
     n->pstate = grab(n, np, 1, &ok);
     n->pnext = grab(n, (size_t)VCSEL_NSCHEMES * (size_t)n->V << n->V, sizeof *n->pnext, &ok);
     n->srcm = grab(n, (N + 63) / 64, sizeof *n->srcm, &ok);
+    if (n->p.vc_rotate) n->vlast = grab(n, np, 1, &ok);
     if (ok && olnet_timed(&n->p)) ok = alloc_timing(n);
     n->occ = n->tm ? n->tm->ucnt : n->cnt;
     return ok;
@@ -204,6 +205,7 @@ static void init_classes(olnet *n)
 /* Every router: its source's first VC, its x and its dateline bits. */
 static void init_routers(olnet *n)
 {
+    if (n->vlast) memset(n->vlast, n->V - 1, (size_t)n->nodes * NPORTS);
     for (int i = 0; i < n->nodes; i++) {
         n->src[i].last_vc = n->V - 1; /* the first packet takes VC 0 */
         n->x[i] = i % n->w;
@@ -291,6 +293,7 @@ void olnet_clear(olnet *n)
     }
     n->in_net = 0;
     n->ndone = 0;
+    if (n->vlast) memset(n->vlast, n->V - 1, N * NPORTS);
     if (n->tm) {
         memset(n->tm->ucnt, 0, nf);
         memset(n->tm->nfl, 0, sizeof *n->tm->nfl * (size_t)(n->tm->Lo + 1));
@@ -483,11 +486,13 @@ static void queue_selection_any(olnet *n, int node)
             if (n->req_d[base + (size_t)f] == d && n->req_c[base + (size_t)f] == rc) cand |= 1ull << f;
         }
         left &= ~cand;
-        for (int c = n->clo[cls]; c < n->chi[cls] && cand; c++) {
-            int o = d * V + c;
+        const size_t port = (size_t)node * NPORTS + (size_t)d;
+        for (int k = 0; k < n->chi[cls] - n->clo[cls] && cand; k++) {
+            const int c = any_vc_at(n, port, n->clo[cls], n->chi[cls], k), o = d * V + c;
             if (n->holder[base + (size_t)o] >= 0) continue;
             int win = arbitrate(n, node, o, cand);
             grant(n, node, o, win);
+            if (n->vlast) n->vlast[port] = (uint8_t)c;
             cand &= ~(1ull << win);
         }
     }

@@ -58,6 +58,8 @@ typedef struct {
     int link_delay;        /* L: a flit a router sends in t lands at the end of t + S + L (next router or
                               ejection); one a source injects in t, at the end of t + L */
     int credit_delay;      /* C: a slot freed in t is seen by its sender from t + 1 + C */
+    int vc_rotate;         /* any-VC rule: 1, a port's free VCs grant from the one after its last grant,
+                              going round (BookSim2's VC allocator); 0, from the lowest [R-VC-6] */
     int reference;         /* 1: the straightforward path (every output VC of every
                               router with flits looked at, the arbiters called);
                               0: the fast path (live masks, table look-ups).  Both

@@ -87,6 +87,7 @@ typedef struct {
     uint64_t gnf;
     routing_kind rk;      /* the routing function: dor from olroute, any other from router/ */
     const uint8_t *clo, *chi; /* the VC classes' ranges (olnet) */
+    const olnet *net;     /* for any_vc_at (vc_rotate) */
     int V, B, NF, any, on_link;
     int simd;             /* 1: live masks found by live_ssse3, livem not kept */
     olclosed *cl;         /* a closed-loop run's extras (instantiations with CL set) */
@@ -102,7 +103,7 @@ static fview view_of(olnet *n)
                     .pnext = n->pnext, .gtab = n->gtab, .gnf = n->gnf, .rk = n->p.routing, .clo = n->clo,
                     .chi = n->chi, .V = n->V, .B = n->B, .NF = n->NF,
                     .any = n->p.vc_rule == VCRULE_ANY, .on_link = n->p.rp.dateline == DATELINE_ON_LINK,
-                    .cl = n->cl, .pk = n->pk };
+                    .cl = n->cl, .pk = n->pk, .net = n };
 }
 
 /* The header fl is new at the head of FIFO f (local index `local` of router
@@ -205,12 +206,16 @@ HOT void select_queues(const fview *v, int node, int CL)
         }
         uint64_t won = 0;
         const int cls = -1 - c; /* the any-VC rule's request: a class */
-        for (int k = v->clo[cls]; k < v->chi[cls] && cand; k++)
+        const size_t port = (size_t)node * NPORTS + (size_t)d;
+        for (int j = 0; j < v->chi[cls] - v->clo[cls] && cand; j++) {
+            const int k = any_vc_at(v->net, port, v->clo[cls], v->chi[cls], j);
             if (v->holder[base + (size_t)(d * V + k)] < 0) {
                 const uint64_t w = 1ull << grant(v, node, d * V + k, cand, CL);
+                if (v->net->vlast) v->net->vlast[port] = (uint8_t)k;
                 cand &= ~w;
                 won |= w;
             }
+        }
         if ((CL & CL_ALL)) count_lost(v, base, cand, won);
     }
 }

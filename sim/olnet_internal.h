@@ -178,8 +178,19 @@ struct olnet {
     rng rr;               /* draws the plans, seeded by p.route_seed */
     int8_t *req_d2, *req_c2; /* min-adaptive: a waiting header's escape request (port -1: none) */
     oltiming *tm;         /* router timing, NULL when every delay is 0 */
+    uint8_t *vlast;       /* p.vc_rotate: per output port, the VC it granted last (V - 1 at first) */
     uint8_t *occ;         /* per FIFO: the slots its sender counts as taken (cnt, or tm->ucnt) */
 };
+
+/* Under the any-VC rule, the k-th VC (k = 0, 1, ...) a free VC of class
+ * [lo, hi) of output port `port` is looked for at: from lo up, or with
+ * vc_rotate from the one after the port's last grant, going round. */
+static inline int any_vc_at(const olnet *n, size_t port, int lo, int hi, int k)
+{
+    if (!n->vlast) return lo + k;
+    const int first = n->vlast[port] + 1 >= lo && n->vlast[port] + 1 < hi ? n->vlast[port] + 1 : lo;
+    return lo + (first - lo + k) % (hi - lo);
+}
 
 /* The P input VCs packet id may enter, a bit each (every VC under dor). */
 static inline unsigned inject_vcs(const olnet *n, int32_t id)
