@@ -446,6 +446,7 @@ HOT int64_t step(olnet *n, int64_t t, int V, int B, int simd, int CL)
     const int NF = v->NF;
     const int nmv = decide_moves(n, v, CL), ninj = decide_injections(n, v, t);
     olfmove *mv = n->fmv;
+    uint64_t *const lf = n->link_flits;
     int nh = 0;
     for (int k = 0; k < nmv; k++) mv[k].x = pop(v, mv[k].node, mv[k].h, mv[k].lo, &nh, t, CL);
     n->ndone = 0;
@@ -455,6 +456,7 @@ HOT int64_t step(olnet *n, int64_t t, int V, int B, int simd, int CL)
             const int lo = mv[k].lo, local = v->ldown[lo];
             if (push(v, to, (size_t)to * (size_t)NF + (size_t)local, mv[k].x, &nh) == B) v->dfull[mv[k].node] |= 1ull << lo;
             if (CL) link_crossed(v, mv[k].node, v->lport[lo], mv[k].x, t, CL);
+            if (lf) lf[(size_t)mv[k].node * 4 + v->lport[lo]]++;
             continue;
         }
         olnet_eject(n, mv[k].x, t);
