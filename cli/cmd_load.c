@@ -19,6 +19,8 @@
 #include "util/json.h"
 #include "util/parse.h"
 #include "util/quote.h"
+#include "viz/linkmap.h"
+#include "viz/viz.h"
 
 #define CMD "load"
 /* Most patterns one call takes (--traffic a,b,...). */
@@ -38,6 +40,7 @@ typedef struct {
     out_format fmt;
     int csv_tail;            /* a later pattern's curve: CSV without its header */
     const char *trace;       /* --trace: replay this file instead of a curve */
+    const char *links_png;   /* --links-png: the last point's link load as a picture */
 } load_opts;
 
 /* The option rows choose an enum's value as an int. */
@@ -132,6 +135,9 @@ static const opt_row load_run_rows[] = {
     { "db", 0, "PATH", "record the run and each point as it finishes", OPT_TEXT, FIELD(db), 0, 0, 0, 0, NULL, 0, NULL,
       NULL, 0 },
     SWITCH("no-db", 0, "record nothing", no_db),
+    { "links-png", 0, "FILE.png", "the last point's link load as a picture of the grid\n"
+                                  "(implies --links; one pattern, grids up to 64 a side)",
+      OPT_TEXT, FIELD(links_png), 0, 0, 0, 0, NULL, 0, NULL, NULL, 1 },
     OPT_END
 };
 
@@ -262,6 +268,10 @@ static int parse(int argc, char **argv, load_opts *o, load_groups *lg)
     if ((rc = resolve_rates(o, lg)) != EXIT_OK) return rc;
     if ((rc = resolve_db(o, lg)) != EXIT_OK) return rc;
     if (!opt_groups_given(lg->g, NGROUPS, "vc-rule")) ol_default_vc_rule(&o->p);
+    if (o->links_png) o->p.report_links = 1;
+    if (o->links_png && (o->p.net.rp.w > VIZ_LINKS_MAX_SIDE || o->p.net.rp.h > VIZ_LINKS_MAX_SIDE))
+        return cli_fail(CMD, EXIT_USAGE, "--links-png draws grids up to %d a side, not %dx%d (--links gives any "
+                        "grid's links as data)", VIZ_LINKS_MAX_SIDE, o->p.net.rp.w, o->p.net.rp.h);
     opt_show(opt_find(ol_packet_options, "packet"), &o->p, o->packet, sizeof o->packet);
     char err[512];
     if (ol_net_check(&o->p, err, sizeof err) || ol_params_check(&o->p, err, sizeof err))
@@ -366,6 +376,15 @@ static int set_routing(json_t *j, const olnet_params *net)
     return json_object_set_new(j, "selection", json_string(routing_selection_name(net->selection))) ? -1 : 0;
 }
 
+/* How the points stop (issue 37 section 6): early_stop and ci when asked,
+ * absent otherwise, so that a default run's record reads as it always has.
+ * 0, or -1 out of memory. */
+static int set_stopping(json_t *j, const ol_params *p)
+{
+    if ((p->early_stop || p->ci > 0) && json_object_set_new(j, "early_stop", json_true())) return -1;
+    return p->ci > 0 && json_object_set_new(j, "ci", json_real(p->ci)) ? -1 : 0;
+}
+
 /* The run's row: every parameter in params (JSON), so a curve can be
  * redrawn and compared later. */
 static int open_run(const load_opts *o, const curve_facts *f, recorder *r)
@@ -389,6 +408,7 @@ static int open_run(const load_opts *o, const curve_facts *f, recorder *r)
                                         json_object_set_new(j, "idle", json_real(p->idle))))
         j = (json_decref(j), NULL);
     if (j && set_routing(j, &p->net)) j = (json_decref(j), NULL);
+    if (j && set_stopping(j, p)) j = (json_decref(j), NULL);
     char *params = j ? ujson_text(j) : NULL;
     json_decref(j);
     if (!params) return cli_fail(CMD, EXIT_FAIL, "out of memory");
@@ -550,6 +570,18 @@ static int print_all(const load_opts *o, const synth *s, const curve_facts *f, c
     return EXIT_OK;
 }
 
+/* --links-png: the point's link load as a picture, titled with what ran.
+ * The exit status. */
+static int draw_links(const load_opts *o, const ol_point *pt)
+{
+    const route_params *rp = &o->p.net.rp;
+    char title[512], err[1024];
+    snprintf(title, sizeof title, "%s, %dx%d %s, rate %.4g", o->traffic, rp->w, rp->h, model_topology_names[rp->topo],
+             pt->rate);
+    int r = viz_links_write_png(pt->report, title, o->links_png, err, sizeof err);
+    return r == VIZ_OK ? EXIT_OK : cli_fail(CMD, cli_fault_status((fault_kind)r), "--links-png: %s", err);
+}
+
 /* The traffic of o (--traffic, --hotspot), and how many of its nodes send
  * (*senders, at least one): NULL with *rc the exit status when it cannot be
  * made or nobody sends. */
@@ -591,7 +623,7 @@ static int find_saturation(const load_opts *o, const synth *s, const ol_point *p
     char err[512];
     double lo = first ? pts[first - 1].rate : 0, hi = pts[first].rate;
     ol_params p = o->p;   /* the bisection's points print no report */
-    p.hist_width = p.hist_log = p.report_nodes = p.report_lengths = 0;
+    p.hist_width = p.hist_log = p.report_nodes = p.report_lengths = p.report_links = 0;
     int r = ol_saturation(&p, s, lo, hi, o->sat_precision, o->seed, cli_stop_signal, sat, err, sizeof err);
     to_per_sender(sat, per_sender);
     if (r < 0) return cli_fail(CMD, cli_fault_status(fault_of(r)), "%s", err);
@@ -679,6 +711,7 @@ static int run_curve(const load_opts *o)
         int prc = print_all(o, s, &facts, pts, done, &sat, rec.db ? rec.run : 0);
         if (!rc) rc = prc;
     }
+    if (!rc && o->links_png && done > 0) rc = draw_links(o, &pts[done - 1]);
     if (rc && rc != EXIT_USAGE && cli_stop_signal())
         cli_fail(CMD, rc, "stopped by a signal after %d point(s)%s", done,
                  rec.db ? "; the finished points are in the database" : "");
@@ -723,6 +756,8 @@ static int run_all(const load_opts *o)
     const char *pat[MAX_PATTERNS];
     int np = split_patterns(o->traffic, buf, sizeof buf, pat, MAX_PATTERNS);
     if (np < 0) return EXIT_USAGE;
+    if (np > 1 && o->links_png)
+        return cli_fail(CMD, EXIT_USAGE, "--links-png draws one curve's point: give one pattern with it, not %d", np);
     if (cli_catch_stop_signals()) return cli_fail(CMD, EXIT_FAIL, "cannot install the signal handlers");
     /* Every pattern's traffic is checked before the first curve runs. */
     for (int k = 0; k < np && !rc; k++) {
@@ -760,7 +795,8 @@ static int show_options(const load_groups *lg)
 static int trace_only(const load_opts *o, const load_groups *lg)
 {
     static const char *const curve[] = { "traffic", "hotspot", "rates", "rate", "all", "saturation", "precision",
-                                         "process", "packet", "throughput", "by-length", "per-flow" };
+                                         "process", "packet", "throughput", "by-length", "per-flow", "links",
+                                         "links-png", "ci", "early-stop" };
     for (size_t k = 0; k < sizeof curve / sizeof *curve; k++)
         if (opt_groups_given(lg->g, NGROUPS, curve[k]))
             return cli_fail(CMD, EXIT_USAGE, "--trace replays the file's packets: --%s is a curve's, not given with it",

@@ -34,6 +34,22 @@ static void spread_text(FILE *f, const char *what, const ol_spread *s, const cha
             s->mean, s->jain, s->n, unit);
 }
 
+static const char port_letter[4] = { 'N', 'E', 'S', 'W' };
+
+/* The links' load in a line: the busiest and the mean over the links. */
+static void links_text(FILE *f, const char *what, const ol_report *r)
+{
+    int node, d, links = 0;
+    double sum = 0, most = ol_link_busiest(r, &node, &d);
+    for (int k = 0; k < r->w * r->h * 4; k++)
+        if (ol_link_exists(r, k / 4, k % 4)) {
+            links++;
+            sum += (double)r->link_flits[k];
+        }
+    fprintf(f, "%s: link load in the window, flits/cycle: busiest (%d,%d) %c %.4f, mean %.4f over %d links\n", what,
+            node % r->w, node / r->w, port_letter[d], most, links ? sum / r->link_cycles / links : 0, links);
+}
+
 void load_report_text(FILE *f, const ol_point *pts, int n)
 {
     for (int k = 0; k < n; k++) {
@@ -47,6 +63,7 @@ void load_report_text(FILE *f, const ol_point *pts, int n)
             spread_text(f, "source node:", &r->node_spread, "sending nodes");
             spread_text(f, "flow:", &r->flow_spread, "flows");
         }
+        if (r->link_flits) links_text(f, what, r);
         if (r->nlen) {
             fprintf(f, "%s: latency by packet length:", what);
             for (int j = 0; j < r->nlen; j++)
@@ -92,6 +109,16 @@ void load_report_csv(FILE *f, const ol_point *pts, int n)
                 const ol_flow *fl = &pts[k].report->flows[j];
                 fprintf(f, "%.6g,%d,%d,%.6f,%.6f\n", pts[k].rate, fl->src, fl->dst, fl->offered, fl->accepted);
             }
+    }
+    if (any->link_flits) {
+        fprintf(f, "\nrate,x,y,port,flits,load\n");
+        for (int k = 0; k < n; k++) {
+            const ol_report *r = pts[k].report;
+            for (int j = 0; r && r->link_flits && j < r->w * r->h * 4; j++)
+                if (ol_link_exists(r, j / 4, j % 4))
+                    fprintf(f, "%.6g,%d,%d,%c,%llu,%.6f\n", pts[k].rate, j / 4 % r->w, j / 4 / r->w, port_letter[j % 4],
+                            (unsigned long long)r->link_flits[j], (double)r->link_flits[j] / r->link_cycles);
+        }
     }
     if (any->nlen) {
         fprintf(f, "\nrate,length,packets,latency\n");
@@ -156,12 +183,35 @@ static json_t *lengths_json(const ol_report *r)
     return a;
 }
 
+/* {busiest: {x, y, port, load}, cycles, links: [{x, y, port, flits, load}]}. */
+static json_t *links_json(const ol_report *r)
+{
+    int node, d;
+    double most = ol_link_busiest(r, &node, &d);
+    char port[2] = { port_letter[d], 0 };
+    json_t *a = json_array();
+    for (int k = 0; a && k < r->w * r->h * 4; k++) {
+        if (!ol_link_exists(r, k / 4, k % 4)) continue;
+        char p[2] = { port_letter[k % 4], 0 };
+        if (json_array_append_new(a, json_pack("{s:i, s:i, s:s, s:I, s:f}", "x", k / 4 % r->w, "y", k / 4 / r->w,
+                                               "port", p, "flits", (json_int_t)r->link_flits[k], "load",
+                                               (double)r->link_flits[k] / r->link_cycles))) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    if (!a) return NULL;
+    return json_pack("{s:{s:i, s:i, s:s, s:f}, s:f, s:o}", "busiest", "x", node % r->w, "y", node / r->w, "port", port,
+                     "load", most, "cycles", r->link_cycles, "links", a);
+}
+
 int load_report_json(json_t *row, const ol_report *r)
 {
     int bad = 0;
     if (r->histogram) bad |= json_object_set_new(row, "histogram", histogram_json(r));
     if (r->node_offered) bad |= json_object_set_new(row, "throughput", throughput_json(r));
     if (r->nlen) bad |= json_object_set_new(row, "by_length", lengths_json(r));
+    if (r->link_flits) bad |= json_object_set_new(row, "links", links_json(r));
     return bad ? -1 : 0;
 }
 

@@ -1,5 +1,5 @@
 /* The printing of the reports `nocsim load`'s issue-37 options add to a
- * curve (histograms, throughput, latency by length) and the trace replay's
+ * curve (histograms, throughput, latency by length, link load) and the trace replay's
  * output.  The options are rows of sim/ol_options.c; cmd_load.c calls these
  * from its print step; the measurements themselves are sim/openloop.h's. */
 #ifndef NOCSIM_CLI_LOAD_REPORT_H
@@ -16,7 +16,7 @@
 void load_report_text(FILE *f, const ol_point *pts, int n);
 void load_report_csv(FILE *f, const ol_point *pts, int n);
 /* The report's members into a point's JSON object (`histogram`,
- * `throughput`, `by_length`, as asked).  0, or -1 out of memory. */
+ * `throughput`, `by_length`, `links`, as asked).  0, or -1 out of memory. */
 int load_report_json(json_t *row, const ol_report *r);
 
 /* --trace PATH: replay the file on p's network, print every packet and the

@@ -6,6 +6,7 @@
 #   BENCH_SECONDS time per measurement (default 3; the machine is noisy)
 #   BENCH_OUT     also write the table to this file (e.g. data/bench-DATE.txt)
 #   BENCH_GA=0    skip the GA full runs; BENCH_CALLGRIND=0 skip the instruction count
+#   BENCH_CURVE=0 skip the 16x16 curve beside BookSim2's (scripts/bench_curve.sh)
 #   BOOKSIM=path  a BookSim2 binary (scripts/booksim2.sh builds one): the
 #                 open-loop points are also run through it on this machine, and
 #                 the 100x target is judged on that side-by-side figure
@@ -176,6 +177,11 @@ EOF
     rm -f "$out.olt" "$out.bst"
   done | tee -a "$out.eval"
   rm -f "$out.ol" "$out.bs" "$out.bs.cfg"
+  # Curves at the engine's speed (issue 37 section 6): the 16x16 mesh uniform
+  # curve 0.02:0.22:0.02 at matched precision, beside BookSim2's with BOOKSIM.
+  if [ "${BENCH_CURVE:-1}" != 0 ]; then
+    BUILD="$BUILD" bash scripts/bench_curve.sh | tee -a "$out.eval"
+  fi
   # The targets of issue 15.
   awk -v ga="$(cat "$out.ga" 2>/dev/null)" '
     function verdict(name, value, limit, unit, what) {

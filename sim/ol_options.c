@@ -371,6 +371,13 @@ const opt_row ol_measure_options[] = {
       NULL, 0, NULL, NULL, 0 },
     { "latency-limit", 0, "L", "saturated when mean latency > L", OPT_REAL, FIELD(latency_limit),
       OL_LATENCY_LIMIT_MIN, OL_LATENCY_LIMIT_MAX, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "early-stop", 0, NULL, "end a point's drain as soon as its verdict is certain:\n"
+                             "stable points are as without it, saturated ones cost less",
+      OPT_SWITCH, FIELD(early_stop), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "ci", 0, "X", "precision instead of cycles: the window goes on, batch\n"
+                    "after batch, until CI95 <= X x the mean latency (at least\n"
+                    "5 batches, at most --window); implies --early-stop; 0 off",
+      OPT_REAL, FIELD(ci), 0, OL_CI_MAX, 0, 0, NULL, 0, NULL, NULL, 0 },
     { "per-flow", 0, NULL, "also saturated when one source's backlog outgrows 8 packets\n"
                            "and F of its window's traffic (stricter than the field's rule)",
       OPT_SWITCH, FIELD(per_flow), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
@@ -382,6 +389,9 @@ const opt_row ol_measure_options[] = {
       OPT_SWITCH, FIELD(report_nodes), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
     { "by-length", 0, NULL, "per point, the mean latency of each packet length", OPT_SWITCH, FIELD(report_lengths), 0,
       0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "links", 0, NULL, "per point, the load of each link between routers in the\n"
+                        "window, flits/cycle (the busiest named; --links-png draws it)",
+      OPT_SWITCH, FIELD(report_links), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
     OPT_END
 };
 

@@ -404,6 +404,7 @@ int olnet_packet_hops(const olnet *n, int32_t id)
     return n->pln ? routing_hops(&n->p.rp, &n->pln[id], pk->src, pk->dest) : route_hops(&n->p.rp, pk->src, pk->dest);
 }
 size_t olnet_bytes(const olnet *n) { return n->bytes; }
+void olnet_count_links(olnet *n, uint64_t *link_flits) { n->link_flits = link_flits; }
 
 
 /* The header fl is new at the head of FIFO f (of router `node`): it asks
@@ -657,6 +658,7 @@ static int64_t apply(olnet *n, int64_t t)
     }
     for (int k = 0; k < nmv; k++) {
         const int32_t dst = down[mv[k].o];
+        if (dst >= 0 && n->link_flits) n->link_flits[(size_t)mv[k].node * 4 + (size_t)(mv[k].o % n->NF / n->V)]++;
         if (n->tm && dst >= 0) olnet_timing_sent(n, mv[k].node, (int)(mv[k].o - (int32_t)((size_t)mv[k].node * (size_t)n->NF)), (size_t)dst);
         deliver(n, dst, (uint32_t)mv[k].f, t, n->tm ? n->tm->Lo : 0);
     }

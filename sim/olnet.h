@@ -134,6 +134,11 @@ int olnet_hops(const olnet *n, int src, int dest);
 /* Hops of packet id's route (not yet released): under a routing function
  * with an intermediate node, through it. */
 int olnet_packet_hops(const olnet *n, int32_t id);
+/* Count every flit that crosses a link between routers: from now on the
+ * flit leaving router i through port d (N, E, S, W = 0..3) in a cycle adds
+ * one to link_flits[i * 4 + d] (nodes * 4 of them, the caller's, not
+ * cleared here); NULL stops counting (the default). */
+void olnet_count_links(olnet *n, uint64_t *link_flits);
 /* Bytes allocated (grows with the packets alive). */
 size_t olnet_bytes(const olnet *n);
 

@@ -473,6 +473,7 @@ HOT void apply_timed(olnet *n, const fview *v, int nmv, int64_t t, int *nh)
         if (to >= 0) {
             f = (int32_t)((size_t)to * (size_t)v->NF + v->ldown[mv[k].lo]);
             olnet_timing_sent(n, mv[k].node, mv[k].lo, (size_t)f);
+            if (n->link_flits) n->link_flits[(size_t)mv[k].node * 4 + v->lport[mv[k].lo]]++;
         }
         if (L) olnet_timing_fly(n, f, mv[k].x, t, L);
         else if (f >= 0) push(v, to, (size_t)f, mv[k].x, nh);
@@ -491,6 +492,7 @@ HOT int64_t step(olnet *n, int64_t t, int V, int B, int simd, int CL, int TM)
     const int NF = v->NF;
     const int nmv = decide_moves(n, v, CL), ninj = decide_injections(n, v, t);
     olfmove *mv = n->fmv;
+    uint64_t *const lf = n->link_flits;
     int nh = 0;
     for (int k = 0; k < nmv; k++) mv[k].x = pop(n, v, mv[k].node, mv[k].h, mv[k].lo, &nh, t, CL, TM);
     n->ndone = 0;
@@ -502,6 +504,7 @@ HOT int64_t step(olnet *n, int64_t t, int V, int B, int simd, int CL, int TM)
                 const int lo = mv[k].lo, local = v->ldown[lo];
                 if (push(v, to, (size_t)to * (size_t)NF + (size_t)local, mv[k].x, &nh) == B) v->dfull[mv[k].node] |= 1ull << lo;
                 if (CL) link_crossed(v, mv[k].node, v->lport[lo], mv[k].x, t, CL);
+                if (lf) lf[(size_t)mv[k].node * 4 + v->lport[lo]]++;
                 continue;
             }
             olnet_eject(n, mv[k].x, t);

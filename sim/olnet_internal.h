@@ -168,6 +168,7 @@ struct olnet {
     uint32_t gtab[64];
     uint64_t gnf;         /* bits of such a word that are not the first of their port */
     olclosed *cl;         /* not NULL: the fast path steps a closed-loop run (closedloop.c) */
+    uint64_t *link_flits; /* not NULL: flits over each link, node * 4 + d (olnet_count_links) */
     /* Routing other than dor (p.routing != ROUTING_DOR, router/routing.h). */
     int K;                /* VC classes of the routing function */
     uint8_t lcls[NPORTS * SIM_MAX_VCS]; /* local index -> the class of its VC */

@@ -22,6 +22,10 @@ int ol_params_check_extras(const ol_params *p, char *err, size_t errlen)
                         OL_HIST_WIDTH_MAX), -FAULT_INPUT;
     if (p->hist_width > 0 && p->hist_log)
         return snprintf(err, errlen, "histogram: either a bin width or log2, not both"), -FAULT_INPUT;
+    if (!(p->ci >= 0 && p->ci <= OL_CI_MAX))
+        return snprintf(err, errlen, "ci %g: allowed [0, %g] (0: a fixed window)", p->ci, OL_CI_MAX), -FAULT_INPUT;
+    if (p->early_stop != 0 && p->early_stop != 1)
+        return snprintf(err, errlen, "early_stop %d: 0 or 1", p->early_stop), -FAULT_INPUT;
     int nodes = p->net.rp.w * p->net.rp.h;
     if (p->report_nodes && nodes > OL_FLOW_MAX_NODES)
         return snprintf(err, errlen, "--throughput: per-flow counts need at most %d nodes (a 32x32 grid), not %d",
@@ -31,7 +35,7 @@ int ol_params_check_extras(const ol_params *p, char *err, size_t errlen)
 
 int ol_wants_report(const ol_params *p)
 {
-    return p->hist_width > 0 || p->hist_log || p->report_nodes || p->report_lengths;
+    return p->hist_width > 0 || p->hist_log || p->report_nodes || p->report_lengths || p->report_links;
 }
 
 double ol_max_rate(const ol_params *p, const synth *s)
@@ -62,9 +66,12 @@ ol_spread ol_spread_of(const double *x, int n)
 
 ol_report *olrep_new(const ol_params *p, int nodes)
 {
-    (void)p;
     ol_report *r = calloc(1, sizeof *r);
-    if (r) r->nodes = nodes;
+    if (!r) return NULL;
+    r->nodes = nodes;
+    r->w = p->net.rp.w;
+    r->h = p->net.rp.h;
+    r->torus = p->net.rp.topo == TOPO_TORUS;
     return r;
 }
 
@@ -77,7 +84,28 @@ void ol_report_free(ol_report *r)
     free(r->node_offered);
     free(r->node_accepted);
     free(r->flows);
+    free(r->link_flits);
     free(r);
+}
+
+int ol_link_exists(const ol_report *r, int node, int d)
+{
+    int x = node % r->w, y = node / r->w;
+    if (r->torus) return 1;
+    return d == PORT_N ? y + 1 < r->h : d == PORT_E ? x + 1 < r->w : d == PORT_S ? y > 0 : x > 0;
+}
+
+double ol_link_busiest(const ol_report *r, int *node, int *d)
+{
+    uint64_t most = 0;
+    *node = *d = 0;
+    for (int k = 0; r->link_flits && k < r->w * r->h * 4; k++)
+        if (r->link_flits[k] > most) {
+            most = r->link_flits[k];
+            *node = k / 4;
+            *d = k % 4;
+        }
+    return r->link_cycles > 0 ? (double)most / r->link_cycles : 0;
 }
 
 /* The bin of latency v: v / width, or floor(log2 v) (v >= 1). */

@@ -142,6 +142,7 @@ typedef struct {
     double *bsum;        /* per window batch: latency sum and count */
     int64_t *bcnt;
     double net_sum, hop_sum;
+    double done_sum, done_gen;   /* the finished ones' latencies and generation cycles, summed */
     /* Issue 37: per length of the mix, latency sum and count; with
      * report_nodes, in the window, flits ejected per src * nodes + dst. */
     double len_sum[OL_MAX_LENGTHS];
@@ -164,6 +165,8 @@ static int tally_add(oltally *a, const olnet *n, int32_t id)
     int64_t lat = pk->t_done + 1 - pk->t_gen;
     a->lat[a->nlat++] = (int32_t)(lat < INT32_MAX ? lat : INT32_MAX);
     a->bsum[pk->tag] += (double)lat;
+    a->done_sum += (double)lat;
+    a->done_gen += (double)pk->t_gen;
     a->bcnt[pk->tag]++;
     a->net_sum += (double)(pk->t_done + 1 - pk->t_inj);
     a->hop_sum += olnet_packet_hops(n, id);
@@ -221,6 +224,26 @@ static double t975(int df)
     return df >= 1 && df <= 30 ? t[df] : 1.960;
 }
 
+/* The CI95 of the batch means of bsum / bcnt over batches [0, nb) that
+ * have packets, into *ci (0 for fewer than two) and their mean into *mean;
+ * returns how many had packets. */
+static int batch_ci(const double *bsum, const int64_t *bcnt, int nb, double *ci, double *mean)
+{
+    int k = 0;
+    double m = 0, m2 = 0;
+    for (int b = 0; b < nb; b++) {
+        if (!bcnt[b]) continue;
+        double x = bsum[b] / (double)bcnt[b];
+        k++;
+        double d = x - m;
+        m += d / k;
+        m2 += d * (x - m);
+    }
+    *ci = k >= 2 ? t975(k - 1) * sqrt(m2 / (k - 1)) / sqrt((double)k) : 0;
+    *mean = m;
+    return k;
+}
+
 static void finish_stats(const ol_params *p, oltally *a, ol_point *o)
 {
     o->tagged_done = a->nlat;
@@ -237,17 +260,8 @@ static void finish_stats(const ol_params *p, oltally *a, ol_point *o)
         o->lat_max = r[2];
     }
     /* Batch means over the batches that had packets. */
-    int k = 0;
-    double m = 0, m2 = 0;
-    for (int b = 0; b < p->window; b++) {
-        if (!a->bcnt[b]) continue;
-        double x = a->bsum[b] / (double)a->bcnt[b];
-        k++;
-        double d = x - m;
-        m += d / k;
-        m2 += d * (x - m);
-    }
-    o->lat_ci95 = k >= 2 ? t975(k - 1) * sqrt(m2 / (k - 1)) / sqrt((double)k) : 0;
+    double mean;
+    batch_ci(a->bsum, a->bcnt, p->window, &o->lat_ci95, &mean);
 }
 
 /* Step cycle t and account for the packets that finished in it; *moved
@@ -305,12 +319,31 @@ unsigned ol_judge(const ol_params *p, const ol_evidence *e)
     NOCSIM_ASSERT(e->offered >= 0 && e->accepted >= 0 && e->left >= 0 && e->backlog_max >= 0,
                   "judge: measured counts and rates are not negative");
     unsigned sat = 0;
-    if (e->left > 0 || e->full) sat |= OL_SAT_DRAIN;
+    if ((e->left > 0 && !e->cut) || e->full) sat |= OL_SAT_DRAIN;
     if (e->accepted < (1.0 - p->accept_tol) * e->offered) sat |= OL_SAT_ACCEPT;
-    if (e->lat_avg > p->latency_limit) sat |= OL_SAT_LATENCY;
+    if (e->lat_avg > p->latency_limit || e->lat_floor > p->latency_limit) sat |= OL_SAT_LATENCY;
     if (p->per_flow && (double)e->backlog_max > ol_flow_limit(p, e->source_rate, e->window_cycles)) sat |= OL_SAT_FLOW;
     if (e->deadlock) sat |= OL_SAT_DEADLOCK;
     return sat;
+}
+
+double ol_latency_floor(int64_t tagged, double done_sum, int64_t left, double left_gen, int64_t t)
+{
+    NOCSIM_ASSERT(left >= 0 && left <= tagged, "latency floor: the packets left are some of those tagged");
+    return tagged > 0 ? (done_sum + (double)left * (double)(t + 1) - left_gen) / (double)tagged : 0;
+}
+
+int ol_ci_met(const ol_params *p, int b, double ci95, double mean, int batches_with_packets)
+{
+    int fewest = p->window < OL_CI_MIN_BATCHES ? p->window : OL_CI_MIN_BATCHES;
+    return b + 1 >= fewest && batches_with_packets >= 2 && ci95 <= p->ci * mean;
+}
+
+int ol_backlog_growing(const ol_params *p, const int64_t *back, int64_t gen)
+{
+    for (int k = 1; k <= OL_GROWTH_BATCHES; k++)
+        if (back[k] <= back[k - 1]) return 0;
+    return (double)(back[OL_GROWTH_BATCHES] - back[0]) > p->accept_tol * (double)gen;
 }
 
 int ol_watchdog(int64_t moved, int64_t in_network, int64_t *quiet)
@@ -341,10 +374,15 @@ typedef struct {
     int deadlock;        /* the watchdog found one (ol_watchdog) */
     int64_t quiet;       /* cycles in a row without a move, flits in the network */
     ol_evidence ev;      /* what the window measured, for ol_judge */
+    int early;           /* early_stop or ci: the drain ends once the verdict is certain */
+    double tag_gen;      /* the tagged packets' generation cycles, summed (ol_latency_floor) */
+    int64_t back[OL_GROWTH_BATCHES + 1], gen[OL_GROWTH_BATCHES + 1]; /* at the last batch ends, oldest first */
+    int nback;           /* batch ends noted (ci) */
     ol_stop_fn stop;     /* looked at every OL_STOP_EVERY cycles, inside a batch too */
     /* Issue 37, report_nodes: per node, flits generated and ejected before
      * the window, then in it; per flow (src * nodes + dst) in the window. */
     int64_t *gen0, *ej0, *flow_gen, *flow_ej;
+    uint64_t *links;     /* report_links: flits over each link in the window (olnet_count_links) */
 } olrun;
 
 /* A stop signal is answered within this many cycles (a 1024 x 1024 cycle
@@ -369,6 +407,7 @@ static void run_free(olrun *r)
     free(r->ej0);
     free(r->flow_gen);
     free(r->flow_ej);
+    free(r->links);
     olnet_free(r->n);
 }
 
@@ -420,6 +459,8 @@ static int setup_extras(olrun *r, double rate, char *err, size_t errlen)
         if (!r->gen0 || !r->ej0 || !r->flow_gen || !r->flow_ej)
             return snprintf(err, errlen, "out of memory"), -FAULT_RESOURCE;
     }
+    if (p->report_links && !(r->links = calloc(nodes * 4, sizeof *r->links)))
+        return snprintf(err, errlen, "out of memory"), -FAULT_RESOURCE;
     return 0;
 }
 
@@ -483,6 +524,7 @@ static int run_batch(olrun *r, int32_t tag, int64_t *tagged, double *bl, int64_t
         if (tag >= 0) {
             r->left += olnet_packets_alive(r->n) - before;
             *tagged += olnet_packets_alive(r->n) - before;
+            r->tag_gen += (double)(olnet_packets_alive(r->n) - before) * (double)r->t;
         }
         int64_t moved;
         if (step(r->n, r->t, &r->a, &r->left, &r->ejected, bl, bn, r->ej_w, &moved)) return -1;
@@ -495,8 +537,45 @@ static int run_batch(olrun *r, int32_t tag, int64_t *tagged, double *bl, int64_t
     return 0;
 }
 
+/* Note a batch's end (ci): the backlog and the flits generated so far. */
+static void note_batch(olrun *r)
+{
+    memmove(r->back, r->back + 1, sizeof r->back - sizeof r->back[0]);
+    memmove(r->gen, r->gen + 1, sizeof r->gen - sizeof r->gen[0]);
+    r->back[OL_GROWTH_BATCHES] = r->g.gen_flits - r->ejected;
+    r->gen[OL_GROWTH_BATCHES] = r->g.gen_flits;
+    r->nback++;
+}
+
+/* [R-OL-EARLY-2] over the batches noted. */
+static int growing(const olrun *r)
+{
+    return r->nback > OL_GROWTH_BATCHES &&
+           ol_backlog_growing(r->p, r->back, r->gen[OL_GROWTH_BATCHES] - r->gen[0]);
+}
+
+/* The floor of the tagged packets' mean latency now (ol_latency_floor). */
+static double floor_now(const olrun *r, int64_t tagged)
+{
+    return ol_latency_floor(tagged, r->a.done_sum, r->left, r->tag_gen - r->a.done_gen, r->t);
+}
+
+/* Is the verdict certain with what is known now ([R-OL-EARLY-1]: the
+ * window's evidence and the latency floor)?  When it is, r->ev says so
+ * (cut, the floor) and 1 is returned; else r->ev is left as it was. */
+static int certain_now(olrun *r, int64_t tagged)
+{
+    ol_evidence e = r->ev;
+    e.cut = 1;
+    e.lat_floor = floor_now(r, tagged);
+    if (!ol_judge(r->p, &e)) return 0;
+    r->ev = e;
+    return 1;
+}
+
 /* Warm-up: batches until two successive mean latencies agree (out->steady)
- * or warmup_max.  0, 1 when stopped, -1 out of memory. */
+ * or warmup_max (with ci, or until the backlog grows [R-OL-EARLY-2]).  0, 1
+ * when stopped, -1 out of memory. */
 static int run_warmup(olrun *r, ol_stop_fn stop, ol_point *out)
 {
     const ol_params *p = r->p;
@@ -507,14 +586,45 @@ static int run_warmup(olrun *r, ol_stop_fn stop, ol_point *out)
         if (run_batch(r, -1, NULL, &bl, &bn)) return -1;
         if (stopped_now(stop)) return 1;
         double mean = bn ? bl / (double)bn : 0;
+        if (p->ci > 0) note_batch(r);
         if (ol_warmup_steady(p, b, prev, mean)) {
             out->steady = 1;
             break;
         }
         prev = mean;
+        if (p->ci > 0 && b + 1 >= p->warmup_min && growing(r)) break;
     }
     out->warmup_cycles = r->t;
     return 0;
+}
+
+/* The window's evidence so far (it started at t0 with gen0 flits generated
+ * and ej0 ejected): offered, accepted, the largest source backlog. */
+static void window_evidence(olrun *r, int64_t gen0, int64_t ej0, int64_t t0, ol_point *out)
+{
+    double cycles = (double)(r->t - t0), nodes = r->g.s->nodes;
+    out->offered = cycles > 0 ? (double)(r->g.gen_flits - gen0) / (nodes * cycles) : 0;
+    out->accepted = cycles > 0 ? (double)(r->ejected - ej0) / (nodes * cycles) : 0;
+    r->ev.offered = out->offered;
+    r->ev.accepted = out->accepted;
+    r->ev.backlog_max = backlog_max(&r->g, r->ej_w);
+    r->ev.source_rate = r->g.prate;
+    r->ev.window_cycles = cycles;
+}
+
+/* With ci, after window batch b: does the window end here, its CI met
+ * [R-OL-CI-1] or its verdict certain with a growing backlog [R-OL-EARLY-2]
+ * (then r->ev.cut)? */
+static int window_ends(olrun *r, int b, int64_t gen0, int64_t ej0, int64_t t0, ol_point *out)
+{
+    const ol_params *p = r->p;
+    note_batch(r);
+    double ci, mean;
+    int k = batch_ci(r->a.bsum, r->a.bcnt, b + 1, &ci, &mean);
+    if (ol_ci_met(p, b, ci, mean, k)) return 1;
+    if (b + 1 < (p->window < OL_CI_MIN_BATCHES ? p->window : OL_CI_MIN_BATCHES) || !growing(r)) return 0;
+    window_evidence(r, gen0, ej0, t0, out);
+    return certain_now(r, out->tagged);
 }
 
 /* The window: tag what is generated, count what is offered and accepted,
@@ -529,16 +639,16 @@ static int run_window(olrun *r, ol_stop_fn stop, ol_point *out)
         r->g.flow_gen = r->flow_gen;
         r->a.flow_ej = r->flow_ej;
     }
+    olnet_count_links(r->n, r->links); /* NULL unless report_links */
     for (int b = 0; b < p->window && !r->full; b++) {
         double bl = 0;
         int64_t bn = 0;
         if (run_batch(r, b, &out->tagged, &bl, &bn)) return -1;
         if (stopped_now(stop)) return 1;
+        if (p->ci > 0 && window_ends(r, b, gen0, ej0, t0, out)) break;
     }
-    double cycles = (double)(r->t - t0), nodes = r->g.s->nodes;
-    out->offered = cycles > 0 ? (double)(r->g.gen_flits - gen0) / (nodes * cycles) : 0;
-    out->accepted = cycles > 0 ? (double)(r->ejected - ej0) / (nodes * cycles) : 0;
-    r->ev.backlog_max = backlog_max(&r->g, r->ej_w);
+    window_evidence(r, gen0, ej0, t0, out);
+    olnet_count_links(r->n, NULL);
     r->g.flow_gen = NULL;
     r->a.flow_ej = NULL;
     if (p->report_nodes)
@@ -546,18 +656,18 @@ static int run_window(olrun *r, ol_stop_fn stop, ol_point *out)
             r->gen0[i] = r->g.gen_w[i] - r->gen0[i];
             r->ej0[i] = r->ej_w[i] - r->ej0[i];
         }
-    r->ev.source_rate = r->g.prate;
-    r->ev.window_cycles = cycles;
     return 0;
 }
 
-/* The drain: traffic goes on until every tagged packet is out, or the cap.
- * 0, 1 when stopped, -1 out of memory. */
+/* The drain: traffic goes on until every tagged packet is out, or the cap,
+ * or (early) the verdict is certain [R-OL-EARLY-1].  0, 1 when stopped, -1
+ * out of memory. */
 static int run_drain(olrun *r, ol_stop_fn stop, ol_point *out)
 {
     const ol_params *p = r->p;
     int64_t t1 = r->t;
-    while (r->left > 0 && !r->full && r->t - t1 < p->drain_cap) {
+    while (r->left > 0 && !r->full && !r->ev.cut && r->t - t1 < p->drain_cap) {
+        if (r->early && certain_now(r, out->tagged)) break;
         double bl = 0;
         int64_t bn = 0;
         if (generate(&r->g, r->n, r->t, -1) || olnet_packets_alive(r->n) > r->cap) {
@@ -591,6 +701,11 @@ static int run_report(olrun *r, ol_point *out, char *err, size_t errlen)
         bad = olrep_nodes(rep, r->g.senders, r->g.nsend, r->gen0, r->ej0, cycles) ||
               olrep_flows(rep, r->flow_gen, r->flow_ej, s->nodes, cycles);
     if (!bad && p->report_lengths) olrep_lengths(rep, p, r->a.len_sum, r->a.len_cnt);
+    if (!bad && p->report_links) {
+        rep->link_flits = r->links; /* the report's now */
+        r->links = NULL;
+        rep->link_cycles = cycles;
+    }
     if (bad) {
         ol_report_free(rep);
         return snprintf(err, errlen, "out of memory for the report at rate %g", out->rate), -FAULT_RESOURCE;
@@ -606,7 +721,7 @@ int ol_run_point(const ol_params *p, const synth *s, double rate, uint64_t seed,
     out->rate = rate;
     int rc = ol_params_check(p, err, errlen);
     if (rc) return rc;
-    olrun r = { .stop = stop };
+    olrun r = { .stop = stop, .early = p->early_stop || p->ci > 0 };
     if ((rc = run_setup(&r, p, s, rate, seed, err, errlen))) {
         run_free(&r);
         return rc;
@@ -617,8 +732,6 @@ int ol_run_point(const ol_params *p, const synth *s, double rate, uint64_t seed,
     if (!rc) {
         out->cycles = r.t;
         finish_stats(p, &r.a, out);
-        r.ev.offered = out->offered;
-        r.ev.accepted = out->accepted;
         r.ev.lat_avg = out->lat_avg;
         r.ev.left = r.left;
         r.ev.full = r.full && !r.deadlock;

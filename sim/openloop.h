@@ -81,6 +81,12 @@ typedef struct {
     int hist_log;                 /* 1: a latency histogram, bins [2^k, 2^(k+1)) */
     int report_nodes;             /* accepted throughput per source node and per flow */
     int report_lengths;           /* mean latency per packet length */
+    int report_links;             /* flits over each link in the window (ol_report.link_flits) */
+    /* Issue 37 section 6 (curves at the engine's speed).  Zero is off: a
+     * run is then the fixed warm-up, window and drain above. */
+    int early_stop;               /* 1: end the drain once the verdict is certain [R-OL-EARLY-1] */
+    double ci;                    /* > 0: the window goes on until CI95 <= ci x mean [R-OL-CI-1]
+                                     (window is then its most batches); implies early_stop */
 } ol_params;
 
 /* The ranges ol_params_check accepts and the defaults ol_params_default
@@ -108,6 +114,10 @@ typedef struct {
 #define OL_BURST_MIN 1.0                  /* an on/off source's mean on and off periods, cycles */
 #define OL_BURST_MAX 1e6
 #define OL_HIST_WIDTH_MAX 1000000         /* a latency histogram's bin width, cycles, from 1 */
+#define OL_CI_MAX 1.0                     /* --ci: a fraction of the mean in [0, this]; 0 is off */
+#define OL_DEFAULT_CI 0.0
+#define OL_CI_MIN_BATCHES 5               /* --ci: the fewest window batches (or window, if fewer) */
+#define OL_GROWTH_BATCHES 3               /* [R-OL-EARLY-2]: batches in a row of a growing backlog */
 /* A run's rates (flits/cycle per sending node, each in (0, 1]), its seed
  * and the saturation search's precision (ol_saturation). */
 #define OL_DEFAULT_RATE_FROM 0.02
@@ -172,12 +182,18 @@ typedef struct {
     int64_t backlog_max;          /* the largest source backlog at the window's end, flits */
     double source_rate;           /* packets a sending node generates a cycle */
     double window_cycles;         /* the window's length */
+    double lat_floor;             /* a lower bound of the mean latency the tagged packets will
+                                     have when all have ejected (ol_latency_floor); 0 when unknown */
+    int cut;                      /* the drain was ended early [R-OL-EARLY-1]: left > 0 then says
+                                     nothing of the drain cap */
 } ol_evidence;
 
 /* The saturation rules [R-OL-SAT-1..4]: the OL_SAT_* bits that e earns
  * under p (0 for a stable point).  Each is strict: accepted exactly
  * (1 - accept_tol) x offered, a mean latency exactly latency_limit and a
- * backlog exactly ol_flow_limit are stable. */
+ * backlog exactly ol_flow_limit are stable.  The latency rule looks at the
+ * larger of lat_avg and lat_floor; the drain rule counts tagged packets
+ * left only when the drain was not cut. */
 unsigned ol_judge(const ol_params *p, const ol_evidence *e);
 /* The per-flow rule's backlog limit in flits [R-OL-SAT-4]: the larger of 8
  * packets of the mean length and accept_tol of what a source generating
@@ -188,6 +204,52 @@ double ol_flow_limit(const ol_params *p, double source_rate, double window_cycle
  * had no packets), the network is steady when at least warmup_min batches
  * have run and |mean - prev| <= warmup_tol x prev. */
 int ol_warmup_steady(const ol_params *p, int b, double prev, double mean);
+
+/* Early stopping (issue 37 section 6).  A point's verdict is certain
+ * before its drain ends when the evidence already known earns a saturation
+ * bit that nothing later can take away:
+ *   [R-OL-EARLY-1] with early_stop (or ci), after the window and after each
+ *   cycle of the drain, ol_judge is asked with what is final by then (the
+ *   window's offered and accepted, the per-flow backlog) and lat_floor, the
+ *   mean latency the tagged packets would have if every one still in the
+ *   network ejected in the very next cycle (ol_latency_floor).  Offered,
+ *   accepted and the backlog do not change after the window; the floor only
+ *   rises; and if some tagged packet never ejects the drain rule [R-OL-SAT-1]
+ *   holds instead.  So a non-zero verdict is the point's verdict whatever the
+ *   drain would have done, and the drain ends there (cut).  A stable point
+ *   never earns one (its final mean is at least every floor and at most the
+ *   limit), so its run and every number reported are what they are without
+ *   early_stop.
+ * ol_latency_floor: `tagged` packets of which those done have latencies
+ * summing done_sum, the `left` others generated at cycles summing left_gen;
+ * at cycle t (not yet stepped) each left one ends at t or later, with a
+ * latency of at least t + 1 - t_gen:
+ *   floor = (done_sum + left x (t + 1) - left_gen) / tagged   (0 for no packets). */
+double ol_latency_floor(int64_t tagged, double done_sum, int64_t left, double left_gen, int64_t t);
+
+/* Precision instead of cycles [R-OL-CI-1]: with ci > 0 the window runs
+ * batch after batch; after batch b (0-based) it ends when b + 1 >= the
+ * fewer of OL_CI_MIN_BATCHES and window, at least two batches have packets
+ * and the CI95 of their batch means (as reported, over the packets ejected
+ * so far) is at most ci x their mean; or after `window` batches (the cap).
+ * ol_ci_met is that test.  A window so ended is then drained and judged as
+ * any other (the CI reported is the one over all its packets, after the
+ * drain, so it may differ a little from the one the test saw). */
+int ol_ci_met(const ol_params *p, int b, double ci95, double mean, int batches_with_packets);
+
+/* [R-OL-EARLY-2] a backlog growing without bound, asked with ci after each
+ * batch of the warm-up and of the window.  back[0..OL_GROWTH_BATCHES] are the
+ * network's backlog (flits generated and not yet ejected, source queues
+ * included) at the ends of the last OL_GROWTH_BATCHES + 1 batches, oldest
+ * first, gen the flits generated over the last OL_GROWTH_BATCHES of them.
+ * It grows when it grew in each of those batches (strictly) and by more than
+ * accept_tol x gen over them: the acceptance rule [R-OL-SAT-2] failing over
+ * each batch of the span.  In the warm-up a growing backlog ends it (it will
+ * not settle; steady stays 0); in the window, once b + 1 >= the fewest
+ * batches of [R-OL-CI-1], a growing backlog ends the window when the window so
+ * far already fails the acceptance rule or the latency floor passes the limit
+ * (a certain verdict, as [R-OL-EARLY-1]): the drain is then not run. */
+int ol_backlog_growing(const ol_params *p, const int64_t *back, int64_t gen);
 
 typedef struct {
     double rate;                  /* asked, flits/node/cycle */
@@ -314,7 +376,24 @@ typedef struct ol_report {
     int len[OL_MAX_LENGTHS];
     int64_t len_count[OL_MAX_LENGTHS];
     double len_latency[OL_MAX_LENGTHS];
+    /* report_links: the flits that crossed each link between routers in
+     * the window, link_flits[node * 4 + d] (d = N, E, S, W, as router/route.h;
+     * 0 where a mesh has no link), over link_cycles cycles: a link's load is
+     * link_flits / link_cycles flits per cycle, at most 1.  w x h, the grid
+     * (node = y * w + x), a torus or not. */
+    uint64_t *link_flits;
+    double link_cycles;
+    int w, h, torus;
 } ol_report;
+
+/* Is there a link out of router node through port d (0..3) on r's grid?
+ * (Everywhere on a torus; not off a mesh's edge.) */
+int ol_link_exists(const ol_report *r, int node, int d);
+
+/* The busiest link of r (report_links): its load in flits/cycle (0 when no
+ * flit crossed a link), its router in *node and port in *d (the first of
+ * equals in node-major, N E S W order; both 0 when none). */
+double ol_link_busiest(const ol_report *r, int *node, int *d);
 
 /* Free r and what it holds.  r may be NULL. */
 void ol_report_free(ol_report *r);
@@ -325,7 +404,7 @@ void ol_report_free(ol_report *r);
  * the time), rate x m_i / mean length must stay within that share.  Capped
  * at 1 (flits per cycle). */
 double ol_max_rate(const ol_params *p, const synth *s);
-/* Does p ask for a report? */
+/* Does p ask for a report?  (Its histogram, throughput, lengths or links.) */
 int ol_wants_report(const ol_params *p);
 
 /* A trace replayed open-loop: every packet generated at its cycle at its

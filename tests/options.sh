@@ -140,7 +140,7 @@ expect 2 "unknown option '--where=x'" "db: flag of another subcommand" $N db run
 show() { NOCSIM_PARSE_SHOW=1 $N load "$@" 2>&1; echo "rc=$?"; }
 const() {
   case $1 in [0-9]*) echo "$1"; return;; esac
-  sed -n -E "s/^#define $1 +([-0-9.e]+)L?( .*)?$/\1/p" sim/openloop.h sim/sim.h | head -1
+  sed -n -E "s/^#define $1 +([-0-9.e]+)L?( .*)?$/\1/p" sim/openloop.h sim/sim.h sim/olnet.h | head -1
 }
 numeq() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 == b + 0 && a != "" && b != "") }'; }
 value_of() { printf '%s\n' "$1" | sed -n "s/^$2=//p"; }
@@ -159,6 +159,11 @@ warmup-tolerance real 0 1 OL_DEFAULT_WARMUP_TOL
 accept-tolerance realo 0 1 OL_DEFAULT_ACCEPT_TOL
 latency-limit real OL_LATENCY_LIMIT_MIN OL_LATENCY_LIMIT_MAX OL_DEFAULT_LATENCY_LIMIT
 precision real OL_SAT_PRECISION_MIN OL_SAT_PRECISION_MAX OL_DEFAULT_SAT_PRECISION
+ci real 0 OL_CI_MAX OL_DEFAULT_CI
+router-delay int 0 OLNET_MAX_DELAY 0
+switch-delay int 0 OLNET_MAX_DELAY 0
+link-delay int 0 OLNET_MAX_DELAY 0
+credit-delay int 0 OLNET_MAX_DELAY 0
 rate real (0 1 -'
 while read -r name kind lo hi def; do
   open_lo=0; case $lo in "("*) open_lo=1; lo=${lo#(};; esac
@@ -189,19 +194,21 @@ check "load --packet default" "$(value_of "$defaults" packet)" "$(const SIM_DEFA
 check "load --traffic default" "$(value_of "$defaults" traffic)" \
   "$(sed -n -E 's/^#define OL_DEFAULT_TRAFFIC "(.*)".*/\1/p' sim/openloop.h)"
 for c in "topology mesh torus" "vc-rule any dateline" "tie nowrap minus" "self skip send" "process bernoulli periodic" \
-         "format text csv" "arb C00 C07" "routing dor yx" "selection credits first"; do
+         "format text csv" "arb C00 C07" "routing dor yx" "selection credits first" "vc-alloc lowest rotate"; do
   set -- $c
   check "load --$1 default" "$(value_of "$defaults" "$1")" "$2"
   check "load --$1 $3" "$(value_of "$(show --$1 "$3" --vcs 3 --size 4)" "$1")" "$3"
 done
-for sw in all saturation per-flow quiet no-db; do
+for sw in all saturation per-flow quiet no-db early-stop links; do
   check "load --$sw off by default" "$(value_of "$defaults" $sw)" ""
   check "load --$sw sets its field" "$(value_of "$(show --$sw)" $sw)" "on"
 done
 check "load -q is --quiet" "$(value_of "$(show -q)" quiet)" "on"
+check "load --links-png implies --links" "$(value_of "$(show --links-png x.png)" links)" "on"
+check "load --links-png's file" "$(value_of "$(show --links-png x.png)" links-png)" "x.png"
 # Every row has a check above: a row added without one, or one dropped, fails here.
 check "load's rows" "$(printf '%s\n' "$defaults" | grep -v '^rc=' | sed -n 's/=.*//p' | sort | tr '\n' ' ')" \
-  "accept-tolerance all arb batch buffer by-length config db drain-cap format histogram hotspot latency-limit no-db packet per-flow precision process quiet rate rates routing saturation seed selection self size threads throughput tie topology trace traffic vc-rule vcs warmup warmup-tolerance window "
+  "accept-tolerance all arb batch buffer by-length ci config credit-delay db drain-cap early-stop format histogram hotspot latency-limit link-delay links links-png no-db packet per-flow precision process quiet rate rates router-delay routing saturation seed selection self size switch-delay threads throughput tie topology trace traffic vc-alloc vc-rule vcs warmup warmup-tolerance window "
 # The closed-loop commands' model options: the same constants bound the
 # shared rows (sim/ol_options.c sim_net_options, sim_model_options), and
 # their --help defaults are those constants.

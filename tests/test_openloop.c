@@ -326,6 +326,107 @@ START_TEST(warmup_by_hand)
 }
 END_TEST
 
+/* [R-OL-EARLY-1] by hand.  Four tagged packets: two done with latencies 10
+ * and 20 (done_sum 30), two still in the network generated at cycles 100
+ * and 104 (left_gen 204).  At cycle 150 (not yet stepped) each of those ends
+ * at 150 or later, with latencies of at least 51 and 47: the floor is
+ * (30 + 51 + 47) / 4 = 32.  The judge takes the floor as the mean: with the
+ * limit at 32 it is stable, at 31.999 saturated; a cut drain's packets
+ * left are not the drain rule's, the sources' overflow still is. */
+START_TEST(early_by_hand)
+{
+    ck_assert_double_eq(ol_latency_floor(4, 30, 2, 204, 150), 32);
+    ck_assert_double_eq(ol_latency_floor(4, 30, 2, 204, 151), 32.5);
+    ck_assert_double_eq(ol_latency_floor(2, 30, 0, 0, 1000), 15);   /* all done: the mean itself */
+    ck_assert_double_eq(ol_latency_floor(0, 0, 0, 0, 1000), 0);
+    ol_params p;
+    ol_params_default(&p);
+    ol_evidence e = { .offered = 0.5, .accepted = 0.5, .lat_avg = 20, .lat_floor = 32, .left = 2, .cut = 1 };
+    p.latency_limit = 32;
+    ck_assert_uint_eq(ol_judge(&p, &e), 0);
+    p.latency_limit = 31.999;
+    ck_assert_uint_eq(ol_judge(&p, &e), OL_SAT_LATENCY);
+    e.cut = 0;
+    ck_assert_uint_eq(ol_judge(&p, &e), OL_SAT_LATENCY | OL_SAT_DRAIN);
+    e.cut = 1;
+    e.full = 1;
+    ck_assert_uint_eq(ol_judge(&p, &e), OL_SAT_LATENCY | OL_SAT_DRAIN);
+}
+END_TEST
+
+/* [R-OL-CI-1] and [R-OL-EARLY-2] at their boundaries, by hand.  ci 1/4 of a
+ * mean of 10: a CI of exactly 2.5 ends the window, 2.5 + 2^-20 does not;
+ * not before OL_CI_MIN_BATCHES batches (b = 4 is the fifth), nor with fewer
+ * than two batches with packets; a window of 3 batches lowers the fewest to
+ * 3.  A backlog 100, 110, 120, 200 grew by 100 over three batches that made
+ * 400 flits: exactly 1/4 of them is not more than accept_tol 1/4 (not
+ * growing), over 399 it is; a batch that did not grow (120, 120) stops it. */
+START_TEST(ci_and_growth_by_hand)
+{
+    ol_params p;
+    ol_params_default(&p);
+    ck_assert_int_eq(OL_CI_MIN_BATCHES, 5);
+    ck_assert_int_eq(OL_GROWTH_BATCHES, 3);
+    p.ci = 0.25;
+    ck_assert_int_eq(ol_ci_met(&p, 4, 2.5, 10, 5), 1);
+    ck_assert_int_eq(ol_ci_met(&p, 4, 2.5 + 1.0 / (1 << 20), 10, 5), 0);
+    ck_assert_int_eq(ol_ci_met(&p, 3, 2.5, 10, 4), 0);
+    ck_assert_int_eq(ol_ci_met(&p, 4, 0, 10, 1), 0);
+    p.window = 3;
+    ck_assert_int_eq(ol_ci_met(&p, 2, 2.5, 10, 3), 1);
+    ck_assert_int_eq(ol_ci_met(&p, 1, 2.5, 10, 2), 0);
+    p.accept_tol = 0.25;
+    const int64_t grew[] = { 100, 110, 120, 200 }, flat[] = { 100, 120, 120, 200 };
+    ck_assert_int_eq(ol_backlog_growing(&p, grew, 400), 0);
+    ck_assert_int_eq(ol_backlog_growing(&p, grew, 399), 1);
+    ck_assert_int_eq(ol_backlog_growing(&p, flat, 1), 0);
+}
+END_TEST
+
+/* Early stopping on the 8x8 mesh (uniform saturates near 0.39): a stable
+ * point is the same run with it and without (every number), a saturated one
+ * keeps its verdict and ends sooner.  With ci a stable point's window is
+ * between the fewest batches and the cap; a CI that cannot be met runs the
+ * cap; a saturated point ends its warm-up early (not steady) and is
+ * saturated without a drain. */
+START_TEST(early_and_ci_runs)
+{
+    ol_params p = params(TOPO_MESH), q = p;
+    q.early_stop = 1;
+    synth *s = pattern("uniform");
+    ol_point a, b;
+    char err[256];
+    ck_assert_int_eq(ol_run_point(&p, s, 0.3, 4, NULL, &a, err, sizeof err), 0);
+    ck_assert_int_eq(ol_run_point(&q, s, 0.3, 4, NULL, &b, err, sizeof err), 0);
+    ck_assert_uint_eq(a.saturated, 0);
+    ck_assert(memcmp(&a, &b, sizeof a) == 0);
+    ck_assert_int_eq(ol_run_point(&p, s, 0.5, 4, NULL, &a, err, sizeof err), 0);
+    ck_assert_int_eq(ol_run_point(&q, s, 0.5, 4, NULL, &b, err, sizeof err), 0);
+    ck_assert_uint_ne(a.saturated, 0);
+    ck_assert_uint_ne(b.saturated, 0);
+    ck_assert_int_eq(a.warmup_cycles, b.warmup_cycles);
+    ck_assert_int_lt(b.drain_cycles, a.drain_cycles);
+    ck_assert_int_lt(b.tagged_done, b.tagged);
+    q.early_stop = 0;
+    q.ci = 0.05;
+    ck_assert_int_eq(ol_run_point(&q, s, 0.1, 4, NULL, &b, err, sizeof err), 0);
+    int64_t batches = (b.cycles - b.warmup_cycles - b.drain_cycles) / q.batch;
+    ck_assert_uint_eq(b.saturated, 0);
+    ck_assert_int_ge(batches, OL_CI_MIN_BATCHES);
+    ck_assert_int_lt(batches, q.window);
+    q.ci = 1e-6;
+    ck_assert_int_eq(ol_run_point(&q, s, 0.1, 4, NULL, &b, err, sizeof err), 0);
+    ck_assert_int_eq(b.cycles - b.warmup_cycles - b.drain_cycles, (int64_t)q.window * q.batch);
+    q.ci = 0.05;
+    ck_assert_int_eq(ol_run_point(&q, s, 0.6, 4, NULL, &b, err, sizeof err), 0);
+    ck_assert_uint_ne(b.saturated & OL_SAT_ACCEPT, 0);
+    ck_assert_int_eq(b.steady, 0);
+    ck_assert_int_lt(b.warmup_cycles, (int64_t)q.warmup_max * q.batch);
+    ck_assert_int_eq(b.drain_cycles, 0);
+    synth_free(s);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("openloop");
@@ -340,6 +441,9 @@ int main(void)
     tcase_add_test(tc, judge_by_hand);
     tcase_add_test(tc, warmup_by_hand);
     tcase_add_test(tc, watchdog_by_hand);
+    tcase_add_test(tc, early_by_hand);
+    tcase_add_test(tc, ci_and_growth_by_hand);
+    tcase_add_test(tc, early_and_ci_runs);
     suite_add_tcase(s, tc);
     return testutil_run(s);
 }

@@ -2,6 +2,7 @@
  * framed its title, axes and legend, lettered with a 3x5 bitmap font. */
 #include "viz/activity_map.h"
 #include "util/outfile.h"
+#include "viz/font.h"
 #include "viz/png.h"
 #include "viz/viz.h"
 
@@ -17,43 +18,8 @@ static const uint8_t palette[VIZ_ACT_COLOURS][3] = {
 static const uint8_t grey[3] = { 64, 64, 64 }, white[3] = { 255, 255, 255 }, ink[3] = { 0, 0, 0 },
                      rule[3] = { 190, 190, 190 };
 
-/* A 3x5 bitmap font: rows top to bottom, 3 bits each (bit 2 = left
- * column).  Digits, capitals and the punctuation of titles; lower case is
- * drawn as capitals, anything else as '?'.  The picture needs a few labels,
- * not a font library. */
-static const uint8_t digits[10][5] = {
-    { 7, 5, 5, 5, 7 }, { 2, 6, 2, 2, 7 }, { 7, 1, 7, 4, 7 }, { 7, 1, 7, 1, 7 }, { 5, 5, 7, 1, 1 },
-    { 7, 4, 7, 1, 7 }, { 7, 4, 7, 5, 7 }, { 7, 1, 1, 1, 1 }, { 7, 5, 7, 5, 7 }, { 7, 5, 7, 1, 7 },
-};
-static const uint8_t letters[26][5] = {
-    { 2, 5, 7, 5, 5 }, { 6, 5, 6, 5, 6 }, { 3, 4, 4, 4, 3 }, { 6, 5, 5, 5, 6 }, { 7, 4, 6, 4, 7 },
-    { 7, 4, 6, 4, 4 }, { 3, 4, 5, 5, 3 }, { 5, 5, 7, 5, 5 }, { 7, 2, 2, 2, 7 }, { 1, 1, 1, 5, 2 },
-    { 5, 5, 6, 5, 5 }, { 4, 4, 4, 4, 7 }, { 5, 7, 7, 5, 5 }, { 6, 5, 5, 5, 5 }, { 2, 5, 5, 5, 2 },
-    { 6, 5, 6, 4, 4 }, { 2, 5, 5, 6, 3 }, { 6, 5, 6, 5, 5 }, { 3, 4, 2, 1, 6 }, { 7, 2, 2, 2, 2 },
-    { 5, 5, 5, 5, 7 }, { 5, 5, 5, 5, 2 }, { 5, 5, 7, 7, 5 }, { 5, 5, 2, 5, 5 }, { 5, 5, 2, 2, 2 },
-    { 7, 1, 2, 4, 7 },
-};
-static const struct { char c; uint8_t rows[5]; } punct[] = {
-    { ' ', { 0, 0, 0, 0, 0 } }, { ':', { 0, 2, 0, 2, 0 } }, { ',', { 0, 0, 0, 2, 4 } }, { '.', { 0, 0, 0, 0, 2 } },
-    { '-', { 0, 0, 7, 0, 0 } }, { '=', { 0, 7, 0, 7, 0 } }, { '(', { 1, 2, 2, 2, 1 } }, { ')', { 4, 2, 2, 2, 4 } },
-    { '/', { 1, 1, 2, 4, 4 } }, { '_', { 0, 0, 0, 0, 7 } }, { '+', { 0, 2, 7, 2, 0 } }, { '%', { 5, 1, 2, 4, 5 } },
-    { '<', { 1, 2, 4, 2, 1 } }, { '>', { 4, 2, 1, 2, 4 } }, { '\'', { 2, 2, 0, 0, 0 } }, { '"', { 5, 5, 0, 0, 0 } }, { ';', { 0, 2, 0, 2, 4 } },
-};
-static const uint8_t unknown[5] = { 7, 1, 2, 0, 2 };
-
 /* Legend geometry: entries of a swatch and a glyph. */
 enum { SW = 8, ENTRY = 16, MARGIN = 3 };
-
-static const uint8_t *glyph_rows(char ch)
-{
-    unsigned char c = (unsigned char)ch;
-    if (c >= '0' && c <= '9') return digits[c - '0'];
-    if (c >= 'A' && c <= 'Z') return letters[c - 'A'];
-    if (c >= 'a' && c <= 'z') return letters[c - 'a'];
-    for (size_t i = 0; i < sizeof punct / sizeof punct[0]; i++)
-        if (punct[i].c == ch) return punct[i].rows;
-    return unknown;
-}
 
 void viz_act_opts_default(viz_act_opts *o)
 {
@@ -66,25 +32,6 @@ void viz_act_colour(int cell, uint8_t rgb[3])
     memcpy(rgb, c, 3);
 }
 
-static void fill(uint8_t *rgb, int w, int x0, int y0, int dx, int dy, const uint8_t c[3])
-{
-    for (int y = y0; y < y0 + dy; y++)
-        for (int x = x0; x < x0 + dx; x++) memcpy(rgb + ((size_t)y * (size_t)w + (size_t)x) * 3, c, 3);
-}
-
-/* Text at zoom z (each font pixel z x z): 4z pixels a character, 5z high. */
-static int text_width(const char *t, int z) { return t[0] ? (int)strlen(t) * 4 * z - z : 0; }
-
-static void text(uint8_t *rgb, int w, int x0, int y0, const char *t, int z)
-{
-    for (; *t; t++, x0 += 4 * z) {
-        const uint8_t *g = glyph_rows(*t);
-        for (int r = 0; r < 5; r++)
-            for (int col = 0; col < 3; col++)
-                if (g[r] & (4 >> col)) fill(rgb, w, x0 + col * z, y0 + r * z, z, z, ink);
-    }
-}
-
 static int legend_entries(int slices) { return (slices < VIZ_ACT_COLOURS ? slices : VIZ_ACT_COLOURS) + 1; }
 
 static const char blocked_label[] = "BLOCKED";
@@ -92,24 +39,24 @@ static const char blocked_label[] = "BLOCKED";
 /* The legend's width from its left edge: swatches, then the grey's label. */
 static int legend_width(int slices)
 {
-    return MARGIN + legend_entries(slices) * ENTRY + SW + text_width(blocked_label, 1);
+    return MARGIN + legend_entries(slices) * ENTRY + SW + viz_text_width(blocked_label, 1);
 }
 
 static void draw_legend(uint8_t *rgb, int w, int x0, int y0, int slices)
 {
     int n = legend_entries(slices);
-    fill(rgb, w, 0, y0, w, 1, rule); /* between map and legend */
+    viz_fill(rgb, w, 0, y0, w, 1, rule); /* between map and legend */
     int y = y0 + 1 + (VIZ_ACT_LEGEND_ROWS - 1 - SW) / 2;
     for (int e = 0; e < n; e++) {
         int x = x0 + MARGIN + e * ENTRY + (e == n - 1 ? SW : 0); /* the grey set apart from the slices */
         uint8_t c[3];
         viz_act_colour(e < n - 1 ? ACT_SLICE0 + e : ACT_BLOCKED, c);
-        fill(rgb, w, x, y, SW, SW, c);
+        viz_fill(rgb, w, x, y, SW, SW, c);
         if (e < n - 1) {
             char d[2] = { (char)('0' + e), 0 };
-            text(rgb, w, x + SW + 2, y + 2, d, 1);
+            viz_text(rgb, w, x + SW + 2, y + 2, d, 1);
         } else if (x0 > 0) {
-            text(rgb, w, x + SW + 2, y + 2, blocked_label, 1);
+            viz_text(rgb, w, x + SW + 2, y + 2, blocked_label, 1);
         }
     }
 }
@@ -178,15 +125,15 @@ int viz_act_geometry(const sim_activity *a, int64_t cycles, int slices, const vi
         g->tick_cycles = tick_step(o->scale);
         char lab[24];
         snprintf(lab, sizeof lab, "%lld", (long long)((cycles - 1) / g->tick_cycles * g->tick_cycles));
-        mx = PAD + text_width(lab, TZ) + 3 + TICK;
+        mx = PAD + viz_text_width(lab, TZ) + 3 + TICK;
         my = TITLE_H + CAPTION_H;
         /* below the map: row ticks and labels, direction brackets and
          * names, the caption; then the legend */
         int64_t band = TICK + 5 + 4 + 3 + 5 * TZ + 6 + 5 * TZ + PAD;
         char title[600];
         snprintf(title, sizeof title, "LINK ACTIVITY%s%s", o->title ? ": " : "", o->title ? o->title : "");
-        int64_t need[] = { mx + mw + PAD, PAD + text_width(title, TZ) + PAD, PAD + text_width(cycle_caption, TZ) + PAD,
-                           mx + text_width(link_caption, TZ) + PAD, mx + legend_width(slices) + PAD };
+        int64_t need[] = { mx + mw + PAD, PAD + viz_text_width(title, TZ) + PAD, PAD + viz_text_width(cycle_caption, TZ) + PAD,
+                           mx + viz_text_width(link_caption, TZ) + PAD, mx + legend_width(slices) + PAD };
         iw = 0;
         for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
             if (need[i] > iw) iw = need[i];
@@ -208,18 +155,18 @@ static void draw_frame(uint8_t *p, const viz_act_layout *g, const sim_activity *
     const int w = g->w, k = o->scale, mx = g->map_x, my = g->map_y, mh = (int)(cycles * k);
     char buf[600];
     snprintf(buf, sizeof buf, "LINK ACTIVITY%s%s", o->title ? ": " : "", o->title ? o->title : "");
-    text(p, w, PAD, PAD, buf, TZ);
-    text(p, w, PAD, TITLE_H, cycle_caption, TZ);
+    viz_text(p, w, PAD, PAD, buf, TZ);
+    viz_text(p, w, PAD, TITLE_H, cycle_caption, TZ);
     /* axes: a line left of and under the map */
-    fill(p, w, mx - 1, my, 1, mh + 1, ink);
-    fill(p, w, mx - 1, my + mh, g->cols * k + 1, 1, ink);
+    viz_fill(p, w, mx - 1, my, 1, mh + 1, ink);
+    viz_fill(p, w, mx - 1, my + mh, g->cols * k + 1, 1, ink);
     for (int64_t t = 0; t < cycles; t += g->tick_cycles) {
         int y = my + (int)t * k;
-        fill(p, w, mx - 1 - TICK, y, TICK, 1, ink);
+        viz_fill(p, w, mx - 1 - TICK, y, TICK, 1, ink);
         snprintf(buf, sizeof buf, "%lld", (long long)t);
         int ty = y - 5 * TZ / 2;
         if (ty < my) ty = my;
-        text(p, w, mx - 1 - TICK - 3 - text_width(buf, TZ), ty, buf, TZ);
+        viz_text(p, w, mx - 1 - TICK - 3 - viz_text_width(buf, TZ), ty, buf, TZ);
     }
     /* the link axis: a tick and the row's y where a row starts, a bracket
      * and the direction's name under each direction */
@@ -230,23 +177,23 @@ static void draw_frame(uint8_t *p, const viz_act_layout *g, const sim_activity *
             int row = viz_act_column_link(a, o, c) / 4 / n, r0 = c;
             while (c < g->cols && viz_act_column_link(a, o, c) % 4 == d && viz_act_column_link(a, o, c) / 4 / n == row) c++;
             int x = mx + r0 * k;
-            fill(p, w, x, y0, 1, TICK, ink);
+            viz_fill(p, w, x, y0, 1, TICK, ink);
             snprintf(buf, sizeof buf, "%d", row);
-            if (x > label_end && text_width(buf, 1) + 1 <= (c - r0) * k + 2 * k) {
-                text(p, w, x + 1, y0 + TICK + 1, buf, 1);
-                label_end = x + 1 + text_width(buf, 1) + 2;
+            if (x > label_end && viz_text_width(buf, 1) + 1 <= (c - r0) * k + 2 * k) {
+                viz_text(p, w, x + 1, y0 + TICK + 1, buf, 1);
+                label_end = x + 1 + viz_text_width(buf, 1) + 2;
             }
         }
         int x0 = mx + c0 * k, x1 = mx + c * k - 1;
-        fill(p, w, x0, yb, 1, 3, ink);
-        fill(p, w, x1, yb, 1, 3, ink);
-        fill(p, w, x0, yb + 2, x1 - x0 + 1, 1, ink);
-        const char *name = text_width(dir_names[d], TZ) + 2 <= x1 - x0 ? dir_names[d] : (const char[]){ dir_names[d][0], 0 };
-        int tx = (x0 + x1 + 1 - text_width(name, TZ)) / 2;
+        viz_fill(p, w, x0, yb, 1, 3, ink);
+        viz_fill(p, w, x1, yb, 1, 3, ink);
+        viz_fill(p, w, x0, yb + 2, x1 - x0 + 1, 1, ink);
+        const char *name = viz_text_width(dir_names[d], TZ) + 2 <= x1 - x0 ? dir_names[d] : (const char[]){ dir_names[d][0], 0 };
+        int tx = (x0 + x1 + 1 - viz_text_width(name, TZ)) / 2;
         if (tx < x0) tx = x0;
-        text(p, w, tx, yb + 5, name, TZ);
+        viz_text(p, w, tx, yb + 5, name, TZ);
     }
-    text(p, w, mx, yb + 5 + 5 * TZ + 6, link_caption, TZ);
+    viz_text(p, w, mx, yb + 5 + 5 * TZ + 6, link_caption, TZ);
     draw_legend(p, w, mx, g->h - PAD - VIZ_ACT_LEGEND_ROWS, slices);
 }
 
@@ -272,7 +219,7 @@ int viz_act_render(const sim_activity *a, int64_t cycles, int slices, const viz_
             if (cell == ACT_IDLE) continue;
             uint8_t c[3];
             viz_act_colour(cell, c);
-            fill(p, g.w, g.map_x + col * k, g.map_y + (int)t * k, k, k, c);
+            viz_fill(p, g.w, g.map_x + col * k, g.map_y + (int)t * k, k, k, c);
         }
     }
     if (o->legend) draw_frame(p, &g, a, cycles, slices, o);
@@ -289,15 +236,7 @@ int viz_act_write_png(const sim_activity *a, int64_t cycles, int slices, const v
     int w, h;
     int rc = viz_act_render(a, cycles, slices, o, &rgb, &w, &h, err, errlen);
     if (rc != VIZ_OK) return rc;
-    outfile out;
-    if ((rc = outfile_open(&out, path, err, errlen)) == VIZ_OK) {
-        char perr[256];
-        if (viz_png_write(out.f, w, h, rgb, perr, sizeof perr) != VIZ_OK) {
-            snprintf(err, errlen, "%s: %s", path, perr);
-            outfile_abort(&out);
-            rc = VIZ_FAIL;
-        } else rc = outfile_commit(&out, err, errlen);
-    }
+    rc = viz_write_png_file(path, w, h, rgb, err, errlen);
     free(rgb);
     return rc;
 }
