@@ -51,6 +51,11 @@
  * CL_REC, its decisions (cl->rec is not NULL); CL_ALL, its metrics lb, ir,
  * or_, ib, ob and links' first and last cycles. */
 enum { CL_ON = 1, CL_REC = 2, CL_ALL = 4 };
+/* XT, a step's other constant: 1 in the instantiations that also do what
+ * open-loop runs may ask beside the model's router, router timing (n->tm)
+ * and VC rotation (vc_rotate), each looked up at run time there; 0 in the
+ * others, which compile without either (a branch for rotation alone in the
+ * default step cost 4 % of its instructions: callgrind, 16x16 uniform). */
 
 #ifdef OLNET_SSSE3
 #include <tmmintrin.h>
@@ -88,6 +93,7 @@ typedef struct {
     routing_kind rk;      /* the routing function: dor from olroute, any other from router/ */
     const uint8_t *clo, *chi; /* the VC classes' ranges (olnet) */
     const olnet *net;     /* for any_vc_at (vc_rotate) */
+    int rotate;           /* p.vc_rotate */
     int V, B, NF, any, on_link;
     int simd;             /* 1: live masks found by live_ssse3, livem not kept */
     olclosed *cl;         /* a closed-loop run's extras (instantiations with CL set) */
@@ -103,7 +109,7 @@ static fview view_of(olnet *n)
                     .pnext = n->pnext, .gtab = n->gtab, .gnf = n->gnf, .rk = n->p.routing, .clo = n->clo,
                     .chi = n->chi, .V = n->V, .B = n->B, .NF = n->NF,
                     .any = n->p.vc_rule == VCRULE_ANY, .on_link = n->p.rp.dateline == DATELINE_ON_LINK,
-                    .cl = n->cl, .pk = n->pk, .net = n };
+                    .cl = n->cl, .pk = n->pk, .net = n, .rotate = n->vlast != NULL };
 }
 
 /* The header fl is new at the head of FIFO f (local index `local` of router
@@ -183,7 +189,23 @@ HOT void count_lost(const fview *v, size_t base, uint64_t lost, uint64_t won)
     }
 }
 
-HOT void select_queues(const fview *v, int node, int CL)
+/* The any-VC rule's grants of port d's class cls under vc_rotate [R-VC-6]:
+ * from the VC after the port's last grant, going round. */
+static void select_rotating(const fview *v, int node, int d, int cls, uint64_t *cand, uint64_t *won, int CL)
+{
+    const size_t base = (size_t)node * (size_t)v->NF, port = (size_t)node * NPORTS + (size_t)d;
+    for (int j = 0; j < v->chi[cls] - v->clo[cls] && *cand; j++) {
+        const int k = any_vc_at(v->net, port, v->clo[cls], v->chi[cls], j);
+        if (v->holder[base + (size_t)(d * v->V + k)] < 0) {
+            const uint64_t w = 1ull << grant(v, node, d * v->V + k, *cand, CL);
+            v->net->vlast[port] = (uint8_t)k;
+            *cand &= ~w;
+            *won |= w;
+        }
+    }
+}
+
+HOT void select_queues(const fview *v, int node, int CL, int XT)
 {
     const int V = v->V;
     size_t base = (size_t)node * (size_t)v->NF;
@@ -206,15 +228,15 @@ HOT void select_queues(const fview *v, int node, int CL)
         }
         uint64_t won = 0;
         const int cls = -1 - c; /* the any-VC rule's request: a class */
-        const size_t port = (size_t)node * NPORTS + (size_t)d;
-        for (int j = 0; j < v->chi[cls] - v->clo[cls] && cand; j++) {
-            const int k = any_vc_at(v->net, port, v->clo[cls], v->chi[cls], j);
-            if (v->holder[base + (size_t)(d * V + k)] < 0) {
-                const uint64_t w = 1ull << grant(v, node, d * V + k, cand, CL);
-                if (v->net->vlast) v->net->vlast[port] = (uint8_t)k;
-                cand &= ~w;
-                won |= w;
-            }
+        if (XT && v->rotate) {
+            select_rotating(v, node, d, cls, &cand, &won, CL);
+        } else {
+            for (int k = v->clo[cls]; k < v->chi[cls] && cand; k++)
+                if (v->holder[base + (size_t)(d * V + k)] < 0) {
+                    const uint64_t w = 1ull << grant(v, node, d * V + k, cand, CL);
+                    cand &= ~w;
+                    won |= w;
+                }
         }
         if ((CL & CL_ALL)) count_lost(v, base, cand, won);
     }
@@ -289,7 +311,7 @@ HOT void group_words(const fview *v, int g0, int gn, uint64_t *word, uint64_t *l
     }
 }
 
-HOT int decide_moves(olnet *n, const fview *v, int CL)
+HOT int decide_moves(olnet *n, const fview *v, int CL, int XT)
 {
     const int V = v->V, NF = v->NF, nodes = n->nodes, G = 64 / NF;
     const uint64_t vmask = (1ull << V) - 1;
@@ -304,7 +326,7 @@ HOT int decide_moves(olnet *n, const fview *v, int CL)
         wait[nw] = i;
         nw += v->reqm[i] != 0;
     }
-    for (int k = 0; k < nw; k++) select_queues(v, wait[k], CL);
+    for (int k = 0; k < nw; k++) select_queues(v, wait[k], CL, XT);
     if (n->req_d2)
         for (int k = 0; k < nw; k++)
             if (v->reqm[wait[k]]) select_escapes(n, v, wait[k]);
@@ -392,7 +414,7 @@ HOT int push(const fview *v, int node, size_t f, uint32_t fl, int *nh)
  * its local output VC lo; returns it.  When a header comes to the head, the
  * FIFO joins hdr[*nh].  The new head slot is read even when the FIFO is now
  * empty (a stale flit of its own, not looked at then). */
-HOT uint32_t pop(olnet *n, const fview *v, int node, int local, int lo, int *nh, int64_t t, int CL, int TM)
+HOT uint32_t pop(olnet *n, const fview *v, int node, int local, int lo, int *nh, int64_t t, int CL, int XT)
 {
     const int B = v->B;
     const size_t base = (size_t)node * (size_t)v->NF, f = base + (size_t)local, o = base + (size_t)lo;
@@ -400,7 +422,7 @@ HOT uint32_t pop(olnet *n, const fview *v, int node, int local, int lo, int *nh,
     fifo_shift(q, B);
     int left = v->cnt[f] - 1;
     v->cnt[f] = (uint8_t)left;
-    if (TM) {
+    if (XT && n->tm) {
         olnet_timing_popped(n, f, t); /* the sender sees the slot when its credit comes back */
     } else if (left == B - 1 && v->lport[local] != PORT_P) {
         /* It was full: the output VC feeding it may send again. */
@@ -461,7 +483,7 @@ HOT void timing_land(olnet *n, const fview *v, int64_t t, int *nh)
     tm->next = t + 1;
 }
 
-/* The cycle's moves applied under router timing (TM): each sent flit
+/* The cycle's moves applied under router timing: each sent flit
  * counted taken at its FIFO now and landing S + L cycles later (or now). */
 HOT void apply_timed(olnet *n, const fview *v, int nmv, int64_t t, int *nh)
 {
@@ -481,7 +503,7 @@ HOT void apply_timed(olnet *n, const fview *v, int nmv, int64_t t, int *nh)
     }
 }
 
-HOT int64_t step(olnet *n, int64_t t, int V, int B, int simd, int CL, int TM)
+HOT int64_t step(olnet *n, int64_t t, int V, int B, int simd, int CL, int XT)
 {
     fview view = view_of(n);
     view.V = V;
@@ -490,11 +512,12 @@ HOT int64_t step(olnet *n, int64_t t, int V, int B, int simd, int CL, int TM)
     view.NF = NPORTS * V;
     const fview *v = &view;
     const int NF = v->NF;
-    const int nmv = decide_moves(n, v, CL), ninj = decide_injections(n, v, t);
+    const int nmv = decide_moves(n, v, CL, XT), ninj = decide_injections(n, v, t);
+    const int TM = XT && n->tm != NULL;
     olfmove *mv = n->fmv;
     uint64_t *const lf = n->link_flits;
     int nh = 0;
-    for (int k = 0; k < nmv; k++) mv[k].x = pop(n, v, mv[k].node, mv[k].h, mv[k].lo, &nh, t, CL, TM);
+    for (int k = 0; k < nmv; k++) mv[k].x = pop(n, v, mv[k].node, mv[k].h, mv[k].lo, &nh, t, CL, XT);
     n->ndone = 0;
     if (TM) apply_timed(n, v, nmv, t, &nh);
     else
@@ -652,7 +675,7 @@ typedef int64_t (*step_fn)(olnet *n, int64_t t);
     } \
     attr static int64_t prefix##34_tm(olnet *n, int64_t t) { return step(n, t, 3, 4, simd, 0, 1); } \
     attr static int64_t prefix##_tm(olnet *n, int64_t t) { return step(n, t, n->V, n->B, simd, 0, 1); } \
-    static const step_fn prefix##_timed[2] = { prefix##_tm, prefix##34_tm }; \
+    static const step_fn prefix##_extras[2] = { prefix##_tm, prefix##34_tm }; \
     static const step_fn prefix##_modes[2][8] = { \
         { prefix##_0, prefix##_1, NULL, prefix##_3, NULL, prefix##_5, NULL, prefix##_7 }, \
         { prefix##34_0, prefix##34_1, NULL, prefix##34_3, NULL, prefix##34_5, NULL, prefix##34_7 }, \
@@ -666,12 +689,13 @@ int64_t olnet_step_fast(olnet *n, int64_t t)
 {
     const int d34 = n->V == 3 && n->B == 4;
     const int mode = n->cl ? CL_ON | (n->cl->rec ? CL_REC : 0) | (n->cl->full ? CL_ALL : 0) : 0;
-    NOCSIM_ASSERT(!(n->tm && n->cl), "olnet: router timing is for open-loop runs");
+    const int extras = n->tm || n->vlast;
+    NOCSIM_ASSERT(!(extras && n->cl), "olnet: router timing and VC rotation are for open-loop runs");
 #ifdef OLNET_SSSE3
-    const int64_t moved = n->tm ? (n->simd ? step_ssse3_timed : step_plain_timed)[d34](n, t)
-                                : (n->simd ? step_ssse3_modes : step_plain_modes)[d34][mode](n, t);
+    const int64_t moved = extras ? (n->simd ? step_ssse3_extras : step_plain_extras)[d34](n, t)
+                                 : (n->simd ? step_ssse3_modes : step_plain_modes)[d34][mode](n, t);
 #else
-    const int64_t moved = n->tm ? step_plain_timed[d34](n, t) : step_plain_modes[d34][mode](n, t);
+    const int64_t moved = extras ? step_plain_extras[d34](n, t) : step_plain_modes[d34][mode](n, t);
 #endif
 #ifdef NOCSIM_CHECK
     check_invariants(n, t);

@@ -190,7 +190,7 @@ static inline int any_vc_at(const olnet *n, size_t port, int lo, int hi, int k)
 {
     if (!n->vlast) return lo + k;
     const int first = n->vlast[port] + 1 >= lo && n->vlast[port] + 1 < hi ? n->vlast[port] + 1 : lo;
-    return lo + (first - lo + k) % (hi - lo);
+    return first + k < hi ? first + k : first + k - (hi - lo);
 }
 
 /* The P input VCs packet id may enter, a bit each (every VC under dor). */

@@ -431,6 +431,7 @@ int main(void)
 {
     Suite *s = suite_create("routing");
     TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 300);
     tcase_add_test(tc, names_and_booksim_names);
     tcase_add_test(tc, refused_where_it_could_deadlock);
     tcase_add_test(tc, classes_split_the_vcs);
