@@ -156,7 +156,7 @@ closedloop *closedloop_new(const sim_params *p, const int32_t *dest, int scalar)
         closedloop_free(c);
         return NULL;
     }
-    if (p->routing == ROUTING_DOR) link_reach(c, dest); /* the load bound follows dor's routes */
+    if (p->routing == ROUTING_DOR) link_reach(c, dest); /* the load bound follows dor's routes [R-RF-10] */
     qsel_rank_table(c->rank);
     c->cl.L = c->L;
     c->net->cl = &c->cl;

@@ -490,7 +490,7 @@ static int p_fifo_free(const sim *s, size_t pf)
  * escape requests are granted after every other request of the router
  * [R-RF-4].  Packet p's plan is drawn at sim_new, from route_seed's stream
  * in the order of the packets (node, then slice, the nodes that send only):
- * the fast engine numbers its packets in that order too. */
+ * the fast engine numbers its packets in that order too [R-RF-9]. */
 
 /* The plans, the ids and the request arrays; 0 when memory ran out. */
 static int routed_init(sim *s)
