@@ -588,6 +588,13 @@ START_TEST(routing_functions)
                          p.vcs, p.buffer, p.vc_rule, it);
                 const sim_metrics m = check_equal(s, c, what);
                 ck_assert_msg(m.status == SIM_OK, "%s: status %d", what, (int)m.status);
+                /* A cut run (no load bound off dor) is cut by a cutoff just below its
+                 * duration and runs to the end at the duration itself. */
+                sim_metrics mc;
+                ck_assert_int_eq(sim_run_cutoff(s, c, m.duration - 1, &mc), SIM_CUTOFF);
+                ck_assert_int_eq(mc.duration, m.duration);
+                ck_assert_int_eq(sim_run_cutoff(s, c, m.duration, &mc), SIM_OK);
+                same_metrics(&mc, &m, what);
                 compared++;
                 sim_config_free(c);
                 sim_free(s);
@@ -719,11 +726,13 @@ static void same_engine_runs(closedloop *a, closedloop *b, const sim_config *c, 
 START_TEST(scalar_and_ssse3_paths)
 {
     uint64_t r = 4242;
-    for (int variant = 0; variant < 3; variant++) {
+    for (int variant = 0; variant < 5; variant++) {
         traffic *t = pattern(variant == 1 ? "randperm" : "brev", 8, 2);
         sim_params p = testutil_params(8, 8, 2);
         if (variant == 1) { p.topo = TOPO_MESH; p.vc_rule = VCRULE_ANY; p.vcs = 2; p.buffer = 3; }
         if (variant == 2) { p.vcs = 4; p.buffer = 2; p.flits = 5; }
+        if (variant == 3) { p.topo = TOPO_MESH; p.vc_rule = VCRULE_ANY; p.routing = ROUTING_MIN_ADAPTIVE; }
+        if (variant == 4) { p.vc_rule = VCRULE_ANY; p.routing = ROUTING_DOR2; p.vcs = 2; }
         closedloop *a = closedloop_new(&p, t->dest, 1), *b = closedloop_new(&p, t->dest, 0);
         ck_assert(a && b);
         sim *s = new_sim(&p, t->dest);
