@@ -78,6 +78,10 @@ static int print_metrics(FILE *f, out_format fmt, const model_opts *mo, const ch
     } else {
         fprintf(f, "traffic %s on a %dx%d %s, %d slice(s) of %d flits, interval %u, arbitration %s\n",
                 mo->traffic, mo->params.n, sim_height(&mo->params), model_topology_names[mo->params.topo], mo->params.slices, mo->params.flits, interval, arb);
+        if (mo->params.routing != ROUTING_DOR) /* dor's text stays as it was */
+            fprintf(f, "routing         %s%s%s\n", routing_info_of(mo->params.routing)->name,
+                    routing_info_of(mo->params.routing)->adaptive ? ", selection " : "",
+                    routing_info_of(mo->params.routing)->adaptive ? routing_selection_name(mo->params.selection) : "");
         fprintf(f, "status          %s\n", status_name(m->status));
         fprintf(f, "duration T_d    %lld cycles\n", (long long)m->duration);
         fprintf(f, "thickness T_e   %lld cycles (longest link occupation)\n", (long long)m->te);

@@ -21,6 +21,7 @@ void model_opts_default(model_opts *mo)
     sim_params_default(&mo->params);
     mo->traffic = MODEL_DEFAULT_TRAFFIC;
     mo->seed = OL_DEFAULT_SEED;
+    mo->params.route_seed = sim_route_seed(mo->seed);
 }
 
 /* The flags of the rows below (sim/ol_options.h's sim_net_options and
@@ -39,6 +40,12 @@ const cli_opt model_opts_table[] = {
     { "--vc-rule", 0, "dateline|any", "which VC a header takes: its own, one up at each dateline\n"
                                       "(torus default), or any free VC of its port (mesh default)" },
     { "--buffer", 0, "B", "flits per input-VC FIFO (default " CLI_STR(SIM_DEFAULT_BUFFER) ")" },
+    { "--routing", 0, "NAME", "the routing function (default dor): yx, o1turn, valiant, romm,\n"
+                              "west-first, north-last, negative-first, odd-even, min-adaptive\n"
+                              "on a mesh; dor2 on a torus (2 VCs run); docs/model.md [R-RF-*]\n"
+                              "(any but dor: the GA's floor counts the sources alone, cut\n"
+                              "runs have no load bound, children are all run: [R-RF-10])" },
+    { "--selection", 0, "RULE", "an adaptive function's port: credits (default), random, first" },
     { "--seed", 's', "X", "seed for randperm and random choices (default " CLI_STR(OL_DEFAULT_SEED) ")" },
     { "--config", 0, "FILE", "an experiment file: `key = value` settings of these options,\n"
                              "by name or BookSim2's (docs/config.md); flags override it" },
@@ -56,11 +63,50 @@ const cli_opt model_opts_table[] = {
     CLI_END
 };
 
+/* --routing NAME into the routing_kind at r's offset (our names or BookSim2's). */
+static int parse_routing(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
+{
+    const int k = v ? routing_parse(v) : -1;
+    char q[QUOTE_BUF], names[256];
+    if (k < 0)
+        return snprintf(err, errlen, "'%s' is not a routing function (allowed: %s)", quote_str(q, sizeof q, v),
+                        routing_names(names, sizeof names)), -FAULT_INPUT;
+    *(routing_kind *)(void *)((char *)base + r->offset) = (routing_kind)k;
+    return 0;
+}
+
+static void show_routing(const opt_row *r, const void *base, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", routing_info_of(*(const routing_kind *)(const void *)((const char *)base + r->offset))->name);
+}
+
+/* --selection RULE into the routing_selection at r's offset. */
+static int parse_selection(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
+{
+    const int k = v ? routing_selection_parse(v) : -1;
+    char q[QUOTE_BUF];
+    if (k < 0)
+        return snprintf(err, errlen, "'%s' is not a selection rule (allowed: credits, random, first)",
+                        quote_str(q, sizeof q, v)), -FAULT_INPUT;
+    *(routing_selection *)(void *)((char *)base + r->offset) = (routing_selection)k;
+    return 0;
+}
+
+static void show_selection(const opt_row *r, const void *base, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s",
+             routing_selection_name(*(const routing_selection *)(const void *)((const char *)base + r->offset)));
+}
+
 #define NAMES(a) (a), (int)(sizeof(a) / sizeof(a)[0])
 /* The rows over model_opts itself (the network and the model's are over sim_params). */
 static const opt_row model_rows[] = {
     { "traffic", 0, "T", "", OPT_TEXT, "traffic", offsetof(model_opts, traffic), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
     { "seed", 's', "X", "", OPT_I64, "seed", offsetof(model_opts, seed), 0, OL_SEED_MAX, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "routing", 0, "NAME", "", OPT_CUSTOM, "routing", offsetof(model_opts, params.routing), 0, 0, 0, 0, NULL, 0,
+      parse_routing, show_routing, 0 },
+    { "selection", 0, "RULE", "", OPT_CUSTOM, "selection", offsetof(model_opts, params.selection), 0, 0, 0, 0, NULL, 0,
+      parse_selection, show_selection, 0 },
     OPT_END
 };
 
@@ -88,8 +134,12 @@ static void after_set(model_opts *mo, const opt_row *r)
     sim_params *p = &mo->params;
     if (!strcmp(r->name, "topology")) mo->topo_set = 1;
     if (!strcmp(r->name, "vc-rule")) mo->rule_set = 1;
-    /* A mesh's default VC rule gives it all its VCs (docs/openloop.md). */
-    if (!mo->rule_set) p->vc_rule = p->topo == TOPO_MESH ? VCRULE_ANY : VCRULE_DATELINE;
+    if (!strcmp(r->name, "seed")) p->route_seed = sim_route_seed(mo->seed);
+    /* A mesh's default VC rule gives it all its VCs (docs/openloop.md);
+     * dor2's classes are deadlock-free whichever of their VCs a header
+     * takes [R-RF-7], so it takes any on a torus too. */
+    if (!mo->rule_set)
+        p->vc_rule = p->topo == TOPO_MESH || p->routing == ROUTING_DOR2 ? VCRULE_ANY : VCRULE_DATELINE;
 }
 
 /* One setting of a --config file (where: "--config F, line N: KEY").  0, or
@@ -103,12 +153,6 @@ static int config_setting(model_opts *mo, const char *cmd, const char *where, co
             return fprintf(stderr, "nocsim %s: %s: one packet length in [2, %d] (a mix is load's)\n", cmd, where,
                            SIM_MAX_FLITS), -1;
         name = "flits";
-    }
-    /* the closed-loop model routes in dimension order, x then y */
-    if (!strcmp(name, "routing")) {
-        if (routing_parse(value) == ROUTING_DOR) return 0;
-        return fprintf(stderr, "nocsim %s: %s: %s routes dor only (load takes other routing functions)\n", cmd,
-                       where, cmd), -1;
     }
     void *base;
     const opt_row *r = model_row(mo, name, &base);
@@ -205,6 +249,15 @@ json_t *model_opts_json(const model_opts *mo)
                      "self", model_self_names[p->self], "slice_reinit", p->slice_reinit, "interlock", p->interlock);
     /* A rectangle's height follows its width ("size"); a square has none. */
     if (j && sim_height(p) != p->n && json_object_set_new(j, "height", json_integer(sim_height(p)))) {
+        json_decref(j);
+        j = NULL;
+    }
+    /* A routing function but dor, and an adaptive one's selection rule (as
+     * load's records): absent under dor, so that dor's records stay as they were. */
+    const routing_info *ri = routing_info_of(p->routing);
+    if (j && p->routing != ROUTING_DOR &&
+        (json_object_set_new(j, "routing", json_string(ri->name)) ||
+         (ri->adaptive && json_object_set_new(j, "selection", json_string(routing_selection_name(p->selection)))))) {
         json_decref(j);
         j = NULL;
     }

@@ -59,6 +59,8 @@ _nocsim()
         --kind) words="ga load cc sweep replay" ;;
         --table) words="run generations chromosomes points" ;;
         --vc-rule) words="any dateline" ;;
+        --routing) words="dor yx o1turn valiant romm west-first north-last negative-first odd-even min-adaptive dor2" ;;
+        --selection) words="credits random first" ;;
         --self) words="skip send" ;;
         --tie) words="nowrap plus minus" ;;
         --process) words="bernoulli periodic onoff:" ;;

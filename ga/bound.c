@@ -148,7 +148,8 @@ int ga_bound(const sim_params *p, const int32_t *dest, int64_t node_limit, ga_bo
     size_t nlinks = (size_t)nodes * 4;
     *out = (ga_bound_info){ .flit_link = -1, .packet_link = -1, .packet_vc = -1, .exact = 1 };
     if ((out->floor = ga_floor(p, dest)) < 0) return -1;
-    if (sim_height(p) != n) {   /* square grids only, as ga_floor: the floor alone */
+    /* square grids under dor only (the links' loads follow its routes): the floor alone */
+    if (sim_height(p) != n || p->routing != ROUTING_DOR) {
         out->flit = out->bound = out->floor;
         out->exact = 0;
         return 0;

@@ -19,10 +19,13 @@
  * generation and the synonyms met; the metric late_sum; NCK3: the children
  * proven to repeat their parent's run; NCK4: the CRC-32 signature at the
  * end, the topology and VC rule; NCK5: the network's height after the VC rule,
- * 0 for a square; NCK6: the start rule after the children.  An NCK4
- * checkpoint is read as a square's, NCK4 and NCK5 as started from simple
- * stacking, the only start they knew). */
-#define CKPT_MAGIC "NCK6"
+ * 0 for a square; NCK6: the start rule after the children; NCK7: the
+ * routing function, selection rule and route seed after the height, written
+ * only for a function other than dor, whose checkpoints stay NCK6 byte for
+ * byte.  An NCK4 checkpoint is read as a square's, NCK4 and NCK5 as started
+ * from simple stacking, the only start they knew; NCK6 and before as dor). */
+#define CKPT_MAGIC "NCK7"
+#define CKPT_MAGIC_DOR "NCK6"
 /* The earliest format read; the ones before it have no signature. */
 #define CKPT_OLDEST '4'
 
@@ -144,6 +147,10 @@ static void put_params(wbuf *w, const ga_params *gp, const sim_params *sp)
                            sp->slice_reinit, sp->interlock, sp->topo, sp->vc_rule,
                            sim_height(sp) == sp->n ? 0 : sim_height(sp) };
     for (size_t k = 0; k < sizeof si / sizeof si[0]; k++) put64(w, (uint64_t)si[k]);
+    if (sp->routing == ROUTING_DOR) return; /* NCK6 */
+    put64(w, (uint64_t)sp->routing);
+    put64(w, (uint64_t)sp->selection);
+    put64(w, sp->route_seed);
 }
 
 /* Every field in the range its type and meaning allow; ga_params_check and
@@ -208,6 +215,10 @@ static void get_params(rbuf *r, ga_params *gp, sim_params *sp)
     sp->topo = (route_topology)get_in(r, "topology", TOPO_TORUS, TOPO_MESH);
     sp->vc_rule = (route_vc_rule)get_in(r, "vc_rule", VCRULE_DATELINE, VCRULE_ANY);
     sp->h = r->version >= '5' ? (int)get_in(r, "height", 0, SIM_MAX_N) : 0; /* NCK4: a square */
+    if (r->version < '7') return; /* dor */
+    sp->routing = (routing_kind)get_in(r, "routing", ROUTING_DOR + 1, ROUTING_COUNT - 1);
+    sp->selection = (routing_selection)get_in(r, "selection", 0, SELECT_COUNT - 1);
+    sp->route_seed = get64(r);
 }
 
 static void put_config(wbuf *w, const ga *g, const sim_config *c)
@@ -233,7 +244,7 @@ static void get_config(rbuf *r, const ga *g, sim_config *c, const char *who)
 int ga_checkpoint_save(const ga *g, uint8_t **blob, size_t *len, char *err, size_t errlen)
 {
     wbuf w = { 0 };
-    put(&w, CKPT_MAGIC, 4);
+    put(&w, g->sp.routing == ROUTING_DOR ? CKPT_MAGIC_DOR : CKPT_MAGIC, 4);
     put_params(&w, &g->gp, &g->sp);
     put(&w, g->traffic, sizeof g->traffic);
     for (int i = 0; i < g->nodes; i++) put64(&w, (uint64_t)(int64_t)g->dest[i]);

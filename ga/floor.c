@@ -25,8 +25,17 @@ int64_t ga_floor(const sim_params *p, const int32_t *dest)
     }
     int64_t msg = (int64_t)p->slices * p->flits, floor = 0;
     route_params rp = sim_route_params(p);
+    /* Another routing function than dor's routes (dor2 takes dor's) spreads
+     * the links' loads otherwise: only the sources' own bound holds, with
+     * the fewest hops any route takes [R-RF-10]. */
+    const int links = p->routing == ROUTING_DOR || p->routing == ROUTING_DOR2;
     for (int s = 0; s < nodes; s++) {
         if (dest[s] == s && p->self == SELF_SKIP) continue;
+        if (!links) {
+            const int64_t own = msg + route_hops(&rp, s, dest[s]) + 1;
+            if (own > floor) floor = own;
+            continue;
+        }
         int node = s, in = PORT_P, vc = 0, hops = 0;
         for (;;) {
             int ovc, d = route_next(&rp, node, in, vc, dest[s], &ovc);

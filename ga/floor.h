@@ -15,7 +15,9 @@
  * the busiest source (all its flits, its route and the same two cycles),
  * whichever is larger.  Depends only on the routes of dest[] (every node a
  * destination, self-addressed nodes as p->self says) and on S x l_c.
- * Returns 0 when no packet is sent, -1 on allocation failure. */
+ * Under a routing function other than dor (and dor2, which takes dor's
+ * routes) only the busiest source's, with its fewest hops: the links'
+ * loads depend on the plans and selections.  Returns 0 when no packet is sent, -1 on allocation failure. */
 NOCSIM_MUST_USE
 int64_t ga_floor(const sim_params *p, const int32_t *dest);
 

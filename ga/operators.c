@@ -26,9 +26,16 @@ ga_effective *ga_effective_new(const sim_params *p, const int32_t *dest)
     /* Under the any-VC rule a packet may hold any VC of the ports on its
      * route, so every VC of them is a gene that matters. */
     unsigned any = p->vc_rule == VCRULE_ANY ? (1u << V) - 1 : 0;
+    /* Under another routing function than dor a packet's route (and VC) is
+     * not dor's: every VC of every port, and every input of it, may matter. */
+    if (p->routing != ROUTING_DOR) {
+        memset(vcmask, (1 << V) - 1, nports);
+        memset(inmask, (1 << NPORTS) - 1, nlists);
+    }
     for (int s = 0; s < nodes; s++) {
         if (dest[s] == s && p->self == SELF_SKIP) continue;
         e->senders[e->nsenders++] = s;
+        if (p->routing != ROUTING_DOR) continue;
         int node = s, in = PORT_P, vc = 0;
         for (;;) {
             int ovc, d = route_next(&rp, node, in, vc, dest[s], &ovc);

@@ -137,7 +137,8 @@ closedloop *closedloop_new(const sim_params *p, const int32_t *dest, int scalar)
     c->S = p->slices;
     c->L = p->flits;
     const olnet_params op = { .rp = sim_route_params(p), .vc_rule = p->vc_rule, .vcs = p->vcs,
-                              .buffer = p->buffer, .scheme = 0, .q_update = p->q_update, .scalar = scalar };
+                              .buffer = p->buffer, .scheme = 0, .q_update = p->q_update, .scalar = scalar,
+                              .routing = p->routing, .selection = p->selection, .route_seed = p->route_seed };
     char err[160];
     c->net = olnet_new(&op, NULL, NULL, err, sizeof err);
     const size_t nl = (size_t)c->nodes * 4;
@@ -155,7 +156,7 @@ closedloop *closedloop_new(const sim_params *p, const int32_t *dest, int scalar)
         closedloop_free(c);
         return NULL;
     }
-    link_reach(c, dest);
+    if (p->routing == ROUTING_DOR) link_reach(c, dest); /* the load bound follows dor's routes [R-RF-10] */
     qsel_rank_table(c->rank);
     c->cl.L = c->L;
     c->net->cl = &c->cl;
@@ -266,7 +267,7 @@ static int64_t next_release(const olnet *n, int64_t t)
 static sim_status cycle_loop(closedloop *c, int64_t cutoff, tailwin *tw, int64_t *last_eject, sim_metrics *m)
 {
     olnet *n = c->net;
-    const int bound = cutoff < INT64_MAX && !c->p.no_load_bound;
+    const int bound = cutoff < INT64_MAX && !c->p.no_load_bound && c->p.routing == ROUTING_DOR;
     int nh = 0;
     if (bound) {
         memcpy(c->lheap, c->lstart, sizeof *c->lheap * (size_t)c->nloaded);
@@ -309,8 +310,10 @@ sim_status closedloop_run(closedloop *c, const sim_config *cfg, int64_t cutoff, 
     m->packets = c->to_send;
     m->idle_nodes = c->idle_nodes;
     /* Under the any-VC rule a grant changes what the port's next VC sees,
-     * which the proofs of sim/decisions.c do not model: nothing recorded. */
-    if (rec && c->p.vc_rule == VCRULE_ANY) {
+     * and under another routing function than dor a header's request may
+     * follow the free slots downstream or take an escape VC, which the
+     * proofs of sim/decisions.c do not model: nothing recorded. */
+    if (rec && (c->p.vc_rule == VCRULE_ANY || c->p.routing != ROUTING_DOR)) {
         sim_decisions_clear(rec);
         rec = NULL;
     }

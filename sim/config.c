@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/rng.h"
+
 void sim_params_default(sim_params *p)
 {
     memset(p, 0, sizeof *p);
@@ -20,6 +22,15 @@ void sim_params_default(sim_params *p)
     p->self = SELF_SKIP;
     p->deadlock_cycles = 1000;
     p->max_cycles = 100000000;
+    p->routing = ROUTING_DOR;
+    p->selection = SELECT_CREDITS;
+    p->route_seed = sim_route_seed(0);
+}
+
+uint64_t sim_route_seed(uint64_t seed)
+{
+    uint64_t rs = seed ^ 0x526f757465730000ull; /* "Routes": as sim/openloop.c's open-loop runs */
+    return rng_splitmix64(&rs);
 }
 
 int sim_params_check(const sim_params *p, char *err, size_t errlen)
@@ -32,9 +43,19 @@ int sim_params_check(const sim_params *p, char *err, size_t errlen)
     if (p->h && (p->h < 2 || p->h > SIM_MAX_N || (p->topo == TOPO_TORUS && p->h % 2)))
         return snprintf(err, errlen, "--size %dx%d: the height must be in [2, %d]%s", p->n, p->h, SIM_MAX_N,
                         p->topo == TOPO_TORUS ? " and even on a torus" : ""), -1;
-    if (p->topo == TOPO_TORUS && p->vc_rule == VCRULE_ANY)
-        return snprintf(err, errlen, "--vc-rule any: only on a mesh (a torus needs its datelines)"), -1;
-    if (p->topo == TOPO_TORUS && (p->vcs < 3 || p->vcs > SIM_MAX_VCS))
+    if ((unsigned)p->routing >= ROUTING_COUNT || (unsigned)p->selection >= SELECT_COUNT)
+        return snprintf(err, errlen, "--routing %d / --selection %d: allowed 0..%d / 0..%d", (int)p->routing,
+                        (int)p->selection, ROUTING_COUNT - 1, SELECT_COUNT - 1), -1;
+    if (p->topo == TOPO_TORUS && p->vc_rule == VCRULE_ANY && p->routing != ROUTING_DOR2)
+        return snprintf(err, errlen, "--vc-rule any: only on a mesh (a torus needs its datelines), or under "
+                                     "--routing dor2"), -1;
+    if (p->routing != ROUTING_DOR) {
+        const route_params rp = sim_route_params(p);
+        if (p->vcs < 1 || p->vcs > SIM_MAX_VCS)
+            return snprintf(err, errlen, "--vcs %d: must be in [1, %d]", p->vcs, SIM_MAX_VCS), -1;
+        if (routing_check(p->routing, &rp, p->vc_rule, p->vcs, err, errlen)) return -1;
+    }
+    if (p->topo == TOPO_TORUS && p->routing == ROUTING_DOR && (p->vcs < 3 || p->vcs > SIM_MAX_VCS))
         return snprintf(err, errlen, "--vcs %d: must be in [3, %d] (datelines need 3)", p->vcs, SIM_MAX_VCS), -1;
     if (p->vcs < 1 || p->vcs > SIM_MAX_VCS)
         return snprintf(err, errlen, "--vcs %d: must be in [1, %d]", p->vcs, SIM_MAX_VCS), -1;

@@ -19,6 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/invariant.h"
+#include "util/rng.h"
+
 /* A flit is its packet id and its position in the packet. */
 #define FLIT(pkt, seq) (((uint32_t)(pkt) << 8) | (uint32_t)(seq))
 #define FLIT_PKT(f) ((int32_t)((f) >> 8))
@@ -61,6 +64,14 @@ struct sim {
     closedloop *fast;
     int fast_ran;
     sim_activity *act; /* sim_run_traced's recorder during that run, else NULL */
+    /* A routing function other than dor (routed_* below; NULL under dor). */
+    routing_plan *pln;  /* per packet (node * S + slice): its random choices */
+    int32_t *pid;       /* per node: the fast engine's id of its slice 0 (the random selection's hash) */
+    int8_t *rq_d, *rq_c;   /* per FIFO: its waiting header's request, port and VC (-1 - class: any of it) */
+    int8_t *rq_d2;      /* min-adaptive: the escape port beside it, -1 none */
+    uint8_t *rq_set;    /* the header at the FIFO's head has asked (and waits for a grant) */
+    int K;              /* the function's VC classes; class K stands for every VC */
+    uint8_t clo[ROUTING_MAX_CLASSES + 1], chi[ROUTING_MAX_CLASSES + 1];
 };
 
 static void *xcalloc(size_t n, size_t size, int *ok)
@@ -73,6 +84,8 @@ static void *xcalloc(size_t n, size_t size, int *ok)
 /* Whether node i sends packets: a node whose destination is itself sends
  * only under SELF_SEND [R-RT-4]. */
 static int node_sends(const sim *s, int i) { return s->dest[i] != i || s->p.self == SELF_SEND; }
+
+static int routed_init(sim *s);
 
 sim *sim_new(const sim_params *p, const int32_t *dest, fault_kind *kind, char *err, size_t errlen)
 {
@@ -134,6 +147,11 @@ sim *sim_new(const sim_params *p, const int32_t *dest, fault_kind *kind, char *e
     }
     for (int i = 0; i < s->nodes; i++)
         if (node_sends(s, i)) s->expected[dest[i]]++;
+    if (p->routing != ROUTING_DOR && !routed_init(s)) {
+        sim_free(s);
+        fault_set(kind, FAULT_RESOURCE);
+        return snprintf(err, errlen, "out of memory for a %dx%d network", p->n, sim_height(p)), NULL;
+    }
     if (!p->reference_only && closedloop_supports(p) && !(s->fast = closedloop_new(p, s->dest, 0))) {
         sim_free(s);
         fault_set(kind, FAULT_RESOURCE);
@@ -158,6 +176,7 @@ void sim_free(sim *s)
     free(s->port_used); free(s->src_slice); free(s->received); free(s->expected); free(s->src_seq); free(s->inject_now);
     free(s->inj_vc); free(s->last_vc);
     free(s->lfirst); free(s->llast); free(s->lflits); free(s->tail_at);
+    free(s->pln); free(s->pid); free(s->rq_d); free(s->rq_c); free(s->rq_d2); free(s->rq_set);
     closedloop_free(s->fast);
     free(s);
 }
@@ -171,6 +190,7 @@ static void reset(sim *s, const sim_config *c)
     for (size_t f = 0; f < nf; f++) s->route[f] = s->holder[f] = s->reqd[f] = -1;
     memcpy(s->qstate, c->qorder, nf * NPORTS);
     memset(s->vlast, 0, (size_t)s->nodes * NPORTS); /* as if VC 0 was granted last */
+    if (s->rq_set) memset(s->rq_set, 0, nf);
     for (int i = 0; i < s->nodes; i++) {
         s->src_slice[i] = node_sends(s, i) ? 0 : s->S;
         s->src_seq[i] = 0;
@@ -419,6 +439,8 @@ static void skip_to_release(const sim *s, const sim_config *c, ref_run *r)
     if (next != INT64_MAX && next > r->t) r->t = next;
 }
 
+static void routed_queue_selection(sim *s, int i, sim_metrics *m);
+
 /* Steps 1 and 2: queue selection at every router, then VC selection at every
  * output port (again on idle ports under same-cycle slot reuse), and the
  * blocked links of the cycle. */
@@ -427,7 +449,8 @@ static void select_moves(sim *s, const sim_config *c, int64_t t, sim_metrics *m)
     const int n = s->nodes;
     const size_t nodes = (unsigned)n, nf = nodes * NPORTS * (size_t)s->V;
     for (int i = 0; i < n; i++) {
-        if (s->p.vc_rule == VCRULE_ANY) queue_selection_any(s, i, m);
+        if (s->pln) routed_queue_selection(s, i, m);
+        else if (s->p.vc_rule == VCRULE_ANY) queue_selection_any(s, i, m);
         else queue_selection(s, i, m);
     }
     memset(s->pop, 0, nf);
@@ -459,12 +482,193 @@ static int p_fifo_free(const sim *s, size_t pf)
     return s->count[pf] - (s->p.slot_reuse == SLOT_SAME_CYCLE ? s->pop[pf] : 0) < s->B;
 }
 
+/* ---- routing functions other than dor [R-RF-1..5] ----
+ * The same cycle with the request of a header made once, at the end of the
+ * cycle in which it reaches the head of its FIFO (an adaptive selection
+ * reads the free slots downstream then) and kept until it is granted; the
+ * classes of the function split each port's VCs [R-RF-2]; min-adaptive's
+ * escape requests are granted after every other request of the router
+ * [R-RF-4].  Packet p's plan is drawn at sim_new, from route_seed's stream
+ * in the order of the packets (node, then slice, the nodes that send only):
+ * the fast engine numbers its packets in that order too [R-RF-9]. */
+
+/* The plans, the ids and the request arrays; 0 when memory ran out. */
+static int routed_init(sim *s)
+{
+    const routing_kind k = s->p.routing;
+    const size_t nf = (size_t)s->nodes * NPORTS * (size_t)s->V;
+    int ok = 1;
+    s->pln = xcalloc((size_t)s->nodes * (size_t)s->S, sizeof *s->pln, &ok);
+    s->pid = xcalloc((size_t)s->nodes, sizeof *s->pid, &ok);
+    s->rq_d = xcalloc(nf, 1, &ok);
+    s->rq_c = xcalloc(nf, 1, &ok);
+    s->rq_d2 = xcalloc(nf, 1, &ok);
+    s->rq_set = xcalloc(nf, 1, &ok);
+    if (!ok) return 0;
+    s->K = routing_info_of(k)->classes;
+    for (int c = 0; c < s->K; c++) {
+        s->clo[c] = (uint8_t)routing_class_first(k, c, s->V);
+        s->chi[c] = (uint8_t)routing_class_first(k, c + 1, s->V);
+    }
+    s->clo[s->K] = 0;
+    s->chi[s->K] = (uint8_t)s->V;
+    rng r;
+    rng_seed(&r, s->p.route_seed);
+    int32_t next = 0;
+    for (int i = 0; i < s->nodes; i++) {
+        s->pid[i] = next;
+        if (!node_sends(s, i)) continue;
+        for (int sl = 0; sl < s->S; sl++) {
+            const uint64_t bits = routing_info_of(k)->random ? rng_next(&r) : 0;
+            s->pln[(size_t)i * (size_t)s->S + (size_t)sl] = routing_plan_make(k, &s->rp, i, s->dest[i], bits);
+        }
+        next += s->S;
+    }
+    return 1;
+}
+
+/* Free slots now in the FIFOs of class c that output port d of node i feeds. */
+static int routed_free(const sim *s, int i, int d, int c)
+{
+    const int nb = route_grid_neighbour(&s->rp, i, d);
+    if (nb < 0) return 0;
+    int free = 0;
+    for (int v = s->clo[c]; v < s->chi[c]; v++)
+        free += s->B - s->count[((size_t)nb * NPORTS + (size_t)route_opposite(d)) * (size_t)s->V + (size_t)v];
+    return free;
+}
+
+/* The request of the header new at the head of FIFO f (input port p, VC v
+ * of node i): the function's admissible ports, one picked by the selection
+ * rule when there are several; the class's first VC under the dateline
+ * rule, any VC of it under the any-VC rule (an ejection: any VC at all). */
+static void routed_request(sim *s, int i, int p, int v, size_t f)
+{
+    const int32_t pk = FLIT_PKT(head_flit(s, f));
+    const int src = pk / s->S, any = s->p.vc_rule == VCRULE_ANY;
+    const routing_kind k = s->p.routing;
+    const routing_options o = routing_admissible(k, &s->rp, &s->pln[pk], i, src, s->dest[src], p,
+                                                 routing_class_of(k, v, s->V));
+    int d = __builtin_ctz(o.ports);
+    if (o.ports & (o.ports - 1)) {
+        int free[PORT_P] = { 0 };
+        for (int e = 0; e < PORT_P; e++)
+            if (o.ports & (1u << e)) free[e] = routed_free(s, i, e, o.cls);
+        const int32_t id = s->pid[src] + pk % s->S;
+        d = routing_select(s->p.selection, o.ports, free, routing_hash(s->p.route_seed, id, i));
+    }
+    NOCSIM_ASSERT(p == PORT_P || d == PORT_P || routing_turn_allowed(k, &s->rp, i, route_opposite(p), d),
+                  "sim: a routing function never takes a turn it forbids");
+    s->rq_d[f] = (int8_t)d;
+    s->rq_c[f] = (int8_t)(any ? -1 - (d == PORT_P ? s->K : o.cls) : s->clo[o.cls]);
+    s->rq_d2[f] = (int8_t)o.esc;
+    s->rq_set[f] = 1;
+}
+
+/* At the end of a cycle: every header new at the head of its FIFO asks. */
+static void routed_requests(sim *s)
+{
+    const int V = s->V;
+    for (int i = 0; i < s->nodes; i++)
+        for (int p = 0; p < NPORTS; p++)
+            for (int v = 0; v < V; v++) {
+                size_t f = ((size_t)i * NPORTS + (size_t)p) * (size_t)V + (size_t)v;
+                if (s->count[f] && s->route[f] < 0 && !s->rq_set[f] && FLIT_SEQ(head_flit(s, f)) == 0)
+                    routed_request(s, i, p, v, f);
+            }
+}
+
+/* Output VC o (local) of node i grants one of the requests `cand` (local
+ * FIFO bits) by its queue-selection order: the first requesting direction,
+ * its lowest VC.  Returns the winner. */
+static int routed_grant(sim *s, size_t base, int o, uint64_t cand)
+{
+    const int V = s->V;
+    unsigned dirs = 0;
+    for (uint64_t m = cand; m; m &= m - 1) dirs |= 1u << (__builtin_ctzll(m) / V);
+    uint8_t *order = s->qstate + (base + (size_t)o) * NPORTS;
+    const int pos = qsel_pick(order, dirs), wp = order[pos];
+    qsel_update_order(order, pos, s->p.q_update);
+    const int win = __builtin_ctzll(cand & (((1ull << V) - 1) << (wp * V)));
+    s->holder[base + (size_t)o] = (int16_t)win;
+    s->route[base + (size_t)win] = (int16_t)o;
+    s->rq_set[base + (size_t)win] = 0;
+    return win;
+}
+
+/* ir / or: each request of `lost` against each grant of `won` by slice. */
+static void routed_count(const sim *s, size_t base, uint64_t lost, uint64_t won, sim_metrics *m)
+{
+    for (; lost; lost &= lost - 1) {
+        const int ls = flit_slice(s, head_flit(s, base + (size_t)__builtin_ctzll(lost)));
+        for (uint64_t w = won; w; w &= w - 1) {
+            const int ws = flit_slice(s, head_flit(s, base + (size_t)__builtin_ctzll(w)));
+            if (ls > ws) m->ir++;
+            else if (ls < ws) m->or_++;
+        }
+    }
+}
+
+/* Step 1 at node i: the requests grouped by what they name (an output VC
+ * under the dateline rule; a port and class under the any-VC rule, whose
+ * free VCs grant in ascending order), then min-adaptive's escapes, each
+ * free escape VC among the headers still waiting that name it. */
+static void routed_queue_selection(sim *s, int i, sim_metrics *m)
+{
+    const int V = s->V, nl = NPORTS * V;
+    const size_t base = (size_t)i * (size_t)nl;
+    uint64_t left = 0;
+    for (int l = 0; l < nl; l++) left |= (uint64_t)s->rq_set[base + (size_t)l] << l;
+    while (left) {
+        const size_t f0 = base + (size_t)__builtin_ctzll(left);
+        const int d = s->rq_d[f0], rc = s->rq_c[f0];
+        uint64_t cand = 0, won = 0;
+        for (int l = 0; l < nl; l++)
+            if ((left >> l & 1) && s->rq_d[base + (size_t)l] == d && s->rq_c[base + (size_t)l] == rc)
+                cand |= 1ull << l;
+        left &= ~cand;
+        const int lo = rc >= 0 ? rc : s->clo[-1 - rc], hi = rc >= 0 ? rc + 1 : s->chi[-1 - rc];
+        for (int c = lo; c < hi && cand; c++)
+            if (s->holder[base + (size_t)(d * V + c)] < 0) {
+                const uint64_t w = 1ull << routed_grant(s, base, d * V + c, cand);
+                cand &= ~w;
+                won |= w;
+            }
+        routed_count(s, base, cand, won, m);
+    }
+    for (int l = 0; l < nl; l++) left |= (uint64_t)(s->rq_set[base + (size_t)l] && s->rq_d2[base + (size_t)l] >= 0) << l;
+    for (int d = 0; d < NPORTS && left; d++) {
+        uint64_t cand = 0;
+        for (uint64_t x = left; x; x &= x - 1)
+            if (s->rq_d2[base + (size_t)__builtin_ctzll(x)] == d) cand |= x & -x;
+        if (cand && s->holder[base + (size_t)(d * V + s->clo[0])] < 0) routed_grant(s, base, d * V + s->clo[0], cand);
+    }
+}
+
+/* The P input VC of node i's next flit, or -1 if none is free: a new
+ * packet's first class's first VC under the dateline rule, under the
+ * any-VC rule the next of its first class's VCs with a free slot. */
+static int routed_injection_vc(const sim *s, int i, size_t pf)
+{
+    if (s->src_seq[i]) return p_fifo_free(s, pf + s->inj_vc[i]) ? s->inj_vc[i] : -1;
+    const routing_plan *pl = &s->pln[(size_t)i * (size_t)s->S + (size_t)s->src_slice[i]];
+    const unsigned vcs = routing_inject_vcs(s->p.routing, pl, s->V);
+    if (s->p.vc_rule == VCRULE_DATELINE) {
+        const int c = __builtin_ctz(vcs);
+        return p_fifo_free(s, pf + (size_t)c) ? c : -1;
+    }
+    unsigned room = 0;
+    for (int v = 0; v < s->V; v++) room |= (unsigned)p_fifo_free(s, pf + (size_t)v) << v;
+    return inject_vc_next(room & vcs, s->last_vc[i], s->V);
+}
+
 /* The P input VC a node's next flit goes into, or -1 if none is free: VC 0
  * under the dateline rule; under the any-VC rule a new packet takes the
  * next VC, round robin from its previous packet's, that has a free slot. */
 static int injection_vc(const sim *s, int i)
 {
     size_t pf = ((size_t)i * NPORTS + PORT_P) * (size_t)s->V;
+    if (s->pln) return routed_injection_vc(s, i, pf);
     if (s->src_seq[i] || s->p.vc_rule == VCRULE_DATELINE)
         return p_fifo_free(s, pf + s->inj_vc[i]) ? s->inj_vc[i] : -1;
     unsigned room = 0;
@@ -544,6 +748,7 @@ static int64_t apply_moves(sim *s, const sim_config *c, ref_run *r, sim_metrics 
             s->last_vc[i] = s->inj_vc[i];
         }
     }
+    if (s->pln) routed_requests(s);
     return moves;
 }
 

@@ -28,6 +28,7 @@
 #include "router/arbiter.h"
 #include "util/fault.h"
 #include "router/route.h"
+#include "router/routing.h"
 
 /* When a FIFO slot freed in cycle t can take a new flit [choice]. */
 typedef enum { SLOT_NEXT_CYCLE = 0, SLOT_SAME_CYCLE } sim_slot_reuse;
@@ -59,7 +60,11 @@ typedef struct {
                                cutoff, not earlier when the links' remaining load proves the
                                duration will exceed it: the switch that turns that skip off */
     route_topology topo;    /* torus (default) or mesh (no wrap links, docs/openloop.md) */
-    route_vc_rule vc_rule;  /* dateline (default) or any (a mesh only) */
+    route_vc_rule vc_rule;  /* dateline (default) or any (a mesh only, and dor2 on a torus) */
+    routing_kind routing;   /* the routing function (router/routing.h; default dor [R-RT-1]) */
+    routing_selection selection; /* an adaptive function's port (default credits [R-RF-5]) */
+    uint64_t route_seed;    /* seeds the packets' plans (valiant, romm, o1turn) and the random
+                               selection: sim_route_seed of the study's --seed */
 } sim_params;
 
 /* The ranges sim_params_check accepts; every other part refers to these. */
@@ -80,6 +85,9 @@ typedef struct {
  * flits, 8-flit packets, 1 slice, the first option of every [choice].
  * Cannot fail. */
 void sim_params_default(sim_params *p);
+/* The seed of the routes' random choices for a study's seed: a stream of
+ * their own, apart from the traffic's (the one open-loop runs draw from). */
+uint64_t sim_route_seed(uint64_t seed);
 /* Check ranges.  Returns 0, or -1 with a one-line message in err naming the
  * first bad field as its flag and the allowed range. */
 NOCSIM_MUST_USE

@@ -279,6 +279,9 @@ int store_runs_best(store *s, const store_run_filter *f, store_run_cb cb, void *
         /* a mesh's, and its VC rule (runs from before meshes are tori under datelines) */
         " COALESCE(json_extract(r2.params, '$.topology'), 'torus') IS COALESCE(json_extract(r.params, '$.topology'), 'torus') AND"
         " COALESCE(json_extract(r2.params, '$.vc_rule'), 'dateline') IS COALESCE(json_extract(r.params, '$.vc_rule'), 'dateline') AND"
+        /* its routing function and selection (runs without them route by dor) */
+        " COALESCE(json_extract(r2.params, '$.routing'), 'dor') IS COALESCE(json_extract(r.params, '$.routing'), 'dor') AND"
+        " COALESCE(json_extract(r2.params, '$.selection'), 'credits') IS COALESCE(json_extract(r.params, '$.selection'), 'credits') AND"
         " r2.slices IS r.slices AND r2.flits IS r.flits AND"
         " (r.traffic IS NOT 'randperm' OR r2.seed IS r.seed) AND " RUN_FILTER_SQL("r2")
         " ORDER BY r2.best_duration, r2.id LIMIT 1)"

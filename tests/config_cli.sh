@@ -42,7 +42,7 @@ expect_usage "a routing function nocsim lacks" "routing.cfg, line 3: routing_fun
 check "routing_function = min_adapt is --routing min-adaptive" \
   "$(printf 'routing_function = min_adapt\n' > ma.cfg; show --config ma.cfg | sed -n 's/^routing=//p')" min-adaptive
 printf 'routing_function = xy_yx\n' > o1.cfg
-expect_usage "stack: a routing function other than dor" "o1.cfg, line 1: routing_function: stack routes dor only" \
+expect_usage "stack: o1turn on the default torus" "routing o1turn: only on a mesh" \
   $N stack --config o1.cfg
 # BookSim2's pipeline is router timing (docs/config.md): D = routing_delay + vc_alloc_delay +
 # sw_alloc_delay - 1, S = st_final_delay, L = 1, C = credit_delay + 1, BookSim2's defaults

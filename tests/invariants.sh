@@ -35,6 +35,15 @@ same_run "mesh, one VC, ring FIFOs" sim --topology mesh --vcs 1 --buffer 10 --tr
 same_run "randperm"                 sim --traffic randperm --seed 5 --size 8 --slices 2 --format json
 same_run "ga (cut runs, proofs)"    ga --traffic brev --size 8 --slices 2 --evals 400 --threads 1 --no-db --quiet --format json
 same_run "ga paper"                 ga --algo paper --pop 6 --generations 10 --traffic bcmp --size 8 --slices 2 --threads 1 --no-db --quiet --format json
+# Closed-loop runs under the other routing functions: the fast path walks
+# its state, and the reference (--slice-reinit runs only there) every turn
+# a turn model takes against the turns it forbids.
+for r in yx o1turn valiant romm west-first north-last negative-first odd-even min-adaptive; do
+  same_run "routing $r" sim --topology mesh --routing $r --selection random --traffic trns --size 8 --slices 2 --format json
+  same_run "routing $r, reference" sim --topology mesh --routing $r --traffic shfl --size 8 --slices 2 --slice-reinit --format json
+done
+same_run "routing dor2, 2-VC torus" sim --routing dor2 --vcs 2 --traffic torn --size 8 --slices 2 --format json
+same_run "ga under min-adaptive"    ga --topology mesh --routing min-adaptive --traffic brev --size 8 --slices 2 --evals 300 --threads 1 --no-db --quiet --format json
 # Open-loop runs: the fast path of sim/olnet_fast.c walks its own state.
 same_run "load: 8x8 mesh uniform to saturation" load --no-db --size 8 --traffic uniform --rates 0.1:1:0.1 --all --window 3 --quiet --format csv
 same_run "load: 8x8 torus transpose"        load --no-db --topology torus --size 8 --traffic transpose --rates 0.1:0.4:0.1 --all --window 3 --quiet --format csv

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "router/route.h"
+#include "router/routing.h"
 #include "sim/closedloop.h"
 #include "sim/decisions.h"
 #include "sim/sim.h"
@@ -553,6 +554,131 @@ START_TEST(cutoff)
 }
 END_TEST
 
+/* ---- routing functions other than dor [R-RF-*] ---- */
+
+/* Every routing function of the table under every selection rule and both
+ * VC rules (those it accepts), on meshes of 4 and 8 (dor2 on tori, 2 and
+ * 3 VCs), random genes and buffers: the fast engine against the reference. */
+START_TEST(routing_functions)
+{
+    static const char *specs[] = { "brev", "randperm", "trns", "torn", "bcmp" };
+    uint64_t r = 2026;
+    int compared = 0;
+    for (int k = 0; k < ROUTING_COUNT; k++)
+        for (int sel = 0; sel < SELECT_COUNT; sel++)
+            for (int it = 0; it < 4; it++) {
+                const int n = it < 2 ? 4 : 8;
+                traffic *t = pattern(specs[(k + sel + it) % 5], n, (uint64_t)it + 1);
+                sim_params p = testutil_params(n, 2 + rng_int(&r, 7), 1 + rng_int(&r, 3));
+                p.routing = (routing_kind)k;
+                p.selection = (routing_selection)sel;
+                p.route_seed = (uint64_t)it * 77 + 5;
+                p.topo = k == ROUTING_DOR2 ? TOPO_TORUS : TOPO_MESH;
+                p.vc_rule = it % 2 ? VCRULE_ANY : VCRULE_DATELINE;
+                p.vcs = (k == ROUTING_DOR2 ? 2 : routing_info_of((routing_kind)k)->classes) + rng_int(&r, 3);
+                p.buffer = 1 + rng_int(&r, 6);
+                p.q_update = (qsel_update)rng_int(&r, 2);
+                char err[256], what[160];
+                ck_assert_msg(!sim_params_check(&p, err, sizeof err), "%s: %s", routing_info_of(p.routing)->name, err);
+                sim *s = new_sim(&p, t->dest);
+                sim_config *c = sim_config_new(n * n, p.vcs, 0, (uint32_t)p.flits);
+                testutil_random_genes(c, &r, p.flits, 3 * n, 3 * n);
+                snprintf(what, sizeof what, "%s/%s n=%d L=%d S=%d V=%d B=%d rule=%d run %d",
+                         routing_info_of(p.routing)->name, routing_selection_name(p.selection), n, p.flits, p.slices,
+                         p.vcs, p.buffer, p.vc_rule, it);
+                const sim_metrics m = check_equal(s, c, what);
+                ck_assert_msg(m.status == SIM_OK, "%s: status %d", what, (int)m.status);
+                /* A cut run (no load bound off dor) is cut by a cutoff just below its
+                 * duration and runs to the end at the duration itself. */
+                sim_metrics mc;
+                ck_assert_int_eq(sim_run_cutoff(s, c, m.duration - 1, &mc), SIM_CUTOFF);
+                ck_assert_int_eq(mc.duration, m.duration);
+                ck_assert_int_eq(sim_run_cutoff(s, c, m.duration, &mc), SIM_OK);
+                same_metrics(&mc, &m, what);
+                compared++;
+                sim_config_free(c);
+                sim_free(s);
+                traffic_free(t);
+            }
+    ck_assert_int_eq(compared, ROUTING_COUNT * SELECT_COUNT * 4);
+}
+END_TEST
+
+/* One packet of L = 8 flits from (0,0) to (3,3) on a 4x4 mesh, by hand: 6
+ * hops, its header crossing the k-th link of its route in cycle k (injected
+ * in cycle 0, one hop a cycle) and ejected in cycle 7, its tail 7 cycles
+ * later: duration 6 + 8 + 1 = 15 under dor and under yx alike.  dor's route
+ * is E from nodes 0, 1, 2, then N from 3, 7, 11; yx's N from 0, 4, 8, then
+ * E from 12, 13, 14.  Each of these links carries 8 flits in cycles k to
+ * k + 7; no other link carries any. */
+START_TEST(one_packet_dor_and_yx_by_hand)
+{
+    static const int route[2][6][2] = { { { 0, PORT_E }, { 1, PORT_E }, { 2, PORT_E }, { 3, PORT_N }, { 7, PORT_N }, { 11, PORT_N } },
+                                        { { 0, PORT_N }, { 4, PORT_N }, { 8, PORT_N }, { 12, PORT_E }, { 13, PORT_E }, { 14, PORT_E } } };
+    int32_t dest[16];
+    for (int i = 0; i < 16; i++) dest[i] = i; /* every other node addressed to itself: idle */
+    dest[0] = 15;
+    for (int yx = 0; yx < 2; yx++) {
+        sim_params p = testutil_params(4, 8, 1);
+        p.topo = TOPO_MESH;
+        p.vc_rule = VCRULE_ANY;
+        p.routing = yx ? ROUTING_YX : ROUTING_DOR;
+        sim *s = new_sim(&p, dest);
+        sim_config *c = sim_config_new(16, p.vcs, 0, 8);
+        const char *what = yx ? "yx" : "dor";
+        const sim_metrics m = check_equal(s, c, what);
+        ck_assert_int_eq(m.status, SIM_OK);
+        ck_assert_int_eq(m.duration, 15);
+        ck_assert_int_eq(m.flits_ejected, 8);
+        ck_assert_int_eq(m.max_link_flits, 8);
+        for (int l = 0; l < 16 * 4; l++) {
+            int hop = -1;
+            for (int k = 0; k < 6; k++)
+                if (route[yx][k][0] * 4 + route[yx][k][1] == l) hop = k + 1;
+            int64_t first, last, flits;
+            sim_link_stats(s, l, &first, &last, &flits);
+            ck_assert_msg(flits == (hop > 0 ? 8 : 0) && first == (hop > 0 ? hop : -1) && last == (hop > 0 ? hop + 7 : -1),
+                          "%s: link %d (node %d port %d): %lld flits in %lld..%lld, want hop %d", what, l, l / 4, l % 4,
+                          (long long)flits, (long long)first, (long long)last, hop);
+        }
+        sim_config_free(c);
+        sim_free(s);
+    }
+}
+END_TEST
+
+/* What the table refuses, sim_params_check refuses with its reason: a mesh
+ * function on a torus, fewer VCs than classes; the any-VC rule on a torus
+ * only under dor2, and dor2 runs a torus on 2 VCs where dor needs 3. */
+START_TEST(routing_refusals)
+{
+    char err[256];
+    sim_params p = testutil_params(8, 8, 1);
+    p.routing = ROUTING_WEST_FIRST;
+    ck_assert_int_eq(sim_params_check(&p, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "west-first") && strstr(err, "only on a mesh"), "%s", err);
+    p.topo = TOPO_MESH;
+    ck_assert_int_eq(sim_params_check(&p, err, sizeof err), 0);
+    p.routing = ROUTING_VALIANT;
+    p.vcs = 1;
+    ck_assert_int_eq(sim_params_check(&p, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "needs at least 2 VCs"), "%s", err);
+    p.vcs = 2;
+    ck_assert_int_eq(sim_params_check(&p, err, sizeof err), 0);
+    p = testutil_params(8, 8, 1);
+    p.vcs = 2;
+    ck_assert_int_eq(sim_params_check(&p, err, sizeof err), -1); /* dor on a torus: 3 */
+    p.routing = ROUTING_DOR2;
+    ck_assert_int_eq(sim_params_check(&p, err, sizeof err), 0);
+    p.vc_rule = VCRULE_ANY;
+    ck_assert_int_eq(sim_params_check(&p, err, sizeof err), 0);
+    p.routing = ROUTING_DOR;
+    p.vcs = 3;
+    ck_assert_int_eq(sim_params_check(&p, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "--vc-rule any"), "%s", err);
+}
+END_TEST
+
 /* The limit of closedloop_supports: run lengths in 31 bits (link times),
  * at the boundary.  (Packets, nodes x slices below 2^24, are sim_new's
  * limit for both engines.) */
@@ -600,11 +726,13 @@ static void same_engine_runs(closedloop *a, closedloop *b, const sim_config *c, 
 START_TEST(scalar_and_ssse3_paths)
 {
     uint64_t r = 4242;
-    for (int variant = 0; variant < 3; variant++) {
+    for (int variant = 0; variant < 5; variant++) {
         traffic *t = pattern(variant == 1 ? "randperm" : "brev", 8, 2);
         sim_params p = testutil_params(8, 8, 2);
         if (variant == 1) { p.topo = TOPO_MESH; p.vc_rule = VCRULE_ANY; p.vcs = 2; p.buffer = 3; }
         if (variant == 2) { p.vcs = 4; p.buffer = 2; p.flits = 5; }
+        if (variant == 3) { p.topo = TOPO_MESH; p.vc_rule = VCRULE_ANY; p.routing = ROUTING_MIN_ADAPTIVE; }
+        if (variant == 4) { p.vc_rule = VCRULE_ANY; p.routing = ROUTING_DOR2; p.vcs = 2; }
         closedloop *a = closedloop_new(&p, t->dest, 1), *b = closedloop_new(&p, t->dest, 0);
         ck_assert(a && b);
         sim *s = new_sim(&p, t->dest);
@@ -804,6 +932,9 @@ int main(void)
     tcase_add_test(tc, reference_only_switch);
     tcase_add_test(tc, supports_limits);
     tcase_add_test(tc, scalar_and_ssse3_paths);
+    tcase_add_test(tc, routing_functions);
+    tcase_add_test(tc, one_packet_dor_and_yx_by_hand);
+    tcase_add_test(tc, routing_refusals);
     suite_add_tcase(s, tc);
     return testutil_run(s);
 }

@@ -3,7 +3,8 @@
  * high or 2 to 8 high), the topology (torus or mesh) and the mesh's VC rule,
  * VCs, FIFO
  * depth (word and ring FIFOs), packet length, slices, the model choices that
- * the fast engine supports, the traffic (any destination per source, itself
+ * the fast engine supports, the routing function (any of the table the grid
+ * accepts, half the time dor) and its selection rule, the traffic (any destination per source, itself
  * included), the interval, the timings, the schemes and the queue orders;
  * bytes past the end of the input come from a generator seeded by its
  * length.  Properties:
@@ -58,11 +59,13 @@ static void fill_config(input *in, sim_config *c, const sim_params *p)
 
 static const char *what_params(const sim_params *p)
 {
-    static char buf[160];
+    static char buf[240];
     snprintf(buf, sizeof buf,
-             "n %d h %d topo %d vc-rule %d vcs %d buffer %d flits %d slices %d tie %d dateline %d q-update %d self %d",
+             "n %d h %d topo %d vc-rule %d vcs %d buffer %d flits %d slices %d tie %d dateline %d q-update %d self %d "
+             "routing %s selection %s route-seed %llu",
              p->n, sim_height(p), (int)p->topo, (int)p->vc_rule, p->vcs, p->buffer, p->flits, p->slices, (int)p->tie,
-             (int)p->dateline, (int)p->q_update, (int)p->self);
+             (int)p->dateline, (int)p->q_update, (int)p->self, routing_info_of(p->routing)->name,
+             routing_selection_name(p->selection), (unsigned long long)p->route_seed);
     return buf;
 }
 
@@ -172,6 +175,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     p.dateline = (route_dateline)take(&in, 2);
     p.q_update = (qsel_update)take(&in, 2);
     p.self = (sim_self)take(&in, 2);
+    /* Half the inputs route by dor; the others by a function of the table
+     * its grid accepts (dor where it does not), with VCs for its classes. */
+    const unsigned rk = take(&in, 2 * ROUTING_COUNT);
+    p.routing = rk < ROUTING_COUNT ? ROUTING_DOR : (routing_kind)(rk - ROUTING_COUNT);
+    if (!(routing_info_of(p.routing)->topologies & (1u << p.topo))) p.routing = ROUTING_DOR;
+    if (p.routing == ROUTING_DOR2 && p.topo == TOPO_TORUS && take(&in, 2)) {
+        p.vc_rule = VCRULE_ANY;
+        p.vcs = 2 + (int)take(&in, 3);
+    }
+    if (p.vcs < routing_info_of(p.routing)->classes) p.vcs = routing_info_of(p.routing)->classes;
+    p.selection = (routing_selection)take(&in, SELECT_COUNT);
+    p.route_seed = take(&in, 1000);
     p.deadlock_cycles = 200;
     p.max_cycles = 20000;
     int nodes = sim_nodes(&p);
