@@ -12,14 +12,12 @@
 # and need an even count), 8-flit packets, Bernoulli injection, uniform
 # traffic including the source itself and fixed points of a permutation
 # sending to themselves (BookSim2's patterns; nocsim --self send).
-# BookSim2's iq router in the configuration of
-# shared/reference/booksim2_openloop.md, with 8-flit buffers: nocsim's model
-# refills a slot the cycle after it is freed, BookSim2's credit loop takes
-# about five cycles, and 8-flit buffers are what hide it (with 4-flit ones a
-# lone BookSim2 flow tops out at 0.8 flits a cycle; see the issue on router
-# timing).  nocsim keeps its 4-flit FIFOs.
+# Router timing matched: BookSim2's iq router in the configuration of
+# shared/reference/booksim2_openloop.md (4-flit buffers), nocsim with the
+# same pipeline as router timing (docs/model.md [R-TM-5]: --router-delay 1
+# --switch-delay 1 --link-delay 1 --credit-delay 1) and 4-flit FIFOs.
 # Saturation: nocsim's own search (load --saturation, precision 0.005);
-# BookSim2 by bisection to 1/128 on whether its run ends stable (not
+# BookSim2 by bisection to 1/512 on whether its run ends stable (not
 # "unstable", not past its latency_thres of 500).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,7 +36,7 @@ booksim_stable() {
   cfg=$(mktemp "$tmp/cfg.XXXXXX"); out=${4:-$cfg.out}
   cat > "$cfg" <<EOF
 topology = mesh; k = 8; n = 2; routing_function = $1; use_noc_latency = 0;
-num_vcs = 4; vc_buf_size = 8; wait_for_tail_credit = 0;
+num_vcs = 4; vc_buf_size = 4; wait_for_tail_credit = 0;
 router = iq; speculative = 0; routing_delay = 0; vc_alloc_delay = 1; sw_alloc_delay = 1;
 st_prepare_delay = 0; st_final_delay = 1; credit_delay = 0;
 vc_allocator = islip; sw_allocator = islip; alloc_iters = 1;
@@ -55,8 +53,9 @@ EOF
 one_case() {
   local lo=0 hi=1 mid t0 j=$tmp/$1-$3.json
   "$N" load --size 8 --topology mesh --vcs 4 --routing "$1" --traffic "$3" --self send --rates 0.01:1:0.01 \
+    --router-delay 1 --switch-delay 1 --link-delay 1 --credit-delay 1 --vc-alloc rotate \
     --saturation --seed "$SEED" --no-db --quiet --format json > "$j"
-  for _ in 1 2 3 4 5 6 7; do
+  for _ in 1 2 3 4 5 6 7 8 9; do
     mid=$(awk -v a=$lo -v b=$hi 'BEGIN { printf "%.6f", (a + b) / 2 }')
     if booksim_stable "$2" "$4" "$mid"; then lo=$mid; else hi=$mid; fi
   done
@@ -101,19 +100,18 @@ Made by `scripts/routing.sh` (seed {seed}); do not edit by hand. BookSim2 is com
 its public source in a scratch folder; its numbers are measured here, its code is not in this
 repository.
 
-Both sides: 8x8 mesh, 4 VCs, 8-flit packets, Bernoulli injection, rates in flits per node per cycle;
-uniform traffic includes the source itself, a permutation's fixed points send to themselves
-(BookSim2's patterns: nocsim `--self send`). nocsim: its router (a hop a cycle, a freed slot refilled
-the next cycle), 4-flit FIFOs, the any-VC rule, selection `credits`. BookSim2: the iq router of
-`shared/reference/booksim2_openloop.md` with `vc_buf_size = 8` (its credit loop of about five cycles
-is hidden by 8-flit buffers; with 4-flit ones a lone flow tops out at 0.8 flits a cycle, a timing
-nocsim does not model yet). BookSim2 names: `dor`, `xy_yx` (o1turn), `romm`, `valiant`, `min_adapt`.
+Both sides: 8x8 mesh, 4 VCs of 4 flits, 8-flit packets, Bernoulli injection, rates in flits per
+node per cycle; uniform traffic includes the source itself, a permutation's fixed points send to
+themselves (BookSim2's patterns: nocsim `--self send`). Router timing matched: BookSim2's iq router
+of `shared/reference/booksim2_openloop.md`, and nocsim's router with the same pipeline (docs/model.md
+[R-TM-5]: `--router-delay 1 --switch-delay 1 --link-delay 1 --credit-delay 1`), the any-VC rule,
+selection `credits`. BookSim2 names: `dor`, `xy_yx` (o1turn), `romm`, `valiant`, `min_adapt`.
 
 Saturation: the highest stable rate; nocsim by its own search (`load --saturation`, precision 0.005:
 accepted within 2 % of offered, mean latency under 500, the drain finished), BookSim2 by bisection to
-1/128 on whether its run ends stable (not "unstable", mean latency under its `latency_thres` of 500).
-T0: nocsim's analytic zero-load latency (hops + length + 1), its measured latency at 0.01, and
-BookSim2's measured latency at 0.01 (its router takes about four cycles a hop).
+1/512 on whether its run ends stable (not "unstable", mean latency under its `latency_thres` of 500).
+T0: nocsim's analytic zero-load latency (4 cycles a hop + a lone packet's rest, [R-TM-4]), its
+measured latency at 0.01, and BookSim2's measured latency at 0.01.
 
 | routing | traffic | nocsim T0 | nocsim latency at 0.01 | BookSim2 latency at 0.01 | nocsim hops | nocsim bound | nocsim saturation | BookSim2 saturation | ratio |
 |---|---|---|---|---|---|---|---|---|---|

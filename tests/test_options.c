@@ -208,10 +208,19 @@ START_TEST(booksim_keys)
     ck_assert_str_eq(value(&c, "traffic"), "uniform,transpose");
     ck_assert_ptr_null(value(&c, "self"));
     ol_config_free(&c);
+    /* BookSim2's pipeline as router timing [R-TM-5], its VC allocator as
+     * --vc-alloc rotate [R-VC-6]: D = 0 + 2 + 1 - 1 = 2, S = 1, L = 1, C = 0 + 1. */
+    ck_assert_int_eq(ol_config_parse("routing_delay = 0; vc_alloc_delay = 2", "f", &c, err, sizeof err), 0);
+    ck_assert_str_eq(value(&c, "router-delay"), "2");
+    ck_assert_str_eq(value(&c, "switch-delay"), "1");
+    ck_assert_str_eq(value(&c, "link-delay"), "1");
+    ck_assert_str_eq(value(&c, "credit-delay"), "1");
+    ck_assert_str_eq(value(&c, "vc-alloc"), "rotate");
+    ol_config_free(&c);
     /* what nocsim models only at one value */
     static const char *const refused[][2] = {
         { "\nn = 3", "line 2: n = 3: nocsim's networks are two-dimensional" },
-        { "vc_alloc_delay = 2", "(taken: 1)" },
+        { "sw_alloc_delay = 2", "matches BookSim2's pipeline with sw_alloc_delay 1" },
         { "injection_process = on_off", "periodic" },
         { "num_vcs = {2,2}", "one class" },
         { "sim_type = throughput", "no counterpart" },
