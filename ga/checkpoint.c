@@ -1,4 +1,4 @@
-/* Saving and restoring a GA run (see checkpoint.h).  Layout: CKPT_MAGIC ("NCK6"), then
+/* Saving and restoring a GA run (see checkpoint.h).  Layout: CKPT_MAGIC ("NCK8"; "NCK7" under dor), then
  * little-endian fixed-width fields in the order written below, then the
  * signature: zlib's CRC-32 of every byte before it (u32); the whole
  * compressed with zlib.  The format is private to one nocsim version's
@@ -19,13 +19,16 @@
  * generation and the synonyms met; the metric late_sum; NCK3: the children
  * proven to repeat their parent's run; NCK4: the CRC-32 signature at the
  * end, the topology and VC rule; NCK5: the network's height after the VC rule,
- * 0 for a square; NCK6: the start rule after the children; NCK7: the
- * routing function, selection rule and route seed after the height, written
- * only for a function other than dor, whose checkpoints stay NCK6 byte for
- * byte.  An NCK4 checkpoint is read as a square's, NCK4 and NCK5 as started
- * from simple stacking, the only start they knew; NCK6 and before as dor). */
-#define CKPT_MAGIC "NCK7"
-#define CKPT_MAGIC_DOR "NCK6"
+ * 0 for a square; NCK6: the start rule after the children; NCK7: after the
+ * signatures, whether each slot's tails are known; NCK8: the routing
+ * function, selection rule and route seed after the height, written only
+ * for a function other than dor, whose checkpoints stay NCK7.  An NCK4
+ * checkpoint is read as a square's, NCK4 and NCK5 as started from simple
+ * stacking, the only start they knew, NCK4 to NCK6 with every slot's tails
+ * known when its run finishes, as those versions resumed them, NCK7 and
+ * before as dor). */
+#define CKPT_MAGIC "NCK8"
+#define CKPT_MAGIC_DOR "NCK7"
 /* The earliest format read; the ones before it have no signature. */
 #define CKPT_OLDEST '4'
 
@@ -215,7 +218,7 @@ static void get_params(rbuf *r, ga_params *gp, sim_params *sp)
     sp->topo = (route_topology)get_in(r, "topology", TOPO_TORUS, TOPO_MESH);
     sp->vc_rule = (route_vc_rule)get_in(r, "vc_rule", VCRULE_DATELINE, VCRULE_ANY);
     sp->h = r->version >= '5' ? (int)get_in(r, "height", 0, SIM_MAX_N) : 0; /* NCK4: a square */
-    if (r->version < '7') return; /* dor */
+    if (r->version < '8') return; /* dor */
     sp->routing = (routing_kind)get_in(r, "routing", ROUTING_DOR + 1, ROUTING_COUNT - 1);
     sp->selection = (routing_selection)get_in(r, "selection", 0, SELECT_COUNT - 1);
     sp->route_seed = get64(r);
@@ -269,6 +272,9 @@ int ga_checkpoint_save(const ga *g, uint8_t **blob, size_t *len, char *err, size
     }
     put64(&w, g->rec.ncrc);
     for (size_t k = 0; k < g->rec.ncrc; k++) put64(&w, g->rec.crcs[k]);
+    /* A parent made by a perturbed child kept no tails: its children make
+     * no targeted move, after a resume too (ga_parent_runs_refresh). */
+    for (int k = 0; k < g->gp.pop; k++) put64(&w, g->tl.ok ? g->tl.ok[k] : 0);
     if (!w.oom) {
         uint32_t sig = (uint32_t)crc32(crc32(0L, Z_NULL, 0), w.p, (uInt)w.len);
         uint8_t le[CKPT_SIG_LEN];
@@ -392,6 +398,19 @@ static size_t min_rest(const ga_params *gp, const sim_params *sp)
     return 4 * 8 + 20 * 8 + 8 + metrics + cfg + (size_t)gp->pop * (16 + metrics + cfg) + 8;
 }
 
+/* Whether each slot's tails are known (0 where no tails are kept).  Before
+ * NCK7: known, and ga_parent_runs_refresh keeps them for the runs that
+ * finish, as the versions that wrote them resumed. */
+static void read_tails_known(rbuf *r, ga *g)
+{
+    for (int k = 0; k < g->gp.pop; k++) {
+        char what[64];
+        snprintf(what, sizeof what, "population[%d] tails known", k);
+        int64_t known = r->version >= '7' ? get_in(r, what, 0, g->tl.ok ? 1 : 0) : 1;
+        if (g->tl.ok) g->tl.ok[k] = (uint8_t)known;
+    }
+}
+
 /* The search state after the parameters, checked against them. */
 static void read_state(rbuf *r, ga *g)
 {
@@ -453,6 +472,7 @@ static void read_state(rbuf *r, ga *g)
         g->rec.capcrc = (size_t)ncrc;
     }
     for (uint64_t k = 0; k < ncrc; k++) g->rec.crcs[g->rec.ncrc++] = (uint32_t)get_in(r, "signature", 0, UINT32_MAX);
+    read_tails_known(r, g);
     if (!r->bad && r->pos != r->len) damaged(r, "%zu bytes after the end", r->len - r->pos);
 }
 

@@ -213,7 +213,8 @@ void ga_parent_runs_accept(ga *g, int k, const sim_job *job);
 /* Slot k's chromosome was run by a parent job with metrics m. */
 void ga_parent_runs_ran(ga *g, int k, const sim_metrics *m);
 /* After a resume: the population's tails and decisions, which checkpoints
- * do not hold, from its runs again (not counted as evaluations). */
+ * do not hold, from its runs again (not counted as evaluations); which
+ * slots' tails are known (tl.ok) is the checkpoint's. */
 void ga_parent_runs_refresh(ga *g);
 
 /* speculate.c */

@@ -80,10 +80,14 @@ void ga_parent_runs_ran(ga *g, int k, const sim_metrics *m)
     if (g->tl.tails) g->tl.ok[k] = m->status == SIM_OK;
 }
 
+/* Whether a slot's tails are known is the checkpoint's (a parent made by a
+ * perturbed child has none, though its run here keeps them); the run's
+ * status can only confirm it. */
 void ga_parent_runs_refresh(ga *g)
 {
     if (!g->tl.tails && !g->rp.dec) return;
     for (int k = 0; k < g->gp.pop; k++) g->jobs[k] = ga_parent_job(g, k);
     sim_pool_run(g->pool, g->jobs, g->gp.pop);
-    for (int k = 0; k < g->gp.pop; k++) ga_parent_runs_ran(g, k, &g->jobs[k].m);
+    for (int k = 0; g->tl.tails && k < g->gp.pop; k++)
+        g->tl.ok[k] = g->tl.ok[k] && g->jobs[k].m.status == SIM_OK;
 }

@@ -46,7 +46,7 @@ expect_damaged() {
 }
 
 # ---- damaged checkpoints (offsets: 4x4 torus, see tests/test_checkpoint.c) --
-dest=644   # OFF_DEST of tests/test_checkpoint.c: where dest[0] starts (NCK6)
+dest=644   # OFF_DEST of tests/test_checkpoint.c: where dest[0] starts (NCK7; unchanged since NCK6)
 for c in "$dest+24 99 dest[3]" "4 7 algo" "12 5000000 pop" "4+14*8 99 sort_key"; do
   set -- $c
   cp a.db d.db

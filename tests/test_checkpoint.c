@@ -42,6 +42,9 @@
 #define OFF_BEST_CFG (OFF_BEST_METRICS + 18 * 8)
 #define CFG_LEN (12 + 7 * NODES + 5 * NODES * 3 * 5)
 #define OFF_POP0 (OFF_BEST_CFG + CFG_LEN)
+/* NCK7 on: whether each slot's tails are known, just before the signature. */
+#define TAILS_KNOWN_LEN (POP * 8)
+#define OFF_TAILS_KNOWN(n) ((n) - 4 - TAILS_KNOWN_LEN)
 
 static traffic *tr;
 
@@ -53,6 +56,7 @@ static void params(ga_params *gp, sim_params *sp)
     gp->stack_vmax = 30;
     gp->threads = 1;
     gp->seed = 7;
+    gp->target = 0.3;   /* tails kept: each slot says whether its are known */
     sim_params_default(sp);
     sp->n = N;
     sp->slices = 2;
@@ -151,16 +155,19 @@ START_TEST(intact_checkpoint_loads)
 }
 END_TEST
 
-/* NCK4 checkpoints (no height, no start rule) and NCK5 ones (no start rule)
- * are still read, as a square's started from simple stacking: the blob
- * without those fields and with the old magic resumes into the same state,
- * and saved again it is the NCK6 blob it came from. */
+/* NCK4 checkpoints (no height, no start rule, no tails known), NCK5 ones
+ * (no start rule, no tails known) and NCK6 ones (no tails known) are still
+ * read, as a square's started from simple stacking with every slot's tails
+ * known: the blob without those fields and with the old magic resumes into
+ * the same state, and saved again it is the NCK7 blob it came from (whose
+ * slots all have their tails known: no perturbation). */
 static uint8_t *without(const uint8_t *raw, size_t n, size_t cut1, size_t cut2, size_t *m)
 {
     uint8_t *old = malloc(n);
-    size_t k = 0;
+    size_t k = 0, known = OFF_TAILS_KNOWN(n);
     for (size_t i = 0; i < n; i++)
-        if ((i < cut1 || i >= cut1 + 8) && (i < cut2 || i >= cut2 + 8)) old[k++] = raw[i];
+        if ((i < cut1 || i >= cut1 + 8) && (i < cut2 || i >= cut2 + 8) && (i < known || i >= known + TAILS_KNOWN_LEN))
+            old[k++] = raw[i];
     *m = k;
     return old;
 }
@@ -169,13 +176,16 @@ START_TEST(earlier_formats_read)
 {
     size_t n;
     uint8_t *raw = raw_checkpoint(&n);
-    ck_assert_mem_eq(raw, "NCK6", 4);
+    ck_assert_mem_eq(raw, "NCK7", 4);
     ck_assert_uint_eq(raw[OFF_HEIGHT], 0);
     ck_assert_uint_eq(raw[OFF_START], GA_START_STACKING);
-    for (char v = '4'; v <= '5'; v++) {
+    for (int k = 0; k < POP; k++) ck_assert_uint_eq(raw[OFF_TAILS_KNOWN(n) + 8 * (size_t)k], 1);
+    for (char v = '4'; v <= '6'; v++) {
         size_t m;
-        uint8_t *old = without(raw, n, OFF_START, v == '4' ? OFF_HEIGHT : OFF_START, &m);
-        ck_assert_uint_eq(m, n - (v == '4' ? 16 : 8));
+        /* A cut given twice is one field cut. */
+        size_t cut1 = v == '6' ? n : OFF_START, cut2 = v == '4' ? OFF_HEIGHT : cut1;
+        uint8_t *old = without(raw, n, cut1, cut2, &m);
+        ck_assert_uint_eq(m, n - TAILS_KNOWN_LEN - (v == '4' ? 16 : v == '5' ? 8 : 0));
         old[3] = (uint8_t)v;
         ga *g = load_raw(old, m);
         char err[384];
@@ -260,11 +270,11 @@ START_TEST(rectangle_checkpoint)
 }
 END_TEST
 
-/* A routing function other than dor travels in the checkpoint (NCK7: the
+/* A routing function other than dor travels in the checkpoint (NCK8: the
  * function, the selection rule and the route seed after the height; dor's
- * stay NCK6, as earlier_formats_read checks): a GA under min-adaptive with
+ * stay NCK7, as earlier_formats_read checks): a GA under min-adaptive with
  * the random selection, saved and loaded, is the same run to its end.  A
- * function field of dor in an NCK7 checkpoint (it would be NCK6) is damage,
+ * function field of dor in an NCK8 checkpoint (it would be NCK7) is damage,
  * as are a function and a rule past the table's. */
 START_TEST(routing_checkpoint)
 {
@@ -290,7 +300,7 @@ START_TEST(routing_checkpoint)
     uint8_t *raw = malloc(rawn);
     uLongf dl = (uLongf)rawn;
     ck_assert_int_eq(uncompress(raw, &dl, blob + 8, (uLong)(len - 8)), Z_OK);
-    ck_assert_mem_eq(raw, "NCK7", 4);
+    ck_assert_mem_eq(raw, "NCK8", 4);
     ck_assert_uint_eq(raw[OFF_HEIGHT + 8], ROUTING_MIN_ADAPTIVE);
     put64(raw + OFF_HEIGHT + 8, ROUTING_DOR);
     expect_damaged(raw, (size_t)rawn, "routing");
@@ -375,7 +385,10 @@ START_TEST(every_field_range_checked)
     expect_damaged(m, n, "magic");
     /* The previous format is not damage: it names the version to use. */
     memcpy(m, raw, n);
-    ck_assert_mem_eq(m, "NCK6", 4);
+    put64(m + OFF_TAILS_KNOWN(n) + 8, 2);
+    expect_damaged(m, n, "population[1] tails known");
+    memcpy(m, raw, n);
+    ck_assert_mem_eq(m, "NCK7", 4);
     m[3] = '3';
     size_t blen;
     uint8_t *b = pack(m, n, &blen);

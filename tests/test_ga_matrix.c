@@ -5,7 +5,10 @@
  * and records; where children can be proven to repeat their parent (local,
  * one child, no perturbation), the run without proofs (the reference engine
  * records no decisions) must leave them too, with the proven children
- * simulated and counted instead.
+ * simulated and counted instead.  Which checkpoint a resume starts from
+ * depends on the clock; with perturbation a run is also resumed from
+ * checkpoints forced at chosen generations (ga_flush), each of which must
+ * end as the run that was never stopped.
  *
  * What a run leaves is written out as text (fingerprint) and compared as
  * text, so a failure names the first line that differs.  Each mode alone
@@ -162,10 +165,8 @@ static void close_temp_db(store *db)
     testutil_remove_db(db_path);
 }
 
-/* A run of combination c (threads, proofs) in db: to the end, or stopped
- * after stop_at generations and resumed on resume_threads. */
-static char *run_combo(const combo *c, const traffic *t, store *db, int threads, int proofs, int stop_at,
-                       int resume_threads, int with_evals)
+/* A started run of combination c (threads, proofs) in db. */
+static ga *start_combo(const combo *c, const traffic *t, store *db, int threads, int proofs)
 {
     ga_params gp = combo_params(c, threads);
     sim_params sp;
@@ -176,18 +177,43 @@ static char *run_combo(const combo *c, const traffic *t, store *db, int threads,
     char err[256];
     ga *g = ga_new(&gp, &sp, t->dest, "brev", db, "test", "{}", NULL, err, sizeof err);
     ck_assert_msg(g && ga_start(g, err, sizeof err) == 0, "%s", err);
+    return g;
+}
+
+/* g stepped stop_at generations (0: to the end); returns ga_step's last. */
+static int step_to(ga *g, int stop_at)
+{
+    char err[256];
     int more = 1;
     for (int k = 0; more > 0 && (!stop_at || k < stop_at); k++) more = ga_step(g, err, sizeof err);
     ck_assert_msg(more >= 0, "%s", err);
-    if (stop_at) {
-        ck_assert_msg(more > 0, "the run ended before generation %d, where it was to stop", stop_at);
-        int64_t run = ga_run_id(g);
-        ga_free(g); /* as if killed: resumed from its last checkpoint */
-        g = ga_resume(db, run, resume_threads, NULL, err, sizeof err);
-        ck_assert_msg(g != NULL, "%s", err);
-        while ((more = ga_step(g, err, sizeof err)) > 0) {}
-        ck_assert_msg(more == 0, "%s", err);
-    }
+    ck_assert_msg(!stop_at || more > 0, "the run ended before generation %d, where it was to stop", stop_at);
+    return more;
+}
+
+/* g freed as if killed, its run resumed from its last checkpoint on threads
+ * and run to the end. */
+static ga *resume_to_end(ga *g, store *db, int threads)
+{
+    char err[256];
+    int64_t run = ga_run_id(g);
+    ga_free(g);
+    g = ga_resume(db, run, threads, NULL, err, sizeof err);
+    ck_assert_msg(g != NULL, "%s", err);
+    int more;
+    while ((more = ga_step(g, err, sizeof err)) > 0) {}
+    ck_assert_msg(more == 0, "%s", err);
+    return g;
+}
+
+/* A run of combination c (threads, proofs) in db: to the end, or stopped
+ * after stop_at generations and resumed on resume_threads. */
+static char *run_combo(const combo *c, const traffic *t, store *db, int threads, int proofs, int stop_at,
+                       int resume_threads, int with_evals)
+{
+    ga *g = start_combo(c, t, db, threads, proofs);
+    step_to(g, stop_at);
+    if (stop_at) g = resume_to_end(g, db, resume_threads);
     char *fp = fingerprint(g, db, with_evals);
     ga_free(g);
     return fp;
@@ -249,6 +275,63 @@ START_TEST(every_combination_same_result)
 }
 END_TEST
 
+/* A run stopped after stop_at generations with its checkpoint written
+ * there (ga_flush), freed as if killed and resumed: exactly the resume from a
+ * checkpoint of that generation, whatever the clock did.  Its fingerprint. */
+static char *run_resumed_at(const combo *c, const traffic *t, store *db, int stop_at)
+{
+    char err[256];
+    ga *g = start_combo(c, t, db, 1, 1);
+    step_to(g, stop_at);
+    ck_assert_msg(ga_flush(g, err, sizeof err) == 0, "%s", err);
+    int64_t generation;
+    uint8_t *blob = NULL;
+    size_t len = 0;
+    ck_assert_msg(store_checkpoint_get(db, ga_run_id(g), &generation, &blob, &len, err, sizeof err) == STORE_OK, "%s", err);
+    free(blob);
+    ck_assert_msg(generation == stop_at, "the last checkpoint is of generation %lld, not %d", (long long)generation, stop_at);
+    g = resume_to_end(g, db, 1);
+    char *fp = fingerprint(g, db, 1);
+    ga_free(g);
+    return fp;
+}
+
+/* Which checkpoint a resume starts from depends on the clock (one a
+ * second), so a resume from a checkpoint of any generation must end as the
+ * run that was never stopped: here from the first generation, early ones,
+ * the middle and near the end, for every combination with perturbation
+ * (the local search's perturbed children keep no tails: a resumed run must
+ * not aim its moves with tails its parent's run never gave). */
+static const combo perturbed[] = {
+    { GA_ALGO_LOCAL, 0, 1, 1 }, { GA_ALGO_LOCAL, 1, 1, 1 }, { GA_ALGO_LOCAL, 2, 1, 1 },
+    { GA_ALGO_PAPER, 0, 1, 1 }, { GA_ALGO_PAPER, 1, 1, 1 }, { GA_ALGO_PAPER, 2, 1, 1 },
+};
+
+START_TEST(perturbed_resume_from_any_generation)
+{
+    const combo *c = &perturbed[_i];
+    static const int local_at[] = { 1, 2, 5, 17, 60, 120, 239 }, paper_at[] = { 1, 2, 5, 12, 23 };
+    const int *at = c->algo == GA_ALGO_LOCAL ? local_at : paper_at;
+    int nat = c->algo == GA_ALGO_LOCAL ? (int)(sizeof local_at / sizeof *local_at) : (int)(sizeof paper_at / sizeof *paper_at);
+    char what[128], where[32], err[128];
+    traffic *t = traffic_new("brev", 8, 1, err, sizeof err);
+    ck_assert_msg(t != NULL, "%s", err);
+    store *db = open_temp_db();
+    char *one = run_combo(c, t, db, 1, 1, 0, 0, 1);
+    for (int i = 0; i < nat; i++) {
+        char *res = run_resumed_at(c, t, db, at[i]);
+        snprintf(what, sizeof what, "algo %s, %s, children %d, perturb %d", ga_algo_names[c->algo],
+                 life_names[c->life], c->children, c->perturb);
+        snprintf(where, sizeof where, "resumed at generation %d", at[i]);
+        same_text(one, res, what, "uninterrupted", where);
+        free(res);
+    }
+    free(one);
+    close_temp_db(db);
+    traffic_free(t);
+}
+END_TEST
+
 /* The matrix compares runs with each other; that the watchdog and the
  * lifetime restart lineages at all in these runs (so that the combinations
  * above are what they say) is checked here: with either, a run leaves
@@ -280,6 +363,7 @@ int main(void)
     TCase *tc = tcase_create("matrix");
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, every_combination_same_result, 0, (int)(sizeof combos / sizeof combos[0]));
+    tcase_add_loop_test(tc, perturbed_resume_from_any_generation, 0, (int)(sizeof perturbed / sizeof perturbed[0]));
     tcase_add_test(tc, restarts_happen);
     suite_add_tcase(s, tc);
     return testutil_run(s);
