@@ -13,6 +13,9 @@
 
 /* Output formats shared by all commands. */
 typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV } out_format;
+/* Their names in enum order, for a --format row (util/options.h); a command
+ * whose output is text or json only lists the first two. */
+extern const char *const cli_format_names[3];
 
 /* Parse a decimal integer in [lo, hi], strictly (util/parse.h: the whole
  * value, no spaces, overflow caught); on failure print e.g.
