@@ -97,6 +97,11 @@ $(BUILD)/%.o: %.c
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_UTIL_OBJ) $(BUILD)/libnocsim.a
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LDFLAGS) $(CHECK_LIBS) $(LDLIBS)
 
+# test_status checks the front end's exit-status mapping (cli/status.c): it
+# links the front end's library before the library it stands on.
+$(BUILD)/tests/test_status: $(BUILD)/tests/test_status.o $(TEST_UTIL_OBJ) $(BUILD)/libcli.a $(BUILD)/libnocsim.a
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(BUILD)/libcli.a $(BUILD)/libnocsim.a $(LDFLAGS) $(CHECK_LIBS) $(LDLIBS)
+
 # The store's tests share a fixture and helpers (tests/store_testutil.c).
 STORE_TESTS := $(addprefix $(BUILD)/tests/,test_store test_store_runs test_store_chrom)
 $(STORE_TESTS): $(BUILD)/tests/store_testutil.o
@@ -125,7 +130,7 @@ $(BUILD)/tests/fuzz_engines_random: tests/fuzz/fuzz_engines.c $(BUILD)/libnocsim
 # together; a run's $(BUILD)/test-logs/times orders the next one.
 TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 TEST_SLOW := test_openloop test_ga_matrix ga_cli.sh options.sh kill_loop.sh test_decisions \
-             invariants.sh cc_bounded.sh sweep_cli.sh test_operators test_ga
+             invariants.sh cc_bounded.sh sweep_cli.sh test_operators test_ga oom_exit.sh
 check test: $(TEST_BIN) $(BIN) layers $(if $(MPI_BIN),mpi) check-build $(BUILD)/tests/fuzz_engines_random
 	@NOCSIM=$(abspath $(BIN)) NOCSIM_CHECK_BIN=$(abspath $(CHECK_BIN)) \
 	  NOCSIM_MPI_BIN=$(if $(MPI_BIN),$(abspath $(MPI_BIN))) \

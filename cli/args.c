@@ -234,7 +234,7 @@ static int cli_scan(const cli_spec *sp, int argc, char **argv, const cli_entry *
                     const char *shorts, int help_only)
 {
     const char *cmd = sp->cmd, *trace_env = getenv("NOCSIM_PARSE_TRACE");
-    int trace = !help_only && trace_env && !strcmp(trace_env, "1");
+    int trace = !help_only && trace_env && !strcmp(trace_env, "1"), rc;
     opterr = 0;
     optind = 0; /* glibc: start afresh (a process may parse more than once) */
     for (;;) {
@@ -275,7 +275,8 @@ static int cli_scan(const cli_spec *sp, int argc, char **argv, const cli_entry *
             if (e[k].o->short_name == c && !cli_short_taken(sp, e[k].o, (char)c)) en = &e[k];
         if (!en) { arg_unknown(cmd, "?"); return EXIT_USAGE; } /* not reached: getopt knows only ours */
         if (trace) printf("%s%s%s\n", en->o->flag, en->o->arg ? "=" : "", en->o->arg ? optarg : "");
-        else if (en->g->set(en->g->ctx, cmd, en->o->flag, en->o->arg ? optarg : NULL)) return EXIT_USAGE;
+        else if ((rc = en->g->set(en->g->ctx, cmd, en->o->flag, en->o->arg ? optarg : NULL)) != 0)
+            return rc == CLI_SET_FAIL ? EXIT_FAIL : EXIT_USAGE;
     }
     for (int i = optind; i < argc; i++) /* after "--" */
         if (cli_operand(sp, argv[i], trace)) return EXIT_USAGE;

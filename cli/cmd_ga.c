@@ -194,7 +194,8 @@ static void note_fixed(ga_opts *o, const char *a)
 static int set_fixing(void *ctx, const char *cmd, const char *a, const char *v)
 {
     struct fixing *f = ctx;
-    if (f->inner.set(f->inner.ctx, cmd, a, v)) return -1;
+    int rc = f->inner.set(f->inner.ctx, cmd, a, v);
+    if (rc) return rc;
     note_fixed(f->o, a);
     return 0;
 }

@@ -126,13 +126,15 @@ static int row_index(const opt_group *g, const char *name)
 }
 
 /* Set row i from value, marking it given from `from`; a refused value
- * printed as "nocsim CMD: WHERE: why". */
+ * printed as "nocsim CMD: WHERE: why" and -1, or CLI_SET_FAIL when the
+ * fault was not the value's (memory). */
 static int set_row(opt_group *g, int i, const char *cmd, const char *where, const char *value, int from)
 {
     char err[512];
-    if (opt_set(&g->rows[i], g->base, value, err, sizeof err)) {
+    int rc = opt_set(&g->rows[i], g->base, value, err, sizeof err);
+    if (rc) {
         fprintf(stderr, "nocsim %s: %s: %s\n", cmd, where, err);
-        return -1;
+        return fault_of(rc) == FAULT_INPUT ? -1 : CLI_SET_FAIL;
     }
     g->given[i] |= (unsigned char)from;
     return 0;

@@ -66,7 +66,8 @@ int opt_parse_show(void);
  * failure, the values shown), 0 when it runs. */
 int opt_groups_done(opt_group *gs, int n, int *rc);
 /* Set name's row (of the first of gs[0..n-1] that has it) from a file:
- * checked but not set (0) when the command line gave it; 0 when set; -1 after printing
+ * checked but not set (0) when the command line gave it; 0 when set; -1 (CLI_SET_FAIL
+ * when memory ran out) after printing
  * "nocsim CMD: WHERE: the value's fault"; 1 when no group has name
  * (nothing printed). */
 NOCSIM_MUST_USE
