@@ -13,6 +13,10 @@
 
 /* Output formats shared by all commands. */
 typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV } out_format;
+/* The largest run or chromosome id a flag takes (--resume, --chrom, --best,
+ * --run): 2^53, exact as the double of an option row's range, and the
+ * largest integer every JSON reader keeps. */
+#define CLI_ID_MAX ((double)(INT64_C(1) << 53))
 /* Their names in enum order, for a --format row (util/options.h); a command
  * whose output is text or json only lists the first two. */
 extern const char *const cli_format_names[3];

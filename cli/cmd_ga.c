@@ -77,7 +77,7 @@ static const opt_row ga_run_rows[] = {
     { "resume", 0, "RUN", "continue an unfinished run of the database with its\n"
                           "recorded parameters; only --db, --threads, --save-best,\n"
                           "--quiet, --progress-every and --format may be given", OPT_I64, OFIELD(resume), 1,
-      (double)(INT64_MAX / 2), 0, 0, NULL, 0, NULL, NULL, 1 },
+      CLI_ID_MAX, 0, 0, NULL, 0, NULL, NULL, 1 },
     { "dry-run", 0, NULL, "check the options and stop (exit 0 when they are good)", OPT_SWITCH, OFIELD(dry_run), 0, 0,
       0, 0, NULL, 0, NULL, NULL, 0 },
     { "save-best", 0, "FILE", "write the best chromosome as a --config file", OPT_TEXT, OFIELD(save_best), 0, 0, 0, 0,
