@@ -22,7 +22,7 @@ static void default_of(const opt_row *r, const void *base, const opt_alt *alt, c
     if (strcmp(a, buf)) {
         char b[256];
         snprintf(b, sizeof b, "%s", buf);
-        snprintf(buf, len, ": %s %s, %s %s", alt->labels[0], b, alt->labels[1], a);
+        snprintf(buf, len, ": %s %.100s, %s %.100s", alt->labels[0], b, alt->labels[1], a);
     }
 }
 
