@@ -97,6 +97,15 @@ $(BUILD)/%.o: %.c
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(TEST_UTIL_OBJ) $(BUILD)/libnocsim.a
 	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(filter %.a,$^) $(LDFLAGS) $(CHECK_LIBS) $(LDLIBS)
 
+# tests/cli/test_*.c check pure functions of the front end (cli/status.c's
+# exit-status mapping), as tests/fuzz/ drives its file readers: they link the
+# front end's library before the library it stands on (tests/*.c, like the
+# library, may not include cli/: scripts/check_layers.sh).
+CLI_TEST_SRC := $(wildcard tests/cli/test_*.c)
+CLI_TEST_BIN := $(CLI_TEST_SRC:tests/cli/%.c=$(BUILD)/tests/%)
+$(CLI_TEST_BIN): $(BUILD)/tests/%: $(BUILD)/tests/cli/%.o $(TEST_UTIL_OBJ) $(BUILD)/libcli.a $(BUILD)/libnocsim.a
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(BUILD)/libcli.a $(BUILD)/libnocsim.a $(LDFLAGS) $(CHECK_LIBS) $(LDLIBS)
+
 # The store's tests share a fixture and helpers (tests/store_testutil.c).
 STORE_TESTS := $(addprefix $(BUILD)/tests/,test_store test_store_runs test_store_chrom)
 $(STORE_TESTS): $(BUILD)/tests/store_testutil.o
@@ -125,12 +134,12 @@ $(BUILD)/tests/fuzz_engines_random: tests/fuzz/fuzz_engines.c $(BUILD)/libnocsim
 # together; a run's $(BUILD)/test-logs/times orders the next one.
 TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 TEST_SLOW := test_openloop test_ga_matrix ga_cli.sh options.sh kill_loop.sh test_decisions \
-             invariants.sh cc_bounded.sh sweep_cli.sh test_operators test_ga
-check test: $(TEST_BIN) $(BIN) layers $(if $(MPI_BIN),mpi) check-build $(BUILD)/tests/fuzz_engines_random
+             invariants.sh cc_bounded.sh sweep_cli.sh test_operators test_ga oom_exit.sh
+check test: $(TEST_BIN) $(CLI_TEST_BIN) $(BIN) layers $(if $(MPI_BIN),mpi) check-build $(BUILD)/tests/fuzz_engines_random
 	@NOCSIM=$(abspath $(BIN)) NOCSIM_CHECK_BIN=$(abspath $(CHECK_BIN)) \
 	  NOCSIM_MPI_BIN=$(if $(MPI_BIN),$(abspath $(MPI_BIN))) \
 	  bash scripts/run_tests.sh -j $(TEST_JOBS) -d $(BUILD)/test-logs -s "$(TEST_SLOW)" \
-	  $(TEST_BIN) $(wildcard tests/*.sh) "$(BUILD)/tests/fuzz_engines_random $(FUZZ_ENGINES_SECONDS)"
+	  $(TEST_BIN) $(CLI_TEST_BIN) $(wildcard tests/*.sh) "$(BUILD)/tests/fuzz_engines_random $(FUZZ_ENGINES_SECONDS)"
 
 # Goals named together (make -j2 check check-asan fuzz) run one after
 # another in that order, each with every job slot: check and check-asan

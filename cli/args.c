@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/status.h"
 
+#include "util/options.h"
 #include "util/parse.h"
 #include "util/quote.h"
 
@@ -40,20 +41,14 @@ bool arg_double(const char *cmd, const char *flag, const char *s, double lo, dou
 
 bool arg_range(const char *cmd, const char *flag, const char *s, long lo, long hi, long *a, long *b)
 {
-    const char *colon = s ? strchr(s, ':') : NULL;
-    if (!colon)
-        return arg_int(cmd, flag, s, lo, hi, a) && (*b = *a, true);
-    char *first = strndup(s, (size_t)(colon - s));
-    if (!first) { fprintf(stderr, "nocsim %s: out of memory\n", cmd); return false; }
-    bool ok = arg_int(cmd, flag, first, lo, hi, a) && arg_int(cmd, flag, colon + 1, lo, hi, b);
-    free(first);
-    if (!ok) return false;
-    if (*a > *b) {
-        char q[QUOTE_BUF];
-        fprintf(stderr, "nocsim %s: %s: '%s' is an empty range (MIN:MAX with MIN <= MAX)\n", cmd, flag,
-                quote_str(q, sizeof q, s));
+    char err[512];
+    int64_t x, y;
+    if (opt_parse_range(s, lo, hi, &x, &y, err, sizeof err)) {
+        fprintf(stderr, "nocsim %s: %s: %s\n", cmd, flag, err);
         return false;
     }
+    *a = (long)x;
+    *b = (long)y;
     return true;
 }
 
@@ -93,56 +88,22 @@ bool arg_choice(const char *cmd, const char *flag, const char *s, const char *co
     return false;
 }
 
-/* State of one arg_name_list call, for its per-element function. */
-typedef struct {
-    const char *cmd, *flag;
-    const char *const *names;
-    int n;
-    int *picked, count;
-} name_list;
-
-static int pick_name(const char *item, int index, void *ctx)
-{
-    name_list *l = ctx;
-    int k;
-    if (!arg_choice(l->cmd, l->flag, item, l->names, l->n, &k)) return -1;
-    for (int j = 0; j < index; j++)
-        if (l->picked[j] == k) {
-            char q[QUOTE_BUF];
-            fprintf(stderr, "nocsim %s: %s: '%s' is named twice\n", l->cmd, l->flag, quote_str(q, sizeof q, item));
-            return -1;
-        }
-    l->picked[index] = k;
-    l->count = index + 1;
-    return 0;
-}
-
 bool arg_name_list(const char *cmd, const char *flag, const char *s, const char *const *names, int n, int *picked,
                    int *count)
 {
-    name_list l = { cmd, flag, names, n, picked, 0 };
-    int bad;
-    parse_status st = parse_list(s, ',', n, pick_name, &l, &bad);
-    char q[QUOTE_BUF];
-    if (st == PARSE_EMPTY && (!s || !*s))
-        fprintf(stderr, "nocsim %s: %s: the list is empty; give names separated by commas\n", cmd, flag);
-    else if (st == PARSE_EMPTY)
-        fprintf(stderr, "nocsim %s: %s: '%s' has an empty element (number %d); give names separated by single commas\n",
-                cmd, flag, quote_str(q, sizeof q, s), bad + 1);
-    else if (st == PARSE_TOO_MANY)
-        fprintf(stderr, "nocsim %s: %s: '%s' names more than the %d there are\n", cmd, flag, quote_str(q, sizeof q, s), n);
-    else if (st == PARSE_NOMEM)
-        fprintf(stderr, "nocsim %s: out of memory\n", cmd);
-    if (st != PARSE_OK) return false;
-    *count = l.count;
-    return true;
+    char err[1024];
+    int rc = opt_parse_names(s, names, n, picked, count, err, sizeof err);
+    if (rc == -FAULT_RESOURCE) fprintf(stderr, "nocsim %s: %s\n", cmd, err);
+    else if (rc) fprintf(stderr, "nocsim %s: %s: %s\n", cmd, flag, err);
+    return rc == 0;
 }
+
+const char *const cli_format_names[3] = { "text", "json", "csv" };
 
 bool arg_format(const char *cmd, const char *s, out_format *out)
 {
-    static const char *const names[] = { "text", "json", "csv" };
     int k;
-    if (!arg_choice(cmd, "--format", s, names, 3, &k)) return false;
+    if (!arg_choice(cmd, "--format", s, cli_format_names, 3, &k)) return false;
     *out = (out_format)k;
     return true;
 }
@@ -273,7 +234,7 @@ static int cli_scan(const cli_spec *sp, int argc, char **argv, const cli_entry *
                     const char *shorts, int help_only)
 {
     const char *cmd = sp->cmd, *trace_env = getenv("NOCSIM_PARSE_TRACE");
-    int trace = !help_only && trace_env && !strcmp(trace_env, "1");
+    int trace = !help_only && trace_env && !strcmp(trace_env, "1"), rc;
     opterr = 0;
     optind = 0; /* glibc: start afresh (a process may parse more than once) */
     for (;;) {
@@ -314,7 +275,8 @@ static int cli_scan(const cli_spec *sp, int argc, char **argv, const cli_entry *
             if (e[k].o->short_name == c && !cli_short_taken(sp, e[k].o, (char)c)) en = &e[k];
         if (!en) { arg_unknown(cmd, "?"); return EXIT_USAGE; } /* not reached: getopt knows only ours */
         if (trace) printf("%s%s%s\n", en->o->flag, en->o->arg ? "=" : "", en->o->arg ? optarg : "");
-        else if (en->g->set(en->g->ctx, cmd, en->o->flag, en->o->arg ? optarg : NULL)) return EXIT_USAGE;
+        else if ((rc = en->g->set(en->g->ctx, cmd, en->o->flag, en->o->arg ? optarg : NULL)) != 0)
+            return rc == CLI_SET_FAIL ? EXIT_FAIL : EXIT_USAGE;
     }
     for (int i = optind; i < argc; i++) /* after "--" */
         if (cli_operand(sp, argv[i], trace)) return EXIT_USAGE;

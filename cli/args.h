@@ -13,6 +13,13 @@
 
 /* Output formats shared by all commands. */
 typedef enum { FMT_TEXT, FMT_JSON, FMT_CSV } out_format;
+/* The largest run or chromosome id a flag takes (--resume, --chrom, --best,
+ * --run): 2^53, exact as the double of an option row's range, and the
+ * largest integer every JSON reader keeps. */
+#define CLI_ID_MAX ((double)(INT64_C(1) << 53))
+/* Their names in enum order, for a --format row (util/options.h); a command
+ * whose output is text or json only lists the first two. */
+extern const char *const cli_format_names[3];
 
 /* Parse a decimal integer in [lo, hi], strictly (util/parse.h: the whole
  * value, no spaces, overflow caught); on failure print e.g.
@@ -87,7 +94,9 @@ void arg_unknown(const char *cmd, const char *opt);
  *   if (rc == CLI_HELP) { printf("usage: ...\n\n"); cli_help(stdout, &spec); return EXIT_OK; }
  *   if (rc != EXIT_OK) return rc;
  *
- * The handler returns 0, or -1 after printing its one-line message.  A flag
+ * The handler returns 0, or -1 after printing its one-line message (bad
+ * input: cli_parse returns EXIT_USAGE), or CLI_SET_FAIL after printing it
+ * when the fault is not the input's (memory ran out: EXIT_FAIL).  A flag
  * declared by two groups belongs to the first (a command can so override a
  * shared option's meaning and help text; the later entry is neither parsed
  * nor listed).  Operands (words not starting with '-', and everything after
@@ -120,6 +129,9 @@ typedef struct {
 #define CLI_HEADING(text) { NULL, 0, NULL, text }
 #define CLI_END { NULL, 0, NULL, NULL }
 
+/* A handler's result for a failure that is not the input's (cli_parse then
+ * returns EXIT_FAIL). */
+#define CLI_SET_FAIL (-2)
 /* cmd is spec->cmd, for messages; flag the long form ("--seed", also when
  * -s was typed); value NULL for a switch. */
 typedef int (*cli_set_fn)(void *ctx, const char *cmd, const char *flag, const char *value);
@@ -140,7 +152,8 @@ typedef struct {
 
 /* cli_parse's result when -h or --help was given (nothing is printed). */
 #define CLI_HELP (-1)
-/* Parses argv[1..argc-1]: EXIT_OK, CLI_HELP, or EXIT_USAGE after a message. */
+/* Parses argv[1..argc-1]: EXIT_OK, CLI_HELP, or EXIT_USAGE (EXIT_FAIL for a
+ * handler's CLI_SET_FAIL) after a message. */
 NOCSIM_MUST_USE
 int cli_parse(const cli_spec *spec, int argc, char **argv);
 /* The option list of --help: headings, then a line per option, GNU style

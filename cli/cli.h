@@ -9,8 +9,10 @@
 #include "cli/status.h"
 #include "util/fault.h"
 
-/* `nocsim ga`'s own option table (cmd_ga.c), which `nocsim sweep` passes on. */
-extern const cli_opt ga_cli_table[];
+/* `nocsim ga`'s own flags (cmd_ga.c, from its option rows), which `nocsim
+ * sweep` passes on: their names and whether each takes a value. */
+const cli_opt *ga_cli_options(void);
+#define ga_cli_table (ga_cli_options())
 
 NOCSIM_MUST_USE
 int cmd_sim(int argc, char **argv);

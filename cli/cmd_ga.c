@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,11 +14,14 @@
 #include "cli/chromfile.h"
 #include "cli/cli.h"
 #include "cli/model_opts.h"
+#include "cli/opt_group.h"
 #include "ga/ga.h"
+#include "ga/ga_options.h"
 #include "ga/island.h"
 #include "ga/methods.h"
 #include "ga/resume.h"
 #include "sim/interval.h"
+#include "sim/pool.h"
 #include "sim/stacking.h"
 #include "store/store.h"
 
@@ -36,9 +40,10 @@ typedef struct {
     model_opts mo;
     ga_params gp;
     const char *db, *save_best;
-    int no_db, db_given, quiet, threads_given, vmax_given;
-    long resume, every;
-    out_format fmt;
+    int no_db, quiet, threads_given, vmax_given;
+    int64_t resume;
+    int every;
+    out_format fmt;           /* text or json */
     const char *fixed_flag;   /* the first flag that a resumed run takes from its record */
     int dry_run;              /* --dry-run: check the options, run nothing */
     islands is;
@@ -54,81 +59,76 @@ typedef struct {
     int have_est;
 } ga_session;
 
-const cli_opt ga_cli_table[] = {
-    CLI_HEADING("search:"),
-    { "--algo", 0, "local|paper", "local (default): one lineage seeded with simple stacking,\n"
-                                  "few small mutations, keeps the best child if no worse;\n"
-                                  "paper: the paper's GA as written (random start,\n"
-                                  "mutation ratio, strict replacement)" },
-    { "--pop", 0, "N", "chromosomes, i.e. lineages (default: local 1, paper 50)" },
-    { "--children", 0, "C", "children each lineage makes a generation, the best of them\n"
-                            "replacing it (default 1); they run on all threads: with\n"
-                            "--pop 1, C = cores is faster (but weaker: data/ga_study.md),\n"
-                            "C = 1 speculates ahead on the other threads (same result)" },
-    { "--generations", 0, "G", "(default: local no limit, paper 1000 = 50,000 children)" },
-    { "--evals", 0, "N", "stop after N simulations in all (default: local 50000, the\n"
-                         "paper's budget; paper no limit); a local child proven to\n"
-                         "repeat its parent's run is not simulated and not counted\n"
-                         "(\"repeats\" in the output)" },
-    { "--train", 0, "G", "mutation-only generations at the start (default 100)" },
-    { "--mutation", 0, "R", "paper: ratio of genes redrawn, e.g. 0.1|0.05|0.02 (default 0.05)" },
-    { "--max-genes", 0, "K", "local: genes changed per child, 1..K (default 8)" },
-    { "--weights", 0, "genes|groups|mix", "local: pick genes uniformly, or a group (V, I, C, Q)\n"
-                                          "first, uniformly or by the fixed mix 5/30/20/45 % (default mix)" },
-    { "--shift", 0, "P", "local: probability that a child also shifts the injection\n"
-                         "timings of a whole row or column by +-1..3 (default 0)" },
-    { "--target", 0, "P", "local: probability that a child's first move starts a\n"
-                          "packet that finished in the parent's last cycles earlier:\n"
-                          "its source's injection timing -1..3 (default 0.3)" },
-    { "--target-window", 0, "W", "local: those last cycles (default 3)" },
-    { "--start", 0, "stacking|timetable", "local: start from the best simple-stacking optimum, or\n"
-                                          "from the better of it and a link-level timetable of the\n"
-                                          "injection timings (default stacking)" },
-    { "--crossover-interval", 0, "G", "generations between crossovers, 0 = none (default 10)" },
-    { "--crossover-rate", 0, "R", "probability a gene is copied, 0.1-0.9 (default 0.4)" },
-    { "--crossover-pairs", 0, "P", "pairs per crossover (default pop/2)" },
-    { "--ties", 0, "random|age", "order of equal scores when sorting (default random)" },
-    { "--watchdog", 0, "G", "restart after G generations without a new best (0 = off)" },
-    { "--lifetime", 0, "G", "maximum age of a chromosome (0 = off; excludes --watchdog)" },
-    { "--genes", 0, "V,I,C,Q", "genes that evolve (default all); e.g. V,C,Q = without\n"
-                               "timing adjustment; V,I with --arb C00 = original Cup-Stacking" },
-    { "--arb", 0, "Cxx", "scheme of every port when C does not evolve (default C00)" },
-    { "--interval", 0, "V", "V when V does not evolve (default: best simple stacking)" },
-    { "--stack-vmax", 0, "V", "simple-stacking sweep range l_c..V (default " CLI_STR(SIM_STACK_VMAX_DEFAULT) ")" },
-    { "--sort-key", 0, "K", "secondary key for equal durations, one of: none, or, ob,\n"
-                            "te, te-rev, tb, lb, late (packets finishing in the last l_c\n"
-                            "cycles), late-lb, tail (packets finishing in the last, then\n"
-                            "the second and third last cycle), late3 (their sum),\n"
-                            "late-sum (the sum of the tail cycles in the last 2 l_c\n"
-                            "cycles) (default: local tail, paper none)" },
-    { "--sort", 0, "duration|te", "first key (te: effective thickness alone, paper T09)" },
-    { "--fitness", 0, "duration|estimate|te", "estimate: rough estimation (paper 6.2): single-slice runs\n"
-                                              "scored T_e (S'-1) + t_d, then the best is replayed at S'\n"
-                                              "slices (default duration; te = --sort te)" },
-    { "--estimate-slices", 0, "S'", "(default 2)" },
-    { "--perturb", 0, "K", "try V-K..V+K at every evaluation and keep the best (paper 7.1;\n"
-                           "not with --children 2 or more)" },
-    { "--threads", 'j', "K", "evaluation threads (default: all cores); results do not\n"
-                             "depend on it" },
-    { "--islands", 0, NULL, "an island GA over the ranks of an MPI job (make MPI=1,\n"
-                            "mpirun -np K build-mpi/nocsim ga --islands ...)" },
-    { "--migrate-every", 0, "G", "islands: generations between migrations (default 10)" },
-    CLI_HEADING("recording:"),
-    { "--db", 0, "PATH", "database (default " STORE_DEFAULT_PATH ")" },
-    { "--no-db", 0, NULL, "record nothing" },
-    { "--record", 0, "all|sparse", "synonyms recorded: every one, or the 1st, 2nd, 4th, 8th, ...\n"
-                                   "of each best score (default: local sparse, paper all)" },
-    { "--resume", 0, "RUN", "continue an unfinished run of the database with its\n"
-                            "recorded parameters; only --db, --threads, --save-best,\n"
-                            "--quiet, --progress-every and --format may be given" },
-    { "--dry-run", 0, NULL, "check the options and stop (exit 0 when they are good)" },
-    { "--save-best", 0, "FILE", "write the best chromosome as a --config file" },
-    CLI_HEADING("output:"),
-    { "--quiet", 'q', NULL, "no progress line" },
-    { "--progress-every", 0, "G", "a progress line per G generations" },
-    { "--format", 0, "text|json", "summary format (default text)" },
-    CLI_END
+/* The options of ga over ga_opts itself (the search's are the library's
+ * rows over ga_params, ga/ga_options.h). */
+#define OFIELD(f) #f, offsetof(ga_opts, f)
+static const opt_row ga_island_rows[] = {
+    { "islands", 0, NULL, "an island GA over the ranks of an MPI job (make MPI=1,\n"
+                          "mpirun -np K build-mpi/nocsim ga --islands ...)", OPT_SWITCH, OFIELD(is.on), 0, 0, 0, 0,
+      NULL, 0, NULL, NULL, 0 },
+    { "migrate-every", 0, "G", "islands: generations between migrations", OPT_INT, OFIELD(is.every), 1, GA_COUNT_MAX,
+      0, 0, NULL, 0, NULL, NULL, 0 },
+    { NULL, 0, NULL, "recording:", OPT_HEADING, NULL, 0, 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "db", 0, "PATH", "database", OPT_TEXT, OFIELD(db), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "no-db", 0, NULL, "record nothing", OPT_SWITCH, OFIELD(no_db), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    OPT_END
 };
+static const opt_row ga_run_rows[] = {
+    { "resume", 0, "RUN", "continue an unfinished run of the database with its\n"
+                          "recorded parameters; only --db, --threads, --save-best,\n"
+                          "--quiet, --progress-every and --format may be given", OPT_I64, OFIELD(resume), 1,
+      CLI_ID_MAX, 0, 0, NULL, 0, NULL, NULL, 1 },
+    { "dry-run", 0, NULL, "check the options and stop (exit 0 when they are good)", OPT_SWITCH, OFIELD(dry_run), 0, 0,
+      0, 0, NULL, 0, NULL, NULL, 0 },
+    { "save-best", 0, "FILE", "write the best chromosome as a --config file", OPT_TEXT, OFIELD(save_best), 0, 0, 0, 0,
+      NULL, 0, NULL, NULL, 0 },
+    { NULL, 0, NULL, "output:", OPT_HEADING, NULL, 0, 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "quiet", 'q', NULL, "no progress line", OPT_SWITCH, OFIELD(quiet), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "progress-every", 0, "G", "a progress line per G generations", OPT_INT, OFIELD(every), 1, GA_COUNT_MAX, 0, 0,
+      NULL, 0, NULL, NULL, 1 },
+    { "format", 0, NULL, "summary format", OPT_CHOICE, OFIELD(fmt), 0, 0, 0, 0, cli_format_names, 2, NULL, NULL, 0 },
+    OPT_END
+};
+
+/* Most flags ga's rows have (tests/options.sh walks them all: one more
+ * than fit would be missing from sweep's pass-through, and found there). */
+#define GA_CLI_MAX 64
+
+const cli_opt *ga_cli_options(void)
+{
+    /* Built once from the rows (a pure function of constant tables), for
+     * `nocsim sweep`, which passes these flags on to each run; no help
+     * texts: sweep's --help does not list them. */
+    static cli_opt table[GA_CLI_MAX + 1];
+    static char flags[GA_CLI_MAX][32];
+    static const char arg[] = "X";
+    static int built;
+    if (built) return table;
+    const opt_row *const groups[] = { ga_search_options, ga_island_rows, ga_record_options, ga_run_rows };
+    int n = 0;
+    for (size_t k = 0; k < sizeof groups / sizeof groups[0]; k++)
+        for (const opt_row *r = groups[k]; !opt_is_end(r); r++) {
+            if (r->type == OPT_HEADING || n == GA_CLI_MAX) continue;
+            snprintf(flags[n], sizeof flags[n], "--%s", r->name);
+            table[n] = (cli_opt){ flags[n], r->short_name, r->type == OPT_SWITCH ? NULL : arg, "" };
+            n++;
+        }
+    table[n] = (cli_opt)CLI_END;
+    built = 1;
+    return table;
+}
+
+/* ga's option groups, in the order of --help; the model's follow. */
+enum { G_SEARCH, G_ISLANDS, G_RECORD, G_RUN, NGROUPS };
+typedef struct {
+    opt_group g[NGROUPS];
+    int made;
+    ga_params alt;            /* the other algorithm's defaults, for --help */
+    struct fixing {           /* each group's parser, noting a flag that fixes the run */
+        cli_group inner;
+        ga_opts *o;
+    } fix[NGROUPS + 1];
+} ga_groups;
 
 static void help(const cli_spec *spec)
 {
@@ -139,16 +139,6 @@ static void help(const cli_spec *spec)
     cli_help(stdout, spec);
     printf("\nexamples:\n  nocsim ga --traffic brev --slices 2 --generations 200\n"
            "  nocsim ga --traffic brev --slices 2 --algo paper --watchdog 200   # the paper's setting\n");
-}
-
-static int parse_genes(const char *v, unsigned *out)
-{
-    static const char *const genes[] = { "V", "I", "C", "Q" };
-    int picked[4], n;
-    if (!arg_name_list("ga", "--genes", v, genes, 4, picked, &n)) return -1;
-    *out = 0;
-    for (int j = 0; j < n; j++) *out |= 1u << picked[j];
-    return 0;
 }
 
 /* The run's parameters as JSON text for the database: the model options,
@@ -199,70 +189,14 @@ static void note_fixed(ga_opts *o, const char *a)
     if (!o->fixed_flag && !applies_to_resume(a)) o->fixed_flag = a;
 }
 
-/* One of ga_table's flags into o (a cli_set_fn). */
-static int set_ga_option(void *ctx, const char *cmd, const char *a, const char *v)
+/* A flag of one of ga's groups through the group's own parser, noted when
+ * it fixes the run (a cli_set_fn over a struct fixing). */
+static int set_fixing(void *ctx, const char *cmd, const char *a, const char *v)
 {
-    ga_opts *o = ctx;
-    ga_params *gp = &o->gp;
-    long x;
-    double d;
-    int k;
-#define INTO(field, lo, hi) do { if (!arg_int(cmd, a, v, lo, hi, &x)) return -1; field = x; } while (0)
-#define REAL(field, lo, hi) do { if (!arg_double(cmd, a, v, lo, hi, &d)) return -1; field = d; } while (0)
-#define PICK(field, type, names, n) do { if (!arg_choice(cmd, a, v, names, n, &k)) return -1; field = (type)k; } while (0)
-    if (!strcmp(a, "--algo")) PICK(gp->algo, ga_algo, ga_algo_names, GA_ALGO_COUNT);
-    else if (!strcmp(a, "--pop")) INTO(gp->pop, GA_POP_MIN, GA_POP_MAX);
-    else if (!strcmp(a, "--children")) INTO(gp->children, 1, GA_CHILDREN_MAX);
-    else if (!strcmp(a, "--generations")) INTO(gp->generations, 0, GA_COUNT_MAX);
-    else if (!strcmp(a, "--evals")) INTO(gp->max_evals, 1, GA_EVALS_MAX);
-    else if (!strcmp(a, "--train")) INTO(gp->train, 0, GA_COUNT_MAX);
-    else if (!strcmp(a, "--mutation")) REAL(gp->mutation, GA_MUTATION_MIN, 1);
-    else if (!strcmp(a, "--max-genes")) INTO(gp->max_genes, 1, GA_MAX_GENES_MAX);
-    else if (!strcmp(a, "--weights")) PICK(gp->weights, ga_weighting, ga_weight_names, GA_WEIGHT_COUNT);
-    else if (!strcmp(a, "--shift")) REAL(gp->shift, 0, 1);
-    else if (!strcmp(a, "--target")) REAL(gp->target, 0, 1);
-    else if (!strcmp(a, "--target-window")) INTO(gp->target_window, 1, GA_TARGET_WINDOW_MAX);
-    else if (!strcmp(a, "--crossover-interval")) INTO(gp->crossover_interval, 0, GA_COUNT_MAX);
-    else if (!strcmp(a, "--crossover-rate")) REAL(gp->crossover_rate, 0, 1);
-    else if (!strcmp(a, "--crossover-pairs")) INTO(gp->crossover_pairs, 0, GA_COUNT_MAX);
-    else if (!strcmp(a, "--ties")) PICK(gp->ties, ga_ties, ga_ties_names, GA_TIES_COUNT);
-    else if (!strcmp(a, "--watchdog")) INTO(gp->watchdog, 0, GA_COUNT_MAX);
-    else if (!strcmp(a, "--lifetime")) INTO(gp->lifetime, 0, GA_COUNT_MAX);
-    else if (!strcmp(a, "--genes")) { if (parse_genes(v, &gp->genes)) return -1; }
-    else if (!strcmp(a, "--arb")) {
-        if ((gp->arb = vcsel_parse(v)) < 0) return cli_fail(cmd, -1, "--arb: '%s' is not a scheme (allowed: C00-C09)", v);
-    }
-    else if (!strcmp(a, "--interval")) INTO(gp->interval, 1, SIM_INTERVAL_MAX);
-    else if (!strcmp(a, "--stack-vmax")) { INTO(gp->stack_vmax, 1, SIM_SWEEP_MAX); o->vmax_given = 1; }
-    else if (!strcmp(a, "--sort-key")) PICK(gp->sort_key, ga_sort_key, ga_key_names, GA_KEY_COUNT);
-    else if (!strcmp(a, "--record")) PICK(gp->record, ga_record_rule, ga_record_names, GA_RECORD_COUNT);
-    else if (!strcmp(a, "--start")) PICK(gp->start, ga_start_rule, ga_start_names, GA_START_COUNT);
-    else if (!strcmp(a, "--threads")) { INTO(gp->threads, 1, SIM_POOL_MAX_THREADS); o->threads_given = 1; }
-    else if (!strcmp(a, "--fitness")) PICK(gp->fitness, ga_fitness, ga_fitness_names, GA_FIT_COUNT);
-    else if (!strcmp(a, "--sort")) {
-        static const char *const sorts[] = { "duration", "te" };
-        PICK(k, int, sorts, 2);
-        gp->fitness = k ? GA_FIT_TE : GA_FIT_DURATION;
-    }
-    else if (!strcmp(a, "--estimate-slices")) INTO(gp->estimate_slices, 1, SIM_MAX_SLICES);
-    else if (!strcmp(a, "--perturb")) INTO(gp->perturb, 0, GA_PERTURB_MAX);
-    else if (!strcmp(a, "--db")) { o->db = v; o->db_given = 1; }
-    else if (!strcmp(a, "--no-db")) o->no_db = 1;
-    else if (!strcmp(a, "--dry-run")) o->dry_run = 1;
-    else if (!strcmp(a, "--islands")) o->is.on = 1;
-    else if (!strcmp(a, "--migrate-every")) INTO(o->is.every, 1, GA_COUNT_MAX);
-    else if (!strcmp(a, "--resume")) INTO(o->resume, 1, INT64_MAX / 2);
-    else if (!strcmp(a, "--save-best")) { o->save_best = v; }
-    else if (!strcmp(a, "--quiet")) o->quiet = 1;
-    else if (!strcmp(a, "--progress-every")) INTO(o->every, 1, GA_COUNT_MAX);
-    else if (!strcmp(a, "--format")) {
-        if (!arg_format(cmd, v, &o->fmt)) return -1;
-        if (o->fmt == FMT_CSV) return cli_fail(cmd, -1, "--format: the summary is text or json");
-    }
-    note_fixed(o, a);
-#undef INTO
-#undef REAL
-#undef PICK
+    struct fixing *f = ctx;
+    int rc = f->inner.set(f->inner.ctx, cmd, a, v);
+    if (rc) return rc;
+    note_fixed(f->o, a);
     return 0;
 }
 
@@ -275,30 +209,54 @@ static int set_model_option(void *ctx, const char *cmd, const char *a, const cha
     return 0;
 }
 
-/* Fills o from argv and checks it.  Returns EXIT_OK, CLI_HELP or EXIT_USAGE. */
-static int parse(int argc, char **argv, ga_opts *o, const cli_spec *spec)
+/* o's defaults: the model's, the chosen algorithm's, the front end's. */
+static void ga_defaults(ga_opts *o, ga_algo algo)
 {
     model_opts_default(&o->mo);
     o->mo.params.slices = 2;
     ga_params_default(&o->gp);
-    /* Population, generations and sort key default per algorithm: look for
-     * --algo first so the flags after it override those defaults. */
-    ga_algo algo = GA_ALGO_LOCAL;
-    for (int i = 1; i < argc; i++)
-        if ((i + 1 < argc && !strcmp(argv[i], "--algo") && !strcmp(argv[i + 1], "paper")) ||
-            !strcmp(argv[i], "--algo=paper"))
-            algo = GA_ALGO_PAPER;
     ga_params_for_algo(&o->gp, algo);
     o->gp.threads = sim_pool_default_threads();
     o->db = STORE_DEFAULT_PATH;
     o->fmt = FMT_TEXT;
-    int rc = cli_parse(spec, argc, argv);
-    if (rc != EXIT_OK) return rc;
+    o->is.every = GA_MIGRATE_EVERY_DEFAULT;
+}
+
+/* The option groups over o (their --help shows algo's defaults beside the
+ * other algorithm's), and the cli_groups that parse them, model's last. */
+static int make_groups(ga_opts *o, ga_algo algo, ga_groups *gg, cli_group *cg)
+{
+    gg->alt = o->gp;
+    ga_params_for_algo(&gg->alt, algo == GA_ALGO_PAPER ? GA_ALGO_LOCAL : GA_ALGO_PAPER);
+    const opt_alt alt = { &gg->alt, { ga_algo_names[algo], ga_algo_names[gg->alt.algo] }, "algo" };
+    const opt_row *rows[NGROUPS] = { ga_search_options, ga_island_rows, ga_record_options, ga_run_rows };
+    void *base[NGROUPS] = { &o->gp, o, &o->gp, o };
+    size_t size[NGROUPS] = { sizeof o->gp, sizeof *o, sizeof o->gp, sizeof *o };
+    for (gg->made = 0; gg->made < NGROUPS; gg->made++) {
+        int k = gg->made;
+        if (opt_group_init_alt(&gg->g[k], rows[k], base[k], size[k], base[k] == o ? NULL : &alt))
+            return cli_fail("ga", EXIT_FAIL, "out of memory");
+        gg->fix[k] = (struct fixing){ opt_group_cli(&gg->g[k]), o };
+        cg[k] = (cli_group){ gg->g[k].opts, set_fixing, &gg->fix[k] };
+    }
+    cg[NGROUPS] = (cli_group){ model_opts_table, set_model_option, o };
+    return EXIT_OK;
+}
+
+/* Whether the command line gave name. */
+static int given(const ga_groups *gg, const char *name)
+{
+    return (opt_groups_given(gg->g, gg->made, name) & OPT_FROM_ARGV) != 0;
+}
+
+/* The checks between options, after parsing: EXIT_OK or EXIT_USAGE after a message. */
+static int check_options(ga_opts *o, const ga_groups *gg)
+{
     o->gp.seed = o->mo.seed;
     /* Rough estimation scores single-slice runs. */
     if (o->gp.fitness == GA_FIT_ESTIMATE) o->mo.params.slices = 1;
     if (o->resume && o->no_db) return cli_fail("ga", EXIT_USAGE, "--resume needs the database (drop --no-db)");
-    if (o->db_given && o->no_db) return cli_fail("ga", EXIT_USAGE, "--db and --no-db contradict each other: give one");
+    if (given(gg, "db") && o->no_db) return cli_fail("ga", EXIT_USAGE, "--db and --no-db contradict each other: give one");
     if (o->resume && o->is.on) return cli_fail("ga", EXIT_USAGE, "--islands: an island run cannot be resumed");
     if (o->is.rank > 0) {
         /* Rank 0 keeps the seed (one rank is the plain run); the others
@@ -320,6 +278,30 @@ static int parse(int argc, char **argv, ga_opts *o, const cli_spec *spec)
     const char *inputs[] = { o->no_db ? NULL : o->db, cli_traffic_file(o->mo.traffic) };
     if (o->save_best) return cli_check_output("ga", "--save-best", o->save_best, inputs, 2);
     return EXIT_OK;
+}
+
+/* Fills o from argv and checks it.  Returns EXIT_OK, CLI_HELP (after the
+ * help), EXIT_USAGE or EXIT_FAIL; gg holds the groups, the caller frees them. */
+static int parse(int argc, char **argv, ga_opts *o, ga_groups *gg)
+{
+    /* Population, generations and sort key default per algorithm: look for
+     * --algo first so the flags after it override those defaults. */
+    ga_algo algo = GA_ALGO_LOCAL;
+    for (int i = 1; i < argc; i++)
+        if ((i + 1 < argc && !strcmp(argv[i], "--algo") && !strcmp(argv[i + 1], "paper")) ||
+            !strcmp(argv[i], "--algo=paper"))
+            algo = GA_ALGO_PAPER;
+    ga_defaults(o, algo);
+    cli_group cg[NGROUPS + 1];
+    int rc = make_groups(o, algo, gg, cg);
+    if (rc != EXIT_OK) return rc;
+    const cli_spec spec = { "ga", cg, NGROUPS + 1, NULL, NULL };
+    rc = cli_parse(&spec, argc, argv);
+    if (rc == CLI_HELP) help(&spec);
+    if (rc != EXIT_OK) return rc;
+    o->threads_given = given(gg, "threads");
+    o->vmax_given = given(gg, "stack-vmax");
+    return check_options(o, gg);
 }
 
 static void ga_session_clear(ga_session *s)
@@ -621,7 +603,6 @@ int cmd_ga(int argc, char **argv)
     ga_opts o;
     memset(&o, 0, sizeof o);
     o.is.size = 1;
-    o.is.every = 10;
     for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
         if (!strcmp(argv[i], "--islands")) o.is.on = 1;
     if (!o.is.on) return ga_command(argc, argv, &o);
@@ -641,13 +622,11 @@ int cmd_ga(int argc, char **argv)
 static int ga_command(int argc, char **argv, ga_opts *op)
 {
     ga_opts o = *op;
-    const cli_group groups[] = { { ga_cli_table, set_ga_option, &o }, { model_opts_table, set_model_option, &o } };
-    const cli_spec spec = { "ga", groups, 2, NULL, NULL };
-    int rc = parse(argc, argv, &o, &spec);
-    if (rc == CLI_HELP) help(&spec);
-    if (rc != EXIT_OK) {
+    ga_groups gg = { 0 };
+    int rc = parse(argc, argv, &o, &gg);
+    if (opt_groups_done(gg.g, gg.made, &rc)) {
         *op = o;
-        return rc == CLI_HELP ? EXIT_OK : rc;
+        return rc;
     }
     if (o.dry_run) {
         rc = EXIT_OK;

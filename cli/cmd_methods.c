@@ -1,13 +1,18 @@
 /* `nocsim extrapolate` and `nocsim post-stack`: the paper's methods that
  * mine recorded chromosomes (Sect. 6.1 and 6.3).  Each result is recorded as
  * a new run whose parent is the source run. */
+#include <stddef.h>
 #include <string.h>
 
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/opt_group.h"
 #include "ga/methods.h"
 #include "sim/pool.h"
 #include "store/store.h"
+
+/* Slices extrapolate replays at when --slices is not given. */
+#define METHOD_EXTRAPOLATE_SLICES 2
 
 typedef struct {
     const char *name;     /* command and run kind */
@@ -17,66 +22,83 @@ typedef struct {
 
 typedef struct {
     const char *db;
-    long run, slices, limit, threads;   /* slices 0 = the method's default */
-    int record;
+    int64_t run, limit;   /* limit 0: none */
+    int slices, threads;  /* slices 0 = the source run's */
+    int no_record;
     method_options opt;
     out_format fmt;
 } method_opts;
 
-static const cli_opt method_head_table[] = {
-    { "--run", 0, "RUN", "the source run (a GA run, or a run derived from one)" },
-    CLI_END
-};
-static const cli_opt extrapolate_table[] = {
-    { "--slices", 0, "S", "slices to replay at (default: 2)" },
-    { "--best-only", 0, NULL, "only the run's best chromosome (as rough estimation does)" },
-    { "--synonyms", 0, NULL, "only the run's synonyms (default: every recorded chromosome)" },
-    CLI_END
-};
-static const cli_opt post_stack_table[] = {
-    { "--slices", 0, "S", "slices to replay at (default: the run's)" },
-    { "--all", 0, NULL, "every synonym, without the paper's metric filter" },
-    CLI_END
-};
-static const cli_opt method_tail_table[] = {
-    { "--limit", 0, "N", "at most N candidates" },
-    { "--db", 0, "PATH", "database (default " STORE_DEFAULT_PATH ")" },
-    { "--no-record", 0, NULL, "do not record the result as a run" },
-    { "--threads", 'j', "K", "(default: all cores)" },
-    { "--format", 0, "F", "text | json (default text)" },
-    CLI_END
-};
-
-/* One flag of the method tables into o (a cli_set_fn). */
-static int set_option(void *ctx, const char *cmd, const char *a, const char *v)
+/* A switch that picks the chromosomes mined (opt.set): --best-only,
+ * --synonyms, --all. */
+static int parse_set(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
 {
-    method_opts *o = ctx;
-    if (!strcmp(a, "--run")) { if (!arg_int(cmd, a, v, 1, INT64_MAX / 2, &o->run)) return -1; }
-    else if (!strcmp(a, "--slices")) { if (!arg_int(cmd, a, v, 1, SIM_MAX_SLICES, &o->slices)) return -1; }
-    else if (!strcmp(a, "--limit")) { if (!arg_int(cmd, a, v, 1, INT64_MAX / 2, &o->limit)) return -1; }
-    else if (!strcmp(a, "--threads")) { if (!arg_int(cmd, a, v, 1, SIM_POOL_MAX_THREADS, &o->threads)) return -1; }
-    else if (!strcmp(a, "--db")) o->db = v;
-    else if (!strcmp(a, "--no-record")) o->record = 0;
-    else if (!strcmp(a, "--all")) o->opt.set = MINE_SYNONYMS;
-    else if (!strcmp(a, "--best-only")) o->opt.set = MINE_BEST;
-    else if (!strcmp(a, "--synonyms")) o->opt.set = MINE_SYNONYMS;
-    else if (!strcmp(a, "--format")) {
-        if (!arg_format(cmd, v, &o->fmt)) return -1;
-        if (o->fmt == FMT_CSV) return cli_fail(cmd, -1, "--format: text or json");
-    }
+    (void)v, (void)err, (void)errlen;
+    ((method_opts *)base)->opt.set = (method_mine_set)(int)r->lo;
     return 0;
 }
 
-/* Fills o from argv.  Returns EXIT_OK, CLI_HELP, or EXIT_USAGE after a message. */
-static int parse(const method_cmd *mc, int argc, char **argv, method_opts *o, const cli_spec *spec)
+static void show_set(const opt_row *r, const void *base, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", ((const method_opts *)base)->opt.set == (method_mine_set)(int)r->lo ? "on" : "");
+}
+
+#define OFIELD(f) #f, offsetof(method_opts, f)
+/* A switch of the chromosome set (its value in lo; no range shown: hi 0). */
+#define SET_ROW(name, help, which) { name, 0, NULL, help, OPT_CUSTOM, OFIELD(opt.set), which, 0, 0, 0, NULL, 0, parse_set, \
+                                   show_set, 1 }
+static const opt_row method_head_rows[] = {
+    { "run", 0, "RUN", "the source run (a GA run, or a run derived from one)", OPT_I64, OFIELD(run), 1, CLI_ID_MAX, 0, 0,
+      NULL, 0, NULL, NULL, 1 },
+    OPT_END
+};
+static const opt_row extrapolate_rows[] = {
+    { "slices", 0, "S", "slices to replay at", OPT_INT, OFIELD(slices), 1, SIM_MAX_SLICES, 0, 0, NULL, 0, NULL, NULL,
+      0 },
+    SET_ROW("best-only", "only the run's best chromosome (as rough estimation does)", MINE_BEST),
+    SET_ROW("synonyms", "only the run's synonyms (default: every recorded chromosome)", MINE_SYNONYMS),
+    OPT_END
+};
+static const opt_row post_stack_rows[] = {
+    { "slices", 0, "S", "slices to replay at (default: the run's)", OPT_INT, OFIELD(slices), 1, SIM_MAX_SLICES, 0, 0,
+      NULL, 0, NULL, NULL, 1 },
+    SET_ROW("all", "every synonym, without the paper's metric filter", MINE_SYNONYMS),
+    OPT_END
+};
+static const opt_row method_tail_rows[] = {
+    { "limit", 0, "N", "at most N candidates", OPT_I64, OFIELD(limit), 1, CLI_ID_MAX, 0, 0, NULL, 0, NULL, NULL, 1 },
+    { "db", 0, "PATH", "database", OPT_TEXT, OFIELD(db), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "no-record", 0, NULL, "do not record the result as a run", OPT_SWITCH, OFIELD(no_record), 0, 0, 0, 0, NULL, 0,
+      NULL, NULL, 0 },
+    { "threads", 'j', "K", "evaluation threads (default: all cores)", OPT_INT, OFIELD(threads), 1,
+      SIM_POOL_MAX_THREADS, 0, 0, NULL, 0, NULL, NULL, 1 },
+    { "format", 0, NULL, "output format", OPT_CHOICE, OFIELD(fmt), 0, 0, 0, 0, cli_format_names, 2, NULL, NULL, 0 },
+    OPT_END
+};
+enum { M_HEAD, M_OWN, M_TAIL, MGROUPS };
+
+/* Fills o from argv (g: the groups, the caller frees them).  Returns
+ * EXIT_OK, CLI_HELP (after the help), EXIT_USAGE after a message, or EXIT_FAIL. */
+static int parse(const method_cmd *mc, int argc, char **argv, method_opts *o, opt_group *g)
 {
     const char *cmd = mc->name;
+    memset(o, 0, sizeof *o);
     o->db = STORE_DEFAULT_PATH;
     o->threads = sim_pool_default_threads();
-    o->record = 1;
+    o->slices = mc->post_stack ? 0 : METHOD_EXTRAPOLATE_SLICES;
     o->opt.set = mc->post_stack ? MINE_SYNONYMS_FILTERED : MINE_ALL;
     o->fmt = FMT_TEXT;
-    int rc = cli_parse(spec, argc, argv);
+    const opt_row *rows[MGROUPS] = { method_head_rows, mc->post_stack ? post_stack_rows : extrapolate_rows,
+                                     method_tail_rows };
+    for (int k = 0; k < MGROUPS; k++)
+        if (opt_group_init(&g[k], rows[k], o, sizeof *o)) return cli_fail(cmd, EXIT_FAIL, "out of memory");
+    const cli_group groups[] = { opt_group_cli(&g[0]), opt_group_cli(&g[1]), opt_group_cli(&g[2]) };
+    const cli_spec spec = { cmd, groups, MGROUPS, NULL, NULL };
+    int rc = cli_parse(&spec, argc, argv);
+    if (rc == CLI_HELP) {
+        printf("usage: nocsim %s --run RUN [options]\n\n%s\n\n", mc->name, mc->summary);
+        cli_help(stdout, &spec);
+    }
     if (rc != EXIT_OK) return rc;
     if (!o->run) return cli_fail(cmd, EXIT_USAGE, "--run RUN is required (nocsim db runs lists them)");
     return EXIT_OK;
@@ -89,24 +111,24 @@ static int run(const method_cmd *mc, method_opts *o, method_result *res, int64_t
     const char *cmd = mc->name;
     char err[512];
     int rc = EXIT_OK;
-    store *db = cli_store_open(cmd, o->db, o->record ? 0 : STORE_READONLY, &rc);
+    store *db = cli_store_open(cmd, o->db, o->no_record ? STORE_READONLY : 0, &rc);
     if (!db) return rc;
     store_run src;
     rc = store_run_get(db, o->run, &src, err, sizeof err);
     if (rc != STORE_OK) {
-        rc = rc == STORE_NOTFOUND ? cli_fail(cmd, EXIT_USAGE, "--run: run %ld is not in %s", o->run, o->db)
+        rc = rc == STORE_NOTFOUND ? cli_fail(cmd, EXIT_USAGE, "--run: run %lld is not in %s", (long long)o->run, o->db)
                                   : cli_fail(cmd, EXIT_FAIL, "%s", err);
         store_close(db);
         return rc;
     }
-    o->opt.slices = o->slices ? (int)o->slices : (mc->post_stack ? src.slices : 2);
-    o->opt.threads = (int)o->threads;
+    o->opt.slices = o->slices ? o->slices : src.slices;
+    o->opt.threads = o->threads;
     o->opt.limit = o->limit;
     *base = src.base_stacking;
     *src_slices = src.slices;
     store_run_clear(&src);
     rc = EXIT_OK;
-    int mined = method_mine(db, o->run, &o->opt, mc->name, o->record, NOCSIM_VERSION, res, err, sizeof err);
+    int mined = method_mine(db, o->run, &o->opt, mc->name, !o->no_record, NOCSIM_VERSION, res, err, sizeof err);
     if (mined < 0) rc = cli_fail(cmd, cli_fault_status(fault_of(mined)), "%s", err);
     store_close(db);
     return rc;
@@ -126,7 +148,7 @@ static int print(const method_cmd *mc, const method_opts *o, const method_result
                                     "te", (json_int_t)res->best1.te, "t_d", (json_int_t)res->best1.duration,
                                     "ratio_to_stacking", ratio, "run", (json_int_t)res->run));
     }
-    printf("%s of run %ld at %d slices: %lld candidates, %lld simulations\n", cmd, o->run, o->opt.slices,
+    printf("%s of run %lld at %d slices: %lld candidates, %lld simulations\n", cmd, (long long)o->run, o->opt.slices,
            (long long)res->candidates, (long long)res->sims);
     printf("best duration  %lld cycles at interval %u (from chromosome %lld; single slice t_d %lld, T_e %lld)\n",
            (long long)res->best.duration, res->best_interval, (long long)res->best_chrom, (long long)res->best1.duration,
@@ -139,17 +161,9 @@ static int print(const method_cmd *mc, const method_opts *o, const method_result
 static int run_method(const method_cmd *mc, int argc, char **argv)
 {
     method_opts o;
-    memset(&o, 0, sizeof o);
-    const cli_group groups[] = { { method_head_table, set_option, &o },
-                                 { mc->post_stack ? post_stack_table : extrapolate_table, set_option, &o },
-                                 { method_tail_table, set_option, &o } };
-    const cli_spec spec = { mc->name, groups, 3, NULL, NULL };
-    int rc = parse(mc, argc, argv, &o, &spec);
-    if (rc == CLI_HELP) {
-        printf("usage: nocsim %s --run RUN [options]\n\n%s\n\n", mc->name, mc->summary);
-        cli_help(stdout, &spec);
-    }
-    if (rc != EXIT_OK) return rc == CLI_HELP ? EXIT_OK : rc;
+    opt_group g[MGROUPS] = { { 0 }, { 0 }, { 0 } };
+    int rc = parse(mc, argc, argv, &o, g);
+    if (opt_groups_done(g, MGROUPS, &rc)) return rc;
     method_result res;
     memset(&res, 0, sizeof res);
     int64_t base = 0;

@@ -6,9 +6,11 @@
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/opt_group.h"
 #include "cli/cli.h"
 #include "cli/outdest.h"
 #include "store/plot_queries.h"
@@ -17,32 +19,11 @@
 #include "viz/loadfig.h"
 #include "viz/sweep.h"
 #include "viz/viz.h"
+#include "viz/viz_options.h"
 #include "util/json.h"
+#include "util/options.h"
+#include "util/parse.h"
 #include "util/quote.h"
-
-static const cli_opt plot_table[] = {
-    { "--output", 'o', "FILE.png", "the picture (written whole or not at all)" },
-    { "--size", 0, "WxH", "pixels, each 100..8000 (default 800x500)" },
-    { "--title", 0, "TEXT", "replace the figure's title" },
-    { "--script-only", 0, "DIR", "do not run gnuplot: leave the data (figure.dat) and\n"
-                                 "the script (plot.gp, drawing to -o or DIR/plot.png)\n"
-                                 "in DIR, an existing folder, for editing" },
-    { "--db", 0, "PATH", "database (default " STORE_DEFAULT_PATH ")" },
-    { "--ymax", 0, "Y", "top of the y axis, in [1, 1e12], above some point\n"
-                        "(default gnuplot's; plot load: " VIZ_LOAD_YFACTOR_TEXT " x the highest\n"
-                        "latency of a stable point, up to a multiple of 10)" },
-    { "--logx", 0, NULL, "logarithmic x axis (generations: x = generation + 1)" },
-    { "--logy", 0, NULL, "logarithmic y axis" },
-    CLI_END
-};
-/* plot runs: which runs. */
-static const cli_opt plot_runs_table[] = {
-    CLI_HEADING("plot runs:"),
-    { "--traffic", 0, "T", "only runs of traffic pattern T" },
-    { "--slices", 0, "S", "only runs with S slices" },
-    { "--kind", 0, "K", "only runs of kind K (default ga)" },
-    CLI_END
-};
 
 static void help(const cli_spec *spec)
 {
@@ -74,60 +55,86 @@ static void help(const cli_spec *spec)
 
 typedef struct {
     const char *out, *script_dir, *title, *db;
-    long w, h;
+    int w, h;
     double ymax;      /* NaN: the figure's own */
     int logx, logy;
 } plot_opts;
 
-/* WxH, each in [100, 8000], by the project's one integer parser (arg_size:
- * no sign, space or other spelling). */
-static int parse_size(const char *v, long *w, long *h)
+/* --size WxH, each side in [r->lo, r->hi], by the project's one integer
+ * parser (no sign, space or other spelling). */
+static int parse_size(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
 {
-    int iw, ih;
-    if (!v || !strchr(v, 'x')) {
-        char q[QUOTE_BUF];
-        fprintf(stderr, "nocsim plot: --size: '%s' is not WxH with W and H in [100, 8000] (e.g. 800x500)\n",
-                quote_str(q, sizeof q, v ? v : ""));
-        return 0;
-    }
-    if (!arg_size("plot", "--size", v, 100, 8000, &iw, &ih)) return 0;
-    *w = iw;
-    *h = ih;
-    return 1;
-}
-
-/* One of plot_table's flags into o (a cli_set_fn). */
-static int set_common(void *ctx, const char *cmd, const char *a, const char *v)
-{
-    plot_opts *o = ctx;
-    (void)cmd;
-    if (!strcmp(a, "--output")) o->out = v;
-    else if (!strcmp(a, "--script-only")) {
-        if (!*v) { fprintf(stderr, "nocsim plot: --script-only: the folder name is empty\n"); return -1; }
-        o->script_dir = v;
-    }
-    else if (!strcmp(a, "--title")) o->title = v;
-    else if (!strcmp(a, "--db")) o->db = v;
-    else if (!strcmp(a, "--logx")) o->logx = 1;
-    else if (!strcmp(a, "--logy")) o->logy = 1;
-    else if (!strcmp(a, "--ymax")) return arg_double("plot", a, v, 1, 1e12, &o->ymax) ? 0 : -1;
-    else if (!strcmp(a, "--size")) return parse_size(v, &o->w, &o->h) ? 0 : -1;
+    plot_opts *o = base;
+    const char *x = v ? strchr(v, 'x') : NULL;
+    char q[QUOTE_BUF], side[32];
+    int64_t lo = (int64_t)r->lo, hi = (int64_t)r->hi, w, h;
+    size_t n = x ? (size_t)(x - v) : 0;
+    if (!x || n >= sizeof side)
+        return snprintf(err, errlen, "'%s' is not WxH with W and H in [%lld, %lld] (e.g. %dx%d)",
+                        quote_str(q, sizeof q, v ? v : ""), (long long)lo, (long long)hi, VIZ_DEFAULT_WIDTH,
+                        VIZ_DEFAULT_HEIGHT), -FAULT_INPUT;
+    memcpy(side, v, n);
+    side[n] = '\0';
+    parse_status st = parse_int(side, lo, hi, &w);
+    if (st != PARSE_OK) return parse_explain_int(err, errlen, st, side, lo, hi), -FAULT_INPUT;
+    if ((st = parse_int(x + 1, lo, hi, &h)) != PARSE_OK)
+        return parse_explain_int(err, errlen, st, x + 1, lo, hi), -FAULT_INPUT;
+    o->w = (int)w;
+    o->h = (int)h;
     return 0;
 }
 
-/* One of plot_runs_table's flags into a run filter (a cli_set_fn). */
-static int set_filter(void *ctx, const char *cmd, const char *a, const char *v)
+static void show_size(const opt_row *r, const void *base, char *buf, size_t len)
 {
-    store_run_filter *flt = ctx;
-    long slices;
-    if (!strcmp(a, "--traffic")) flt->traffic = v;
-    else if (!strcmp(a, "--kind")) flt->kind = v;
-    else if (!strcmp(a, "--slices")) {
-        if (!arg_int(cmd, a, v, 1, 1 << 20, &slices)) return -1;
-        flt->slices = (int32_t)slices;
-    }
+    (void)r;
+    const plot_opts *o = base;
+    snprintf(buf, len, "%dx%d", o->w, o->h);
+}
+
+/* --script-only DIR: a folder's name, not empty. */
+static int parse_dir(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
+{
+    (void)r;
+    if (!v || !*v) return snprintf(err, errlen, "the folder name is empty"), -FAULT_INPUT;
+    ((plot_opts *)base)->script_dir = v;
     return 0;
 }
+
+#define PFIELD(f) #f, offsetof(plot_opts, f)
+/* Every figure's options, over plot_opts. */
+static const opt_row plot_rows[] = {
+    { "output", 'o', "FILE.png", "the picture (written whole or not at all)", OPT_TEXT, PFIELD(out), 0, 0, 0, 0, NULL, 0,
+      NULL, NULL, 1 },
+    { "size", 0, "WxH", "pixels", OPT_CUSTOM, PFIELD(w), VIZ_SIDE_MIN, VIZ_SIDE_MAX, 0, 0, NULL, 0, parse_size,
+      show_size, 0 },
+    { "title", 0, "TEXT", "replace the figure's title", OPT_TEXT, PFIELD(title), 0, 0, 0, 0, NULL, 0, NULL, NULL, 1 },
+    { "script-only", 0, "DIR", "do not run gnuplot: leave the data (figure.dat) and\n"
+                               "the script (plot.gp, drawing to -o or DIR/plot.png)\n"
+                               "in DIR, an existing folder, for editing", OPT_CUSTOM, PFIELD(script_dir), 0, 0, 0, 0,
+      NULL, 0, parse_dir, NULL, 1 },
+    { "db", 0, "PATH", "database", OPT_TEXT, PFIELD(db), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "ymax", 0, "Y", "top of the y axis, above some point\n"
+                      "(default gnuplot's; plot load: " VIZ_LOAD_YFACTOR_TEXT " x the\n"
+                      "highest latency of a stable point, up to a\n"
+                      "multiple of 10)", OPT_REAL, PFIELD(ymax), VIZ_YMAX_MIN, VIZ_YMAX_MAX, 0, 0, NULL, 0,
+      NULL, NULL, 1 },
+    { "logx", 0, NULL, "logarithmic x axis (generations: x = generation + 1)", OPT_SWITCH, PFIELD(logx), 0, 0, 0, 0,
+      NULL, 0, NULL, NULL, 0 },
+    { "logy", 0, NULL, "logarithmic y axis", OPT_SWITCH, PFIELD(logy), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    OPT_END
+};
+
+#define FFIELD(f) #f, offsetof(store_run_filter, f)
+/* plot runs: which runs, over its store_run_filter. */
+static const opt_row plot_runs_rows[] = {
+    { NULL, 0, NULL, "plot runs:", OPT_HEADING, NULL, 0, 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "traffic", 0, "T", "only runs of traffic pattern T", OPT_TEXT, FFIELD(traffic), 0, 0, 0, 0, NULL, 0, NULL, NULL,
+      1 },
+    { "slices", 0, "S", "only runs with S slices", OPT_INT, FFIELD(slices), 1, VIZ_FILTER_SLICES_MAX, 0, 0, NULL, 0,
+      NULL, NULL, 1 },
+    { "kind", 0, "K", "only runs of kind K", OPT_TEXT, FFIELD(kind), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    OPT_END
+};
 
 /* The positional arguments, in order (a cli_spec operand function). */
 typedef struct {
@@ -148,11 +155,11 @@ static int finish(const char *kind, viz_figure *f, const plot_opts *o)
 {
     char err[1024];
     int rc;
-    if (o->script_dir) rc = viz_fig_write_script(f, o->script_dir, o->out, (int)o->w, (int)o->h, err, sizeof err);
+    if (o->script_dir) rc = viz_fig_write_script(f, o->script_dir, o->out, o->w, o->h, err, sizeof err);
     else {
         outdest d;
         if ((rc = outdest_start(&d, o->out, err, sizeof err)) == VIZ_OK) {
-            rc = viz_fig_render(f, outdest_path(&d), (int)o->w, (int)o->h, err, sizeof err);
+            rc = viz_fig_render(f, outdest_path(&d), o->w, o->h, err, sizeof err);
             if (outdest_finish(&d, rc == VIZ_OK, err, sizeof err) != OUTFILE_OK) rc = VIZ_FAIL;
         }
     }
@@ -440,24 +447,32 @@ static int plot_load(store *db, char **runs, int nruns, viz_figure **out)
 int cmd_plot(int argc, char **argv)
 {
     static const char *const kinds[] = { "stack", "generations", "runs", "load" };
-    plot_opts o = { .db = STORE_DEFAULT_PATH, .w = 800, .h = 500, .ymax = NAN };
+    plot_opts o = { .db = STORE_DEFAULT_PATH, .w = VIZ_DEFAULT_WIDTH, .h = VIZ_DEFAULT_HEIGHT, .ymax = NAN };
     store_run_filter flt = { .kind = "ga" };
     plot_operands ops = { calloc((size_t)argc, sizeof(char *)), 0 };
-    if (!ops.pos) return cli_fail("plot", EXIT_FAIL, "out of memory");
-    const cli_group groups[] = { { plot_table, set_common, &o }, { plot_runs_table, set_filter, &flt } };
+    opt_group g[2] = { { 0 }, { 0 } };
+    if (!ops.pos || opt_group_init(&g[0], plot_rows, &o, sizeof o) ||
+        opt_group_init(&g[1], plot_runs_rows, &flt, sizeof flt)) {
+        free(ops.pos);
+        int rc = cli_fail("plot", EXIT_FAIL, "out of memory");
+        return opt_groups_done(g, 2, &rc), rc;
+    }
+    const cli_group groups[] = { opt_group_cli(&g[0]), opt_group_cli(&g[1]) };
     cli_spec spec = { "plot", groups, 2, add_operand, &ops };
+    int prc = EXIT_OK;
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         free(ops.pos);
-        if (argc < 2) { fprintf(stderr, "nocsim plot: which figure? stack, generations, runs or load (see nocsim plot --help)\n"); return EXIT_USAGE; }
-        help(&spec);
-        return EXIT_OK;
+        if (argc < 2)
+            prc = cli_fail("plot", EXIT_USAGE, "which figure? stack, generations, runs or load (see nocsim plot --help)");
+        else help(&spec);
+        return opt_groups_done(g, 2, &prc), prc;
     }
     int kind;
-    if (!arg_choice("plot", "FIGURE", argv[1], kinds, 4, &kind)) { free(ops.pos); return EXIT_USAGE; }
-    if (kind != 2) spec.ngroups = 1; /* --traffic, --slices, --kind: plot runs only */
-    int prc = cli_parse(&spec, argc - 1, argv + 1);
+    if (!arg_choice("plot", "FIGURE", argv[1], kinds, 4, &kind)) prc = EXIT_USAGE;
+    if (prc == EXIT_OK && kind != 2) spec.ngroups = 1; /* --traffic, --slices, --kind: plot runs only */
+    if (prc == EXIT_OK) prc = cli_parse(&spec, argc - 1, argv + 1);
     if (prc == CLI_HELP) help(&spec);
-    if (prc != EXIT_OK) { free(ops.pos); return prc == CLI_HELP ? EXIT_OK : prc; }
+    if (opt_groups_done(g, 2, &prc)) { free(ops.pos); return prc; }
     char **pos = ops.pos;
     int npos = ops.npos;
     int want_lo = kind == 2 ? 0 : 1, want_hi = kind == 0 ? 1 : kind == 2 ? 0 : argc;

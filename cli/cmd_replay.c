@@ -2,6 +2,7 @@
  * A recorded chromosome (or a chromosome file) is re-simulated under the
  * run-time parameters given, optionally searching the interval. */
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "cli/chromfile.h"
 #include "cli/cli.h"
 #include "cli/model_opts.h"
+#include "cli/opt_group.h"
 #include "ga/chrom.h"
 #include "ga/methods.h"
 #include "sim/interval.h"
@@ -19,48 +21,47 @@
 
 /* Which recorded chromosome: exactly one of these. */
 typedef struct {
-    long chrom, best_run, run;
+    int64_t chrom, best_run, run;
     int have_crc;
     uint32_t crc;
     const char *file;
 } source_sel;
 
-/* The flags that pick the chromosome, shared by replay and export. */
-static const cli_opt source_table[] = {
-    { "--chrom", 0, "ID", "a chromosome by id (nocsim db synonyms RUN lists them)" },
-    { "--crc", 0, "HEX", "a chromosome by signature, optionally within --run RUN" },
-    { "--run", 0, "RUN", "the run that --crc looks in" },
-    { "--best", 0, "RUN", "the best chromosome of a run" },
-    CLI_END
-};
-
-/* One of source_table's flags (or replay's --file) into a source_sel (a cli_set_fn). */
-static int set_source(void *ctx, const char *cmd, const char *a, const char *v)
+/* --crc HEX: a CRC-32 in 1 to 8 hex digits. */
+static int parse_crc(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
 {
-    source_sel *s = ctx;
-    if (!strcmp(a, "--chrom") || !strcmp(a, "--best") || !strcmp(a, "--run")) {
-        long x;
-        if (!arg_int(cmd, a, v, 1, INT64_MAX / 2, &x)) return -1;
-        if (!strcmp(a, "--chrom")) s->chrom = x;
-        else if (!strcmp(a, "--best")) s->best_run = x;
-        else s->run = x;
-        return 0;
-    }
-    if (!strcmp(a, "--crc")) {
-        uint64_t x;
-        if (parse_hex(v, 8, &x) != PARSE_OK) {
-            char q[QUOTE_BUF];
-            fprintf(stderr, "nocsim %s: --crc: '%s' is not a CRC-32 in hex (1 to 8 hex digits, e.g. 3a2b1561)\n", cmd,
-                    quote_str(q, sizeof q, v));
-            return -1;
-        }
-        s->crc = (uint32_t)x;
-        s->have_crc = 1;
-        return 0;
-    }
-    if (!strcmp(a, "--file")) s->file = v;
+    (void)r;
+    source_sel *s = base;
+    uint64_t x;
+    char q[QUOTE_BUF];
+    if (parse_hex(v, 8, &x) != PARSE_OK)
+        return snprintf(err, errlen, "'%s' is not a CRC-32 in hex (1 to 8 hex digits, e.g. 3a2b1561)",
+                        quote_str(q, sizeof q, v)), -FAULT_INPUT;
+    s->crc = (uint32_t)x;
+    s->have_crc = 1;
     return 0;
 }
+
+static void show_crc(const opt_row *r, const void *base, char *buf, size_t len)
+{
+    (void)r;
+    const source_sel *s = base;
+    if (s->have_crc) snprintf(buf, len, "%08x", s->crc);
+    else buf[0] = '\0';
+}
+
+#define SFIELD(f) #f, offsetof(source_sel, f)
+/* The flags that pick the chromosome, shared by replay and export (over source_sel). */
+static const opt_row source_rows[] = {
+    { "chrom", 0, "ID", "a chromosome by id (nocsim db synonyms RUN lists them)", OPT_I64, SFIELD(chrom), 1,
+      CLI_ID_MAX, 0, 0, NULL, 0, NULL, NULL, 1 },
+    { "crc", 0, "HEX", "a chromosome by signature, optionally within --run RUN", OPT_CUSTOM, SFIELD(crc), 0, 0, 0, 0,
+      NULL, 0, parse_crc, show_crc, 1 },
+    { "run", 0, "RUN", "the run that --crc looks in", OPT_I64, SFIELD(run), 1, CLI_ID_MAX, 0, 0, NULL, 0, NULL, NULL, 1 },
+    { "best", 0, "RUN", "the best chromosome of a run", OPT_I64, SFIELD(best_run), 1, CLI_ID_MAX, 0, 0, NULL, 0, NULL,
+      NULL, 1 },
+    OPT_END
+};
 
 static int count_sources(const source_sel *s)
 {
@@ -90,7 +91,7 @@ static int resolve_chrom(const char *cmd, store *db, const source_sel *s, int64_
      * first one recorded with the best score. */
     store_run r;
     int rc = store_run_get(db, s->best_run, &r, err, sizeof err);
-    if (rc == STORE_NOTFOUND) return cli_fail(cmd, EXIT_USAGE, "--best: run %ld does not exist", s->best_run);
+    if (rc == STORE_NOTFOUND) return cli_fail(cmd, EXIT_USAGE, "--best: run %lld does not exist", (long long)s->best_run);
     if (rc != STORE_OK) return cli_fail(cmd, EXIT_FAIL, "%s", err);
     int64_t best_crc = r.best_crc;
     /* Runs of these kinds search no chromosome (an open-loop curve, a
@@ -98,7 +99,7 @@ static int resolve_chrom(const char *cmd, store *db, const source_sel *s, int64_
     static const char *const no_chrom[] = { "load", "cc", "sweep" };
     for (size_t k = 0; r.kind && k < sizeof no_chrom / sizeof *no_chrom; k++)
         if (!strcmp(r.kind, no_chrom[k])) {
-            rc = cli_fail(cmd, EXIT_USAGE, "--best: run %ld is a %s run: it has no chromosome", s->best_run,
+            rc = cli_fail(cmd, EXIT_USAGE, "--best: run %lld is a %s run: it has no chromosome", (long long)s->best_run,
                           no_chrom[k]);
             store_run_clear(&r);
             return rc;
@@ -108,8 +109,8 @@ static int resolve_chrom(const char *cmd, store *db, const source_sel *s, int64_
         store_chrom c;
         rc = store_chrom_find_crc(db, s->best_run, (uint32_t)best_crc, &c, err, sizeof err);
         if (rc == STORE_NOTFOUND)
-            return cli_fail(cmd, EXIT_FAIL, "%s: database is damaged: run %ld names its best chromosome %08x, "
-                            "which is not recorded", store_path(db), s->best_run, (uint32_t)best_crc);
+            return cli_fail(cmd, EXIT_FAIL, "%s: database is damaged: run %lld names its best chromosome %08x, "
+                            "which is not recorded", store_path(db), (long long)s->best_run, (uint32_t)best_crc);
         if (rc != STORE_OK) return cli_fail(cmd, EXIT_FAIL, "%s", err);
         *id = c.id;
         store_chrom_clear(&c);
@@ -124,7 +125,7 @@ static int resolve_chrom(const char *cmd, store *db, const source_sel *s, int64_
         return EXIT_FAIL;
     }
     if (*id == 0) {
-        fprintf(stderr, "nocsim %s: --best: run %ld does not exist or has no recorded chromosome\n", cmd, s->best_run);
+        fprintf(stderr, "nocsim %s: --best: run %lld does not exist or has no recorded chromosome\n", cmd, (long long)s->best_run);
         return EXIT_USAGE;
     }
     return EXIT_OK;
@@ -154,15 +155,6 @@ static int load_recorded(const char *cmd, store *db, int64_t id, method_source *
     return EXIT_OK;
 }
 
-static const cli_opt replay_table[] = {
-    { "--db", 0, "PATH", "database (default " STORE_DEFAULT_PATH ")" },
-    { "--file", 0, "PATH", "a chromosome file (nocsim export, nocsim ga --save-best)" },
-    { "--slices", 0, "S", "number of slices to replay at" },
-    { "--interval", 0, "V|MIN:MAX", "an interval, or a range to search (the best is reported)" },
-    { "--format", 0, "F", "text | json | csv (csv: one row per interval)" },
-    CLI_END
-};
-
 static void replay_help(const cli_spec *spec)
 {
     printf("usage: nocsim replay (--chrom ID | --crc HEX [--run RUN] | --best RUN | --file PATH) [options]\n\n"
@@ -177,7 +169,8 @@ typedef struct {
     source_sel sel;
     model_opts mo;        /* the network and traffic of --file; --slices of every source */
     const char *db;
-    long slices, vlo, vhi;  /* 0 = the source's */
+    int slices;           /* 0 = the source's */
+    long vlo, vhi;        /* 0 = the source's */
     out_format fmt;
     activity_opts ao;     /* --activity FILE.png */
 } replay_opts;
@@ -200,32 +193,78 @@ typedef struct {
     sim_metrics best, *all;   /* all[V - vlo] */
 } replay_result;
 
-/* One of replay_table's flags into o (a cli_set_fn). */
-static int set_replay_option(void *ctx, const char *cmd, const char *a, const char *v)
+/* --slices S: the replay's, and --file's model. */
+static int parse_slices(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
 {
-    replay_opts *o = ctx;
-    if (!strcmp(a, "--slices")) {
-        if (!arg_int(cmd, a, v, 1, SIM_MAX_SLICES, &o->slices)) return -1;
-        o->mo.params.slices = (int)o->slices;
-    } else if (!strcmp(a, "--file")) return set_source(&o->sel, cmd, a, v);
-    else if (!strcmp(a, "--db")) o->db = v;
-    else if (!strcmp(a, "--interval")) {
-        if (!arg_range(cmd, a, v, 1, SIM_SWEEP_MAX, &o->vlo, &o->vhi)) return -1;
-    } else if (!strcmp(a, "--format")) {
-        if (!arg_format(cmd, v, &o->fmt)) return -1;
-    }
+    replay_opts *o = base;
+    int64_t x;
+    parse_status st = parse_int(v, (int64_t)r->lo, (int64_t)r->hi, &x);
+    if (st != PARSE_OK) return parse_explain_int(err, errlen, st, v, (int64_t)r->lo, (int64_t)r->hi), -FAULT_INPUT;
+    o->slices = o->mo.params.slices = (int)x;
     return 0;
 }
 
-/* Fills o from argv.  Returns EXIT_OK, CLI_HELP, or EXIT_USAGE after a message. */
-static int replay_parse(int argc, char **argv, replay_opts *o, const cli_spec *spec)
+static void show_slices(const opt_row *r, const void *base, char *buf, size_t len)
+{
+    (void)r;
+    const replay_opts *o = base;
+    if (o->slices) snprintf(buf, len, "%d", o->slices);
+    else buf[0] = '\0';
+}
+
+/* --interval V|MIN:MAX. */
+static int parse_vrange(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
+{
+    replay_opts *o = base;
+    int64_t a, b;
+    int rc = opt_parse_range(v, (int64_t)r->lo, (int64_t)r->hi, &a, &b, err, errlen);
+    if (rc) return rc;
+    o->vlo = (long)a;
+    o->vhi = (long)b;
+    return 0;
+}
+
+static void show_vrange(const opt_row *r, const void *base, char *buf, size_t len)
+{
+    (void)r;
+    const replay_opts *o = base;
+    if (o->vlo) snprintf(buf, len, "%ld:%ld", o->vlo, o->vhi);
+    else buf[0] = '\0';
+}
+
+#define RFIELD(f) #f, offsetof(replay_opts, f)
+/* replay's own options over replay_opts. */
+static const opt_row replay_rows[] = {
+    { "db", 0, "PATH", "database", OPT_TEXT, RFIELD(db), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "file", 0, "PATH", "a chromosome file (nocsim export, nocsim ga --save-best)", OPT_TEXT, RFIELD(sel.file), 0, 0,
+      0, 0, NULL, 0, NULL, NULL, 1 },
+    { "slices", 0, "S", "number of slices to replay at", OPT_CUSTOM, RFIELD(slices), 1, SIM_MAX_SLICES, 0, 0, NULL,
+      0, parse_slices, show_slices, 1 },
+    { "interval", 0, "V|MIN:MAX", "an interval, or a range to search (the best is reported)", OPT_CUSTOM,
+      RFIELD(vlo), 1, SIM_SWEEP_MAX, 0, 0, NULL, 0, parse_vrange, show_vrange, 1 },
+    { "format", 0, NULL, "csv: one row per interval", OPT_CHOICE, RFIELD(fmt), 0, 0, 0, 0, cli_format_names, 3, NULL,
+      NULL, 0 },
+    OPT_END
+};
+
+/* Fills o from argv (g: the source's rows and replay's, the caller frees
+ * them).  Returns EXIT_OK, CLI_HELP (after the help), EXIT_USAGE after a
+ * message, or EXIT_FAIL. */
+static int replay_parse(int argc, char **argv, replay_opts *o, opt_group *g)
 {
     const char *cmd = "replay";
+    memset(o, 0, sizeof *o);
     o->db = STORE_DEFAULT_PATH;
     model_opts_default(&o->mo);
     o->fmt = FMT_TEXT;
     activity_opts_default(&o->ao);
-    int rc = cli_parse(spec, argc, argv);
+    if (opt_group_init(&g[0], source_rows, &o->sel, sizeof o->sel) || opt_group_init(&g[1], replay_rows, o, sizeof *o))
+        return cli_fail(cmd, EXIT_FAIL, "out of memory");
+    const cli_group groups[] = { opt_group_cli(&g[0]), opt_group_cli(&g[1]), MODEL_OPTS_GROUP(&o->mo),
+                                 ACTIVITY_OPTS_GROUP(&o->ao) };
+    const cli_spec spec = { cmd, groups, 4, NULL, NULL };
+    int rc = cli_parse(&spec, argc, argv);
+    if (rc == CLI_HELP) replay_help(&spec);
     if (rc != EXIT_OK) return rc;
     if (count_sources(&o->sel) != 1)
         return cli_fail(cmd, EXIT_USAGE, "give exactly one of --chrom, --crc, --best, --file");
@@ -349,13 +388,9 @@ static void print_text(const replay_input *in, const replay_result *res)
 int cmd_replay(int argc, char **argv)
 {
     replay_opts o;
-    memset(&o, 0, sizeof o);
-    const cli_group groups[] = { { source_table, set_source, &o.sel }, { replay_table, set_replay_option, &o },
-                                 MODEL_OPTS_GROUP(&o.mo), ACTIVITY_OPTS_GROUP(&o.ao) };
-    const cli_spec spec = { "replay", groups, 4, NULL, NULL };
-    int rc = replay_parse(argc, argv, &o, &spec);
-    if (rc == CLI_HELP) replay_help(&spec);
-    if (rc != EXIT_OK) return rc == CLI_HELP ? EXIT_OK : rc;
+    opt_group g[2] = { { 0 }, { 0 } };
+    int rc = replay_parse(argc, argv, &o, g);
+    if (opt_groups_done(g, 2, &rc)) return rc;
     const char *inputs[] = { o.sel.file ? NULL : o.db, o.sel.file, cli_traffic_file(o.mo.traffic) };
     if ((rc = activity_opts_check("replay", &o.ao, inputs, 3)) != EXIT_OK) return rc;
     replay_input in;
@@ -375,25 +410,18 @@ int cmd_replay(int argc, char **argv)
     return rc;
 }
 
-/* export's own flags (ctx: export_opts). */
+/* export's own flags. */
 typedef struct {
     const char *db, *out;
 } export_opts;
 
-static const cli_opt export_table[] = {
-    { "--db", 0, "PATH", "database (default " STORE_DEFAULT_PATH ")" },
-    { "--output", 'o', "FILE", "where to write (default: standard output)" },
-    CLI_END
+#define EFIELD(f) #f, offsetof(export_opts, f)
+static const opt_row export_rows[] = {
+    { "db", 0, "PATH", "database", OPT_TEXT, EFIELD(db), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "output", 'o', "FILE", "where to write (default: standard output)", OPT_TEXT, EFIELD(out), 0, 0, 0, 0, NULL, 0,
+      NULL, NULL, 1 },
+    OPT_END
 };
-
-static int set_export_option(void *ctx, const char *cmd, const char *a, const char *v)
-{
-    export_opts *o = ctx;
-    (void)cmd;
-    if (!strcmp(a, "--db")) o->db = v;
-    else if (!strcmp(a, "--output")) o->out = v;
-    return 0;
-}
 
 static void export_help(const cli_spec *spec)
 {
@@ -409,11 +437,15 @@ int cmd_export(int argc, char **argv)
     const char *cmd = "export";
     source_sel sel = { 0 };
     export_opts eo = { STORE_DEFAULT_PATH, "-" };
-    const cli_group groups[] = { { source_table, set_source, &sel }, { export_table, set_export_option, &eo } };
+    opt_group g[2] = { { 0 }, { 0 } };
+    int prc = EXIT_OK;
+    if (opt_group_init(&g[0], source_rows, &sel, sizeof sel) || opt_group_init(&g[1], export_rows, &eo, sizeof eo))
+        prc = cli_fail(cmd, EXIT_FAIL, "out of memory");
+    const cli_group groups[] = { opt_group_cli(&g[0]), opt_group_cli(&g[1]) };
     const cli_spec spec = { cmd, groups, 2, NULL, NULL };
-    int prc = cli_parse(&spec, argc, argv);
+    if (prc == EXIT_OK) prc = cli_parse(&spec, argc, argv);
     if (prc == CLI_HELP) export_help(&spec);
-    if (prc != EXIT_OK) return prc == CLI_HELP ? EXIT_OK : prc;
+    if (opt_groups_done(g, 2, &prc)) return prc;
     const char *dbpath = eo.db, *out = eo.out;
     if (count_sources(&sel) != 1 || sel.file) {
         fprintf(stderr, "nocsim export: give exactly one of --chrom, --crc, --best\n");

@@ -1,4 +1,5 @@
 /* `nocsim sim`: one simulation, its metrics in text, JSON or CSV. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,18 +8,39 @@
 #include "cli/chromfile.h"
 #include "cli/cli.h"
 #include "cli/model_opts.h"
+#include "cli/opt_group.h"
+#include "ga/ga_options.h"
 #include "router/arbiter.h"
 #include "sim/interval.h"
 #include "sim/sim.h"
 
-static const cli_opt sim_table[] = {
-    { "--interval", 0, "V", "inter-slice interval, >= the packet length (default 16)" },
-    { "--arb", 0, "Cxx", "VC-selection scheme of every port, C00-C09 (default C00)" },
-    { "--config", 0, "FILE", "per-router settings (interval, inject, scheme, qorder);\n"
-                             "applied over --interval/--arb; format in README" },
-    { "--links", 0, NULL, "also list every used link's occupation" },
-    { "--format", 0, "F", "text | json | csv (default text)" },
-    CLI_END
+/* The interval of every slice when --interval is not given. */
+#define SIM_CMD_INTERVAL 16
+
+typedef struct {
+    model_opts mo;
+    int interval;
+    int arb, links;
+    const char *config;   /* --config FILE, or NULL */
+    out_format fmt;
+    activity_opts ao;     /* --activity FILE.png */
+} sim_opts;
+
+#define OFIELD(f) #f, offsetof(sim_opts, f)
+/* sim's own options over sim_opts; defaults: sim_defaults. */
+static const opt_row sim_rows[] = {
+    { "interval", 0, "V", "inter-slice interval, >= the packet length", OPT_INT, OFIELD(interval), 1,
+      SIM_INTERVAL_MAX, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "arb", 0, "Cxx", "VC-selection scheme of every port", OPT_CUSTOM, OFIELD(arb), 0, 0, 0, 0, NULL, 0,
+      ga_opt_scheme_parse, ga_opt_scheme_show, 0 },
+    { "config", 0, "FILE", "per-router settings (interval, inject, scheme, qorder);\n"
+                           "applied over --interval/--arb; format in README", OPT_TEXT, OFIELD(config), 0, 0, 0, 0,
+      NULL, 0, NULL, NULL, 0 },
+    { "links", 0, NULL, "also list every used link's occupation", OPT_SWITCH, OFIELD(links), 0, 0, 0, 0, NULL, 0,
+      NULL, NULL, 0 },
+    { "format", 0, NULL, "output format", OPT_CHOICE, OFIELD(fmt), 0, 0, 0, 0, cli_format_names, 3, NULL, NULL,
+      0 },
+    OPT_END
 };
 
 static void help(const cli_spec *spec)
@@ -138,40 +160,26 @@ static void print_links(FILE *f, out_format fmt, const sim *s, int n, int nodes)
     }
 }
 
-typedef struct {
-    model_opts mo;
-    long interval;
-    int arb, links;
-    const char *config;   /* --config FILE, or NULL */
-    out_format fmt;
-    activity_opts ao;     /* --activity FILE.png */
-} sim_opts;
-
-/* One of sim_table's flags into o (a cli_set_fn). */
-static int set_option(void *ctx, const char *cmd, const char *a, const char *v)
+static void sim_defaults(sim_opts *o)
 {
-    sim_opts *o = ctx;
-    if (!strcmp(a, "--interval")) {
-        if (!arg_int(cmd, a, v, 1, SIM_INTERVAL_MAX, &o->interval)) return -1;
-    } else if (!strcmp(a, "--arb")) {
-        if ((o->arb = vcsel_parse(v)) < 0) return cli_fail(cmd, -1, "--arb: '%s' is not a scheme (allowed: C00-C09)", v);
-    } else if (!strcmp(a, "--config")) o->config = v;
-    else if (!strcmp(a, "--links")) o->links = 1;
-    else if (!strcmp(a, "--format")) {
-        if (!arg_format(cmd, v, &o->fmt)) return -1;
-    }
-    return 0;
-}
-
-/* Fills o from argv with the option tables.  Returns EXIT_OK, CLI_HELP, or
- * EXIT_USAGE after a message. */
-static int parse(int argc, char **argv, sim_opts *o, const cli_spec *spec)
-{
+    memset(o, 0, sizeof *o);
     model_opts_default(&o->mo);
-    o->interval = 16;
+    o->interval = SIM_CMD_INTERVAL;
     o->fmt = FMT_TEXT;
     activity_opts_default(&o->ao);
-    int rc = cli_parse(spec, argc, argv);
+}
+
+/* Fills o from argv with the option tables (g: sim's rows, the caller
+ * frees it).  Returns EXIT_OK, CLI_HELP (after the help), EXIT_USAGE after
+ * a message, or EXIT_FAIL when memory runs out. */
+static int parse(int argc, char **argv, sim_opts *o, opt_group *g)
+{
+    sim_defaults(o);
+    if (opt_group_init(g, sim_rows, o, sizeof *o)) return cli_fail("sim", EXIT_FAIL, "out of memory");
+    const cli_group groups[] = { opt_group_cli(g), MODEL_OPTS_GROUP(&o->mo), ACTIVITY_OPTS_GROUP(&o->ao) };
+    const cli_spec spec = { "sim", groups, 3, NULL, NULL };
+    int rc = cli_parse(&spec, argc, argv);
+    if (rc == CLI_HELP) help(&spec);
     if (rc != EXIT_OK) return rc;
     if (o->mo.params.slices == 1 && o->interval < o->mo.params.flits) o->interval = o->mo.params.flits;
     return EXIT_OK;
@@ -231,12 +239,9 @@ static int report_unfinished(const sim_opts *o, const sim_run_state *r)
 int cmd_sim(int argc, char **argv)
 {
     sim_opts o;
-    memset(&o, 0, sizeof o);
-    const cli_group groups[] = { { sim_table, set_option, &o }, MODEL_OPTS_GROUP(&o.mo), ACTIVITY_OPTS_GROUP(&o.ao) };
-    const cli_spec spec = { "sim", groups, 3, NULL, NULL };
-    int rc = parse(argc, argv, &o, &spec);
-    if (rc == CLI_HELP) help(&spec);
-    if (rc != EXIT_OK) return rc == CLI_HELP ? EXIT_OK : rc;
+    opt_group g = { 0 };
+    int rc = parse(argc, argv, &o, &g);
+    if (opt_groups_done(&g, 1, &rc)) return rc;
     const char *inputs[] = { o.config, cli_traffic_file(o.mo.traffic) };
     if ((rc = activity_opts_check("sim", &o.ao, inputs, 2)) != EXIT_OK) return rc;
     sim_run_state r;

@@ -3,16 +3,17 @@
  * interval is swept; for each scheme the shortest duration and the interval
  * that gives it are reported.  The sweep itself is sim/stacking.c, which the
  * GA's baseline runs too. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/model_opts.h"
-#include "sim/interval.h"
-#include "sim/pool.h"
+#include "cli/opt_group.h"
 #include "router/arbiter.h"
 #include "sim/interval.h"
+#include "sim/pool.h"
 #include "sim/sim.h"
 #include "sim/stacking.h"
 
@@ -40,17 +41,6 @@ typedef struct {
     int overall;
 } stack_result;
 
-static const cli_opt stack_table[] = {
-    { "--arb", 0, "all|Cxx[,Cyy...]", "schemes to sweep (default all)" },
-    { "--interval", 0, "MIN:MAX", "interval range (default " CLI_STR(SIM_STACK_VMIN_DEFAULT) ":"
-                                  CLI_STR(SIM_STACK_VMAX_DEFAULT) "; MIN >= packet length)" },
-    { "--slices", 0, "S", "slices per message (default 2)" },
-    { "--threads", 'j', "K", "worker threads (default: all cores)" },
-    { "--format", 0, "F", "text: best per scheme; csv: one row per scheme and\n"
-                          "interval; json: both (default text)" },
-    CLI_END
-};
-
 static void help(const cli_spec *spec)
 {
     printf("usage: nocsim stack [options]\n\n"
@@ -61,50 +51,96 @@ static void help(const cli_spec *spec)
     printf("\nexample: nocsim stack --traffic brev --slices 2 --arb all --interval 8:200\n");
 }
 
-static int parse_schemes(const char *v, scheme_set *w)
+/* --arb all|Cxx[,Cyy...]: the schemes to sweep. */
+static int parse_schemes(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
 {
+    (void)r;
+    scheme_set *w = &((stack_opts *)base)->w;
     const char *names[VCSEL_NSCHEMES];
     for (int k = 0; k < VCSEL_NSCHEMES; k++) names[k] = vcsel_name(k);
-    if (!strcmp(v, "all")) {
+    if (v && !strcmp(v, "all")) {
         for (int k = 0; k < VCSEL_NSCHEMES; k++) w->schemes[k] = k;
         w->nschemes = VCSEL_NSCHEMES;
         return 0;
     }
-    return arg_name_list("stack", "--arb", v, names, VCSEL_NSCHEMES, w->schemes, &w->nschemes) ? 0 : -1;
+    return opt_parse_names(v, names, VCSEL_NSCHEMES, w->schemes, &w->nschemes, err, errlen);
 }
 
-/* One of stack_table's flags into o (a cli_set_fn). */
-static int set_option(void *ctx, const char *cmd, const char *a, const char *v)
+/* "all" for every scheme in order, else the list. */
+static void show_schemes(const opt_row *r, const void *base, char *buf, size_t len)
 {
-    stack_opts *o = ctx;
-    long x;
-    if (!strcmp(a, "--arb")) {
-        if (parse_schemes(v, &o->w)) return -1;
-    } else if (!strcmp(a, "--interval")) {
-        if (!arg_range(cmd, a, v, 1, SIM_SWEEP_MAX, &o->lo, &o->hi)) return -1;
-    } else if (!strcmp(a, "--slices")) {
-        return model_opts_set(&o->mo, cmd, a, v);
-    } else if (!strcmp(a, "--threads")) {
-        if (!arg_int(cmd, a, v, 1, SIM_POOL_MAX_THREADS, &x)) return -1;
-        o->threads = (int)x;
-    } else if (!strcmp(a, "--format")) {
-        if (!arg_format(cmd, v, &o->fmt)) return -1;
+    (void)r;
+    const scheme_set *w = &((const stack_opts *)base)->w;
+    int all = w->nschemes == VCSEL_NSCHEMES;
+    for (int k = 0; all && k < w->nschemes; k++) all = w->schemes[k] == k;
+    buf[0] = '\0';
+    if (all) snprintf(buf, len, "all");
+    for (int k = 0; !all && k < w->nschemes; k++) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, len - n, "%s%s", k ? "," : "", vcsel_name(w->schemes[k]));
     }
+}
+
+/* --interval MIN:MAX; MIN 0 is the default, raised to the packet length. */
+static int parse_interval(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
+{
+    stack_opts *o = base;
+    int64_t a, b;
+    int rc = opt_parse_range(v, (int64_t)r->lo, (int64_t)r->hi, &a, &b, err, errlen);
+    if (rc) return rc;
+    o->lo = (long)a;
+    o->hi = (long)b;
     return 0;
 }
 
-/* Fills o from argv.  Returns EXIT_OK, CLI_HELP, or EXIT_USAGE after a message. */
-static int parse(int argc, char **argv, stack_opts *o, const cli_spec *spec)
+static void show_interval(const opt_row *r, const void *base, char *buf, size_t len)
 {
-    const char *cmd = "stack";
+    (void)r;
+    const stack_opts *o = base;
+    snprintf(buf, len, "%ld:%ld", o->lo ? o->lo : SIM_STACK_VMIN_DEFAULT, o->hi);
+}
+
+#define OFIELD(f) #f, offsetof(stack_opts, f)
+/* stack's own options over stack_opts; defaults: stack_defaults. */
+static const opt_row stack_rows[] = {
+    { "arb", 0, "all|Cxx[,Cyy...]", "schemes to sweep", OPT_CUSTOM, OFIELD(w), 0, 0, 0, 0, NULL, 0, parse_schemes,
+      show_schemes, 0 },
+    { "interval", 0, "MIN:MAX", "interval range; MIN >= the packet length (the default\n"
+                                "MIN is raised to it)", OPT_CUSTOM, OFIELD(lo), 1, SIM_SWEEP_MAX, 0, 0, NULL, 0,
+      parse_interval, show_interval, 0 },
+    { "threads", 'j', "K", "worker threads (default: all cores)", OPT_INT, OFIELD(threads), 1, SIM_POOL_MAX_THREADS, 0,
+      0, NULL, 0, NULL, NULL, 1 },
+    { "format", 0, NULL, "text: best per scheme; csv: one row per scheme and\n"
+                         "interval; json: both", OPT_CHOICE, OFIELD(fmt), 0, 0, 0, 0, cli_format_names, 3, NULL, NULL,
+      0 },
+    OPT_END
+};
+
+static void stack_defaults(stack_opts *o)
+{
+    memset(o, 0, sizeof *o);
     model_opts_default(&o->mo);
     o->mo.params.slices = 2;
-    parse_schemes("all", &o->w);
+    for (int k = 0; k < VCSEL_NSCHEMES; k++) o->w.schemes[k] = k;
+    o->w.nschemes = VCSEL_NSCHEMES;
     o->lo = 0;
     o->hi = SIM_STACK_VMAX_DEFAULT;
     o->threads = sim_pool_default_threads();
     o->fmt = FMT_TEXT;
-    int rc = cli_parse(spec, argc, argv);
+}
+
+/* Fills o from argv (g: stack's rows, the caller frees it).  Returns
+ * EXIT_OK, CLI_HELP (after the help), EXIT_USAGE after a message, or
+ * EXIT_FAIL when memory runs out. */
+static int parse(int argc, char **argv, stack_opts *o, opt_group *g)
+{
+    const char *cmd = "stack";
+    stack_defaults(o);
+    if (opt_group_init(g, stack_rows, o, sizeof *o)) return cli_fail(cmd, EXIT_FAIL, "out of memory");
+    const cli_group groups[] = { opt_group_cli(g), MODEL_OPTS_GROUP(&o->mo) };
+    const cli_spec spec = { cmd, groups, 2, NULL, NULL };
+    int rc = cli_parse(&spec, argc, argv);
+    if (rc == CLI_HELP) help(&spec);
     if (rc != EXIT_OK) return rc;
     int L = o->mo.params.flits;
     if (o->lo == 0) {               /* the default range, starting no lower than the packet length */
@@ -189,12 +225,9 @@ static void print_text(const stack_opts *o, const stack_result *res)
 int cmd_stack(int argc, char **argv)
 {
     stack_opts o;
-    memset(&o, 0, sizeof o);
-    const cli_group groups[] = { { stack_table, set_option, &o }, MODEL_OPTS_GROUP(&o.mo) };
-    const cli_spec spec = { "stack", groups, 2, NULL, NULL };
-    int rc = parse(argc, argv, &o, &spec);
-    if (rc == CLI_HELP) help(&spec);
-    if (rc != EXIT_OK) return rc == CLI_HELP ? EXIT_OK : rc;
+    opt_group g = { 0 };
+    int rc = parse(argc, argv, &o, &g);
+    if (opt_groups_done(&g, 1, &rc)) return rc;
     stack_result res;
     memset(&res, 0, sizeof res);
     if ((rc = run(&o, &res)) == EXIT_OK) {

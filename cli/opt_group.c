@@ -4,28 +4,46 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/status.h"
 #include "util/quote.h"
 
 /* The last help line's longest length before the range and default go on
  * a line of their own (column 30 + 48 stays within 80). */
 #define HELP_FIT 48
 
-/* "(in [10, 1000000]; default 1000)", "(default mesh)" or "" for row r of base. */
-static void suffix(const opt_row *r, const void *base, char *buf, size_t len)
+/* Row r's default: its value in base, or "LABEL0 X, LABEL1 Y" where a
+ * second set of defaults (alt) differs. */
+static void default_of(const opt_row *r, const void *base, const opt_alt *alt, char *buf, size_t len)
+{
+    char a[256];
+    opt_show(r, base, buf, len);
+    if (!alt || !alt->base || (alt->chooser && !strcmp(alt->chooser, r->name))) return;
+    opt_show(r, alt->base, a, sizeof a);
+    if (strcmp(a, buf)) {
+        char b[256];
+        snprintf(b, sizeof b, "%s", buf);
+        snprintf(buf, len, ": %s %.100s, %s %.100s", alt->labels[0], b, alt->labels[1], a);
+    }
+}
+
+/* "(in [10, 1000000]; default 1000)", "(default mesh)",
+ * "(default: local 1, paper 50)" or "" for row r of base. */
+static void suffix(const opt_row *r, const void *base, const opt_alt *alt, char *buf, size_t len)
 {
     char range[256] = "", def[256] = "";
     if (r->type != OPT_CHOICE) opt_range(r, range, sizeof range);
-    if (!r->no_default && r->type != OPT_SWITCH) opt_show(r, base, def, sizeof def);
-    if (*range && *def) snprintf(buf, len, "(in %s; default %s)", range, def);
+    if (!r->no_default && r->type != OPT_SWITCH) default_of(r, base, alt, def, sizeof def);
+    const char *sp = *def == ':' ? "" : " ";
+    if (*range && *def) snprintf(buf, len, "(in %s; default%s%s)", range, sp, def);
     else if (*range) snprintf(buf, len, "(in %s)", range);
-    else if (*def) snprintf(buf, len, "(default %s)", def);
+    else if (*def) snprintf(buf, len, "(default%s%s)", sp, def);
     else buf[0] = '\0';
 }
 
-static char *help_text(const opt_row *r, const void *base)
+static char *help_text(const opt_row *r, const void *base, const opt_alt *alt)
 {
     char tail[600];
-    suffix(r, base, tail, sizeof tail);
+    suffix(r, base, alt, tail, sizeof tail);
     const char *h = r->help ? r->help : "";
     const char *last = strrchr(h, '\n');
     size_t lastlen = strlen(last ? last + 1 : h);
@@ -46,6 +64,11 @@ static char *choice_arg(const opt_row *r)
 
 int opt_group_init(opt_group *g, const opt_row *rows, void *base, size_t base_size)
 {
+    return opt_group_init_alt(g, rows, base, base_size, NULL);
+}
+
+int opt_group_init_alt(opt_group *g, const opt_row *rows, void *base, size_t base_size, const opt_alt *alt)
+{
     memset(g, 0, sizeof *g);
     g->base_size = base_size;
     while (!opt_is_end(&rows[g->n])) g->n++;
@@ -63,7 +86,7 @@ int opt_group_init(opt_group *g, const opt_row *rows, void *base, size_t base_si
         }
         char **flag = &g->texts[2 * i], **help = &g->texts[2 * i + 1];
         size_t fl = strlen(r->name) + 3;
-        if (!(*flag = malloc(fl)) || !(*help = help_text(r, base))) goto fail;
+        if (!(*flag = malloc(fl)) || !(*help = help_text(r, base, alt))) goto fail;
         snprintf(*flag, fl, "--%s", r->name);
         const char *arg = r->arg;
         if (r->type == OPT_CHOICE && !arg) {
@@ -103,13 +126,15 @@ static int row_index(const opt_group *g, const char *name)
 }
 
 /* Set row i from value, marking it given from `from`; a refused value
- * printed as "nocsim CMD: WHERE: why". */
+ * printed as "nocsim CMD: WHERE: why" and -1, or CLI_SET_FAIL when the
+ * fault was not the value's (memory). */
 static int set_row(opt_group *g, int i, const char *cmd, const char *where, const char *value, int from)
 {
     char err[512];
-    if (opt_set(&g->rows[i], g->base, value, err, sizeof err)) {
+    int rc = opt_set(&g->rows[i], g->base, value, err, sizeof err);
+    if (rc) {
         fprintf(stderr, "nocsim %s: %s: %s\n", cmd, where, err);
-        return -1;
+        return fault_of(rc) == FAULT_INPUT ? -1 : CLI_SET_FAIL;
     }
     g->given[i] |= (unsigned char)from;
     return 0;
@@ -154,4 +179,31 @@ int opt_groups_apply(opt_group *gs, int n, const char *cmd, const char *where, c
         return rc;
     }
     return 1;
+}
+
+int opt_groups_show(const opt_group *gs, int n)
+{
+    char v[512];
+    for (int k = 0; k < n; k++)
+        for (const opt_row *r = gs[k].rows; !opt_is_end(r); r++)
+            if (r->type != OPT_HEADING) {
+                opt_show(r, gs[k].base, v, sizeof v);
+                printf("%s=%s\n", r->name, v);
+            }
+    return fflush(stdout) ? EXIT_FAIL : EXIT_OK;
+}
+
+int opt_parse_show(void)
+{
+    const char *show = getenv("NOCSIM_PARSE_SHOW");
+    return show && !strcmp(show, "1");
+}
+
+int opt_groups_done(opt_group *gs, int n, int *rc)
+{
+    int show = *rc == EXIT_OK && opt_parse_show(), stop = show || *rc != EXIT_OK;
+    if (show) *rc = opt_groups_show(gs, n);
+    for (int k = 0; k < n; k++) opt_group_free(&gs[k]);
+    if (*rc == CLI_HELP) *rc = EXIT_OK;
+    return stop;
 }

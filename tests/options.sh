@@ -138,15 +138,47 @@ expect 2 "unknown option '--where=x'" "db: flag of another subcommand" $N db run
 # sim/sim.h), not from --help; NOCSIM_PARSE_SHOW=1 (cli/args.h) makes load
 # parse for real (handlers, checks) and print each option's value.
 show() { NOCSIM_PARSE_SHOW=1 $N load "$@" 2>&1; echo "rc=$?"; }
+# A number, or the value of the library's constant of that name.
 const() {
   case $1 in [0-9]*) echo "$1"; return;; esac
-  sed -n -E "s/^#define $1 +([-0-9.e]+)L?( .*)?$/\1/p" sim/openloop.h sim/sim.h sim/olnet.h | head -1
+  sed -n -E "s/^#define $1 +([-0-9.e]+)L?( .*)?$/\1/p" sim/openloop.h sim/sim.h sim/olnet.h ga/ga.h ga/ga_options.h \
+    sim/interval.h sim/pool.h sim/stacking.h cli/cmd_sim.c cli/cmd_methods.c viz/viz_options.h | head -1
 }
 numeq() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 == b + 0 && a != "" && b != "") }'; }
 value_of() { printf '%s\n' "$1" | sed -n "s/^$2=//p"; }
+# check_rows CMD EXTRA ROWS: each numeric row of ROWS ("name kind lo hi default",
+# constants by name; kind int, real, or realo: hi excluded; lo excluded when
+# written "(LO"; default - for none) against CMD's parse under
+# NOCSIM_PARSE_SHOW=1 (with the flags EXTRA): the default is the constant,
+# both ends are taken and a step past either is refused, naming the flag.
+check_rows() {
+  local cmd=$1 extra=$2 rows=$3 defaults name kind lo hi def open_lo lov hiv defv below above
+  # shellcheck disable=SC2086
+  defaults=$(NOCSIM_PARSE_SHOW=1 $N $cmd $extra 2>&1)
+  while read -r name kind lo hi def; do
+    open_lo=0; case $lo in "("*) open_lo=1; lo=${lo#(};; esac
+    lov=$(const "$lo"); hiv=$(const "$hi")
+    [ -n "$lov" ] && [ -n "$hiv" ] || { bad "$cmd --$name: constant $lo or $hi not found"; continue; }
+    if [ "$def" != - ]; then
+      defv=$(const "$def")
+      numeq "$(value_of "$defaults" "$name")" "$defv" && ok || bad "$cmd --$name: default $(value_of "$defaults" "$name"), $def is $defv"
+    fi
+    if [ $kind = int ]; then below=$((lov - 1)); above=$((hiv + 1)); else
+      below=$(awk -v a="$lov" -v b="$hiv" 'BEGIN { printf "%.10g", a - (b - a) * 1e-3 }')
+      above=$(awk -v a="$lov" -v b="$hiv" 'BEGIN { printf "%.10g", b + (b - a) * 1e-3 }'); fi
+    [ $open_lo = 1 ] && below=$lov
+    [ $kind = realo ] && above=$hiv
+    # shellcheck disable=SC2086
+    [ $open_lo = 0 ] && { numeq "$(value_of "$(NOCSIM_PARSE_SHOW=1 $N $cmd $extra --$name "$lov" 2>&1)" "$name")" "$lov" && ok || bad "$cmd --$name $lov refused"; }
+    # shellcheck disable=SC2086
+    [ $kind != realo ] && { numeq "$(value_of "$(NOCSIM_PARSE_SHOW=1 $N $cmd $extra --$name "$hiv" 2>&1)" "$name")" "$hiv" && ok || bad "$cmd --$name $hiv refused"; }
+    # shellcheck disable=SC2086
+    expect 2 "--$name: '$below' is out of range" "$cmd --$name below its range" env NOCSIM_PARSE_SHOW=1 $N $cmd $extra --$name "$below"
+    # shellcheck disable=SC2086
+    expect 2 "--$name: '$above' is out of range" "$cmd --$name above its range" env NOCSIM_PARSE_SHOW=1 $N $cmd $extra --$name "$above"
+  done <<< "$rows"
+}
 defaults=$(show)
-# name kind lo hi default (constants by name; kind int, real, or realo: hi excluded;
-# lo excluded when written "(LO")
 rows='size int OL_MIN_SIDE OL_MAX_SIDE OL_DEFAULT_SIDE
 vcs int 1 SIM_MAX_VCS SIM_DEFAULT_VCS
 buffer int 1 OL_MAX_BUFFER SIM_DEFAULT_BUFFER
@@ -165,24 +197,8 @@ switch-delay int 0 OLNET_MAX_DELAY 0
 link-delay int 0 OLNET_MAX_DELAY 0
 credit-delay int 0 OLNET_MAX_DELAY 0
 rate real (0 1 -'
-while read -r name kind lo hi def; do
-  open_lo=0; case $lo in "("*) open_lo=1; lo=${lo#(};; esac
-  lov=$(const "$lo"); hiv=$(const "$hi")
-  [ -n "$lov" ] && [ -n "$hiv" ] || { bad "load --$name: constant $lo or $hi not found"; continue; }
-  if [ "$def" != - ]; then
-    defv=$(const "$def")
-    numeq "$(value_of "$defaults" "$name")" "$defv" && ok || bad "load --$name: default $(value_of "$defaults" "$name"), $def is $defv"
-  fi
-  if [ $kind = int ]; then below=$((lov - 1)); above=$((hiv + 1)); else
-    below=$(awk -v a="$lov" -v b="$hiv" 'BEGIN { printf "%.10g", a - (b - a) * 1e-3 }')
-    above=$(awk -v a="$lov" -v b="$hiv" 'BEGIN { printf "%.10g", b + (b - a) * 1e-3 }'); fi
-  [ $open_lo = 1 ] && below=$lov
-  [ $kind = realo ] && above=$hiv
-  [ $open_lo = 0 ] && { numeq "$(value_of "$(show --$name "$lov")" "$name")" "$lov" && ok || bad "load --$name $lov refused"; }
-  [ $kind != realo ] && { numeq "$(value_of "$(show --$name "$hiv")" "$name")" "$hiv" && ok || bad "load --$name $hiv refused"; }
-  expect 2 "--$name: '$below' is out of range" "load --$name below its range" env NOCSIM_PARSE_SHOW=1 $N load --$name "$below"
-  expect 2 "--$name: '$above' is out of range" "load --$name above its range" env NOCSIM_PARSE_SHOW=1 $N load --$name "$above"
-done <<< "$rows"
+
+check_rows load "" "$rows"
 # The rows with a range of their own, the choices and the switches, by hand.
 check "load --warmup default" "$(value_of "$defaults" warmup)" "$(const OL_DEFAULT_WARMUP_MIN):$(const OL_DEFAULT_WARMUP_MAX)"
 check "load --warmup 1:MAX" "$(value_of "$(show --warmup "1:$(const OL_WARMUP_MAX)")" warmup)" "1:$(const OL_WARMUP_MAX)"
@@ -209,6 +225,137 @@ check "load --links-png's file" "$(value_of "$(show --links-png x.png)" links-pn
 # Every row has a check above: a row added without one, or one dropped, fails here.
 check "load's rows" "$(printf '%s\n' "$defaults" | grep -v '^rc=' | sed -n 's/=.*//p' | sort | tr '\n' ' ')" \
   "accept-tolerance all arb batch buffer by-length ci config credit-delay db drain-cap early-stop format histogram hotspot latency-limit link-delay links links-png no-db packet per-flow precision process quiet rate rates router-delay routing saturation seed selection self size switch-delay threads throughput tie topology trace traffic vc-alloc vc-rule vcs warmup warmup-tolerance window "
+# --- ga, sim, stack: their rows against the library's constants ---------------
+# (ga/ga_options.c over ga_params; cmd_ga.c, cmd_sim.c, cmd_stack.c over
+# their own structs).  The ga defaults not named by a constant are
+# ga_params_default's, written here by hand.
+showc() { NOCSIM_PARSE_SHOW=1 $N "$@" 2>&1; echo "rc=$?"; }
+rows='pop int GA_POP_MIN GA_POP_MAX 1
+children int 1 GA_CHILDREN_MAX 1
+generations int 0 GA_COUNT_MAX GA_COUNT_MAX
+evals int 1 GA_EVALS_MAX GA_BUDGET
+train int 0 GA_COUNT_MAX 100
+mutation real GA_MUTATION_MIN 1 0.05
+max-genes int 1 GA_MAX_GENES_MAX 8
+shift real 0 1 0
+target real 0 1 0.3
+target-window int 1 GA_TARGET_WINDOW_MAX 3
+crossover-interval int 0 GA_COUNT_MAX 10
+crossover-rate real 0 1 0.4
+crossover-pairs int 0 GA_COUNT_MAX 0
+watchdog int 0 GA_COUNT_MAX 0
+lifetime int 0 GA_COUNT_MAX 0
+estimate-slices int 1 SIM_MAX_SLICES 2
+perturb int 0 GA_PERTURB_MAX 0
+threads int 1 SIM_POOL_MAX_THREADS -
+migrate-every int 1 GA_COUNT_MAX GA_MIGRATE_EVERY_DEFAULT
+progress-every int 1 GA_COUNT_MAX 0'
+check_rows ga "" "$rows"
+gd=$(showc ga)
+# The paper's defaults where they differ (ga_params_for_algo).
+gp=$(showc ga --algo paper)
+for c in "pop 1 50" "generations $(const GA_COUNT_MAX) 1000" "evals $(const GA_BUDGET) 0" "sort-key tail none" \
+         "record sparse all" "target 0.3 0"; do
+  set -- $c
+  check "ga --$1 default (local)" "$(value_of "$gd" "$1")" "$2"
+  check "ga --$1 default (paper)" "$(value_of "$gp" "$1")" "$3"
+done
+# The interval and the sweep's end are bounded below by the packet length too.
+check "ga --interval: none by default" "$(value_of "$gd" interval)" 0
+check "ga --stack-vmax default" "$(value_of "$gd" stack-vmax)" "$(const SIM_STACK_VMAX_DEFAULT)"
+for r in interval:SIM_INTERVAL_MAX stack-vmax:SIM_SWEEP_MAX; do
+  f=${r%%:*} hi=$(const "${r#*:}")
+  check "ga --$f 2 with --flits 2" "$(value_of "$(showc ga --flits 2 --$f 2)" "$f")" 2
+  check "ga --$f $hi" "$(value_of "$(showc ga --$f "$hi")" "$f")" "$hi"
+  expect 2 "--$f: '0' is out of range (allowed: [1, $hi])" "ga --$f 0" $N ga --$f 0
+  expect 2 "--$f: '$((hi + 1))' is out of range (allowed: [1, $hi])" "ga --$f above" $N ga --$f $((hi + 1))
+  expect 2 "is below the packet length" "ga --$f below the packet length" $N ga --$f 7
+done
+for c in "algo local paper" "weights mix genes" "start stacking timetable" "ties random age" "sort-key tail late3" \
+         "record sparse all" "fitness duration te" "format text json" "genes V,I,C,Q C,Q" "arb C00 C07"; do
+  set -- $c
+  check "ga --$1 default" "$(value_of "$gd" "$1")" "$2"
+  check "ga --$1 $3" "$(value_of "$(showc ga --$1 "$3")" "$1")" "$3"
+done
+check "ga --sort te is --fitness te" "$(value_of "$(showc ga --sort te)" fitness)" te
+expect 2 "--format: 'csv' is not one of: text json" "ga --format csv" $N ga --format csv
+expect 2 "--arb: 'C10' is not a scheme (allowed: C00-C09)" "ga --arb C10" $N ga --arb C10
+expect 2 "--genes: 'V' is named twice" "ga --genes V,V" $N ga --genes V,V
+check "ga --db default" "$(value_of "$gd" db)" "$(sed -n -E 's/^#define STORE_DEFAULT_PATH "(.*)".*/\1/p' store/store.h)"
+check "ga --resume: none by default" "$(value_of "$gd" resume)" 0
+expect 2 "--resume: '0' is out of range" "ga --resume 0" $N ga --resume 0
+for sw in dry-run no-db quiet; do
+  check "ga --$sw off by default" "$(value_of "$gd" $sw)" ""
+  check "ga --$sw sets its field" "$(value_of "$(showc ga --$sw)" $sw)" "on"
+done
+check "ga -q is --quiet" "$(value_of "$(showc ga -q)" quiet)" "on"
+check "ga --save-best FILE" "$(value_of "$(showc ga --save-best "$tmp/b.cfg")" save-best)" "$tmp/b.cfg"
+rowset() { printf '%s\n' "$1" | grep -v '^rc=' | sed -n 's/=.*//p' | sort | tr '\n' ' '; }
+check "ga's rows" "$(rowset "$gd")" "algo arb children crossover-interval crossover-pairs crossover-rate db dry-run \
+estimate-slices evals fitness format generations genes interval islands lifetime max-genes migrate-every mutation no-db perturb \
+pop progress-every quiet record resume save-best shift sort sort-key stack-vmax start target target-window threads ties \
+train watchdog weights "
+# sim
+# (one slice raises an interval below the packet length to it: two here)
+check_rows sim "--slices 2" 'interval int 1 SIM_INTERVAL_MAX SIM_CMD_INTERVAL'
+sd=$(showc sim)
+for c in "arb C00 C09" "format text csv"; do
+  set -- $c
+  check "sim --$1 default" "$(value_of "$sd" "$1")" "$2"
+  check "sim --$1 $3" "$(value_of "$(showc sim --$1 "$3")" "$1")" "$3"
+done
+check "sim --links" "$(value_of "$(showc sim --links)" links)/$(value_of "$sd" links)" "on/"
+check "sim's rows" "$(rowset "$sd")" "arb config format interval links "
+# stack
+check_rows stack "" 'threads int 1 SIM_POOL_MAX_THREADS -'
+kd=$(showc stack)
+check "stack --interval default" "$(value_of "$kd" interval)" "$(const SIM_STACK_VMIN_DEFAULT):$(const SIM_STACK_VMAX_DEFAULT)"
+check "stack --interval 8:MAX" "$(value_of "$(showc stack --interval "8:$(const SIM_SWEEP_MAX)")" interval)" "8:$(const SIM_SWEEP_MAX)"
+expect 2 "--interval: '0' is out of range (allowed: [1, $(const SIM_SWEEP_MAX)])" "stack --interval 0:9" $N stack --interval 0:9
+expect 2 "--interval: '$(( $(const SIM_SWEEP_MAX) + 1 ))' is out of range" "stack --interval above" \
+  $N stack --interval "8:$(( $(const SIM_SWEEP_MAX) + 1 ))"
+check "stack --arb default" "$(value_of "$kd" arb)" all
+check "stack --arb C05,C01" "$(value_of "$(showc stack --arb C05,C01)" arb)" C05,C01
+check "stack --format json" "$(value_of "$(showc stack --format json)" format)" json
+check "stack's rows" "$(rowset "$kd")" "arb format interval threads "
+
+# replay, export, extrapolate, post-stack, plot: their rows (cmd_replay.c,
+# cmd_methods.c, cmd_plot.c; plot's limits viz/viz_options.h).  Ids are
+# bounded by 2^53 (CLI_ID_MAX, cli/args.h).
+id_max=$((1 << 53))
+check_rows replay "--chrom 1" 'slices int 1 SIM_MAX_SLICES -'
+rd=$(showc replay --chrom 1)
+check "replay --interval 9:MAX" "$(value_of "$(showc replay --chrom 1 --interval "9:$(const SIM_SWEEP_MAX)")" interval)" \
+  "9:$(const SIM_SWEEP_MAX)"
+expect 2 "--interval: '0' is out of range (allowed: [1, $(const SIM_SWEEP_MAX)])" "replay --interval 0" $N replay --chrom 1 --interval 0
+check "replay --crc" "$(value_of "$(showc replay --crc 3A)" crc)" 0000003a
+check "replay's rows" "$(rowset "$rd")" "best chrom crc db file format interval run slices "
+for f in chrom run best; do
+  with=; [ $f = run ] && with="--crc 1"   # --run only narrows --crc
+  # shellcheck disable=SC2086
+  check "replay --$f 2^53" "$(value_of "$(showc replay $with --$f $id_max)" $f)" "$id_max"
+  expect 2 "--$f: '$((id_max + 1))' is out of range (allowed: [1, $id_max])" "replay --$f above" $N replay --$f $((id_max + 1))
+done
+check "export's rows" "$(rowset "$(showc export)")" "best chrom crc db output run "
+check_rows extrapolate "--run 1" 'slices int 1 SIM_MAX_SLICES METHOD_EXTRAPOLATE_SLICES
+threads int 1 SIM_POOL_MAX_THREADS -'
+check_rows post-stack "--run 1" 'slices int 1 SIM_MAX_SLICES 0'
+check "extrapolate --best-only" "$(value_of "$(showc extrapolate --run 1 --best-only)" best-only)" on
+check "post-stack --all" "$(value_of "$(showc post-stack --run 1 --all)" all)" on
+check "extrapolate's rows" "$(rowset "$(showc extrapolate --run 1)")" \
+  "best-only db format limit no-record run slices synonyms threads "
+check "post-stack's rows" "$(rowset "$(showc post-stack --run 1)")" "all db format limit no-record run slices threads "
+check_rows plot "runs" 'ymax real VIZ_YMAX_MIN VIZ_YMAX_MAX -
+slices int 1 VIZ_FILTER_SLICES_MAX -'
+pd=$(showc plot runs)
+check "plot --size default" "$(value_of "$pd" size)" "$(const VIZ_DEFAULT_WIDTH)x$(const VIZ_DEFAULT_HEIGHT)"
+check "plot --size MINxMAX" "$(value_of "$(showc plot runs --size "$(const VIZ_SIDE_MIN)x$(const VIZ_SIDE_MAX)")" size)" \
+  "$(const VIZ_SIDE_MIN)x$(const VIZ_SIDE_MAX)"
+expect 2 "--size: '$(( $(const VIZ_SIDE_MIN) - 1 ))' is out of range" "plot --size below" $N plot runs --size "$(( $(const VIZ_SIDE_MIN) - 1 ))x200"
+expect 2 "--size: '$(( $(const VIZ_SIDE_MAX) + 1 ))' is out of range" "plot --size above" $N plot runs --size "200x$(( $(const VIZ_SIDE_MAX) + 1 ))"
+check "plot runs --kind default" "$(value_of "$pd" kind)" ga
+check "plot's rows" "$(rowset "$pd")" "db kind logx logy output script-only size slices title traffic ymax "
+
 # The closed-loop commands' model options: the same constants bound the
 # shared rows (sim/ol_options.c sim_net_options, sim_model_options), and
 # their --help defaults are those constants.

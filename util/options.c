@@ -116,3 +116,83 @@ void opt_show(const opt_row *r, const void *base, char *buf, size_t len)
     case OPT_HEADING: break;
     }
 }
+
+/* State of one opt_parse_names call, for its per-element function. */
+typedef struct {
+    const char *const *names;
+    int n, *picked, count;
+    char *err;
+    size_t errlen;
+} name_list;
+
+static int pick_name(const char *item, int index, void *ctx)
+{
+    name_list *l = ctx;
+    char q[QUOTE_BUF];
+    quote_str(q, sizeof q, item);
+    int k = 0;
+    while (k < l->n && strcmp(item, l->names[k])) k++;
+    if (k == l->n) {
+        snprintf(l->err, l->errlen, "'%s' is not one of:", q);
+        for (int j = 0; j < l->n; j++) {
+            size_t len = strlen(l->err);
+            snprintf(l->err + len, l->errlen - len, " %s", l->names[j]);
+        }
+        return -1;
+    }
+    for (int j = 0; j < index; j++)
+        if (l->picked[j] == k) return snprintf(l->err, l->errlen, "'%s' is named twice", q), -1;
+    l->picked[index] = k;
+    l->count = index + 1;
+    return 0;
+}
+
+int opt_parse_names(const char *s, const char *const *names, int n, int *picked, int *count, char *err, size_t errlen)
+{
+    name_list l = { names, n, picked, 0, err, errlen };
+    int bad;
+    char q[QUOTE_BUF];
+    parse_status st = parse_list(s, ',', n, pick_name, &l, &bad);
+    quote_str(q, sizeof q, s ? s : "");
+    if (st == PARSE_EMPTY && (!s || !*s)) snprintf(err, errlen, "the list is empty; give names separated by commas");
+    else if (st == PARSE_EMPTY)
+        snprintf(err, errlen, "'%s' has an empty element (number %d); give names separated by single commas", q, bad + 1);
+    else if (st == PARSE_TOO_MANY) snprintf(err, errlen, "'%s' names more than the %d there are", q, n);
+    else if (st == PARSE_NOMEM) snprintf(err, errlen, "out of memory");
+    if (st == PARSE_NOMEM) return -FAULT_RESOURCE;
+    if (st != PARSE_OK) return -FAULT_INPUT;
+    *count = l.count;
+    return 0;
+}
+
+/* s[0..n-1] into buf (len bytes) for parse_int without allocating: leading
+ * zeros after an optional sign are dropped (keeping one digit) so that any
+ * number of them is taken, as parse_int takes them; a longer rest is cut,
+ * which parse_int then refuses as out of range or not an integer. */
+static void number_part(const char *s, size_t n, char *buf, size_t len)
+{
+    size_t i = 0, k = 0;
+    if (n && (s[0] == '-' || s[0] == '+')) buf[k++] = s[i++];
+    while (i + 1 < n && s[i] == '0' && s[i + 1] >= '0' && s[i + 1] <= '9') i++;
+    while (i < n && k + 1 < len) buf[k++] = s[i++];
+    buf[k] = '\0';
+}
+
+int opt_parse_range(const char *s, int64_t lo, int64_t hi, int64_t *a, int64_t *b, char *err, size_t errlen)
+{
+    const char *colon = s ? strchr(s, ':') : NULL;
+    char first[64], q[QUOTE_BUF];
+    if (colon) number_part(s, (size_t)(colon - s), first, sizeof first);
+    const char *parts[2] = { colon ? first : s, colon ? colon + 1 : s };
+    int64_t v[2];
+    for (int k = 0; k < 2; k++) {
+        parse_status st = parse_int(parts[k], lo, hi, &v[k]);
+        if (st != PARSE_OK) return parse_explain_int(err, errlen, st, parts[k], lo, hi), -FAULT_INPUT;
+    }
+    if (v[0] > v[1])
+        return snprintf(err, errlen, "'%s' is an empty range (MIN:MAX with MIN <= MAX)", quote_str(q, sizeof q, s)),
+               -FAULT_INPUT;
+    *a = v[0];
+    *b = v[1];
+    return 0;
+}

@@ -19,6 +19,7 @@
 #define NOCSIM_UTIL_OPTIONS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/fault.h"
 
@@ -74,5 +75,17 @@ void opt_show(const opt_row *r, const void *base, char *buf, size_t len);
 /* The allowed values of r as a phrase ("[10, 1000000]", "[0, 1)", "torus|mesh"),
  * "" for a switch, a text or a custom row without a range. */
 void opt_range(const opt_row *r, char *buf, size_t len);
+
+/* "A:B" (or "A", meaning A:A) with lo <= A <= B <= hi into *a, *b, for a
+ * custom row; nothing is allocated.  0, or -FAULT_INPUT with one phrase in
+ * err naming the value and the range. */
+NOCSIM_MUST_USE
+int opt_parse_range(const char *s, int64_t lo, int64_t hi, int64_t *a, int64_t *b, char *err, size_t errlen);
+/* A comma-separated list of distinct names of names[0..n-1] ("A,B") into
+ * picked[0..*count-1] (room for n), for a custom row.  0, or -FAULT_INPUT
+ * with one phrase in err: an empty list or element, a name that is not
+ * one of names, one named twice, more than n (-FAULT_RESOURCE: memory). */
+NOCSIM_MUST_USE
+int opt_parse_names(const char *s, const char *const *names, int n, int *picked, int *count, char *err, size_t errlen);
 
 #endif
