@@ -493,8 +493,8 @@ END_TEST
  * flits pays the header's D: 4 / (2 + D + S + L + C) = 2/3 flit a cycle.
  * Going round the VCs (vc_rotate, [R-VC-6]) consecutive packets take
  * different VCs, the header's wait overlaps the packet before, and the
- * flow runs at the source's loop, 4 / (2 + L + C) (+ the header's D
- * hidden) = 4/5: BookSim2's 0.799 for the same flow.  Measured over
+ * flow runs at the body's loop between routers, 4 / (2 + S + L + C) =
+ * 4/5: BookSim2's 0.799 for the same flow.  Measured over
  * packets 100 to 300, in steady state. */
 START_TEST(lone_flow_vc_alloc)
 {
