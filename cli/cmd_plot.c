@@ -382,6 +382,13 @@ static int load_row(const store_load_point *p, void *arg)
     return 0;
 }
 
+/* A router delay a run keeps (absent: the model's 0). */
+static int32_t delay_of(const json_t *j, const char *key)
+{
+    const int64_t d = param_int(j, key);
+    return (int32_t)(d > 0 ? d : 0);
+}
+
 /* The curve viz draws, from what the run keeps (store/SCHEMA.md, load_points). */
 static viz_load_curve load_curve(const load_run *lr, int64_t id)
 {
@@ -393,6 +400,9 @@ static viz_load_curve load_curve(const load_run *lr, int64_t id)
         .vc_rule = param_str(j, "vc_rule"), .arb = param_str(j, "arb"), .tie = param_str(j, "tie"),
         .packet = param_str(j, "packet"), .process = param_str(j, "process"), .self = param_str(j, "self"),
         .routing = param_str(j, "routing"), .selection = param_str(j, "selection"),
+        .delays = { delay_of(j, "router_delay"), delay_of(j, "switch_delay"), delay_of(j, "link_delay"),
+                    delay_of(j, "credit_delay") },
+        .vc_alloc = param_str(j, "vc_alloc"),
         .width = (int32_t)(w >= 0 ? w : lr->r.size), .height = (int32_t)(h >= 0 ? h : w >= 0 ? w : lr->r.size),
         .vcs = (int32_t)param_int(j, "vcs"), .buffer = (int32_t)param_int(j, "buffer"),
         .per_flow = json_is_boolean(pf) ? json_is_true(pf) : -1, .batch = param_int(j, "batch"),

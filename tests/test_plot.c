@@ -221,6 +221,14 @@ START_TEST(load_names)
                             "8-flit packets, Bernoulli injection");
     ck_assert_str_eq(k0, "selection credits");
     ck_assert_str_eq(k1, "selection random");
+    /* Router timing (its four delays) and VC rotation, named when they differ. */
+    c[0].delays[0] = c[0].delays[1] = c[0].delays[2] = c[0].delays[3] = 1;
+    c[0].vc_alloc = "rotate";
+    viz_load_names(c, 2, "T", title, sizeof title, keys, sizeof k0);
+    ck_assert_str_eq(k0, "selection credits, delays 1/1/1/1, VCs rotate");
+    ck_assert_str_eq(k1, "selection random");
+    c[0].delays[0] = c[0].delays[1] = c[0].delays[2] = c[0].delays[3] = 0;
+    c[0].vc_alloc = NULL;
     c[1].routing = "dor";
     c[1].selection = "credits";
     viz_load_names(c, 2, "T", title, sizeof title, keys, sizeof k0);

@@ -62,6 +62,12 @@ int viz_load_aspect(const viz_load_curve *c, int a, char *buf, size_t len)
         if (c->window < 0 || c->batch < 0) snprintf(buf, len, "window ?");
         else snprintf(buf, len, "window %lld x %lld cycles", (long long)c->window, (long long)c->batch);
         return 0;
+    case 15:
+        if (c->delays[0] || c->delays[1] || c->delays[2] || c->delays[3])
+            snprintf(buf, len, "delays %d/%d/%d/%d", (int)c->delays[0], (int)c->delays[1], (int)c->delays[2],
+                     (int)c->delays[3]);
+        if (c->vc_alloc) snprintf(buf + strlen(buf), len - strlen(buf), "%sVCs %s", *buf ? ", " : "", c->vc_alloc);
+        return 1;
     default: snprintf(buf, len, "seed %llu", (unsigned long long)c->seed); return 0;
     }
 }

@@ -42,6 +42,8 @@ typedef struct {
     int64_t run;
     const char *traffic, *hotspot, *topology, *vc_rule, *arb, *tie, *packet, *process, *self;
     const char *routing, *selection;  /* NULL: not kept (runs before load stored them): nothing said */
+    int32_t delays[4];                /* router timing: router, switch, link, credit (0 0 0 0: the model's) */
+    const char *vc_alloc;             /* "rotate", or NULL: the lowest free VC */
     int32_t width, height, vcs, buffer;
     int per_flow;                     /* 0 or 1; -1 unknown */
     int64_t batch, window;            /* -1 unknown */
@@ -55,8 +57,9 @@ typedef struct {
 /* The aspects a curve is told apart by, in the order the key and the title
  * name them: pattern, hotspot, network, routing, VC rule, VCs, buffers,
  * arbiter, packet mix, injection; then, only when they differ, the adaptive
- * selection rule, ties, self-traffic, saturation rule, window and seed. */
-#define VIZ_LOAD_NASPECTS 16
+ * selection rule, ties, self-traffic, saturation rule, window, router
+ * timing (named whenever it is not the model's) and seed. */
+#define VIZ_LOAD_NASPECTS 17
 
 /* The text of aspect a of curve c ("" when there is nothing to say, as for
  * no hotspot) into buf; 1 if a shared value of it belongs in the title. */
