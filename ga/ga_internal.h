@@ -56,20 +56,18 @@ typedef struct {
                                0 when the search cannot use decisions) */
 } ga_repeats;
 
-/* Speculation (speculate.c), for one lineage on several threads: a window
- * of the children of the next generations, made from the current parent as
- * if each earlier one were rejected (with the generator's state after each
- * making) and submitted to the pool.  A generation takes the oldest while
- * its parent is unchanged; anything else empties the window and cancels its
- * runs (ga_spec_void).  The run's results are those of making and
- * evaluating one child a generation; children never taken are not counted.
- * A proven repeat ends the window, as it is sure to be accepted.  Not in
- * checkpoints: a resumed run makes them again from the saved generator. */
+/* Speculation (speculate.c), for one lineage on several threads: the
+ * children of the next generations, made from the current parent as if each
+ * earlier one were rejected (with the generator's state after each making)
+ * and evaluated together.  A generation takes the next one while its parent
+ * is unchanged; anything else empties the queue (ga_spec_void).  The run's
+ * results are those of making and evaluating one child a generation;
+ * children never taken are not counted.  A proven repeat ends a batch, as it
+ * is sure to be accepted.  Not in checkpoints: a resumed run makes them
+ * again from the saved generator. */
 typedef struct {
-    int depth;              /* the window's size, a ring (0: no speculation) */
-    int n, next;            /* children in the window, the oldest's slot */
-    int64_t gen_next;       /* the generation of the next child to make */
-    rng rng_next;           /* the generator after the last child made */
+    int depth;              /* children made at a time (0: no speculation) */
+    int n, next;            /* children queued, the next one to take */
     sim_config **child;
     int64_t **tails;
     sim_job *jobs;
@@ -226,9 +224,8 @@ void ga_spec_free(ga *g);
 /* This generation's child and its results, as ga_make_children and
  * evaluation would give them. */
 void ga_spec_take(ga *g);
-/* The parent changed: the window's children are void (their runs
- * cancelled). */
-void ga_spec_void(ga *g);
+/* The parent changed: the queued children are void. */
+static inline void ga_spec_void(ga *g) { g->spec.n = 0; }
 
 /* children.c: --children C > 1. */
 NOCSIM_MUST_USE

@@ -25,9 +25,6 @@ int ga_island_immigrant(ga *g, const uint8_t *buf, size_t len, char *err, size_t
     if (chrom_decode(c, buf, len, err, errlen)) return -FAULT_INTERNAL;
     int64_t *tails = g->tl.ctails ? g->tl.ctails[g->gp.pop - 1] : NULL;
     g->jobs[0] = (sim_job){ .cfg = c, .cutoff = 0, .tails = tails, .dec = g->rp.cdec ? g->rp.cdec[g->gp.pop - 1] : NULL };
-    /* A batch runs with no speculated run outstanding; the window is made
-     * again, the same, from the generator (speculate.c). */
-    ga_spec_void(g);
     sim_pool_run(g->pool, g->jobs, 1);
     g->evals++;
     sim_metrics m = g->jobs[0].m;
@@ -39,6 +36,7 @@ int ga_island_immigrant(ga *g, const uint8_t *buf, size_t len, char *err, size_t
     int better = g->gp.algo == GA_ALGO_PAPER ? sc < g->score[worst] : sc <= g->score[worst];
     if (!better) return 0;
     sim_config_copy(g->pop[worst], c);
+    ga_spec_void(g); /* a new parent: no speculated child of the old one */
     g->score[worst] = sc;
     g->pop_m[worst] = m;
     g->age[worst] = 0;

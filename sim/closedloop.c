@@ -47,10 +47,7 @@ struct closedloop {
     int nloaded;
     uint8_t rank[QSEL_NINDEX];
     size_t bytes;
-    const atomic_int *stop; /* closedloop_set_stop */
 };
-
-void closedloop_set_stop(closedloop *c, const atomic_int *stop) { c->stop = stop; }
 
 int closedloop_supports(const sim_params *p)
 {
@@ -281,8 +278,6 @@ static sim_status cycle_loop(closedloop *c, int64_t cutoff, tailwin *tw, int64_t
         if (n->in_net == 0) t = next_release(n, t);
         if (t >= c->p.max_cycles) return m->stop_cycle = t, SIM_TIMEOUT;
         if (t >= cutoff || (bound && load_exceeds(c, t, cutoff, &nh))) return m->stop_cycle = t, SIM_CUTOFF;
-        if ((t & 63) == 0 && c->stop && atomic_load_explicit(c->stop, memory_order_relaxed))
-            return m->stop_cycle = t, SIM_CUTOFF;
         m->cycles++;
         const int32_t *ids;
         int ndone;
@@ -346,8 +341,7 @@ sim_status closedloop_run(closedloop *c, const sim_config *cfg, int64_t cutoff, 
     m->status = st;
     NOCSIM_ASSERT(st != SIM_CUTOFF || m->stop_cycle <= cutoff, "closedloop: a cut run stops by its cutoff");
     NOCSIM_ASSERT(st != SIM_OK || last_eject < cutoff, "closedloop: a finished run ends within its cutoff");
-    /* A stopped run (closedloop_set_stop) may have no cutoff. */
-    m->duration = st != SIM_CUTOFF ? last_eject + 1 : cutoff < INT64_MAX ? cutoff + 1 : INT64_MAX;
+    m->duration = st == SIM_CUTOFF ? cutoff + 1 : last_eject + 1;
     m->late = tailwin_count(&tw, last_eject, c->L);
     m->late_sum = tailwin_sum(&tw, last_eject, tw.w);
     m->tail_profile = tailwin_profile(&tw, last_eject);

@@ -55,9 +55,6 @@ typedef enum { CL_FULL = 0, CL_LEAN } closedloop_metrics;
  * status, stop_cycle, cycles, duration, packets, idle_nodes and the flits
  * injected and ejected are exact, the rest is not: sim_run re-runs the reference, whose state sim_report_blocked
  * shows.  Cannot fail. */
-/* Runs check *stop every 64 cycles and end SIM_CUTOFF once it is nonzero
- * (sim_set_stop); NULL never stops. */
-void closedloop_set_stop(closedloop *c, const atomic_int *stop);
 sim_status closedloop_run(closedloop *c, const sim_config *cfg, int64_t cutoff, sim_decisions *rec,
                           closedloop_metrics what, sim_metrics *m);
 

@@ -13,10 +13,6 @@
 
 /* Most threads a pool may have (the --threads range of every command). */
 #define SIM_POOL_MAX_THREADS 256
-/* Most jobs submitted and not yet waited for (sim_pool_submit). */
-#define SIM_POOL_ASYNC_MAX 64
-/* How long a waiting thread polls before it sleeps, by default (pool.c). */
-#define SIM_POOL_SPIN_NS 200000
 
 typedef struct sim_pool sim_pool;
 
@@ -52,32 +48,8 @@ void sim_pool_free(sim_pool *pl);
  * or_, ib and ob are left 0; lean 0 (the default) counts every metric.
  * Not while a batch runs. */
 void sim_pool_set_lean(sim_pool *pl, int lean);
-/* A waiting thread polls for ns nanoseconds before it sleeps (0: it sleeps
- * at once).  Results do not depend on it.  Not while a batch runs. */
-void sim_pool_set_spin(sim_pool *pl, int64_t ns);
 /* Runs every job, writing each one's metrics into jobs[k].m; returns when all
  * are done.  The configurations are only read, and must stay valid until then. */
 void sim_pool_run(sim_pool *pl, sim_job *jobs, int count);
-
-/* Submitted jobs: a way to keep the workers busy with jobs whose results
- * the caller takes one at a time, in order (the GA's speculation).  Not
- * mixed with sim_pool_run: every submitted job is waited for or cancelled
- * before a batch.
- *
- * sim_pool_submit queues *job (which must stay valid until it is waited for
- * or cancelled) for the first free worker; a job without cfg is done at
- * once.  Returns 0, or -1 with nothing queued when SIM_POOL_ASYNC_MAX jobs
- * are outstanding. */
-NOCSIM_MUST_USE
-int sim_pool_submit(sim_pool *pl, sim_job *job);
-/* Returns when the oldest outstanding job, which job must be, is done,
- * with its metrics written: the caller runs it itself if no worker has
- * started it, and meanwhile runs queued jobs rather than idle.  The
- * results are those of a batch of the same jobs. */
-void sim_pool_wait(sim_pool *pl, sim_job *job);
-/* Every outstanding job is dropped: those not started never run, those
- * running stop at their next check (sim_set_stop) with their metrics
- * unspecified.  Returns when no worker runs one. */
-void sim_pool_cancel(sim_pool *pl);
 
 #endif

@@ -420,11 +420,6 @@ sim_status sim_run_lean(sim *s, const sim_config *c, int64_t cutoff, sim_decisio
 sim_status sim_run(sim *s, const sim_config *c, sim_metrics *m) { return sim_run_cutoff(s, c, INT64_MAX, m); }
 int sim_ran_fast(const sim *s) { return s->fast_ran; }
 
-void sim_set_stop(sim *s, const atomic_int *stop)
-{
-    if (s->fast) closedloop_set_stop(s->fast, stop);
-}
-
 /* What one reference run keeps between cycles. */
 typedef struct {
     int64_t to_send, done, in_net, last_eject, t;

@@ -22,7 +22,6 @@
 #define NOCSIM_SIM_H
 
 #include <stddef.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -220,12 +219,6 @@ sim_status sim_run_traced(sim *s, const sim_config *c, sim_activity *a, sim_metr
  * cutoff", other metrics unspecified).  When it does not stop, the metrics
  * are exactly sim_run's.  For searches that only need "worse than X". */
 sim_status sim_run_cutoff(sim *s, const sim_config *c, int64_t cutoff, sim_metrics *m);
-
-/* From now on the fast engine's runs check *stop every 64 cycles and, once
- * it is nonzero, end at once with status SIM_CUTOFF and their metrics
- * unspecified: how a pool drops a job it no longer needs (sim_pool_cancel).
- * NULL (the default) never stops a run; the reference path never checks. */
-void sim_set_stop(sim *s, const atomic_int *stop);
 
 /* Which engine gave the last run's results: 1 the fast engine, 0 the
  * reference (unsupported params, sim_run_reference, or a deadlock/timeout,
