@@ -318,9 +318,10 @@ const opt_row ol_net_options[] = {
       0, parse_arb, show_arb, 0 },
     ROW_TIE(ol_params, net.rp.tie),
     { "routing", 0, "NAME", "dor, yx, o1turn, valiant, romm, west-first, north-last,\n"
-                            "negative-first, odd-even, min-adaptive (all but dor on a\n"
-                            "mesh only), dor2 (two classes a ring: a torus on 2 VCs);\n"
-                            "BookSim2's names xy_yx, min_adapt, dim_order too",
+                            "negative-first, odd-even, min-adaptive, dor2 (two classes\n"
+                            "a ring); a torus takes dor, dor2 (2 VCs), valiant (4 VCs)\n"
+                            "and min-adaptive (3 VCs) alone; BookSim2's names xy_yx,\n"
+                            "min_adapt, dim_order too",
       OPT_CUSTOM, FIELD(net.routing), 0, 0, 0, 0, NULL, 0, parse_routing, show_routing, 0 },
     { "selection", 0, "RULE", "an adaptive function's port: credits (most free slots\n"
                               "downstream), random, first (E, W, N, S)",
@@ -445,9 +446,9 @@ int ol_net_check(const ol_params *p, char *err, size_t errlen)
 {
     const route_params *rp = &p->net.rp;
     if (rp->topo != TOPO_TORUS) return 0;
-    if (p->net.vc_rule == VCRULE_ANY && p->net.routing != ROUTING_DOR2)
-        return snprintf(err, errlen, "vc_rule any: only on a mesh, or under routing dor2 (a torus needs its "
-                        "datelines)"), -FAULT_INPUT;
+    if (p->net.vc_rule == VCRULE_ANY && p->net.routing == ROUTING_DOR)
+        return snprintf(err, errlen, "vc_rule any: only on a mesh, or under routing dor2, valiant or min-adaptive "
+                        "(a torus needs its datelines)"), -FAULT_INPUT;
     if (rp->w % 2 || rp->h % 2)
         return snprintf(err, errlen, "size %dx%d: a torus needs even sides", rp->w, rp->h), -FAULT_INPUT;
     if (p->net.routing == ROUTING_DOR && p->net.vcs < 3)
