@@ -21,9 +21,12 @@
  * only upward through the classes (O1TURN: its order's class for the whole
  * route; Valiant and ROMM: class 0 to the intermediate node, class 1 after
  * it), so each class carries one dimension-order routing and no cycle of
- * channel dependences closes [R-RF-3].  Under the any-VC rule a header may
- * take any free VC of its class; under the dateline rule (meshes only, for
- * these functions) the lowest VC of its class.
+ * channel dependences closes [R-RF-3].  K depends on the grid
+ * (routing_classes): on a torus each ring needs dor2's two dateline classes
+ * [R-RF-7], so Valiant has 2 phases x 2 classes [R-RF-11] and
+ * min-adaptive's escape 2 classes beside its adaptive one [R-RF-12].  Under
+ * the any-VC rule a header may take any free VC of its class; under the
+ * dateline rule the lowest VC of its class.
  *
  * Conventions as in store/store.h: nothing here allocates; a check returns
  * -1 with a message naming the field and what is allowed. */

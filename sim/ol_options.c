@@ -299,8 +299,9 @@ static void show_warmup(const opt_row *r, const void *base, char *buf, size_t le
       NULL, NULL, 0 }
 #define ROW_VC_RULE(T, f)                                                                                   \
     { "vc-rule", 0, NULL, "which VC a header may take: its own, one up at each dateline\n"                 \
-                          "(torus default and only choice on a torus), or any free VC\n"                  \
-                          "of its port (mesh default)",                                                   \
+                          "(torus default; dor's only choice there), or any free VC of\n"               \
+                          "its port's class (mesh default; dor2, valiant, min-adaptive\n"               \
+                          "take it on a torus too)",                                                      \
       OPT_CHOICE, #f, offsetof(T, f), 0, 0, 0, 0, NAMES(ol_vc_rule_names), NULL, NULL, 1 }
 #define ROW_TIE(T, f)                                                                                          \
     { "tie", 0, NULL, "torus route at a distance of exactly half a ring", OPT_CHOICE, #f, offsetof(T, f), 0, 0, 0, \
