@@ -395,30 +395,43 @@ void routing_spread_adaptive(routing_kind k, const route_params *rp, int src, in
         }
 }
 
-/* routing_spread_adaptive_to on a torus (min-adaptive only: no source
- * column to keep apart): the routers in order of their hops to dest, which
- * m1 holds meanwhile. */
-static void spread_to_torus(routing_kind k, const route_params *rp, int dest, double *m0, double *m1,
-                            routing_link_fn fn, void *ctx)
+/* Node `node` passes on what reached it: to each minimal port of
+ * min-adaptive on a torus with equal odds (routing_spread_adaptive_to). */
+static void pass_torus(routing_kind k, const route_params *rp, int node, int dest, double *m0, routing_link_fn fn,
+                       void *ctx)
 {
-    const int wd = route_width(rp), hd = route_height(rp), nodes = wd * hd;
-    for (int i = 0; i < nodes; i++) m1[i] = route_hops(rp, i, dest);
+    const double mass = m0[node];
+    if (mass == 0) return;
+    m0[node] = 0;
+    int dx, dy;
+    route_grid_offsets(rp, node, dest, &dx, &dy);
+    const unsigned ports = adaptive_ports(k, dx, dy, 0, 0, 0);
+    const double share = mass / __builtin_popcount(ports);
+    for (unsigned b = ports; b; b &= b - 1) {
+        const int d = __builtin_ctz(b);
+        fn(ctx, node, d, share);
+        m0[route_grid_neighbour(rp, node, d)] += share;
+    }
+}
+
+/* routing_spread_adaptive_to on a torus (min-adaptive only: no source
+ * column to keep apart, m1 unused): the routers in order of their hops to
+ * dest, a ring distance a along X and b along Y, each at x = xd +- a and
+ * y = yd +- b (one of each when it is 0 or half the ring).  O(nodes). */
+static void spread_to_torus(routing_kind k, const route_params *rp, int dest, double *m0, routing_link_fn fn,
+                            void *ctx)
+{
+    const int wd = route_width(rp), hd = route_height(rp), xd = dest % wd, yd = dest / wd;
     for (int dist = wd / 2 + hd / 2; dist > 0; dist--)
-        for (int node = 0; node < nodes; node++) {
-            const double mass = m0[node];
-            if (mass == 0 || m1[node] != dist) continue;
-            m0[node] = 0;
-            int dx, dy;
-            route_grid_offsets(rp, node, dest, &dx, &dy);
-            const unsigned ports = adaptive_ports(k, dx, dy, 0, 0, 0);
-            const double share = mass / __builtin_popcount(ports);
-            for (unsigned b = ports; b; b &= b - 1) {
-                const int d = __builtin_ctz(b);
-                fn(ctx, node, d, share);
-                m0[route_grid_neighbour(rp, node, d)] += share;
-            }
+        for (int a = 0; a <= wd / 2 && a <= dist; a++) {
+            const int b = dist - a;
+            if (b > hd / 2) continue;
+            for (int sx = 0; sx < (a == 0 || 2 * a == wd ? 1 : 2); sx++)
+                for (int sy = 0; sy < (b == 0 || 2 * b == hd ? 1 : 2); sy++) {
+                    const int x = (xd + (sx ? wd - a : a)) % wd, y = (yd + (sy ? hd - b : b)) % hd;
+                    pass_torus(k, rp, y * wd + x, dest, m0, fn, ctx);
+                }
         }
-    for (int i = 0; i < nodes; i++) m1[i] = 0;
     m0[dest] = 0;
 }
 
@@ -426,7 +439,7 @@ void routing_spread_adaptive_to(routing_kind k, const route_params *rp, int dest
                                 routing_link_fn fn, void *ctx)
 {
     if (rp->topo == TOPO_TORUS) {
-        spread_to_torus(k, rp, dest, m0, m1, fn, ctx);
+        spread_to_torus(k, rp, dest, m0, fn, ctx);
         return;
     }
     const int wd = route_width(rp), hd = route_height(rp), xd = dest % wd, yd = dest / wd;
