@@ -295,9 +295,9 @@ static int oblivious_next(routing_kind k, const route_params *rp, const routing_
         *out_cls = pl->yx;
         return pl->yx ? route_grid_port_yx(rp, node, dest) : route_grid_port(rp, node, dest);
     case ROUTING_VALIANT:
-        if (rp->topo == TOPO_TORUS) return valiant_torus_next(rp, pl, node, dest, in_port, cls, out_cls);
-        /* fall through: a mesh's Valiant is ROMM's with another node */
     case ROUTING_ROMM:
+        if (rp->topo == TOPO_TORUS) /* Valiant alone: ROMM is refused there */
+            return valiant_torus_next(rp, pl, node, dest, in_port, cls, out_cls);
         /* Class 0 until the intermediate node, class 1 from it on: the
          * class a header arrived in says which leg it is on. */
         if (cls == 0 && node != pl->mid) {
