@@ -9,23 +9,27 @@
 #define MESH (1u << TOPO_MESH)
 #define TORUS (1u << TOPO_TORUS)
 
-/* name, BookSim2's name, classes, topologies, random, adaptive, escape, about */
+/* name, BookSim2's name, classes (mesh, torus), topologies, random, adaptive, escape, about */
 static const routing_info table[ROUTING_COUNT] = {
-    [ROUTING_DOR] = { "dor", "dor", 1, MESH | TORUS, 0, 0, 0, "dimension order, X then Y (a torus: its datelines)" },
-    [ROUTING_YX] = { "yx", NULL, 1, MESH, 0, 0, 0, "dimension order, Y then X" },
-    [ROUTING_O1TURN] = { "o1turn", "xy_yx", 2, MESH, 1, 0, 0,
+    [ROUTING_DOR] = { "dor", "dor", 1, 1, MESH | TORUS, 0, 0, 0, "dimension order, X then Y (a torus: its datelines)" },
+    [ROUTING_YX] = { "yx", NULL, 1, 0, MESH, 0, 0, 0, "dimension order, Y then X" },
+    [ROUTING_O1TURN] = { "o1turn", "xy_yx", 2, 0, MESH, 1, 0, 0,
                          "XY or YX with equal odds a packet, each order in its own VC class" },
-    [ROUTING_VALIANT] = { "valiant", "valiant", 2, MESH, 1, 0, 0,
-                          "XY to a random node, then XY to the destination, a VC class each" },
-    [ROUTING_ROMM] = { "romm", "romm", 2, MESH, 1, 0, 0, "as valiant with the node drawn inside the minimal quadrant" },
-    [ROUTING_WEST_FIRST] = { "west-first", NULL, 1, MESH, 0, 1, 0, "turn model: W hops first, then E, N, S adaptively" },
-    [ROUTING_NORTH_LAST] = { "north-last", NULL, 1, MESH, 0, 1, 0, "turn model: N hops last" },
-    [ROUTING_NEGATIVE_FIRST] = { "negative-first", NULL, 1, MESH, 0, 1, 0, "turn model: W and S hops first" },
-    [ROUTING_ODD_EVEN] = { "odd-even", NULL, 1, MESH, 0, 1, 0,
+    [ROUTING_VALIANT] = { "valiant", "valiant", 2, 4, MESH | TORUS, 1, 0, 0,
+                          "XY to a random node, then XY to the destination, a VC class each (a torus: two "
+                          "dateline classes each)" },
+    [ROUTING_ROMM] = { "romm", "romm", 2, 0, MESH, 1, 0, 0,
+                       "as valiant with the node drawn inside the minimal quadrant" },
+    [ROUTING_WEST_FIRST] = { "west-first", NULL, 1, 0, MESH, 0, 1, 0,
+                             "turn model: W hops first, then E, N, S adaptively" },
+    [ROUTING_NORTH_LAST] = { "north-last", NULL, 1, 0, MESH, 0, 1, 0, "turn model: N hops last" },
+    [ROUTING_NEGATIVE_FIRST] = { "negative-first", NULL, 1, 0, MESH, 0, 1, 0, "turn model: W and S hops first" },
+    [ROUTING_ODD_EVEN] = { "odd-even", NULL, 1, 0, MESH, 0, 1, 0,
                            "Chiu's odd-even turn model (no E-N, E-S turn in even columns, no N-W, S-W in odd)" },
-    [ROUTING_MIN_ADAPTIVE] = { "min-adaptive", "min_adapt", 2, MESH, 0, 1, 1,
-                               "any minimal port in VCs 1.., dimension order in the escape VC 0 (Duato)" },
-    [ROUTING_DOR2] = { "dor2", "dim_order", 2, MESH | TORUS, 0, 0, 0,
+    [ROUTING_MIN_ADAPTIVE] = { "min-adaptive", "min_adapt", 2, 3, MESH | TORUS, 0, 1, 1,
+                               "any minimal port in VCs 1.., dimension order in the escape VC 0 (Duato; a torus: "
+                               "escape VCs 0 and 1, adaptive 2..)" },
+    [ROUTING_DOR2] = { "dor2", "dim_order", 2, 2, MESH | TORUS, 0, 0, 0,
                        "dimension order in two VC classes a ring: class 1 for a leg that takes the wrap link" },
 };
 
@@ -50,16 +54,31 @@ const char *routing_names(char *buf, size_t len)
     return buf;
 }
 
+int routing_classes(routing_kind k, const route_params *rp)
+{
+    return rp->topo == TOPO_TORUS ? table[k].torus_classes : table[k].classes;
+}
+
+/* Why kind k needs its classes: what routing_check says of too few VCs. */
+static const char *classes_reason(routing_kind k, const route_params *rp)
+{
+    if (rp->topo != TOPO_TORUS || k == ROUTING_DOR2) return "one for each of its VC classes";
+    if (k == ROUTING_VALIANT) return "its two phases, each in two dateline classes [R-RF-11]";
+    return "the escape's two dateline classes, VCs 0 and 1, and an adaptive VC [R-RF-12]";
+}
+
 int routing_check(routing_kind k, const route_params *rp, route_vc_rule rule, int vcs, char *err, size_t errlen)
 {
     const routing_info *r = &table[k];
     if (!(r->topologies & (1u << rp->topo)))
         return snprintf(err, errlen, "routing %s: only on a mesh (on a torus its routes would need dateline "
-                                     "classes it does not have yet)", r->name), -1;
-    if (vcs < r->classes)
-        return snprintf(err, errlen, "routing %s: needs at least %d VCs (one for each of its %d VC classes), "
-                                     "the network has %d", r->name, r->classes, r->classes, vcs), -1;
-    (void)rule; /* both rules keep each class deadlock-free on a mesh */
+                                     "classes it does not have)", r->name), -1;
+    const int K = routing_classes(k, rp);
+    if (vcs < K)
+        return snprintf(err, errlen, "routing %s: needs at least %d VCs %s(%s), the network has %d", r->name, K,
+                        rp->topo == TOPO_TORUS && K > r->classes ? "on a torus " : "", classes_reason(k, rp), vcs),
+               -1;
+    (void)rule; /* both rules keep each class deadlock-free [R-RF-3], [R-RF-11], [R-RF-12] */
     return 0;
 }
 
@@ -147,33 +166,33 @@ double routing_mean_hops(routing_kind k, const route_params *rp, int src, int de
     return route_hops(rp, src, dest);
 }
 
-int routing_class_first(routing_kind k, int c, int V)
+int routing_class_first(routing_kind k, const route_params *rp, int c, int V)
 {
-    const int K = table[k].classes;
+    const int K = routing_classes(k, rp);
     if (c <= 0) return 0;
     if (c >= K) return V;
     if (k == ROUTING_DOR2) return (V + 1) / 2; /* the extra VC to class 0: most legs do not wrap */
-    return table[k].escape ? 1 : c * V / K;
+    return table[k].escape ? c : c * V / K;    /* escape classes: one VC each */
 }
 
-int routing_class_of(routing_kind k, int vc, int V)
+int routing_class_of(routing_kind k, const route_params *rp, int vc, int V)
 {
     int c = 0;
-    while (c + 1 < table[k].classes && vc >= routing_class_first(k, c + 1, V)) c++;
+    while (c + 1 < routing_classes(k, rp) && vc >= routing_class_first(k, rp, c + 1, V)) c++;
     return c;
 }
 
-int routing_first_class(routing_kind k, const routing_plan *pl)
+int routing_first_class(routing_kind k, const route_params *rp, const routing_plan *pl)
 {
     if (k == ROUTING_O1TURN) return pl->yx;
-    return table[k].escape ? 1 : 0;
+    return table[k].escape ? routing_classes(k, rp) - 1 : 0;
 }
 
-unsigned routing_inject_vcs(routing_kind k, const routing_plan *pl, int V)
+unsigned routing_inject_vcs(routing_kind k, const route_params *rp, const routing_plan *pl, int V)
 {
     if (table[k].escape) return (1u << V) - 1; /* min-adaptive: any VC, as BookSim2's min_adapt */
-    const int c = routing_first_class(k, pl);
-    return ((1u << routing_class_first(k, c + 1, V)) - 1) & ~((1u << routing_class_first(k, c, V)) - 1);
+    const int c = routing_first_class(k, rp, pl);
+    return ((1u << routing_class_first(k, rp, c + 1, V)) - 1) & ~((1u << routing_class_first(k, rp, c, V)) - 1);
 }
 
 /* dor2 [R-RF-7]: the dimension-order port; a header entering a ring (from P,
@@ -195,6 +214,25 @@ static int dor2_next(const route_params *rp, int node, int dest, int in_port, in
     }
     const int here = xd_dim ? node % w : node / w, there = xd_dim ? dest % w : dest / w;
     *out_cls = d == PORT_E || d == PORT_N ? there < here : there > here;
+    return d;
+}
+
+/* Valiant on a torus [R-RF-11]: class 2 x phase + dor2's class of the
+ * ring (phase 0 to the intermediate node, phase 1 from it on), so each
+ * phase is a dor2 routing in classes of its own.  At the intermediate node
+ * the header starts its second leg as if injected there: it enters a ring
+ * whichever way it arrived. */
+static int valiant_torus_next(const route_params *rp, const routing_plan *pl, int node, int dest, int in_port, int cls,
+                              int *out_cls)
+{
+    int ring, d;
+    if (cls < 2 && node != pl->mid) {
+        d = dor2_next(rp, node, pl->mid, in_port, cls, &ring);
+        *out_cls = ring;
+        return d;
+    }
+    d = dor2_next(rp, node, dest, cls < 2 ? PORT_P : in_port, cls < 2 ? 0 : cls - 2, &ring);
+    *out_cls = 2 + ring;
     return d;
 }
 
@@ -258,6 +296,8 @@ static int oblivious_next(routing_kind k, const route_params *rp, const routing_
         return pl->yx ? route_grid_port_yx(rp, node, dest) : route_grid_port(rp, node, dest);
     case ROUTING_VALIANT:
     case ROUTING_ROMM:
+        if (rp->topo == TOPO_TORUS) /* Valiant alone: ROMM is refused there */
+            return valiant_torus_next(rp, pl, node, dest, in_port, cls, out_cls);
         /* Class 0 until the intermediate node, class 1 from it on: the
          * class a header arrived in says which leg it is on. */
         if (cls == 0 && node != pl->mid) {
@@ -275,7 +315,7 @@ static int oblivious_next(routing_kind k, const route_params *rp, const routing_
 routing_options routing_admissible(routing_kind k, const route_params *rp, const routing_plan *pl, int node, int src,
                                    int dest, int in_port, int cls)
 {
-    routing_options o = { .ports = 1u << PORT_P, .cls = cls, .esc = -1 };
+    routing_options o = { .ports = 1u << PORT_P, .cls = cls, .esc = -1, .esc_cls = 0 };
     if (!table[k].adaptive) {
         o.ports = 1u << oblivious_next(k, rp, pl, node, dest, in_port, cls, &o.cls);
         return o;
@@ -289,18 +329,23 @@ routing_options routing_admissible(routing_kind k, const route_params *rp, const
         o.cls = 0;
         return o;
     }
-    /* Min-adaptive: a header in the escape VC stays there (as BookSim2's);
-     * one injected or in an adaptive VC may take any minimal port in the
-     * adaptive class, or its escape. */
+    /* Min-adaptive: a header in an escape VC stays in the escape network
+     * (as BookSim2's); one injected or in an adaptive VC may take any
+     * minimal port in the adaptive class (the last), or its escape.  On a
+     * torus the escape is dor2 in VCs 0 and 1: its class is chosen where
+     * the header enters a ring of the escape, entering the escape counting
+     * as entering its ring [R-RF-12]. */
+    const int torus = rp->topo == TOPO_TORUS, adaptive = torus ? 2 : 1;
     const int dor = route_grid_port(rp, node, dest);
-    if (cls == 0 && in_port != PORT_P) {
-        o.ports = 1u << dor;
-        o.cls = 0;
+    if (cls < adaptive && in_port != PORT_P) {
+        o.ports = 1u << (torus ? dor2_next(rp, node, dest, in_port, cls, &o.cls) : dor);
+        if (!torus) o.cls = 0;
         return o;
     }
     o.ports = minimal_ports(dx, dy);
-    o.cls = 1;
+    o.cls = adaptive;
     o.esc = dor;
+    if (torus) (void)dor2_next(rp, node, dest, PORT_P, 0, &o.esc_cls);
     return o;
 }
 
@@ -325,9 +370,11 @@ void routing_spread_adaptive(routing_kind k, const route_params *rp, int src, in
     /* The routes are minimal, so a router's mass comes only from routers
      * nearer the source: the quadrant's cells in order of their distance
      * from it, offsets (i, j) from src towards dest. */
-    /* Adaptive functions run on meshes: coordinates need no wrap. */
-    const int wd = route_width(rp), xs = src % wd, ys = src / wd, xd = dest % wd, yd = dest / wd;
-    const int dx = xd - xs, dy = yd - ys;
+    /* On a torus the quadrant may wrap: its offsets are the route's, under
+     * the tie rule, and its coordinates go round. */
+    const int wd = route_width(rp), hd = route_height(rp), xs = src % wd, ys = src / wd, xd = dest % wd;
+    int dx, dy;
+    route_grid_offsets(rp, src, dest, &dx, &dy);
     const int ax = dx < 0 ? -dx : dx, ay = dy < 0 ? -dy : dy, sx = dx < 0 ? -1 : 1, sy = dy < 0 ? -1 : 1;
     for (int c = 0; c < (ax + 1) * (ay + 1); c++) cells[c] = 0;
     cells[0] = w;
@@ -336,8 +383,8 @@ void routing_spread_adaptive(routing_kind k, const route_params *rp, int src, in
             const int j = s - i;
             const double m = cells[j * (ax + 1) + i];
             if (m == 0) continue;
-            const int x = xs + sx * i, y = ys + sy * j, node = y * wd + x;
-            const unsigned ports = adaptive_ports(k, xd - x, yd - y, x, xs, xd);
+            const int x = (xs + sx * i + wd) % wd, y = (ys + sy * j + hd) % hd, node = y * wd + x;
+            const unsigned ports = adaptive_ports(k, sx * (ax - i), sy * (ay - j), x, xs, xd);
             const double share = m / __builtin_popcount(ports);
             for (unsigned b = ports; b; b &= b - 1) {
                 const int d = __builtin_ctz(b);
@@ -348,9 +395,53 @@ void routing_spread_adaptive(routing_kind k, const route_params *rp, int src, in
         }
 }
 
+/* Node `node` passes on what reached it: to each minimal port of
+ * min-adaptive on a torus with equal odds (routing_spread_adaptive_to). */
+static void pass_torus(routing_kind k, const route_params *rp, int node, int dest, double *m0, routing_link_fn fn,
+                       void *ctx)
+{
+    const double mass = m0[node];
+    if (mass == 0) return;
+    m0[node] = 0;
+    int dx, dy;
+    route_grid_offsets(rp, node, dest, &dx, &dy);
+    const unsigned ports = adaptive_ports(k, dx, dy, 0, 0, 0);
+    const double share = mass / __builtin_popcount(ports);
+    for (unsigned b = ports; b; b &= b - 1) {
+        const int d = __builtin_ctz(b);
+        fn(ctx, node, d, share);
+        m0[route_grid_neighbour(rp, node, d)] += share;
+    }
+}
+
+/* routing_spread_adaptive_to on a torus (min-adaptive only: no source
+ * column to keep apart, m1 unused): the routers in order of their hops to
+ * dest, a ring distance a along X and b along Y, each at x = xd +- a and
+ * y = yd +- b (one of each when it is 0 or half the ring).  O(nodes). */
+static void spread_to_torus(routing_kind k, const route_params *rp, int dest, double *m0, routing_link_fn fn,
+                            void *ctx)
+{
+    const int wd = route_width(rp), hd = route_height(rp), xd = dest % wd, yd = dest / wd;
+    for (int dist = wd / 2 + hd / 2; dist > 0; dist--)
+        for (int a = 0; a <= wd / 2 && a <= dist; a++) {
+            const int b = dist - a;
+            if (b > hd / 2) continue;
+            for (int sx = 0; sx < (a == 0 || 2 * a == wd ? 1 : 2); sx++)
+                for (int sy = 0; sy < (b == 0 || 2 * b == hd ? 1 : 2); sy++) {
+                    const int x = (xd + (sx ? wd - a : a)) % wd, y = (yd + (sy ? hd - b : b)) % hd;
+                    pass_torus(k, rp, y * wd + x, dest, m0, fn, ctx);
+                }
+        }
+    m0[dest] = 0;
+}
+
 void routing_spread_adaptive_to(routing_kind k, const route_params *rp, int dest, double *m0, double *m1,
                                 routing_link_fn fn, void *ctx)
 {
+    if (rp->topo == TOPO_TORUS) {
+        spread_to_torus(k, rp, dest, m0, fn, ctx);
+        return;
+    }
     const int wd = route_width(rp), hd = route_height(rp), xd = dest % wd, yd = dest / wd;
     const int far = (xd > wd - 1 - xd ? xd : wd - 1 - xd) + (yd > hd - 1 - yd ? yd : hd - 1 - yd);
     for (int dist = far; dist > 0; dist--)

@@ -21,9 +21,12 @@
  * only upward through the classes (O1TURN: its order's class for the whole
  * route; Valiant and ROMM: class 0 to the intermediate node, class 1 after
  * it), so each class carries one dimension-order routing and no cycle of
- * channel dependences closes [R-RF-3].  Under the any-VC rule a header may
- * take any free VC of its class; under the dateline rule (meshes only, for
- * these functions) the lowest VC of its class.
+ * channel dependences closes [R-RF-3].  K depends on the grid
+ * (routing_classes): on a torus each ring needs dor2's two dateline classes
+ * [R-RF-7], so Valiant has 2 phases x 2 classes [R-RF-11] and
+ * min-adaptive's escape 2 classes beside its adaptive one [R-RF-12].  Under
+ * the any-VC rule a header may take any free VC of its class; under the
+ * dateline rule the lowest VC of its class.
  *
  * Conventions as in store/store.h: nothing here allocates; a check returns
  * -1 with a message naming the field and what is allowed. */
@@ -51,16 +54,18 @@ typedef enum {
 } routing_kind;
 
 /* Most VC classes of any function. */
-#define ROUTING_MAX_CLASSES 2
+#define ROUTING_MAX_CLASSES 4
 
 typedef struct {
     const char *name;      /* the --routing name */
     const char *booksim;   /* BookSim2's routing_function for the same routes on a mesh, NULL none */
-    int classes;           /* VC classes it needs (each at least one VC) */
+    int classes;           /* VC classes it needs on a mesh (each at least one VC) */
+    int torus_classes;     /* the same on a torus (its dateline classes included); 0: refused there */
     unsigned topologies;   /* bit 1 << TOPO_MESH, 1 << TOPO_TORUS: the grids it accepts */
     int random;            /* 1: its plan draws random numbers */
     int adaptive;          /* 1: several admissible ports; the engine selects */
-    int escape;            /* 1: class 0 is the single escape VC 0, class 1 the others */
+    int escape;            /* 1: the classes but the last are single escape VCs 0, 1, ..; the last
+                              the others (mesh: VC 0 the escape; torus: VCs 0 and 1, [R-RF-12]) */
     const char *about;     /* one line for --help */
 } routing_info;
 
@@ -76,6 +81,9 @@ const char *routing_names(char *buf, size_t len);
  * reason (the topology it needs, the VCs its classes need) when it cannot
  * (it could deadlock or has no VC for a class). */
 int routing_check(routing_kind k, const route_params *rp, route_vc_rule rule, int vcs, char *err, size_t errlen);
+
+/* The VC classes kind k has on rp's grid: classes or torus_classes. */
+int routing_classes(routing_kind k, const route_params *rp);
 
 /* A packet's random choices, made at its source. */
 typedef struct {
@@ -125,25 +133,28 @@ double routing_mean_hops_any(const route_params *rp, int a);
 /* The mean hops of a packet from src to dest under kind k, over its plans. */
 double routing_mean_hops(routing_kind k, const route_params *rp, int src, int dest);
 
-/* The first VC of kind k's class c over V VCs (c == its class count gives
- * V, the end of the last class). */
-int routing_class_first(routing_kind k, int c, int V);
-/* The class of VC vc under kind k with V VCs. */
-int routing_class_of(routing_kind k, int vc, int V);
+/* The first VC of kind k's class c over V VCs on rp's grid (c == its class
+ * count gives V, the end of the last class). */
+int routing_class_first(routing_kind k, const route_params *rp, int c, int V);
+/* The class of VC vc under kind k with V VCs on rp's grid. */
+int routing_class_of(routing_kind k, const route_params *rp, int vc, int V);
 /* The class of a packet's P input VC: where its route starts (min-adaptive:
- * the adaptive class 1, though it may enter any VC: routing_inject_vcs). */
-int routing_first_class(routing_kind k, const routing_plan *pl);
+ * the adaptive class, its last, though it may enter any VC:
+ * routing_inject_vcs). */
+int routing_first_class(routing_kind k, const route_params *rp, const routing_plan *pl);
 /* The P input VCs a packet may enter, a bit each: its first class's. */
-unsigned routing_inject_vcs(routing_kind k, const routing_plan *pl, int V);
+unsigned routing_inject_vcs(routing_kind k, const route_params *rp, const routing_plan *pl, int V);
 
 /* A header's admissible outputs: `ports` a bit each (one port for an
  * oblivious function; PORT_P alone at the destination), all in VC class
- * `cls`; min-adaptive's escape port `esc` (dimension order, class 0) beside
- * them, -1 none. */
+ * `cls`; min-adaptive's escape port `esc` (dimension order) beside them, -1
+ * none, in escape class esc_cls (a mesh: 0; a torus: 0, or 1 when the
+ * escape's leg in that ring takes the wrap link [R-RF-12]). */
 typedef struct {
     unsigned ports;
     int cls;
     int esc;
+    int esc_cls;
 } routing_options;
 
 /* The admissible outputs of a header of a packet planned pl, from src to

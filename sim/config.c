@@ -46,9 +46,9 @@ int sim_params_check(const sim_params *p, char *err, size_t errlen)
     if ((unsigned)p->routing >= ROUTING_COUNT || (unsigned)p->selection >= SELECT_COUNT)
         return snprintf(err, errlen, "--routing %d / --selection %d: allowed 0..%d / 0..%d", (int)p->routing,
                         (int)p->selection, ROUTING_COUNT - 1, SELECT_COUNT - 1), -1;
-    if (p->topo == TOPO_TORUS && p->vc_rule == VCRULE_ANY && p->routing != ROUTING_DOR2)
+    if (p->topo == TOPO_TORUS && p->vc_rule == VCRULE_ANY && p->routing == ROUTING_DOR)
         return snprintf(err, errlen, "--vc-rule any: only on a mesh (a torus needs its datelines), or under "
-                                     "--routing dor2"), -1;
+                                     "--routing dor2, valiant or min-adaptive"), -1;
     if (p->routing != ROUTING_DOR) {
         const route_params rp = sim_route_params(p);
         if (p->vcs < 1 || p->vcs > SIM_MAX_VCS)

@@ -299,8 +299,9 @@ static void show_warmup(const opt_row *r, const void *base, char *buf, size_t le
       NULL, NULL, 0 }
 #define ROW_VC_RULE(T, f)                                                                                   \
     { "vc-rule", 0, NULL, "which VC a header may take: its own, one up at each dateline\n"                 \
-                          "(torus default and only choice on a torus), or any free VC\n"                  \
-                          "of its port (mesh default)",                                                   \
+                          "(torus default; dor's only choice there), or any free VC of\n"               \
+                          "its port's class (mesh default; dor2, valiant, min-adaptive\n"               \
+                          "take it on a torus too)",                                                      \
       OPT_CHOICE, #f, offsetof(T, f), 0, 0, 0, 0, NAMES(ol_vc_rule_names), NULL, NULL, 1 }
 #define ROW_TIE(T, f)                                                                                          \
     { "tie", 0, NULL, "torus route at a distance of exactly half a ring", OPT_CHOICE, #f, offsetof(T, f), 0, 0, 0, \
@@ -318,9 +319,10 @@ const opt_row ol_net_options[] = {
       0, parse_arb, show_arb, 0 },
     ROW_TIE(ol_params, net.rp.tie),
     { "routing", 0, "NAME", "dor, yx, o1turn, valiant, romm, west-first, north-last,\n"
-                            "negative-first, odd-even, min-adaptive (all but dor on a\n"
-                            "mesh only), dor2 (two classes a ring: a torus on 2 VCs);\n"
-                            "BookSim2's names xy_yx, min_adapt, dim_order too",
+                            "negative-first, odd-even, min-adaptive, dor2 (two classes\n"
+                            "a ring); a torus takes dor, dor2 (2 VCs), valiant (4 VCs)\n"
+                            "and min-adaptive (3 VCs) alone; BookSim2's names xy_yx,\n"
+                            "min_adapt, dim_order too",
       OPT_CUSTOM, FIELD(net.routing), 0, 0, 0, 0, NULL, 0, parse_routing, show_routing, 0 },
     { "selection", 0, "RULE", "an adaptive function's port: credits (most free slots\n"
                               "downstream), random, first (E, W, N, S)",
@@ -445,9 +447,9 @@ int ol_net_check(const ol_params *p, char *err, size_t errlen)
 {
     const route_params *rp = &p->net.rp;
     if (rp->topo != TOPO_TORUS) return 0;
-    if (p->net.vc_rule == VCRULE_ANY && p->net.routing != ROUTING_DOR2)
-        return snprintf(err, errlen, "vc_rule any: only on a mesh, or under routing dor2 (a torus needs its "
-                        "datelines)"), -FAULT_INPUT;
+    if (p->net.vc_rule == VCRULE_ANY && p->net.routing == ROUTING_DOR)
+        return snprintf(err, errlen, "vc_rule any: only on a mesh, or under routing dor2, valiant or min-adaptive "
+                        "(a torus needs its datelines)"), -FAULT_INPUT;
     if (rp->w % 2 || rp->h % 2)
         return snprintf(err, errlen, "size %dx%d: a torus needs even sides", rp->w, rp->h), -FAULT_INPUT;
     if (p->net.routing == ROUTING_DOR && p->net.vcs < 3)

@@ -66,7 +66,7 @@ static int check_params(const olnet_params *p, char *err, size_t errlen)
         return snprintf(err, errlen, "--vcs %d: allowed [1, %d]", p->vcs, SIM_MAX_VCS), -1;
     if (torus && p->routing == ROUTING_DOR && p->vc_rule == VCRULE_DATELINE && p->vcs < 3)
         return snprintf(err, errlen, "--vcs %d: a torus under the dateline rule needs at least 3", p->vcs), -1;
-    if (torus && p->vc_rule == VCRULE_ANY && p->routing != ROUTING_DOR2)
+    if (torus && p->vc_rule == VCRULE_ANY && p->routing == ROUTING_DOR)
         return snprintf(err, errlen, "--vc-rule any: only on a mesh (a torus needs its datelines to stay "
                                      "deadlock-free)"), -1;
     if (p->buffer < 1 || p->buffer > 255)
@@ -191,14 +191,14 @@ static void init_ports(olnet *n, const sim_config *cfg)
 static void init_classes(olnet *n)
 {
     const routing_kind k = n->p.routing;
-    n->K = routing_info_of(k)->classes;
+    n->K = routing_classes(k, &n->p.rp);
     for (int c = 0; c < n->K; c++) {
-        n->clo[c] = (uint8_t)routing_class_first(k, c, n->V);
-        n->chi[c] = (uint8_t)routing_class_first(k, c + 1, n->V);
+        n->clo[c] = (uint8_t)routing_class_first(k, &n->p.rp, c, n->V);
+        n->chi[c] = (uint8_t)routing_class_first(k, &n->p.rp, c + 1, n->V);
     }
     n->clo[n->K] = 0;
     n->chi[n->K] = (uint8_t)n->V;
-    for (int l = 0; l < n->NF; l++) n->lcls[l] = (uint8_t)routing_class_of(k, l % n->V, n->V);
+    for (int l = 0; l < n->NF; l++) n->lcls[l] = (uint8_t)routing_class_of(k, &n->p.rp, l % n->V, n->V);
     rng_seed(&n->rr, n->p.route_seed);
 }
 

@@ -102,7 +102,8 @@ static inline int olnet_timed(const olnet_params *p)
  * interval and injection timings are not used); NULL means p->scheme on
  * every port and every order (N,E,S,W,P).  Returns NULL with a message when
  * a parameter is out of range (naming it and the range), the any-VC rule is
- * asked of a torus, or cfg does not fit (*kind FAULT_INPUT), or memory runs
+ * asked of a torus under dor, the routing function refuses the grid or its
+ * VCs (routing_check), or cfg does not fit (*kind FAULT_INPUT), or memory runs
  * out (FAULT_RESOURCE); kind may be NULL. */
 NOCSIM_MUST_USE
 olnet *olnet_new(const olnet_params *p, const sim_config *cfg, fault_kind *kind, char *err, size_t errlen);

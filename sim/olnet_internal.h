@@ -196,7 +196,7 @@ static inline int any_vc_at(const olnet *n, size_t port, int lo, int hi, int k)
 /* The P input VCs packet id may enter, a bit each (every VC under dor). */
 static inline unsigned inject_vcs(const olnet *n, int32_t id)
 {
-    return n->pln ? routing_inject_vcs(n->p.routing, &n->pln[id], n->V) : (1u << n->V) - 1;
+    return n->pln ? routing_inject_vcs(n->p.routing, &n->p.rp, &n->pln[id], n->V) : (1u << n->V) - 1;
 }
 
 /* Free slots, at this moment, of the FIFOs of class c that output port d
@@ -226,7 +226,7 @@ static inline uint64_t escape_waiting(const olnet *n, int node, size_t base)
 static inline uint64_t escape_group(const olnet *n, size_t base, uint64_t *left, int *o)
 {
     const size_t f0 = base + (size_t)__builtin_ctzll(*left);
-    const int d = n->req_d2[f0], c = n->req_c2[f0] < 0 ? n->clo[0] : n->req_c2[f0];
+    const int d = n->req_d2[f0], c = n->req_c2[f0];
     uint64_t same = 0;
     for (uint64_t m = *left; m; m &= m - 1) {
         const size_t f = base + (size_t)__builtin_ctzll(m);
@@ -265,7 +265,7 @@ static inline void olnet_request_routed(olnet *n, int node, size_t f, int local,
     n->req_c[f] = (int8_t)(any ? -1 - (d == PORT_P ? n->K : o.cls) : n->clo[o.cls]);
     if (n->req_d2) {
         n->req_d2[f] = (int8_t)o.esc;
-        n->req_c2[f] = (int8_t)(any ? -1 : n->clo[0]);
+        n->req_c2[f] = (int8_t)n->clo[o.esc_cls]; /* one VC a class: either rule's */
     }
     n->reqm[node] |= 1ull << local;
 }

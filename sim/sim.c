@@ -68,7 +68,7 @@ struct sim {
     routing_plan *pln;  /* per packet (node * S + slice): its random choices */
     int32_t *pid;       /* per node: the fast engine's id of its slice 0 (the random selection's hash) */
     int8_t *rq_d, *rq_c;   /* per FIFO: its waiting header's request, port and VC (-1 - class: any of it) */
-    int8_t *rq_d2;      /* min-adaptive: the escape port beside it, -1 none */
+    int8_t *rq_d2;      /* min-adaptive: the escape output VC beside it (local port * V + VC), -1 none */
     uint8_t *rq_set;    /* the header at the FIFO's head has asked (and waits for a grant) */
     int K;              /* the function's VC classes; class K stands for every VC */
     uint8_t clo[ROUTING_MAX_CLASSES + 1], chi[ROUTING_MAX_CLASSES + 1];
@@ -505,10 +505,10 @@ static int routed_init(sim *s)
     s->rq_d2 = xcalloc(nf, 1, &ok);
     s->rq_set = xcalloc(nf, 1, &ok);
     if (!ok) return 0;
-    s->K = routing_info_of(k)->classes;
+    s->K = routing_classes(k, &s->rp);
     for (int c = 0; c < s->K; c++) {
-        s->clo[c] = (uint8_t)routing_class_first(k, c, s->V);
-        s->chi[c] = (uint8_t)routing_class_first(k, c + 1, s->V);
+        s->clo[c] = (uint8_t)routing_class_first(k, &s->rp, c, s->V);
+        s->chi[c] = (uint8_t)routing_class_first(k, &s->rp, c + 1, s->V);
     }
     s->clo[s->K] = 0;
     s->chi[s->K] = (uint8_t)s->V;
@@ -548,7 +548,7 @@ static void routed_request(sim *s, int i, int p, int v, size_t f)
     const int src = pk / s->S, any = s->p.vc_rule == VCRULE_ANY;
     const routing_kind k = s->p.routing;
     const routing_options o = routing_admissible(k, &s->rp, &s->pln[pk], i, src, s->dest[src], p,
-                                                 routing_class_of(k, v, s->V));
+                                                 routing_class_of(k, &s->rp, v, s->V));
     int d = __builtin_ctz(o.ports);
     if (o.ports & (o.ports - 1)) {
         int free[PORT_P] = { 0 };
@@ -561,7 +561,7 @@ static void routed_request(sim *s, int i, int p, int v, size_t f)
                   "sim: a routing function never takes a turn it forbids");
     s->rq_d[f] = (int8_t)d;
     s->rq_c[f] = (int8_t)(any ? -1 - (d == PORT_P ? s->K : o.cls) : s->clo[o.cls]);
-    s->rq_d2[f] = (int8_t)o.esc;
+    s->rq_d2[f] = (int8_t)(o.esc < 0 ? -1 : o.esc * s->V + s->clo[o.esc_cls]);
     s->rq_set[f] = 1;
 }
 
@@ -637,11 +637,11 @@ static void routed_queue_selection(sim *s, int i, sim_metrics *m)
         routed_count(s, base, cand, won, m);
     }
     for (int l = 0; l < nl; l++) left |= (uint64_t)(s->rq_set[base + (size_t)l] && s->rq_d2[base + (size_t)l] >= 0) << l;
-    for (int d = 0; d < NPORTS && left; d++) {
+    for (int o = 0; o < nl && left; o++) {
         uint64_t cand = 0;
         for (uint64_t x = left; x; x &= x - 1)
-            if (s->rq_d2[base + (size_t)__builtin_ctzll(x)] == d) cand |= x & -x;
-        if (cand && s->holder[base + (size_t)(d * V + s->clo[0])] < 0) routed_grant(s, base, d * V + s->clo[0], cand);
+            if (s->rq_d2[base + (size_t)__builtin_ctzll(x)] == o) cand |= x & -x;
+        if (cand && s->holder[base + (size_t)o] < 0) routed_grant(s, base, o, cand);
     }
 }
 
@@ -652,7 +652,7 @@ static int routed_injection_vc(const sim *s, int i, size_t pf)
 {
     if (s->src_seq[i]) return p_fifo_free(s, pf + s->inj_vc[i]) ? s->inj_vc[i] : -1;
     const routing_plan *pl = &s->pln[(size_t)i * (size_t)s->S + (size_t)s->src_slice[i]];
-    const unsigned vcs = routing_inject_vcs(s->p.routing, pl, s->V);
+    const unsigned vcs = routing_inject_vcs(s->p.routing, &s->rp, pl, s->V);
     if (s->p.vc_rule == VCRULE_DATELINE) {
         const int c = __builtin_ctz(vcs);
         return p_fifo_free(s, pf + (size_t)c) ? c : -1;

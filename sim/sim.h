@@ -60,7 +60,7 @@ typedef struct {
                                cutoff, not earlier when the links' remaining load proves the
                                duration will exceed it: the switch that turns that skip off */
     route_topology topo;    /* torus (default) or mesh (no wrap links, docs/openloop.md) */
-    route_vc_rule vc_rule;  /* dateline (default) or any (a mesh only, and dor2 on a torus) */
+    route_vc_rule vc_rule;  /* dateline (default) or any (on a torus all but dor) */
     routing_kind routing;   /* the routing function (router/routing.h; default dor [R-RT-1]) */
     routing_selection selection; /* an adaptive function's port (default credits [R-RF-5]) */
     uint64_t route_seed;    /* seeds the packets' plans (valiant, romm, o1turn) and the random

@@ -14,6 +14,22 @@ expect_usage "unknown rule"        "not a selection rule"       $N load --select
 expect_usage "too few VCs"         "needs at least 2 VCs"       $N load --routing o1turn --vcs 1 --no-db
 expect_usage "mesh-only on torus"  "only on a mesh"             $N load --routing west-first --topology torus --no-db
 expect_usage "2 VCs torus under dor" "routing dor2 runs on 2" $N load --topology torus --vcs 2 --no-db
+# Valiant and min-adaptive on a torus need their dateline classes' VCs
+# (docs/model.md [R-RF-11], [R-RF-12]): one short, refused with the reason.
+expect_usage "valiant torus 3 VCs" "routing valiant: needs at least 4 VCs on a torus (its two phases, each in two dateline classes" \
+  $N load --routing valiant --topology torus --vcs 3 --no-db
+expect_usage "min-adaptive torus 2 VCs" "routing min-adaptive: needs at least 3 VCs on a torus (the escape's two dateline classes" \
+  $N load --routing min-adaptive --topology torus --vcs 2 --no-db
+expect_usage "romm on a torus" "routing romm: only on a mesh" $N load --routing romm --topology torus --vcs 4 --no-db
+expect_usage "any-VC dor torus" "only on a mesh" $N load --topology torus --vc-rule any --no-db
+# Valiant on the 4x4 torus, 1-flit packets: a ring of 4 is 1 hop from a
+# uniform node on average, 2 legs x 2 dimensions = 4 hops, T0 = 4 + 1 + 1 = 6;
+# the any-VC rule is taken on a torus.
+j=$($N load --size 4 --topology torus --vcs 4 --vc-rule any --routing valiant --packet 1 --rate 0.01 --window 2 --format json --quiet --no-db)
+check "valiant torus zero load" "$(printf '%s' "$j" | python3 -c 'import json,sys; print(round(json.load(sys.stdin)["zero_load"], 9))')" "6.0"
+j=$($N load --size 4 --topology torus --vcs 3 --routing min-adaptive --rate 0.05 --window 2 --format json --quiet --no-db)
+check "min-adaptive torus runs" "$(printf '%s' "$j" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["routing"], d["points"][0]["accepted"] > 0)')" "min-adaptive True"
+
 # dor2 runs where dor cannot (2 VCs on a torus): one point at a light load.
 $N load --topology torus --vcs 2 --routing dor2 --rate 0.05 --window 2 --quiet --no-db > dor2.txt 2>&1
 check "dor2 on a 2-VC torus" "$?" 0

@@ -144,6 +144,20 @@ START_TEST(routed_equals_enumeration)
                         compare_routed((routing_kind)k, TOPO_MESH, TIE_NOWRAP, sizes[z][0], sizes[z][1], patterns[q],
                                        (synth_self)self, hots[hh]);
     ck_assert_int_gt(compared, 200);
+    /* The functions a torus takes besides dor, on tori, every tie rule
+     * (min-adaptive's uniform part destination by destination against its
+     * spread pair by pair; Valiant's legs by rows against every route). */
+    static const routing_kind on_torus[] = { ROUTING_VALIANT, ROUTING_MIN_ADAPTIVE, ROUTING_DOR2 };
+    const int before = compared;
+    for (size_t k = 0; k < sizeof on_torus / sizeof *on_torus; k++)
+        for (int z = 0; z < 2; z++)
+            for (int tie = 0; tie < 3; tie++)
+                for (size_t q = 0; q < sizeof patterns / sizeof *patterns; q++)
+                    for (int self = 0; self < 2; self++)
+                        for (size_t hh = 0; hh < sizeof hots / sizeof *hots; hh++)
+                            compare_routed(on_torus[k], TOPO_TORUS, (route_tie)tie, sizes[z][0], sizes[z][1],
+                                           patterns[q], (synth_self)self, hots[hh]);
+    ck_assert_int_gt(compared - before, 250);
 }
 END_TEST
 
@@ -178,6 +192,66 @@ START_TEST(routed_bounds_by_hand)
 }
 END_TEST
 
+/* On tori [R-RF-11], [R-RF-12].  Valiant: as on the mesh, each leg is to or
+ * from a uniform node, so every link carries twice dor's uniform load (the
+ * source included).  A 4x4 ring under --tie plus: a source sends 1/4 one hop
+ * E, 1/4 two hops E, 1/4 one hop W, so each E link carries 3/4 and Valiant
+ * 3/2, a bound of 2/3; under the default tie half a ring goes the way
+ * without the wrap, the E link from x = 1 carries the ties of x = 0 and 1
+ * (1/4 each) and the one hop of x = 1: 3/4 too.  Hops: a ring distance of 1
+ * on average, 2 legs x 2 dimensions: 4.  The 8x8 torus under the default
+ * tie: the E link from x = 3 carries 6/8 from the offsets 1..3 and the ties
+ * of x = 0..3, 4/8: 5/4, Valiant 5/2, a bound of 0.4; hops 2 x 2 x 2 = 8.
+ * Min-adaptive on transpose, 4x4 torus, --tie plus (self skip): the pairs
+ * one hop apart in each dimension take either order, 1/2 each; those half
+ * a ring apart (+2, +2) spread over their 3x3 quadrant.  Summed link by
+ * link (docs/model.md's example) every E and N link carries 3/4, every W
+ * and S link 1/2 or nothing: no link reaches the injection channel's 1, a
+ * bound of 1, where dor's XY routes put two packets on the E link out of
+ * (0,1) (from (0,1) and (3,1)): 1/2. */
+START_TEST(torus_bounds_by_hand)
+{
+    char err[256];
+    for (int tie = 0; tie < 3; tie++) {
+        ol_params p = params(TOPO_TORUS, (route_tie)tie, 4, 4);
+        p.net.routing = ROUTING_VALIANT;
+        synth *u = synth_new("uniform", 4, 4, SYNTH_SELF_SEND, 1, NULL, err, sizeof err);
+        synth *b = synth_new("bitcomp", 4, 4, SYNTH_SELF_SKIP, 1, NULL, err, sizeof err);
+        ck_assert_msg(u && b, "%s", err);
+        ck_assert_double_eq_tol(ol_channel_bound(&p, u, NULL, 0), 2.0 / 3, 1e-12);
+        ck_assert_double_eq_tol(ol_channel_bound(&p, b, NULL, 0), 2.0 / 3, 1e-12);
+        double hops;
+        (void)ol_zero_load(&p, u, &hops);
+        ck_assert_double_eq_tol(hops, 4.0, 1e-12);
+        synth_free(u);
+        synth_free(b);
+    }
+    ol_params p = params(TOPO_TORUS, TIE_NOWRAP, 8, 8);
+    p.net.routing = ROUTING_VALIANT;
+    synth *u8 = synth_new("uniform", 8, 8, SYNTH_SELF_SEND, 1, NULL, err, sizeof err);
+    ck_assert_msg(u8 != NULL, "%s", err);
+    ck_assert_double_eq_tol(ol_channel_bound(&p, u8, NULL, 0), 0.4, 1e-12);
+    double hops;
+    (void)ol_zero_load(&p, u8, &hops);
+    ck_assert_double_eq_tol(hops, 8.0, 1e-12);
+    synth_free(u8);
+    p = params(TOPO_TORUS, TIE_PLUS, 4, 4);
+    synth *t = synth_new("transpose", 4, 4, SYNTH_SELF_SKIP, 1, NULL, err, sizeof err);
+    ck_assert_msg(t != NULL, "%s", err);
+    char what[96];
+    p.net.routing = ROUTING_DOR;
+    ck_assert_double_eq_tol(ol_channel_bound(&p, t, what, sizeof what), 0.5, 1e-12);
+    p.net.routing = ROUTING_MIN_ADAPTIVE;
+    ck_assert_double_eq_tol(ol_channel_bound(&p, t, what, sizeof what), 1.0, 1e-12);
+    ck_assert_str_eq(what, "injection channel");
+    /* Its zero-load hops are the minimal ones: 8 pairs of 2, 4 pairs of 4,
+     * over 12 sources. */
+    (void)ol_zero_load(&p, t, &hops);
+    ck_assert_double_eq_tol(hops, (8 * 2 + 4 * 4) / 12.0, 1e-12);
+    synth_free(t);
+}
+END_TEST
+
 /* The case: a 128 x 128 mesh took minutes before its first cycle. */
 START_TEST(large_is_fast)
 {
@@ -208,6 +282,7 @@ int main(void)
     tcase_add_test(tc, closed_form_equals_enumeration);
     tcase_add_test(tc, routed_equals_enumeration);
     tcase_add_test(tc, routed_bounds_by_hand);
+    tcase_add_test(tc, torus_bounds_by_hand);
     tcase_add_test(tc, large_is_fast);
     suite_add_tcase(s, tc);
     return testutil_run(s);

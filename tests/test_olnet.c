@@ -344,12 +344,59 @@ START_TEST(fast_path_equals_reference_routing)
                                 .buffer = 1 + draw(&r, 6), .scheme = draw(&r, VCSEL_NSCHEMES),
                                 .q_update = (qsel_update)draw(&r, 2), .routing = (routing_kind)k,
                                 .selection = (routing_selection)(it % SELECT_COUNT), .route_seed = (uint64_t)it };
-            if (k == ROUTING_DOR2 && it % 2) { /* dor2 is the torus's: half its cases there */
+            /* The functions a torus takes: half their cases there, either
+             * VC rule, at least their torus classes' VCs [R-RF-11, 12]. */
+            const int on_torus = routing_info_of((routing_kind)k)->topologies & (1u << TOPO_TORUS);
+            if (on_torus && it % 2) {
                 op.rp = (route_params){ .w = 4 + 2 * draw(&r, 3), .h = 4 + 2 * draw(&r, 2), .topo = TOPO_TORUS,
                                         .tie = (route_tie)draw(&r, 3), .dateline = (route_dateline)draw(&r, 2) };
-                op.vc_rule = draw(&r, 2) ? VCRULE_ANY : VCRULE_DATELINE; /* dor2 takes either */
+                op.vc_rule = draw(&r, 2) ? VCRULE_ANY : VCRULE_DATELINE;
+                const int K = routing_classes((routing_kind)k, &op.rp);
+                if (op.vcs < K) op.vcs = K;
             }
             three_paths_agree(op, &r);
+        }
+}
+END_TEST
+
+/* Valiant and min-adaptive on tori are deadlock-free by their classes
+ * [R-RF-11], [R-RF-12]: tornado-like traffic (every packet about half a
+ * ring along both dimensions, so that most legs take a wrap link) far past
+ * saturation for 600 cycles on the reference path and the fast path, with
+ * the fewest VCs each may have, then no more packets: every packet ejects
+ * (a deadlock would hold its flits for ever). */
+START_TEST(torus_routing_drains)
+{
+    static const routing_kind kinds[] = { ROUTING_VALIANT, ROUTING_MIN_ADAPTIVE };
+    uint64_t r = 17;
+    for (size_t k = 0; k < 2; k++)
+        for (int it = 0; it < 8; it++) {
+            olnet_params op = { .rp = { .w = it % 2 ? 6 : 4, .h = 4, .topo = TOPO_TORUS, .tie = (route_tie)(it % 3) },
+                                .vc_rule = it & 2 ? VCRULE_ANY : VCRULE_DATELINE, .buffer = 1 + it % 4,
+                                .routing = kinds[k], .selection = (routing_selection)(it % SELECT_COUNT),
+                                .route_seed = (uint64_t)it, .reference = it & 4 ? 1 : 0 };
+            op.vcs = routing_classes(kinds[k], &op.rp);
+            char err[256];
+            olnet *n = olnet_new(&op, NULL, NULL, err, sizeof err);
+            ck_assert_msg(n != NULL, "%s", err);
+            const int w = op.rp.w, nodes = w * 4;
+            int64_t t = 0, sent = 0, done = 0;
+            for (; t < 20000 && (t < 600 || olnet_flits_in_network(n) > 0 || olnet_packets_alive(n) > 0); t++) {
+                for (int i = 0; i < nodes && t < 600; i++)
+                    if (draw(&r, 4) == 0) {
+                        const int d = ((i / w + 2) % 4) * w + (i % w + w / 2 - (int)draw(&r, 2)) % w;
+                        ck_assert_int_ge(olnet_add(n, i, d, 1 + draw(&r, 6), t, 0), 0);
+                        sent++;
+                    }
+                const int32_t *dn;
+                int nd;
+                olnet_step(n, t, &dn, &nd);
+                for (int j = 0; j < nd; j++) olnet_release(n, dn[j]);
+                done += nd;
+            }
+            ck_assert_msg(done == sent, "%s it %d: %lld of %lld packets out by cycle %lld",
+                          routing_info_of(kinds[k])->name, it, (long long)done, (long long)sent, (long long)t);
+            olnet_free(n);
         }
 }
 END_TEST
@@ -620,6 +667,7 @@ int main(void)
     tcase_add_test(tc, zero_load_every_pair);
     tcase_add_test(tc, fast_path_equals_reference);
     tcase_add_test(tc, fast_path_equals_reference_routing);
+    tcase_add_test(tc, torus_routing_drains);
     tcase_add_test(tc, fast_path_equals_reference_timing);
     tcase_add_test(tc, zero_load_timing_every_pair);
     tcase_add_test(tc, credit_loop_by_hand);

@@ -21,14 +21,15 @@ static const route_params mesh4 = { .n = 4, .w = 4, .h = 4, .topo = TOPO_MESH };
 static int walk(routing_kind k, const route_params *rp, const routing_plan *pl, int src, int dest, char *ports,
                 char *cls)
 {
-    int node = src, c = routing_first_class(k, pl), hops = 0, in = PORT_P;
+    int node = src, c = routing_first_class(k, rp, pl), hops = 0, in = PORT_P;
     for (;;) {
         const routing_options o = routing_admissible(k, rp, pl, node, src, dest, in, c);
         ck_assert_msg((o.ports & (o.ports - 1)) == 0, "an oblivious function admits one port");
         const int d = __builtin_ctz(o.ports), oc = o.cls;
         /* A packet moves up through its classes only (dor2's start again
          * in each ring). */
-        if (k != ROUTING_DOR2) ck_assert_int_ge(oc, c);
+        if (k == ROUTING_VALIANT && rp->topo == TOPO_TORUS) ck_assert_int_ge(oc / 2, c / 2); /* its phase */
+        else if (k != ROUTING_DOR2) ck_assert_int_ge(oc, c);
         ports[hops] = route_port_name(d);
         cls[hops] = (char)('0' + oc);
         if (d == PORT_P) break;
@@ -70,6 +71,20 @@ START_TEST(refused_where_it_could_deadlock)
     ck_assert_int_eq(routing_check(ROUTING_O1TURN, &mesh4, VCRULE_ANY, 2, err, sizeof err), 0);
     ck_assert_int_eq(routing_check(ROUTING_VALIANT, &mesh4, VCRULE_DATELINE, 1, err, sizeof err), -1);
     ck_assert_int_eq(routing_check(ROUTING_YX, &mesh4, VCRULE_DATELINE, 1, err, sizeof err), 0);
+    /* On a torus Valiant needs 4 VCs (2 phases x 2 dateline classes) and
+     * min-adaptive 3 (2 escape classes and an adaptive one), under either
+     * rule [R-RF-11], [R-RF-12]: the boundaries. */
+    for (int rule = 0; rule < 2; rule++) {
+        ck_assert_int_eq(routing_check(ROUTING_VALIANT, &torus, (route_vc_rule)rule, 3, err, sizeof err), -1);
+        ck_assert_ptr_nonnull(strstr(err, "needs at least 4 VCs on a torus (its two phases, each in two dateline"));
+        ck_assert_int_eq(routing_check(ROUTING_VALIANT, &torus, (route_vc_rule)rule, 4, err, sizeof err), 0);
+        ck_assert_int_eq(routing_check(ROUTING_MIN_ADAPTIVE, &torus, (route_vc_rule)rule, 2, err, sizeof err), -1);
+        ck_assert_ptr_nonnull(strstr(err, "needs at least 3 VCs on a torus (the escape's two dateline classes"));
+        ck_assert_int_eq(routing_check(ROUTING_MIN_ADAPTIVE, &torus, (route_vc_rule)rule, 3, err, sizeof err), 0);
+    }
+    /* ROMM and the turn models stay mesh-only. */
+    ck_assert_int_eq(routing_check(ROUTING_ROMM, &torus, VCRULE_DATELINE, 8, err, sizeof err), -1);
+    ck_assert_int_eq(routing_check(ROUTING_ODD_EVEN, &torus, VCRULE_DATELINE, 8, err, sizeof err), -1);
 }
 END_TEST
 
@@ -77,27 +92,43 @@ START_TEST(classes_split_the_vcs)
 {
     /* Two classes of 4 VCs: {0, 1} and {2, 3}; of 3: {0} and {1, 2}; one
      * class: all; min-adaptive's escape class: VC 0 alone, whatever V. */
-    ck_assert_int_eq(routing_class_first(ROUTING_VALIANT, 1, 4), 2);
-    ck_assert_int_eq(routing_class_first(ROUTING_VALIANT, 2, 4), 4);
-    ck_assert_int_eq(routing_class_first(ROUTING_O1TURN, 1, 3), 1);
-    ck_assert_int_eq(routing_class_first(ROUTING_O1TURN, 2, 3), 3);
-    ck_assert_int_eq(routing_class_first(ROUTING_MIN_ADAPTIVE, 1, 4), 1);
-    ck_assert_int_eq(routing_class_first(ROUTING_MIN_ADAPTIVE, 2, 4), 4);
+    ck_assert_int_eq(routing_class_first(ROUTING_VALIANT, &mesh4, 1, 4), 2);
+    ck_assert_int_eq(routing_class_first(ROUTING_VALIANT, &mesh4, 2, 4), 4);
+    ck_assert_int_eq(routing_class_first(ROUTING_O1TURN, &mesh4, 1, 3), 1);
+    ck_assert_int_eq(routing_class_first(ROUTING_O1TURN, &mesh4, 2, 3), 3);
+    ck_assert_int_eq(routing_class_first(ROUTING_MIN_ADAPTIVE, &mesh4, 1, 4), 1);
+    ck_assert_int_eq(routing_class_first(ROUTING_MIN_ADAPTIVE, &mesh4, 2, 4), 4);
     /* dor2 gives an odd count's extra VC to class 0, the legs that do not
      * wrap: {0, 1} and {2} of 3. */
-    ck_assert_int_eq(routing_class_first(ROUTING_DOR2, 1, 3), 2);
-    ck_assert_int_eq(routing_class_first(ROUTING_DOR2, 1, 2), 1);
-    ck_assert_int_eq(routing_class_of(ROUTING_DOR2, 1, 3), 0);
+    ck_assert_int_eq(routing_class_first(ROUTING_DOR2, &mesh4, 1, 3), 2);
+    ck_assert_int_eq(routing_class_first(ROUTING_DOR2, &mesh4, 1, 2), 1);
+    ck_assert_int_eq(routing_class_of(ROUTING_DOR2, &mesh4, 1, 3), 0);
     static const int of3[] = { 0, 1, 1 }, of4[] = { 0, 0, 1, 1 }, esc4[] = { 0, 1, 1, 1 };
-    for (int v = 0; v < 3; v++) ck_assert_int_eq(routing_class_of(ROUTING_ROMM, v, 3), of3[v]);
-    for (int v = 0; v < 4; v++) ck_assert_int_eq(routing_class_of(ROUTING_ROMM, v, 4), of4[v]);
-    for (int v = 0; v < 4; v++) ck_assert_int_eq(routing_class_of(ROUTING_MIN_ADAPTIVE, v, 4), esc4[v]);
-    for (int v = 0; v < 4; v++) ck_assert_int_eq(routing_class_of(ROUTING_DOR, v, 4), 0);
+    for (int v = 0; v < 3; v++) ck_assert_int_eq(routing_class_of(ROUTING_ROMM, &mesh4, v, 3), of3[v]);
+    for (int v = 0; v < 4; v++) ck_assert_int_eq(routing_class_of(ROUTING_ROMM, &mesh4, v, 4), of4[v]);
+    for (int v = 0; v < 4; v++) ck_assert_int_eq(routing_class_of(ROUTING_MIN_ADAPTIVE, &mesh4, v, 4), esc4[v]);
+    for (int v = 0; v < 4; v++) ck_assert_int_eq(routing_class_of(ROUTING_DOR, &mesh4, v, 4), 0);
     /* P input VCs: O1TURN's YX packets enter class 1, min-adaptive's any VC. */
     const routing_plan yx = { .mid = -1, .yx = 1 };
-    ck_assert_uint_eq(routing_inject_vcs(ROUTING_O1TURN, &yx, 4), 0xcu);
-    ck_assert_uint_eq(routing_inject_vcs(ROUTING_VALIANT, &yx, 3), 0x1u);
-    ck_assert_uint_eq(routing_inject_vcs(ROUTING_MIN_ADAPTIVE, &yx, 3), 0x7u);
+    ck_assert_uint_eq(routing_inject_vcs(ROUTING_O1TURN, &mesh4, &yx, 4), 0xcu);
+    ck_assert_uint_eq(routing_inject_vcs(ROUTING_VALIANT, &mesh4, &yx, 3), 0x1u);
+    ck_assert_uint_eq(routing_inject_vcs(ROUTING_MIN_ADAPTIVE, &mesh4, &yx, 3), 0x7u);
+    /* A torus: Valiant's 4 classes (phase x dateline class) of 4 VCs one
+     * each, of 8 two each; min-adaptive's escape classes VC 0 and VC 1, the
+     * adaptive class 2 the rest, where a packet starts. */
+    const route_params t4 = { .n = 4, .w = 4, .h = 4, .topo = TOPO_TORUS };
+    ck_assert_int_eq(routing_classes(ROUTING_VALIANT, &t4), 4);
+    ck_assert_int_eq(routing_classes(ROUTING_VALIANT, &mesh4), 2);
+    ck_assert_int_eq(routing_classes(ROUTING_MIN_ADAPTIVE, &t4), 3);
+    ck_assert_int_eq(routing_classes(ROUTING_DOR, &t4), 1);
+    static const int v4[] = { 0, 1, 2, 3 }, v8[] = { 0, 0, 1, 1, 2, 2, 3, 3 }, m5[] = { 0, 1, 2, 2, 2 };
+    for (int v = 0; v < 4; v++) ck_assert_int_eq(routing_class_of(ROUTING_VALIANT, &t4, v, 4), v4[v]);
+    for (int v = 0; v < 8; v++) ck_assert_int_eq(routing_class_of(ROUTING_VALIANT, &t4, v, 8), v8[v]);
+    for (int v = 0; v < 5; v++) ck_assert_int_eq(routing_class_of(ROUTING_MIN_ADAPTIVE, &t4, v, 5), m5[v]);
+    ck_assert_int_eq(routing_class_first(ROUTING_MIN_ADAPTIVE, &t4, 3, 5), 5);
+    ck_assert_int_eq(routing_first_class(ROUTING_MIN_ADAPTIVE, &t4, &yx), 2);
+    ck_assert_uint_eq(routing_inject_vcs(ROUTING_VALIANT, &t4, &yx, 8), 0x3u);
+    ck_assert_uint_eq(routing_inject_vcs(ROUTING_MIN_ADAPTIVE, &t4, &yx, 4), 0xfu);
 }
 END_TEST
 
@@ -175,6 +206,145 @@ START_TEST(routes_by_hand)
 }
 END_TEST
 
+/* The ports letters of a port mask, in the order N E S W P. */
+static const char *letters(unsigned m)
+{
+    static char buf[8];
+    int j = 0;
+    for (int d = 0; d < NPORTS; d++)
+        if (m >> d & 1) buf[j++] = route_port_name(d);
+    buf[j] = '\0';
+    return buf;
+}
+
+/* Valiant on the 4x4 torus [R-RF-11], class = 2 x phase + dor2's class of
+ * the ring (1: the leg in that ring takes its wrap link, between x = 3 and
+ * 0 or y = 3 and 0); the default tie rule goes half a ring the way without
+ * the wrap link. */
+START_TEST(valiant_torus_by_hand)
+{
+    const route_params t4 = { .n = 4, .w = 4, .h = 4, .topo = TOPO_TORUS };
+    /* (1,1) = 5 -> (0,2) = 8 through (3,3) = 15.  Phase 0: x 1 -> 3 is half
+     * a ring, E E without the wrap (class 0); y 1 -> 3 N N likewise.  Phase
+     * 1 from 15: x 3 -> 0 is one hop E across the wrap (class 2 + 1 = 3);
+     * then y 3 -> 2 one hop S, a new ring without the wrap (2); P in 2. */
+    const routing_plan v15 = { .mid = 15 }, v3 = { .mid = 3 }, v2 = { .mid = 2 }, v5 = { .mid = 5 }, v0 = { .mid = 0 };
+    route_on(&t4, ROUTING_VALIANT, &v15, 5, 8, 6, "EENNESP", "0000322");
+    /* (0,0) -> (1,0) through (3,0): phase 0 W across the wrap (1); at 3 the
+     * second leg starts as if injected: x 3 -> 1, half a ring, W W without
+     * the wrap, class 2, along the same ring in a class below the one it
+     * arrived in (a new phase, its own classes). */
+    route_on(&t4, ROUTING_VALIANT, &v3, 0, 1, 3, "WWWP", "1222");
+    /* (0,0) -> (1,0) through (2,0): E E, then a U-turn W at the node. */
+    route_on(&t4, ROUTING_VALIANT, &v2, 0, 1, 3, "EEWP", "0022");
+    /* The node is the source: phase 1 from the first hop, (1,1) -> (2,2)
+     * E, N without a wrap; (0,0) -> (0,3) S across the wrap: class 3. */
+    route_on(&t4, ROUTING_VALIANT, &v5, 5, 10, 2, "ENP", "222");
+    route_on(&t4, ROUTING_VALIANT, &v0, 0, 12, 1, "SP", "33");
+}
+END_TEST
+
+/* Every Valiant route of a 6x4 torus, every pair and intermediate node,
+ * under each tie rule: it reaches its destination after the ring distances
+ * to and from the node (min(|a - b|, k - |a - b|) a dimension, from
+ * coordinates), its phase never goes down, and no class 0 or 2 hop takes a
+ * wrap link (what keeps a ring's class 0 acyclic, [R-RF-7]); a class 1 or
+ * 3 leg is at most half a ring. */
+static int ring(int a, int b, int k)
+{
+    const int d = a > b ? a - b : b - a;
+    return d < k - d ? d : k - d;
+}
+
+static int wraps(const route_params *rp, int node, int d)
+{
+    const int w = route_width(rp), h = route_height(rp), x = node % w, y = node / w;
+    return (d == PORT_E && x == w - 1) || (d == PORT_W && x == 0) || (d == PORT_N && y == h - 1) ||
+           (d == PORT_S && y == 0);
+}
+
+START_TEST(valiant_torus_routes_reach)
+{
+    for (int tie = 0; tie < 3; tie++) {
+        const route_params rp = { .n = 6, .w = 6, .h = 4, .topo = TOPO_TORUS, .tie = (route_tie)tie };
+        for (int s = 0; s < 24; s++)
+            for (int d = 0; d < 24; d++)
+                for (int m = 0; m < 24; m++) {
+                    const routing_plan pl = { .mid = m };
+                    const int want = ring(s % 6, m % 6, 6) + ring(s / 6, m / 6, 4) + ring(m % 6, d % 6, 6) +
+                                     ring(m / 6, d / 6, 4);
+                    int node = s, c = routing_first_class(ROUTING_VALIANT, &rp, &pl), in = PORT_P, hops = 0, run = 0;
+                    for (;;) {
+                        const routing_options o = routing_admissible(ROUTING_VALIANT, &rp, &pl, node, s, d, in, c);
+                        const int port = __builtin_ctz(o.ports);
+                        ck_assert_int_ge(o.cls / 2, c / 2);
+                        if (port == PORT_P) break;
+                        ck_assert_msg(o.cls % 2 || !wraps(&rp, node, port), "%d -> %d via %d: class %d wraps at %d",
+                                      s, d, m, o.cls, node);
+                        run = o.cls == c && in != PORT_P && (in % 2) == (port % 2) ? run + 1 : 1;
+                        ck_assert_int_le(run, (port % 2 ? 6 : 4) / 2);
+                        node = route_grid_neighbour(&rp, node, port);
+                        in = route_opposite(port);
+                        c = o.cls;
+                        ck_assert_int_le(++hops, 24);
+                    }
+                    ck_assert_int_eq(node, d);
+                    ck_assert_int_eq(hops, want);
+                }
+    }
+}
+END_TEST
+
+/* Min-adaptive on the 4x4 torus [R-RF-12]: every admissible port and the
+ * escape, with their classes, hop by hop (adaptive class 2; escape classes
+ * 0 and 1, 1 when the escape's leg in that ring takes the wrap link). */
+static void admits(const route_params *rp, int node, int src, int dest, int in, int cls, const char *ports, int ocls,
+                   int esc, int esc_cls)
+{
+    const routing_plan none = { .mid = -1 };
+    const routing_options o = routing_admissible(ROUTING_MIN_ADAPTIVE, rp, &none, node, src, dest, in, cls);
+    ck_assert_str_eq(letters(o.ports), ports);
+    ck_assert_int_eq(o.cls, ocls);
+    ck_assert_int_eq(o.esc, esc);
+    if (esc >= 0) ck_assert_int_eq(o.esc_cls, esc_cls);
+}
+
+START_TEST(min_adaptive_torus_by_hand)
+{
+    const route_params t4 = { .n = 4, .w = 4, .h = 4, .topo = TOPO_TORUS };
+    const route_params plus4 = { .n = 4, .w = 4, .h = 4, .topo = TOPO_TORUS, .tie = TIE_PLUS };
+    const route_params minus4 = { .n = 4, .w = 4, .h = 4, .topo = TOPO_TORUS, .tie = TIE_MINUS };
+    /* (0,0) -> (3,3): one hop W and one S, both across a wrap link.
+     * Injected: W or S adaptively, or the escape W (dimension order) in
+     * class 1.  Adaptively to (3,0) = 3 (arrived through its E port): S
+     * alone, its escape S in class 1 (y 0 -> 3 wraps).  By the escape to 3
+     * (class 1): it stays in the escape, turning into the Y ring: S, class
+     * 1 again.  Then P at 15 from either. */
+    admits(&t4, 0, 0, 15, PORT_P, 2, "SW", 2, PORT_W, 1);
+    admits(&t4, 3, 0, 15, PORT_E, 2, "S", 2, PORT_S, 1);
+    admits(&t4, 3, 0, 15, PORT_E, 1, "S", 1, -1, 0);
+    admits(&t4, 15, 0, 15, PORT_N, 1, "P", 1, -1, 0);
+    /* The other way round, S first to (0,3) = 12: W, escape W in class 1. */
+    admits(&t4, 12, 0, 15, PORT_N, 2, "W", 2, PORT_W, 1);
+    /* (1,1) = 5 -> (3,3) = 15: half a ring in each dimension.  The tie rule
+     * decides the direction for the adaptive ports and the escape alike
+     * (default: without the wrap, N and E, escape E in class 0; --tie
+     * minus: S and W across the wraps, escape W in class 1). */
+    admits(&t4, 5, 5, 15, PORT_P, 2, "NE", 2, PORT_E, 0);
+    admits(&minus4, 5, 5, 15, PORT_P, 2, "SW", 2, PORT_W, 1);
+    /* Entering the escape part way along a ring is entering the ring: (3,0)
+     * -> (1,0) under --tie plus goes E, E across the wrap; at the source the
+     * escape is class 1, at (0,0) = 0, past the wrap, class 0.  An escape
+     * header in class 1 keeps it along the ring (at 0, arrived from 3). */
+    admits(&plus4, 3, 3, 1, PORT_P, 2, "E", 2, PORT_E, 1);
+    admits(&plus4, 0, 3, 1, PORT_W, 2, "E", 2, PORT_E, 0);
+    admits(&plus4, 0, 3, 1, PORT_W, 1, "E", 1, -1, 0);
+    /* An escape header in class 0 entering the Y ring across its wrap: (2,0)
+     * -> (3,3) at 3 arrived from the W in class 0: S, class 1. */
+    admits(&t4, 3, 2, 15, PORT_W, 0, "S", 1, -1, 0);
+}
+END_TEST
+
 /* Every pair of a 5x3 mesh, every plan a function can make from a spread of
  * bits: the route ends at the destination after the hops its plan says
  * (|dx| + |dy| counted from coordinates: to the destination, or through the
@@ -196,7 +366,7 @@ START_TEST(routes_reach_with_the_planned_hops)
                                abs(d / w - via / w);
                     if (k == ROUTING_ROMM || k == ROUTING_O1TURN)
                         ck_assert_int_eq(want, abs(d % w - s % w) + abs(d / w - s / w));
-                    int node = s, c = routing_first_class((routing_kind)k, &pl), hops = 0, ydone = 0, xdone = 0;
+                    int node = s, c = routing_first_class((routing_kind)k, &rp, &pl), hops = 0, ydone = 0, xdone = 0;
                     int prevc = c, in = PORT_P;
                     for (;;) {
                         const routing_options o = routing_admissible((routing_kind)k, &rp, &pl, node, s, d, in, c);
@@ -221,17 +391,6 @@ START_TEST(routes_reach_with_the_planned_hops)
                 }
 }
 END_TEST
-
-/* The ports letters of a port mask, in the order N E S W P. */
-static const char *letters(unsigned m)
-{
-    static char buf[8];
-    int j = 0;
-    for (int d = 0; d < NPORTS; d++)
-        if (m >> d & 1) buf[j++] = route_port_name(d);
-    buf[j] = '\0';
-    return buf;
-}
 
 /* Admissible ports at a router, worked out by hand from each turn model's
  * rule on the 4x4 mesh (node = 4y + x). */
@@ -350,7 +509,9 @@ static void dfs(dfs_ctx *x, int node, int in_port, int cls, int hops)
     }
     unsigned all = o.ports | (o.esc >= 0 ? 1u << o.esc : 0);
     for (unsigned m = all; m; m &= m - 1) {
-        const int d = __builtin_ctz(m), c = o.ports >> d & 1 ? o.cls : 0;
+        const int d = __builtin_ctz(m), c = o.ports >> d & 1 ? o.cls : o.esc_cls;
+        /* On a torus the escape's class 0 never takes a wrap link [R-RF-12]. */
+        if (x->rp.topo == TOPO_TORUS && c == 0) ck_assert(!wraps(&x->rp, node, d));
         if (in_port != PORT_P)
             ck_assert_msg(routing_turn_allowed(x->k, &x->rp, node, route_opposite(in_port), d),
                           "%s: %d -> %d at %d: turn %c-%c", routing_info_of(x->k)->name, x->src, x->dest, node,
@@ -358,7 +519,10 @@ static void dfs(dfs_ctx *x, int node, int in_port, int cls, int hops)
         const int next = route_grid_neighbour(&x->rp, node, d);
         ck_assert_int_ge(next, 0);
         dfs(x, next, route_opposite(d), c, hops + 1);
-        if (o.esc == d && o.ports >> d & 1) dfs(x, next, route_opposite(d), 0, hops + 1); /* and by the escape */
+        if (o.esc == d && o.ports >> d & 1) { /* and by the escape */
+            if (x->rp.topo == TOPO_TORUS && o.esc_cls == 0) ck_assert(!wraps(&x->rp, node, d));
+            dfs(x, next, route_opposite(d), o.esc_cls, hops + 1);
+        }
     }
 }
 
@@ -371,12 +535,21 @@ START_TEST(adaptive_paths_obey_their_turns)
         for (x.src = 0; x.src < 20; x.src++)
             for (x.dest = 0; x.dest < 20; x.dest++) {
                 const int before = x.paths;
-                dfs(&x, x.src, PORT_P, routing_first_class((routing_kind)k, &(routing_plan){ .mid = -1 }), 0);
+                dfs(&x, x.src, PORT_P, routing_first_class((routing_kind)k, &x.rp, &(routing_plan){ .mid = -1 }), 0);
                 pairs_adaptive += x.paths - before > 1;
             }
         /* Some pairs have a choice: the function is adaptive at all. */
         ck_assert_msg(pairs_adaptive > 20, "%s: %d pairs with a choice", routing_info_of((routing_kind)k)->name,
                       pairs_adaptive);
+    }
+    /* Min-adaptive on tori, every tie rule: minimal, and the escape's class
+     * 0 never wraps. */
+    for (int tie = 0; tie < 3; tie++) {
+        dfs_ctx x = { .k = ROUTING_MIN_ADAPTIVE, .rp = { .n = 6, .w = 6, .h = 4, .topo = TOPO_TORUS, .tie = (route_tie)tie } };
+        for (x.src = 0; x.src < 24; x.src++)
+            for (x.dest = 0; x.dest < 24; x.dest++)
+                dfs(&x, x.src, PORT_P, routing_first_class(ROUTING_MIN_ADAPTIVE, &x.rp, &(routing_plan){ .mid = -1 }), 0);
+        ck_assert_int_gt(x.paths, 24 * 24 * 2);
     }
 }
 END_TEST
@@ -387,7 +560,7 @@ END_TEST
 static void path_loads(routing_kind k, const route_params *rp, int node, int src, int dest, double p, double *load)
 {
     const routing_plan none = { .mid = -1 };
-    routing_options o = routing_admissible(k, rp, &none, node, src, dest, PORT_P, routing_first_class(k, &none));
+    routing_options o = routing_admissible(k, rp, &none, node, src, dest, PORT_P, routing_first_class(k, rp, &none));
     if (o.ports == 1u << PORT_P) return;
     const int n = __builtin_popcount(o.ports);
     for (unsigned m = o.ports; m; m &= m - 1) {
@@ -398,6 +571,19 @@ static void path_loads(routing_kind k, const route_params *rp, int node, int src
 }
 
 static void add_spread(void *ctx, int node, int port, double p) { ((double *)ctx)[node * 4 + port] += p; }
+
+/* Kind k's spread from src to dest of a 4x4 grid puts 1/2 on each of the
+ * four links given (node * 4 + port) and nothing elsewhere. */
+static void halves(routing_kind k, const route_params *rp, int src, int dest, const int links[4])
+{
+    double load[64] = { 0 }, cells[16];
+    routing_spread_adaptive(k, rp, src, dest, 1.0, add_spread, load, cells);
+    for (int j = 0; j < 4; j++) {
+        ck_assert_double_eq(load[links[j]], 0.5);
+        load[links[j]] = 0;
+    }
+    for (int l = 0; l < 64; l++) ck_assert_double_eq(load[l], 0);
+}
 
 START_TEST(adaptive_spread_equals_paths)
 {
@@ -416,14 +602,30 @@ START_TEST(adaptive_spread_equals_paths)
                                   routing_info_of((routing_kind)k)->name, s, d, l, got[l], want[l]);
             }
     }
+    /* Min-adaptive on tori (the quadrant may wrap), every tie rule. */
+    for (int tie = 0; tie < 3; tie++)
+        for (int shape = 0; shape < 2; shape++) {
+            const route_params t = { .n = 4, .w = 4, .h = shape ? 6 : 4, .topo = TOPO_TORUS, .tie = (route_tie)tie };
+            const int nodes = 4 * t.h;
+            double tw[96], tg[96], tc[24];
+            for (int s = 0; s < nodes; s++)
+                for (int d = 0; d < nodes; d++) {
+                    memset(tw, 0, sizeof tw);
+                    memset(tg, 0, sizeof tg);
+                    path_loads(ROUTING_MIN_ADAPTIVE, &t, s, s, d, 1.0, tw);
+                    routing_spread_adaptive(ROUTING_MIN_ADAPTIVE, &t, s, d, 1.0, add_spread, tg, tc);
+                    for (int l = 0; l < nodes * 4; l++)
+                        ck_assert_msg(fabs(tg[l] - tw[l]) < 1e-12, "torus tie %d %d -> %d link %d: %g, paths %g", tie,
+                                      s, d, l, tg[l], tw[l]);
+                }
+        }
+    /* By hand: min-adaptive from (0,0) to (3,3) of the 4x4 torus: W or S
+     * across a wrap, each 1/2, then the other. */
+    const route_params t4 = { .n = 4, .w = 4, .h = 4, .topo = TOPO_TORUS };
+    halves(ROUTING_MIN_ADAPTIVE, &t4, 0, 15, (const int[4]){ 0 * 4 + PORT_W, 0 * 4 + PORT_S, 3 * 4 + PORT_S, 12 * 4 + PORT_W });
     /* By hand: west-first from (0,0) to (1,1) of the 4x4 mesh: E or N at
      * (0,0), each 1/2, then the other. */
-    double l4[64] = { 0 }, c4[16];
-    routing_spread_adaptive(ROUTING_WEST_FIRST, &mesh4, 0, 5, 1.0, add_spread, l4, c4);
-    ck_assert_double_eq(l4[0 * 4 + PORT_E], 0.5);
-    ck_assert_double_eq(l4[0 * 4 + PORT_N], 0.5);
-    ck_assert_double_eq(l4[1 * 4 + PORT_N], 0.5);
-    ck_assert_double_eq(l4[4 * 4 + PORT_E], 0.5);
+    halves(ROUTING_WEST_FIRST, &mesh4, 0, 5, (const int[4]){ 0 * 4 + PORT_E, 0 * 4 + PORT_N, 1 * 4 + PORT_N, 4 * 4 + PORT_E });
 }
 END_TEST
 
@@ -438,6 +640,9 @@ int main(void)
     tcase_add_test(tc, plans_from_bits);
     tcase_add_test(tc, routes_by_hand);
     tcase_add_test(tc, routes_reach_with_the_planned_hops);
+    tcase_add_test(tc, valiant_torus_by_hand);
+    tcase_add_test(tc, valiant_torus_routes_reach);
+    tcase_add_test(tc, min_adaptive_torus_by_hand);
     tcase_add_test(tc, adaptive_ports_by_hand);
     tcase_add_test(tc, selection_rules);
     tcase_add_test(tc, turn_tables_by_hand);

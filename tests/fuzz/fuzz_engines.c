@@ -184,7 +184,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         p.vc_rule = VCRULE_ANY;
         p.vcs = 2 + (int)take(&in, 3);
     }
-    if (p.vcs < routing_info_of(p.routing)->classes) p.vcs = routing_info_of(p.routing)->classes;
+    const route_params grid = { .topo = p.topo };
+    if (p.vcs < routing_classes(p.routing, &grid)) p.vcs = routing_classes(p.routing, &grid);
     p.selection = (routing_selection)take(&in, SELECT_COUNT);
     p.route_seed = take(&in, 1000);
     p.deadlock_cycles = 200;

@@ -45,15 +45,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     op.q_update = (qsel_update)take(&in, 2);
     op.scalar = (int)take(&in, 2);
     if (torus) {
-        op.routing = take(&in, 2) ? ROUTING_DOR2 : ROUTING_DOR;
+        /* The functions a torus takes; all but dor may take any VC of a
+         * class, and have at least their torus classes' VCs. */
+        static const routing_kind on_torus[] = { ROUTING_DOR, ROUTING_DOR2, ROUTING_VALIANT, ROUTING_MIN_ADAPTIVE };
+        op.routing = on_torus[take(&in, 4)];
         if (op.routing == ROUTING_DOR2 && take(&in, 3) == 0) op.vcs = 2; /* what dor2 is for */
-        if (op.routing == ROUTING_DOR2 && take(&in, 2)) op.vc_rule = VCRULE_ANY; /* its classes' VCs freely */
+        if (op.routing != ROUTING_DOR && take(&in, 2)) op.vc_rule = VCRULE_ANY; /* its classes' VCs freely */
     } else {
         op.routing = (routing_kind)take(&in, ROUTING_COUNT);
-        if (op.vcs < routing_info_of(op.routing)->classes) op.vcs = routing_info_of(op.routing)->classes;
-        op.selection = (routing_selection)take(&in, SELECT_COUNT);
-        op.route_seed = take(&in, 1000);
     }
+    if (op.vcs < routing_classes(op.routing, &op.rp)) op.vcs = routing_classes(op.routing, &op.rp);
+    op.selection = (routing_selection)take(&in, SELECT_COUNT);
+    op.route_seed = take(&in, 1000);
     if (take(&in, 3) == 0) {
         op.router_delay = (int)take(&in, 4);
         op.switch_delay = (int)take(&in, 3);
