@@ -54,6 +54,11 @@ const char *routing_names(char *buf, size_t len)
     return buf;
 }
 
+route_vc_rule routing_default_vc_rule(routing_kind k, route_topology topo)
+{
+    return topo == TOPO_MESH || k != ROUTING_DOR ? VCRULE_ANY : VCRULE_DATELINE;
+}
+
 int routing_classes(routing_kind k, const route_params *rp)
 {
     return rp->topo == TOPO_TORUS ? table[k].torus_classes : table[k].classes;

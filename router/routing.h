@@ -82,6 +82,12 @@ const char *routing_names(char *buf, size_t len);
  * (it could deadlock or has no VC for a class). */
 int routing_check(routing_kind k, const route_params *rp, route_vc_rule rule, int vcs, char *err, size_t errlen);
 
+/* The VC rule a network takes when none is given: the any-VC rule wherever
+ * kind k's classes keep it free of deadlock (on a mesh; on a torus every
+ * function but dor, whose two datelines a ring need the dateline rule), so
+ * that a header may use every VC of its class. */
+route_vc_rule routing_default_vc_rule(routing_kind k, route_topology topo);
+
 /* The VC classes kind k has on rp's grid: classes or torus_classes. */
 int routing_classes(routing_kind k, const route_params *rp);
 

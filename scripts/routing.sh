@@ -128,8 +128,8 @@ torus = f"""
 ## 8x8 torus
 
 Made by the same script (`scripts/routing.sh torus` remakes this part alone), timing and traffic as
-above, 4 VCs of 4 flits under the any-VC rule (`--topology torus --vcs 4 --vc-rule any`; a torus's
-default is the dateline rule, which takes each class's first VC only). `dor2` and BookSim2's
+above, 4 VCs of 4 flits under the any-VC rule (`--topology torus --vcs 4 --vc-rule any`, the default for these
+functions on a torus; the dateline rule would take each class's first VC only). `dor2` and BookSim2's
 `dim_order` (`dim_order_torus`) are the torus's dimension order in two dateline classes of two VCs
 each, the baseline of the other rows. nocsim's `min-adaptive`
 keeps VCs 0 and 1 as its dateline escape and 2-3 adaptive [R-RF-12]; BookSim2's `min_adapt`

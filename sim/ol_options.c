@@ -436,12 +436,7 @@ const opt_row sim_model_options[] = {
     OPT_END
 };
 
-void ol_default_vc_rule(ol_params *p)
-{
-    /* dor2's classes are deadlock-free whichever of their VCs a header
-     * takes [R-RF-7], so it takes any, as BookSim2's dim_order_torus. */
-    p->net.vc_rule = p->net.rp.topo == TOPO_MESH || p->net.routing == ROUTING_DOR2 ? VCRULE_ANY : VCRULE_DATELINE;
-}
+void ol_default_vc_rule(ol_params *p) { p->net.vc_rule = routing_default_vc_rule(p->net.routing, p->net.rp.topo); }
 
 int ol_net_check(const ol_params *p, char *err, size_t errlen)
 {

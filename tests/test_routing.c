@@ -629,6 +629,31 @@ START_TEST(adaptive_spread_equals_paths)
 }
 END_TEST
 
+/* The default VC rule: any on a mesh whatever the function; on a torus the
+ * dateline rule for dor alone (its two datelines a ring need it), any for
+ * the others, whose classes carry the datelines; and that default passes
+ * routing_check with the function's fewest VCs on a torus, one fewer not. */
+START_TEST(default_vc_rule_by_hand)
+{
+    for (int k = 0; k < ROUTING_COUNT; k++) {
+        ck_assert_int_eq(routing_default_vc_rule((routing_kind)k, TOPO_MESH), VCRULE_ANY);
+        ck_assert_int_eq(routing_default_vc_rule((routing_kind)k, TOPO_TORUS),
+                         k == ROUTING_DOR ? VCRULE_DATELINE : VCRULE_ANY);
+    }
+    const routing_kind torus[] = { ROUTING_DOR, ROUTING_DOR2, ROUTING_VALIANT, ROUTING_MIN_ADAPTIVE };
+    const int fewest[] = { 3, 2, 4, 3 };
+    route_params rp = { .n = 8, .topo = TOPO_TORUS, .w = 8, .h = 8 };
+    char err[256];
+    for (int j = 0; j < 4; j++) {
+        const route_vc_rule r = routing_default_vc_rule(torus[j], TOPO_TORUS);
+        ck_assert_msg(routing_check(torus[j], &rp, r, fewest[j], err, sizeof err) == 0, "%s", err);
+        /* dor's three VCs are the dateline rule's (olnet's check), not a class count. */
+        if (torus[j] != ROUTING_DOR)
+            ck_assert_int_eq(routing_check(torus[j], &rp, r, fewest[j] - 1, err, sizeof err), -1);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("routing");
@@ -648,6 +673,7 @@ int main(void)
     tcase_add_test(tc, turn_tables_by_hand);
     tcase_add_test(tc, adaptive_spread_equals_paths);
     tcase_add_test(tc, adaptive_paths_obey_their_turns);
+    tcase_add_test(tc, default_vc_rule_by_hand);
     suite_add_tcase(s, tc);
     return testutil_run(s);
 }
