@@ -12,6 +12,15 @@ cc_desc cc_desc_empty(void)
     return d;
 }
 
+cc_desc cc_desc_filled(const cc_desc *d)
+{
+    cc_desc f = *d;
+    if (f.sw == CC_UNSET) f.sw = CC_DEFAULT_SWITCHING;
+    if (f.ports == CC_UNSET) f.ports = CC_DEFAULT_PORTS;
+    if (f.extra == CC_UNSET) f.extra = CC_DEFAULT_EXTRA;
+    return f;
+}
+
 static int agree_int(int *file, int flag, const char *what, const char *const *names, char *err, size_t errlen)
 {
     if (flag == CC_UNSET) return CC_OK;
@@ -130,9 +139,9 @@ int cc_instance_new(const cc_desc *d, int max_paths, cc_instance **out, char *er
     if (d->kind == CC_UNSET) return cc_fail(CC_EINPUT, err, errlen, "--cc is required: one of oab oas aab aas mnb mns");
     cc_instance *in = calloc(1, sizeof *in);
     if (!in) return cc_fail(CC_ENOMEM, err, errlen, "out of memory");
+    const cc_desc full = cc_desc_filled(d);
     cc_problem_def def = {
-        .kind = (cc_kind)d->kind, .sw = d->sw == CC_UNSET ? CC_WH : (cc_switching)d->sw,
-        .ports = d->ports == CC_UNSET ? 0 : d->ports, .extra = d->extra == CC_UNSET ? 0 : d->extra,
+        .kind = (cc_kind)d->kind, .sw = (cc_switching)full.sw, .ports = full.ports, .extra = full.extra,
         .root = d->root, .senders = d->senders, .receivers = d->receivers,
     };
     int rc = build_topology(d, &in->t, err, errlen);
