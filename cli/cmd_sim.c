@@ -175,11 +175,14 @@ static void sim_defaults(sim_opts *o)
 static int parse(int argc, char **argv, sim_opts *o, opt_group *g)
 {
     sim_defaults(o);
+    model_table mt;
     if (opt_group_init(g, sim_rows, o, sizeof *o)) return cli_fail("sim", EXIT_FAIL, "out of memory");
-    const cli_group groups[] = { opt_group_cli(g), MODEL_OPTS_GROUP(&o->mo), ACTIVITY_OPTS_GROUP(&o->ao) };
+    if (model_table_init(&mt, &o->mo)) return cli_fail("sim", EXIT_FAIL, "out of memory");
+    const cli_group groups[] = { opt_group_cli(g), MODEL_OPTS_GROUP(&mt, &o->mo), ACTIVITY_OPTS_GROUP(&o->ao) };
     const cli_spec spec = { "sim", groups, 3, NULL, NULL };
     int rc = cli_parse(&spec, argc, argv);
     if (rc == CLI_HELP) help(&spec);
+    model_table_free(&mt);
     if (rc != EXIT_OK) return rc;
     if (o->mo.params.slices == 1 && o->interval < o->mo.params.flits) o->interval = o->mo.params.flits;
     return EXIT_OK;

@@ -413,7 +413,9 @@ for c in sim stack ga; do
   for r in "size SIM_DEFAULT_N" "flits SIM_DEFAULT_FLITS" "vcs SIM_DEFAULT_VCS" "buffer SIM_DEFAULT_BUFFER" \
            "seed OL_DEFAULT_SEED"; do
     set -- $r
-    printf '%s\n' "$h" | grep -E -- "--$1 " | grep -q "(default $(const "$2"))" && ok || bad "$c --help: --$1's default is not $2"
+    # the option's line and its continuation lines
+    printf '%s\n' "$h" | awk -v f="--$1 " 'index($0, f) { on = 1; print; next } on && /^                              [^ ]/ { print; next } { on = 0 }' |
+      grep -q "default $(const "$2"))" && ok || bad "$c --help: --$1's default is not $2"
   done
 done
 
