@@ -271,7 +271,10 @@ static int check_options(ga_opts *o, const ga_groups *gg)
         return cli_fail("ga", EXIT_USAGE, "%s: a resumed run keeps its recorded parameters (with --resume only --db, "
                         "--threads, --save-best, --quiet, --progress-every and --format apply)", o->fixed_flag);
     char err[512];
-    if (!o->resume && ga_setup_check(&o->gp, &o->mo.params, err, sizeof err)) return cli_fail("ga", EXIT_USAGE, "%s", err);
+    const opt_row *const ga_tables[] = { ga_search_options, ga_record_options };
+    char msg[600];
+    if (!o->resume && ga_setup_check(&o->gp, &o->mo.params, err, sizeof err))
+        return cli_fail("ga", EXIT_USAGE, "%s", model_flag_message(err, ga_tables, 2, msg, sizeof msg));
     /* The default sweep end is raised to the packet length; a given one must reach it. */
     if (!o->resume && o->vmax_given && o->gp.stack_vmax < o->mo.params.flits)
         return cli_fail("ga", EXIT_USAGE, "--stack-vmax: %d is below the packet length %d (allowed: [%d, %d])",

@@ -273,9 +273,9 @@ static int parse(int argc, char **argv, load_opts *o, load_groups *lg)
         return cli_fail(CMD, EXIT_USAGE, "--links-png draws grids up to %d a side, not %dx%d (--links gives any "
                         "grid's links as data)", VIZ_LINKS_MAX_SIDE, o->p.net.rp.w, o->p.net.rp.h);
     opt_show(opt_find(ol_packet_options, "packet"), &o->p, o->packet, sizeof o->packet);
-    char err[512];
+    char err[512], msg[600];
     if (ol_net_check(&o->p, err, sizeof err) || ol_params_check(&o->p, err, sizeof err))
-        return cli_fail(CMD, EXIT_USAGE, "%s", err);
+        return cli_fail(CMD, EXIT_USAGE, "%s", ol_flag_message(err, msg, sizeof msg));
     return EXIT_OK;
 }
 
@@ -654,7 +654,8 @@ static int measure(const load_opts *o, const synth *s, const double *rates, int 
     int rc = EXIT_OK;
     int r = ol_curve(&o->p, s, rates, n, (uint64_t)o->seed, o->threads, !o->all, cli_stop_signal, progress, rec, pts,
                      done, err, sizeof err);
-    if (r < 0) rc = cli_fail(CMD, cli_fault_status(fault_of(r)), "%s", err);
+    char msg[600];
+    if (r < 0) rc = cli_fail(CMD, cli_fault_status(fault_of(r)), "%s", ol_flag_message(err, msg, sizeof msg));
     else if (r > 0) rc = cli_signal_status(cli_stop_signal());
     for (int k = 0; k < *done; k++) to_per_sender(&pts[k], rec->per_sender);
     /* What is stored is what is printed: points that finished on another

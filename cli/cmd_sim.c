@@ -221,7 +221,9 @@ static int run(const sim_opts *o, sim_run_state *r)
         return cli_fail("sim", EXIT_USAGE, "--interval: %u is below the packet length %d (allowed: >= %d)",
                         r->c->interval, p->flits, p->flits);
     fault_kind kind;
-    if (!(r->s = sim_new(p, r->t->dest, &kind, err, sizeof err))) return cli_fail("sim", cli_fault_status(kind), "%s", err);
+    char msg[600];
+    if (!(r->s = sim_new(p, r->t->dest, &kind, err, sizeof err)))
+        return cli_fail("sim", cli_fault_status(kind), "%s", model_flag_message(err, NULL, 0, msg, sizeof msg));
     r->st = sim_run(r->s, r->c, &r->m);
     return EXIT_OK;
 }

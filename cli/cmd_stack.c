@@ -153,7 +153,9 @@ static int parse(int argc, char **argv, stack_opts *o, opt_group *g)
         return cli_fail(cmd, EXIT_USAGE, "--interval: %ld is below the packet length %d (allowed: >= %d)", o->lo, L, L);
     }
     char err[256];
-    if (sim_params_check(&o->mo.params, err, sizeof err)) return cli_fail(cmd, EXIT_USAGE, "%s", err);
+    char msg[600];
+    if (sim_params_check(&o->mo.params, err, sizeof err))
+        return cli_fail(cmd, EXIT_USAGE, "%s", model_flag_message(err, NULL, 0, msg, sizeof msg));
     return EXIT_OK;
 }
 

@@ -211,6 +211,14 @@ void model_table_free(model_table *t)
     memset(t, 0, sizeof *t);
 }
 
+const char *model_flag_message(const char *msg, const opt_row *const *extra, int nextra, char *buf, size_t len)
+{
+    const opt_row *tables[MODEL_GROUPS + 8] = { model_rows, sim_net_options, sim_model_options };
+    int n = MODEL_GROUPS;
+    for (int k = 0; k < nextra && n < MODEL_GROUPS + 8; k++) tables[n++] = extra[k];
+    return opt_flag_message(tables, n, msg, buf, len);
+}
+
 traffic *model_opts_traffic(const char *cmd, const model_opts *mo, int *status)
 {
     char err[512];

@@ -55,6 +55,10 @@ NOCSIM_MUST_USE
 int model_opts_set(void *ctx, const char *cmd, const char *flag, const char *value);
 /* A command lists MODEL_OPTS_GROUP(&table, &mo) among its cli_groups. */
 #define MODEL_OPTS_GROUP(t, mo) { (t)->opts, model_opts_set, (mo) }
+/* A library message about a model parameter (sim_params_check's, sim_new's)
+ * with its field named as the flag (cli/opt_group.h opt_flag_message over
+ * the model's rows and extra[0..nextra-1], a command's own), into buf. */
+const char *model_flag_message(const char *msg, const opt_row *const *extra, int nextra, char *buf, size_t len);
 /* Build the traffic; on failure prints the error, sets *status by its kind
  * (EXIT_USAGE for bad input, EXIT_FAIL when memory or a read fails) and
  * returns NULL. */

@@ -309,8 +309,8 @@ static void show_warmup(const opt_row *r, const void *base, char *buf, size_t le
 const opt_row ol_net_options[] = {
     HEADING("network:"),
     ROW_TOPOLOGY(ol_params, net.rp.topo),
-    { "size", 0, "N|WxH", "grid of W x H routers, each side", OPT_CUSTOM, FIELD(net.rp), OL_MIN_SIDE, OL_MAX_SIDE, 0, 0,
-      NULL, 0, parse_size, show_size, 0 },
+    { "size", 0, "N|WxH", "grid of W x H routers, each side", OPT_CUSTOM, "size", offsetof(ol_params, net.rp),
+      OL_MIN_SIDE, OL_MAX_SIDE, 0, 0, NULL, 0, parse_size, show_size, 0 },
     ROW_VCS(ol_params, net.vcs),
     ROW_BUFFER(ol_params, net.buffer),
     ROW_VC_RULE(ol_params, net.vc_rule),
@@ -401,8 +401,8 @@ const opt_row sim_net_options[] = {
     HEADING("network:"),
     ROW_TOPOLOGY(sim_params, topo),
     { "size", 0, "N|WxH", "N x N network, or W wide and H high; N and W even, H even\n"
-                          "on a torus; bit patterns need powers of two", OPT_CUSTOM, SFIELD(n), 2, SIM_MAX_N, 0, 0,
-      NULL, 0, parse_sim_size, show_sim_size, 0 },
+                          "on a torus; bit patterns need powers of two", OPT_CUSTOM, "size", offsetof(sim_params, n), 2,
+      SIM_MAX_N, 0, 0, NULL, 0, parse_sim_size, show_sim_size, 0 },
     ROW_VCS(sim_params, vcs),
     ROW_BUFFER(sim_params, buffer),
     ROW_VC_RULE(sim_params, vc_rule),
