@@ -222,7 +222,8 @@ static void show_seed(const opt_row *r, const void *base, char *buf, size_t len)
 #define CUSTOM(name, s, arg, help, f, lo, hi, parse, show) \
     { name, s, arg, help, OPT_CUSTOM, F(f), lo, hi, 0, 0, NULL, 0, parse, show, 0 }
 
-static const opt_row cc_rows[] = {
+/* The problem's rows: cc/'s messages about it name their fields (fail_msg). */
+static const opt_row cc_problem_rows[] = {
     HEAD("problem:"),
     TEXT("topology", 0, "T", "ring:P | mesh:RxC | torus:RxC | hypercube:D | octagon |\n"
                              "kautz:D,K (kautz:3,2 = Kautz12) | file:PATH (edge list, see cc/README.md);\n"
@@ -239,11 +240,17 @@ static const opt_row cc_rows[] = {
            desc.sw, 0, 0, parse_switching, show_switching),
     CUSTOM("nonminimal", 0, "K", "also allow paths up to K hops longer than the shortest", desc.extra, 0,
            CC_PATHS_MAX_EXTRA, parse_desc_int, show_desc_int),
-    CUSTOM("fail-link", 0, "A-B", "remove a link (a digraph: only the channel A->B); repeatable", desc.fail_a, 0, 0,
-           parse_fault, show_fault),
+    /* its field as cc/'s messages name the pair fail_a, fail_b */
+    { "fail-link", 0, "A-B", "remove a link (a digraph: only the channel A->B); repeatable", OPT_CUSTOM, "fail_link",
+      offsetof(cc_opts, desc.fail_a), 0, 0, 0, 0, NULL, 0, parse_fault, show_fault, 0 },
     CUSTOM("fail-node", 0, "N", "remove a node and its links; repeatable", desc.fail_node, 0, 0, parse_fault,
            show_fault),
     NUM("max-paths", 0, "N", "keep at most N routes per node pair", OPT_INT, max_paths, 1, CC_PATHS_MAX, 0),
+    OPT_END
+};
+
+/* The search's, the cycle replay's and the output's rows. */
+static const opt_row cc_run_rows[] = {
     HEAD("search:"),
     NUM("steps", 0, "S", "target step count; none: from the lower bound up, one at a time", OPT_INT, sp.steps, 1,
         CC_STEPS_MAX, 1),
@@ -324,9 +331,13 @@ static int exit_of(int rc)
     return rc == CC_OK ? EXIT_OK : cli_fault_status(fault_of(rc));
 }
 
+/* err of a failure rc; bad input about the problem with its fields named as
+ * their flags (util/options.h: cc/ names fields). */
 static int fail_msg(int rc, const char *err)
 {
-    fprintf(stderr, "nocsim cc: %s\n", err);
+    char msg[CC_ERRLEN + 128];
+    const opt_row *const tables[] = { cc_problem_rows };
+    fprintf(stderr, "nocsim cc: %s\n", rc == CC_EINPUT ? opt_flag_message(tables, 1, err, msg, sizeof msg) : err);
     return exit_of(rc);
 }
 
@@ -811,17 +822,21 @@ static int do_run(const cc_opts *o)
  * shown under NOCSIM_PARSE_SHOW=1). */
 static int parse_args(cc_opts *o, int argc, char **argv, int i, int *status)
 {
-    opt_group g;
-    if (opt_group_init(&g, cc_rows, o, sizeof *o)) return cli_fail("cc", EXIT_FAIL, "out of memory");
-    const cli_group groups[] = { opt_group_cli(&g) };
-    const cli_spec spec = { "cc", groups, 1, NULL, NULL };
+    opt_group g[2];
+    if (opt_group_init(&g[0], cc_problem_rows, o, sizeof *o)) return cli_fail("cc", EXIT_FAIL, "out of memory");
+    if (opt_group_init(&g[1], cc_run_rows, o, sizeof *o)) {
+        opt_group_free(&g[0]);
+        return cli_fail("cc", EXIT_FAIL, "out of memory");
+    }
+    const cli_group groups[] = { opt_group_cli(&g[0]), opt_group_cli(&g[1]) };
+    const cli_spec spec = { "cc", groups, 2, NULL, NULL };
     int rc = cli_parse(&spec, argc - (i - 1), argv + (i - 1));
     if (rc == CLI_HELP) {
         usage(stdout, &spec);
         rc = flush_stdout(CLI_HELP);
     }
     *status = rc;
-    return opt_groups_done(&g, 1, status);
+    return opt_groups_done(g, 2, status);
 }
 
 int cmd_cc(int argc, char **argv)

@@ -173,10 +173,11 @@ static const opt_row *row_of_field(const opt_row *const *tables, int n, const ch
 
 /* Whether a field may start at msg + i: the message's start, or after one
  * of the words that join a second field ("watchdog and lifetime", "routing
- * 5 / selection 2", "or under routing dor2", "set children 1 or perturb 0"). */
+ * 5 / selection 2", "or under routing dor2", "set children 1 or perturb 0",
+ * "applies only to kind oab", "lower max_paths"). */
 static int field_place(const char *msg, size_t i)
 {
-    static const char *const joins[] = { "and ", "or ", "/ ", "under ", "set " };
+    static const char *const joins[] = { "and ", "or ", "/ ", "under ", "set ", "to ", "lower " };
     if (i == 0) return 1;
     for (size_t j = 0; j < sizeof joins / sizeof *joins; j++) {
         size_t l = strlen(joins[j]);
