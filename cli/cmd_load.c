@@ -759,6 +759,11 @@ static int run_all(const load_opts *o)
     if (np < 0) return EXIT_USAGE;
     if (np > 1 && o->links_png)
         return cli_fail(CMD, EXIT_USAGE, "--links-png draws one curve's point: give one pattern with it, not %d", np);
+    if (o->links_png) {   /* a bad picture path, or one that is an input, before the curve runs */
+        const char *const inputs[] = { o->no_db ? NULL : o->db, o->config, cli_traffic_file(o->traffic) };
+        int bad = cli_check_output(CMD, "--links-png", o->links_png, inputs, 3);
+        if (bad != EXIT_OK) return bad;
+    }
     if (cli_catch_stop_signals()) return cli_fail(CMD, EXIT_FAIL, "cannot install the signal handlers");
     /* Every pattern's traffic is checked before the first curve runs. */
     for (int k = 0; k < np && !rc; k++) {
