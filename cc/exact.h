@@ -27,6 +27,9 @@ extern const char *const cc_exact_status_names[CC_EXACT_STATUSES];   /* "optimal
 
 /* Time for the whole improvement unless the user says otherwise. */
 #define CC_EXACT_DEFAULT_SECONDS 60.0
+/* The range of that time the front end takes. */
+#define CC_EXACT_SECONDS_MIN 0.1
+#define CC_EXACT_SECONDS_MAX 1e6
 
 typedef struct {
     double seconds;   /* time limit of cc_exact_improve as a whole: every solver call gets what is left (a

@@ -12,6 +12,15 @@ cc_desc cc_desc_empty(void)
     return d;
 }
 
+cc_desc cc_desc_filled(const cc_desc *d)
+{
+    cc_desc f = *d;
+    if (f.sw == CC_UNSET) f.sw = CC_DEFAULT_SWITCHING;
+    if (f.ports == CC_UNSET) f.ports = CC_DEFAULT_PORTS;
+    if (f.extra == CC_UNSET) f.extra = CC_DEFAULT_EXTRA;
+    return f;
+}
+
 static int agree_int(int *file, int flag, const char *what, const char *const *names, char *err, size_t errlen)
 {
     if (flag == CC_UNSET) return CC_OK;
@@ -57,18 +66,18 @@ int cc_desc_merge(cc_desc *file, const cc_desc *flags, char *err, size_t errlen)
 {
     static const char *const ports_names[] = { "all" };
     int rc;
-    if ((rc = agree_str(&file->topology, flags->topology, "--topology", err, errlen))) return rc;
-    if ((rc = agree_int(&file->kind, flags->kind, "--cc", cc_kind_names, err, errlen))) return rc;
-    if ((rc = agree_int(&file->sw, flags->sw, "--switching", cc_switching_names, err, errlen))) return rc;
+    if ((rc = agree_str(&file->topology, flags->topology, "topology", err, errlen))) return rc;
+    if ((rc = agree_int(&file->kind, flags->kind, "kind", cc_kind_names, err, errlen))) return rc;
+    if ((rc = agree_int(&file->sw, flags->sw, "sw", cc_switching_names, err, errlen))) return rc;
     if (flags->ports == 0 && file->ports > 0)
-        return cc_fail(CC_EINPUT, err, errlen, "--ports %s disagrees with the schedule file's %d", ports_names[0], file->ports);
+        return cc_fail(CC_EINPUT, err, errlen, "ports %s disagrees with the schedule file's %d", ports_names[0], file->ports);
     if (flags->ports > 0 && file->ports == 0)
-        return cc_fail(CC_EINPUT, err, errlen, "--ports %d disagrees with the schedule file's %s", flags->ports, ports_names[0]);
-    if ((rc = agree_int(&file->ports, flags->ports, "--ports", NULL, err, errlen))) return rc;
-    if ((rc = agree_int(&file->extra, flags->extra, "--nonminimal", NULL, err, errlen))) return rc;
-    if ((rc = agree_str(&file->root, flags->root, "--root", err, errlen))) return rc;
-    if ((rc = agree_str(&file->senders, flags->senders, "--senders", err, errlen))) return rc;
-    if ((rc = agree_str(&file->receivers, flags->receivers, "--receivers", err, errlen))) return rc;
+        return cc_fail(CC_EINPUT, err, errlen, "ports %d disagrees with the schedule file's %s", flags->ports, ports_names[0]);
+    if ((rc = agree_int(&file->ports, flags->ports, "ports", NULL, err, errlen))) return rc;
+    if ((rc = agree_int(&file->extra, flags->extra, "extra", NULL, err, errlen))) return rc;
+    if ((rc = agree_str(&file->root, flags->root, "root", err, errlen))) return rc;
+    if ((rc = agree_str(&file->senders, flags->senders, "senders", err, errlen))) return rc;
+    if ((rc = agree_str(&file->receivers, flags->receivers, "receivers", err, errlen))) return rc;
     if (flags->faults_given && !file->faults_given) {
         file->nfail_link = flags->nfail_link;
         file->nfail_node = flags->nfail_node;
@@ -81,7 +90,7 @@ int cc_desc_merge(cc_desc *file, const cc_desc *flags, char *err, size_t errlen)
         for (int i = 0; same && i < flags->nfail_link; i++) same = has_link(file, flags->fail_a[i], flags->fail_b[i]);
         for (int i = 0; same && i < flags->nfail_node; i++) same = has_node(file, flags->fail_node[i]);
         if (!same)
-            return cc_fail(CC_EINPUT, err, errlen, "--fail-link/--fail-node disagree with the schedule file's faults (%d links, %d nodes)",
+            return cc_fail(CC_EINPUT, err, errlen, "fail_link / fail_node disagree with the schedule file's faults (%d links, %d nodes)",
                            file->nfail_link, file->nfail_node);
     }
     return CC_OK;
@@ -126,13 +135,13 @@ static int problem_paths(const cc_problem *pb, int extra, int max_paths, cc_path
 int cc_instance_new(const cc_desc *d, int max_paths, cc_instance **out, char *err, size_t errlen)
 {
     *out = NULL;
-    if (!d->topology) return cc_fail(CC_EINPUT, err, errlen, "--topology is required (%s)", cc_topo_usage);
-    if (d->kind == CC_UNSET) return cc_fail(CC_EINPUT, err, errlen, "--cc is required: one of oab oas aab aas mnb mns");
+    if (!d->topology) return cc_fail(CC_EINPUT, err, errlen, "topology is required (%s)", cc_topo_usage);
+    if (d->kind == CC_UNSET) return cc_fail(CC_EINPUT, err, errlen, "kind is required: one of oab oas aab aas mnb mns");
     cc_instance *in = calloc(1, sizeof *in);
     if (!in) return cc_fail(CC_ENOMEM, err, errlen, "out of memory");
+    const cc_desc full = cc_desc_filled(d);
     cc_problem_def def = {
-        .kind = (cc_kind)d->kind, .sw = d->sw == CC_UNSET ? CC_WH : (cc_switching)d->sw,
-        .ports = d->ports == CC_UNSET ? 0 : d->ports, .extra = d->extra == CC_UNSET ? 0 : d->extra,
+        .kind = (cc_kind)d->kind, .sw = (cc_switching)full.sw, .ports = full.ports, .extra = full.extra,
         .root = d->root, .senders = d->senders, .receivers = d->receivers,
     };
     int rc = build_topology(d, &in->t, err, errlen);

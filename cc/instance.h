@@ -13,6 +13,10 @@
 
 #define CC_MAX_FAULTS 64
 #define CC_UNSET (-1)
+/* What an unset switching, port count and routing model become. */
+#define CC_DEFAULT_SWITCHING CC_WH
+#define CC_DEFAULT_PORTS 0      /* all-port */
+#define CC_DEFAULT_EXTRA 0      /* minimal routes */
 
 /* Every pointer is borrowed: the strings must outlive the description and
  * anything built from it only while building. */
@@ -29,6 +33,9 @@ typedef struct {
 
 /* All fields unset. */
 cc_desc cc_desc_empty(void);
+/* d with an unset switching, port count and routing model at their
+ * defaults (CC_DEFAULT_*), as cc_instance_new takes them. */
+cc_desc cc_desc_filled(const cc_desc *d);
 
 /* Fill what file leaves unset from flags; a field both give must agree
  * (faults: the same set).  CC_EINPUT naming the field and both values. */

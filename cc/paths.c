@@ -186,7 +186,7 @@ int cc_paths_new_for(const cc_topo *t, int extra, int cap, const bool *src, cons
     int n = t->n, rc = CC_ENOMEM;
     *out = NULL;
     if (extra < 0 || extra > CC_PATHS_MAX_EXTRA)
-        return cc_fail(CC_EINPUT, err, errlen, "--nonminimal: %d is not in [0, %d]", extra, CC_PATHS_MAX_EXTRA);
+        return cc_fail(CC_EINPUT, err, errlen, "extra: %d is not in [0, %d]", extra, CC_PATHS_MAX_EXTRA);
     if (2.0 * n * n * sizeof(int) > (double)CC_MAX_BYTES)
         return cc_fail(CC_EINPUT, err, errlen, "%d nodes need %.0f MB of distance tables, limit %zu MB", n,
                        2.0 * n * n * sizeof(int) / 1048576.0, CC_MAX_BYTES >> 20);
@@ -204,7 +204,7 @@ int cc_paths_new_for(const cc_topo *t, int extra, int cap, const bool *src, cons
     distances(t, p->dist, queue);
     double need = minimal_bytes(t, p->dist, w.cap, src, dst, queue, cnt) + 2.0 * n * n * sizeof(int);
     if (need > (double)CC_MAX_BYTES) {
-        rc = cc_fail(CC_EINPUT, err, errlen, "the routes of %d nodes (at most %d per pair) need %.0f MB, limit %zu MB; lower --max-paths",
+        rc = cc_fail(CC_EINPUT, err, errlen, "the routes of %d nodes (at most %d per pair) need %.0f MB, limit %zu MB; lower max_paths",
                      n, w.cap, need / 1048576.0, CC_MAX_BYTES >> 20);
         goto done;
     }
@@ -233,12 +233,12 @@ int cc_paths_new_for(const cc_topo *t, int extra, int cap, const bool *src, cons
             if (w.count > p->maxcount) p->maxcount = w.count;
         }
     if (w.fail == -2) {
-        rc = cc_fail(CC_EINPUT, err, errlen, "the routes of %d nodes up to %d hops longer need more than %zu MB; lower --max-paths or --nonminimal",
+        rc = cc_fail(CC_EINPUT, err, errlen, "the routes of %d nodes up to %d hops longer need more than %zu MB; lower max_paths or extra",
                      n, extra, CC_MAX_BYTES >> 20);
         goto done;
     }
     if (w.fail == -3) {
-        rc = cc_fail(CC_EINPUT, err, errlen, "the routes of %d nodes up to %d hops longer take more than %.0e steps to enumerate; lower --nonminimal or --max-paths",
+        rc = cc_fail(CC_EINPUT, err, errlen, "the routes of %d nodes up to %d hops longer take more than %.0e steps to enumerate; lower extra or max_paths",
                      n, extra, (double)CC_PATHS_MAX_STEPS);
         goto done;
     }

@@ -23,6 +23,8 @@ typedef struct cc_paths {
 
 /* Routes kept per pair unless the user says otherwise. */
 #define CC_PATHS_DEFAULT_MAX 128
+/* The most routes per pair the front end takes. */
+#define CC_PATHS_MAX 100000
 
 /* Most depth-first steps the enumeration takes over all pairs (about a
  * second) before it refuses the problem: --nonminimal on a large graph. */

@@ -57,9 +57,9 @@ int cc_problem_new(const cc_topo *t, const cc_problem_def *def, cc_problem **out
     cc_kind kind = def->kind;
     bool rooted = kind == CC_OAB || kind == CC_OAS, many = kind == CC_MNB || kind == CC_MNS;
     *out = NULL;
-    if (def->root && !rooted) return cc_fail(CC_EINPUT, err, errlen, "--root applies only to --cc oab|oas");
-    if ((def->senders || def->receivers) && !many) return cc_fail(CC_EINPUT, err, errlen, "--senders/--receivers apply only to --cc mnb|mns");
-    if (def->ports < 0) return cc_fail(CC_EINPUT, err, errlen, "--ports: %d is negative", def->ports);
+    if (def->root && !rooted) return cc_fail(CC_EINPUT, err, errlen, "root applies only to kind oab|oas");
+    if ((def->senders || def->receivers) && !many) return cc_fail(CC_EINPUT, err, errlen, "senders / receivers apply only to kind mnb|mns");
+    if (def->ports < 0) return cc_fail(CC_EINPUT, err, errlen, "ports: %d is negative", def->ports);
     cc_problem *pb = calloc(1, sizeof *pb);
     if (!pb) goto fail;
     pb->t = t;
@@ -75,22 +75,22 @@ int cc_problem_new(const cc_topo *t, const cc_problem_def *def, cc_problem **out
     if (rooted) {
         const char *r = def->root ? def->root : t->names[0];
         pb->root = cc_topo_node(t, r);
-        if (pb->root < 0) { rc = cc_fail(CC_EINPUT, err, errlen, "--root: no node named '%.200s' in %.200s (it may have failed)", r, t->spec); goto fail; }
+        if (pb->root < 0) { rc = cc_fail(CC_EINPUT, err, errlen, "root: no node named '%.200s' in %.200s (it may have failed)", r, t->spec); goto fail; }
         pb->sender[pb->root] = true;
         for (int v = 0; v < n; v++) pb->receiver[v] = true;
     } else if (!many) {
         for (int v = 0; v < n; v++) pb->sender[v] = pb->receiver[v] = true;
     } else {
-        if (def->senders) { if ((rc = parse_set(t, "--senders", def->senders, pb->sender, err, errlen))) goto fail; }
+        if (def->senders) { if ((rc = parse_set(t, "senders", def->senders, pb->sender, err, errlen))) goto fail; }
         else for (int v = 0; v < n; v++) pb->sender[v] = true;
-        if (def->receivers) { if ((rc = parse_set(t, "--receivers", def->receivers, pb->receiver, err, errlen))) goto fail; }
+        if (def->receivers) { if ((rc = parse_set(t, "receivers", def->receivers, pb->receiver, err, errlen))) goto fail; }
         else for (int v = 0; v < n; v++) pb->receiver[v] = true;
         rc = CC_ENOMEM;
     }
     for (int s = 0; s < n; s++)
         for (int d = 0; d < n; d++)
             if (s != d && pb->sender[s] && pb->receiver[d]) pb->nmsg++;
-    if (pb->nmsg == 0) { rc = cc_fail(CC_EINPUT, err, errlen, "the CC has no messages (senders and receivers are the same single node)"); goto fail; }
+    if (pb->nmsg == 0) { rc = cc_fail(CC_EINPUT, err, errlen, "the CC has no messages (its senders and its receivers are the same single node)"); goto fail; }
     pb->msrc = malloc((size_t)pb->nmsg * sizeof(int));
     pb->mdst = malloc((size_t)pb->nmsg * sizeof(int));
     if (!pb->msrc || !pb->mdst) goto fail;

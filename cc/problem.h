@@ -14,6 +14,8 @@ typedef enum { CC_WH, CC_SF } cc_switching;
 
 extern const char *const cc_kind_names[6];      /* "oab", ... */
 extern const char *const cc_switching_names[2]; /* "wh", "sf" */
+/* The largest K of the K-port model the front end takes. */
+#define CC_PORTS_MAX 1024
 
 /* What a user states about the CC (the topology apart). */
 typedef struct {

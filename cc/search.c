@@ -12,8 +12,8 @@
 
 cc_search_params cc_search_defaults(void)
 {
-    return (cc_search_params){ .algo = &cc_algo_sa, .budget = 100000, .pop = 60, .pmut = 0.9, .threads = 1,
-                               .neighbour_first = true, .ring = true, .seed = 1 };
+    return (cc_search_params){ .algo = &cc_algo_sa, .budget = CC_DEFAULT_BUDGET, .pop = CC_DEFAULT_POP, .pmut = 0.9, .threads = 1,
+                               .neighbour_first = true, .ring = true, .seed = CC_DEFAULT_SEED };
 }
 
 static double now(void)

@@ -17,6 +17,15 @@
 #define CC_POP_MAX 100000
 #define CC_STEPS_MAX 100000
 #define CC_RUNS_MAX 100000
+#define CC_THREADS_MAX 256
+/* cc_search_defaults' budget, population and seed. */
+#define CC_DEFAULT_BUDGET 100000
+#define CC_DEFAULT_POP 60
+#define CC_DEFAULT_SEED 1
+#define CC_SEED_MAX 2000000000L
+/* The search's wall-clock limit, seconds (the deadline below). */
+#define CC_SECONDS_MIN 0.1
+#define CC_SECONDS_MAX 1e6
 
 typedef struct {
     const cc_algo *algo;

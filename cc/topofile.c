@@ -106,7 +106,7 @@ static int parse_stream(const char *spec, const char *path, FILE *f, cc_topo_bui
 int topo_parse_file(const char *spec, const char *path, cc_topo_builder **out, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");
-    if (!f) return cc_fail(CC_EINPUT, err, errlen, "--topology: cannot open '%.200s': %s", path, strerror(errno));
+    if (!f) return cc_fail(CC_EINPUT, err, errlen, "topology: cannot open '%.200s': %s", path, strerror(errno));
     int rc = parse_stream(spec, path, f, out, err, errlen);
     fclose(f);
     return rc;

@@ -123,7 +123,7 @@ cc_topo_builder *topo_b_new(const char *spec, bool directed)
 int topo_size_or_oom(int rc, const char *what, char *err, size_t errlen)
 {
     if (rc == -2)
-        return cc_fail(CC_EINPUT, err, errlen, "--topology: '%.200s' is too large (limits: %d nodes, %d channels)",
+        return cc_fail(CC_EINPUT, err, errlen, "topology: '%.200s' is too large (limits: %d nodes, %d channels)",
                        what, CC_MAX_NODES, CC_MAX_CHANNELS);
     return cc_fail(CC_ENOMEM, err, errlen, "out of memory building '%.200s'", what);
 }
@@ -216,7 +216,7 @@ static int build_kautz(cc_topo_builder *b, int d, int k)
 int cc_topo_parse(const char *spec, cc_topo_builder **out, char *err, size_t errlen)
 {
     *out = NULL;
-    if (!spec || !*spec) return cc_fail(CC_EINPUT, err, errlen, "--topology: empty (%s)", cc_topo_usage);
+    if (!spec || !*spec) return cc_fail(CC_EINPUT, err, errlen, "topology: empty (%s)", cc_topo_usage);
     if (strncmp(spec, "file:", 5) == 0) return topo_parse_file(spec, spec + 5, out, err, errlen);
     const char *colon = strchr(spec, ':');
     size_t flen = colon ? (size_t)(colon - spec) : strlen(spec);
@@ -239,9 +239,9 @@ int cc_topo_parse(const char *spec, cc_topo_builder **out, char *err, size_t err
         break;
     default: break;
     }
-    if (!good) return cc_fail(CC_EINPUT, err, errlen, "--topology: '%.200s' is not valid (%s)", spec, cc_topo_usage);
+    if (!good) return cc_fail(CC_EINPUT, err, errlen, "topology: '%.200s' is not valid (%s)", spec, cc_topo_usage);
     if (nodes > CC_MAX_NODES)
-        return cc_fail(CC_EINPUT, err, errlen, "--topology: '%.200s' has %ld nodes, limit %d", spec, nodes, CC_MAX_NODES);
+        return cc_fail(CC_EINPUT, err, errlen, "topology: '%.200s' has %ld nodes, limit %d", spec, nodes, CC_MAX_NODES);
     cc_topo_builder *b = topo_b_new(spec, family == 5);
     if (!b) return cc_fail(CC_ENOMEM, err, errlen, "out of memory");
     int rc = 0;
@@ -283,14 +283,14 @@ int cc_topo_fail_link2(cc_topo_builder *b, const char *a, const char *c, char *e
 {
     int u = topo_b_find(b, a), v = topo_b_find(b, c);
     if (u < 0 || v < 0)
-        return cc_fail(CC_EINPUT, err, errlen, "--fail-link: no node named '%.200s'", u < 0 ? a : c);
+        return cc_fail(CC_EINPUT, err, errlen, "fail_link: no node named '%.200s'", u < 0 ? a : c);
     bool found = false;
     for (int i = 0; i < b->na; i++) {
         arc *x = &b->arcs[i];
         if (!x->alive) continue;
         if ((x->u == u && x->v == v) || (!b->directed && x->u == v && x->v == u)) { x->alive = false; found = true; }
     }
-    if (!found) return cc_fail(CC_EINPUT, err, errlen, "--fail-link: '%.200s-%.200s': no such link (or failed already)", a, c);
+    if (!found) return cc_fail(CC_EINPUT, err, errlen, "fail_link: '%.200s-%.200s': no such link (or failed already)", a, c);
     if (record(&b->fl_a, b->nfl, a)) return cc_fail(CC_ENOMEM, err, errlen, "out of memory");
     if (record(&b->fl_b, b->nfl, c)) { free(b->fl_a[b->nfl]); return cc_fail(CC_ENOMEM, err, errlen, "out of memory"); }
     b->nfl++;
@@ -314,9 +314,9 @@ int cc_topo_fail_link(cc_topo_builder *b, const char *link, char *err, size_t er
     }
     int rc;
     if (splits == 0)
-        rc = cc_fail(CC_EINPUT, err, errlen, "--fail-link: '%.200s' is not of the form A-B with A and B node names", link);
+        rc = cc_fail(CC_EINPUT, err, errlen, "fail_link: '%.200s' is not of the form A-B with A and B node names", link);
     else if (splits > 1)
-        rc = cc_fail(CC_EINPUT, err, errlen, "--fail-link: '%.200s' is ambiguous: it splits into node names in %d ways", link, splits);
+        rc = cc_fail(CC_EINPUT, err, errlen, "fail_link: '%.200s' is ambiguous: it splits into node names in %d ways", link, splits);
     else {
         memcpy(a, link, at);
         a[at] = '\0';
@@ -329,7 +329,7 @@ int cc_topo_fail_link(cc_topo_builder *b, const char *link, char *err, size_t er
 int cc_topo_fail_node(cc_topo_builder *b, const char *node, char *err, size_t errlen)
 {
     int u = topo_b_find(b, node);
-    if (u < 0 || !b->alive[u]) return cc_fail(CC_EINPUT, err, errlen, "--fail-node: no node named '%.200s' (or failed already)", node);
+    if (u < 0 || !b->alive[u]) return cc_fail(CC_EINPUT, err, errlen, "fail_node: no node named '%.200s' (or failed already)", node);
     if (record(&b->fn, b->nfn, node)) return cc_fail(CC_ENOMEM, err, errlen, "out of memory");
     b->nfn++;
     b->alive[u] = false;

@@ -62,6 +62,8 @@ extern const char *const ccsim_mode_names[2];   /* "steps", "overlap" */
 #define CCSIM_MAX_FLITS 1000000
 /* Default packet length: the simulator's default packet (l_c = 8 flits). */
 #define CCSIM_DEFAULT_FLITS 8
+/* Largest start-up t_s of the step model (cycles) the front end takes. */
+#define CCSIM_MAX_TS 1000000000L
 
 typedef struct {
     int64_t cycles;        /* done time of the last transfer */

@@ -88,7 +88,7 @@ void arg_unknown(const char *cmd, const char *opt);
  *       if (!strcmp(flag, "--rate")) return arg_double(cmd, flag, v, 0, 1, &o->rate) ? 0 : -1;
  *       ...
  *   }
- *   cli_group g[] = { { load_opts, load_set, &o }, MODEL_OPTS_GROUP(&o.mo) };
+ *   cli_group g[] = { { load_opts, load_set, &o }, MODEL_OPTS_GROUP(&mt, &o.mo) };   // mt: model_table_init
  *   cli_spec spec = { "load", g, 2, NULL, NULL };
  *   int rc = cli_parse(&spec, argc, argv);   // argv[0] is the command's name
  *   if (rc == CLI_HELP) { printf("usage: ...\n\n"); cli_help(stdout, &spec); return EXIT_OK; }

@@ -3,6 +3,8 @@
  * problem, the search, its defaults and the statistics are in cc/. */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,101 +20,287 @@
 #include "ccsim/report.h"
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/opt_group.h"
 #include "cli/outdest.h"
 #include "store/store.h"
 #include "util/outfile.h"
+#include "util/parse.h"
+#include "util/quote.h"
 
 typedef struct {
     cc_desc desc;        /* the problem as the flags state it */
     int max_paths;
     cc_search_params sp;
     int runs;
-    bool exact;
+    int exact;
     double exact_seconds;
     double seconds;      /* --seconds: the search's wall-clock limit, 0 = none */
     out_format fmt;
     const char *out;
     const char *db;
     const char *file;    /* verify, cycles */
-    bool cycles;         /* replay the best schedule flit by flit */
+    int cycles;          /* replay the best schedule flit by flit */
     int flits;
-    long ts;             /* the step model's t_s in cycles; -1: the default */
-    bool quiet;          /* no progress line */
+    int64_t ts;          /* the step model's t_s in cycles; -1: the default */
+    int quiet;           /* no progress line */
 } cc_opts;
 
-static const cli_opt cc_problem_table[] = {
-    CLI_HEADING("problem:"),
-    { "--topology", 0, "T", "ring:P | mesh:RxC | torus:RxC | hypercube:D | octagon |\n"
-                            "kautz:D,K (kautz:3,2 = Kautz12) | file:PATH (edge list, see cc/README.md);\n"
-                            "at most " CLI_STR(CC_MAX_NODES) " nodes" },
-    { "--cc", 0, "CC", "oab | oas | aab | aas | mnb | mns (gather/reduce: scatter/broadcast reversed)" },
-    { "--root", 0, "N", "source node of oab/oas, by name (mesh nodes are \"RC\", e.g. 00, 12) [first node]" },
-    { "--senders", 0, "A,B,..", "senders of mnb/mns [all]" },
-    { "--receivers", 0, "A,B,..", "receivers of mnb/mns [all]" },
-    { "--ports", 0, "K|all", "K-port model: at most K sends and K receives per node and step [all]" },
-    { "--switching", 0, "wh|sf", "wormhole (whole path in one step) or store-and-forward (one hop per step) [wh]" },
-    { "--nonminimal", 0, "K", "also allow paths up to K hops longer than the shortest, 0.." CLI_STR(CC_PATHS_MAX_EXTRA) " [0]" },
-    { "--fail-link", 0, "A-B", "remove a link (a digraph: only the channel A->B); repeatable" },
-    { "--fail-node", 0, "N", "remove a node and its links; repeatable" },
-    { "--max-paths", 0, "N", "keep at most N routes per node pair [" CLI_STR(CC_PATHS_DEFAULT_MAX) "]" },
-    CLI_END
-};
-static const cli_opt cc_search_table[] = {
-    CLI_HEADING("search:"),
-    { "--steps", 0, "S", "target step count [auto: from the lower bound up, one at a time]" },
-    { "--max-steps", 0, "S", "auto mode gives up above S [4 x bound + 8]" },
-    { "--algo", 0, "A", "sa | umda | ga | hgsa [sa]" },
-    { "--threads", 'j', "N", "hgsa: chains run in N threads [1]" },
-    { "--neighbour-first", 0, "0|1", "WH broadcasts: at each target first search one-hop\n"
-                                     "deliveries only (SF-style), then all routes [1]" },
-    { "--ring", 0, "0|1", "AAB, or MNB with senders = receivers (k nodes): at a target of\n"
-                          "k-1 steps or more, take the pipelined ring along a cycle of\n"
-                          "channel-disjoint routes (constructed, not searched; optimal when\n"
-                          "the bound is k-1, as with one port) [1]" },
-    { "--budget", 0, "N", "evaluations per target step count (and phase) [100000]" },
-    { "--pop", 0, "N", "population size (hgsa: chains) [60]" },
-    { "--runs", 0, "N", "independent runs (seeds SEED, SEED+1, ..) with success statistics [1]" },
-    { "--seconds", 0, "T", "end the search (every run, target and phase) after T seconds of\n"
-                           "wall clock and report the best schedule found by then [no limit]" },
-    { "--seed", 's', "N", "random seed [1]" },
-    { "--exact", 0, NULL, "after the search, decide with a SAT solver (CaDiCaL) whether one\n"
-                          "step fewer is possible over the same routes: proves the schedule\n"
-                          "optimal or finds a shorter one" },
-    { "--exact-seconds", 0, "T", "give the solver at most T seconds per step count [" CLI_STR(CC_EXACT_DEFAULT_SECONDS) "]" },
-    CLI_HEADING("cycles (--cycles after a search, or nocsim cc cycles FILE; wormhole only):"),
-    { "--cycles", 0, NULL, "replay the schedule on a flit-level model (one flit per channel\n"
-                           "per cycle, source-routed along its paths, a blocked header waits):\n"
-                           "steps one after another, and overlapped (a transfer starts when\n"
-                           "its sender has the message and its whole path and ports are free);\n"
-                           "printed next to paper 000's model t = S x t_s + m x t_1 (see\n"
-                           "ccsim/replay.h and cc/README.md)" },
-    { "--flits", 0, "M", "packet length m in flits, 1.." CLI_STR(CCSIM_MAX_FLITS) " [" CLI_STR(CCSIM_DEFAULT_FLITS) "]" },
-    { "--ts", 0, "T", "the step model's start-up t_s in cycles [the longest path in hops]" },
-    CLI_HEADING("output:"),
-    { "--format", 0, "text|json|csv", "[text]" },
-    { "--out", 'o', "FILE", "write the best schedule as JSON: the whole problem and the steps" },
-    { "--db", 0, "PATH", "save the run and its best schedule in a nocsim database" },
-    { "--quiet", 'q', NULL, "no progress line on stderr (a run past a second shows one, at most\n"
-                            "once a second: run, target steps, evaluations, rate)" },
-    CLI_END
-};
-
-static int set_problem(void *ctx, const char *cmd, const char *a, const char *v);
-static int set_search(void *ctx, const char *cmd, const char *a, const char *v);
-
-/* The option tables of every cc mode (ctx: a cc_opts). */
-static cli_spec cc_spec(cc_opts *o, cli_group groups[2])
+/* The defaults: the library's (cc_desc_empty, cc_search_defaults, cc/ and
+ * ccsim/ constants); the rows below show them in --help. */
+static void cc_opts_default(cc_opts *o)
 {
-    groups[0] = (cli_group){ cc_problem_table, set_problem, o };
-    groups[1] = (cli_group){ cc_search_table, set_search, o };
-    return (cli_spec){ "cc", groups, 2, NULL, NULL };
+    memset(o, 0, sizeof *o);
+    o->desc = cc_desc_empty();
+    o->max_paths = CC_PATHS_DEFAULT_MAX;
+    o->sp = cc_search_defaults();
+    o->runs = 1;
+    o->exact_seconds = CC_EXACT_DEFAULT_SECONDS;
+    o->fmt = FMT_TEXT;
+    o->flits = CCSIM_DEFAULT_FLITS;
+    o->ts = -1;
 }
 
-static void usage(FILE *f)
+/* ---- custom rows (util/options.h) over cc_opts ---- */
+
+#define AT(T, base, r) ((T *)(void *)((char *)(base) + (r)->offset))
+#define AT_CONST(T, base, r) ((const T *)(const void *)((const char *)(base) + (r)->offset))
+
+/* An integer in [r->lo, r->hi], or -FAULT_INPUT with the phrase in err. */
+static int row_int(const opt_row *r, const char *v, int64_t *out, char *err, size_t errlen)
 {
-    cc_opts o;
-    cli_group groups[2];
-    const cli_spec spec = cc_spec(&o, groups);
+    parse_status st = parse_int(v, (int64_t)r->lo, (int64_t)r->hi, out);
+    if (st != PARSE_OK) return parse_explain_int(err, errlen, st, v, (int64_t)r->lo, (int64_t)r->hi), -FAULT_INPUT;
+    return 0;
+}
+
+/* A problem's int field (switching apart): CC_UNSET until given; shown as
+ * what cc_instance_new makes of it. */
+static int parse_desc_int(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
+{
+    int64_t x;
+    if (row_int(r, v, &x, err, errlen)) return -FAULT_INPUT;
+    *AT(int, base, r) = (int)x;
+    return 0;
+}
+
+static void show_desc_int(const opt_row *r, const void *base, char *buf, size_t len)
+{
+    cc_opts o = *(const cc_opts *)base;
+    o.desc = cc_desc_filled(&o.desc);
+    snprintf(buf, len, "%d", *AT_CONST(int, &o, r));
+}
+
+/* --ports K|all (all: 0, the all-port model). */
+static int parse_ports(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
+{
+    if (v && !strcmp(v, "all")) {
+        *AT(int, base, r) = 0;
+        return 0;
+    }
+    return parse_desc_int(r, base, v, err, errlen);
+}
+
+static void show_ports(const opt_row *r, const void *base, char *buf, size_t len)
+{
+    show_desc_int(r, base, buf, len);
+    if (!strcmp(buf, "0")) snprintf(buf, len, "all");
+}
+
+/* --switching wh|sf into the problem's int field. */
+static int parse_switching(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
+{
+    for (int k = 0; v && k < 2; k++)
+        if (!strcmp(v, cc_switching_names[k])) return *AT(int, base, r) = k, 0;
+    char q[QUOTE_BUF];
+    return snprintf(err, errlen, "'%s' is not one of: %s %s", quote_str(q, sizeof q, v), cc_switching_names[0],
+                    cc_switching_names[1]), -FAULT_INPUT;
+}
+
+static void show_switching(const opt_row *r, const void *base, char *buf, size_t len)
+{
+    cc_opts o = *(const cc_opts *)base;
+    o.desc = cc_desc_filled(&o.desc);
+    snprintf(buf, len, "%s", cc_switching_names[*AT_CONST(int, &o, r)]);
+}
+
+/* --fail-link A-B, --fail-node N: each use adds one (CC_MAX_FAULTS each). */
+static int parse_fault(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
+{
+    cc_desc *d = &((cc_opts *)base)->desc;
+    int link = r->offset == offsetof(cc_opts, desc.fail_a);
+    int *n = link ? &d->nfail_link : &d->nfail_node;
+    if (*n >= CC_MAX_FAULTS) return snprintf(err, errlen, "at most %d faults", CC_MAX_FAULTS), -FAULT_INPUT;
+    (link ? d->fail_a : d->fail_node)[(*n)++] = v;
+    d->faults_given = true;
+    return 0;
+}
+
+/* The faults given, "A-B,C-D" (empty: none). */
+static void show_fault(const opt_row *r, const void *base, char *buf, size_t len)
+{
+    const cc_desc *d = &((const cc_opts *)base)->desc;
+    int link = r->offset == offsetof(cc_opts, desc.fail_a);
+    buf[0] = '\0';
+    for (int i = 0; i < (link ? d->nfail_link : d->nfail_node); i++) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, len - n, "%s%s", i ? "," : "", (link ? d->fail_a : d->fail_node)[i]);
+    }
+}
+
+/* --algo: one of cc_algos by name. */
+static int parse_algo(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
+{
+    char q[QUOTE_BUF];
+    for (int k = 0; v && cc_algos[k]; k++)
+        if (!strcmp(v, cc_algos[k]->name)) return *AT(const cc_algo *, base, r) = cc_algos[k], 0;
+    snprintf(err, errlen, "'%s' is not one of:", quote_str(q, sizeof q, v));
+    for (int k = 0; cc_algos[k]; k++) {
+        size_t n = strlen(err);
+        snprintf(err + n, errlen - n, " %s", cc_algos[k]->name);
+    }
+    return -FAULT_INPUT;
+}
+
+static void show_algo(const opt_row *r, const void *base, char *buf, size_t len)
+{
+    const cc_algo *const *a = (const cc_algo *const *)(const void *)((const char *)base + r->offset);
+    snprintf(buf, len, "%s", (*a)->name);
+}
+
+/* A bool field of the search, 0 or 1. */
+static int parse_bool(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
+{
+    int64_t x;
+    if (row_int(r, v, &x, err, errlen)) return -FAULT_INPUT;
+    *AT(bool, base, r) = x != 0;
+    return 0;
+}
+
+static void show_bool(const opt_row *r, const void *base, char *buf, size_t len)
+{
+    snprintf(buf, len, "%d", *AT_CONST(bool, base, r) ? 1 : 0);
+}
+
+/* The search's budget (a long). */
+static int parse_long(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
+{
+    int64_t x;
+    if (row_int(r, v, &x, err, errlen)) return -FAULT_INPUT;
+    *AT(long, base, r) = (long)x;
+    return 0;
+}
+
+static void show_long(const opt_row *r, const void *base, char *buf, size_t len)
+{
+    snprintf(buf, len, "%ld", *AT_CONST(long, base, r));
+}
+
+/* The search's seed (a uint64_t). */
+static int parse_seed(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
+{
+    int64_t x;
+    if (row_int(r, v, &x, err, errlen)) return -FAULT_INPUT;
+    *AT(uint64_t, base, r) = (uint64_t)x;
+    return 0;
+}
+
+static void show_seed(const opt_row *r, const void *base, char *buf, size_t len)
+{
+    snprintf(buf, len, "%llu", (unsigned long long)*AT_CONST(uint64_t, base, r));
+}
+
+/* ---- the rows ---- */
+
+#define F(f) #f, offsetof(cc_opts, f)
+#define HEAD(text) { NULL, 0, NULL, text, OPT_HEADING, NULL, 0, 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 }
+#define TEXT(name, s, arg, help, f) { name, s, arg, help, OPT_TEXT, F(f), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 }
+#define SWITCH(name, s, help, f) { name, s, NULL, help, OPT_SWITCH, F(f), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 }
+/* A number in [lo, hi]; nodef 1: --help shows no default (the help says what none means). */
+#define NUM(name, s, arg, help, type, f, lo, hi, nodef) \
+    { name, s, arg, help, type, F(f), lo, hi, 0, 0, NULL, 0, NULL, NULL, nodef }
+/* A custom row; lo < hi: its number's range. */
+#define CUSTOM(name, s, arg, help, f, lo, hi, parse, show) \
+    { name, s, arg, help, OPT_CUSTOM, F(f), lo, hi, 0, 0, NULL, 0, parse, show, 0 }
+
+/* The problem's rows: cc/'s messages about it name their fields (fail_msg). */
+static const opt_row cc_problem_rows[] = {
+    HEAD("problem:"),
+    TEXT("topology", 0, "T", "ring:P | mesh:RxC | torus:RxC | hypercube:D | octagon |\n"
+                             "kautz:D,K (kautz:3,2 = Kautz12) | file:PATH (edge list, see cc/README.md);\n"
+                             "at most " CLI_STR(CC_MAX_NODES) " nodes", desc.topology),
+    { "cc", 0, NULL, "the CC (gather/reduce: scatter/broadcast reversed)", OPT_CHOICE, F(desc.kind), 0, 0, 0, 0,
+      cc_kind_names, 6, NULL, NULL, 0 },
+    TEXT("root", 0, "N", "source node of oab/oas, by name (mesh nodes are \"RC\", e.g. 00, 12);\n"
+                         "none: the first node", desc.root),
+    TEXT("senders", 0, "A,B,..", "senders of mnb/mns; none: all nodes", desc.senders),
+    TEXT("receivers", 0, "A,B,..", "receivers of mnb/mns; none: all nodes", desc.receivers),
+    CUSTOM("ports", 0, "K|all", "K-port model: at most K sends and K receives per node and step",
+           desc.ports, 1, CC_PORTS_MAX, parse_ports, show_ports),
+    CUSTOM("switching", 0, "wh|sf", "wormhole (whole path in one step) or store-and-forward (one hop per step)",
+           desc.sw, 0, 0, parse_switching, show_switching),
+    CUSTOM("nonminimal", 0, "K", "also allow paths up to K hops longer than the shortest", desc.extra, 0,
+           CC_PATHS_MAX_EXTRA, parse_desc_int, show_desc_int),
+    /* its field as cc/'s messages name the pair fail_a, fail_b */
+    { "fail-link", 0, "A-B", "remove a link (a digraph: only the channel A->B); repeatable", OPT_CUSTOM, "fail_link",
+      offsetof(cc_opts, desc.fail_a), 0, 0, 0, 0, NULL, 0, parse_fault, show_fault, 0 },
+    CUSTOM("fail-node", 0, "N", "remove a node and its links; repeatable", desc.fail_node, 0, 0, parse_fault,
+           show_fault),
+    NUM("max-paths", 0, "N", "keep at most N routes per node pair", OPT_INT, max_paths, 1, CC_PATHS_MAX, 0),
+    OPT_END
+};
+
+/* The search's, the cycle replay's and the output's rows. */
+static const opt_row cc_run_rows[] = {
+    HEAD("search:"),
+    NUM("steps", 0, "S", "target step count; none: from the lower bound up, one at a time", OPT_INT, sp.steps, 1,
+        CC_STEPS_MAX, 1),
+    NUM("max-steps", 0, "S", "auto mode gives up above S; none: 4 x bound + 8", OPT_INT, sp.max_steps, 1,
+        CC_STEPS_MAX, 1),
+    CUSTOM("algo", 0, "A", "the search: sa (simulated annealing), umda (paper 002), ga,\n"
+                           "hgsa (paper 000)", sp.algo, 0, 0, parse_algo, show_algo),
+    NUM("threads", 'j', "N", "hgsa: chains run in N threads", OPT_INT, sp.threads, 1, CC_THREADS_MAX, 0),
+    CUSTOM("neighbour-first", 0, "0|1", "WH broadcasts: at each target first search one-hop\n"
+                                        "deliveries only (SF-style), then all routes", sp.neighbour_first, 0, 1,
+           parse_bool, show_bool),
+    CUSTOM("ring", 0, "0|1", "AAB, or MNB with senders = receivers (k nodes): at a target of\n"
+                             "k-1 steps or more, take the pipelined ring along a cycle of\n"
+                             "channel-disjoint routes (constructed, not searched; optimal when\n"
+                             "the bound is k-1, as with one port)", sp.ring, 0, 1, parse_bool, show_bool),
+    CUSTOM("budget", 0, "N", "evaluations per target step count (and phase)", sp.budget, 1, CC_BUDGET_MAX, parse_long,
+           show_long),
+    NUM("pop", 0, "N", "population size (hgsa: chains)", OPT_INT, sp.pop, CC_POP_MIN, CC_POP_MAX, 0),
+    NUM("runs", 0, "N", "independent runs (seeds SEED, SEED+1, ..) with success statistics", OPT_INT, runs, 1,
+        CC_RUNS_MAX, 0),
+    { "seconds", 0, "T", "end the search (every run, target and phase) after T seconds of\n"
+                         "wall clock and report the best schedule found by then; none: no limit",
+      OPT_REAL, F(seconds), CC_SECONDS_MIN, CC_SECONDS_MAX, 0, 0, NULL, 0, NULL, NULL, 1 },
+    CUSTOM("seed", 's', "N", "random seed", sp.seed, 0, CC_SEED_MAX, parse_seed, show_seed),
+    SWITCH("exact", 0, "after the search, decide with a SAT solver (CaDiCaL) whether one\n"
+                       "step fewer is possible over the same routes: proves the schedule\n"
+                       "optimal or finds a shorter one", exact),
+    NUM("exact-seconds", 0, "T", "give the solver at most T seconds per step count", OPT_REAL, exact_seconds,
+        CC_EXACT_SECONDS_MIN, CC_EXACT_SECONDS_MAX, 0),
+    HEAD("cycles (--cycles after a search, or nocsim cc cycles FILE; wormhole only):"),
+    SWITCH("cycles", 0, "replay the schedule on a flit-level model (one flit per channel\n"
+                        "per cycle, source-routed along its paths, a blocked header waits):\n"
+                        "steps one after another, and overlapped (a transfer starts when\n"
+                        "its sender has the message and its whole path and ports are free);\n"
+                        "printed next to paper 000's model t = S x t_s + m x t_1 (see\n"
+                        "ccsim/replay.h and cc/README.md)", cycles),
+    NUM("flits", 0, "M", "packet length m in flits", OPT_INT, flits, 1, CCSIM_MAX_FLITS, 0),
+    NUM("ts", 0, "T", "the step model's start-up t_s in cycles; none: the longest path\n"
+                      "in hops", OPT_I64, ts, 0, CCSIM_MAX_TS, 1),
+    HEAD("output:"),
+    { "format", 0, NULL, "output format", OPT_CHOICE, F(fmt), 0, 0, 0, 0, cli_format_names, 3, NULL, NULL, 0 },
+    TEXT("out", 'o', "FILE", "write the best schedule as JSON: the whole problem and the steps", out),
+    TEXT("db", 0, "PATH", "save the run and its best schedule in a nocsim database", db),
+    SWITCH("quiet", 'q', "no progress line on stderr (a run past a second shows one, at most\n"
+                         "once a second: run, target steps, evaluations, rate)", quiet),
+    OPT_END
+};
+
+static void usage(FILE *f, const cli_spec *spec)
+{
     fprintf(f,
 "usage: nocsim cc --topology T --cc CC [options]          schedule a CC\n"
 "       nocsim cc bounds --topology T --cc CC [options]   print the lower bounds\n"
@@ -123,7 +311,7 @@ static void usage(FILE *f)
 "steps, no two transfers of a step sharing a channel (simulated annealing; UMDA of\n"
 "paper 002; HGSA of paper 000), and with --exact prove it optimal with a SAT solver.\n"
 "\n");
-    cli_help(f, &spec);
+    cli_help(f, spec);
     fprintf(f,
 "\n"
 "verify reads the problem from the schedule file (topology, faults, cc, root,\n"
@@ -143,9 +331,13 @@ static int exit_of(int rc)
     return rc == CC_OK ? EXIT_OK : cli_fault_status(fault_of(rc));
 }
 
+/* err of a failure rc; bad input about the problem with its fields named as
+ * their flags (util/options.h: cc/ names fields). */
 static int fail_msg(int rc, const char *err)
 {
-    fprintf(stderr, "nocsim cc: %s\n", err);
+    char msg[CC_ERRLEN + 128];
+    const opt_row *const tables[] = { cc_problem_rows };
+    fprintf(stderr, "nocsim cc: %s\n", rc == CC_EINPUT ? opt_flag_message(tables, 1, err, msg, sizeof msg) : err);
     return exit_of(rc);
 }
 
@@ -157,89 +349,6 @@ static int flush_stdout(int rc)
         return EXIT_FAIL;
     }
     return rc;
-}
-
-/* One of cc_problem_table's flags into the cc_opts ctx (a cli_set_fn). */
-static int set_problem(void *ctx, const char *cmd, const char *a, const char *v)
-{
-    cc_opts *o = ctx;
-    cc_desc *d = &o->desc;
-    long x;
-    int k;
-    if (strcmp(a, "--topology") == 0) d->topology = v;
-    else if (strcmp(a, "--cc") == 0) {
-        if (!arg_choice(cmd, "--cc", v, cc_kind_names, 6, &d->kind)) return -1;
-    } else if (strcmp(a, "--root") == 0) d->root = v;
-    else if (strcmp(a, "--senders") == 0) d->senders = v;
-    else if (strcmp(a, "--receivers") == 0) d->receivers = v;
-    else if (strcmp(a, "--ports") == 0) {
-        if (strcmp(v, "all") == 0) d->ports = 0;
-        else if (!arg_int(cmd, "--ports", v, 1, 1024, &x)) return -1;
-        else d->ports = (int)x;
-    } else if (strcmp(a, "--switching") == 0) {
-        if (!arg_choice(cmd, "--switching", v, cc_switching_names, 2, &k)) return -1;
-        d->sw = k;
-    } else if (strcmp(a, "--nonminimal") == 0) {
-        if (!arg_int(cmd, "--nonminimal", v, 0, CC_PATHS_MAX_EXTRA, &x)) return -1;
-        d->extra = (int)x;
-    } else if (strcmp(a, "--max-paths") == 0) {
-        if (!arg_int(cmd, "--max-paths", v, 1, 100000, &x)) return -1;
-        o->max_paths = (int)x;
-    } else if (strcmp(a, "--fail-link") == 0 || strcmp(a, "--fail-node") == 0) {
-        bool link = a[7] == 'l';
-        if ((link ? d->nfail_link : d->nfail_node) >= CC_MAX_FAULTS) {
-            fprintf(stderr, "nocsim cc: %s: at most %d faults\n", a, CC_MAX_FAULTS);
-            return -1;
-        }
-        if (link) d->fail_a[d->nfail_link++] = v; else d->fail_node[d->nfail_node++] = v;
-        d->faults_given = true;
-    }
-    return 0;
-}
-
-/* An integer flag: whether a is name; *ok says whether v was in [lo, hi]. */
-static bool int_flag(const char *a, const char *name, const char *v, long lo, long hi, long *out, bool *ok)
-{
-    if (strcmp(a, name) != 0) return false;
-    *ok = arg_int("cc", name, v, lo, hi, out);
-    return true;
-}
-
-/* One of cc_search_table's flags into the cc_opts ctx (a cli_set_fn). */
-static int set_search(void *ctx, const char *cmd, const char *a, const char *v)
-{
-    cc_opts *o = ctx;
-    long x = 0;
-    bool ok = true;
-    if (int_flag(a, "--steps", v, 1, CC_STEPS_MAX, &x, &ok)) o->sp.steps = (int)x;
-    else if (int_flag(a, "--max-steps", v, 1, CC_STEPS_MAX, &x, &ok)) o->sp.max_steps = (int)x;
-    else if (int_flag(a, "--neighbour-first", v, 0, 1, &x, &ok)) o->sp.neighbour_first = x != 0;
-    else if (int_flag(a, "--ring", v, 0, 1, &x, &ok)) o->sp.ring = x != 0;
-    else if (int_flag(a, "--budget", v, 1, CC_BUDGET_MAX, &x, &ok)) o->sp.budget = x;
-    else if (int_flag(a, "--pop", v, CC_POP_MIN, CC_POP_MAX, &x, &ok)) o->sp.pop = (int)x;
-    else if (int_flag(a, "--threads", v, 1, 256, &x, &ok)) o->sp.threads = (int)x;
-    else if (int_flag(a, "--runs", v, 1, CC_RUNS_MAX, &x, &ok)) o->runs = (int)x;
-    else if (int_flag(a, "--seed", v, 0, 2000000000L, &x, &ok)) o->sp.seed = (uint64_t)x;
-    else if (int_flag(a, "--flits", v, 1, CCSIM_MAX_FLITS, &x, &ok)) o->flits = (int)x;
-    else if (int_flag(a, "--ts", v, 0, 1000000000L, &x, &ok)) o->ts = x;
-    else if (strcmp(a, "--cycles") == 0) o->cycles = true;
-    else if (strcmp(a, "--quiet") == 0) o->quiet = true;
-    else if (strcmp(a, "--algo") == 0) {
-        int k, na = 0;
-        const char *names[8];
-        for (; cc_algos[na] && na < 8; na++) names[na] = cc_algos[na]->name;
-        if (!arg_choice(cmd, "--algo", v, names, na, &k)) return -1;
-        o->sp.algo = cc_algos[k];
-    } else if (strcmp(a, "--exact") == 0) o->exact = true;
-    else if (strcmp(a, "--seconds") == 0) {
-        if (!arg_double(cmd, "--seconds", v, 0.1, 1e6, &o->seconds)) return -1;
-    } else if (strcmp(a, "--exact-seconds") == 0) {
-        if (!arg_double(cmd, "--exact-seconds", v, 0.1, 1e6, &o->exact_seconds)) return -1;
-    } else if (strcmp(a, "--format") == 0) {
-        if (!arg_format(cmd, v, &o->fmt)) return -1;
-    } else if (strcmp(a, "--out") == 0) o->out = v;
-    else if (strcmp(a, "--db") == 0) o->db = v;
-    return ok ? 0 : -1;
 }
 
 static void describe(FILE *f, const cc_instance *in)
@@ -708,35 +817,47 @@ static int do_run(const cc_opts *o)
     return flush_stdout(status);
 }
 
-/* Parses argv[i..] into o: 0 to go on, 1 after --help, -1 on bad input. */
-static int parse_args(cc_opts *o, int argc, char **argv, int i)
+/* Parses argv[i..] into o (filled with its defaults): 0 to go on, or 1
+ * with *status the exit status (after --help, a message, or the values
+ * shown under NOCSIM_PARSE_SHOW=1). */
+static int parse_args(cc_opts *o, int argc, char **argv, int i, int *status)
 {
-    cli_group groups[2];
-    const cli_spec spec = cc_spec(o, groups);
+    opt_group g[2];
+    if (opt_group_init(&g[0], cc_problem_rows, o, sizeof *o)) return cli_fail("cc", EXIT_FAIL, "out of memory");
+    if (opt_group_init(&g[1], cc_run_rows, o, sizeof *o)) {
+        opt_group_free(&g[0]);
+        return cli_fail("cc", EXIT_FAIL, "out of memory");
+    }
+    const cli_group groups[] = { opt_group_cli(&g[0]), opt_group_cli(&g[1]) };
+    const cli_spec spec = { "cc", groups, 2, NULL, NULL };
     int rc = cli_parse(&spec, argc - (i - 1), argv + (i - 1));
-    if (rc == CLI_HELP) { usage(stdout); return flush_stdout(EXIT_OK) == EXIT_OK ? 1 : -1; }
-    return rc == EXIT_OK ? 0 : -1;
+    if (rc == CLI_HELP) {
+        usage(stdout, &spec);
+        rc = flush_stdout(CLI_HELP);
+    }
+    *status = rc;
+    return opt_groups_done(g, 2, status);
 }
 
 int cmd_cc(int argc, char **argv)
 {
-    cc_opts o = { .desc = cc_desc_empty(), .max_paths = CC_PATHS_DEFAULT_MAX, .sp = cc_search_defaults(), .runs = 1,
-                  .exact_seconds = CC_EXACT_DEFAULT_SECONDS, .fmt = FMT_TEXT, .flits = CCSIM_DEFAULT_FLITS, .ts = -1 };
+    cc_opts o;
+    cc_opts_default(&o);
     int mode = 0;   /* 0 run, 1 bounds, 2 verify, 3 cycles */
     int i = 1;
     if (argc > 1 && strcmp(argv[1], "bounds") == 0) { mode = 1; i = 2; }
     else if (argc > 1 && (strcmp(argv[1], "verify") == 0 || strcmp(argv[1], "cycles") == 0)) {
         mode = argv[1][0] == 'v' ? 2 : 3;
         i = 2;
-        if (argc < 3 || argv[2][0] == '-') {
-            if (argc >= 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) { usage(stdout); return flush_stdout(EXIT_OK); }
+        bool help = argc >= 3 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0);
+        if (!help && (argc < 3 || argv[2][0] == '-')) {
             fprintf(stderr, "nocsim cc %s: needs a schedule file: nocsim cc %s SCHEDULE.json [options]\n", argv[1], argv[1]);
             return EXIT_USAGE;
         }
-        o.file = argv[i++];
+        if (!help) o.file = argv[i++];
     }
-    int p = parse_args(&o, argc, argv, i);
-    if (p != 0) return p > 0 ? EXIT_OK : (ferror(stdout) ? EXIT_FAIL : EXIT_USAGE);
+    int status;
+    if (parse_args(&o, argc, argv, i, &status)) return status;
     if (mode == 1) return do_bounds(&o);
     if (mode == 2) return do_verify(&o);
     if (mode == 3) return do_cycles(&o);

@@ -128,6 +128,7 @@ typedef struct {
         cli_group inner;
         ga_opts *o;
     } fix[NGROUPS + 1];
+    model_table model;        /* the model's flags (made last, freed after the parse) */
 } ga_groups;
 
 static void help(const cli_spec *spec)
@@ -239,7 +240,8 @@ static int make_groups(ga_opts *o, ga_algo algo, ga_groups *gg, cli_group *cg)
         gg->fix[k] = (struct fixing){ opt_group_cli(&gg->g[k]), o };
         cg[k] = (cli_group){ gg->g[k].opts, set_fixing, &gg->fix[k] };
     }
-    cg[NGROUPS] = (cli_group){ model_opts_table, set_model_option, o };
+    if (model_table_init(&gg->model, &o->mo)) return cli_fail("ga", EXIT_FAIL, "out of memory");
+    cg[NGROUPS] = (cli_group){ gg->model.opts, set_model_option, o };
     return EXIT_OK;
 }
 
@@ -269,7 +271,10 @@ static int check_options(ga_opts *o, const ga_groups *gg)
         return cli_fail("ga", EXIT_USAGE, "%s: a resumed run keeps its recorded parameters (with --resume only --db, "
                         "--threads, --save-best, --quiet, --progress-every and --format apply)", o->fixed_flag);
     char err[512];
-    if (!o->resume && ga_setup_check(&o->gp, &o->mo.params, err, sizeof err)) return cli_fail("ga", EXIT_USAGE, "%s", err);
+    const opt_row *const ga_tables[] = { ga_search_options, ga_record_options };
+    char msg[600];
+    if (!o->resume && ga_setup_check(&o->gp, &o->mo.params, err, sizeof err))
+        return cli_fail("ga", EXIT_USAGE, "%s", model_flag_message(err, ga_tables, 2, msg, sizeof msg));
     /* The default sweep end is raised to the packet length; a given one must reach it. */
     if (!o->resume && o->vmax_given && o->gp.stack_vmax < o->mo.params.flits)
         return cli_fail("ga", EXIT_USAGE, "--stack-vmax: %d is below the packet length %d (allowed: [%d, %d])",
@@ -298,10 +303,13 @@ static int parse(int argc, char **argv, ga_opts *o, ga_groups *gg)
     const cli_spec spec = { "ga", cg, NGROUPS + 1, NULL, NULL };
     rc = cli_parse(&spec, argc, argv);
     if (rc == CLI_HELP) help(&spec);
-    if (rc != EXIT_OK) return rc;
-    o->threads_given = given(gg, "threads");
-    o->vmax_given = given(gg, "stack-vmax");
-    return check_options(o, gg);
+    if (rc == EXIT_OK) {
+        o->threads_given = given(gg, "threads");
+        o->vmax_given = given(gg, "stack-vmax");
+        rc = check_options(o, gg);   /* may name a model flag: the table is freed after it */
+    }
+    model_table_free(&gg->model);
+    return rc;
 }
 
 static void ga_session_clear(ga_session *s)

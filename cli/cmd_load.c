@@ -273,9 +273,9 @@ static int parse(int argc, char **argv, load_opts *o, load_groups *lg)
         return cli_fail(CMD, EXIT_USAGE, "--links-png draws grids up to %d a side, not %dx%d (--links gives any "
                         "grid's links as data)", VIZ_LINKS_MAX_SIDE, o->p.net.rp.w, o->p.net.rp.h);
     opt_show(opt_find(ol_packet_options, "packet"), &o->p, o->packet, sizeof o->packet);
-    char err[512];
+    char err[512], msg[600];
     if (ol_net_check(&o->p, err, sizeof err) || ol_params_check(&o->p, err, sizeof err))
-        return cli_fail(CMD, EXIT_USAGE, "%s", err);
+        return cli_fail(CMD, EXIT_USAGE, "%s", ol_flag_message(err, msg, sizeof msg));
     return EXIT_OK;
 }
 
@@ -654,7 +654,8 @@ static int measure(const load_opts *o, const synth *s, const double *rates, int 
     int rc = EXIT_OK;
     int r = ol_curve(&o->p, s, rates, n, (uint64_t)o->seed, o->threads, !o->all, cli_stop_signal, progress, rec, pts,
                      done, err, sizeof err);
-    if (r < 0) rc = cli_fail(CMD, cli_fault_status(fault_of(r)), "%s", err);
+    char msg[600];
+    if (r < 0) rc = cli_fail(CMD, cli_fault_status(fault_of(r)), "%s", ol_flag_message(err, msg, sizeof msg));
     else if (r > 0) rc = cli_signal_status(cli_stop_signal());
     for (int k = 0; k < *done; k++) to_per_sender(&pts[k], rec->per_sender);
     /* What is stored is what is printed: points that finished on another
@@ -758,6 +759,11 @@ static int run_all(const load_opts *o)
     if (np < 0) return EXIT_USAGE;
     if (np > 1 && o->links_png)
         return cli_fail(CMD, EXIT_USAGE, "--links-png draws one curve's point: give one pattern with it, not %d", np);
+    if (o->links_png) {   /* a bad picture path, or one that is an input, before the curve runs */
+        const char *const inputs[] = { o->no_db ? NULL : o->db, o->config, cli_traffic_file(o->traffic) };
+        int bad = cli_check_output(CMD, "--links-png", o->links_png, inputs, 3);
+        if (bad != EXIT_OK) return bad;
+    }
     if (cli_catch_stop_signals()) return cli_fail(CMD, EXIT_FAIL, "cannot install the signal handlers");
     /* Every pattern's traffic is checked before the first curve runs. */
     for (int k = 0; k < np && !rc; k++) {

@@ -258,19 +258,22 @@ static int replay_parse(int argc, char **argv, replay_opts *o, opt_group *g)
     model_opts_default(&o->mo);
     o->fmt = FMT_TEXT;
     activity_opts_default(&o->ao);
-    if (opt_group_init(&g[0], source_rows, &o->sel, sizeof o->sel) || opt_group_init(&g[1], replay_rows, o, sizeof *o))
+    model_table mt;
+    if (opt_group_init(&g[0], source_rows, &o->sel, sizeof o->sel) || opt_group_init(&g[1], replay_rows, o, sizeof *o) ||
+        model_table_init(&mt, &o->mo))
         return cli_fail(cmd, EXIT_FAIL, "out of memory");
-    const cli_group groups[] = { opt_group_cli(&g[0]), opt_group_cli(&g[1]), MODEL_OPTS_GROUP(&o->mo),
+    const cli_group groups[] = { opt_group_cli(&g[0]), opt_group_cli(&g[1]), MODEL_OPTS_GROUP(&mt, &o->mo),
                                  ACTIVITY_OPTS_GROUP(&o->ao) };
     const cli_spec spec = { cmd, groups, 4, NULL, NULL };
     int rc = cli_parse(&spec, argc, argv);
     if (rc == CLI_HELP) replay_help(&spec);
+    model_table_free(&mt);
     if (rc != EXIT_OK) return rc;
     if (count_sources(&o->sel) != 1)
         return cli_fail(cmd, EXIT_USAGE, "give exactly one of --chrom, --crc, --best, --file");
     /* A recorded chromosome replays in its run's network, traffic and model:
      * a flag that would change them is refused, not ignored. */
-    if (!o->sel.file && o->mo.given)
+    if (!o->sel.file && o->mo.given[0])
         return cli_fail(cmd, EXIT_USAGE, "%s: a recorded chromosome replays in its run's network, traffic and model "
                         "(with --chrom, --crc or --best only --slices, --interval, --db, --format and the "
                         "--activity flags apply)", o->mo.given);

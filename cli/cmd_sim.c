@@ -175,11 +175,14 @@ static void sim_defaults(sim_opts *o)
 static int parse(int argc, char **argv, sim_opts *o, opt_group *g)
 {
     sim_defaults(o);
+    model_table mt;
     if (opt_group_init(g, sim_rows, o, sizeof *o)) return cli_fail("sim", EXIT_FAIL, "out of memory");
-    const cli_group groups[] = { opt_group_cli(g), MODEL_OPTS_GROUP(&o->mo), ACTIVITY_OPTS_GROUP(&o->ao) };
+    if (model_table_init(&mt, &o->mo)) return cli_fail("sim", EXIT_FAIL, "out of memory");
+    const cli_group groups[] = { opt_group_cli(g), MODEL_OPTS_GROUP(&mt, &o->mo), ACTIVITY_OPTS_GROUP(&o->ao) };
     const cli_spec spec = { "sim", groups, 3, NULL, NULL };
     int rc = cli_parse(&spec, argc, argv);
     if (rc == CLI_HELP) help(&spec);
+    model_table_free(&mt);
     if (rc != EXIT_OK) return rc;
     if (o->mo.params.slices == 1 && o->interval < o->mo.params.flits) o->interval = o->mo.params.flits;
     return EXIT_OK;
@@ -218,7 +221,9 @@ static int run(const sim_opts *o, sim_run_state *r)
         return cli_fail("sim", EXIT_USAGE, "--interval: %u is below the packet length %d (allowed: >= %d)",
                         r->c->interval, p->flits, p->flits);
     fault_kind kind;
-    if (!(r->s = sim_new(p, r->t->dest, &kind, err, sizeof err))) return cli_fail("sim", cli_fault_status(kind), "%s", err);
+    char msg[600];
+    if (!(r->s = sim_new(p, r->t->dest, &kind, err, sizeof err)))
+        return cli_fail("sim", cli_fault_status(kind), "%s", model_flag_message(err, NULL, 0, msg, sizeof msg));
     r->st = sim_run(r->s, r->c, &r->m);
     return EXIT_OK;
 }

@@ -136,11 +136,14 @@ static int parse(int argc, char **argv, stack_opts *o, opt_group *g)
 {
     const char *cmd = "stack";
     stack_defaults(o);
+    model_table mt;
     if (opt_group_init(g, stack_rows, o, sizeof *o)) return cli_fail(cmd, EXIT_FAIL, "out of memory");
-    const cli_group groups[] = { opt_group_cli(g), MODEL_OPTS_GROUP(&o->mo) };
+    if (model_table_init(&mt, &o->mo)) return cli_fail(cmd, EXIT_FAIL, "out of memory");
+    const cli_group groups[] = { opt_group_cli(g), MODEL_OPTS_GROUP(&mt, &o->mo) };
     const cli_spec spec = { cmd, groups, 2, NULL, NULL };
     int rc = cli_parse(&spec, argc, argv);
     if (rc == CLI_HELP) help(&spec);
+    model_table_free(&mt);
     if (rc != EXIT_OK) return rc;
     int L = o->mo.params.flits;
     if (o->lo == 0) {               /* the default range, starting no lower than the packet length */
@@ -150,7 +153,9 @@ static int parse(int argc, char **argv, stack_opts *o, opt_group *g)
         return cli_fail(cmd, EXIT_USAGE, "--interval: %ld is below the packet length %d (allowed: >= %d)", o->lo, L, L);
     }
     char err[256];
-    if (sim_params_check(&o->mo.params, err, sizeof err)) return cli_fail(cmd, EXIT_USAGE, "%s", err);
+    char msg[600];
+    if (sim_params_check(&o->mo.params, err, sizeof err))
+        return cli_fail(cmd, EXIT_USAGE, "%s", model_flag_message(err, NULL, 0, msg, sizeof msg));
     return EXIT_OK;
 }
 

@@ -253,14 +253,25 @@ static int take_command(int *argc, char ***argv, sweep_command *c)
 }
 
 /* The groups of the command's options a sweep passes to every run: the GA's
- * tables, or load's rows (made over a scratch ol_params: only their flags
- * are used here).  Their number, or -1 when memory runs out. */
+ * tables and the model's (made over a scratch model_opts into *mt), or load's
+ * rows (made over a scratch ol_params): only their flags are used here.
+ * Their number, or -1 when memory runs out. */
 enum { NLOAD_ROWS = 3 };
-static int pass_groups(sweep_parse *sp, opt_group *og, ol_params *scratch, cli_group *out)
+typedef struct {
+    opt_group og[NLOAD_ROWS];
+    ol_params ol;
+    model_table mt;
+    model_opts mo;
+} pass_scratch;
+static int pass_groups(sweep_parse *sp, pass_scratch *ps, cli_group *out)
 {
+    opt_group *og = ps->og;
+    ol_params *scratch = &ps->ol;
     if (sp->o->spec.command == SWEEP_GA) {
+        model_opts_default(&ps->mo);
+        if (model_table_init(&ps->mt, &ps->mo)) return -1;
         out[0] = (cli_group){ ga_cli_table, pass_to_cmd, sp };
-        out[1] = (cli_group){ model_opts_table, pass_to_cmd, sp };
+        out[1] = (cli_group){ ps->mt.opts, pass_to_cmd, sp };
         return 2;
     }
     const opt_row *rows[NLOAD_ROWS] = { ol_net_options, ol_packet_options, ol_measure_options };
@@ -313,15 +324,15 @@ static int parse_groups(int argc, char **argv, sweep_opts *o, sweep_parse *sp, o
     o->spec.runs = 5;
     o->seed = 1;
     if (opt_group_init(own, sweep_rows, o, sizeof *o)) return cli_fail("sweep", EXIT_FAIL, "out of memory");
-    opt_group og[NLOAD_ROWS];
-    ol_params scratch;
+    pass_scratch ps;
     cli_group groups[1 + NLOAD_ROWS + 1] = { opt_group_cli(own) };
-    int ng = pass_groups(sp, og, &scratch, groups + 1);
+    int ng = pass_groups(sp, &ps, groups + 1);
     if (ng < 0) return cli_fail("sweep", EXIT_FAIL, "out of memory");
     const cli_spec spec = { "sweep", groups, 1 + ng, NULL, NULL };
     int rc = cli_parse(&spec, argc, argv);
     if (o->spec.command == SWEEP_LOAD)
-        for (int k = 0; k < NLOAD_ROWS; k++) opt_group_free(&og[k]);
+        for (int k = 0; k < NLOAD_ROWS; k++) opt_group_free(&ps.og[k]);
+    else model_table_free(&ps.mt);
     if (sp->oom || o->oom) return cli_fail("sweep", EXIT_FAIL, "out of memory");
     if (rc == CLI_HELP) help(&(const cli_spec){ "sweep", groups, 1, NULL, NULL });   /* the command's options: its own --help */
     return rc;

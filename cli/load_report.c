@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opt_group.h"
 #include "cli/status.h"
+#include "sim/ol_options.h"
 #include "util/json.h"
 #include "util/parse.h"
 #include "util/quote.h"
@@ -279,12 +281,18 @@ static int trace_json(const char *cmd, const ol_params *p, const char *path, con
     return cli_json_out(cmd, "load trace", doc);
 }
 
+const char *ol_flag_message(const char *msg, char *buf, size_t len)
+{
+    const opt_row *const tables[] = { ol_net_options, ol_packet_options, ol_measure_options };
+    return opt_flag_message(tables, 3, msg, buf, len);
+}
+
 int load_trace(const char *cmd, const ol_params *p, const char *path, int allow_self, out_format fmt)
 {
-    char err[512];
+    char err[512], msg[600];
     fault_kind kind = FAULT_INPUT;
     int rc = ol_params_check(p, err, sizeof err);
-    if (rc) return cli_fail(cmd, EXIT_USAGE, "%s", err);
+    if (rc) return cli_fail(cmd, EXIT_USAGE, "%s", ol_flag_message(err, msg, sizeof msg));
     trace *t = trace_load(path, p->net.rp.w * p->net.rp.h, allow_self, &kind, err, sizeof err);
     if (!t) return cli_fail(cmd, cli_fault_status(kind), "--trace: %s", err);
     if (cli_catch_stop_signals()) {

@@ -19,6 +19,11 @@ void load_report_csv(FILE *f, const ol_point *pts, int n);
  * `throughput`, `by_length`, `links`, as asked).  0, or -1 out of memory. */
 int load_report_json(json_t *row, const ol_report *r);
 
+/* A library message about an open-loop parameter with its field named as
+ * load's flag (cli/opt_group.h opt_flag_message over sim/ol_options.h's
+ * tables), into buf. */
+const char *ol_flag_message(const char *msg, char *buf, size_t len);
+
 /* --trace PATH: replay the file on p's network, print every packet and the
  * summary in fmt.  The exit status (after a message on failure). */
 int load_trace(const char *cmd, const ol_params *p, const char *path, int allow_self, out_format fmt);

@@ -2,6 +2,7 @@
 #include "cli/model_opts.h"
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/args.h"
@@ -23,45 +24,6 @@ void model_opts_default(model_opts *mo)
     mo->seed = OL_DEFAULT_SEED;
     mo->params.route_seed = sim_route_seed(mo->seed);
 }
-
-/* The flags of the rows below (sim/ol_options.h's sim_net_options and
- * sim_model_options, model_rows), with their defaults from the same
- * constants sim_params_default uses.  A static table, because `ga` and
- * `sweep` list it as it is; tests/options.sh checks it against the rows. */
-const cli_opt model_opts_table[] = {
-    CLI_HEADING("network and traffic:"),
-    { "--traffic", 0, "T", "bcmp brev brot shfl torn trns randperm file:PATH (default " MODEL_DEFAULT_TRAFFIC ")" },
-    { "--size", 0, "N|WxH", "N x N network, or W wide and H high (default " CLI_STR(SIM_DEFAULT_N) "); N and W\n"
-                            "even, H even on a torus; bit patterns need powers of two" },
-    { "--slices", 0, "S", "slices per message, one packet each (default depends on command)" },
-    { "--flits", 0, "L", "packet length l_c in flits (default " CLI_STR(SIM_DEFAULT_FLITS) ")" },
-    { "--vcs", 0, "K", "virtual channels per link, >= 3 on a torus (default " CLI_STR(SIM_DEFAULT_VCS) ")" },
-    { "--topology", 0, "torus|mesh", "the network (default torus); a mesh has no wrap links" },
-    { "--vc-rule", 0, "dateline|any", "which VC a header takes: its own, one up at each dateline\n"
-                                      "(torus default), or any free VC of its port (mesh default)" },
-    { "--buffer", 0, "B", "flits per input-VC FIFO (default " CLI_STR(SIM_DEFAULT_BUFFER) ")" },
-    { "--routing", 0, "NAME", "the routing function (default dor): yx, o1turn, valiant, romm,\n"
-                              "west-first, north-last, negative-first, odd-even, min-adaptive\n"
-                              "on a mesh; dor2 on a torus (2 VCs run); docs/model.md [R-RF-*]\n"
-                              "(any but dor: the GA's floor counts the sources alone, cut\n"
-                              "runs have no load bound, children are all run: [R-RF-10])" },
-    { "--selection", 0, "RULE", "an adaptive function's port: credits (default), random, first" },
-    { "--seed", 's', "X", "seed for randperm and random choices (default " CLI_STR(OL_DEFAULT_SEED) ")" },
-    { "--config", 0, "FILE", "an experiment file: `key = value` settings of these options,\n"
-                             "by name or BookSim2's (docs/config.md); flags override it" },
-    CLI_HEADING("model choices (docs/model.md's [choice] rules; defaults first):"),
-    { "--tie", 0, "nowrap|plus|minus", "route of a distance of exactly N/2" },
-    { "--dateline", 0, "on-link|after-link", "where the VC goes up at a dateline" },
-    { "--q-update", 0, "tail|rotate", "queue-selection order after a grant" },
-    { "--slot-reuse", 0, "next-cycle|same-cycle", "when a freed FIFO slot can be refilled" },
-    { "--input-limit", 0, "vc|port", "one flit per cycle per input VC, or per input port" },
-    { "--self", 0, "skip|send", "packets addressed to their source" },
-    { "--deadlock-cycles", 0, "C", "watchdog: cycles without a move (default 1000)" },
-    CLI_HEADING("paper Sect. 7.2 functions (off by default; they run on the reference engine):"),
-    { "--slice-reinit", 0, NULL, "a node's arbitration state is reset whenever a packet for it\narrives" },
-    { "--interlock", 0, NULL, "a node's next slice waits until it has received the last\nslice's packets" },
-    CLI_END
-};
 
 /* --routing NAME into the routing_kind at r's offset (our names or BookSim2's). */
 static int parse_routing(const opt_row *r, void *base, const char *v, char *err, size_t errlen)
@@ -98,15 +60,27 @@ static void show_selection(const opt_row *r, const void *base, char *buf, size_t
              routing_selection_name(*(const routing_selection *)(const void *)((const char *)base + r->offset)));
 }
 
-#define NAMES(a) (a), (int)(sizeof(a) / sizeof(a)[0])
-/* The rows over model_opts itself (the network and the model's are over sim_params). */
+/* The rows over model_opts itself (the network's and the model's are over
+ * sim_params: sim/ol_options.h's sim_net_options, sim_model_options). */
 static const opt_row model_rows[] = {
-    { "traffic", 0, "T", "", OPT_TEXT, "traffic", offsetof(model_opts, traffic), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
-    { "seed", 's', "X", "", OPT_I64, "seed", offsetof(model_opts, seed), 0, OL_SEED_MAX, 0, 0, NULL, 0, NULL, NULL, 0 },
-    { "routing", 0, "NAME", "", OPT_CUSTOM, "routing", offsetof(model_opts, params.routing), 0, 0, 0, 0, NULL, 0,
-      parse_routing, show_routing, 0 },
-    { "selection", 0, "RULE", "", OPT_CUSTOM, "selection", offsetof(model_opts, params.selection), 0, 0, 0, 0, NULL, 0,
-      parse_selection, show_selection, 0 },
+    { NULL, 0, NULL, "traffic and routing:", OPT_HEADING, NULL, 0, 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "traffic", 0, "T", "bcmp brev brot shfl torn trns randperm file:PATH", OPT_TEXT, "traffic",
+      offsetof(model_opts, traffic), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
+    { "routing", 0, "NAME", "the routing function: yx, o1turn, romm, west-first,\n"
+                            "north-last, negative-first, odd-even on a mesh;\n"
+                            "dor2 (2 VCs), valiant (4), min-adaptive (3) on either;\n"
+                            "docs/model.md [R-RF-*]\n"
+                            "(any but dor: the GA's floor counts the sources alone, cut\n"
+                            "runs have no load bound, children are all run: [R-RF-10])",
+      OPT_CUSTOM, "routing", offsetof(model_opts, params.routing), 0, 0, 0, 0, NULL, 0, parse_routing, show_routing, 0 },
+    { "selection", 0, "RULE", "an adaptive function's port: credits, random, first", OPT_CUSTOM, "selection",
+      offsetof(model_opts, params.selection), 0, 0, 0, 0, NULL, 0, parse_selection, show_selection, 0 },
+    { "seed", 's', "X", "seed for randperm and random choices", OPT_I64, "seed", offsetof(model_opts, seed), 0,
+      OL_SEED_MAX, 0, 0, NULL, 0, NULL, NULL, 0 },
+    /* read by model_opts_set itself (read_config): the row gives its help */
+    { "config", 0, "FILE", "an experiment file: `key = value` settings of these options,\n"
+                           "by name or BookSim2's (docs/config.md); flags override it",
+      OPT_TEXT, "config", offsetof(model_opts, config), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
     OPT_END
 };
 
@@ -135,11 +109,7 @@ static void after_set(model_opts *mo, const opt_row *r)
     if (!strcmp(r->name, "topology")) mo->topo_set = 1;
     if (!strcmp(r->name, "vc-rule")) mo->rule_set = 1;
     if (!strcmp(r->name, "seed")) p->route_seed = sim_route_seed(mo->seed);
-    /* A mesh's default VC rule gives it all its VCs (docs/openloop.md);
-     * dor2's classes are deadlock-free whichever of their VCs a header
-     * takes [R-RF-7], so it takes any on a torus too. */
-    if (!mo->rule_set)
-        p->vc_rule = p->topo == TOPO_MESH || p->routing == ROUTING_DOR2 ? VCRULE_ANY : VCRULE_DATELINE;
+    if (!mo->rule_set) p->vc_rule = routing_default_vc_rule(p->routing, p->topo);
 }
 
 /* One setting of a --config file (where: "--config F, line N: KEY").  0, or
@@ -198,15 +168,52 @@ int model_opts_set(void *ctx, const char *cmd, const char *a, const char *v)
 {
     model_opts *mo = ctx;
     void *base;
-    if (!mo->given && strcmp(a, "--slices")) mo->given = a;
+    if (!mo->given[0] && strcmp(a, "--slices")) snprintf(mo->given, sizeof mo->given, "%s", a);
     if (!strcmp(a, "--config")) return read_config(mo, cmd, v);
     const opt_row *r = model_row(mo, a + 2, &base);
     char err[512];
-    if (!r) return fprintf(stderr, "nocsim %s: %s: not a model option\n", cmd, a), -1;
+    if (!r || r->type == OPT_HEADING) return fprintf(stderr, "nocsim %s: %s: not a model option\n", cmd, a), -1;
     if (opt_set(r, base, v, err, sizeof err)) return fprintf(stderr, "nocsim %s: %s: %s\n", cmd, a, err), -1;
     if (!given(mo, r) && mo->ngiven < MODEL_MAX_ROWS) mo->given_rows[mo->ngiven++] = r;
     after_set(mo, r);
     return 0;
+}
+
+int model_table_init(model_table *t, model_opts *mo)
+{
+    memset(t, 0, sizeof *t);
+    const opt_row *const rows[MODEL_GROUPS] = { model_rows, sim_net_options, sim_model_options };
+    void *const base[MODEL_GROUPS] = { mo, &mo->params, &mo->params };
+    const size_t size[MODEL_GROUPS] = { sizeof *mo, sizeof mo->params, sizeof mo->params };
+    int n = 0;
+    for (t->made = 0; t->made < MODEL_GROUPS; t->made++) {
+        if (opt_group_init(&t->g[t->made], rows[t->made], base[t->made], size[t->made])) goto fail;
+        n += t->g[t->made].n;
+    }
+    if (!(t->opts = calloc((size_t)n + 1, sizeof *t->opts))) goto fail;
+    n = 0;
+    for (int k = 0; k < MODEL_GROUPS; k++)
+        for (int i = 0; i < t->g[k].n; i++) t->opts[n++] = t->g[k].opts[i];
+    t->opts[n] = (cli_opt)CLI_END;
+    return 0;
+fail:
+    model_table_free(t);
+    return -1;
+}
+
+void model_table_free(model_table *t)
+{
+    for (int k = 0; k < t->made; k++) opt_group_free(&t->g[k]);
+    free(t->opts);
+    memset(t, 0, sizeof *t);
+}
+
+const char *model_flag_message(const char *msg, const opt_row *const *extra, int nextra, char *buf, size_t len)
+{
+    const opt_row *tables[MODEL_GROUPS + 8] = { model_rows, sim_net_options, sim_model_options };
+    int n = MODEL_GROUPS;
+    for (int k = 0; k < nextra && n < MODEL_GROUPS + 8; k++) tables[n++] = extra[k];
+    return opt_flag_message(tables, n, msg, buf, len);
 }
 
 traffic *model_opts_traffic(const char *cmd, const model_opts *mo, int *status)

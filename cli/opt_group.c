@@ -153,6 +153,61 @@ cli_group opt_group_cli(opt_group *g)
     return (cli_group){ g->opts, group_set, g };
 }
 
+/* Whether row r's field, or its last part ("net.scheme": "scheme"), is the
+ * k characters at word. */
+static int field_is(const opt_row *r, const char *word, size_t k)
+{
+    if (r->type == OPT_HEADING || !r->field) return 0;
+    const char *dot = strrchr(r->field, '.'), *last = dot ? dot + 1 : r->field;
+    return (strlen(r->field) == k && !strncmp(r->field, word, k)) || (strlen(last) == k && !strncmp(last, word, k));
+}
+
+/* The row of tables[0..n-1] whose field is the k characters at word, or NULL. */
+static const opt_row *row_of_field(const opt_row *const *tables, int n, const char *word, size_t k)
+{
+    for (int t = 0; k && t < n; t++)
+        for (const opt_row *r = tables[t]; !opt_is_end(r); r++)
+            if (field_is(r, word, k)) return r;
+    return NULL;
+}
+
+/* Whether a field may start at msg + i: the message's start, or after one
+ * of the words that join a second field ("watchdog and lifetime", "routing
+ * 5 / selection 2", "or under routing dor2", "set children 1 or perturb 0",
+ * "applies only to kind oab", "lower max_paths"). */
+static int field_place(const char *msg, size_t i)
+{
+    static const char *const joins[] = { "and ", "or ", "/ ", "under ", "set ", "to ", "lower " };
+    if (i == 0) return 1;
+    for (size_t j = 0; j < sizeof joins / sizeof *joins; j++) {
+        size_t l = strlen(joins[j]);
+        if (i >= l && !strncmp(msg + i - l, joins[j], l) && (i == l || msg[i - l - 1] == ' ' || msg[i - l - 1] == '('))
+            return 1;
+    }
+    return 0;
+}
+
+const char *opt_flag_message(const opt_row *const *tables, int n, const char *msg, char *buf, size_t len)
+{
+    size_t o = 0, i = 0;
+    int quoted = 0;
+    buf[0] = '\0';
+    while (msg[i] && o + 1 < len) {
+        size_t k = strcspn(msg + i, " :,()'");
+        const opt_row *r = !quoted && k && field_place(msg, i) ? row_of_field(tables, n, msg + i, k) : NULL;
+        if (r) {
+            int w = snprintf(buf + o, len - o, "--%s", r->name);   /* cut at the buffer's end */
+            o = w < 0 ? o : o + (size_t)w < len ? o + (size_t)w : len - 1;
+            i += k;
+            continue;
+        }
+        if (msg[i] == '\'') quoted = !quoted;
+        buf[o++] = msg[i++];
+        buf[o] = '\0';
+    }
+    return buf;
+}
+
 int opt_groups_given(const opt_group *gs, int n, const char *name)
 {
     for (int k = 0; k < n; k++) {

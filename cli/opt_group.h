@@ -65,6 +65,14 @@ int opt_parse_show(void);
  * them.  1 when the command stops here with exit status *rc (help, a
  * failure, the values shown), 0 when it runs. */
 int opt_groups_done(opt_group *gs, int n, int *rc);
+/* A library message about a parameter (util/options.h: it starts with the
+ * field's name, "scheme 12: allowed C00..C09") with that name replaced by
+ * the flag of the row of tables[0..n-1] (each ending with OPT_END) whose
+ * field it is ("--arb 12: allowed C00..C09"), into buf (cut to len); msg as
+ * it is when no row has it.  A second field is named where it follows "and",
+ * "or", "/", "under", "set", "to" or "lower" ("watchdog and lifetime");
+ * nothing inside '...' (a value) is touched.  Returns buf. */
+const char *opt_flag_message(const opt_row *const *tables, int n, const char *msg, char *buf, size_t len);
 /* Set name's row (of the first of gs[0..n-1] that has it) from a file:
  * checked but not set (0) when the command line gave it; 0 when set; -1 (CLI_SET_FAIL
  * when memory ran out) after printing

@@ -151,11 +151,11 @@ void ga_params_default(ga_params *gp);
  * fail. */
 void ga_params_for_algo(ga_params *gp, ga_algo algo);
 /* Range checks.  Returns 0 if every field is in range, else -1 with one line
- * in err naming the first bad flag and its allowed range. */
+ * in err starting with the first bad field (util/options.h) and its allowed range. */
 NOCSIM_MUST_USE
 int ga_params_check(const ga_params *gp, char *err, size_t errlen);
 /* ga_params_check, sim_params_check, and the checks between the two (a fixed
- * interval no shorter than a packet).  Returns 0, or -1 with err naming the flag. */
+ * interval no shorter than a packet).  Returns 0, or -1 with err starting with the field. */
 NOCSIM_MUST_USE
 int ga_setup_check(const ga_params *gp, const sim_params *sp, char *err, size_t errlen);
 /* The parameters as a JSON object (jansson; the caller owns it), for the

@@ -80,31 +80,31 @@ void ga_params_default(ga_params *gp)
 int ga_params_check(const ga_params *gp, char *err, size_t errlen)
 {
     if (gp->pop < GA_POP_MIN || gp->pop > GA_POP_MAX)
-        return snprintf(err, errlen, "--pop %d: must be in [%d, %d]", gp->pop, GA_POP_MIN, GA_POP_MAX), -1;
-    if (gp->generations < 0) return snprintf(err, errlen, "--generations %d: must be >= 0", gp->generations), -1;
-    if (gp->train < 0) return snprintf(err, errlen, "--train %d: must be >= 0", gp->train), -1;
+        return snprintf(err, errlen, "pop %d: must be in [%d, %d]", gp->pop, GA_POP_MIN, GA_POP_MAX), -1;
+    if (gp->generations < 0) return snprintf(err, errlen, "generations %d: must be >= 0", gp->generations), -1;
+    if (gp->train < 0) return snprintf(err, errlen, "train %d: must be >= 0", gp->train), -1;
     if (!(gp->mutation >= GA_MUTATION_MIN && gp->mutation <= 1))
-        return snprintf(err, errlen, "--mutation %g: must be in [%g, 1]", gp->mutation, GA_MUTATION_MIN), -1;
+        return snprintf(err, errlen, "mutation %g: must be in [%g, 1]", gp->mutation, GA_MUTATION_MIN), -1;
     if (gp->max_genes < 1 || gp->max_genes > GA_MAX_GENES_MAX)
-        return snprintf(err, errlen, "--max-genes %d: must be in [1, %d]", gp->max_genes, GA_MAX_GENES_MAX), -1;
-    if (gp->crossover_rate < 0 || gp->crossover_rate > 1) return snprintf(err, errlen, "--crossover-rate %g: must be in [0, 1]", gp->crossover_rate), -1;
-    if (!(gp->shift >= 0 && gp->shift <= 1)) return snprintf(err, errlen, "--shift %g: must be in [0, 1]", gp->shift), -1;
-    if (!(gp->target >= 0 && gp->target <= 1)) return snprintf(err, errlen, "--target %g: must be in [0, 1]", gp->target), -1;
+        return snprintf(err, errlen, "max_genes %d: must be in [1, %d]", gp->max_genes, GA_MAX_GENES_MAX), -1;
+    if (gp->crossover_rate < 0 || gp->crossover_rate > 1) return snprintf(err, errlen, "crossover_rate %g: must be in [0, 1]", gp->crossover_rate), -1;
+    if (!(gp->shift >= 0 && gp->shift <= 1)) return snprintf(err, errlen, "shift %g: must be in [0, 1]", gp->shift), -1;
+    if (!(gp->target >= 0 && gp->target <= 1)) return snprintf(err, errlen, "target %g: must be in [0, 1]", gp->target), -1;
     if (gp->target_window < 1 || gp->target_window > GA_TARGET_WINDOW_MAX)
-        return snprintf(err, errlen, "--target-window %d: must be in [1, %d]", gp->target_window, GA_TARGET_WINDOW_MAX), -1;
+        return snprintf(err, errlen, "target_window %d: must be in [1, %d]", gp->target_window, GA_TARGET_WINDOW_MAX), -1;
     if (gp->watchdog > 0 && gp->lifetime > 0)
-        return snprintf(err, errlen, "--watchdog and --lifetime exclude each other (set one of them to 0)"), -1;
-    if (gp->genes == 0 || gp->genes > GENE_ALL) return snprintf(err, errlen, "--genes: need at least one of V,I,C,Q"), -1;
-    if (gp->arb < 0 || gp->arb >= VCSEL_NSCHEMES) return snprintf(err, errlen, "--arb: must be C00-C09"), -1;
+        return snprintf(err, errlen, "watchdog and lifetime exclude each other (set one of them to 0)"), -1;
+    if (gp->genes == 0 || gp->genes > GENE_ALL) return snprintf(err, errlen, "genes: need at least one of V,I,C,Q"), -1;
+    if (gp->arb < 0 || gp->arb >= VCSEL_NSCHEMES) return snprintf(err, errlen, "arb: must be C00-C09"), -1;
     if (gp->estimate_slices < 1 || gp->estimate_slices > SIM_MAX_SLICES)
-        return snprintf(err, errlen, "--estimate-slices %d: must be in [1, %d]", gp->estimate_slices, SIM_MAX_SLICES), -1;
+        return snprintf(err, errlen, "estimate_slices %d: must be in [1, %d]", gp->estimate_slices, SIM_MAX_SLICES), -1;
     if (gp->perturb < 0 || gp->perturb > GA_PERTURB_MAX)
-        return snprintf(err, errlen, "--perturb %d: must be in [0, %d]", gp->perturb, GA_PERTURB_MAX), -1;
+        return snprintf(err, errlen, "perturb %d: must be in [0, %d]", gp->perturb, GA_PERTURB_MAX), -1;
     if (gp->children < 1 || gp->children > GA_CHILDREN_MAX)
-        return snprintf(err, errlen, "--children %d: must be in [1, %d]", gp->children, GA_CHILDREN_MAX), -1;
-    if ((unsigned)gp->start >= GA_START_COUNT) return snprintf(err, errlen, "--start: must be stacking or timetable"), -1;
+        return snprintf(err, errlen, "children %d: must be in [1, %d]", gp->children, GA_CHILDREN_MAX), -1;
+    if ((unsigned)gp->start >= GA_START_COUNT) return snprintf(err, errlen, "start: must be stacking or timetable"), -1;
     if (gp->children > 1 && gp->perturb > 0)
-        return snprintf(err, errlen, "--children %d and --perturb %d exclude each other (set --children 1 or --perturb 0)",
+        return snprintf(err, errlen, "children %d and perturb %d exclude each other (set children 1 or perturb 0)",
                         gp->children, gp->perturb), -1;
     return 0;
 }
@@ -113,7 +113,7 @@ int ga_setup_check(const ga_params *gp, const sim_params *sp, char *err, size_t 
 {
     if (ga_params_check(gp, err, errlen) || sim_params_check(sp, err, errlen)) return -1;
     if (gp->interval && gp->interval < (uint32_t)sp->flits)
-        return snprintf(err, errlen, "--interval: %u is below the packet length %d (allowed: >= %d)", gp->interval,
+        return snprintf(err, errlen, "interval: %u is below the packet length %d (allowed: >= %d)", gp->interval,
                         sp->flits, sp->flits), -1;
     return 0;
 }

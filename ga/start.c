@@ -81,9 +81,13 @@ static int nonsplit(ga *g, int64_t *out, char *err, size_t errlen)
     if (p.flits > SIM_MAX_FLITS) return 0; /* no baseline for huge messages */
     fault_kind kind = FAULT_RESOURCE;
     sim *s = sim_new(&p, g->dest, &kind, err, errlen);
+    if (!s) return fault_rc(kind);
+    /* sim_new's kind says nothing of what follows: memory is the machine's */
     sim_config *c = sim_config_new(g->nodes, p.vcs, 0, (uint32_t)p.flits);
-    if (s && !c) snprintf(err, errlen, "out of memory for the non-split baseline");
-    if (!s || !c) { sim_free(s); sim_config_free(c); return fault_rc(kind); }
+    if (!c) {
+        sim_free(s);
+        return snprintf(err, errlen, "out of memory for the non-split baseline"), -FAULT_RESOURCE;
+    }
     for (int k = 0; k < VCSEL_NSCHEMES; k++) {
         sim_metrics m;
         memset(c->scheme, k, (size_t)g->nodes * NPORTS);

@@ -36,37 +36,37 @@ uint64_t sim_route_seed(uint64_t seed)
 int sim_params_check(const sim_params *p, char *err, size_t errlen)
 {
     if ((p->n < SIM_MIN_N || p->n > SIM_MAX_N || p->n % 2) && p->h && p->h != p->n)
-        return snprintf(err, errlen, "--size %dx%d: the width must be even, in [%d, %d]", p->n, p->h, SIM_MIN_N,
+        return snprintf(err, errlen, "size %dx%d: the width must be even, in [%d, %d]", p->n, p->h, SIM_MIN_N,
                         SIM_MAX_N), -1;
     if (p->n < SIM_MIN_N || p->n > SIM_MAX_N || p->n % 2)
-        return snprintf(err, errlen, "--size %d: must be even, in [%d, %d]", p->n, SIM_MIN_N, SIM_MAX_N), -1;
+        return snprintf(err, errlen, "size %d: must be even, in [%d, %d]", p->n, SIM_MIN_N, SIM_MAX_N), -1;
     if (p->h && (p->h < 2 || p->h > SIM_MAX_N || (p->topo == TOPO_TORUS && p->h % 2)))
-        return snprintf(err, errlen, "--size %dx%d: the height must be in [2, %d]%s", p->n, p->h, SIM_MAX_N,
+        return snprintf(err, errlen, "size %dx%d: the height must be in [2, %d]%s", p->n, p->h, SIM_MAX_N,
                         p->topo == TOPO_TORUS ? " and even on a torus" : ""), -1;
     if ((unsigned)p->routing >= ROUTING_COUNT || (unsigned)p->selection >= SELECT_COUNT)
-        return snprintf(err, errlen, "--routing %d / --selection %d: allowed 0..%d / 0..%d", (int)p->routing,
+        return snprintf(err, errlen, "routing %d / selection %d: allowed 0..%d / 0..%d", (int)p->routing,
                         (int)p->selection, ROUTING_COUNT - 1, SELECT_COUNT - 1), -1;
     if (p->topo == TOPO_TORUS && p->vc_rule == VCRULE_ANY && p->routing == ROUTING_DOR)
-        return snprintf(err, errlen, "--vc-rule any: only on a mesh (a torus needs its datelines), or under "
-                                     "--routing dor2, valiant or min-adaptive"), -1;
+        return snprintf(err, errlen, "vc_rule any: only on a mesh (a torus needs its datelines), or under "
+                                     "routing dor2, valiant or min-adaptive"), -1;
     if (p->routing != ROUTING_DOR) {
         const route_params rp = sim_route_params(p);
         if (p->vcs < 1 || p->vcs > SIM_MAX_VCS)
-            return snprintf(err, errlen, "--vcs %d: must be in [1, %d]", p->vcs, SIM_MAX_VCS), -1;
+            return snprintf(err, errlen, "vcs %d: must be in [1, %d]", p->vcs, SIM_MAX_VCS), -1;
         if (routing_check(p->routing, &rp, p->vc_rule, p->vcs, err, errlen)) return -1;
     }
     if (p->topo == TOPO_TORUS && p->routing == ROUTING_DOR && (p->vcs < 3 || p->vcs > SIM_MAX_VCS))
-        return snprintf(err, errlen, "--vcs %d: must be in [3, %d] (datelines need 3)", p->vcs, SIM_MAX_VCS), -1;
+        return snprintf(err, errlen, "vcs %d: must be in [3, %d] (datelines need 3)", p->vcs, SIM_MAX_VCS), -1;
     if (p->vcs < 1 || p->vcs > SIM_MAX_VCS)
-        return snprintf(err, errlen, "--vcs %d: must be in [1, %d]", p->vcs, SIM_MAX_VCS), -1;
+        return snprintf(err, errlen, "vcs %d: must be in [1, %d]", p->vcs, SIM_MAX_VCS), -1;
     if (p->buffer < 1 || p->buffer > 255)
-        return snprintf(err, errlen, "--buffer %d: must be in [1, 255]", p->buffer), -1;
+        return snprintf(err, errlen, "buffer %d: must be in [1, 255]", p->buffer), -1;
     if (p->flits < 2 || p->flits > SIM_MAX_FLITS)
-        return snprintf(err, errlen, "--flits %d: must be in [2, %d]", p->flits, SIM_MAX_FLITS), -1;
+        return snprintf(err, errlen, "flits %d: must be in [2, %d]", p->flits, SIM_MAX_FLITS), -1;
     if (p->slices < 1 || p->slices > SIM_MAX_SLICES)
-        return snprintf(err, errlen, "--slices %d: must be in [1, %d]", p->slices, SIM_MAX_SLICES), -1;
+        return snprintf(err, errlen, "slices %d: must be in [1, %d]", p->slices, SIM_MAX_SLICES), -1;
     if (p->deadlock_cycles < 1)
-        return snprintf(err, errlen, "--deadlock-cycles %d: must be >= 1", p->deadlock_cycles), -1;
+        return snprintf(err, errlen, "deadlock_cycles %d: must be >= 1", p->deadlock_cycles), -1;
     return 0;
 }
 

@@ -310,8 +310,8 @@ static void show_warmup(const opt_row *r, const void *base, char *buf, size_t le
 const opt_row ol_net_options[] = {
     HEADING("network:"),
     ROW_TOPOLOGY(ol_params, net.rp.topo),
-    { "size", 0, "N|WxH", "grid of W x H routers, each side", OPT_CUSTOM, FIELD(net.rp), OL_MIN_SIDE, OL_MAX_SIDE, 0, 0,
-      NULL, 0, parse_size, show_size, 0 },
+    { "size", 0, "N|WxH", "grid of W x H routers, each side", OPT_CUSTOM, "size", offsetof(ol_params, net.rp),
+      OL_MIN_SIDE, OL_MAX_SIDE, 0, 0, NULL, 0, parse_size, show_size, 0 },
     ROW_VCS(ol_params, net.vcs),
     ROW_BUFFER(ol_params, net.buffer),
     ROW_VC_RULE(ol_params, net.vc_rule),
@@ -402,8 +402,9 @@ const opt_row ol_measure_options[] = {
 const opt_row sim_net_options[] = {
     HEADING("network:"),
     ROW_TOPOLOGY(sim_params, topo),
-    { "size", 0, "N|WxH", "N x N network, or W wide and H high", OPT_CUSTOM, SFIELD(n), 2, SIM_MAX_N, 0, 0, NULL, 0,
-      parse_sim_size, show_sim_size, 0 },
+    { "size", 0, "N|WxH", "N x N network, or W wide and H high; N and W even, H even\n"
+                          "on a torus; bit patterns need powers of two", OPT_CUSTOM, "size", offsetof(sim_params, n), 2,
+      SIM_MAX_N, 0, 0, NULL, 0, parse_sim_size, show_sim_size, 0 },
     ROW_VCS(sim_params, vcs),
     ROW_BUFFER(sim_params, buffer),
     ROW_VC_RULE(sim_params, vc_rule),
@@ -412,11 +413,11 @@ const opt_row sim_net_options[] = {
 };
 
 const opt_row sim_model_options[] = {
-    HEADING("model choices:"),
+    HEADING("model choices (docs/model.md's [choice] rules):"),
     { "flits", 0, "L", "packet length l_c in flits", OPT_INT, SFIELD(flits), 2, SIM_MAX_FLITS, 0, 0, NULL, 0, NULL,
       NULL, 0 },
-    { "slices", 0, "S", "slices per message, one packet each", OPT_INT, SFIELD(slices), 1, SIM_MAX_SLICES, 0, 0, NULL,
-      0, NULL, NULL, 1 },
+    { "slices", 0, "S", "slices per message, one packet each (default: the command's)", OPT_INT, SFIELD(slices), 1,
+      SIM_MAX_SLICES, 0, 0, NULL, 0, NULL, NULL, 1 },
     { "dateline", 0, NULL, "where the VC goes up at a dateline", OPT_CHOICE, SFIELD(dateline), 0, 0, 0, 0,
       NAMES(sim_dateline_names), NULL, NULL, 0 },
     { "q-update", 0, NULL, "queue-selection order after a grant", OPT_CHOICE, SFIELD(q_update), 0, 0, 0, 0,
@@ -429,6 +430,7 @@ const opt_row sim_model_options[] = {
       NULL, NULL, 0 },
     { "deadlock-cycles", 0, "C", "watchdog: cycles without a move", OPT_INT, SFIELD(deadlock_cycles), 1, 1000000000, 0,
       0, NULL, 0, NULL, NULL, 0 },
+    HEADING("paper Sect. 7.2 functions (off by default; they run on the reference engine):"),
     { "slice-reinit", 0, NULL, "a node's arbitration state is reset whenever a packet for it\narrives", OPT_SWITCH,
       SFIELD(slice_reinit), 0, 0, 0, 0, NULL, 0, NULL, NULL, 0 },
     { "interlock", 0, NULL, "a node's next slice waits until it has received the last\nslice's packets", OPT_SWITCH,

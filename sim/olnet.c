@@ -57,26 +57,26 @@ static int check_params(const olnet_params *p, char *err, size_t errlen)
     int w = route_width(&p->rp), h = route_height(&p->rp);
     int torus = p->rp.topo == TOPO_TORUS;
     if (w < 2 || h < 2 || (int64_t)w * h > (1 << 22))
-        return snprintf(err, errlen, "--size %dx%d: each side must be at least 2 and the nodes at most %d", w, h,
+        return snprintf(err, errlen, "size %dx%d: each side must be at least 2 and the nodes at most %d", w, h,
                         1 << 22), -1;
     if (torus && (w % 2 || h % 2))
-        return snprintf(err, errlen, "--size %dx%d: a torus needs even sides (its datelines sit at 0 and half way)", w,
+        return snprintf(err, errlen, "size %dx%d: a torus needs even sides (its datelines sit at 0 and half way)", w,
                         h), -1;
     if (p->vcs < 1 || p->vcs > SIM_MAX_VCS)
-        return snprintf(err, errlen, "--vcs %d: allowed [1, %d]", p->vcs, SIM_MAX_VCS), -1;
+        return snprintf(err, errlen, "vcs %d: allowed [1, %d]", p->vcs, SIM_MAX_VCS), -1;
     if (torus && p->routing == ROUTING_DOR && p->vc_rule == VCRULE_DATELINE && p->vcs < 3)
-        return snprintf(err, errlen, "--vcs %d: a torus under the dateline rule needs at least 3", p->vcs), -1;
+        return snprintf(err, errlen, "vcs %d: a torus under the dateline rule needs at least 3", p->vcs), -1;
     if (torus && p->vc_rule == VCRULE_ANY && p->routing == ROUTING_DOR)
-        return snprintf(err, errlen, "--vc-rule any: only on a mesh (a torus needs its datelines to stay "
+        return snprintf(err, errlen, "vc_rule any: only on a mesh (a torus needs its datelines to stay "
                                      "deadlock-free)"), -1;
     if (p->buffer < 1 || p->buffer > 255)
-        return snprintf(err, errlen, "--buffer %d: allowed [1, 255]", p->buffer), -1;
+        return snprintf(err, errlen, "buffer %d: allowed [1, 255]", p->buffer), -1;
     if (p->scheme < 0 || p->scheme >= VCSEL_NSCHEMES)
-        return snprintf(err, errlen, "--scheme %d: allowed C00..C09", p->scheme), -1;
+        return snprintf(err, errlen, "scheme %d: allowed C00..C09", p->scheme), -1;
     if ((unsigned)p->routing >= ROUTING_COUNT)
         return snprintf(err, errlen, "routing %d: allowed 0..%d", (int)p->routing, ROUTING_COUNT - 1), -1;
     const int delays[4] = { p->router_delay, p->switch_delay, p->link_delay, p->credit_delay };
-    static const char *const delay_names[4] = { "router delay", "switch delay", "link delay", "credit delay" };
+    static const char *const delay_names[4] = { "router_delay", "switch_delay", "link_delay", "credit_delay" };
     for (int k = 0; k < 4; k++)
         if (delays[k] < 0 || delays[k] > OLNET_MAX_DELAY)
             return snprintf(err, errlen, "%s %d: allowed [0, %d]", delay_names[k], delays[k], OLNET_MAX_DELAY), -1;

@@ -28,7 +28,7 @@ int ol_params_check_extras(const ol_params *p, char *err, size_t errlen)
         return snprintf(err, errlen, "early_stop %d: 0 or 1", p->early_stop), -FAULT_INPUT;
     int nodes = p->net.rp.w * p->net.rp.h;
     if (p->report_nodes && nodes > OL_FLOW_MAX_NODES)
-        return snprintf(err, errlen, "--throughput: per-flow counts need at most %d nodes (a 32x32 grid), not %d",
+        return snprintf(err, errlen, "report_nodes: per-flow counts need at most %d nodes (a 32x32 grid), not %d",
                         OL_FLOW_MAX_NODES, nodes), -FAULT_INPUT;
     return 0;
 }

@@ -509,6 +509,16 @@ static int run_setup(olrun *r, const ol_params *p, const synth *s, double rate, 
     return setup_extras(r, rate, err, errlen);
 }
 
+/* After generate failed: the packet ids ran out (the sources outgrew the
+ * network: the point ends as full, 0), or memory did (-1: the run fails;
+ * a memory fault is never taken for a saturated point). */
+static int generate_failed(olrun *r)
+{
+    if (olnet_packets_alive(r->n) < OLNET_MAX_PACKETS) return -1;
+    r->full = 1;
+    return 0;
+}
+
 /* One batch of cycles generating packets tagged `tag` (-1: untagged), into
  * *bl / *bn the latencies of the packets that finished.  0, or -1 when
  * memory runs out; r->full ends it early. */
@@ -517,7 +527,8 @@ static int run_batch(olrun *r, int32_t tag, int64_t *tagged, double *bl, int64_t
     for (int64_t e = r->t + r->p->batch; r->t < e; r->t++) {
         if (r->t % OL_STOP_EVERY == 0 && stopped_now(r->stop)) return 0;   /* the caller sees it too */
         int64_t before = olnet_packets_alive(r->n);
-        if (generate(&r->g, r->n, r->t, tag) || olnet_packets_alive(r->n) > r->cap) {
+        if (generate(&r->g, r->n, r->t, tag)) return generate_failed(r);
+        if (olnet_packets_alive(r->n) > r->cap) {
             r->full = 1;
             return 0;
         }
@@ -670,7 +681,8 @@ static int run_drain(olrun *r, ol_stop_fn stop, ol_point *out)
         if (r->early && certain_now(r, out->tagged)) break;
         double bl = 0;
         int64_t bn = 0;
-        if (generate(&r->g, r->n, r->t, -1) || olnet_packets_alive(r->n) > r->cap) {
+        if (generate(&r->g, r->n, r->t, -1) && generate_failed(r)) return -1;
+        if (r->full || olnet_packets_alive(r->n) > r->cap) {
             r->full = 1;
             break;
         }

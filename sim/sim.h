@@ -89,7 +89,7 @@ void sim_params_default(sim_params *p);
  * their own, apart from the traffic's (the one open-loop runs draw from). */
 uint64_t sim_route_seed(uint64_t seed);
 /* Check ranges.  Returns 0, or -1 with a one-line message in err naming the
- * first bad field as its flag and the allowed range. */
+ * first bad field (its name first, util/options.h) and the allowed range. */
 NOCSIM_MUST_USE
 int sim_params_check(const sim_params *p, char *err, size_t errlen);
 

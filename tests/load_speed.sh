@@ -54,6 +54,12 @@ check "params with --ci" "$(sqlite3 r.db "select json_extract(params, '\$.ci') |
 expect_usage "--ci above 1" "--ci: '1.5' is out of range" $N load --ci 1.5
 expect_usage "--links-png, two patterns" "give one pattern" $N load --traffic uniform,transpose --links-png x.png
 expect_usage "--links-png, a 65 grid" "up to 64 a side" $N load --size 65 --links-png x.png
+# The picture's path is checked before the curve runs: no run is recorded
+# (the whole curve once ran, and was recorded, before the path was tried).
+expect_usage "--links-png in a missing folder" "--links-png no/such/dir/x.png: directory" \
+  $N load --quiet --db refused.db --size 4 --rate 0.1 --links-png no/such/dir/x.png
+check "--links-png refused: no run recorded" "$(sqlite3 refused.db 'select count(*) from runs' 2>/dev/null || echo 0)" "0"
+expect_usage "--links-png onto the database" "is the input file" $N load --quiet --db r.db --size 4 --rate 0.1 --links-png r.db
 printf '0 0 1 4\n' > tr.txt
 expect_usage "--trace with --ci" "--ci is a curve's" $N load --size 4 --trace tr.txt --ci 0.1
 expect_usage "--trace with --links" "--links is a curve's" $N load --size 4 --trace tr.txt --links

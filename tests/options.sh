@@ -140,9 +140,10 @@ expect 2 "unknown option '--where=x'" "db: flag of another subcommand" $N db run
 show() { NOCSIM_PARSE_SHOW=1 $N load "$@" 2>&1; echo "rc=$?"; }
 # A number, or the value of the library's constant of that name.
 const() {
-  case $1 in [0-9]*) echo "$1"; return;; esac
+  case $1 in [-0-9]*) echo "$1"; return;; esac
   sed -n -E "s/^#define $1 +([-0-9.e]+)L?( .*)?$/\1/p" sim/openloop.h sim/sim.h sim/olnet.h ga/ga.h ga/ga_options.h \
-    sim/interval.h sim/pool.h sim/stacking.h cli/cmd_sim.c cli/cmd_methods.c viz/viz_options.h | head -1
+    sim/interval.h sim/pool.h sim/stacking.h cli/cmd_sim.c cli/cmd_methods.c viz/viz_options.h \
+    cc/search.h cc/paths.h cc/problem.h cc/exact.h cc/instance.h ccsim/replay.h | head -1
 }
 numeq() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 == b + 0 && a != "" && b != "") }'; }
 value_of() { printf '%s\n' "$1" | sed -n "s/^$2=//p"; }
@@ -356,6 +357,48 @@ expect 2 "--size: '$(( $(const VIZ_SIDE_MAX) + 1 ))' is out of range" "plot --si
 check "plot runs --kind default" "$(value_of "$pd" kind)" ga
 check "plot's rows" "$(rowset "$pd")" "db kind logx logy output script-only size slices title traffic ymax "
 
+# cc: its rows (cli/cmd_cc.c over cc/'s and ccsim/'s constants).  Unset
+# steps, max-steps, seconds and ts show 0 or -1 (the library decides).
+check_rows cc "" 'max-paths int 1 CC_PATHS_MAX CC_PATHS_DEFAULT_MAX
+nonminimal int 0 CC_PATHS_MAX_EXTRA CC_DEFAULT_EXTRA
+steps int 1 CC_STEPS_MAX 0
+max-steps int 1 CC_STEPS_MAX 0
+threads int 1 CC_THREADS_MAX 1
+neighbour-first int 0 1 1
+ring int 0 1 1
+budget int 1 CC_BUDGET_MAX CC_DEFAULT_BUDGET
+pop int CC_POP_MIN CC_POP_MAX CC_DEFAULT_POP
+runs int 1 CC_RUNS_MAX 1
+seconds real CC_SECONDS_MIN CC_SECONDS_MAX 0
+seed int 0 CC_SEED_MAX CC_DEFAULT_SEED
+exact-seconds real CC_EXACT_SECONDS_MIN CC_EXACT_SECONDS_MAX CC_EXACT_DEFAULT_SECONDS
+flits int 1 CCSIM_MAX_FLITS CCSIM_DEFAULT_FLITS
+ts int 0 CCSIM_MAX_TS -1
+ports int 1 CC_PORTS_MAX -'
+cd_=$(showc cc)
+check "cc --ports default" "$(value_of "$cd_" ports)" all
+check "cc --ports all" "$(value_of "$(showc cc --ports 3 --ports all)" ports)" all
+check "cc --switching default" "$(value_of "$cd_" switching)" \
+  "$(sed -n -E 's/^#define CC_DEFAULT_SWITCHING CC_([A-Z]+).*/\1/p' cc/instance.h | tr A-Z a-z)"
+for c in "switching sf" "cc mns" "algo hgsa" "format csv"; do
+  set -- $c
+  check "cc --$1 $2" "$(value_of "$(showc cc --$1 "$2")" "$1")" "$2"
+done
+check "cc --algo default" "$(value_of "$cd_" algo)" sa
+check "cc --fail-link twice" "$(value_of "$(showc cc --fail-link 1-2 --fail-link 2-3)" fail-link)" "1-2,2-3"
+faults=$(for i in $(seq 0 "$(const CC_MAX_FAULTS)"); do printf -- '--fail-node %d ' "$i"; done)
+# shellcheck disable=SC2086
+expect 2 "--fail-node: at most $(const CC_MAX_FAULTS) faults" "cc: a fault past CC_MAX_FAULTS" $N cc $faults
+for sw in exact cycles quiet; do
+  check "cc --$sw off by default" "$(value_of "$cd_" $sw)" ""
+  check "cc --$sw sets its field" "$(value_of "$(showc cc --$sw)" $sw)" "on"
+done
+check "cc -q is --quiet" "$(value_of "$(showc cc -q)" quiet)" "on"
+check "cc verify FILE takes the rows too" "$(value_of "$(showc cc verify "$tmp/s.json" --steps 3)" steps)" 3
+check "cc's rows" "$(rowset "$cd_")" "algo budget cc cycles db exact exact-seconds fail-link fail-node flits format \
+max-paths max-steps neighbour-first nonminimal out pop ports quiet receivers ring root runs seconds seed senders steps \
+switching threads topology ts "
+
 # The closed-loop commands' model options: the same constants bound the
 # shared rows (sim/ol_options.c sim_net_options, sim_model_options), and
 # their --help defaults are those constants.
@@ -370,7 +413,9 @@ for c in sim stack ga; do
   for r in "size SIM_DEFAULT_N" "flits SIM_DEFAULT_FLITS" "vcs SIM_DEFAULT_VCS" "buffer SIM_DEFAULT_BUFFER" \
            "seed OL_DEFAULT_SEED"; do
     set -- $r
-    printf '%s\n' "$h" | grep -E -- "--$1 " | grep -q "(default $(const "$2"))" && ok || bad "$c --help: --$1's default is not $2"
+    # the option's line and its continuation lines
+    printf '%s\n' "$h" | awk -v f="--$1 " 'index($0, f) { on = 1; print; next } on && /^                              [^ ]/ { print; next } { on = 0 }' |
+      grep -q "default $(const "$2"))" && ok || bad "$c --help: --$1's default is not $2"
   done
 done
 

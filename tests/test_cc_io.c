@@ -142,7 +142,7 @@ START_TEST(problem_definitions)
     cc_problem_free(pb);
     cc_topo_free(t);
     ck_assert_int_eq(problem_rc("ring:5", CC_OAS, "9", NULL, NULL, err), CC_EINPUT);
-    ck_assert_ptr_nonnull(strstr(err, "--root: no node named '9'"));
+    ck_assert_ptr_nonnull(strstr(err, "root: no node named '9'"));
     ck_assert_int_eq(problem_rc("ring:5", CC_AAS, "1", NULL, NULL, err), CC_EINPUT);   /* root without oab/oas */
     ck_assert_int_eq(problem_rc("ring:5", CC_OAS, NULL, "1", NULL, err), CC_EINPUT);   /* senders without mnb/mns */
     ck_assert_int_eq(problem_rc("ring:5", CC_MNB, NULL, "1,", NULL, err), CC_EINPUT);

@@ -679,7 +679,7 @@ START_TEST(routing_refusals)
     p.routing = ROUTING_DOR;
     p.vcs = 3;
     ck_assert_int_eq(sim_params_check(&p, err, sizeof err), -1);
-    ck_assert_msg(strstr(err, "--vc-rule any"), "%s", err);
+    ck_assert_msg(strstr(err, "vc_rule any"), "%s", err);
 }
 END_TEST
 

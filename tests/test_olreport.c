@@ -216,7 +216,7 @@ START_TEST(report_params)
     ck_assert_int_eq(ol_params_check(&p, err, sizeof err), 0);
     p.net.rp.w = 34;
     ck_assert_int_eq(ol_params_check(&p, err, sizeof err), -FAULT_INPUT);
-    ck_assert_ptr_nonnull(strstr(err, "--throughput"));
+    ck_assert_ptr_nonnull(strstr(err, "report_nodes"));
     p = small();
     synth *s = matrix("0 3 1\n");
     ol_point pt;

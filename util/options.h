@@ -14,7 +14,16 @@
  * Conventions as in util/parse.h: nothing prints; a refused value gives
  * -FAULT_INPUT and one phrase in err without the option's name ("'x' is not
  * an integer (allowed: [10, 1000000])"), which the caller prefixes with
- * where the value came from (a flag, a file and line). */
+ * where the value came from (a flag, a file and line).
+ *
+ * Messages name fields, not flags.  The library knows its parameters, not
+ * the command lines that set them: a message of a library check about a
+ * parameter starts with the field's name as its row's `field` gives it
+ * (the part after the last '.': "vcs 2: a torus needs at least 3", "scheme
+ * 12: allowed C00..C09"), and says nothing of flags.  The front end, which
+ * owns the rows and so the field -> flag map, names the flag when it prints
+ * such a message (cli/opt_group.h, opt_flag_message: "--vcs 2: ..."; a
+ * file's key where the value came from a file). */
 #ifndef NOCSIM_UTIL_OPTIONS_H
 #define NOCSIM_UTIL_OPTIONS_H
 
