@@ -350,12 +350,14 @@ typedef struct {
     int senders;             /* nodes that send */
 } curve_facts;
 
-static void facts_of(const load_opts *o, const synth *s, curve_facts *f)
+/* 0, or -1 out of memory. */
+static int facts_of(const load_opts *o, const synth *s, curve_facts *f)
 {
     f->t0 = ol_zero_load(&o->p, s, &f->hops);
     f->bound = ol_channel_bound(&o->p, s, f->busiest, sizeof f->busiest);
     f->senders = 0;
     for (int i = 0; i < s->nodes; i++) f->senders += synth_sends(s, i);
+    return f->t0 < 0 || f->bound < 0 ? -1 : 0;
 }
 
 /* The routing function and, for an adaptive one, its selection rule into
@@ -695,7 +697,12 @@ static int run_curve(const load_opts *o)
     for (int k = 0; k < n; k++) rates[k] = o->r0 + k * o->step;
     recorder rec = { .quiet = o->quiet, .per_sender = (double)s->nodes / senders };
     curve_facts facts;
-    facts_of(o, s, &facts);
+    if (facts_of(o, s, &facts)) {
+        free(rates);
+        free(pts);
+        synth_free(s);
+        return cli_fail(CMD, EXIT_FAIL, "out of memory");
+    }
     if (!o->no_db) rc = open_run(o, &facts, &rec);
     int done = 0;
     ol_point sat = { 0 };

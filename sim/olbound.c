@@ -164,7 +164,7 @@ double ol_zero_load(const ol_params *p, const synth *s, double *hops)
         double *hx = calloc((size_t)(wd + hd), sizeof *hx), *hy = hx + wd;
         if (!hx) {
             if (hops) *hops = 0;
-            return 0;
+            return -1;
         }
         for (int a = 0; a < wd; a++)
             for (int b = 0; b < wd; b++) hx[a] += dim_hops(&rp, wd, a, b, 1);
@@ -195,7 +195,11 @@ double ol_zero_load(const ol_params *p, const synth *s, double *hops)
      * of each length takes beside its hops, read off a lone packet's run. */
     const double per_hop = 1.0 + p->net.router_delay + p->net.switch_delay + p->net.link_delay;
     double rest = 0;
-    for (int k = 0; k < p->nlen; k++) rest += p->prob[k] * (ol_lone_latency(p, 1, p->len[k]) - per_hop);
+    for (int k = 0; k < p->nlen; k++) {
+        const double lone = ol_lone_latency(p, 1, p->len[k]);
+        if (lone < 0) return -1;
+        rest += p->prob[k] * (lone - per_hop);
+    }
     return h * per_hop + rest;
 }
 
@@ -425,7 +429,7 @@ static double adaptive_bound(const ol_params *p, const synth *s, char *what, siz
     double *mem = calloc((size_t)nodes * 9, sizeof *mem);
     if (!mem) {
         if (what) snprintf(what, whatlen, "out of memory");
-        return 0;
+        return -1;
     }
     ps.load = mem;
     ps.cells = mem + (size_t)nodes * 5;
@@ -483,7 +487,7 @@ double ol_channel_bound(const ol_params *p, const synth *s, char *what, size_t w
     if (fail) {
         free(mem);
         if (what) snprintf(what, whatlen, "out of memory");
-        return 0;
+        return -1;
     }
     /* Prefix sums in place, then the busiest channel in the enumeration's
      * order (node by node, ports N E S W, then the ejection channels). */
@@ -529,7 +533,7 @@ double ol_channel_bound_enum(const ol_params *p, const synth *s, char *what, siz
     ps.load = calloc((size_t)s->nodes * 6, sizeof *ps.load);
     if (!ps.load) {
         if (what) snprintf(what, whatlen, "out of memory");
-        return 0;
+        return -1;
     }
     if (routing_info_of(ps.routing)->adaptive) ps.cells = ps.load + (size_t)s->nodes * 5;
     for (int i = 0; i < s->nodes; i++)

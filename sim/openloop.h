@@ -283,7 +283,7 @@ uint64_t ol_point_seed(uint64_t seed, double rate);
  * (1 + D + L) + the mean over the packet mix of what a lone packet takes
  * beyond its hops (ol_lone_latency at one hop, less 1 + D + L: the
  * credit loop's bubbles included, the same at every distance).  Also the
- * mean hops into *hops if not NULL. */
+ * mean hops into *hops if not NULL.  -1 out of memory. */
 double ol_zero_load(const ol_params *p, const synth *s, double *hops);
 
 /* The latency of a lone packet of len flits over `hops` links with p's
@@ -295,11 +295,11 @@ double ol_lone_latency(const ol_params *p, int hops, int len);
  * links between routers and each node's ejection and injection channel,
  * under dimension-order routing (torus ties split as the tie rule says).
  * Capped at 1.  Also the busiest channel's description into what (may be
- * NULL). */
+ * NULL).  -1 out of memory. */
 double ol_channel_bound(const ol_params *p, const synth *s, char *what, size_t whatlen);
 /* The same by enumerating every pair and every link of its route
  * (O(nodes^2 x (w + h)) for uniform traffic): the reference the tests
- * compare ol_channel_bound with. */
+ * compare ol_channel_bound with; -1 out of memory. */
 double ol_channel_bound_enum(const ol_params *p, const synth *s, char *what, size_t whatlen);
 
 /* Called after each point of a curve finishes (from the thread that ran
