@@ -686,9 +686,10 @@ static int run_curve(const load_opts *o)
                         o->p.process == OL_ONOFF ? " while on, on burst/(burst+idle) of the time" : "");
     }
     int n = (int)((o->r1 - o->r0) / o->step + 1e-9) + 1;
+    curve_facts facts;
     double *rates = malloc(sizeof *rates * (size_t)n);
     ol_point *pts = calloc((size_t)n, sizeof *pts);
-    if (!rates || !pts) {
+    if (!rates || !pts || facts_of(o, s, &facts)) {
         free(rates);
         free(pts);
         synth_free(s);
@@ -696,13 +697,6 @@ static int run_curve(const load_opts *o)
     }
     for (int k = 0; k < n; k++) rates[k] = o->r0 + k * o->step;
     recorder rec = { .quiet = o->quiet, .per_sender = (double)s->nodes / senders };
-    curve_facts facts;
-    if (facts_of(o, s, &facts)) {
-        free(rates);
-        free(pts);
-        synth_free(s);
-        return cli_fail(CMD, EXIT_FAIL, "out of memory");
-    }
     if (!o->no_db) rc = open_run(o, &facts, &rec);
     int done = 0;
     ol_point sat = { 0 };
