@@ -21,6 +21,17 @@
 # Saturation: nocsim's own search (load --saturation, precision 0.005);
 # BookSim2 by bisection to 1/512 on whether its run ends stable (not
 # "unstable", not past its latency_thres of 500).
+# Selection: nocsim's min-adaptive runs with --selection random in the
+# matched rows, mesh and torus.  BookSim2's min_adapt has no selection
+# function: its header requests every admissible VC (the adaptive VCs of
+# every minimal port and the escape VC) at once and its iSLIP VC allocator
+# picks one without looking at credits, which random matches and credits
+# (nocsim's default: most free downstream slots) does not.  The credits
+# figures are printed too, in rows of their own against the same BookSim2
+# figure, the ratio in parentheses and not counted.  The count lines: the
+# matched rows of the listed functions (o1turn, romm, valiant, min-adaptive
+# on the mesh; valiant on the torus, which BookSim2 cannot run) and of all
+# the rows, dor's and dor2's baselines included.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PART=${1:-all}
@@ -58,16 +69,30 @@ EOF
   ! grep -q -e "unstable" -e "Aborting" -e "Too many sample periods" "$out" && grep -q "Overall Traffic Statistics" "$out"
 }
 
-# one_case NAME BS_NAME PATTERN BS_PATTERN [TOPO]: one line "topo name pattern
-# nocsim_json_file booksim_sat booksim_t0" (nan nan without BookSim2's
-# function).  A torus takes the any-VC rule explicitly (its default is the
-# dateline rule).
-one_case() {
-  local lo=0 hi=1 mid t0 topo=${5:-mesh} j=$tmp/$1-$3-${5:-mesh}.json
-  "$N" load --size 8 --topology "$topo" --vcs 4 --vc-rule any --routing "$1" --traffic "$3" --self send \
+# nocsim_case NAME PATTERN TOPO JSON [SELECTION...]: nocsim's saturation search
+# for one case, its JSON to JSON.  A torus takes the any-VC rule explicitly.
+nocsim_case() {
+  local name=$1 pat=$2 topo=$3 j=$4; shift 4
+  "$N" load --size 8 --topology "$topo" --vcs 4 --vc-rule any --routing "$name" "$@" --traffic "$pat" --self send \
     --rates 0.01:1:0.01 --router-delay 1 --switch-delay 1 --link-delay 1 --credit-delay 1 --vc-alloc rotate \
     --saturation --seed "$SEED" --no-db --quiet --format json > "$j"
-  if [ "$2" = - ]; then echo "$topo $1 $3 $j nan nan"; return; fi
+}
+
+# one_case NAME BS_NAME PATTERN BS_PATTERN [TOPO]: one line "topo name pattern
+# nocsim_json_file booksim_sat booksim_t0 credits_json_file" (nan nan without
+# BookSim2's function; "-" for the credits file but for min-adaptive, whose
+# matched run takes --selection random and whose default credits run is the
+# extra file).
+one_case() {
+  local lo=0 hi=1 mid t0 topo=${5:-mesh} j=$tmp/$1-$3-${5:-mesh}.json jc=-
+  if [ "$1" = min-adaptive ]; then
+    nocsim_case "$1" "$3" "$topo" "$j" --selection random
+    jc=$tmp/$1-$3-$topo-credits.json
+    nocsim_case "$1" "$3" "$topo" "$jc" --selection credits
+  else
+    nocsim_case "$1" "$3" "$topo" "$j"
+  fi
+  if [ "$2" = - ]; then echo "$topo $1 $3 $j nan nan $jc"; return; fi
   export TOPO=$topo
   for _ in 1 2 3 4 5 6 7 8 9; do
     mid=$(awk -v a=$lo -v b=$hi 'BEGIN { printf "%.6f", (a + b) / 2 }')
@@ -77,9 +102,9 @@ one_case() {
   booksim_stable "$2" "$4" 0.01 "$tmp/t0.out" || true
   t0=$(sed -n 's/^Packet latency average = \([0-9.]*\) (1 samples)/\1/p' "$tmp/t0.out" | tail -1)
   rm -f "$tmp"/cfg.*
-  echo "$topo $1 $3 $j $lo ${t0:-nan}"
+  echo "$topo $1 $3 $j $lo ${t0:-nan} $jc"
 }
-export -f one_case booksim_stable
+export -f one_case nocsim_case booksim_stable
 export N SEED BOOKSIM tmp
 # BookSim2's torus valiant: does it run at all?  Its error, for the file.
 TOPO=torus booksim_stable valiant uniform 0.05 "$tmp/valiant_torus.out" || true
@@ -99,31 +124,52 @@ import json, re, sys
 cases, seed, part, bs_valiant = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 m = re.search(r"`([^']*)'", bs_valiant)
 bs_valiant = f"aborts on its assertion `{m.group(1)}`" if m else bs_valiant
-rows, diffs = [], []
 order = ['dor', 'o1turn', 'romm', 'valiant', 'min-adaptive']
+listed = {'mesh': {'o1turn', 'romm', 'valiant', 'min-adaptive'}, 'torus': {'valiant'}}
 pats = ['uniform', 'transpose', 'bitcomp', 'tornado']
 res = {}
 for line in open(cases):
-    topo, name, pat, jf, bsat, bt0 = line.split()
-    d = json.load(open(jf))
-    res[(topo, name, pat)] = (d, float(bsat), float(bt0))
+    topo, name, pat, jf, bsat, bt0, jc = line.split()
+    res[(topo, name, pat)] = (json.load(open(jf)), float(bsat), float(bt0),
+                              None if jc == '-' else json.load(open(jc)))
 
-def row(name, pat, d, bsat, bt0):
-    sat = d['saturation']['rate']
-    r = sat / bsat if bsat > 0 else float('nan')
-    bs = lambda v, f: 'aborts' if v != v else f % v
-    return (f"| {name} | {pat} | {d['zero_load']:.1f} | {d['points'][0]['latency']:.1f} | {bs(bt0, '%.1f')} | "
-            f"{d['avg_hops']:.2f} | {d['bound']:.3f} | {sat:.3f} | {sat / d['bound']:.2f} | {bs(bsat, '%.3f')} | "
-            f"{bs(r, '%.2f')} |"), r
+def fmt(v, f):
+    return 'aborts' if v != v else f % v
 
-torus_rows, t_within, t_total = [], 0, 0
+def rows_of(topo, name, pat, with_sb):
+    """The table rows of one case: the matched one (its ratio counted) and,
+    for min-adaptive, nocsim's default credits one (its ratio in parentheses).
+    Returns (rows, ratio of the matched row)."""
+    d, bsat, bt0, dc = res[(topo, name, pat)]
+    out, ratio = [], float('nan')
+    for sel, dd in ((('random' if dc else '-'), d), ('credits, nocsim default: not counted', dc)):
+        if dd is None:
+            continue
+        sat = dd['saturation']['rate']
+        r = sat / bsat if bsat > 0 else float('nan')
+        rs = fmt(r, '%.2f')
+        if dd is d:
+            ratio = r
+        elif r == r:
+            rs = f"({rs})"
+        sb = f" {sat / dd['bound']:.2f} |" if with_sb else ''
+        out.append(f"| {name} | {sel} | {pat} | {dd['zero_load']:.1f} | {dd['points'][0]['latency']:.1f} | "
+                   f"{fmt(bt0, '%.1f')} | {dd['avg_hops']:.2f} | {dd['bound']:.3f} | {sat:.3f} |{sb} "
+                   f"{fmt(bsat, '%.3f')} | {rs} |")
+    return out, ratio
+
+def count(ratios):
+    """(within 10 %, compared) over the ratios that are numbers."""
+    rs = [r for r in ratios if r == r]
+    return sum(abs(r - 1) <= 0.10 for r in rs), len(rs)
+
+torus_rows, ratios = [], {}
 for name in ['dor2', 'min-adaptive', 'valiant']:
     for pat in pats:
-        text, r = row(name, pat, *res[('torus', name, pat)])
-        torus_rows.append(text)
-        if r == r:
-            t_total += 1
-            t_within += abs(r - 1) <= 0.10
+        rr, r = rows_of('torus', name, pat, True)
+        torus_rows += rr
+        ratios[('torus', name, pat)] = r
+t_within, t_total = count(ratios.values())
 torus = f"""
 ## 8x8 torus
 
@@ -132,40 +178,42 @@ above, 4 VCs of 4 flits under the any-VC rule (`--topology torus --vcs 4 --vc-ru
 functions on a torus; the dateline rule would take each class's first VC only). `dor2` and BookSim2's
 `dim_order` (`dim_order_torus`) are the torus's dimension order in two dateline classes of two VCs
 each, the baseline of the other rows. nocsim's `min-adaptive`
-keeps VCs 0 and 1 as its dateline escape and 2-3 adaptive [R-RF-12]; BookSim2's `min_adapt`
+keeps VCs 0 and 1 as its dateline escape and 2-3 adaptive [R-RF-12], matched with `--selection random`
+and shown with `credits` too, as on the mesh; BookSim2's `min_adapt`
 (`min_adapt_torus`, which needs 4 VCs) keeps VCs 0 and 1 as its escape and VC 3 alone adaptive.
 nocsim's `valiant` runs its two phases in two dateline classes each, one VC a class [R-RF-11];
 BookSim2's torus `valiant` {bs_valiant} at rate 0.05, as at every load
 (shared/reference/booksim2_openloop.md), so its rows are nocsim's alone, saturation against the
 channel-load bound.
 
-| routing | traffic | nocsim T0 | nocsim latency at 0.01 | BookSim2 latency at 0.01 | nocsim hops | nocsim bound | nocsim saturation | saturation / bound | BookSim2 saturation | ratio |
-|---|---|---|---|---|---|---|---|---|---|---|
+| routing | nocsim selection | traffic | nocsim T0 | nocsim latency at 0.01 | BookSim2 latency at 0.01 | nocsim hops | nocsim bound | nocsim saturation | saturation / bound | BookSim2 saturation | ratio |
+|---|---|---|---|---|---|---|---|---|---|---|---|
 """ + '\n'.join(torus_rows) + f"""
 
-Saturation within 10 % of BookSim2's where both run: {t_within} of {t_total} cases.
+Saturation within 10 % of BookSim2's where both run (matched rows): {t_within} of {t_total} cases.
 """ + open('scripts/routing_torus_tail.md').read()
 
 if part == 'torus':
     old = open('data/routing.md').read()
     head = old[:old.index('\n## The differences over 10 %, explained')].rstrip('\n') + '\n'
     head = head.replace('(8x8 mesh)\n', '(8x8 mesh and torus)\n', 1)  # a file made before the torus rows
-    with open('data/routing.md', 'w') as f:
-        f.write(head + open('scripts/routing_tail.md').read() + torus)
-    sys.exit(0)
-
-within = total = 0
-for name in order:
-    for pat in pats:
-        d, bsat, bt0 = res[('mesh', name, pat)]
-        sat = d['saturation']['rate']
-        r = sat / bsat if bsat > 0 else float('nan')
-        total += 1
-        within += abs(r - 1) <= 0.10
-        rows.append(f"| {name} | {pat} | {d['zero_load']:.1f} | {d['points'][0]['latency']:.1f} | {bt0:.1f} | "
-                    f"{d['avg_hops']:.2f} | {d['bound']:.3f} | {sat:.3f} | {bsat:.3f} | {r:.2f} |")
-with open('data/routing.md', 'w') as f:
-    f.write(f"""# Routing functions: nocsim against BookSim2 (8x8 mesh and torus)
+    # The mesh's matched ratios, read back from its table: a ratio in
+    # parentheses (a credits row) is not counted.
+    for line in head.splitlines():
+        c = [x.strip() for x in line.strip('|').split('|')]
+        if len(c) == 11 and c[0] in order and c[2] in pats and re.fullmatch(r'[0-9.]+', c[-1]):
+            ratios[('mesh', c[0], c[2])] = float(c[-1])
+    mesh = None
+else:
+    rows = []
+    for name in order:
+        for pat in pats:
+            rr, r = rows_of('mesh', name, pat, False)
+            rows += rr
+            ratios[('mesh', name, pat)] = r
+    within, total = count(r for (t, n, p), r in ratios.items() if t == 'mesh')
+    l_within, l_total = count(r for (t, n, p), r in ratios.items() if t == 'mesh' and n in listed['mesh'])
+    head = f"""# Routing functions: nocsim against BookSim2 (8x8 mesh and torus)
 
 Made by `scripts/routing.sh` (seed {seed}); do not edit by hand. BookSim2 is commit 28f4329, built from
 its public source in a scratch folder; its numbers are measured here, its code is not in this
@@ -176,7 +224,15 @@ node per cycle; uniform traffic includes the source itself, a permutation's fixe
 themselves (BookSim2's patterns: nocsim `--self send`). Router timing matched: BookSim2's iq router
 of `shared/reference/booksim2_openloop.md`, and nocsim's router with the same pipeline (docs/model.md
 [R-TM-5]: `--router-delay 1 --switch-delay 1 --link-delay 1 --credit-delay 1`), the any-VC rule,
-selection `credits`. BookSim2 names: `dor`, `xy_yx` (o1turn), `romm`, `valiant`, `min_adapt`.
+`--vc-alloc rotate`. BookSim2 names: `dor`, `xy_yx` (o1turn), `romm`, `valiant`, `min_adapt`.
+
+Selection matched too: nocsim's `min-adaptive` runs with `--selection random` in the matched rows.
+BookSim2's `min_adapt` has no selection function: its header requests every admissible VC at once
+(the adaptive VCs of both minimal ports and the escape VC) and its iSLIP VC allocator picks one
+without looking at credits; nocsim's `random` picks among the admissible ports without looking at
+credits too, its `credits` (the default: the port with the most free downstream slots) does look.
+The `credits` figures are shown in rows of their own against the same BookSim2 figure, their ratio
+in parentheses and not counted. The oblivious functions have no selection (`-`).
 
 Saturation: the highest stable rate; nocsim by its own search (`load --saturation`, precision 0.005:
 accepted within 2 % of offered, mean latency under 500, the drain finished), BookSim2 by bisection to
@@ -184,12 +240,27 @@ accepted within 2 % of offered, mean latency under 500, the drain finished), Boo
 T0: nocsim's analytic zero-load latency (4 cycles a hop + a lone packet's rest, [R-TM-4]), its
 measured latency at 0.01, and BookSim2's measured latency at 0.01.
 
-| routing | traffic | nocsim T0 | nocsim latency at 0.01 | BookSim2 latency at 0.01 | nocsim hops | nocsim bound | nocsim saturation | BookSim2 saturation | ratio |
-|---|---|---|---|---|---|---|---|---|---|
-""")
-    f.write('\n'.join(rows) + '\n')
-    f.write(f"\nSaturation within 10 % of BookSim2's: {within} of {total} cases.\n")
-    f.write(open('scripts/routing_tail.md').read())
-    f.write(torus)
+| routing | nocsim selection | traffic | nocsim T0 | nocsim latency at 0.01 | BookSim2 latency at 0.01 | nocsim hops | nocsim bound | nocsim saturation | BookSim2 saturation | ratio |
+|---|---|---|---|---|---|---|---|---|---|---|
+""" + '\n'.join(rows) + f"""
+
+Saturation within 10 % of BookSim2's (matched rows): {l_within} of {l_total} cases of the listed
+functions (`o1turn`, `romm`, `valiant`, `min-adaptive`), {within} of {total} with `dor`'s.
+"""
+l_within, l_total = count(r for (t, n, p), r in ratios.items() if n in listed[t])
+a_within, a_total = count(ratios.values())
+n_listed = sum(1 for (t, n, p) in ratios if n in listed[t])
+summary = f"""
+## Count
+
+Saturation within 10 % of BookSim2's, matched rows (`min-adaptive` with `--selection random`; the
+`credits` rows not counted), mesh and torus together: the listed cases (`o1turn`, `romm`,
+`valiant`, `min-adaptive` on the mesh, `valiant` on the torus) {l_within} of the {l_total} that
+BookSim2 runs ({n_listed - l_total} of the {n_listed} listed, the torus `valiant`'s, have no BookSim2
+figure); all cases, the `dor` and `dor2` baselines and the torus `min-adaptive` included, {a_within}
+of {a_total}.
+"""
+with open('data/routing.md', 'w') as f:
+    f.write(head + open('scripts/routing_tail.md').read() + torus + summary)
 PY
 echo "data/routing.md written"
