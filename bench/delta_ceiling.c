@@ -190,7 +190,7 @@ static int cmd_measure(const char *path, int stride, int K, int side)
             ADD(jobs); ADD(cycles); ADD(router_cycles); ADD(cone_rc); ADD(cone_dyn_rc); ADD(active_rc);
             ADD(cone_active_rc); ADD(cone0); ADD(joins); ADD(diverged); ADD(first_diff); ADD(first_diff_of);
             ADD(edge_lc); ADD(inexact); ADD(patch_writes); ADD(edge_joins); ADD(unexplained); ADD(edge_sum);
-            ADD(rel_rc); ADD(rel_active_rc); ADD(rel_edge_lc); ADD(rel0); ADD(rel_joins); ADD(dyn_active_rc); ADD(dyn_edge_lc);
+            ADD(rel_rc); ADD(rel_active_rc); ADD(rel_edge_lc); ADD(rel0); ADD(rel_joins); ADD(rel_unexplained); ADD(dyn_active_rc); ADD(dyn_edge_lc);
 #undef ADD
         }
         const double sim = k == FATE_REPEAT || !s->jobs ? 1.0 : (double)s->jobs, cyc = s->cycles ? (double)s->cycles : 1.0;
@@ -209,8 +209,10 @@ static int cmd_measure(const char *path, int stride, int K, int side)
            (long long)all.cone_active_rc, (long long)all.edge_lc, (long long)all.rel_rc, (long long)all.rel_active_rc,
            (long long)all.rel_edge_lc, (long long)all.cone_dyn_rc, (long long)all.dyn_active_rc,
            (long long)all.dyn_edge_lc, (long long)all.patch_writes);
-    printf("edge check: links found unlike the record %lld, routers joining unseen by it %lld (flit sum %u)\n",
-           (long long)all.edge_joins, (long long)all.unexplained, (unsigned)all.edge_sum);
+    printf("edge check: links found unlike the record %lld, routers joining unseen by it %lld (flit sum %u); "
+           "routers joining the release-aware cone with no neighbour in it %lld\n",
+           (long long)all.edge_joins, (long long)all.unexplained, (unsigned)all.edge_sum,
+           (long long)all.rel_unexplained);
     printf("records: parents %lld, cycles %lld (%.1f a parent), crossings %.1f a cycle, full-bit changes %.1f a "
            "cycle\n",
            (long long)rs.parents, (long long)rs.cycles, (double)rs.cycles / (double)rs.parents,

@@ -29,6 +29,7 @@ struct delta_probe {
     uint8_t *cone, *dyn;     /* per router: in the strict cone, in the dynamic one */
     uint8_t *genes;          /* per router: a gene of its differs (the job's) */
     uint8_t *rel;            /* per router: in the release-aware cone */
+    uint8_t *rel1;           /*   and at the start of the cycle */
     uint8_t *on;             /* per router: active this cycle */
     int64_t *rel_at;         /* per router: the cycle it joins the release-aware cone by its genes */
     int32_t *list;           /* the strict cone's routers */
@@ -56,6 +57,7 @@ void delta_probe_free(delta_probe *d)
     free(d->dyn);
     free(d->genes);
     free(d->rel);
+    free(d->rel1);
     free(d->on);
     free(d->rel_at);
     free(d->list);
@@ -97,6 +99,7 @@ delta_probe *delta_probe_new(const sim_params *p, const int32_t *dest, int K)
     d->dyn = calloc((size_t)d->nodes, 1);
     d->genes = calloc((size_t)d->nodes, 1);
     d->rel = calloc((size_t)d->nodes, 1);
+    d->rel1 = calloc((size_t)d->nodes, 1);
     d->on = calloc((size_t)d->nodes, 1);
     d->rel_at = malloc(sizeof *d->rel_at * (size_t)d->nodes);
     d->list = malloc(sizeof *d->list * (size_t)d->nodes);
@@ -108,7 +111,7 @@ delta_probe *delta_probe_new(const sim_params *p, const int32_t *dest, int K)
     d->flag = calloc((size_t)d->nodes, 1);
     d->snapb = snapshot_bytes(d);
     d->snap = malloc(d->snapb);
-    if (!d->pc || !d->cc || !d->cone || !d->dyn || !d->genes || !d->rel || !d->on || !d->rel_at || !d->list || !d->tails || !d->tails2 || !d->prev || !d->cfl || !d->cfu || !d->flag || !d->snap ||
+    if (!d->pc || !d->cc || !d->cone || !d->dyn || !d->genes || !d->rel || !d->rel1 || !d->on || !d->rel_at || !d->list || !d->tails || !d->tails2 || !d->prev || !d->cfl || !d->cfu || !d->flag || !d->snap ||
         K <= 0 || p->routing != ROUTING_DOR) {
         delta_probe_free(d);
         return NULL;
@@ -453,6 +456,7 @@ void delta_probe_job(delta_probe *d, const sim_config *parent, const sim_config 
         if (ncone) st->edge_lc += edge_links(d, a, d->cone);
         if (nrel) st->rel_edge_lc += edge_links(d, a, d->rel);
         if (ndyn) st->dyn_edge_lc += edge_links(d, a, d->dyn);
+        memcpy(d->rel1, d->rel, (size_t)d->nodes);
         step_moves(a, t, &da);
         const int nmv = step_moves(b, t, &db);
         const int ncone0 = ncone;
@@ -466,6 +470,14 @@ void delta_probe_job(delta_probe *d, const sim_config *parent, const sim_config 
             /* A router outside the cone can differ only through its links. */
             if (r && !d->cone[i] && !d->flag[i]) st->unexplained++;
             if ((r & 1) && !d->rel[i]) {
+                /* Outside the release-aware cone the state was the
+                 * parent's, so only a neighbour inside can have changed it. */
+                int near = 0;
+                for (int p = 0; p < PORT_P; p++) {
+                    const int j = b->nbr[i * NPORTS + p];
+                    near |= j >= 0 && d->rel1[j];
+                }
+                st->rel_unexplained += !near;
                 d->rel[i] = 1;
                 nrel++;
             }

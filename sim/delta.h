@@ -53,6 +53,7 @@ typedef struct {
                                 release_joins): router-cycles, active ones, edge link-cycles,
                                 routers in it at cycle 0 */
     int64_t rel_joins;       /* routers in the release-aware cone at the end */
+    int64_t rel_unexplained; /* routers that joined it with no neighbour in it (0: it is sound) */
     int64_t dyn_active_rc, dyn_edge_lc; /* the dynamic cone's active router-cycles, edge link-cycles */
     int64_t inexact;         /* jobs whose side-by-side child disagreed with closedloop_run */
     int64_t edge_joins;      /* links over which delta_edge found the child unlike the record */
