@@ -302,6 +302,21 @@ static void link_metrics(const closedloop *c, sim_metrics *m)
     }
 }
 
+/* sim/delta.c's measurement steps two runs side by side itself: the reset
+ * of closedloop_run below, lean, without decisions (written out again so
+ * that closedloop_run's code, and its instruction count, stay as they were). */
+olnet *closedloop_begin(closedloop *c, const sim_config *cfg)
+{
+    olnet_clear(c->net);
+    queue_packets(c, cfg);
+    olnet_configure(c->net, cfg, c->rank);
+    memset(c->cl.links, 0, sizeof *c->cl.links * (size_t)c->nodes * 4);
+    c->cl.full = 0;
+    c->cl.rec = NULL;
+    c->cl.lb = c->cl.ir = c->cl.or_ = c->cl.ib = c->cl.ob = c->cl.injected = 0;
+    return c->net;
+}
+
 sim_status closedloop_run(closedloop *c, const sim_config *cfg, int64_t cutoff, sim_decisions *rec,
                           closedloop_metrics what, sim_metrics *m)
 {

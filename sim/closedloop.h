@@ -21,6 +21,7 @@
 #define NOCSIM_SIM_CLOSEDLOOP_H
 
 #include "sim/decisions.h"
+#include "sim/olnet.h"
 #include "sim/sim.h"
 #include "util/fault.h"
 
@@ -62,6 +63,11 @@ sim_status closedloop_run(closedloop *c, const sim_config *cfg, int64_t cutoff, 
  * (CL_LEAN: first and last are -1), and the tail cycles as sim_tail_cycles. */
 void closedloop_link_stats(const closedloop *c, int k, int64_t *first, int64_t *last, int64_t *flits);
 void closedloop_tail_cycles(const closedloop *c, int64_t *out);
+
+/* For sim/delta.c's measurements only (bench/delta_ceiling), never for a
+ * run: c's network reset and loaded with cfg's packets (lean metrics, no
+ * decisions), for the caller to step with olnet_step from cycle 0. */
+olnet *closedloop_begin(closedloop *c, const sim_config *cfg);
 
 /* Bytes allocated, for the benchmark's memory figures. */
 size_t closedloop_bytes(const closedloop *c);

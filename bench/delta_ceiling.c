@@ -1,0 +1,264 @@
+/* The measurement behind data/delta_ceiling.md (issue 38's first step):
+ * what delta simulation could gain on the GA's default run, measured on
+ * the one fast engine before a cone stepper is built (sim/delta.h).
+ *
+ *   delta_ceiling record FILE [--every K] [--evals N] [--seed X]
+ *       runs the default GA (`nocsim ga --traffic brev --slices 2`, 16x16
+ *       torus, one thread: the same results on any number) and writes every
+ *       K-th generation's job (default 25) to FILE: the parent's and the
+ *       child's chromosomes, the cutoff and what became of the child.
+ *   delta_ceiling measure FILE [--stride S] [--snap K] [--no-side]
+ *       for every S-th job of FILE (default 1): the parent's run recorded
+ *       (delta_probe_record: dense, sparse, snapshots every K cycles), the
+ *       child run as the GA runs it, then both side by side (the cones; an
+ *       accepted child's cone patched into the dense record).  Prints the
+ *       figures by the child's fate.  --no-side skips the side-by-side runs
+ *       and the record (instruction counts of the child's runs alone).
+ *
+ * Instructions come from callgrind's inclusive counts of closedloop_run
+ * (the child's runs as the GA makes them), delta_rec_dense, delta_rec_sparse,
+ * delta_rec_snapshot and delta_rec_patch; see data/delta_ceiling.md for the
+ * commands. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ga/chrom.h"
+#include "ga/ga_internal.h"
+#include "sim/delta.h"
+#include "traffic/traffic.h"
+
+/* A job's fate as the GA's run saw it; measure splits the cut children by
+ * whether V changed (FATE_CUT_V: every node's second slice moves). */
+enum { FATE_REPEAT, FATE_BETTER, FATE_EQUAL, FATE_CUT, FATE_WORSE, FATE_CUT_V, NFATE };
+static const char *const fate_name[NFATE] = { "proven repeat", "accepted, shorter", "accepted, equal",
+                                              "cut, V unchanged", "rejected, finished", "cut, V changed" };
+
+#define MAGIC 0x33746c64u /* "dlt3" */
+
+typedef struct {
+    uint8_t fate;
+    int64_t generation, cutoff, duration, parent_duration;
+} job_head;
+
+static void setup(sim_params *sp, ga_params *gp, uint64_t seed)
+{
+    /* As cmd_ga's defaults (cli/cmd_ga.c, ga_defaults). */
+    sim_params_default(sp);
+    sp->n = 16;
+    sp->slices = 2;
+    sp->route_seed = sim_route_seed(seed);
+    ga_params_default(gp);
+    ga_params_for_algo(gp, GA_ALGO_LOCAL);
+    gp->seed = seed;
+    gp->threads = 1;
+}
+
+static traffic *brev(int n)
+{
+    char err[256];
+    traffic *t = traffic_new("brev", n, 1, err, sizeof err);
+    if (!t) fprintf(stderr, "delta_ceiling: %s\n", err);
+    return t;
+}
+
+static int cmd_record(const char *path, int every, int64_t evals, uint64_t seed)
+{
+    sim_params sp;
+    ga_params gp;
+    setup(&sp, &gp, seed);
+    if (evals > 0) gp.max_evals = evals;
+    traffic *t = brev(sp.n);
+    char err[256];
+    ga *g = t ? ga_new(&gp, &sp, t->dest, "brev", NULL, "delta_ceiling", "{}", NULL, err, sizeof err) : NULL;
+    FILE *f = fopen(path, "wb");
+    if (!g || !f || ga_start(g, err, sizeof err)) {
+        fprintf(stderr, "delta_ceiling: %s\n", g && f ? err : "cannot start");
+        return 1;
+    }
+    const size_t cb = chrom_encoded_size(sp.n, sp.vcs);
+    uint8_t *buf = malloc(cb);
+    sim_config *parent = ga_new_config(g);
+    const uint32_t magic = MAGIC;
+    fwrite(&magic, sizeof magic, 1, f);
+    fwrite(&cb, sizeof cb, 1, f);
+    int64_t jobs = 0, fates[NFATE] = { 0 };
+    for (int rc = 1; rc > 0;) {
+        sim_config_copy(parent, g->pop[0]);
+        const int64_t pd = g->pop_m[0].duration;
+        rc = ga_step(g, err, sizeof err);
+        if (rc < 0) {
+            fprintf(stderr, "delta_ceiling: %s\n", err);
+            return 1;
+        }
+        const sim_job *j = &g->jobs[0];
+        if (g->generation % every) continue;
+        job_head h = { .generation = g->generation, .cutoff = j->cutoff, .duration = j->m.duration,
+                       .parent_duration = pd };
+        const int accepted = j->cfg && g->pop[0] == j->cfg;
+        if (!j->cfg) h.fate = FATE_REPEAT;
+        else if (accepted) h.fate = j->m.duration < pd ? FATE_BETTER : FATE_EQUAL;
+        else h.fate = j->m.status == SIM_CUTOFF ? FATE_CUT : FATE_WORSE;
+        fwrite(&h, sizeof h, 1, f);
+        chrom_encode(parent, sp.n, buf);
+        fwrite(buf, cb, 1, f);
+        chrom_encode(j->cfg ? j->cfg : parent, sp.n, buf);
+        fwrite(buf, cb, 1, f);
+        jobs++;
+        fates[h.fate]++;
+    }
+    ga_progress p;
+    ga_get_progress(g, &p);
+    printf("generations %lld evals %lld repeats %lld best %lld\n", (long long)p.generation, (long long)p.evals,
+           (long long)p.repeats, (long long)p.best_duration);
+    printf("jobs %lld (every %d-th generation):", (long long)jobs, every);
+    for (int k = 0; k < FATE_CUT_V; k++) printf(" %s %lld;", k == FATE_CUT ? "cut" : fate_name[k], (long long)fates[k]);
+    printf("\n");
+    fclose(f);
+    free(buf);
+    sim_config_free(parent);
+    ga_free(g);
+    traffic_free(t);
+    return 0;
+}
+
+static double pc(int64_t a, int64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
+
+static int cmd_measure(const char *path, int stride, int K, int side)
+{
+    sim_params sp;
+    ga_params gp;
+    setup(&sp, &gp, 1);
+    traffic *t = brev(sp.n);
+    FILE *f = fopen(path, "rb");
+    uint32_t magic = 0;
+    size_t cb = 0;
+    if (!t || !f || fread(&magic, sizeof magic, 1, f) != 1 || magic != MAGIC || fread(&cb, sizeof cb, 1, f) != 1 ||
+        cb != chrom_encoded_size(sp.n, sp.vcs)) {
+        fprintf(stderr, "delta_ceiling: %s: not a job file of this network\n", path);
+        return 1;
+    }
+    delta_probe *d = delta_probe_new(&sp, t->dest, K);
+    const int nodes = sim_nodes(&sp);
+    sim_config *parent = sim_config_new(nodes, sp.vcs, 0, 0), *child = sim_config_new(nodes, sp.vcs, 0, 0);
+    uint8_t *buf = malloc(cb);
+    if (!d || !parent || !child || !buf) {
+        fprintf(stderr, "delta_ceiling: out of memory\n");
+        return 1;
+    }
+    delta_stats st[NFATE];
+    delta_rec_stats rs = { 0 };
+    memset(st, 0, sizeof st);
+    int64_t njob = 0, skipped = 0, wrong = 0;
+    job_head h;
+    char err[256];
+    for (int64_t k = 0; fread(&h, sizeof h, 1, f) == 1; k++) {
+        if (fread(buf, cb, 1, f) != 1 || chrom_decode(parent, buf, cb, err, sizeof err) ||
+            fread(buf, cb, 1, f) != 1 || chrom_decode(child, buf, cb, err, sizeof err)) {
+            fprintf(stderr, "delta_ceiling: %s: job %lld damaged\n", path, (long long)k);
+            return 1;
+        }
+        if (k % stride) continue;
+        njob++;
+        if (h.fate == FATE_CUT && parent->interval != child->interval) h.fate = FATE_CUT_V;
+        if (h.fate == FATE_REPEAT) {
+            st[h.fate].jobs++;
+            continue;
+        }
+        sim_metrics m;
+        if (!side) {
+            delta_probe_child(d, child, h.cutoff, &m);
+        } else {
+            if (delta_probe_record(d, parent, &rs) < 0) skipped++;
+                delta_probe_job(d, parent, child, h.cutoff, h.fate == FATE_BETTER || h.fate == FATE_EQUAL,
+                            &st[h.fate], &m);
+        }
+        /* The run here is the GA's: the same duration (a cut one's is cutoff + 1). */
+        wrong += m.duration != h.duration;
+    }
+    printf("jobs %lld (every %d-th of %s), parents unfinished %lld, runs unlike the GA's %lld\n", (long long)njob,
+           stride, path, (long long)skipped, (long long)wrong);
+    if (!side) goto out;
+    delta_stats all = { 0 };
+    printf("| fate | jobs | cycles | active | strict cone | of active | release-aware | of active | dynamic | of active "
+           "| at 0 strict / rel | at end strict / rel | first difference | edge links a cycle s / r / d | inexact |\n"
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (int k = 0; k <= NFATE; k++) {
+        const delta_stats *s = k < NFATE ? &st[k] : &all;
+        if (k < NFATE && k != FATE_REPEAT) {
+#define ADD(f) all.f += s->f
+            ADD(jobs); ADD(cycles); ADD(router_cycles); ADD(cone_rc); ADD(cone_dyn_rc); ADD(active_rc);
+            ADD(cone_active_rc); ADD(cone0); ADD(joins); ADD(diverged); ADD(first_diff); ADD(first_diff_of);
+            ADD(edge_lc); ADD(inexact); ADD(patch_writes); ADD(edge_joins); ADD(unexplained); ADD(edge_sum);
+            ADD(rel_rc); ADD(rel_active_rc); ADD(rel_edge_lc); ADD(rel0); ADD(rel_joins); ADD(rel_unexplained); ADD(dyn_active_rc); ADD(dyn_edge_lc);
+#undef ADD
+        }
+        const double sim = k == FATE_REPEAT || !s->jobs ? 1.0 : (double)s->jobs, cyc = s->cycles ? (double)s->cycles : 1.0;
+        printf("| %s | %lld | %.1f | %.1f %% | %.2f %% | %.2f %% | %.2f %% | %.2f %% | %.2f %% | %.2f %% | %.1f / %.1f | "
+               "%.1f / %.1f | %.1f %% | %.1f / %.1f / %.1f | %lld |\n",
+               k < NFATE ? fate_name[k] : "all simulated", (long long)s->jobs, (double)s->cycles / sim,
+               pc(s->active_rc, s->router_cycles), pc(s->cone_rc, s->router_cycles), pc(s->cone_active_rc, s->active_rc),
+               pc(s->rel_rc, s->router_cycles), pc(s->rel_active_rc, s->active_rc), pc(s->cone_dyn_rc, s->router_cycles),
+               pc(s->dyn_active_rc, s->active_rc), (double)s->cone0 / sim, (double)s->rel0 / sim, (double)s->joins / sim, (double)s->rel_joins / sim,
+               pc(s->first_diff, s->first_diff_of), (double)s->edge_lc / cyc, (double)s->rel_edge_lc / cyc,
+               (double)s->dyn_edge_lc / cyc, (long long)s->inexact);
+    }
+    printf("totals: child cycles %lld, router-cycles %lld, active %lld; strict cone %lld (active %lld, edge "
+           "link-cycles %lld); release-aware %lld (%lld, %lld); dynamic %lld (%lld, %lld); patch entries %lld\n",
+           (long long)all.cycles, (long long)all.router_cycles, (long long)all.active_rc, (long long)all.cone_rc,
+           (long long)all.cone_active_rc, (long long)all.edge_lc, (long long)all.rel_rc, (long long)all.rel_active_rc,
+           (long long)all.rel_edge_lc, (long long)all.cone_dyn_rc, (long long)all.dyn_active_rc,
+           (long long)all.dyn_edge_lc, (long long)all.patch_writes);
+    printf("edge check: links found unlike the record %lld, routers joining unseen by it %lld (flit sum %u); "
+           "routers joining the release-aware cone with no neighbour in it %lld\n",
+           (long long)all.edge_joins, (long long)all.unexplained, (unsigned)all.edge_sum,
+           (long long)all.rel_unexplained);
+    printf("records: parents %lld, cycles %lld (%.1f a parent), crossings %.1f a cycle, full-bit changes %.1f a "
+           "cycle\n",
+           (long long)rs.parents, (long long)rs.cycles, (double)rs.cycles / (double)rs.parents,
+           (double)rs.crossings / (double)rs.cycles, (double)rs.full_changes / (double)rs.cycles);
+    printf("record bytes a parent: dense %.0f, sparse %.0f, snapshots %.0f (%.1f of %lld bytes, every %d cycles)\n",
+           (double)rs.dense_bytes / (double)rs.parents, (double)rs.sparse_bytes / (double)rs.parents,
+           (double)rs.snap_bytes / (double)rs.parents, (double)rs.snapshots / (double)rs.parents,
+           (long long)(rs.snapshots ? rs.snap_bytes / rs.snapshots : 0), K);
+out:
+    fclose(f);
+    free(buf);
+    sim_config_free(parent);
+    sim_config_free(child);
+    delta_probe_free(d);
+    traffic_free(t);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 3 && !strcmp(argv[1], "record")) {
+        int every = 25;
+        int64_t evals = 0;
+        uint64_t seed = 1;
+        for (int k = 3; k + 1 < argc; k += 2) {
+            if (!strcmp(argv[k], "--every")) every = atoi(argv[k + 1]);
+            else if (!strcmp(argv[k], "--evals")) evals = atoll(argv[k + 1]);
+            else if (!strcmp(argv[k], "--seed")) seed = strtoull(argv[k + 1], NULL, 10);
+            else goto usage;
+        }
+        if (every < 1) goto usage;
+        return cmd_record(argv[2], every, evals, seed);
+    }
+    if (argc >= 3 && !strcmp(argv[1], "measure")) {
+        int stride = 1, K = 64, side = 1;
+        for (int k = 3; k < argc; k++) {
+            if (!strcmp(argv[k], "--stride") && k + 1 < argc) stride = atoi(argv[++k]);
+            else if (!strcmp(argv[k], "--snap") && k + 1 < argc) K = atoi(argv[++k]);
+            else if (!strcmp(argv[k], "--no-side")) side = 0;
+            else goto usage;
+        }
+        if (stride < 1 || K < 1) goto usage;
+        return cmd_measure(argv[2], stride, K, side);
+    }
+usage:
+    fprintf(stderr, "usage: delta_ceiling record FILE [--every K] [--evals N] [--seed X]\n"
+                    "       delta_ceiling measure FILE [--stride S] [--snap K] [--no-side]\n");
+    return 2;
+}
