@@ -135,7 +135,7 @@ $(BUILD)/tests/fuzz_engines_random: tests/fuzz/fuzz_engines.c $(BUILD)/libnocsim
 TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 TEST_SLOW := test_openloop test_ga_matrix ga_cli.sh options.sh kill_loop.sh test_decisions \
              invariants.sh cc_bounded.sh sweep_cli.sh test_operators test_ga oom_exit.sh
-check test: $(TEST_BIN) $(CLI_TEST_BIN) $(BIN) layers $(if $(MPI_BIN),mpi) check-build $(BUILD)/tests/fuzz_engines_random
+check test: $(TEST_BIN) $(CLI_TEST_BIN) $(BIN) $(BUILD)/bench/delta_ceiling layers $(if $(MPI_BIN),mpi) check-build $(BUILD)/tests/fuzz_engines_random
 	@NOCSIM=$(abspath $(BIN)) NOCSIM_CHECK_BIN=$(abspath $(CHECK_BIN)) \
 	  NOCSIM_MPI_BIN=$(if $(MPI_BIN),$(abspath $(MPI_BIN))) \
 	  bash scripts/run_tests.sh -j $(TEST_JOBS) -d $(BUILD)/test-logs -s "$(TEST_SLOW)" \

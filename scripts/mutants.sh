@@ -56,10 +56,11 @@ scratch=$(mktemp -d "${TMPDIR:-/tmp}/nocsim-mutants-XXXXXX")
 
 # The targets of a test name: a Check binary (or fuzz_engines_random, the
 # engine-comparison fuzz target as a random test), the CLI for a shell test,
-# and the checking build too for invariants.sh.
+# the checking build too for invariants.sh, the delta probe for delta_probe.sh.
 target() {
     case $1 in
     invariants.sh) echo build/nocsim check-build ;;
+    delta_probe.sh) echo build/nocsim build/bench/delta_ceiling ;;
     *.sh) echo build/nocsim ;;
     *) echo "build/tests/$1" ;;
     esac
