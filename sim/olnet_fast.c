@@ -193,10 +193,10 @@ HOT void count_lost(const fview *v, size_t base, uint64_t lost, uint64_t won)
  * from the VC after the port's last grant, going round. */
 static void select_rotating(const fview *v, int node, int d, int cls, uint64_t *cand, uint64_t *won, int CL)
 {
-    const size_t base = (size_t)node * (size_t)v->NF, port = (size_t)node * NPORTS + (size_t)d;
+    const size_t port = (size_t)node * NPORTS + (size_t)d;
     for (int j = 0; j < v->chi[cls] - v->clo[cls] && *cand; j++) {
         const int k = any_vc_at(v->net, port, v->clo[cls], v->chi[cls], j);
-        if (v->holder[base + (size_t)(d * v->V + k)] < 0) {
+        if (olnet_vc_free(v->net, node, d * v->V + k)) {
             const uint64_t w = 1ull << grant(v, node, d * v->V + k, *cand, CL);
             v->net->vlast[port] = (uint8_t)k;
             *cand &= ~w;
@@ -220,7 +220,7 @@ HOT void select_queues(const fview *v, int node, int CL, int XT)
         }
         left &= ~cand;
         if (!v->any) {
-            if (v->holder[base + (size_t)(d * V + c)] < 0) {
+            if (olnet_vc_free(v->net, node, d * V + c)) {
                 const uint64_t won = 1ull << grant(v, node, d * V + c, cand, CL);
                 if ((CL & CL_ALL)) count_lost(v, base, cand & ~won, won);
             }
@@ -232,7 +232,7 @@ HOT void select_queues(const fview *v, int node, int CL, int XT)
             select_rotating(v, node, d, cls, &cand, &won, CL);
         } else {
             for (int k = v->clo[cls]; k < v->chi[cls] && cand; k++)
-                if (v->holder[base + (size_t)(d * V + k)] < 0) {
+                if (olnet_vc_free(v->net, node, d * V + k)) {
                     const uint64_t w = 1ull << grant(v, node, d * V + k, cand, CL);
                     cand &= ~w;
                     won |= w;
