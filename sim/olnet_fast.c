@@ -637,6 +637,21 @@ static void check_invariants(const olnet *n, int64_t t)
             const int to = d == PORT_P ? -1 : n->nbr[i * NPORTS + d];
             const int full = to >= 0 && n->occ[(size_t)to * (size_t)NF + (size_t)(route_opposite(d) * V + n->lvc[l])] == B;
             if (full != (int)(n->dfull[i] >> l & 1)) invariant_broken(t, i, l, "dfull does not match the downstream FIFO");
+            /* Min-adaptive's adaptive VCs (its last class, found here apart
+             * from amask) are granted with their downstream FIFO empty
+             * (olnet_vc_free): while held, it holds only the holder's
+             * packet [R-RF-12]. */
+            if (h >= 0 && to >= 0 && routing_info_of(n->p.routing)->escape && n->lcls[l] == n->K - 1) {
+                const size_t df = (size_t)to * (size_t)NF + (size_t)(route_opposite(d) * V + n->lvc[l]);
+                const size_t hf = base + (size_t)h;
+                int32_t id = n->cnt[hf] ? FL_ID(head_flit(n, hf)) : -1;
+                for (int k = 0; k < n->cnt[df]; k++) {
+                    const int32_t x = FL_ID(n->buf[df * (size_t)B + (size_t)k]);
+                    if (id < 0) id = x;
+                    else if (x != id)
+                        invariant_broken(t, i, l, "a held adaptive VC's downstream FIFO holds another packet's flits");
+                }
+            }
         }
         const int queued = n->src[i].count > 0;
         if (queued != (int)(n->srcm[i / 64] >> (i % 64) & 1)) invariant_broken(t, i, -1, "srcm does not match the source queue");
