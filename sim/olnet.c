@@ -199,6 +199,10 @@ static void init_classes(olnet *n)
     n->clo[n->K] = 0;
     n->chi[n->K] = (uint8_t)n->V;
     for (int l = 0; l < n->NF; l++) n->lcls[l] = (uint8_t)routing_class_of(k, &n->p.rp, l % n->V, n->V);
+    /* Min-adaptive's adaptive class (its last) on the router links. */
+    if (routing_info_of(k)->escape)
+        for (int l = 0; l < PORT_P * n->V; l++)
+            if (n->lcls[l] == n->K - 1) n->amask |= 1ull << l;
     rng_seed(&n->rr, n->p.route_seed);
 }
 
@@ -465,7 +469,7 @@ static void queue_selection_dateline(olnet *n, int node)
             if (n->req_d[base + (size_t)f] * V + n->req_c[base + (size_t)f] == o) same |= 1ull << f;
         }
         left &= ~same;
-        if (n->holder[base + (size_t)o] >= 0) continue;
+        if (!olnet_vc_free(n, node, o)) continue;
         grant(n, node, o, arbitrate(n, node, o, same));
     }
 }
@@ -490,7 +494,7 @@ static void queue_selection_any(olnet *n, int node)
         const size_t port = (size_t)node * NPORTS + (size_t)d;
         for (int k = 0; k < n->chi[cls] - n->clo[cls] && cand; k++) {
             const int c = any_vc_at(n, port, n->clo[cls], n->chi[cls], k), o = d * V + c;
-            if (n->holder[base + (size_t)o] >= 0) continue;
+            if (!olnet_vc_free(n, node, o)) continue;
             int win = arbitrate(n, node, o, cand);
             grant(n, node, o, win);
             if (n->vlast) n->vlast[port] = (uint8_t)c;

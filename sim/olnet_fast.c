@@ -193,10 +193,10 @@ HOT void count_lost(const fview *v, size_t base, uint64_t lost, uint64_t won)
  * from the VC after the port's last grant, going round. */
 static void select_rotating(const fview *v, int node, int d, int cls, uint64_t *cand, uint64_t *won, int CL)
 {
-    const size_t base = (size_t)node * (size_t)v->NF, port = (size_t)node * NPORTS + (size_t)d;
+    const size_t port = (size_t)node * NPORTS + (size_t)d;
     for (int j = 0; j < v->chi[cls] - v->clo[cls] && *cand; j++) {
         const int k = any_vc_at(v->net, port, v->clo[cls], v->chi[cls], j);
-        if (v->holder[base + (size_t)(d * v->V + k)] < 0) {
+        if (olnet_vc_free(v->net, node, d * v->V + k)) {
             const uint64_t w = 1ull << grant(v, node, d * v->V + k, *cand, CL);
             v->net->vlast[port] = (uint8_t)k;
             *cand &= ~w;
@@ -220,7 +220,7 @@ HOT void select_queues(const fview *v, int node, int CL, int XT)
         }
         left &= ~cand;
         if (!v->any) {
-            if (v->holder[base + (size_t)(d * V + c)] < 0) {
+            if (olnet_vc_free(v->net, node, d * V + c)) {
                 const uint64_t won = 1ull << grant(v, node, d * V + c, cand, CL);
                 if ((CL & CL_ALL)) count_lost(v, base, cand & ~won, won);
             }
@@ -232,7 +232,7 @@ HOT void select_queues(const fview *v, int node, int CL, int XT)
             select_rotating(v, node, d, cls, &cand, &won, CL);
         } else {
             for (int k = v->clo[cls]; k < v->chi[cls] && cand; k++)
-                if (v->holder[base + (size_t)(d * V + k)] < 0) {
+                if (olnet_vc_free(v->net, node, d * V + k)) {
                     const uint64_t w = 1ull << grant(v, node, d * V + k, cand, CL);
                     cand &= ~w;
                     won |= w;
@@ -637,6 +637,21 @@ static void check_invariants(const olnet *n, int64_t t)
             const int to = d == PORT_P ? -1 : n->nbr[i * NPORTS + d];
             const int full = to >= 0 && n->occ[(size_t)to * (size_t)NF + (size_t)(route_opposite(d) * V + n->lvc[l])] == B;
             if (full != (int)(n->dfull[i] >> l & 1)) invariant_broken(t, i, l, "dfull does not match the downstream FIFO");
+            /* Min-adaptive's adaptive VCs (its last class, found here apart
+             * from amask) are granted with their downstream FIFO empty
+             * (olnet_vc_free): while held, it holds only the holder's
+             * packet [R-RF-12]. */
+            if (h >= 0 && to >= 0 && routing_info_of(n->p.routing)->escape && n->lcls[l] == n->K - 1) {
+                const size_t df = (size_t)to * (size_t)NF + (size_t)(route_opposite(d) * V + n->lvc[l]);
+                const size_t hf = base + (size_t)h;
+                int32_t id = n->cnt[hf] ? FL_ID(head_flit(n, hf)) : -1;
+                for (int k = 0; k < n->cnt[df]; k++) {
+                    const int32_t x = FL_ID(n->buf[df * (size_t)B + (size_t)k]);
+                    if (id < 0) id = x;
+                    else if (x != id)
+                        invariant_broken(t, i, l, "a held adaptive VC's downstream FIFO holds another packet's flits");
+                }
+            }
         }
         const int queued = n->src[i].count > 0;
         if (queued != (int)(n->srcm[i / 64] >> (i % 64) & 1)) invariant_broken(t, i, -1, "srcm does not match the source queue");

@@ -181,6 +181,8 @@ struct olnet {
     oltiming *tm;         /* router timing, NULL when every delay is 0 */
     uint8_t *vlast;       /* p.vc_rotate: per output port, the VC it granted last (V - 1 at first) */
     uint8_t *occ;         /* per FIFO: the slots its sender counts as taken (cnt, or tm->ucnt) */
+    uint64_t amask;       /* local output VCs granted only with their downstream FIFO empty (every
+                             router alike): min-adaptive's adaptive VCs of N, E, S, W [R-RF-12] */
 };
 
 /* Under the any-VC rule, the k-th VC (k = 0, 1, ...) a free VC of class
@@ -191,6 +193,21 @@ static inline int any_vc_at(const olnet *n, size_t port, int lo, int hi, int k)
     if (!n->vlast) return lo + k;
     const int first = n->vlast[port] + 1 >= lo && n->vlast[port] + 1 < hi ? n->vlast[port] + 1 : lo;
     return first + k < hi ? first + k : first + k - (hi - lo);
+}
+
+/* May output VC o (local) of router `node` be granted to a new packet?  No
+ * packet holds it, and, for min-adaptive's adaptive VCs (amask), its
+ * downstream FIFO is empty as its sender sees it (no flit in it or on the
+ * way, every credit back): a header granted an adaptive VC then waits only
+ * on its own packet's flits, never on another packet's tail left in that
+ * FIFO, which is what Duato's condition needs [R-RF-12]. */
+static inline int olnet_vc_free(const olnet *n, int node, int o)
+{
+    const size_t base = (size_t)node * (size_t)n->NF;
+    if (n->holder[base + (size_t)o] >= 0) return 0;
+    if (!(n->amask >> o & 1)) return 1;
+    const int d = n->lport[o], nb = n->nbr[node * NPORTS + d];
+    return nb < 0 || n->occ[((size_t)nb * NPORTS + (size_t)route_opposite(d)) * (size_t)n->V + n->lvc[o]] == 0;
 }
 
 /* The P input VCs packet id may enter, a bit each (every VC under dor). */

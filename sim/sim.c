@@ -72,6 +72,8 @@ struct sim {
     uint8_t *rq_set;    /* the header at the FIFO's head has asked (and waits for a grant) */
     int K;              /* the function's VC classes; class K stands for every VC */
     uint8_t clo[ROUTING_MAX_CLASSES + 1], chi[ROUTING_MAX_CLASSES + 1];
+    uint64_t amask;     /* local output VCs granted only with their downstream FIFO empty:
+                           min-adaptive's adaptive VCs of N, E, S, W [R-RF-12] */
 };
 
 static void *xcalloc(size_t n, size_t size, int *ok)
@@ -512,6 +514,9 @@ static int routed_init(sim *s)
     }
     s->clo[s->K] = 0;
     s->chi[s->K] = (uint8_t)s->V;
+    if (routing_info_of(k)->escape)
+        for (int l = 0; l < PORT_P * s->V; l++)
+            if (routing_class_of(k, &s->rp, l % s->V, s->V) == s->K - 1) s->amask |= 1ull << l;
     rng r;
     rng_seed(&r, s->p.route_seed);
     int32_t next = 0;
@@ -609,6 +614,16 @@ static void routed_count(const sim *s, size_t base, uint64_t lost, uint64_t won,
     }
 }
 
+/* May output VC o (local) of the node at base be granted?  No packet holds
+ * it, and, for min-adaptive's adaptive VCs, its downstream FIFO is empty
+ * [R-RF-12] (olnet_vc_free's rule). */
+static int routed_vc_free(const sim *s, size_t base, int o)
+{
+    if (s->holder[base + (size_t)o] >= 0) return 0;
+    const int32_t down = s->down[base + (size_t)o];
+    return !(s->amask >> o & 1) || down < 0 || s->count[down] == 0;
+}
+
 /* Step 1 at node i: the requests grouped by what they name (an output VC
  * under the dateline rule; a port and class under the any-VC rule, whose
  * free VCs grant in ascending order), then min-adaptive's escapes, each
@@ -629,7 +644,7 @@ static void routed_queue_selection(sim *s, int i, sim_metrics *m)
         left &= ~cand;
         const int lo = rc >= 0 ? rc : s->clo[-1 - rc], hi = rc >= 0 ? rc + 1 : s->chi[-1 - rc];
         for (int c = lo; c < hi && cand; c++)
-            if (s->holder[base + (size_t)(d * V + c)] < 0) {
+            if (routed_vc_free(s, base, d * V + c)) {
                 const uint64_t w = 1ull << routed_grant(s, base, d * V + c, cand);
                 cand &= ~w;
                 won |= w;

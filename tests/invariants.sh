@@ -49,5 +49,6 @@ same_run "load: 8x8 mesh uniform to saturation" load --no-db --size 8 --traffic 
 same_run "load: 8x8 torus transpose"        load --no-db --topology torus --size 8 --traffic transpose --rates 0.1:0.4:0.1 --all --window 3 --quiet --format csv
 same_run "load: 6x4 mesh, length mix, C05"  load --no-db --size 6x4 --traffic tornado --packet 1:0.5,8:0.5 --vc-rule dateline --arb C05 --rates 0.2:1:0.4 --all --window 3 --quiet --format csv
 same_run "load: 1-flit FIFOs, 4 VCs, hotspot" load --no-db --size 6 --buffer 1 --vcs 4 --traffic uniform --hotspot 0:0.2 --rates 0.1:0.5:0.2 --all --window 3 --quiet --format csv
+same_run "load: 8x8 torus min-adaptive, timing" load --no-db --topology torus --size 8 --routing min-adaptive --selection random --traffic uniform --self send --router-delay 1 --switch-delay 1 --link-delay 1 --credit-delay 1 --vc-alloc rotate --rates 0.31:0.31:0.01 --window 3 --quiet --format csv
 echo "invariants.sh: $pass passed, $fail failed"
 [ $fail -eq 0 ]

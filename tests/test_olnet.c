@@ -401,6 +401,58 @@ START_TEST(torus_routing_drains)
 }
 END_TEST
 
+/* Min-adaptive past saturation on an 8x8 grid: uniform 8-flit packets
+ * (each node a new one with odds 8 % a cycle: 0.64 flits a cycle, about
+ * twice what the network accepts) into 4-flit FIFOs for 3000 cycles, then
+ * none: every packet ejects.  Before the adaptive VCs were granted only
+ * with their downstream FIFO empty [R-RF-12], a header granted an adaptive
+ * VC behind another packet's tail could close a cycle of adaptive VCs
+ * alone, each header holding one into a FIFO full of the next packet's
+ * tail: the 3-VC torus under router timing (D S L C = 1 1 1 1, VC
+ * rotation) then kept 4 or 5 packets for ever with seeds 2 and 19, on both
+ * paths, and the 2-VC mesh without timing 4 with seeds 1 and 17 (of seeds
+ * 1 to 20: 3 on the torus, 2 on the mesh). */
+START_TEST(min_adaptive_drains_past_saturation)
+{
+    static const int seeds[] = { 1, 2, 17, 19 };
+    for (int c = 0; c < 3; c++)
+        for (size_t k = 0; k < sizeof seeds / sizeof *seeds; k++) {
+            const int torus = c < 2, seed = seeds[k];
+            olnet_params op = { .rp = { .w = 8, .h = 8, .topo = torus ? TOPO_TORUS : TOPO_MESH },
+                                .vc_rule = VCRULE_ANY, .vcs = torus ? 3 : 2, .buffer = 4,
+                                .routing = ROUTING_MIN_ADAPTIVE, .selection = SELECT_RANDOM,
+                                .route_seed = (uint64_t)seed, .reference = c == 1 };
+            if (torus) {
+                op.router_delay = op.switch_delay = op.link_delay = op.credit_delay = 1;
+                op.vc_rotate = 1;
+            }
+            char err[256];
+            olnet *n = olnet_new(&op, NULL, NULL, err, sizeof err);
+            ck_assert_msg(n != NULL, "%s", err);
+            uint64_t r = (uint64_t)seed * 7919;
+            int64_t t = 0, sent = 0, done = 0;
+            for (; t < 23000 && (t < 3000 || olnet_packets_alive(n) > 0); t++) {
+                for (int i = 0; i < 64 && t < 3000; i++)
+                    if (draw(&r, 1000) < 80) {
+                        const int d = draw(&r, 64);
+                        if (d == i) continue;
+                        ck_assert_int_ge(olnet_add(n, i, d, 8, t, 0), 0);
+                        sent++;
+                    }
+                const int32_t *dn;
+                int nd;
+                olnet_step(n, t, &dn, &nd);
+                for (int j = 0; j < nd; j++) olnet_release(n, dn[j]);
+                done += nd;
+            }
+            ck_assert_msg(done == sent, "%s%s seed %d: %lld of %lld packets out by cycle %lld, %lld flits left",
+                          torus ? "torus" : "mesh", c == 1 ? " (reference)" : "", seed, (long long)done,
+                          (long long)sent, (long long)t, (long long)olnet_flits_in_network(n));
+            olnet_free(n);
+        }
+}
+END_TEST
+
 /* Router timing on every path: random delays (0 to 4 each, often 0), with
  * dor and every other routing function, on meshes and tori: the credits,
  * the flits on links and the headers' waits are the paths' shared
@@ -668,6 +720,7 @@ int main(void)
     tcase_add_test(tc, fast_path_equals_reference);
     tcase_add_test(tc, fast_path_equals_reference_routing);
     tcase_add_test(tc, torus_routing_drains);
+    tcase_add_test(tc, min_adaptive_drains_past_saturation);
     tcase_add_test(tc, fast_path_equals_reference_timing);
     tcase_add_test(tc, zero_load_timing_every_pair);
     tcase_add_test(tc, credit_loop_by_hand);
