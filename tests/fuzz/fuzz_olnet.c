@@ -4,8 +4,9 @@
  * VC rule, the VCs, the FIFO depth, the VC-selection scheme, the tie and
  * dateline rules, the queue-order update, whether the fast path keeps its
  * live masks move by move (scalar) or may find them with SSSE3, the routing
- * function (on a mesh each, with at least the VCs its classes need, and the
- * selection rule and the routes' seed; on a torus dor or dor2), the router
+ * function (on a mesh each, on a torus dor, dor2, valiant or min-adaptive,
+ * with at least the VCs its classes need, and the selection rule and the
+ * routes' seed), the router
  * timing (a third of the inputs: each delay 0 to 3), the longest packet
  * and the load;
  * then, cycle by cycle, which nodes generate a packet, to where and how
