@@ -17,7 +17,8 @@
  *       --cone instead steps each child on its cone (sim/delta_step.h)
  *       from its parent's record, checked against the whole child, and
  *       prints the cone's figures and those of falling back to the fast
- *       path once a cone passes nodes / k routers.
+ *       path once a cone passes nodes / k routers.  --cone-time: the same,
+ *       then each job again unchecked, for wall times (a side note).
  *
  * Instructions come from callgrind's inclusive counts of closedloop_run
  * (the child's runs as the GA makes them), delta_rec_dense, delta_rec_sparse,
@@ -138,7 +139,7 @@ typedef struct {
     int64_t jobs, switched, cone_active, cone_rc, edge, joins, fast_active;
 } fallback;
 
-static int cmd_cone(const char *path, int stride);
+static int cmd_cone(const char *path, int stride, int timing);
 
 static int cmd_measure(const char *path, int stride, int K, int side)
 {
@@ -253,7 +254,7 @@ out:
  * delta_cone_edge, delta_cone_join, delta_cone_release and
  * delta_cone_rec_cycle against closedloop_run's (the GA's run of each
  * child, lean). */
-static int cmd_cone(const char *path, int stride)
+static int cmd_cone(const char *path, int stride, int timing)
 {
     sim_params sp;
     ga_params gp;
@@ -277,7 +278,7 @@ static int cmd_cone(const char *path, int stride)
         fprintf(stderr, "delta_ceiling: out of memory\n");
         return 1;
     }
-    delta_cone_stats st[NFATE];
+    delta_cone_stats st[NFATE], tm = { 0 };
     memset(st, 0, sizeof st);
     fallback fb[NFB];
     memset(fb, 0, sizeof fb);
@@ -298,7 +299,8 @@ static int cmd_cone(const char *path, int stride)
             continue;
         }
         if (delta_cone_record(d, parent) < 0) unfinished++;
-        const int64_t nc = delta_cone_job(d, parent, child, h.cutoff, &st[h.fate], cyc, cap);
+        const int64_t nc = delta_cone_job(d, parent, child, h.cutoff, 1, &st[h.fate], cyc, cap);
+        if (timing) delta_cone_job(d, parent, child, h.cutoff, 0, &tm, NULL, 0);
         if (nc < 0) {
             refused++;
             continue;
@@ -333,7 +335,7 @@ static int cmd_cone(const char *path, int stride)
         if (k < NFATE && k != FATE_REPEAT) {
 #define ADD(x) all.x += s->x
             ADD(jobs); ADD(cycles); ADD(cone_rc); ADD(cone_active_rc); ADD(active_rc); ADD(edge_lc);
-            ADD(joins_edge); ADD(joins_rel); ADD(inexact); ADD(state_diffs); ADD(outside_diffs); ADD(unlike_ga);
+            ADD(joins_edge); ADD(joins_rel); ADD(inexact); ADD(state_diffs); ADD(outside_diffs); ADD(unlike_ga); ADD(sec_cone); ADD(sec_full);
 #undef ADD
         }
         if (k == FATE_REPEAT || (k < NFATE && !s->jobs)) continue;
@@ -343,6 +345,14 @@ static int cmd_cone(const char *path, int stride)
                pc(s->cone_active_rc, s->active_rc), (long long)s->edge_lc, (long long)s->joins_edge,
                (long long)s->joins_rel, (long long)s->inexact, (long long)s->state_diffs, (long long)s->outside_diffs,
                (long long)s->unlike_ga);
+    }
+    for (int k = 0; k < 1 + timing; k++) {
+        const delta_cone_stats *w = k ? &tm : &all;
+        printf("wall (a side note), %s: cone %.3f s, %.1f ns an active cone router-cycle; the GA's runs %.3f s, %.1f "
+               "ns an active router-cycle; ratio %.2f\n",
+               k ? "unchecked (--cone-time)" : "checked", w->sec_cone, 1e9 * w->sec_cone / (double)all.cone_active_rc,
+               w->sec_full, 1e9 * w->sec_full / (double)all.active_rc,
+               (w->sec_cone / (double)all.cone_active_rc) / (w->sec_full / (double)all.active_rc));
     }
     printf("fallback at nodes / k cone routers: | k | children switched | cone active rc | cone rc | edge links | "
            "joins | fast-path active rc after the switch |\n");
@@ -379,17 +389,18 @@ int main(int argc, char **argv)
         int stride = 1, K = 64, side = 1, cone = 0;
         for (int k = 3; k < argc; k++) {
             if (!strcmp(argv[k], "--cone")) cone = 1;
+            else if (!strcmp(argv[k], "--cone-time")) cone = 2;
             else if (!strcmp(argv[k], "--stride") && k + 1 < argc) stride = atoi(argv[++k]);
             else if (!strcmp(argv[k], "--snap") && k + 1 < argc) K = atoi(argv[++k]);
             else if (!strcmp(argv[k], "--no-side")) side = 0;
             else goto usage;
         }
         if (stride < 1 || K < 1) goto usage;
-        if (cone) return cmd_cone(argv[2], stride);
+        if (cone) return cmd_cone(argv[2], stride, cone == 2);
         return cmd_measure(argv[2], stride, K, side);
     }
 usage:
     fprintf(stderr, "usage: delta_ceiling record FILE [--every K] [--evals N] [--seed X]\n"
-                    "       delta_ceiling measure FILE [--stride S] [--snap K] [--no-side | --cone]\n");
+                    "       delta_ceiling measure FILE [--stride S] [--snap K] [--no-side | --cone | --cone-time]\n");
     return 2;
 }

@@ -39,6 +39,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifdef OLNET_SSSE3
 #include <tmmintrin.h>
@@ -70,6 +71,7 @@ struct delta_cone {
     int32_t *rord;            /* the routers that join by their releases, by the cycle they do */
     int nrord, relp;
     uint8_t *flag;            /* per router: joins at this cycle's end */
+    uint8_t *on;              /* per router: active this cycle (the whole child's) */
     int32_t *jl;              /* those routers */
     int nj;
     uint32_t *cfl;            /* per link out of a cone router: the child's entry this cycle */
@@ -95,6 +97,7 @@ void delta_cone_free(delta_cone *d)
     free(d->emask);
     free(d->rord);
     free(d->flag);
+    free(d->on);
     free(d->jl);
     free(d->cfl);
     free(d->mv);
@@ -122,6 +125,7 @@ delta_cone *delta_cone_new(const sim_params *p, const int32_t *dest)
     d->pr = closedloop_new(p, dest, 0);
     d->in = calloc(N, 1);
     d->flag = calloc(N, 1);
+    d->on = calloc(N, 1);
     d->list = malloc(sizeof *d->list * N);
     d->emask = calloc(N, 1);
     d->rord = malloc(sizeof *d->rord * N);
@@ -137,7 +141,7 @@ delta_cone *delta_cone_new(const sim_params *p, const int32_t *dest)
     d->tails = malloc(sizeof *d->tails * (size_t)d->npk);
     d->tails2 = malloc(sizeof *d->tails2 * (size_t)d->npk);
     d->on_link = sim_route_params(p).dateline == DATELINE_ON_LINK;
-    if (!d->pa || !d->pb || !d->pr || !d->in || !d->flag || !d->list || !d->emask || !d->rord || !d->jl || !d->cfl || !d->mv || !d->inj ||
+    if (!d->pa || !d->pb || !d->pr || !d->in || !d->flag || !d->on || !d->list || !d->emask || !d->rord || !d->jl || !d->cfl || !d->mv || !d->inj ||
         !d->hdr || !d->rel_at || !d->tails || !d->tails2) {
         delta_cone_free(d);
         return NULL;
@@ -629,12 +633,11 @@ static void release_at(delta_cone *d, const sim_config *a, const sim_config *b, 
     }
 }
 
-/* Would closedloop.c step cycle t of run n, and which routers are active
- * (a flit in a FIFO or a source due)?  Counts the active ones, and those in
- * the cone into *in_cone. */
-static int active_routers(const delta_cone *d, const olnet *n, int64_t t, int *any, int *in_cone)
+/* Would closedloop.c step cycle t of run n (*any), and which routers are
+ * active (a flit in a FIFO or a source due: d->on)?  Returns how many are. */
+static int active_routers(delta_cone *d, const olnet *n, int64_t t, int *any)
 {
-    int on_all = 0, inc = 0;
+    int on_all = 0;
     *any = n->in_net > 0;
     for (int i = 0; i < d->nodes; i++) {
         int on = 0;
@@ -643,17 +646,25 @@ static int active_routers(const delta_cone *d, const olnet *n, int64_t t, int *a
         const olsource *s = &n->src[i];
         if (s->count && (s->seq || s->due <= t)) on = 1, *any = 1;
         on_all += on != 0;
-        inc += (on != 0) & d->in[i];
+        d->on[i] = on != 0;
     }
-    *in_cone = inc;
     return on_all;
 }
 
-int64_t delta_cone_job(delta_cone *d, const sim_config *parent, const sim_config *child, int64_t cutoff,
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int64_t delta_cone_job(delta_cone *d, const sim_config *parent, const sim_config *child, int64_t cutoff, int check,
                        delta_cone_stats *st, delta_cone_cycle *cyc, int64_t cap)
 {
     sim_metrics m;
+    const double t0 = now();
     const sim_status s = closedloop_run(d->pr, child, cutoff > 0 ? cutoff : INT64_MAX, NULL, CL_LEAN, &m);
+    st->sec_full += now() - t0;
     const int64_t end = s == SIM_OK ? m.duration : s == SIM_CUTOFF ? m.stop_cycle : 0;
     d->a = closedloop_begin(d->pa, parent);
     d->b = closedloop_begin(d->pb, child);
@@ -668,9 +679,12 @@ int64_t delta_cone_job(delta_cone *d, const sim_config *parent, const sim_config
     d->ncone = 0;
     int64_t stepped = 0, ncyc = 0;
     for (int64_t t = 0; t < end; t++) {
+        /* Activity first, on the whole child at the cycle's start (the
+         * release joins change no state, only membership). */
+        int any = 1;
+        const int on = check ? active_routers(d, r, t, &any) : 0;
+        const double c0 = now();
         const int nrel = delta_cone_release(d, t);
-        int any, inc;
-        const int on = active_routers(d, r, t, &any, &inc);
         const int ncone = d->ncone;
         int edge = 0;
         d->nj = 0;
@@ -678,7 +692,11 @@ int64_t delta_cone_job(delta_cone *d, const sim_config *parent, const sim_config
             delta_cone_step(d, t);
             edge = delta_cone_edge(d, t);
             delta_cone_join(d, t);
-        } else {
+        }
+        st->sec_cone += now() - c0;
+        int inc = 0;
+        for (int k = 0; k < ncone; k++) inc += d->on[d->list[k]];
+        if (t >= d->rcycles) {
             /* Past the parent's end nothing is recorded: not met on the
              * GA's jobs (a child is cut by its parent's duration). */
             st->state_diffs += d->nodes;
@@ -697,6 +715,7 @@ int64_t delta_cone_job(delta_cone *d, const sim_config *parent, const sim_config
             if (mv->to < 0 && (!d->in[mv->node] || d->flag[mv->node]) && FL_TAIL(mv->x))
                 b->pk[FL_ID(mv->x)].t_done = t;
         }
+        if (!check) continue;
         olnet_step(r, t, &ids, &nd);
         /* The check: the cone holds the whole child's state, the rest the
          * parent's. */
@@ -716,6 +735,7 @@ int64_t delta_cone_job(delta_cone *d, const sim_config *parent, const sim_config
                                                .joins = nj + nrel, .stepped = any };
     }
     st->jobs++;
+    if (!check) return ncyc;
     st->cycles += stepped;
     st->unlike_ga += stepped != m.cycles;
     /* Every packet's tail cycle as the whole child's. */

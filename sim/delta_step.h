@@ -48,6 +48,8 @@ typedef struct {
     int64_t state_diffs;        /* cone router-cycles whose state differs from the whole child's */
     int64_t outside_diffs;      /* router-cycles outside the cone unlike the parent's (the invariant) */
     int64_t unlike_ga;          /* jobs whose whole child stepped other cycles than closedloop_run */
+    double sec_cone, sec_full;  /* wall seconds (a side note: the machine is shared): the cone's
+                                   cycles (releases, step, edge, joins), the GA's runs of the children */
 } delta_cone_stats;
 
 /* For checked parameters p on the default router (16x16 or any torus or
@@ -66,8 +68,11 @@ int64_t delta_cone_record(delta_cone *d, const sim_config *parent);
  * cone router's state equal every cycle, every tail cycle equal) and the
  * parent (the source of joining routers' states).  Fills cyc[0 .. cap - 1]
  * with the job's cycles (returns their number, at most cap; cyc may be
- * NULL) and adds to *st. */
-int64_t delta_cone_job(delta_cone *d, const sim_config *parent, const sim_config *child, int64_t cutoff,
+ * NULL) and adds to *st.  check 0: no whole child beside it, no check and
+ * no counts but the wall times (which the whole child's stepping and the
+ * check, touching every router of three networks each cycle, would slow
+ * by evicting the cone's lines from the caches). */
+int64_t delta_cone_job(delta_cone *d, const sim_config *parent, const sim_config *child, int64_t cutoff, int check,
                        delta_cone_stats *st, delta_cone_cycle *cyc, int64_t cap);
 
 #endif
