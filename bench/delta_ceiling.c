@@ -128,6 +128,38 @@ static int cmd_record(const char *path, int every, int64_t evals, uint64_t seed)
     return 0;
 }
 
+/* A job file of sp's network opened at its first job, its chromosomes'
+ * size in *cb; NULL with a message when it is not one. */
+static FILE *open_jobs(const char *path, const sim_params *sp, size_t *cb)
+{
+    FILE *f = fopen(path, "rb");
+    uint32_t magic = 0;
+    if (!f || fread(&magic, sizeof magic, 1, f) != 1 || magic != MAGIC || fread(cb, sizeof *cb, 1, f) != 1 ||
+        *cb != chrom_encoded_size(sp->n, sp->vcs)) {
+        fprintf(stderr, "delta_ceiling: %s: not a job file of this network\n", path);
+        if (f) fclose(f);
+        return NULL;
+    }
+    return f;
+}
+
+/* Job k of f into *h, parent and child (buf: cb bytes of room), a cut
+ * child that changed V told apart (FATE_CUT_V): 1, 0 at the file's end, -1
+ * with a message when the job is damaged. */
+static int next_job(FILE *f, const char *path, int64_t k, uint8_t *buf, size_t cb, job_head *h, sim_config *parent,
+                    sim_config *child)
+{
+    char err[256];
+    if (fread(h, sizeof *h, 1, f) != 1) return 0;
+    if (fread(buf, cb, 1, f) != 1 || chrom_decode(parent, buf, cb, err, sizeof err) || fread(buf, cb, 1, f) != 1 ||
+        chrom_decode(child, buf, cb, err, sizeof err)) {
+        fprintf(stderr, "delta_ceiling: %s: job %lld damaged\n", path, (long long)k);
+        return -1;
+    }
+    if (h->fate == FATE_CUT && parent->interval != child->interval) h->fate = FATE_CUT_V;
+    return 1;
+}
+
 static double pc(int64_t a, int64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
 
 /* The fallback rules measure --cone weighs: a child is stepped on its cone
@@ -141,61 +173,10 @@ typedef struct {
 
 static int cmd_cone(const char *path, int stride, int timing);
 
-static int cmd_measure(const char *path, int stride, int K, int side)
+/* measure's tables: the cones by the child's fate, their totals, the edge
+ * check and the parent's records. */
+static void print_probe(const delta_stats st[NFATE], const delta_rec_stats *rs, int K)
 {
-    sim_params sp;
-    ga_params gp;
-    setup(&sp, &gp, 1);
-    traffic *t = brev(sp.n);
-    FILE *f = fopen(path, "rb");
-    uint32_t magic = 0;
-    size_t cb = 0;
-    if (!t || !f || fread(&magic, sizeof magic, 1, f) != 1 || magic != MAGIC || fread(&cb, sizeof cb, 1, f) != 1 ||
-        cb != chrom_encoded_size(sp.n, sp.vcs)) {
-        fprintf(stderr, "delta_ceiling: %s: not a job file of this network\n", path);
-        return 1;
-    }
-    delta_probe *d = delta_probe_new(&sp, t->dest, K);
-    const int nodes = sim_nodes(&sp);
-    sim_config *parent = sim_config_new(nodes, sp.vcs, 0, 0), *child = sim_config_new(nodes, sp.vcs, 0, 0);
-    uint8_t *buf = malloc(cb);
-    if (!d || !parent || !child || !buf) {
-        fprintf(stderr, "delta_ceiling: out of memory\n");
-        return 1;
-    }
-    delta_stats st[NFATE];
-    delta_rec_stats rs = { 0 };
-    memset(st, 0, sizeof st);
-    int64_t njob = 0, skipped = 0, wrong = 0;
-    job_head h;
-    char err[256];
-    for (int64_t k = 0; fread(&h, sizeof h, 1, f) == 1; k++) {
-        if (fread(buf, cb, 1, f) != 1 || chrom_decode(parent, buf, cb, err, sizeof err) ||
-            fread(buf, cb, 1, f) != 1 || chrom_decode(child, buf, cb, err, sizeof err)) {
-            fprintf(stderr, "delta_ceiling: %s: job %lld damaged\n", path, (long long)k);
-            return 1;
-        }
-        if (k % stride) continue;
-        njob++;
-        if (h.fate == FATE_CUT && parent->interval != child->interval) h.fate = FATE_CUT_V;
-        if (h.fate == FATE_REPEAT) {
-            st[h.fate].jobs++;
-            continue;
-        }
-        sim_metrics m;
-        if (!side) {
-            delta_probe_child(d, child, h.cutoff, &m);
-        } else {
-            if (delta_probe_record(d, parent, &rs) < 0) skipped++;
-                delta_probe_job(d, parent, child, h.cutoff, h.fate == FATE_BETTER || h.fate == FATE_EQUAL,
-                            &st[h.fate], &m);
-        }
-        /* The run here is the GA's: the same duration (a cut one's is cutoff + 1). */
-        wrong += m.duration != h.duration;
-    }
-    printf("jobs %lld (every %d-th of %s), parents unfinished %lld, runs unlike the GA's %lld\n", (long long)njob,
-           stride, path, (long long)skipped, (long long)wrong);
-    if (!side) goto out;
     delta_stats all = { 0 };
     printf("| fate | jobs | cycles | active | strict cone | of active | release-aware | of active | dynamic | of active "
            "| at 0 strict / rel | at end strict / rel | first difference | edge links a cycle s / r / d | inexact |\n"
@@ -232,12 +213,61 @@ static int cmd_measure(const char *path, int stride, int K, int side)
            (long long)all.rel_unexplained);
     printf("records: parents %lld, cycles %lld (%.1f a parent), crossings %.1f a cycle, full-bit changes %.1f a "
            "cycle\n",
-           (long long)rs.parents, (long long)rs.cycles, (double)rs.cycles / (double)rs.parents,
-           (double)rs.crossings / (double)rs.cycles, (double)rs.full_changes / (double)rs.cycles);
+           (long long)rs->parents, (long long)rs->cycles, (double)rs->cycles / (double)rs->parents,
+           (double)rs->crossings / (double)rs->cycles, (double)rs->full_changes / (double)rs->cycles);
     printf("record bytes a parent: dense %.0f, sparse %.0f, snapshots %.0f (%.1f of %lld bytes, every %d cycles)\n",
-           (double)rs.dense_bytes / (double)rs.parents, (double)rs.sparse_bytes / (double)rs.parents,
-           (double)rs.snap_bytes / (double)rs.parents, (double)rs.snapshots / (double)rs.parents,
-           (long long)(rs.snapshots ? rs.snap_bytes / rs.snapshots : 0), K);
+           (double)rs->dense_bytes / (double)rs->parents, (double)rs->sparse_bytes / (double)rs->parents,
+           (double)rs->snap_bytes / (double)rs->parents, (double)rs->snapshots / (double)rs->parents,
+           (long long)(rs->snapshots ? rs->snap_bytes / rs->snapshots : 0), K);
+}
+
+static int cmd_measure(const char *path, int stride, int K, int side)
+{
+    sim_params sp;
+    ga_params gp;
+    setup(&sp, &gp, 1);
+    traffic *t = brev(sp.n);
+    size_t cb = 0;
+    FILE *f = t ? open_jobs(path, &sp, &cb) : NULL;
+    if (!f) return 1;
+    delta_probe *d = delta_probe_new(&sp, t->dest, K);
+    const int nodes = sim_nodes(&sp);
+    sim_config *parent = sim_config_new(nodes, sp.vcs, 0, 0), *child = sim_config_new(nodes, sp.vcs, 0, 0);
+    uint8_t *buf = malloc(cb);
+    if (!d || !parent || !child || !buf) {
+        fprintf(stderr, "delta_ceiling: out of memory\n");
+        return 1;
+    }
+    delta_stats st[NFATE];
+    delta_rec_stats rs = { 0 };
+    memset(st, 0, sizeof st);
+    int64_t njob = 0, skipped = 0, wrong = 0;
+    job_head h;
+    for (int64_t k = 0;; k++) {
+        const int got = next_job(f, path, k, buf, cb, &h, parent, child);
+        if (got < 0) return 1;
+        if (!got) break;
+        if (k % stride) continue;
+        njob++;
+        if (h.fate == FATE_REPEAT) {
+            st[h.fate].jobs++;
+            continue;
+        }
+        sim_metrics m;
+        if (!side) {
+            delta_probe_child(d, child, h.cutoff, &m);
+        } else {
+            if (delta_probe_record(d, parent, &rs) < 0) skipped++;
+                delta_probe_job(d, parent, child, h.cutoff, h.fate == FATE_BETTER || h.fate == FATE_EQUAL,
+                            &st[h.fate], &m);
+        }
+        /* The run here is the GA's: the same duration (a cut one's is cutoff + 1). */
+        wrong += m.duration != h.duration;
+    }
+    printf("jobs %lld (every %d-th of %s), parents unfinished %lld, runs unlike the GA's %lld\n", (long long)njob,
+           stride, path, (long long)skipped, (long long)wrong);
+    if (!side) goto out;
+    print_probe(st, &rs, K);
 out:
     fclose(f);
     free(buf);
@@ -254,78 +284,33 @@ out:
  * delta_cone_edge, delta_cone_join, delta_cone_release and
  * delta_cone_rec_cycle against closedloop_run's (the GA's run of each
  * child, lean). */
-static int cmd_cone(const char *path, int stride, int timing)
+/* A child's cycles (cyc, nc of them) weighed under each fallback rule. */
+static void tally_fallbacks(fallback fb[NFB], const delta_cone_cycle *cyc, int64_t nc, int nodes)
 {
-    sim_params sp;
-    ga_params gp;
-    setup(&sp, &gp, 1);
-    traffic *t = brev(sp.n);
-    FILE *f = fopen(path, "rb");
-    uint32_t magic = 0;
-    size_t cb = 0;
-    if (!t || !f || fread(&magic, sizeof magic, 1, f) != 1 || magic != MAGIC || fread(&cb, sizeof cb, 1, f) != 1 ||
-        cb != chrom_encoded_size(sp.n, sp.vcs)) {
-        fprintf(stderr, "delta_ceiling: %s: not a job file of this network\n", path);
-        return 1;
-    }
-    delta_cone *d = delta_cone_new(&sp, t->dest);
-    const int nodes = sim_nodes(&sp);
-    sim_config *parent = sim_config_new(nodes, sp.vcs, 0, 0), *child = sim_config_new(nodes, sp.vcs, 0, 0);
-    uint8_t *buf = malloc(cb);
-    const int64_t cap = sp.max_cycles < 100000 ? sp.max_cycles : 100000;
-    delta_cone_cycle *cyc = malloc(sizeof *cyc * (size_t)cap);
-    if (!d || !parent || !child || !buf || !cyc) {
-        fprintf(stderr, "delta_ceiling: out of memory\n");
-        return 1;
-    }
-    delta_cone_stats st[NFATE], tm = { 0 };
-    memset(st, 0, sizeof st);
-    fallback fb[NFB];
-    memset(fb, 0, sizeof fb);
-    int64_t njob = 0, unfinished = 0, refused = 0;
-    job_head h;
-    char err[256];
-    for (int64_t k = 0; fread(&h, sizeof h, 1, f) == 1; k++) {
-        if (fread(buf, cb, 1, f) != 1 || chrom_decode(parent, buf, cb, err, sizeof err) ||
-            fread(buf, cb, 1, f) != 1 || chrom_decode(child, buf, cb, err, sizeof err)) {
-            fprintf(stderr, "delta_ceiling: %s: job %lld damaged\n", path, (long long)k);
-            return 1;
-        }
-        if (k % stride) continue;
-        njob++;
-        if (h.fate == FATE_CUT && parent->interval != child->interval) h.fate = FATE_CUT_V;
-        if (h.fate == FATE_REPEAT) {
-            st[h.fate].jobs++;
-            continue;
-        }
-        if (delta_cone_record(d, parent) < 0) unfinished++;
-        const int64_t nc = delta_cone_job(d, parent, child, h.cutoff, 1, &st[h.fate], cyc, cap);
-        if (timing) delta_cone_job(d, parent, child, h.cutoff, 0, &tm, NULL, 0);
-        if (nc < 0) {
-            refused++;
-            continue;
-        }
-        for (int q = 0; q < NFB; q++) {
-            fallback *b = &fb[q];
-            const double lim = nodes / fb_k[q];
-            int fast = 0;
-            b->jobs++;
-            for (int64_t c = 0; c < nc; c++) {
-                if (!fast && cyc[c].ncone > lim) fast = 1, b->switched++;
-                if (!cyc[c].stepped) continue;
-                if (fast) {
-                    b->fast_active += cyc[c].active;
-                } else {
-                    b->cone_active += cyc[c].cone_active;
-                    b->cone_rc += cyc[c].ncone;
-                    b->edge += cyc[c].edge;
-                    b->joins += cyc[c].joins;
-                }
+    for (int q = 0; q < NFB; q++) {
+        fallback *b = &fb[q];
+        const double lim = nodes / fb_k[q];
+        int fast = 0;
+        b->jobs++;
+        for (int64_t c = 0; c < nc; c++) {
+            if (!fast && cyc[c].ncone > lim) fast = 1, b->switched++;
+            if (!cyc[c].stepped) continue;
+            if (fast) {
+                b->fast_active += cyc[c].active;
+            } else {
+                b->cone_active += cyc[c].cone_active;
+                b->cone_rc += cyc[c].ncone;
+                b->edge += cyc[c].edge;
+                b->joins += cyc[c].joins;
             }
         }
     }
-    printf("jobs %lld (every %d-th of %s), parents unfinished %lld, refused %lld\n", (long long)njob, stride, path,
-           (long long)unfinished, (long long)refused);
+}
+
+/* measure --cone's tables: the stepper's checks by the child's fate, its
+ * wall times and the fallback rules. */
+static void print_cone(const delta_cone_stats st[NFATE], const delta_cone_stats *tmp, const fallback fb[NFB], int timing)
+{
     printf("| fate | jobs | cycles | active rc | cone rc | cone active rc | of active | edge links | joins edge / "
            "release | inexact tails | cone states unlike | outside unlike | unlike the GA's cycles |\n"
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -347,7 +332,7 @@ static int cmd_cone(const char *path, int stride, int timing)
                (long long)s->unlike_ga);
     }
     for (int k = 0; k < 1 + timing; k++) {
-        const delta_cone_stats *w = k ? &tm : &all;
+        const delta_cone_stats *w = k ? tmp : &all;
         printf("wall (a side note), %s: cone %.3f s, %.1f ns an active cone router-cycle; the GA's runs %.3f s, %.1f "
                "ns an active router-cycle; ratio %.2f\n",
                k ? "unchecked (--cone-time)" : "checked", w->sec_cone, 1e9 * w->sec_cone / (double)all.cone_active_rc,
@@ -360,6 +345,55 @@ static int cmd_cone(const char *path, int stride, int timing)
         printf("| %.1f | %lld of %lld | %lld | %lld | %lld | %lld | %lld |\n", fb_k[q], (long long)fb[q].switched,
                (long long)fb[q].jobs, (long long)fb[q].cone_active, (long long)fb[q].cone_rc, (long long)fb[q].edge,
                (long long)fb[q].joins, (long long)fb[q].fast_active);
+}
+
+static int cmd_cone(const char *path, int stride, int timing)
+{
+    sim_params sp;
+    ga_params gp;
+    setup(&sp, &gp, 1);
+    traffic *t = brev(sp.n);
+    size_t cb = 0;
+    FILE *f = t ? open_jobs(path, &sp, &cb) : NULL;
+    if (!f) return 1;
+    delta_cone *d = delta_cone_new(&sp, t->dest);
+    const int nodes = sim_nodes(&sp);
+    sim_config *parent = sim_config_new(nodes, sp.vcs, 0, 0), *child = sim_config_new(nodes, sp.vcs, 0, 0);
+    uint8_t *buf = malloc(cb);
+    const int64_t cap = sp.max_cycles < 100000 ? sp.max_cycles : 100000;
+    delta_cone_cycle *cyc = malloc(sizeof *cyc * (size_t)cap);
+    if (!d || !parent || !child || !buf || !cyc) {
+        fprintf(stderr, "delta_ceiling: out of memory\n");
+        return 1;
+    }
+    delta_cone_stats st[NFATE], tm = { 0 };
+    memset(st, 0, sizeof st);
+    fallback fb[NFB];
+    memset(fb, 0, sizeof fb);
+    int64_t njob = 0, unfinished = 0, refused = 0;
+    job_head h;
+    for (int64_t k = 0;; k++) {
+        const int got = next_job(f, path, k, buf, cb, &h, parent, child);
+        if (got < 0) return 1;
+        if (!got) break;
+        if (k % stride) continue;
+        njob++;
+        if (h.fate == FATE_REPEAT) {
+            st[h.fate].jobs++;
+            continue;
+        }
+        if (delta_cone_record(d, parent) < 0) unfinished++;
+        const int64_t nc = delta_cone_job(d, parent, child, h.cutoff, 1, &st[h.fate], cyc, cap);
+        if (timing) delta_cone_job(d, parent, child, h.cutoff, 0, &tm, NULL, 0);
+        if (nc < 0) {
+            refused++;
+            continue;
+        }
+        tally_fallbacks(fb, cyc, nc, nodes);
+    }
+    printf("jobs %lld (every %d-th of %s), parents unfinished %lld, refused %lld\n", (long long)njob, stride, path,
+           (long long)unfinished, (long long)refused);
+    print_cone(st, &tm, fb, timing);
     fclose(f);
     free(buf);
     free(cyc);
