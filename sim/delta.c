@@ -413,6 +413,64 @@ sim_status delta_probe_child(delta_probe *d, const sim_config *child, int64_t cu
     return closedloop_run(d->cc, child, cutoff > 0 ? cutoff : INT64_MAX, NULL, CL_LEAN, m);
 }
 
+/* The sizes of a child's three cones as they grow (delta_probe_job). */
+typedef struct {
+    int ncone;            /* strict: routers in d->list */
+    int dyn_seen;         /* the dynamic state has differed once */
+    int64_t ndyn, nrel;   /* dynamic, release-aware */
+} cone_sizes;
+
+/* A stepped cycle's active router-cycles, in all and inside each cone. */
+static void count_active(const delta_probe *d, delta_stats *st)
+{
+    for (int i = 0; i < d->nodes; i++) {
+        st->active_rc += d->on[i];
+        st->cone_active_rc += d->on[i] & d->cone[i];
+        st->rel_active_rc += d->on[i] & d->rel[i];
+        st->dyn_active_rc += d->on[i] & d->dyn[i];
+    }
+}
+
+/* After cycle t (of end): every router whose state now differs from the
+ * parent's joins the cones it is not in yet, each join checked against
+ * the cone's edge (st->unexplained, st->rel_unexplained). */
+static void grow_cones(delta_probe *d, const olnet *a, const olnet *b, int64_t t, int64_t end, cone_sizes *c,
+                       delta_stats *st)
+{
+    for (int i = 0; i < d->nodes; i++) {
+        if (d->cone[i] && d->dyn[i] && d->rel[i]) continue;
+        const int r = router_diff(d, a, b, i);
+        /* A router outside the cone can differ only through its links. */
+        if (r && !d->cone[i] && !d->flag[i]) st->unexplained++;
+        if ((r & 1) && !d->rel[i]) {
+            /* Outside the release-aware cone the state was the
+             * parent's, so only a neighbour inside can have changed it. */
+            int near = 0;
+            for (int p = 0; p < PORT_P; p++) {
+                const int j = b->nbr[i * NPORTS + p];
+                near |= j >= 0 && d->rel1[j];
+            }
+            st->rel_unexplained += !near;
+            d->rel[i] = 1;
+            c->nrel++;
+        }
+        if ((r & 1) && !d->dyn[i]) {
+            d->dyn[i] = 1;
+            c->ndyn++;
+            if (!c->dyn_seen) {
+                c->dyn_seen = 1;
+                st->diverged++;
+                st->first_diff += t;
+                st->first_diff_of += end;
+            }
+        }
+        if (r && !d->cone[i]) {
+            d->cone[i] = 1;
+            d->list[c->ncone++] = i;
+        }
+    }
+}
+
 void delta_probe_job(delta_probe *d, const sim_config *parent, const sim_config *child, int64_t cutoff, int patch,
                      delta_stats *st, sim_metrics *m)
 {
@@ -421,21 +479,21 @@ void delta_probe_job(delta_probe *d, const sim_config *parent, const sim_config 
     const int64_t end = s == SIM_OK ? m->duration : s == SIM_CUTOFF ? m->stop_cycle : 0;
     olnet *a = closedloop_begin(d->pc, parent), *b = closedloop_begin(d->cc, child);
     changed_genes(d, parent, child);
-    int ncone = 0, dyn_seen = 0;
+    cone_sizes c = { 0 };
     for (int i = 0; i < d->nodes; i++) {
         d->dyn[i] = 0;
         d->cone[i] = d->genes[i];
-        if (d->genes[i]) d->list[ncone++] = i;
+        if (d->genes[i]) d->list[c.ncone++] = i;
     }
-    st->cone0 += ncone;
+    st->cone0 += c.ncone;
     release_joins(d, parent, child, b);
     memset(d->rel, 0, (size_t)d->nodes);
-    int64_t ndyn = 0, nrel = 0, stepped = 0, da = 0, db = 0;
+    int64_t stepped = 0, da = 0, db = 0;
     for (int64_t t = 0; t < end; t++) {
         for (int i = 0; i < d->nodes; i++)
             if (!d->rel[i] && d->rel_at[i] <= t) {
                 d->rel[i] = 1;
-                nrel++;
+                c.nrel++;
                 st->rel0 += t == 0;
             }
         if (!cycle_active(d, b, t)) {
@@ -444,58 +502,22 @@ void delta_probe_job(delta_probe *d, const sim_config *parent, const sim_config 
             continue;
         }
         stepped++;
-        st->cone_rc += ncone;
-        st->cone_dyn_rc += ndyn;
-        st->rel_rc += nrel;
-        for (int i = 0; i < d->nodes; i++) {
-            st->active_rc += d->on[i];
-            st->cone_active_rc += d->on[i] & d->cone[i];
-            st->rel_active_rc += d->on[i] & d->rel[i];
-            st->dyn_active_rc += d->on[i] & d->dyn[i];
-        }
-        if (ncone) st->edge_lc += edge_links(d, a, d->cone);
-        if (nrel) st->rel_edge_lc += edge_links(d, a, d->rel);
-        if (ndyn) st->dyn_edge_lc += edge_links(d, a, d->dyn);
+        st->cone_rc += c.ncone;
+        st->cone_dyn_rc += c.ndyn;
+        st->rel_rc += c.nrel;
+        count_active(d, st);
+        if (c.ncone) st->edge_lc += edge_links(d, a, d->cone);
+        if (c.nrel) st->rel_edge_lc += edge_links(d, a, d->rel);
+        if (c.ndyn) st->dyn_edge_lc += edge_links(d, a, d->dyn);
         memcpy(d->rel1, d->rel, (size_t)d->nodes);
         step_moves(a, t, &da);
         const int nmv = step_moves(b, t, &db);
-        const int ncone0 = ncone;
-        if (ncone && t < d->rcycles) {
+        const int ncone0 = c.ncone;
+        if (c.ncone && t < d->rcycles) {
             dense_cycle(d->nodes, b, nmv, d->cfl, d->cfu);
-            st->edge_joins += delta_edge(d, b, t, ncone, &st->edge_sum);
+            st->edge_joins += delta_edge(d, b, t, c.ncone, &st->edge_sum);
         }
-        for (int i = 0; i < d->nodes; i++) {
-            if (d->cone[i] && d->dyn[i] && d->rel[i]) continue;
-            const int r = router_diff(d, a, b, i);
-            /* A router outside the cone can differ only through its links. */
-            if (r && !d->cone[i] && !d->flag[i]) st->unexplained++;
-            if ((r & 1) && !d->rel[i]) {
-                /* Outside the release-aware cone the state was the
-                 * parent's, so only a neighbour inside can have changed it. */
-                int near = 0;
-                for (int p = 0; p < PORT_P; p++) {
-                    const int j = b->nbr[i * NPORTS + p];
-                    near |= j >= 0 && d->rel1[j];
-                }
-                st->rel_unexplained += !near;
-                d->rel[i] = 1;
-                nrel++;
-            }
-            if ((r & 1) && !d->dyn[i]) {
-                d->dyn[i] = 1;
-                ndyn++;
-                if (!dyn_seen) {
-                    dyn_seen = 1;
-                    st->diverged++;
-                    st->first_diff += t;
-                    st->first_diff_of += end;
-                }
-            }
-            if (r && !d->cone[i]) {
-                d->cone[i] = 1;
-                d->list[ncone++] = i;
-            }
-        }
+        grow_cones(d, a, b, t, end, &c, st);
         for (int k = 0; k < ncone0; k++)
             for (int p = 0; p < PORT_P; p++) {
                 const int j = b->nbr[d->list[k] * NPORTS + p];
@@ -509,8 +531,8 @@ void delta_probe_job(delta_probe *d, const sim_config *parent, const sim_config 
     st->jobs++;
     st->cycles += stepped;
     st->router_cycles += stepped * d->nodes;
-    st->joins += ncone;
-    st->rel_joins += nrel;
+    st->joins += c.ncone;
+    st->rel_joins += c.nrel;
     /* The side-by-side child stepped the cycles the GA's run did, and a
      * finished one gave every packet the same tail cycle. */
     int exact = stepped == m->cycles;
