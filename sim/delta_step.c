@@ -658,6 +658,34 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The parent's cycle t stepped; its ejections outside the cone (the
+ * record's, in a product) are the child's. */
+static void parent_cycle(delta_cone *d, int64_t t)
+{
+    olnet *a = d->a, *b = d->b;
+    const int64_t inj0 = a->cl->injected;
+    const int32_t *ids;
+    int nd;
+    const int nmv = (int)(olnet_step(a, t, &ids, &nd) - (a->cl->injected - inj0));
+    for (int k = 0; k < nmv; k++) {
+        const olfmove *mv = &a->fmv[k];
+        if (mv->to < 0 && (!d->in[mv->node] || d->flag[mv->node]) && FL_TAIL(mv->x)) b->pk[FL_ID(mv->x)].t_done = t;
+    }
+}
+
+/* The check of cycle t: the whole child stepped too; the cone holds its
+ * state, the rest the parent's. */
+static void check_cycle(delta_cone *d, int64_t t, delta_cone_stats *st)
+{
+    const int32_t *ids;
+    int nd;
+    olnet_step(d->r, t, &ids, &nd);
+    for (int i = 0; i < d->nodes; i++) {
+        if (d->in[i]) st->state_diffs += state_diff(d->b, d->r, i) != 0;
+        else st->outside_diffs += state_diff(d->a, d->r, i) & 1;
+    }
+}
+
 int64_t delta_cone_job(delta_cone *d, const sim_config *parent, const sim_config *child, int64_t cutoff, int check,
                        delta_cone_stats *st, delta_cone_cycle *cyc, int64_t cap)
 {
@@ -669,7 +697,7 @@ int64_t delta_cone_job(delta_cone *d, const sim_config *parent, const sim_config
     d->a = closedloop_begin(d->pa, parent);
     d->b = closedloop_begin(d->pb, child);
     d->r = closedloop_begin(d->pr, child);
-    olnet *a = d->a, *b = d->b, *r = d->r;
+    olnet *b = d->b, *r = d->r;
 #ifdef OLNET_SSSE3
     if (!b->simd) return -1;
 #endif
@@ -704,25 +732,9 @@ int64_t delta_cone_job(delta_cone *d, const sim_config *parent, const sim_config
         const int nj = d->nj;
         st->joins_edge += nj;
         st->joins_rel += nrel;
-        /* The parent's ejections outside the cone (the record's, in a
-         * product) are the child's. */
-        const int64_t inj0 = a->cl->injected;
-        const int32_t *ids;
-        int nd;
-        const int nmv = (int)(olnet_step(a, t, &ids, &nd) - (a->cl->injected - inj0));
-        for (int k = 0; k < nmv; k++) {
-            const olfmove *mv = &a->fmv[k];
-            if (mv->to < 0 && (!d->in[mv->node] || d->flag[mv->node]) && FL_TAIL(mv->x))
-                b->pk[FL_ID(mv->x)].t_done = t;
-        }
+        parent_cycle(d, t);
         if (!check) continue;
-        olnet_step(r, t, &ids, &nd);
-        /* The check: the cone holds the whole child's state, the rest the
-         * parent's. */
-        for (int i = 0; i < d->nodes; i++) {
-            if (d->in[i]) st->state_diffs += state_diff(b, r, i) != 0;
-            else st->outside_diffs += state_diff(a, r, i) & 1;
-        }
+        check_cycle(d, t, st);
         if (any) {
             stepped++;
             st->cone_rc += ncone;
