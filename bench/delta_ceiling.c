@@ -32,6 +32,8 @@
 #include "ga/ga_internal.h"
 #include "sim/delta.h"
 #include "sim/delta_step.h"
+#include "sim/delta_internal.h"
+#include <time.h>
 #include "traffic/traffic.h"
 
 /* A job's fate as the GA's run saw it; measure splits the cut children by
@@ -158,6 +160,13 @@ static int next_job(FILE *f, const char *path, int64_t k, uint8_t *buf, size_t c
     }
     if (h->fate == FATE_CUT && parent->interval != child->interval) h->fate = FATE_CUT_V;
     return 1;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static double pc(int64_t a, int64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
@@ -404,6 +413,186 @@ static int cmd_cone(const char *path, int stride, int timing)
     return 0;
 }
 
+/* ---- measure --product: the delta runs of sim/delta_run.h ---- */
+
+/* Router state of two snapshot entries alike (the flits a FIFO holds, the
+ * requests of waiting headers, the rest whole; stale slots not compared)? */
+static int snap_same(const rsnap *a, const rsnap *b)
+{
+    if (a->reqm != b->reqm || a->dfull != b->dfull || a->head != b->head || a->count != b->count ||
+        a->seq != b->seq || a->vc != b->vc || a->last_vc != b->last_vc || a->room != b->room ||
+        memcmp(a->lflits, b->lflits, sizeof a->lflits) || memcmp(a->cnt, b->cnt, DNF) ||
+        memcmp(a->route, b->route, DNF) || memcmp(a->holder, b->holder, DNF) || memcmp(a->qsi, b->qsi, DNF) ||
+        memcmp(a->pstate, b->pstate, NPORTS))
+        return 0;
+    for (int f = 0; f < DNF; f++) {
+        if (memcmp(a->buf + f * DB, b->buf + f * DB, sizeof *a->buf * a->cnt[f])) return 0;
+        if ((a->reqm >> f & 1) && (a->req_d[f] != b->req_d[f] || a->req_c[f] != b->req_c[f])) return 0;
+    }
+    return 1;
+}
+
+/* Each list's grants, in order, and their cycles, alike in both records?
+ * (The order across lists is not a record's: see sim/delta_rec.c.) */
+static int grants_same(const sim_decisions *a, const int32_t *ca, const sim_decisions *b, const int32_t *cb)
+{
+    if (a->ngrant != b->ngrant) return 0;
+    const size_t lists = (size_t)a->nodes * NPORTS * (size_t)a->V;
+    size_t *pos = calloc(lists, sizeof *pos);
+    size_t *start = calloc(lists + 1, sizeof *start);
+    uint64_t *x = malloc(sizeof *x * a->ngrant), *y = malloc(sizeof *y * b->ngrant);
+    int same = pos && start && x && y;
+    for (size_t g = 0; same && g < a->ngrant; g++) start[(a->grant[g] >> 8) + 1]++;
+    for (size_t l = 0; same && l < lists; l++) start[l + 1] += start[l];
+    for (size_t g = 0; same && g < a->ngrant; g++) {
+        const size_t l = a->grant[g] >> 8;
+        x[start[l] + pos[l]++] = (uint64_t)a->grant[g] << 32 | (uint32_t)ca[g];
+    }
+    memset(pos, 0, sizeof *pos * lists);
+    for (size_t g = 0; same && g < b->ngrant; g++) {
+        const size_t l = b->grant[g] >> 8;
+        if (start[l] + pos[l] >= start[l + 1]) same = 0;
+        else y[start[l] + pos[l]++] = (uint64_t)b->grant[g] << 32 | (uint32_t)cb[g];
+    }
+    if (same) same = !memcmp(x, y, sizeof *x * a->ngrant);
+    free(pos); free(start); free(x); free(y);
+    return same;
+}
+
+/* The patched record r (and decisions d) against q (and e), a fresh one of
+ * the same child: 0 alike, else a bit per kind of difference. */
+static int rec_diff(const delta_rec *r, const sim_decisions *d, const delta_rec *q, const sim_decisions *e)
+{
+    if (r->T != q->T) return 1;
+    const size_t N = (size_t)r->nodes, T = (size_t)r->T, W = (size_t)r->W, npk = N * (size_t)r->S;
+    int bad = 0;
+    if (memcmp(r->rl, q->rl, sizeof *r->rl * T * N * 4)) bad |= 2;
+    if (memcmp(r->rf, q->rf, sizeof *r->rf * T * N)) bad |= 4;
+    if (memcmp(r->pact, q->pact, sizeof *r->pact * T * W)) bad |= 8;
+    for (size_t k = 0; k * DK < T; k++)
+        for (size_t i = 0; i < N; i++)
+            if (!snap_same(&r->snap[k * N + i], &q->snap[k * N + i])) {
+                if (!(bad & 16) && getenv("DELTA_DEBUG")) {
+                    const rsnap *a = &r->snap[k * N + i], *b = &q->snap[k * N + i];
+                    fprintf(stderr, "  snapshot %zu router %zu: reqm %llx/%llx dfull %llx/%llx src %d,%d,%d/%d,%d,%d room %d/%d lfl %d/%d cnt %d\n", k, i,
+                            (unsigned long long)a->reqm, (unsigned long long)b->reqm, (unsigned long long)a->dfull, (unsigned long long)b->dfull,
+                            a->head, a->count, a->seq, b->head, b->count, b->seq, a->room, b->room,
+                            a->lflits[0] + a->lflits[1] + a->lflits[2] + a->lflits[3], b->lflits[0] + b->lflits[1] + b->lflits[2] + b->lflits[3], memcmp(a->cnt, b->cnt, DNF));
+                }
+                bad |= 16;
+            }
+    if (memcmp(r->tails, q->tails, sizeof *r->tails * npk) || memcmp(r->ej, q->ej, sizeof *r->ej * npk) ||
+        memcmp(r->ej_off, q->ej_off, sizeof *r->ej_off * (T + 1)))
+        bad |= 32;
+    if (memcmp(r->pairs, q->pairs, sizeof *r->pairs * N * NPORTS) || memcmp(d->pairs, e->pairs, sizeof *d->pairs * N * NPORTS))
+        bad |= 64;
+    for (size_t port = 0; port < N * NPORTS; port++)
+        for (int b = 0; b < DPB; b++)
+            if ((r->pairs[port] >> b & 1) && r->pfirst[port * DPB + (size_t)b] != q->pfirst[port * DPB + (size_t)b]) bad |= 128;
+    if (!grants_same(d, r->gcyc, e, q->gcyc)) bad |= 256;
+    if (memcmp(d->entered, e->entered, sizeof *d->entered * npk) || memcmp(d->could, e->could, sizeof *d->could * npk))
+        bad |= 512;
+    if ((bad & 512) && getenv("DELTA_DEBUG"))
+        for (size_t k = 0; k < npk; k++)
+            if (d->entered[k] != e->entered[k] || d->could[k] != e->could[k]) {
+                fprintf(stderr, "  packet %zu (node %zu slice %zu): entered %d/%d could %d/%d\n", k, k / (size_t)r->S,
+                        k % (size_t)r->S, d->entered[k], e->entered[k], d->could[k], e->could[k]);
+                break;
+            }
+    return bad;
+}
+
+/* The metrics a cone run must match (SIM_CUTOFF: the ones delta_run.h says). */
+static int metrics_same(const sim_metrics *a, const sim_metrics *b)
+{
+    if (a->status != b->status || a->duration != b->duration || a->cycles != b->cycles || a->late != b->late ||
+        a->late_sum != b->late_sum || a->tail_profile != b->tail_profile || a->packets != b->packets ||
+        a->idle_nodes != b->idle_nodes)
+        return 0;
+    if (a->status == SIM_CUTOFF) return a->stop_cycle == b->stop_cycle;
+    return !memcmp(a, b, sizeof *a);
+}
+
+static int cmd_product(const char *path, int stride, int timing)
+{
+    sim_params sp;
+    ga_params gp;
+    setup(&sp, &gp, 1);
+    traffic *t = brev(sp.n);
+    size_t cb = 0;
+    FILE *f = t ? open_jobs(path, &sp, &cb) : NULL;
+    if (!f) return 1;
+    const int nodes = sim_nodes(&sp);
+    const int64_t npk = (int64_t)nodes * sp.slices;
+    delta_engine *e = delta_engine_new(&sp, t->dest);
+    delta_rec *r = delta_rec_new(&sp), *q = delta_rec_new(&sp);
+    delta_patch *pt = delta_patch_new(&sp);
+    sim_decisions *d = sim_decisions_new(&sp), *dq = sim_decisions_new(&sp);
+    closedloop *cl = closedloop_new(&sp, t->dest, 0);
+    sim_config *parent = sim_config_new(nodes, sp.vcs, 0, 0), *child = sim_config_new(nodes, sp.vcs, 0, 0);
+    uint8_t *buf = malloc(cb);
+    int64_t *ta = malloc(sizeof *ta * (size_t)npk), *tb = malloc(sizeof *tb * (size_t)npk);
+    if (!e || !r || !q || !pt || !d || !dq || !cl || !parent || !child || !buf || !ta || !tb) {
+        fprintf(stderr, "delta_ceiling: out of memory\n");
+        return 1;
+    }
+    int64_t njob = 0, parents_bad = 0, oncone = 0, declined = 0, inexact = 0, accepted = 0, rec_bad = 0, kinds = 0;
+    double sec_delta = 0, sec_full = 0;
+    job_head h;
+    for (int64_t k = 0;; k++) {
+        const int got = next_job(f, path, k, buf, cb, &h, parent, child);
+        if (got < 0) return 1;
+        if (!got) break;
+        if (k % stride || h.fate == FATE_REPEAT) continue;
+        njob++;
+        sim_metrics mp, mf, md;
+        if (!delta_run_parent(e, parent, d, r, &mp, ta) || !delta_rec_valid(r)) { parents_bad++; continue; }
+        closedloop_run(cl, parent, INT64_MAX, NULL, CL_LEAN, &mf);
+        if (!metrics_same(&mp, &mf)) parents_bad++;
+        double t0 = now();
+        const int ran = delta_run_child(e, parent, r, child, h.cutoff, pt, &md, ta);
+        sec_delta += now() - t0;
+        t0 = now();
+        closedloop_run(cl, child, h.cutoff, NULL, CL_LEAN, &mf);
+        sec_full += now() - t0;
+        if (!ran) {
+            declined++;
+            continue;
+        }
+        oncone++;
+        closedloop_tail_cycles(cl, tb);
+        if (!metrics_same(&md, &mf) || (mf.status == SIM_OK && memcmp(ta, tb, sizeof *ta * (size_t)npk))) {
+            inexact++;
+            if (inexact <= 5) fprintf(stderr, "job %lld: inexact (status %d/%d duration %lld/%lld cycles %lld/%lld stop %lld/%lld)\n", (long long)k, md.status, mf.status, (long long)md.duration, (long long)mf.duration, (long long)md.cycles, (long long)mf.cycles, (long long)md.stop_cycle, (long long)mf.stop_cycle);
+            continue;
+        }
+        if (md.status != SIM_OK || !delta_accept(r, d, pt)) continue;
+        accepted++;
+        sim_metrics mq;
+        if (!delta_run_parent(e, child, dq, q, &mq, NULL) || !delta_rec_valid(q)) { rec_bad++; continue; }
+        const int bad = rec_diff(r, d, q, dq);
+        if (bad) {
+            rec_bad++;
+            kinds |= bad;
+            if (rec_bad <= 5) fprintf(stderr, "job %lld: patched record unlike the child's own (kinds %#x)\n", (long long)k, bad);
+        }
+    }
+    printf("jobs %lld (every %d-th of %s, proven repeats left out): parents unlike %lld; children on their cone %lld, "
+           "declined %lld, inexact %lld; accepted %lld, patched records unlike %lld (kinds %#llx)\n",
+           (long long)njob, stride, path, (long long)parents_bad, (long long)oncone, (long long)declined,
+           (long long)inexact, (long long)accepted, (long long)rec_bad, (long long)kinds);
+    if (timing) printf("wall: delta children %.3f s, the same children in full %.3f s\n", sec_delta, sec_full);
+    fclose(f);
+    free(buf); free(ta); free(tb);
+    sim_config_free(parent); sim_config_free(child);
+    closedloop_free(cl);
+    sim_decisions_free(d); sim_decisions_free(dq);
+    delta_patch_free(pt); delta_rec_free(r); delta_rec_free(q);
+    delta_engine_free(e);
+    traffic_free(t);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 3 && !strcmp(argv[1], "record")) {
@@ -420,9 +609,11 @@ int main(int argc, char **argv)
         return cmd_record(argv[2], every, evals, seed);
     }
     if (argc >= 3 && !strcmp(argv[1], "measure")) {
-        int stride = 1, K = 64, side = 1, cone = 0;
+        int stride = 1, K = 64, side = 1, cone = 0, product = 0;
         for (int k = 3; k < argc; k++) {
-            if (!strcmp(argv[k], "--cone")) cone = 1;
+            if (!strcmp(argv[k], "--product")) product = 1;
+            else if (!strcmp(argv[k], "--product-time")) product = 2;
+            else if (!strcmp(argv[k], "--cone")) cone = 1;
             else if (!strcmp(argv[k], "--cone-time")) cone = 2;
             else if (!strcmp(argv[k], "--stride") && k + 1 < argc) stride = atoi(argv[++k]);
             else if (!strcmp(argv[k], "--snap") && k + 1 < argc) K = atoi(argv[++k]);
@@ -430,6 +621,7 @@ int main(int argc, char **argv)
             else goto usage;
         }
         if (stride < 1 || K < 1) goto usage;
+        if (product) return cmd_product(argv[2], stride, product == 2);
         if (cone) return cmd_cone(argv[2], stride, cone == 2);
         return cmd_measure(argv[2], stride, K, side);
     }

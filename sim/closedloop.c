@@ -263,8 +263,12 @@ static int64_t next_release(const olnet *n, int64_t t)
     return next != INT64_MAX && next > t ? next : t;
 }
 
-/* The cycles of a run, from cycle 0 to its end, its stop or the cutoff. */
-static sim_status cycle_loop(closedloop *c, int64_t cutoff, tailwin *tw, int64_t *last_eject, sim_metrics *m)
+/* The cycles of a run, from cycle 0 to its end, its stop or the cutoff; ob
+ * (NULL but for delta runs' parents, and then folded away) sees each cycle
+ * stepped. */
+static inline __attribute__((always_inline)) sim_status cycle_loop(closedloop *c, int64_t cutoff, tailwin *tw,
+                                                                   int64_t *last_eject, sim_metrics *m,
+                                                                   const closedloop_observer *ob)
 {
     olnet *n = c->net;
     const int bound = cutoff < INT64_MAX && !c->p.no_load_bound && c->p.routing == ROUTING_DOR;
@@ -281,7 +285,10 @@ static sim_status cycle_loop(closedloop *c, int64_t cutoff, tailwin *tw, int64_t
         m->cycles++;
         const int32_t *ids;
         int ndone;
+        const int64_t inj0 = c->cl.injected;
+        if (ob) ob->before(ob->ctx, n, t);
         const int64_t moved = olnet_step(n, t, &ids, &ndone);
+        if (ob) ob->after(ob->ctx, n, t, (int)(moved - (c->cl.injected - inj0)));
         for (int k = 0; k < ndone; k++) tailwin_add(tw, t);
         if (ndone) *last_eject = t;
         done += ndone;
@@ -317,8 +324,9 @@ olnet *closedloop_begin(closedloop *c, const sim_config *cfg)
     return c->net;
 }
 
-sim_status closedloop_run(closedloop *c, const sim_config *cfg, int64_t cutoff, sim_decisions *rec,
-                          closedloop_metrics what, sim_metrics *m)
+static inline __attribute__((always_inline)) sim_status run_with(closedloop *c, const sim_config *cfg, int64_t cutoff,
+                                                                 sim_decisions *rec, closedloop_metrics what,
+                                                                 sim_metrics *m, const closedloop_observer *ob)
 {
     olnet *n = c->net;
     memset(m, 0, sizeof *m);
@@ -350,7 +358,7 @@ sim_status closedloop_run(closedloop *c, const sim_config *cfg, int64_t cutoff, 
     tailwin tw;
     tailwin_reset(&tw, sim_late_sum_window(c->L));
     int64_t last_eject = -1;
-    const sim_status st = cycle_loop(c, cutoff, &tw, &last_eject, m);
+    const sim_status st = cycle_loop(c, cutoff, &tw, &last_eject, m, ob);
     if (rec) sim_decisions_end(rec, st == SIM_OK);
     c->cl.rec = NULL;
     m->status = st;
@@ -369,6 +377,27 @@ sim_status closedloop_run(closedloop *c, const sim_config *cfg, int64_t cutoff, 
     m->ob = c->cl.ob;
     link_metrics(c, m);
     return st;
+}
+
+sim_status closedloop_run(closedloop *c, const sim_config *cfg, int64_t cutoff, sim_decisions *rec,
+                          closedloop_metrics what, sim_metrics *m)
+{
+    return run_with(c, cfg, cutoff, rec, what, m, NULL);
+}
+
+sim_status closedloop_run_observed(closedloop *c, const sim_config *cfg, sim_decisions *rec,
+                                   const closedloop_observer *ob, sim_metrics *m)
+{
+    return run_with(c, cfg, INT64_MAX, rec, CL_LEAN, m, ob);
+}
+
+int64_t closedloop_release_bound(const closedloop *c, const sim_config *cfg) { return c->to_send ? release_bound(c, cfg) : 0; }
+
+closedloop_view closedloop_view_of(const closedloop *c)
+{
+    return (closedloop_view){ .net = c->net, .first = c->first, .reach = c->reach, .after = c->after,
+                              .rank = c->rank, .to_send = c->to_send, .idle_nodes = c->idle_nodes,
+                              .S = c->S, .L = c->L };
 }
 
 void closedloop_tail_cycles(const closedloop *c, int64_t *out)

@@ -64,6 +64,41 @@ sim_status closedloop_run(closedloop *c, const sim_config *cfg, int64_t cutoff, 
 void closedloop_link_stats(const closedloop *c, int k, int64_t *first, int64_t *last, int64_t *flits);
 void closedloop_tail_cycles(const closedloop *c, int64_t *out);
 
+/* What a delta run (sim/delta_run.c) sees of a parent's run, cycle by
+ * cycle: before(ctx, n, t) with the network at the start of a cycle about
+ * to be stepped, after(ctx, n, t, nmv) once it is, its nmv moves in
+ * n->fmv (injections not among them).  Idle cycles the run jumps over are
+ * not shown. */
+typedef struct {
+    void (*before)(void *ctx, const olnet *n, int64_t t);
+    void (*after)(void *ctx, const olnet *n, int64_t t, int nmv);
+    void *ctx;
+} closedloop_observer;
+
+/* closedloop_run(c, cfg, INT64_MAX, rec, CL_LEAN, m), with ob shown every
+ * cycle stepped. */
+sim_status closedloop_run_observed(closedloop *c, const sim_config *cfg, sim_decisions *rec,
+                                   const closedloop_observer *ob, sim_metrics *m);
+
+/* The lower bound of cfg's duration that closedloop_run checks against the
+ * cutoff before it steps (0 when nothing is sent): a run whose bound is
+ * over its cutoff ends SIM_CUTOFF at once, metrics as closedloop_run's. */
+int64_t closedloop_release_bound(const closedloop *c, const sim_config *cfg);
+
+/* What a delta run reads of the engine it steps on: the network (c's, for
+ * the caller to step router by router), node i's slice s as packet
+ * first[i] + s (first[i] < 0: i sends nothing), the load bound's per-link
+ * reach and after (see closedloop.c's load_exceeds), the queue-selection
+ * rank table (qsel_rank_table), packets, idle nodes, slices and flits. */
+typedef struct {
+    olnet *net;
+    const int32_t *first, *reach, *after;
+    const uint8_t *rank;
+    int64_t to_send;
+    int idle_nodes, S, L;
+} closedloop_view;
+closedloop_view closedloop_view_of(const closedloop *c);
+
 /* For sim/delta.c's measurements only (bench/delta_ceiling), never for a
  * run: c's network reset and loaded with cfg's packets (lean metrics, no
  * decisions), for the caller to step with olnet_step from cycle 0. */

@@ -72,13 +72,16 @@ int delta_run_parent(delta_engine *e, const sim_config *c, sim_decisions *d, del
                      int64_t *tails);
 
 /* A child c of the parent pc whose valid record is r, cutoff as
- * sim_run_cutoff (INT64_MAX for none): its status, metrics and (when tails
- * is not NULL and the run ends SIM_OK) tail cycles exactly as
- * sim_run_lean(s, c, cutoff, NULL, m) would give them.  Returns 1 when it
- * ran c on its cone: pt holds what delta_accept needs.  Returns 0 when it
- * did not run c (its cone would cover too much of the network, or the run
- * needs what the record cannot give): pt says so and the caller runs c in
- * full as before, decisions included. */
+ * sim_run_cutoff: its status, metrics and (when tails is not NULL and the
+ * run ends SIM_OK) tail cycles exactly as sim_run_lean(s, c, cutoff, NULL,
+ * m) would give them, but that a run cut (SIM_CUTOFF) leaves
+ * flits_injected, flits_ejected and max_link_flits 0 (a search reads only
+ * a cut run's status and duration).  Returns 1 when it ran c on its cone:
+ * pt holds what delta_accept needs.  Returns 0 when it did not (the cutoff
+ * is not the parent's duration; the interval changed, which moves every
+ * node's later slices; a watchdog or time-out could fire before the
+ * cutoff; the cone grew past half the network): pt says so and the caller
+ * runs c in full as before, decisions included. */
 int delta_run_child(delta_engine *e, const sim_config *pc, const delta_rec *r, const sim_config *c, int64_t cutoff,
                     delta_patch *pt, sim_metrics *m, int64_t *tails);
 

@@ -1,0 +1,286 @@
+/* A parent's record for delta runs (see delta_run.h): written by a full run
+ * of the parent watched cycle by cycle (closedloop_run_observed), and
+ * patched in place when a child whose cone run ended SIM_OK takes the
+ * parent's place (delta_accept).
+ *
+ * Why the patch gives exactly the record the child's own full run would
+ * write: a router outside the child's cone held the parent's state at every
+ * cycle of the child's run (the cone's invariant, sim/delta_run.c), so its
+ * links, dfull bits, activity, snapshots and decisions are the parent's; a
+ * router in the cone was the parent's until the first cycle it stepped in
+ * the cone (jt), and the child's from then on, which the patch logged.  So
+ * each entry of the record is kept or overwritten by its router and cycle.
+ * The decisions follow the same rule: a grant is its router's, kept when
+ * made before that router's jt; a VC-selection pair is kept when its first
+ * meeting came before jt; a packet's injection when its header entered
+ * before its source's jt.  The grants' order changes (the cone's come
+ * last), which sim_decisions_repeat does not read: it replays each list's
+ * grants in order, and a list is one router's, whose kept grants all come
+ * before its logged ones. */
+#include "sim/delta_internal.h"
+
+#include <stdlib.h>
+
+#include "util/invariant.h"
+
+/* ---- allocation ---- */
+
+delta_rec *delta_rec_new(const sim_params *p)
+{
+    delta_rec *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->nodes = sim_nodes(p);
+    r->S = p->slices;
+    r->W = (r->nodes + 63) / 64;
+    const size_t N = (size_t)r->nodes, npk = N * (size_t)r->S;
+    r->tails = malloc(sizeof *r->tails * npk);
+    r->ej = malloc(sizeof *r->ej * npk);
+    r->pairs = calloc(N * NPORTS, sizeof *r->pairs);
+    r->pfirst = malloc(sizeof *r->pfirst * N * NPORTS * DPB);
+    if (!r->tails || !r->ej || !r->pairs || !r->pfirst) {
+        delta_rec_free(r);
+        return NULL;
+    }
+    r->bytes = sizeof *r + npk * (sizeof *r->tails + sizeof *r->ej) + N * NPORTS * (sizeof *r->pairs + DPB * sizeof *r->pfirst);
+    return r;
+}
+
+void delta_rec_free(delta_rec *r)
+{
+    if (!r) return;
+    free(r->rl);
+    free(r->rf);
+    free(r->pact);
+    free(r->snap);
+    free(r->ej_off);
+    free(r->ej);
+    free(r->tails);
+    free(r->pairs);
+    free(r->pfirst);
+    free(r->gcyc);
+    free(r);
+}
+
+int delta_rec_valid(const delta_rec *r) { return r->valid; }
+void delta_rec_invalidate(delta_rec *r) { r->valid = 0; }
+
+size_t delta_rec_bytes(const delta_rec *r)
+{
+    const size_t N = (size_t)r->nodes, C = (size_t)r->cap;
+    return r->bytes + C * N * (4 * sizeof *r->rl + sizeof *r->rf) + C * (size_t)r->W * sizeof *r->pact +
+           (C / DK + 1) * N * sizeof *r->snap + (C + 1) * sizeof *r->ej_off + r->gcap * sizeof *r->gcyc;
+}
+
+/* Room for cycles 0 .. t.  Returns 0, or -1 when memory runs out (the record
+ * is left as it was, its arrays still its own). */
+static int grow_cycles(delta_rec *r, int64_t t)
+{
+    if (t < r->cap) return 0;
+    int64_t cap = r->cap ? r->cap : 256;
+    while (cap <= t) cap *= 2;
+    const size_t N = (size_t)r->nodes, C = (size_t)cap;
+    uint32_t *rl = realloc(r->rl, sizeof *rl * C * N * 4);
+    if (!rl) return -1;
+    r->rl = rl;
+    uint16_t *rf = realloc(r->rf, sizeof *rf * C * N);
+    if (!rf) return -1;
+    r->rf = rf;
+    uint64_t *pact = realloc(r->pact, sizeof *pact * C * (size_t)r->W);
+    if (!pact) return -1;
+    r->pact = pact;
+    rsnap *snap = realloc(r->snap, sizeof *snap * (C / DK + 1) * N);
+    if (!snap) return -1;
+    r->snap = snap;
+    int32_t *ej_off = realloc(r->ej_off, sizeof *ej_off * (C + 1));
+    if (!ej_off) return -1;
+    r->ej_off = ej_off;
+    r->cap = cap;
+    return 0;
+}
+
+/* ---- a parent's run, watched ---- */
+
+/* Cycle t's state at its start, into the record: the idle cycles jumped over
+ * since the last one stepped (nothing moved, dfull as it was), the snapshots
+ * due up to t (the state was the same through the jump), and the routers
+ * active now. */
+static void watch_before(void *ctx, const olnet *n, int64_t t)
+{
+    delta_engine *e = ctx;
+    delta_rec *r = e->wr;
+    if (e->wfail || grow_cycles(r, t)) {
+        e->wfail = 1;
+        return;
+    }
+    const size_t N = (size_t)r->nodes, W = (size_t)r->W;
+    for (int64_t c = e->last_t + 1; c < t; c++) {
+        memset(r->rl + (size_t)c * N * 4, 0, sizeof *r->rl * N * 4);
+        for (size_t i = 0; i < N; i++) r->rf[(size_t)c * N + i] = (uint16_t)n->dfull[i];
+        memset(r->pact + (size_t)c * W, 0, sizeof *r->pact * W);
+    }
+    for (int64_t k = (e->last_t + DK) / DK; k * DK <= t; k++) /* those after the last cycle stepped */
+        for (size_t i = 0; i < N; i++) snap_save(n, (int)i, e->wd->room[i], &r->snap[(size_t)k * N + i]);
+    uint64_t *pa = r->pact + (size_t)t * W;
+    memset(pa, 0, sizeof *pa * W);
+    for (size_t i = 0; i < N; i++) pa[i / 64] |= (uint64_t)dl_active(n, (int)i, t) << (i % 64);
+}
+
+/* Cycle t stepped: its links, dfull bits, and when its grants and new
+ * VC-selection pairs were met. */
+static void watch_after(void *ctx, const olnet *n, int64_t t, int nmv)
+{
+    delta_engine *e = ctx;
+    delta_rec *r = e->wr;
+    if (e->wfail) return;
+    const size_t N = (size_t)r->nodes;
+    uint32_t *rl = r->rl + (size_t)t * N * 4;
+    memset(rl, 0, sizeof *rl * N * 4);
+    for (int k = 0; k < nmv; k++) {
+        const olfmove *m = &n->fmv[k];
+        if (m->to >= 0) rl[m->node * 4 + n->lport[m->lo]] = entry_of(m->x, n->lvc[m->lo]);
+    }
+    for (size_t i = 0; i < N; i++) r->rf[(size_t)t * N + i] = (uint16_t)n->dfull[i];
+    const sim_decisions *d = e->wd;
+    for (size_t g = e->last_ng; g < d->ngrant; g++) r->gcyc[g] = (int32_t)t;
+    e->last_ng = d->ngrant;
+    for (size_t port = 0; port < N * NPORTS; port++) {
+        const uint64_t fresh = d->pairs[port] & ~e->ppairs[port];
+        for (uint64_t b = fresh; b; b &= b - 1) r->pfirst[port * DPB + (size_t)__builtin_ctzll(b)] = (int32_t)t;
+        e->ppairs[port] = d->pairs[port];
+    }
+    e->last_t = t;
+}
+
+/* The packets by their tail cycle (a counting sort), from r->tails. */
+static void index_ejections(delta_rec *r)
+{
+    const int64_t npk = (int64_t)r->nodes * r->S, T = r->T;
+    memset(r->ej_off, 0, sizeof *r->ej_off * (size_t)(T + 1));
+    for (int64_t k = 0; k < npk; k++)
+        if (r->tails[k] >= 0) r->ej_off[r->tails[k] + 1]++;
+    for (int64_t t = 0; t < T; t++) r->ej_off[t + 1] += r->ej_off[t];
+    for (int64_t k = 0; k < npk; k++) {
+        const int64_t t = r->tails[k];
+        if (t < 0) continue;
+        r->ej[r->ej_off[t]++] = (int32_t)k;
+    }
+    for (int64_t t = T; t > 0; t--) r->ej_off[t] = r->ej_off[t - 1];
+    r->ej_off[0] = 0;
+}
+
+int delta_run_parent(delta_engine *e, const sim_config *c, sim_decisions *d, delta_rec *r, sim_metrics *m,
+                     int64_t *tails)
+{
+    r->valid = 0;
+    r->gen++;
+    const int watch = d && d->cap && d->pairs && e->v.net->simd;
+    if (watch && r->gcap < d->cap) {
+        int32_t *g = realloc(r->gcyc, sizeof *g * d->cap);
+        if (!g) return 0;
+        r->gcyc = g;
+        r->gcap = d->cap;
+    }
+    e->wr = r;
+    e->wd = d;
+    e->last_t = -1;
+    e->last_ng = 0;
+    e->wfail = !watch;
+    if (watch) memset(e->ppairs, 0, sizeof *e->ppairs * (size_t)e->nodes * NPORTS);
+    const closedloop_observer ob = { watch_before, watch_after, e };
+    const sim_status st = closedloop_run_observed(e->cl, c, d, &ob, m);
+    if (st != SIM_OK && st != SIM_CUTOFF) return 0;
+    if (st != SIM_OK) return 1;
+    closedloop_tail_cycles(e->cl, r->tails);
+    if (tails) memcpy(tails, r->tails, sizeof *tails * (size_t)e->npk);
+    if (e->wfail || !sim_decisions_known(d)) return 1;
+    r->T = m->duration;
+    NOCSIM_ASSERT(e->last_t == r->T - 1, "delta: a parent's last cycle stepped is its last ejection");
+    index_ejections(r);
+    memcpy(r->pairs, d->pairs, sizeof *r->pairs * (size_t)e->nodes * NPORTS);
+    for (size_t port = 0; port < (size_t)e->nodes * NPORTS; port++)
+        for (int b = 0; b < DPB; b++)
+            if (!(r->pairs[port] >> b & 1)) r->pfirst[port * DPB + (size_t)b] = INT32_MAX;
+    r->max_link_flits = m->max_link_flits;
+    r->valid = 1;
+    return 1;
+}
+
+/* ---- acceptance ---- */
+
+/* The decisions: each router's kept before its jt, the cone's logged ones
+ * after. */
+static void patch_decisions(delta_rec *r, sim_decisions *pd, const delta_patch *pt)
+{
+    const int32_t *jt = pt->jt;
+    size_t w = 0;
+    for (size_t g = 0; g < pd->ngrant; g++) {
+        const int node = (int)((pd->grant[g] >> 8) / DNF);
+        if (jt[node] >= 0 && r->gcyc[g] >= jt[node]) continue;
+        pd->grant[w] = pd->grant[g];
+        r->gcyc[w++] = r->gcyc[g];
+    }
+    NOCSIM_ASSERT(w + pt->ngrant <= pd->cap, "delta: the child's grants fit its record");
+    memcpy(pd->grant + w, pt->grant, sizeof *pt->grant * pt->ngrant);
+    memcpy(r->gcyc + w, pt->gcyc, sizeof *pt->gcyc * pt->ngrant);
+    pd->ngrant = w + pt->ngrant;
+    for (int k = 0; k < pt->ncone; k++) {
+        const int i = pt->cone[k];
+        for (int d = 0; d < NPORTS; d++) {
+            const size_t port = (size_t)i * NPORTS + (size_t)d;
+            uint64_t keep = 0;
+            for (uint64_t b = r->pairs[port]; b; b &= b - 1) {
+                const size_t at = port * DPB + (size_t)__builtin_ctzll(b);
+                if (r->pfirst[at] < jt[i]) keep |= b & -b;
+                else r->pfirst[at] = INT32_MAX;
+            }
+            r->pairs[port] = keep;
+        }
+        for (int s = 0; s < r->S; s++) {
+            const size_t k2 = (size_t)i * (size_t)r->S + (size_t)s;
+            if (pd->entered[k2] >= 0 && pd->entered[k2] < jt[i]) continue;
+            pd->entered[k2] = pt->entered[k2];
+            pd->could[k2] = pt->could[k2];
+        }
+    }
+    for (size_t k = 0; k < pt->npev; k++) {
+        const size_t port = pt->pev[k] / DPB;
+        r->pairs[port] |= 1ull << (pt->pev[k] % DPB);
+        r->pfirst[pt->pev[k]] = pt->pcyc[k];
+    }
+    for (int k = 0; k < pt->ncone; k++)
+        memcpy(pd->pairs + (size_t)pt->cone[k] * NPORTS, r->pairs + (size_t)pt->cone[k] * NPORTS,
+               sizeof *pd->pairs * NPORTS);
+}
+
+/* The links, dfull bits, activity and snapshots the cone logged. */
+static void patch_cycles(delta_rec *r, const delta_patch *pt)
+{
+    const size_t N = (size_t)r->nodes, W = (size_t)r->W;
+    for (int64_t t = 0; t < pt->T; t++)
+        for (int32_t k = pt->co[t]; k < pt->co[t + 1]; k++) {
+            const pcycle *x = &pt->ce[k];
+            memcpy(r->rl + ((size_t)t * N + (size_t)x->node) * 4, x->out, sizeof x->out);
+            r->rf[(size_t)t * N + (size_t)x->node] = x->dfull;
+            uint64_t *w = r->pact + (size_t)t * W + (size_t)x->node / 64;
+            const uint64_t bit = 1ull << (x->node % 64);
+            *w = x->act ? *w | bit : *w & ~bit;
+        }
+    for (int k = 0; k < pt->sk; k++)
+        for (int32_t j = pt->so[k]; j < pt->so[k + 1]; j++) r->snap[(size_t)k * N + (size_t)pt->snode[j]] = pt->ss[j];
+}
+
+int delta_accept(delta_rec *r, sim_decisions *pd, const delta_patch *pt)
+{
+    if (!pt->oncone || pt->fail || pt->st != SIM_OK || !r->valid || pt->gen != r->gen) {
+        r->valid = 0;
+        return 0;
+    }
+    NOCSIM_ASSERT(pt->T <= r->T, "delta: an accepted child ends by its parent's duration");
+    patch_decisions(r, pd, pt);
+    patch_cycles(r, pt);
+    memcpy(r->tails, pt->tails, sizeof *r->tails * (size_t)r->nodes * (size_t)r->S);
+    r->T = pt->T;
+    index_ejections(r);
+    r->gen++;
+    return 1;
+}
