@@ -14,11 +14,11 @@
  *       accepted child's cone patched into the dense record).  Prints the
  *       figures by the child's fate.  --no-side skips the side-by-side runs
  *       and the record (instruction counts of the child's runs alone).
- *       --cone instead steps each child on its cone (sim/delta_step.h)
- *       from its parent's record, checked against the whole child, and
- *       prints the cone's figures and those of falling back to the fast
- *       path once a cone passes nodes / k routers.  --cone-time: the same,
- *       then each job again unchecked, for wall times (a side note).
+ *       --product instead runs each parent and child through sim/delta_run.h
+ *       (the parent recorded, the child on its cone), checks every result
+ *       against closedloop_run's, and, for a child that finished, accepts it
+ *       and checks the patched record against the child's own fresh record;
+ *       --product-time adds the wall times of the children's runs both ways.
  *
  * Instructions come from callgrind's inclusive counts of closedloop_run
  * (the child's runs as the GA makes them), delta_rec_dense, delta_rec_sparse,
@@ -31,7 +31,6 @@
 #include "ga/chrom.h"
 #include "ga/ga_internal.h"
 #include "sim/delta.h"
-#include "sim/delta_step.h"
 #include "sim/delta_internal.h"
 #include <time.h>
 #include "traffic/traffic.h"
@@ -171,17 +170,6 @@ static double now(void)
 
 static double pc(int64_t a, int64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
 
-/* The fallback rules measure --cone weighs: a child is stepped on its cone
- * until the cone passes nodes / k routers, then on the fast path. */
-static const double fb_k[] = { 1.0, 1.5, 2.0, 2.5, 3.0, 4.0 };
-enum { NFB = sizeof fb_k / sizeof fb_k[0] };
-
-typedef struct {
-    int64_t jobs, switched, cone_active, cone_rc, edge, joins, fast_active;
-} fallback;
-
-static int cmd_cone(const char *path, int stride, int timing);
-
 /* measure's tables: the cones by the child's fate, their totals, the edge
  * check and the parent's records. */
 static void print_probe(const delta_stats st[NFATE], const delta_rec_stats *rs, int K)
@@ -293,126 +281,6 @@ out:
  * delta_cone_edge, delta_cone_join, delta_cone_release and
  * delta_cone_rec_cycle against closedloop_run's (the GA's run of each
  * child, lean). */
-/* A child's cycles (cyc, nc of them) weighed under each fallback rule. */
-static void tally_fallbacks(fallback fb[NFB], const delta_cone_cycle *cyc, int64_t nc, int nodes)
-{
-    for (int q = 0; q < NFB; q++) {
-        fallback *b = &fb[q];
-        const double lim = nodes / fb_k[q];
-        int fast = 0;
-        b->jobs++;
-        for (int64_t c = 0; c < nc; c++) {
-            if (!fast && cyc[c].ncone > lim) fast = 1, b->switched++;
-            if (!cyc[c].stepped) continue;
-            if (fast) {
-                b->fast_active += cyc[c].active;
-            } else {
-                b->cone_active += cyc[c].cone_active;
-                b->cone_rc += cyc[c].ncone;
-                b->edge += cyc[c].edge;
-                b->joins += cyc[c].joins;
-            }
-        }
-    }
-}
-
-/* measure --cone's tables: the stepper's checks by the child's fate, its
- * wall times and the fallback rules. */
-static void print_cone(const delta_cone_stats st[NFATE], const delta_cone_stats *tmp, const fallback fb[NFB], int timing)
-{
-    printf("| fate | jobs | cycles | active rc | cone rc | cone active rc | of active | edge links | joins edge / "
-           "release | inexact tails | cone states unlike | outside unlike | unlike the GA's cycles |\n"
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-    delta_cone_stats all = { 0 };
-    for (int k = 0; k <= NFATE; k++) {
-        const delta_cone_stats *s = k < NFATE ? &st[k] : &all;
-        if (k < NFATE && k != FATE_REPEAT) {
-#define ADD(x) all.x += s->x
-            ADD(jobs); ADD(cycles); ADD(cone_rc); ADD(cone_active_rc); ADD(active_rc); ADD(edge_lc);
-            ADD(joins_edge); ADD(joins_rel); ADD(inexact); ADD(state_diffs); ADD(outside_diffs); ADD(unlike_ga); ADD(sec_cone); ADD(sec_full);
-#undef ADD
-        }
-        if (k == FATE_REPEAT || (k < NFATE && !s->jobs)) continue;
-        printf("| %s | %lld | %lld | %lld | %lld | %lld | %.2f %% | %lld | %lld / %lld | %lld | %lld | %lld | %lld |\n",
-               k < NFATE ? fate_name[k] : "all simulated", (long long)s->jobs, (long long)s->cycles,
-               (long long)s->active_rc, (long long)s->cone_rc, (long long)s->cone_active_rc,
-               pc(s->cone_active_rc, s->active_rc), (long long)s->edge_lc, (long long)s->joins_edge,
-               (long long)s->joins_rel, (long long)s->inexact, (long long)s->state_diffs, (long long)s->outside_diffs,
-               (long long)s->unlike_ga);
-    }
-    for (int k = 0; k < 1 + timing; k++) {
-        const delta_cone_stats *w = k ? tmp : &all;
-        printf("wall (a side note), %s: cone %.3f s, %.1f ns an active cone router-cycle; the GA's runs %.3f s, %.1f "
-               "ns an active router-cycle; ratio %.2f\n",
-               k ? "unchecked (--cone-time)" : "checked", w->sec_cone, 1e9 * w->sec_cone / (double)all.cone_active_rc,
-               w->sec_full, 1e9 * w->sec_full / (double)all.active_rc,
-               (w->sec_cone / (double)all.cone_active_rc) / (w->sec_full / (double)all.active_rc));
-    }
-    printf("fallback at nodes / k cone routers: | k | children switched | cone active rc | cone rc | edge links | "
-           "joins | fast-path active rc after the switch |\n");
-    for (int q = 0; q < NFB; q++)
-        printf("| %.1f | %lld of %lld | %lld | %lld | %lld | %lld | %lld |\n", fb_k[q], (long long)fb[q].switched,
-               (long long)fb[q].jobs, (long long)fb[q].cone_active, (long long)fb[q].cone_rc, (long long)fb[q].edge,
-               (long long)fb[q].joins, (long long)fb[q].fast_active);
-}
-
-static int cmd_cone(const char *path, int stride, int timing)
-{
-    sim_params sp;
-    ga_params gp;
-    setup(&sp, &gp, 1);
-    traffic *t = brev(sp.n);
-    size_t cb = 0;
-    FILE *f = t ? open_jobs(path, &sp, &cb) : NULL;
-    if (!f) return 1;
-    delta_cone *d = delta_cone_new(&sp, t->dest);
-    const int nodes = sim_nodes(&sp);
-    sim_config *parent = sim_config_new(nodes, sp.vcs, 0, 0), *child = sim_config_new(nodes, sp.vcs, 0, 0);
-    uint8_t *buf = malloc(cb);
-    const int64_t cap = sp.max_cycles < 100000 ? sp.max_cycles : 100000;
-    delta_cone_cycle *cyc = malloc(sizeof *cyc * (size_t)cap);
-    if (!d || !parent || !child || !buf || !cyc) {
-        fprintf(stderr, "delta_ceiling: out of memory\n");
-        return 1;
-    }
-    delta_cone_stats st[NFATE], tm = { 0 };
-    memset(st, 0, sizeof st);
-    fallback fb[NFB];
-    memset(fb, 0, sizeof fb);
-    int64_t njob = 0, unfinished = 0, refused = 0;
-    job_head h;
-    for (int64_t k = 0;; k++) {
-        const int got = next_job(f, path, k, buf, cb, &h, parent, child);
-        if (got < 0) return 1;
-        if (!got) break;
-        if (k % stride) continue;
-        njob++;
-        if (h.fate == FATE_REPEAT) {
-            st[h.fate].jobs++;
-            continue;
-        }
-        if (delta_cone_record(d, parent) < 0) unfinished++;
-        const int64_t nc = delta_cone_job(d, parent, child, h.cutoff, 1, &st[h.fate], cyc, cap);
-        if (timing) delta_cone_job(d, parent, child, h.cutoff, 0, &tm, NULL, 0);
-        if (nc < 0) {
-            refused++;
-            continue;
-        }
-        tally_fallbacks(fb, cyc, nc, nodes);
-    }
-    printf("jobs %lld (every %d-th of %s), parents unfinished %lld, refused %lld\n", (long long)njob, stride, path,
-           (long long)unfinished, (long long)refused);
-    print_cone(st, &tm, fb, timing);
-    fclose(f);
-    free(buf);
-    free(cyc);
-    sim_config_free(parent);
-    sim_config_free(child);
-    delta_cone_free(d);
-    traffic_free(t);
-    return 0;
-}
-
 /* ---- measure --product: the delta runs of sim/delta_run.h ---- */
 
 /* Router state of two snapshot entries alike (the flits a FIFO holds, the
@@ -609,12 +477,10 @@ int main(int argc, char **argv)
         return cmd_record(argv[2], every, evals, seed);
     }
     if (argc >= 3 && !strcmp(argv[1], "measure")) {
-        int stride = 1, K = 64, side = 1, cone = 0, product = 0;
+        int stride = 1, K = 64, side = 1, product = 0;
         for (int k = 3; k < argc; k++) {
             if (!strcmp(argv[k], "--product")) product = 1;
             else if (!strcmp(argv[k], "--product-time")) product = 2;
-            else if (!strcmp(argv[k], "--cone")) cone = 1;
-            else if (!strcmp(argv[k], "--cone-time")) cone = 2;
             else if (!strcmp(argv[k], "--stride") && k + 1 < argc) stride = atoi(argv[++k]);
             else if (!strcmp(argv[k], "--snap") && k + 1 < argc) K = atoi(argv[++k]);
             else if (!strcmp(argv[k], "--no-side")) side = 0;
@@ -622,11 +488,10 @@ int main(int argc, char **argv)
         }
         if (stride < 1 || K < 1) goto usage;
         if (product) return cmd_product(argv[2], stride, product == 2);
-        if (cone) return cmd_cone(argv[2], stride, cone == 2);
         return cmd_measure(argv[2], stride, K, side);
     }
 usage:
     fprintf(stderr, "usage: delta_ceiling record FILE [--every K] [--evals N] [--seed X]\n"
-                    "       delta_ceiling measure FILE [--stride S] [--snap K] [--no-side | --cone | --cone-time]\n");
+                    "       delta_ceiling measure FILE [--stride S] [--snap K] [--no-side | --product | --product-time]\n");
     return 2;
 }
