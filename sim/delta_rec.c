@@ -220,8 +220,10 @@ static void patch_decisions(delta_rec *r, sim_decisions *pd, const delta_patch *
         r->gcyc[w++] = r->gcyc[g];
     }
     NOCSIM_ASSERT(w + pt->ngrant <= pd->cap, "delta: the child's grants fit its record");
-    memcpy(pd->grant + w, pt->grant, sizeof *pt->grant * pt->ngrant);
-    memcpy(r->gcyc + w, pt->gcyc, sizeof *pt->gcyc * pt->ngrant);
+    if (pt->ngrant) { /* (the logs are not allocated before a first grant) */
+        memcpy(pd->grant + w, pt->grant, sizeof *pt->grant * pt->ngrant);
+        memcpy(r->gcyc + w, pt->gcyc, sizeof *pt->gcyc * pt->ngrant);
+    }
     pd->ngrant = w + pt->ngrant;
     for (int k = 0; k < pt->ncone; k++) {
         const int i = pt->cone[k];
