@@ -354,7 +354,9 @@ static inline const char *dh_accept(dh *h, const dh_draw *d)
  * record; one that ends SIM_OK no worse than its parent is accepted.  The
  * cutoff is mostly the parent's duration (the GA's), now and then none or
  * one below it; now and then a cut child is offered to delta_accept, which
- * must refuse it (and the parent is recorded again). */
+ * must refuse it, or the record is dropped (delta_rec_invalidate) before a
+ * child, which must then not run on a cone; either way the parent is
+ * recorded again. */
 static inline const char *dh_lineage(dh *h, const sim_config *c, int children, const dh_draw *d)
 {
     const char *bad = dh_parent(h, c, d);
@@ -364,6 +366,11 @@ static inline const char *dh_lineage(dh *h, const sim_config *c, int children, c
         int64_t cutoff = mode == 6 ? INT64_MAX : h->pm.duration;
         if (mode == 7) cutoff -= 1 + (int64_t)dh_take(d, (unsigned)h->p.flits);
         if (cutoff < 1) cutoff = 1;
+        if (dh_take(d, 32) == 0) { /* the caller dropped the record: the child runs in full */
+            delta_rec_invalidate(h->rec);
+            if (!(bad = dh_child(h, cutoff))) bad = dh_parent(h, h->par, d);
+            continue;
+        }
         if ((bad = dh_child(h, cutoff))) break;
         if (h->cm.status == SIM_OK && h->cm.duration <= h->pm.duration) bad = dh_accept(h, d);
         else if (h->cm.status == SIM_CUTOFF && dh_take(d, 16) == 0 && !(bad = dh_accept(h, d)))
