@@ -59,7 +59,7 @@ static inline unsigned dh_take(const dh_draw *d, unsigned range) { return range 
     X(idle_nodes) X(cycles) X(max_link_flits) X(late) X(late_sum) X(tail_profile) X(stop_cycle)
 
 /* Grandchildren asked about after each recording or accept. */
-#define DH_VERDICTS 12
+#define DH_VERDICTS 24
 
 typedef struct {
     sim_params p;
@@ -123,60 +123,30 @@ static inline void dh_scribble(dh *h, sim_metrics *m)
     for (int k = 0; k < h->npk; k++) h->tails[k] = INT64_MIN;
 }
 
-/* One move of the GA's kinds on c (the genes that can matter, steps as
- * ga_mutate_local's): a sender's injection timing by +-1..3 (clamped to
- * [0, imax]); a row's or column's senders shifted together (ga_shift_line);
- * a late packet's source made earlier (ga_advance_late, from the parent's
- * tails); a port's scheme changed; two competing directions of a queue
- * order swapped; and, when allow_v, the interval by +-1..3 (at least l_c). */
+/* One move on c by the GA's own operators (ga/operators.h), on the genes
+ * that can matter: a sender's injection timing, a port's scheme or a queue
+ * order (ga_mutate_local_mix, one group), a row's or column's timings
+ * together (ga_shift_line), a late packet's source made earlier
+ * (ga_advance_late, from the parent's tails) and, when allow_v, the
+ * interval.  The choices come from d, the operator's randomness from a
+ * generator seeded from d. */
 static inline void dh_move(dh *h, sim_config *c, const dh_draw *d, int allow_v)
 {
-    const ga_effective *e = h->eff;
-    int kind = (int)dh_take(d, allow_v ? 8 : 7);
-    int step = 1 + (int)dh_take(d, 3);
-    if (dh_take(d, 2)) step = -step;
-    if (kind == 2 && !e->nports) kind = 0;
-    if (kind == 3 && !e->nqlists) kind = 0;
-    if (kind <= 1 && !e->nsenders) kind = 7;
-    switch (kind) {
-    case 0: case 1: {
-        int i = e->senders[dh_take(d, (unsigned)e->nsenders)], v = c->inject[i] + step;
-        c->inject[i] = (uint16_t)(v < 0 ? 0 : v > h->imax ? h->imax : v);
-        break;
-    }
-    case 2: {
-        int port = e->ports[dh_take(d, (unsigned)e->nports)];
-        c->scheme[port] = (uint8_t)((c->scheme[port] + 1 + dh_take(d, VCSEL_NSCHEMES - 1)) % VCSEL_NSCHEMES);
-        break;
-    }
-    case 3: {
-        unsigned l = dh_take(d, (unsigned)e->nqlists), in = e->qinputs[l];
-        uint8_t *q = c->qorder + (size_t)e->qlists[l] * NPORTS;
-        int pos[NPORTS], np = 0;
-        for (int j = 0; j < NPORTS; j++)
-            if (in >> q[j] & 1) pos[np++] = j;
-        if (np < 2) break;
-        int a = (int)dh_take(d, (unsigned)np), b = (a + 1 + (int)dh_take(d, (unsigned)np - 1)) % np;
-        uint8_t t = q[pos[a]]; q[pos[a]] = q[pos[b]]; q[pos[b]] = t;
-        break;
-    }
-    case 4: case 5: {
-        rng r;
-        rng_seed(&r, dh_take(d, 1u << 30));
-        const ga_space sp = { .genes = GENE_ALL, .vmin = (uint32_t)h->p.flits, .vmax = UINT32_MAX, .imax = h->imax };
-        if (kind == 4) ga_shift_line(c, &sp, e, &r);
-        else if (!ga_advance_late(c, &sp, h->ptails, h->npk, h->p.slices, 2 * h->p.flits, &r)) dh_move(h, c, d, 0);
-        break;
-    }
-    case 6: /* two timings at once, one up and one down: overlapping cones */
-        dh_move(h, c, d, 0);
-        dh_move(h, c, d, 0);
-        break;
-    default: {
-        int64_t v = (int64_t)c->interval + step;
-        c->interval = (uint32_t)(v < h->p.flits ? h->p.flits : v);
-        break;
-    }
+    const ga_space sp = { .genes = GENE_ALL, .vmin = (uint32_t)h->p.flits, .vmax = 6u * (uint32_t)h->p.flits,
+                          .imax = h->imax };
+    const unsigned kind = dh_take(d, allow_v ? 7 : 6);
+    rng r;
+    rng_seed(&r, dh_take(d, 1u << 30));
+    if (kind == 4) {
+        ga_shift_line(c, &sp, h->eff, &r);
+    } else if (kind != 5 || !ga_advance_late(c, &sp, h->ptails, h->npk, h->p.slices, 2 * h->p.flits, &r)) {
+        /* groups V, I, C, Q: kinds 0 and 1 (and 5 with no late packet) I, 2 C, 3 Q, 6 V; a group without
+         * effective genes leaves the move to the others */
+        double mix[4] = { kind == 6, kind <= 1 || kind == 5, kind == 2, kind == 3 };
+        if (!ga_mutate_local_mix(c, &sp, h->eff, 1, mix, &r)) {
+            const double any[4] = { 0, 1, 1, 1 };
+            (void)ga_mutate_local_mix(c, &sp, h->eff, 1, any, &r);
+        }
     }
 }
 
@@ -363,8 +333,8 @@ static inline const char *dh_lineage(dh *h, const sim_config *c, int children, c
     for (int k = 0; !bad && k < children && delta_rec_valid(h->rec); k++) {
         dh_mutate(h, h->child, h->par, d);
         unsigned mode = dh_take(d, 8);
-        int64_t cutoff = mode == 6 ? INT64_MAX : h->pm.duration;
-        if (mode == 7) cutoff -= 1 + (int64_t)dh_take(d, (unsigned)h->p.flits);
+        int64_t cutoff = mode == 5 ? INT64_MAX : h->pm.duration;
+        if (mode >= 6) cutoff -= 1 + (int64_t)dh_take(d, (unsigned)h->p.flits);
         if (cutoff < 1) cutoff = 1;
         if (dh_take(d, 32) == 0) { /* the caller dropped the record: the child runs in full */
             delta_rec_invalidate(h->rec);
