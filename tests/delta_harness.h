@@ -67,7 +67,7 @@ typedef struct {
     uint16_t imax;           /* the injection timings' range, as the GA's */
     const char *what;        /* the case, for messages */
     sim *s;                  /* the oracle */
-    delta_engine *e;
+    delta_engine *e[2];      /* two threads' engines: a record is any engine's to read */
     delta_rec *rec;
     delta_patch *pt;
     sim_decisions *dpar;     /* the record's decisions (its parent's) */
@@ -183,7 +183,8 @@ static inline int dh_open(dh *h, const sim_params *p, const int32_t *dest, const
     h->imax = (uint16_t)(4 * p->flits);
     char err[256] = "out of memory";
     h->s = sim_new(p, dest, NULL, err, sizeof err);
-    h->e = delta_engine_new(p, dest);
+    h->e[0] = delta_engine_new(p, dest);
+    h->e[1] = delta_engine_new(p, dest);
     h->rec = delta_rec_new(p);
     h->pt = delta_patch_new(p);
     h->dpar = sim_decisions_new(p);
@@ -195,7 +196,7 @@ static inline int dh_open(dh *h, const sim_params *p, const int32_t *dest, const
     h->ptails = malloc(sizeof *h->ptails * (size_t)h->npk);
     h->ctails = malloc(sizeof *h->ctails * (size_t)h->npk);
     h->tails = malloc(sizeof *h->tails * (size_t)h->npk);
-    if (!h->s || !h->e || !h->rec || !h->pt || !h->dpar || !h->dfull || !h->eff || !h->par || !h->child || !h->g ||
+    if (!h->s || !h->e[0] || !h->e[1] || !h->rec || !h->pt || !h->dpar || !h->dfull || !h->eff || !h->par || !h->child || !h->g ||
         !h->ptails || !h->ctails || !h->tails) {
         dh_fail(h, "setting up: %s", err);
         return -1;
@@ -207,7 +208,8 @@ static inline int dh_open(dh *h, const sim_params *p, const int32_t *dest, const
 static inline void dh_close(dh *h)
 {
     sim_free(h->s);
-    delta_engine_free(h->e);
+    delta_engine_free(h->e[0]);
+    delta_engine_free(h->e[1]);
     delta_rec_free(h->rec);
     delta_patch_free(h->pt);
     sim_decisions_free(h->dpar);
@@ -250,7 +252,7 @@ static inline const char *dh_parent(dh *h, const sim_config *c, const dh_draw *d
     sim_run_lean(h->s, c, INT64_MAX, h->dfull, &h->pm);
     if (h->pm.status == SIM_OK) sim_tail_cycles(h->s, h->ptails);
     dh_scribble(h, &m);
-    int ran = delta_run_parent(h->e, c, h->dpar, h->rec, &m, h->tails);
+    int ran = delta_run_parent(h->e[dh_take(d, 2)], c, h->dpar, h->rec, &m, h->tails);
     if (!ran) {
         if (h->pm.status == SIM_OK) return dh_fail(h, "parent: delta_run_parent returned 0 on a run that ends SIM_OK");
         if (delta_rec_valid(h->rec)) return dh_fail(h, "parent: delta_run_parent returned 0, its record valid");
@@ -267,8 +269,10 @@ static inline const char *dh_parent(dh *h, const sim_config *c, const dh_draw *d
 }
 
 /* h->child against the parent's record with cutoff: the delta run, when it
- * runs on the cone, equals the full run (kept in h->cm, h->ctails). */
-static inline const char *dh_child(dh *h, int64_t cutoff)
+ * runs on the cone, equals the full run (kept in h->cm, h->ctails).  Either
+ * engine runs it, whichever wrote the record, and now and then without
+ * tail cycles (tails NULL). */
+static inline const char *dh_child(dh *h, int64_t cutoff, const dh_draw *d)
 {
     sim_metrics m;
     h->step++;
@@ -277,7 +281,8 @@ static inline const char *dh_child(dh *h, int64_t cutoff)
     if (h->cm.status == SIM_OK) sim_tail_cycles(h->s, h->ctails);
     dh_scribble(h, &m);
     const int valid = delta_rec_valid(h->rec);
-    h->on = delta_run_child(h->e, h->par, h->rec, h->child, cutoff, h->pt, &m, h->tails);
+    const int engine = (int)dh_take(d, 2), no_tails = dh_take(d, 8) == 0;
+    h->on = delta_run_child(h->e[engine], h->par, h->rec, h->child, cutoff, h->pt, &m, no_tails ? NULL : h->tails);
     const int fixed_v = h->child->interval == h->par->interval;
     h->fixed_v += fixed_v;
     h->cone += h->on;
@@ -291,7 +296,7 @@ static inline const char *dh_child(dh *h, int64_t cutoff)
     snprintf(step, sizeof step, "child on its cone (cutoff %lld, parent's duration %lld)", (long long)cutoff,
              (long long)h->pm.duration);
     const char *bad = dh_same_metrics(h, &m, &h->cm, step);
-    if (!bad && h->cm.status == SIM_OK) bad = dh_same_tails(h, h->tails, h->ctails, step);
+    if (!bad && h->cm.status == SIM_OK && !no_tails) bad = dh_same_tails(h, h->tails, h->ctails, step);
     return bad;
 }
 
@@ -338,10 +343,10 @@ static inline const char *dh_lineage(dh *h, const sim_config *c, int children, c
         if (cutoff < 1) cutoff = 1;
         if (dh_take(d, 32) == 0) { /* the caller dropped the record: the child runs in full */
             delta_rec_invalidate(h->rec);
-            if (!(bad = dh_child(h, cutoff))) bad = dh_parent(h, h->par, d);
+            if (!(bad = dh_child(h, cutoff, d))) bad = dh_parent(h, h->par, d);
             continue;
         }
-        if ((bad = dh_child(h, cutoff))) break;
+        if ((bad = dh_child(h, cutoff, d))) break;
         if (h->cm.status == SIM_OK && h->cm.duration <= h->pm.duration) bad = dh_accept(h, d);
         else if (h->cm.status == SIM_CUTOFF && dh_take(d, 16) == 0 && !(bad = dh_accept(h, d)))
             bad = dh_parent(h, h->par, d);
