@@ -13,9 +13,10 @@
  *
  * Built with -DFUZZ_RANDOM_MAIN it is a random test without libFuzzer
  * (make check runs it for FUZZ_DELTA_SECONDS): fuzz_delta_random
- * [SECONDS [SEED]] feeds random inputs for that long, and fails when too few
- * children ran on their cone or no accept patched a record: then nothing,
- * or too little, was compared. */
+ * [SECONDS [SEED]] feeds random inputs for that long, and fails when fewer
+ * than a quarter of the children that keep their parent's interval ran on
+ * their cone or no accept patched a record: then too little of the delta
+ * engine was compared. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +28,7 @@
 /* For the random driver: the input being run (-1 under libFuzzer, which
  * writes the input itself), and the counts of all inputs so far. */
 static long long current_seed = -1;
-static long inputs, refused, children, cone, fixed_v, fixed_v_cone, accepts, accepted;
+static long refused, children, cone, fixed_v, fixed_v_cone, accepts, accepted;
 
 static unsigned take_input(void *ctx, unsigned range) { return take(ctx, range); }
 
@@ -46,11 +47,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     p.slices = 1 + (int)take(&in, 4);
     p.flits = take(&in, 2) ? SIM_DEFAULT_FLITS : 2 + (int)take(&in, 11);
     p.dateline = (route_dateline)take(&in, 2);
-    p.tie = (route_tie)take(&in, 3);
-    p.q_update = (qsel_update)take(&in, 2);
-    p.self = (sim_self)take(&in, 2);
-    p.no_load_bound = take(&in, 4) == 0;
-    inputs++;
+    /* Half the inputs keep the other model choices at their defaults, the
+     * GA's usual run, whatever delta_supports says of the rest. */
+    if (take(&in, 2)) {
+        p.tie = (route_tie)take(&in, 3);
+        p.q_update = (qsel_update)take(&in, 2);
+        p.self = (sim_self)take(&in, 2);
+        p.no_load_bound = take(&in, 4) == 0;
+    }
     char err[256];
     if (sim_params_check(&p, err, sizeof err)) {
         fprintf(stderr, "fuzz_delta: params rejected: %s\n", err);
@@ -118,9 +122,9 @@ int main(int argc, char **argv)
            fixed_v_cone, fixed_v, accepted, accepts);
     /* Children not run on their cone, and records never patched, compare
      * nothing of the delta engine. */
-    if (4 * fixed_v_cone < fixed_v || accepted == 0 || 2 * refused > inputs) {
-        fprintf(stderr, "fuzz_delta: coverage: too few children on their cone, accepts that patched, or params "
-                        "delta_supports takes\n");
+    if (4 * fixed_v_cone < fixed_v || accepted == 0) {
+        fprintf(stderr, "fuzz_delta: coverage: fewer than a quarter of the children with their parent's interval ran "
+                        "on their cone, or no accept patched a record\n");
         return 1;
     }
     return 0;
