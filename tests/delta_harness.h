@@ -264,7 +264,7 @@ static inline const char *dh_parent(dh *h, const sim_config *c, const dh_draw *d
     if (delta_rec_valid(h->rec) != valid)
         return dh_fail(h, "parent: record valid %d, status %d decisions known %d", delta_rec_valid(h->rec),
                        (int)h->pm.status, sim_decisions_known(h->dpar));
-    sim_config_copy(h->par, c);
+    if (c != h->par) sim_config_copy(h->par, c); /* a parent recorded again is h->par itself */
     return dh_verdicts(h, c, d, "parent's decisions");
 }
 
