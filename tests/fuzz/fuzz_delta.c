@@ -14,9 +14,10 @@
  * Built with -DFUZZ_RANDOM_MAIN it is a random test without libFuzzer
  * (make check runs it for FUZZ_DELTA_SECONDS): fuzz_delta_random
  * [SECONDS [SEED]] feeds random inputs for that long, and fails when fewer
- * than a quarter of the children that keep their parent's interval ran on
- * their cone or no accept patched a record: then too little of the delta
- * engine was compared. */
+ * than a quarter of the children that keep their parent's interval and
+ * have its duration for the cutoff (the GA's usual child) ran on their cone
+ * or no accept patched a record: then too little of the delta engine was
+ * compared. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +29,7 @@
 /* For the random driver: the input being run (-1 under libFuzzer, which
  * writes the input itself), and the counts of all inputs so far. */
 static long long current_seed = -1;
-static long refused, children, cone, fixed_v, fixed_v_cone, accepts, accepted;
+static long refused, children, cone, ga_case, ga_case_cone, accepts, accepted;
 
 static unsigned take_input(void *ctx, unsigned range) { return take(ctx, range); }
 
@@ -100,8 +101,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     children += h.children;
     cone += h.cone;
-    fixed_v += h.fixed_v;
-    fixed_v_cone += h.fixed_v_cone;
+    ga_case += h.ga_case;
+    ga_case_cone += h.ga_case_cone;
     accepts += h.accepts;
     accepted += h.accepted;
     sim_config_free(c);
@@ -117,14 +118,14 @@ int main(int argc, char **argv)
     uint64_t seed;
     const long runs = fuzz_random_feed(argc, argv, 512, &current_seed, &seed);
     printf("fuzz_delta: %ld random inputs (seeds %llu..%llu, %ld refused by delta_supports): %ld children, %ld on "
-           "their cone (%ld of %ld with the parent's interval), %ld of %ld accepts patched the record; all exact\n",
+           "their cone (%ld of %ld with the parent's interval and duration for the cutoff), %ld of %ld accepts patched the record; all exact\n",
            runs, (unsigned long long)seed, (unsigned long long)(seed + (uint64_t)runs - 1), refused, children, cone,
-           fixed_v_cone, fixed_v, accepted, accepts);
+           ga_case_cone, ga_case, accepted, accepts);
     /* Children not run on their cone, and records never patched, compare
      * nothing of the delta engine. */
-    if (4 * fixed_v_cone < fixed_v || accepted == 0) {
-        fprintf(stderr, "fuzz_delta: coverage: fewer than a quarter of the children with their parent's interval ran "
-                        "on their cone, or no accept patched a record\n");
+    if (4 * ga_case_cone < ga_case || accepted == 0) {
+        fprintf(stderr, "fuzz_delta: coverage: fewer than a quarter of the children with their parent's interval "
+                        "and duration for the cutoff ran on their cone, or no accept patched a record\n");
         return 1;
     }
     return 0;
