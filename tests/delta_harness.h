@@ -97,14 +97,14 @@ static inline const char *dh_fail(dh *h, const char *fmt, ...)
     return h->msg;
 }
 
-/* The first field of sim_metrics where a (the delta run) and b (the full
- * run) differ, as a message; NULL when all are equal. */
+/* The first field of sim_metrics where a (the delta run) and b (what the
+ * full run says it must be) differ, as a message; NULL when all are equal. */
 static inline const char *dh_same_metrics(dh *h, const sim_metrics *a, const sim_metrics *b, const char *step)
 {
 #define DH_SAME(f)                                                                                                    \
     if (a->f != b->f)                                                                                                 \
-        return dh_fail(h, "%s: " #f " delta %lld, full run %lld (full run's status %d)", step, (long long)a->f,      \
-                       (long long)b->f, (int)b->status);
+        return dh_fail(h, "%s: " #f " delta %lld, expected %lld (from the full run, status %d)", step,             \
+                       (long long)a->f, (long long)b->f, (int)b->status);
     DH_METRICS(DH_SAME)
 #undef DH_SAME
     return NULL;
