@@ -6,7 +6,8 @@
 #   make check      build and run the unit tests, the checking build (build-check/:
 #                   the fast engine walks its invariants every cycle, -DNOCSIM_CHECK)
 #                   on a few simulations, and the engine-comparison fuzz target
-#                   for FUZZ_ENGINES_SECONDS (default 5) as a random test; the
+#                   for FUZZ_ENGINES_SECONDS (default 5) as a random test, the delta
+#                   runs' one (fuzz_delta) likewise for FUZZ_DELTA_SECONDS; the
 #                   tests run TEST_JOBS at a time (default: the number of cores),
 #                   each into $(BUILD)/test-logs/NAME.log, printed whole in order
 #   make check-asan the same under AddressSanitizer + UndefinedBehaviorSanitizer
@@ -122,7 +123,12 @@ check-build:
 
 # tests/fuzz/fuzz_engines.c without libFuzzer: random inputs for a time.
 FUZZ_ENGINES_SECONDS ?= 5
-$(BUILD)/tests/fuzz_engines_random: tests/fuzz/fuzz_engines.c $(BUILD)/libnocsim.a
+$(BUILD)/tests/fuzz_engines_random: tests/fuzz/fuzz_engines.c tests/fuzz/fuzz_random.h $(BUILD)/libnocsim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DFUZZ_RANDOM_MAIN -o $@ $< $(BUILD)/libnocsim.a $(LDFLAGS) $(LDLIBS)
+# tests/fuzz/fuzz_delta.c the same way, for FUZZ_DELTA_SECONDS.
+FUZZ_DELTA_SECONDS ?= 5
+$(BUILD)/tests/fuzz_delta_random: tests/fuzz/fuzz_delta.c tests/delta_harness.h tests/fuzz/fuzz_random.h $(BUILD)/libnocsim.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DFUZZ_RANDOM_MAIN -o $@ $< $(BUILD)/libnocsim.a $(LDFLAGS) $(LDLIBS)
 
@@ -135,11 +141,13 @@ $(BUILD)/tests/fuzz_engines_random: tests/fuzz/fuzz_engines.c $(BUILD)/libnocsim
 TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 TEST_SLOW := test_openloop test_ga_matrix ga_cli.sh options.sh kill_loop.sh test_decisions \
              invariants.sh cc_bounded.sh sweep_cli.sh test_operators test_ga oom_exit.sh
-check test: $(TEST_BIN) $(CLI_TEST_BIN) $(BIN) $(BUILD)/bench/delta_ceiling layers $(if $(MPI_BIN),mpi) check-build $(BUILD)/tests/fuzz_engines_random
+check test: $(TEST_BIN) $(CLI_TEST_BIN) $(BIN) $(BUILD)/bench/delta_ceiling layers $(if $(MPI_BIN),mpi) check-build $(BUILD)/tests/fuzz_engines_random \
+            $(BUILD)/tests/fuzz_delta_random
 	@NOCSIM=$(abspath $(BIN)) NOCSIM_CHECK_BIN=$(abspath $(CHECK_BIN)) \
 	  NOCSIM_MPI_BIN=$(if $(MPI_BIN),$(abspath $(MPI_BIN))) \
 	  bash scripts/run_tests.sh -j $(TEST_JOBS) -d $(BUILD)/test-logs -s "$(TEST_SLOW)" \
-	  $(TEST_BIN) $(CLI_TEST_BIN) $(wildcard tests/*.sh) "$(BUILD)/tests/fuzz_engines_random $(FUZZ_ENGINES_SECONDS)"
+	  $(TEST_BIN) $(CLI_TEST_BIN) $(wildcard tests/*.sh) "$(BUILD)/tests/fuzz_engines_random $(FUZZ_ENGINES_SECONDS)" \
+	  "$(BUILD)/tests/fuzz_delta_random $(FUZZ_DELTA_SECONDS)"
 
 # Goals named together (make -j2 check check-asan fuzz) run one after
 # another in that order, each with every job slot: check and check-asan

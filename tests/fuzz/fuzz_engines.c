@@ -230,25 +230,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 }
 
 #ifdef FUZZ_RANDOM_MAIN
-#include <time.h>
+#include "tests/fuzz/fuzz_random.h"
 
 int main(int argc, char **argv)
 {
-    double seconds = argc > 1 ? atof(argv[1]) : 5;
-    uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 1;
-    struct timespec t0, t;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    uint8_t buf[1024];
-    long runs = 0;
-    do {
-        uint64_t st = seed + (uint64_t)runs;
-        size_t len = (size_t)(rng_splitmix64(&st) % sizeof buf);
-        for (size_t k = 0; k < len; k++) buf[k] = (uint8_t)rng_splitmix64(&st);
-        current_seed = (long long)(seed + (uint64_t)runs);
-        LLVMFuzzerTestOneInput(buf, len);
-        runs++;
-        clock_gettime(CLOCK_MONOTONIC, &t);
-    } while ((double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) * 1e-9 < seconds);
+    uint64_t seed;
+    const long runs = fuzz_random_feed(argc, argv, 1024, &current_seed, &seed);
     printf("fuzz_engines: %ld random inputs (seeds %llu..%llu), both engines equal; the fast engine ran %ld of %ld\n",
            runs, (unsigned long long)seed, (unsigned long long)(seed + (uint64_t)runs - 1), compared_fast, compared);
     /* Comparisons that the reference made on both sides compare nothing. */
