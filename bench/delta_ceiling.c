@@ -300,7 +300,8 @@ static int snap_same(const rsnap *a, const rsnap *b)
     return 1;
 }
 
-/* Each list's grants, in order, and their cycles, alike in both records?
+/* Each list's grants, in order, and their cycles (when both are given), alike
+ * in both records?
  * (The order across lists is not a record's: see sim/delta_rec.c.) */
 static int grants_same(const sim_decisions *a, const int32_t *ca, const sim_decisions *b, const int32_t *cb)
 {
@@ -314,13 +315,13 @@ static int grants_same(const sim_decisions *a, const int32_t *ca, const sim_deci
     for (size_t l = 0; same && l < lists; l++) start[l + 1] += start[l];
     for (size_t g = 0; same && g < a->ngrant; g++) {
         const size_t l = a->grant[g] >> 8;
-        x[start[l] + pos[l]++] = (uint64_t)a->grant[g] << 32 | (uint32_t)ca[g];
+        x[start[l] + pos[l]++] = (uint64_t)a->grant[g] << 32 | (uint32_t)(ca ? ca[g] : 0);
     }
     memset(pos, 0, sizeof *pos * lists);
     for (size_t g = 0; same && g < b->ngrant; g++) {
         const size_t l = b->grant[g] >> 8;
         if (start[l] + pos[l] >= start[l + 1]) same = 0;
-        else y[start[l] + pos[l]++] = (uint64_t)b->grant[g] << 32 | (uint32_t)cb[g];
+        else y[start[l] + pos[l]++] = (uint64_t)b->grant[g] << 32 | (uint32_t)(cb ? cb[g] : 0);
     }
     if (same) same = !memcmp(x, y, sizeof *x * a->ngrant);
     free(pos); free(start); free(x); free(y);
@@ -370,6 +371,16 @@ static int rec_diff(const delta_rec *r, const sim_decisions *d, const delta_rec 
     return bad;
 }
 
+/* Decisions a and b alike as sim_decisions_repeat reads them (each list's
+ * grants in order, the pairs, the injections)? */
+static int decisions_same(const sim_decisions *a, const sim_decisions *b)
+{
+    const size_t N = (size_t)a->nodes, npk = N * (size_t)a->S;
+    return sim_decisions_known(a) == sim_decisions_known(b) && grants_same(a, NULL, b, NULL) &&
+           !memcmp(a->pairs, b->pairs, sizeof *a->pairs * N * NPORTS) &&
+           !memcmp(a->entered, b->entered, sizeof *a->entered * npk) && !memcmp(a->could, b->could, sizeof *a->could * npk);
+}
+
 /* The metrics a cone run must match (SIM_CUTOFF: the ones delta_run.h says). */
 static int metrics_same(const sim_metrics *a, const sim_metrics *b)
 {
@@ -395,16 +406,17 @@ static int cmd_product(const char *path, int stride, int timing)
     delta_engine *e = delta_engine_new(&sp, t->dest);
     delta_rec *r = delta_rec_new(&sp), *q = delta_rec_new(&sp);
     delta_patch *pt = delta_patch_new(&sp);
-    sim_decisions *d = sim_decisions_new(&sp), *dq = sim_decisions_new(&sp);
+    sim_decisions *d = sim_decisions_new(&sp), *dq = sim_decisions_new(&sp), *dc = sim_decisions_new(&sp);
     closedloop *cl = closedloop_new(&sp, t->dest, 0);
     sim_config *parent = sim_config_new(nodes, sp.vcs, 0, 0), *child = sim_config_new(nodes, sp.vcs, 0, 0);
     uint8_t *buf = malloc(cb);
     int64_t *ta = malloc(sizeof *ta * (size_t)npk), *tb = malloc(sizeof *tb * (size_t)npk);
-    if (!e || !r || !q || !pt || !d || !dq || !cl || !parent || !child || !buf || !ta || !tb) {
+    if (!e || !r || !q || !pt || !d || !dq || !dc || !cl || !parent || !child || !buf || !ta || !tb) {
         fprintf(stderr, "delta_ceiling: out of memory\n");
         return 1;
     }
     int64_t njob = 0, parents_bad = 0, oncone = 0, declined = 0, inexact = 0, accepted = 0, rec_bad = 0, kinds = 0;
+    int64_t whole = 0, whole_bad = 0;
     double sec_delta = 0, sec_full = 0;
     job_head h;
     for (int64_t k = 0;; k++) {
@@ -418,13 +430,21 @@ static int cmd_product(const char *path, int stride, int timing)
         closedloop_run(cl, parent, INT64_MAX, NULL, CL_LEAN, &mf);
         if (!metrics_same(&mp, &mf)) parents_bad++;
         double t0 = now();
-        const int ran = delta_run_child(e, parent, r, child, h.cutoff, pt, &md, ta);
+        const int ran = delta_run_child(e, parent, r, d, child, h.cutoff, dc, pt, &md, ta);
         sec_delta += now() - t0;
         t0 = now();
-        closedloop_run(cl, child, h.cutoff, NULL, CL_LEAN, &mf);
+        closedloop_run(cl, child, h.cutoff, dq, CL_LEAN, &mf);
         sec_full += now() - t0;
         if (!ran) {
             declined++;
+            continue;
+        }
+        if (!delta_patch_on_cone(pt)) { /* went on to the whole network: everything as the full run's */
+            whole++;
+            closedloop_tail_cycles(cl, tb);
+            if (memcmp(&md, &mf, sizeof md) || (mf.status == SIM_OK && (memcmp(ta, tb, sizeof *ta * (size_t)npk) ||
+                                                                        !decisions_same(dc, dq))))
+                whole_bad++;
             continue;
         }
         oncone++;
@@ -446,15 +466,17 @@ static int cmd_product(const char *path, int stride, int timing)
         }
     }
     printf("jobs %lld (every %d-th of %s, proven repeats left out): parents unlike %lld; children on their cone %lld, "
-           "declined %lld, inexact %lld; accepted %lld, patched records unlike %lld (kinds %#llx)\n",
+           "declined %lld, inexact %lld; accepted %lld, patched records unlike %lld (kinds %#llx); "
+           "on to the whole network %lld, unlike %lld\n",
            (long long)njob, stride, path, (long long)parents_bad, (long long)oncone, (long long)declined,
-           (long long)inexact, (long long)accepted, (long long)rec_bad, (long long)kinds);
+           (long long)inexact, (long long)accepted, (long long)rec_bad, (long long)kinds, (long long)whole,
+           (long long)whole_bad);
     if (timing) printf("wall: delta children %.3f s, the same children in full %.3f s\n", sec_delta, sec_full);
     fclose(f);
     free(buf); free(ta); free(tb);
     sim_config_free(parent); sim_config_free(child);
     closedloop_free(cl);
-    sim_decisions_free(d); sim_decisions_free(dq);
+    sim_decisions_free(d); sim_decisions_free(dq); sim_decisions_free(dc);
     delta_patch_free(pt); delta_rec_free(r); delta_rec_free(q);
     delta_engine_free(e);
     traffic_free(t);

@@ -266,9 +266,9 @@ static int64_t next_release(const olnet *n, int64_t t)
 /* The cycles of a run, from cycle 0 to its end, its stop or the cutoff; ob
  * (NULL but for delta runs' parents, and then folded away) sees each cycle
  * stepped. */
-static inline __attribute__((always_inline)) sim_status cycle_loop(closedloop *c, int64_t cutoff, tailwin *tw,
-                                                                   int64_t *last_eject, sim_metrics *m,
-                                                                   const closedloop_observer *ob)
+static inline __attribute__((always_inline)) sim_status cycle_loop(closedloop *c, int64_t t, int64_t done,
+                                                                   int64_t cutoff, tailwin *tw, int64_t *last_eject,
+                                                                   sim_metrics *m, const closedloop_observer *ob)
 {
     olnet *n = c->net;
     const int bound = cutoff < INT64_MAX && !c->p.no_load_bound && c->p.routing == ROUTING_DOR;
@@ -277,7 +277,7 @@ static inline __attribute__((always_inline)) sim_status cycle_loop(closedloop *c
         memcpy(c->lheap, c->lstart, sizeof *c->lheap * (size_t)c->nloaded);
         nh = c->nloaded;
     }
-    int64_t t = 0, idle = 0, done = 0;
+    int64_t idle = 0;
     while (done < c->to_send) {
         if (n->in_net == 0) t = next_release(n, t);
         if (t >= c->p.max_cycles) return m->stop_cycle = t, SIM_TIMEOUT;
@@ -324,6 +324,31 @@ olnet *closedloop_begin(closedloop *c, const sim_config *cfg)
     return c->net;
 }
 
+/* A run's end: the decisions closed, the metrics from the counts. */
+static sim_status run_end(closedloop *c, sim_status st, sim_decisions *rec, const tailwin *tw, int64_t last_eject,
+                          int64_t cutoff, sim_metrics *m)
+{
+    const olnet *n = c->net;
+    if (rec) sim_decisions_end(rec, st == SIM_OK);
+    c->cl.rec = NULL;
+    m->status = st;
+    NOCSIM_ASSERT(st != SIM_CUTOFF || m->stop_cycle <= cutoff, "closedloop: a cut run stops by its cutoff");
+    NOCSIM_ASSERT(st != SIM_OK || last_eject < cutoff, "closedloop: a finished run ends within its cutoff");
+    m->duration = st == SIM_CUTOFF ? cutoff + 1 : last_eject + 1;
+    m->late = tailwin_count(tw, last_eject, c->L);
+    m->late_sum = tailwin_sum(tw, last_eject, tw->w);
+    m->tail_profile = tailwin_profile(tw, last_eject);
+    m->flits_injected = c->cl.injected;
+    m->flits_ejected = c->cl.injected - n->in_net;
+    m->lb = c->cl.lb;
+    m->ir = c->cl.ir;
+    m->or_ = c->cl.or_;
+    m->ib = c->cl.ib;
+    m->ob = c->cl.ob;
+    link_metrics(c, m);
+    return st;
+}
+
 static inline __attribute__((always_inline)) sim_status run_with(closedloop *c, const sim_config *cfg, int64_t cutoff,
                                                                  sim_decisions *rec, closedloop_metrics what,
                                                                  sim_metrics *m, const closedloop_observer *ob)
@@ -358,25 +383,8 @@ static inline __attribute__((always_inline)) sim_status run_with(closedloop *c, 
     tailwin tw;
     tailwin_reset(&tw, sim_late_sum_window(c->L));
     int64_t last_eject = -1;
-    const sim_status st = cycle_loop(c, cutoff, &tw, &last_eject, m, ob);
-    if (rec) sim_decisions_end(rec, st == SIM_OK);
-    c->cl.rec = NULL;
-    m->status = st;
-    NOCSIM_ASSERT(st != SIM_CUTOFF || m->stop_cycle <= cutoff, "closedloop: a cut run stops by its cutoff");
-    NOCSIM_ASSERT(st != SIM_OK || last_eject < cutoff, "closedloop: a finished run ends within its cutoff");
-    m->duration = st == SIM_CUTOFF ? cutoff + 1 : last_eject + 1;
-    m->late = tailwin_count(&tw, last_eject, c->L);
-    m->late_sum = tailwin_sum(&tw, last_eject, tw.w);
-    m->tail_profile = tailwin_profile(&tw, last_eject);
-    m->flits_injected = c->cl.injected;
-    m->flits_ejected = c->cl.injected - n->in_net;
-    m->lb = c->cl.lb;
-    m->ir = c->cl.ir;
-    m->or_ = c->cl.or_;
-    m->ib = c->cl.ib;
-    m->ob = c->cl.ob;
-    link_metrics(c, m);
-    return st;
+    const sim_status st = cycle_loop(c, 0, 0, cutoff, &tw, &last_eject, m, ob);
+    return run_end(c, st, rec, &tw, last_eject, cutoff, m);
 }
 
 sim_status closedloop_run(closedloop *c, const sim_config *cfg, int64_t cutoff, sim_decisions *rec,
@@ -392,6 +400,24 @@ sim_status closedloop_run_observed(closedloop *c, const sim_config *cfg, sim_dec
 }
 
 int64_t closedloop_release_bound(const closedloop *c, const sim_config *cfg) { return c->to_send ? release_bound(c, cfg) : 0; }
+
+sim_status closedloop_run_resumed(closedloop *c, int64_t cutoff, sim_decisions *rec, const closedloop_resume *from,
+                                  sim_metrics *m)
+{
+    memset(m, 0, sizeof *m);
+    m->packets = c->to_send;
+    m->idle_nodes = c->idle_nodes;
+    m->cycles = from->cycles;
+    c->cl.full = 0;
+    c->cl.rec = rec;
+    c->cl.lb = c->cl.ir = c->cl.or_ = c->cl.ib = c->cl.ob = 0;
+    c->cl.injected = from->injected;
+    c->net->ndone = 0;
+    tailwin tw = from->tw;
+    int64_t last_eject = from->last_eject;
+    const sim_status st = cycle_loop(c, from->t, from->done, cutoff, &tw, &last_eject, m, NULL);
+    return run_end(c, st, rec, &tw, last_eject, cutoff, m);
+}
 
 closedloop_view closedloop_view_of(const closedloop *c)
 {

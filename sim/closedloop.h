@@ -23,6 +23,7 @@
 #include "sim/decisions.h"
 #include "sim/olnet.h"
 #include "sim/sim.h"
+#include "sim/tailwin.h"
 #include "util/fault.h"
 
 typedef struct closedloop closedloop;
@@ -79,6 +80,25 @@ typedef struct {
  * cycle stepped. */
 sim_status closedloop_run_observed(closedloop *c, const sim_config *cfg, sim_decisions *rec,
                                    const closedloop_observer *ob, sim_metrics *m);
+
+/* A run picked up at the start of cycle t (sim/delta_run.c moving a child
+ * from its cone to the whole network): c's network already holds the state
+ * then (every router's FIFOs, outputs, requests, sources, downstream-full
+ * bits and link loads; the packets' releases, in_net, the source mask, the
+ * tail cycles of the packets done), and the run so far is summed up here. */
+typedef struct {
+    int64_t t;            /* the next cycle to step */
+    int64_t done;         /* packets whose tail ejected before t */
+    int64_t last_eject;   /* the last cycle one did, -1 */
+    int64_t cycles;       /* cycles stepped before t */
+    int64_t injected;     /* flits injected before t */
+    tailwin tw;           /* the tails ejected before t */
+} closedloop_resume;
+
+/* The rest of such a run, lean: rec (when not NULL) holds the decisions
+ * made before t and gets the rest; results as closedloop_run's. */
+sim_status closedloop_run_resumed(closedloop *c, int64_t cutoff, sim_decisions *rec, const closedloop_resume *from,
+                                  sim_metrics *m);
 
 /* The lower bound of cfg's duration that closedloop_run checks against the
  * cutoff before it steps (0 when nothing is sent): a run whose bound is

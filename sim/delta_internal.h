@@ -194,9 +194,18 @@ struct delta_engine {
     int32_t *room;       /* per router: the decisions' room (cone and replays) */
     uint64_t *pseen;     /* per port of a cone router: pairs met (the record's before its join) */
     int64_t *tails;
+    uint8_t *pdone;      /* per packet index: its tail ejected in the child so far */
     delta_patch *pt;     /* the patch being written (NULL: a replay, nothing logged) */
     int64_t t_now;
 };
+
+/* out made the decisions of the child whose run left pt, up to the last
+ * cycle it logged: each router's decisions of the parent (pd, made when
+ * r's cycles say) before the router's jt, then the ones pt logged; a
+ * router with jt < 0 keeps all of the parent's.  out may be pd itself;
+ * ogcyc, when not NULL, gets each grant's cycle (it may be r->gcyc). */
+void delta_splice_decisions(sim_decisions *out, int32_t *ogcyc, const sim_decisions *pd, const delta_rec *r,
+                            const delta_patch *pt);
 
 /* ---- one router's cycle ---- */
 

@@ -207,51 +207,63 @@ int delta_run_parent(delta_engine *e, const sim_config *c, sim_decisions *d, del
 
 /* ---- acceptance ---- */
 
-/* The decisions: each router's kept before its jt, the cone's logged ones
- * after. */
-static void patch_decisions(delta_rec *r, sim_decisions *pd, const delta_patch *pt)
+void delta_splice_decisions(sim_decisions *out, int32_t *ogcyc, const sim_decisions *pd, const delta_rec *r,
+                            const delta_patch *pt)
 {
     const int32_t *jt = pt->jt;
+    const size_t N = (size_t)r->nodes, S = (size_t)r->S;
+    if (out != pd) {
+        memcpy(out->grant, pd->grant, sizeof *pd->grant * pd->ngrant);
+        memcpy(out->pairs, pd->pairs, sizeof *pd->pairs * N * NPORTS);
+        memcpy(out->entered, pd->entered, sizeof *pd->entered * N * S);
+        memcpy(out->could, pd->could, sizeof *pd->could * N * S);
+        out->ngrant = pd->ngrant;
+    }
     size_t w = 0;
-    for (size_t g = 0; g < pd->ngrant; g++) {
-        const int node = (int)((pd->grant[g] >> 8) / DNF);
+    for (size_t g = 0; g < out->ngrant; g++) {
+        const int node = (int)((out->grant[g] >> 8) / DNF);
         if (jt[node] >= 0 && r->gcyc[g] >= jt[node]) continue;
-        pd->grant[w] = pd->grant[g];
-        r->gcyc[w++] = r->gcyc[g];
+        out->grant[w] = out->grant[g];
+        if (ogcyc) ogcyc[w] = r->gcyc[g];
+        w++;
     }
-    NOCSIM_ASSERT(w + pt->ngrant <= pd->cap, "delta: the child's grants fit its record");
+    NOCSIM_ASSERT(w + pt->ngrant <= out->cap, "delta: the child's grants fit its record");
     if (pt->ngrant) { /* (the logs are not allocated before a first grant) */
-        memcpy(pd->grant + w, pt->grant, sizeof *pt->grant * pt->ngrant);
-        memcpy(r->gcyc + w, pt->gcyc, sizeof *pt->gcyc * pt->ngrant);
+        memcpy(out->grant + w, pt->grant, sizeof *pt->grant * pt->ngrant);
+        if (ogcyc) memcpy(ogcyc + w, pt->gcyc, sizeof *pt->gcyc * pt->ngrant);
     }
-    pd->ngrant = w + pt->ngrant;
-    for (int k = 0; k < pt->ncone; k++) {
-        const int i = pt->cone[k];
-        for (int d = 0; d < NPORTS; d++) {
-            const size_t port = (size_t)i * NPORTS + (size_t)d;
+    out->ngrant = w + pt->ngrant;
+    for (size_t i = 0; i < N; i++) {
+        if (jt[i] < 0) continue;
+        for (size_t port = i * NPORTS; port < (i + 1) * NPORTS; port++) {
             uint64_t keep = 0;
-            for (uint64_t b = r->pairs[port]; b; b &= b - 1) {
-                const size_t at = port * DPB + (size_t)__builtin_ctzll(b);
-                if (r->pfirst[at] < jt[i]) keep |= b & -b;
-                else r->pfirst[at] = INT32_MAX;
-            }
-            r->pairs[port] = keep;
+            for (uint64_t b = out->pairs[port]; b; b &= b - 1)
+                if (r->pfirst[port * DPB + (size_t)__builtin_ctzll(b)] < jt[i]) keep |= b & -b;
+            out->pairs[port] = keep;
         }
-        for (int s = 0; s < r->S; s++) {
-            const size_t k2 = (size_t)i * (size_t)r->S + (size_t)s;
-            if (pd->entered[k2] >= 0 && pd->entered[k2] < jt[i]) continue;
-            pd->entered[k2] = pt->entered[k2];
-            pd->could[k2] = pt->could[k2];
+        for (size_t k = i * S; k < (i + 1) * S; k++) {
+            if (out->entered[k] >= 0 && out->entered[k] < jt[i]) continue;
+            out->entered[k] = pt->entered[k];
+            out->could[k] = pt->could[k];
         }
     }
-    for (size_t k = 0; k < pt->npev; k++) {
-        const size_t port = pt->pev[k] / DPB;
-        r->pairs[port] |= 1ull << (pt->pev[k] % DPB);
-        r->pfirst[pt->pev[k]] = pt->pcyc[k];
+    for (size_t k = 0; k < pt->npev; k++) out->pairs[pt->pev[k] / DPB] |= 1ull << (pt->pev[k] % DPB);
+}
+
+/* The record's own copy of the pairs and their first cycles made the
+ * spliced decisions' d (pairs dropped at a router from its jt on, the
+ * cone's first meetings added). */
+static void patch_pairs(delta_rec *r, const sim_decisions *d, const delta_patch *pt)
+{
+    for (int k = 0; k < pt->ncone; k++) {
+        const size_t i = (size_t)pt->cone[k];
+        for (size_t port = i * NPORTS; port < (i + 1) * NPORTS; port++) {
+            for (uint64_t b = r->pairs[port] & ~d->pairs[port]; b; b &= b - 1)
+                r->pfirst[port * DPB + (size_t)__builtin_ctzll(b)] = INT32_MAX;
+            r->pairs[port] = d->pairs[port];
+        }
     }
-    for (int k = 0; k < pt->ncone; k++)
-        memcpy(pd->pairs + (size_t)pt->cone[k] * NPORTS, r->pairs + (size_t)pt->cone[k] * NPORTS,
-               sizeof *pd->pairs * NPORTS);
+    for (size_t k = 0; k < pt->npev; k++) r->pfirst[pt->pev[k]] = pt->pcyc[k];
 }
 
 /* The links, dfull bits, activity and snapshots the cone logged. */
@@ -278,7 +290,8 @@ int delta_accept(delta_rec *r, sim_decisions *pd, const delta_patch *pt)
         return 0;
     }
     NOCSIM_ASSERT(pt->T <= r->T, "delta: an accepted child ends by its parent's duration");
-    patch_decisions(r, pd, pt);
+    delta_splice_decisions(pd, r->gcyc, pd, r, pt);
+    patch_pairs(r, pd, pt);
     patch_cycles(r, pt);
     memcpy(r->tails, pt->tails, sizeof *r->tails * (size_t)r->nodes * (size_t)r->S);
     r->T = pt->T;

@@ -75,6 +75,7 @@ void delta_engine_free(delta_engine *e)
     free(e->room);
     free(e->pseen);
     free(e->tails);
+    free(e->pdone);
     free(e);
 }
 
@@ -109,7 +110,8 @@ delta_engine *delta_engine_new(const sim_params *p, const int32_t *dest)
     e->room = malloc(sizeof *e->room * N);
     e->pseen = malloc(sizeof *e->pseen * N * NPORTS);
     e->tails = malloc(sizeof *e->tails * (size_t)e->npk);
-    if (!e->dest || !e->cl || !e->ppairs || !e->in || !e->inmask || !e->list || !e->emask || !e->rord ||
+    e->pdone = malloc((size_t)e->npk);
+    if (!e->pdone || !e->dest || !e->cl || !e->ppairs || !e->in || !e->inmask || !e->list || !e->emask || !e->rord ||
         !e->rel_at || !e->flag || !e->jl || !e->act || !e->cfl || !e->mv || !e->inj || !e->hdr || !e->room ||
         !e->pseen || !e->tails) {
         delta_engine_free(e);
@@ -393,7 +395,9 @@ DHOT void dl_eject(delta_engine *e, const olnet *n, uint32_t x, int64_t t, tailw
 {
     if (!FL_TAIL(x)) return;
     const olnet_packet *pk = &n->pk[FL_ID(x)];
-    e->tails[(size_t)pk->src * (size_t)e->S + (size_t)pk->tag] = t;
+    const size_t k = (size_t)pk->src * (size_t)e->S + (size_t)pk->tag;
+    e->tails[k] = t;
+    e->pdone[k] = 1;
     tailwin_add(tw, t);
     ++*done;
 }
@@ -691,6 +695,7 @@ static void outside_ejections(delta_engine *e, const delta_rec *r, int64_t t, ta
     for (int32_t k = r->ej_off[t]; k < r->ej_off[t + 1]; k++) {
         const int src = r->ej[k] / e->S;
         if (e->in[e->dest[src]]) continue;
+        e->pdone[r->ej[k]] = 1;
         tailwin_add(tw, t);
         ++*done;
     }
@@ -794,6 +799,7 @@ static int child_start(delta_engine *e, const delta_rec *r, delta_patch *pt, con
     pt->fail = 0;
     e->pt = pt;
     memcpy(e->tails, r->tails, sizeof *e->tails * (size_t)e->npk);
+    memset(e->pdone, 0, (size_t)e->npk);
     release_at(e, pc, c);
     return 0;
 }
@@ -839,22 +845,79 @@ static int stops_at(delta_engine *e, const delta_rec *r, const olnet *n, int64_t
     return 0;
 }
 
-int delta_run_child(delta_engine *e, const sim_config *pc, const delta_rec *r, const sim_config *c, int64_t cutoff,
-                    delta_patch *pt, sim_metrics *m, int64_t *tails)
+/* ---- from the cone to the whole network ---- */
+
+/* The network made the child's at the start of cycle t for the fast engine
+ * to go on from: the routers outside the cone restored to the parent's
+ * state then (which is the child's: none of them joined), the packets done
+ * so far marked, the counts of the network and its sources summed up in *at
+ * (with t, done, last_eject and cycles the caller's). */
+static void whole_network(delta_engine *e, const delta_rec *r, const sim_config *pc, const sim_config *c, int64_t t,
+                          closedloop_resume *at)
+{
+    olnet *n = e->v.net;
+    for (int j = 0; j < e->nodes; j++)
+        if (!e->in[j]) restore_parent(e, r, n, j, t, pc, c);
+    int64_t in_net = 0, injected = 0;
+    for (size_t f = 0; f < (size_t)e->nodes * DNF; f++) in_net += n->cnt[f];
+    for (int i = 0; i < e->nodes; i++) {
+        const int32_t id0 = e->v.first[i];
+        if (id0 < 0) continue;
+        const olsource *s = &n->src[i];
+        injected += (int64_t)(e->S - s->count) * e->L + s->seq;
+        for (int k = 0; k < e->S; k++) {
+            const size_t x = (size_t)i * (size_t)e->S + (size_t)k;
+            n->pk[id0 + k].t_done = e->pdone[x] ? e->tails[x] : -1;
+        }
+    }
+    n->in_net = in_net;
+    at->t = t;
+    at->injected = injected;
+}
+
+/* The child's decisions made before cycle t (every router's now in pt->jt:
+ * outside the cone, t) into d, for the fast engine to go on recording. */
+static void decisions_so_far(delta_engine *e, const delta_rec *r, const sim_decisions *pd, sim_decisions *d)
+{
+    delta_splice_decisions(d, NULL, pd, r, e->pt);
+    memcpy(d->room, e->room, sizeof *d->room * (size_t)e->nodes);
+    d->known = 0;
+    d->overflow = 0;
+}
+
+/* Child c, stepped on its cone to the end of cycle t - 1, goes on from t on
+ * the whole network (the fast engine), recording its decisions in d. */
+static void go_whole(delta_engine *e, const delta_rec *r, const sim_config *pc, const sim_decisions *pd,
+                     const sim_config *c, int64_t t, int64_t cutoff, sim_decisions *d, closedloop_resume *at,
+                     sim_metrics *m, int64_t *tails)
+{
+    delta_patch *pt = e->pt;
+    whole_network(e, r, pc, c, t, at);
+    if (d) decisions_so_far(e, r, pd, d);
+    e->pt = NULL;
+    pt->oncone = 0;
+    const sim_status st = closedloop_run_resumed(e->cl, cutoff, d, at, m);
+    NOCSIM_ASSERT(st == SIM_OK || st == SIM_CUTOFF, "delta: a child on the whole network finishes or is cut");
+    if (st == SIM_OK && tails) closedloop_tail_cycles(e->cl, tails);
+}
+
+int delta_run_child(delta_engine *e, const sim_config *pc, const delta_rec *r, const sim_decisions *pd,
+                    const sim_config *c, int64_t cutoff, sim_decisions *d, delta_patch *pt, sim_metrics *m,
+                    int64_t *tails)
 {
     olnet *n = e->v.net;
     pt->oncone = 0;
-    if (!r->valid || cutoff != r->T || c->interval != pc->interval || !n->simd || e->p.deadlock_cycles < cutoff ||
-        e->p.max_cycles <= cutoff)
+    if (!r->valid || cutoff != r->T || !n->simd || e->p.deadlock_cycles < cutoff || e->p.max_cycles <= cutoff)
         return 0;
     memset(m, 0, sizeof *m);
     m->packets = e->v.to_send;
     m->idle_nodes = e->v.idle_nodes;
-    tailwin tw;
-    tailwin_reset(&tw, sim_late_sum_window(e->L));
+    closedloop_resume at;
+    tailwin_reset(&at.tw, sim_late_sum_window(e->L));
     if (e->v.to_send && closedloop_release_bound(e->cl, c) > cutoff) {
         e->ncone = 0;
-        child_end(e, r, pt, SIM_CUTOFF, &tw, -1, cutoff, m, tails);
+        child_end(e, r, pt, SIM_CUTOFF, &at.tw, -1, cutoff, m, tails);
+        if (d) sim_decisions_clear(d);
         return 1;
     }
     if (child_start(e, r, pt, pc, c)) return 0;
@@ -864,25 +927,31 @@ int delta_run_child(delta_engine *e, const sim_config *pc, const delta_rec *r, c
         e->t_now = t;
         join_released(e, r, n, t, pc, c);
         if (stops_at(e, r, n, t, cutoff, bound, m)) {
-            child_end(e, r, pt, SIM_CUTOFF, &tw, last_eject, cutoff, m, tails);
+            child_end(e, r, pt, SIM_CUTOFF, &at.tw, last_eject, cutoff, m, tails);
             return 1;
         }
         if (t % DK == 0 && log_snapshot(e, n, t)) pt->fail = 1;
         const int64_t d0 = done;
-        cone_step(e, r, n, t, &tw, &done);
-        outside_ejections(e, r, t, &tw, &done);
+        cone_step(e, r, n, t, &at.tw, &done);
+        outside_ejections(e, r, t, &at.tw, &done);
         if (done > d0) last_eject = t;
         cone_edge(e, r, n, t);
         join_edge(e, r, n, t, pc, c);
         if (log_cycle(e, n, t)) pt->fail = 1;
         if (done == e->v.to_send) {
-            child_end(e, r, pt, SIM_OK, &tw, last_eject, cutoff, m, tails);
+            child_end(e, r, pt, SIM_OK, &at.tw, last_eject, cutoff, m, tails);
             return 1;
         }
-        if (2 * e->ncone > e->nodes) { /* past half the network the whole one is cheaper */
-            e->pt = NULL;
-            pt->oncone = 0;
-            return 0;
+        /* Past half the network the whole one is cheaper: it goes on from
+         * the next cycle (a cycle of the record, before the cutoff). */
+        if (2 * e->ncone > e->nodes && t + 1 < cutoff) {
+            at.done = done;
+            at.last_eject = last_eject;
+            at.cycles = m->cycles;
+            go_whole(e, r, pc, pd, c, t + 1, cutoff, d, &at, m, tails);
+            return 1;
         }
     }
 }
+
+int delta_patch_on_cone(const delta_patch *pt) { return pt->oncone; }

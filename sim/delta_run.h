@@ -71,19 +71,24 @@ size_t delta_rec_bytes(const delta_rec *r);
 int delta_run_parent(delta_engine *e, const sim_config *c, sim_decisions *d, delta_rec *r, sim_metrics *m,
                      int64_t *tails);
 
-/* A child c of the parent pc whose valid record is r, cutoff as
- * sim_run_cutoff: its status, metrics and (when tails is not NULL and the
- * run ends SIM_OK) tail cycles exactly as sim_run_lean(s, c, cutoff, NULL,
- * m) would give them, but that a run cut (SIM_CUTOFF) leaves
- * flits_injected, flits_ejected and max_link_flits 0 (a search reads only
- * a cut run's status and duration).  Returns 1 when it ran c on its cone:
- * pt holds what delta_accept needs.  Returns 0 when it did not (the cutoff
- * is not the parent's duration; the interval changed, which moves every
- * node's later slices; a watchdog or time-out could fire before the
- * cutoff; the cone grew past half the network): pt says so and the caller
- * runs c in full as before, decisions included. */
-int delta_run_child(delta_engine *e, const sim_config *pc, const delta_rec *r, const sim_config *c, int64_t cutoff,
-                    delta_patch *pt, sim_metrics *m, int64_t *tails);
+/* A child c of the parent pc whose valid record is r (and pd the parent's
+ * decisions that r was written or patched with), cutoff as sim_run_cutoff:
+ * its status, metrics and (when tails is not NULL and the run ends SIM_OK)
+ * tail cycles exactly as sim_run_lean(s, c, cutoff, d, m) would give them,
+ * but that a run cut (SIM_CUTOFF) on its cone leaves flits_injected,
+ * flits_ejected and max_link_flits 0 (a search reads only a cut run's
+ * status and duration).  Returns 1 when it ran c: on its cone
+ * (delta_patch_on_cone(pt): pt holds what delta_accept needs, d is left
+ * alone), or on its cone and then, once the cone passed half the network,
+ * on the whole network from that cycle on (d, when not NULL, holds c's
+ * decisions as a full recording's).  Returns 0 when it did not run c (the
+ * cutoff is not the parent's duration, or a watchdog or time-out could fire
+ * before it): the caller runs c in full as before, decisions included. */
+int delta_run_child(delta_engine *e, const sim_config *pc, const delta_rec *r, const sim_decisions *pd,
+                    const sim_config *c, int64_t cutoff, sim_decisions *d, delta_patch *pt, sim_metrics *m,
+                    int64_t *tails);
+/* Did the run that left pt stay on its cone? */
+int delta_patch_on_cone(const delta_patch *pt);
 
 /* The child whose run left pt takes its parent's place: when pt holds a cone
  * run that ended SIM_OK, r and the parent's decisions pd (the record's

@@ -74,14 +74,16 @@ typedef struct {
     delta_patch *pt;
     sim_decisions *dpar;     /* the record's decisions (its parent's) */
     sim_decisions *dfull;    /* a full recording */
+    sim_decisions *dchild;   /* the child's, from a run that went on to the whole network */
     ga_effective *eff;       /* the genes a move may touch */
     sim_config *par, *child, *g;
     sim_metrics pm, cm;      /* the parent's and the last child's full runs */
     int64_t *ptails, *ctails, *tails; /* the same, and the delta run's */
-    int on;                  /* the last child ran on its cone */
+    int on;                  /* the last child ran (delta_run_child returned 1) */
+    int oncone;              /*   on its cone to the end (else on to the whole network) */
     /* Counts, for the coverage assertions and the random driver's line. */
     /* ga_case: children with their parent's interval and its duration for a cutoff, the GA's usual child */
-    long parents, children, cone, ga_case, ga_case_cone, cut, cone_cut, accepts, accepted, verdicts, proven;
+    long parents, children, cone, whole, ga_case, ga_case_cone, cut, cone_cut, accepts, accepted, verdicts, proven;
     int chain, longest;      /* accepts that patched the record since the last delta_run_parent; the most */
     long step;               /* children so far, to name one in messages */
     char msg[640];
@@ -192,6 +194,7 @@ static inline int dh_open(dh *h, const sim_params *p, const int32_t *dest, const
     h->pt = delta_patch_new(p);
     h->dpar = sim_decisions_new(p);
     h->dfull = sim_decisions_new(p);
+    h->dchild = sim_decisions_new(p);
     h->eff = ga_effective_new(p, dest);
     h->par = sim_config_new(h->nodes, p->vcs, 0, (uint32_t)p->flits);
     h->child = sim_config_new(h->nodes, p->vcs, 0, (uint32_t)p->flits);
@@ -199,7 +202,7 @@ static inline int dh_open(dh *h, const sim_params *p, const int32_t *dest, const
     h->ptails = malloc(sizeof *h->ptails * (size_t)h->npk);
     h->ctails = malloc(sizeof *h->ctails * (size_t)h->npk);
     h->tails = malloc(sizeof *h->tails * (size_t)h->npk);
-    if (!h->s || !h->e[0] || !h->e[1] || !h->rec || !h->pt || !h->dpar || !h->dfull || !h->eff || !h->par || !h->child || !h->g ||
+    if (!h->s || !h->e[0] || !h->e[1] || !h->rec || !h->pt || !h->dpar || !h->dfull || !h->dchild || !h->eff || !h->par || !h->child || !h->g ||
         !h->ptails || !h->ctails || !h->tails) {
         dh_fail(h, "setting up: %s", err);
         return -1;
@@ -217,6 +220,7 @@ static inline void dh_close(dh *h)
     delta_patch_free(h->pt);
     sim_decisions_free(h->dpar);
     sim_decisions_free(h->dfull);
+    sim_decisions_free(h->dchild);
     ga_effective_free(h->eff);
     sim_config_free(h->par);
     sim_config_free(h->child);
@@ -229,20 +233,26 @@ static inline void dh_close(dh *h)
 /* The record's decisions against the full recording h->dfull, both of
  * base's run: known alike, and the same verdict on base itself and on
  * DH_VERDICTS random children of it. */
-static inline const char *dh_verdicts(dh *h, const sim_config *base, const dh_draw *d, const char *step)
+static inline const char *dh_verdicts_of(dh *h, const sim_decisions *dec, const sim_config *base, const dh_draw *d,
+                                         const char *step)
 {
-    if (sim_decisions_known(h->dpar) != sim_decisions_known(h->dfull))
-        return dh_fail(h, "%s: decisions known %d, full recording's %d", step, sim_decisions_known(h->dpar),
+    if (sim_decisions_known(dec) != sim_decisions_known(h->dfull))
+        return dh_fail(h, "%s: decisions known %d, full recording's %d", step, sim_decisions_known(dec),
                        sim_decisions_known(h->dfull));
     for (int k = 0; k <= DH_VERDICTS; k++) {
         if (k) dh_mutate(h, h->g, base, d);
         else sim_config_copy(h->g, base);
-        int a = sim_decisions_repeat(h->dpar, base, h->g), b = sim_decisions_repeat(h->dfull, base, h->g);
+        int a = sim_decisions_repeat(dec, base, h->g), b = sim_decisions_repeat(h->dfull, base, h->g);
         h->verdicts++;
         h->proven += b;
         if (a != b) return dh_fail(h, "%s: repeat verdict on grandchild %d: %d, full recording's %d", step, k, a, b);
     }
     return NULL;
+}
+
+static inline const char *dh_verdicts(dh *h, const sim_config *base, const dh_draw *d, const char *step)
+{
+    return dh_verdicts_of(h, h->dpar, base, d, step);
 }
 
 /* c becomes the parent: recorded by delta_run_parent and checked. */
@@ -280,28 +290,35 @@ static inline const char *dh_child(dh *h, int64_t cutoff, const dh_draw *d)
     sim_metrics m;
     h->step++;
     h->children++;
-    sim_run_lean(h->s, h->child, cutoff, NULL, &h->cm);
+    sim_run_lean(h->s, h->child, cutoff, h->dfull, &h->cm);
     if (h->cm.status == SIM_OK) sim_tail_cycles(h->s, h->ctails);
     dh_scribble(h, &m);
     const int valid = delta_rec_valid(h->rec);
     const int engine = (int)dh_take(d, 2), no_tails = dh_take(d, 8) == 0;
-    h->on = delta_run_child(h->e[engine], h->par, h->rec, h->child, cutoff, h->pt, &m, no_tails ? NULL : h->tails);
+    h->on = delta_run_child(h->e[engine], h->par, h->rec, h->dpar, h->child, cutoff, h->dchild, h->pt, &m,
+                            no_tails ? NULL : h->tails);
     const int ga_case = h->child->interval == h->par->interval && cutoff == h->pm.duration;
     h->ga_case += ga_case;
-    h->cone += h->on;
-    h->ga_case_cone += h->on && ga_case;
-    h->cut += h->cm.status == SIM_CUTOFF;
-    h->cone_cut += h->on && h->cm.status == SIM_CUTOFF;
     if (h->on != 0 && h->on != 1) return dh_fail(h, "child: delta_run_child returned %d", h->on);
+    h->oncone = h->on && delta_patch_on_cone(h->pt);
+    h->cone += h->oncone;
+    h->whole += h->on && !h->oncone;
+    h->ga_case_cone += h->oncone && ga_case;
+    h->cut += h->cm.status == SIM_CUTOFF;
+    h->cone_cut += h->oncone && h->cm.status == SIM_CUTOFF;
     if (!h->on) return NULL;
     if (!valid) return dh_fail(h, "child: ran on its cone against an invalid record");
     char step[96];
-    snprintf(step, sizeof step, "child on its cone (cutoff %lld, parent's duration %lld)", (long long)cutoff,
+    snprintf(step, sizeof step, "child %s (cutoff %lld, parent's duration %lld)",
+             h->oncone ? "on its cone" : "gone on to the whole network", (long long)cutoff,
              (long long)h->pm.duration);
     sim_metrics want = h->cm;
-    if (want.status == SIM_CUTOFF) want.flits_injected = want.flits_ejected = want.max_link_flits = 0;
+    if (h->oncone && want.status == SIM_CUTOFF) want.flits_injected = want.flits_ejected = want.max_link_flits = 0;
     const char *bad = dh_same_metrics(h, &m, &want, step);
     if (!bad && h->cm.status == SIM_OK && !no_tails) bad = dh_same_tails(h, h->tails, h->ctails, step);
+    /* On to the whole network: the child's decisions are its own full run's. */
+    if (!bad && !h->oncone && h->cm.status == SIM_OK)
+        bad = dh_verdicts_of(h, h->dchild, h->child, d, "decisions of a child gone on to the whole network");
     return bad;
 }
 
@@ -309,12 +326,12 @@ static inline const char *dh_child(dh *h, int64_t cutoff, const dh_draw *d)
  * recorded anew, as the GA would. */
 static inline const char *dh_accept(dh *h, const dh_draw *d)
 {
-    const int want = h->on && h->cm.status == SIM_OK;
+    const int want = h->oncone && h->cm.status == SIM_OK;
     h->accepts++;
     const int got = delta_accept(h->rec, h->dpar, h->pt);
     if (got != want)
         return dh_fail(h, "accept: delta_accept returned %d after a child %s on its cone, status %d", got,
-                       h->on ? "run" : "not run", (int)h->cm.status);
+                       h->oncone ? "run" : "not run", (int)h->cm.status);
     if (!got) {
         if (delta_rec_valid(h->rec)) return dh_fail(h, "accept: delta_accept returned 0, the record still valid");
         return h->cm.status == SIM_OK ? dh_parent(h, h->child, d) : NULL;

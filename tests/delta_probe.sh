@@ -32,6 +32,7 @@ field() { echo "$pline" | sed -E "s/.*$1 ([0-9]+).*/\1/"; }
 check "delta: parents unlike closedloop_run" "$(field 'parents unlike')" 0
 check "delta: children unlike closedloop_run" "$(field 'inexact')" 0
 check "delta: patched records unlike the child's own" "$(field 'patched records unlike')" 0
+check "delta: children gone on to the whole network unlike closedloop_run" "$(field 'unlike')" 0
 [ "$(field 'children on their cone')" -ge 60 ] && ok || bad "children on their cone: $(field 'children on their cone'), want at least 60"
 [ "$(field 'accepted')" -ge 30 ] && ok || bad "accepted: $(field 'accepted'), want at least 30"
 echo "delta_probe: $pass passed, $fail failed"

@@ -138,10 +138,10 @@ START_TEST(lineages)
     }
     fprintf(stderr,
             "delta: %s: %ld children, %ld on their cone (%ld of %ld with the parent's interval and duration for "
-            "the cutoff, %ld of %ld cut); "
+            "the cutoff, %ld of %ld cut), %ld on to the whole network; "
             "%ld of %ld accepts patched the record (%d generations at most); %ld parents recorded; "
             "%ld of %ld verdicts repeats\n",
-            what, h.children, h.cone, h.ga_case_cone, h.ga_case, h.cone_cut, h.cut, h.accepted, h.accepts, h.longest,
+            what, h.children, h.cone, h.ga_case_cone, h.ga_case, h.cone_cut, h.cut, h.whole, h.accepted, h.accepts, h.longest,
             h.parents, h.proven, h.verdicts);
     /* The verdicts compared must include repeats, or they compare little. */
     ck_assert_msg(h.proven > 0, "%s: no grandchild proven to repeat", what);
@@ -150,6 +150,7 @@ START_TEST(lineages)
                   "and the GA's cutoff ran on their cone (want half)", what, h.ga_case_cone, h.ga_case);
     ck_assert_msg(patched == cases[_i].lineages, "%s: coverage: %d of %d lineages had an accept that patched the record",
                   what, patched, cases[_i].lineages);
+    ck_assert_msg(h.whole > 0, "%s: coverage: no child went on from its cone to the whole network", what);
     ck_assert_msg(h.cone_cut > 0, "%s: coverage: none of %ld cut children ran on its cone", what, h.cut);
     ck_assert_msg(h.longest >= 3, "%s: coverage: at most %d generations walked on one patched record (want 3)", what,
                   h.longest);
