@@ -70,26 +70,24 @@ static int alloc_delta(ga *g)
     return 0;
 }
 
+/* Delta runs off: the records, the patches and the pool's engines freed. */
+static void delta_off(ga *g)
+{
+    free_delta(&g->rp, g->gp.pop);
+    (void)!ga_spec_patches(g);   /* without records it only frees: cannot fail */
+    char none[8];
+    (void)!sim_pool_set_delta(g->pool, 0, none, sizeof none);   /* off cannot fail */
+}
+
 int ga_parent_runs_delta(ga *g, int on, char *err, size_t errlen)
 {
-    if (!on || g->rp.rec) {
-        if (!on) {
-            free_delta(&g->rp, g->gp.pop);
-            (void)!ga_spec_patches(g);   /* frees them: cannot fail */
-            (void)!sim_pool_set_delta(g->pool, 0, err, errlen);
-        }
-        return 0;
-    }
+    if (!on) return delta_off(g), 0;
+    if (g->rp.rec) return 0;
     if (alloc_delta(g) || ga_spec_patches(g)) {
-        free_delta(&g->rp, g->gp.pop);
-        (void)!ga_spec_patches(g);
+        delta_off(g);
         return snprintf(err, errlen, "out of memory for the delta records of %d chromosomes", g->gp.pop), -1;
     }
-    if (g->rp.rec && sim_pool_set_delta(g->pool, 1, err, errlen)) {
-        free_delta(&g->rp, g->gp.pop);
-        (void)!ga_spec_patches(g);
-        return -1;
-    }
+    if (g->rp.rec && sim_pool_set_delta(g->pool, 1, err, errlen)) return delta_off(g), -1;
     return 0;
 }
 
