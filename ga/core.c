@@ -122,7 +122,7 @@ sim_job ga_child_job(const ga *g, int k, const sim_config *c, int64_t *tails, si
     sim_job j = { .cfg = c, .cutoff = ga_child_cutoff(g, k), .tails = tails, .dec = dec };
     /* Only against a valid record: the patch of any other is never read. */
     if (patch && g->rp.rec && delta_rec_valid(g->rp.rec[k])) {
-        j.parent = g->pop[k];
+        j.parent = g->rp.rcfg[k];   /* the record's run: pop[k]'s, or a proven repeat's parent's */
         j.rec = g->rp.rec[k];
         j.patch = patch;
     }

@@ -63,8 +63,12 @@ typedef struct {
      * the slot makes the record invalid and marks it stale, and before the
      * next children are made a stale slot with known decisions is run again
      * to write its record (ga_parent_runs_record; not counted).  A proven
-     * repeat keeps the record, as it keeps the decisions. */
+     * repeat keeps the record, as it keeps the decisions; so rcfg[k] is the
+     * configuration the record is a run of (the repeat's parent, whose genes
+     * the repeat changed without changing its run), and the slot's children
+     * are run as its children. */
     delta_rec **rec;
+    sim_config **rcfg;
     delta_patch **patch;
     uint8_t *stale;
     int64_t cones;          /* children run on their cone (taken ones; not in checkpoints) */

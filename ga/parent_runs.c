@@ -47,8 +47,10 @@ static void free_delta(ga_repeats *r, int P)
 {
     for (int k = 0; r->rec && k < P; k++) delta_rec_free(r->rec[k]);
     for (int k = 0; r->patch && k < P; k++) delta_patch_free(r->patch[k]);
-    free(r->rec); free(r->patch); free(r->stale);
+    for (int k = 0; r->rcfg && k < P; k++) sim_config_free(r->rcfg[k]);
+    free(r->rec); free(r->patch); free(r->stale); free(r->rcfg);
     r->rec = NULL;
+    r->rcfg = NULL;
     r->patch = NULL;
     r->stale = NULL;
 }
@@ -63,10 +65,13 @@ static int alloc_delta(ga *g)
     r->rec = calloc(P, sizeof *r->rec);
     r->patch = calloc(P, sizeof *r->patch);
     r->stale = malloc(P);
-    if (!r->rec || !r->patch || !r->stale) return -1;
+    r->rcfg = calloc(P, sizeof *r->rcfg);
+    if (!r->rec || !r->patch || !r->stale || !r->rcfg) return -1;
     memset(r->stale, 1, P);
     for (size_t k = 0; k < P; k++)
-        if (!(r->rec[k] = delta_rec_new(&g->sp)) || !(r->patch[k] = delta_patch_new(&g->sp))) return -1;
+        if (!(r->rec[k] = delta_rec_new(&g->sp)) || !(r->patch[k] = delta_patch_new(&g->sp)) ||
+            !(r->rcfg[k] = ga_new_config(g)))
+            return -1;
     return 0;
 }
 
@@ -110,6 +115,13 @@ sim_job ga_parent_job(const ga *g, int k)
                       .dec = g->rp.dec ? g->rp.dec[k] : NULL, .rec_out = g->rp.rec ? g->rp.rec[k] : NULL };
 }
 
+/* Slot k's record was just written (valid or not) from its chromosome's run. */
+static void recorded(ga *g, int k)
+{
+    sim_config_copy(g->rp.rcfg[k], g->pop[k]);
+    g->rp.stale[k] = 0;
+}
+
 /* Slot k takes the child whose run is job: 1 when the child ran on its cone
  * and its patch made the record and dec[k] the child's; 0 when the child's
  * own decisions (cdec[k]) are to be taken, the record then stale. */
@@ -117,7 +129,7 @@ static int accept_delta(ga *g, int k, const sim_job *job)
 {
     ga_repeats *r = &g->rp;
     if (!r->rec) return 0;
-    if (job->cone && delta_accept(r->rec[k], r->dec[k], job->patch)) return 1;
+    if (job->cone && delta_accept(r->rec[k], r->dec[k], job->patch)) return recorded(g, k), 1;
     delta_rec_invalidate(r->rec[k]);
     r->stale[k] = 1;
     /* A cone run records no decisions; one that did not end SIM_OK (the
@@ -145,7 +157,7 @@ void ga_parent_runs_accept(ga *g, int k, const sim_job *job)
 void ga_parent_runs_ran(ga *g, int k, const sim_metrics *m)
 {
     if (g->tl.tails) g->tl.ok[k] = m->status == SIM_OK;
-    if (g->rp.rec) g->rp.stale[k] = 0;   /* the parent job wrote its record */
+    if (g->rp.rec) recorded(g, k);   /* the parent job wrote its record */
 }
 
 void ga_parent_runs_replaced(ga *g, int k)
@@ -162,9 +174,12 @@ void ga_parent_runs_record(ga *g)
     for (int k = 0; r->rec && k < g->gp.pop; k++) {
         if (r->stale[k] && sim_decisions_known(r->dec[k]))
             g->jobs[nj++] = (sim_job){ .cfg = g->pop[k], .dec = r->dec[k], .rec_out = r->rec[k] };
-        r->stale[k] = 0;
+        else
+            r->stale[k] = 0;
     }
     if (nj) sim_pool_run(g->pool, g->jobs, nj);
+    for (int k = 0; r->rec && k < g->gp.pop; k++)
+        if (r->stale[k]) recorded(g, k);
 }
 
 /* Whether a slot's tails are known is the checkpoint's (a parent made by a
@@ -177,5 +192,5 @@ void ga_parent_runs_refresh(ga *g)
     sim_pool_run(g->pool, g->jobs, g->gp.pop);
     for (int k = 0; g->tl.tails && k < g->gp.pop; k++)
         g->tl.ok[k] = g->tl.ok[k] && g->jobs[k].m.status == SIM_OK;
-    for (int k = 0; g->rp.rec && k < g->gp.pop; k++) g->rp.stale[k] = 0;
+    for (int k = 0; g->rp.rec && k < g->gp.pop; k++) recorded(g, k);
 }
