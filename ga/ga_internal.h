@@ -218,7 +218,8 @@ int64_t ga_child_cutoff(const ga *g, int k);
 /* The job of child c of slot k, just made (repeat[k] is its verdict): a run
  * that keeps its tails and decisions where given, or, for a proven repeat,
  * the parent's results without a run (cfg NULL).  With patch and a valid
- * record of the slot (rp.rec), a delta run of pop[k]'s child. */
+ * record of the slot (rp.rec), a delta run against that record's run of
+ * rp.rcfg[k]. */
 sim_job ga_child_job(const ga *g, int k, const sim_config *c, int64_t *tails, sim_decisions *dec, delta_patch *patch);
 
 /* parent_runs.c: tails and decisions. */
