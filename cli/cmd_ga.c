@@ -75,8 +75,9 @@ static const opt_row ga_island_rows[] = {
 };
 static const opt_row ga_run_rows[] = {
     { "resume", 0, "RUN", "continue an unfinished run of the database with its\n"
-                          "recorded parameters; only --db, --threads, --save-best,\n"
-                          "--quiet, --progress-every and --format may be given", OPT_I64, OFIELD(resume), 1,
+                          "recorded parameters; only --db, --threads, --delta,\n"
+                          "--save-best, --quiet, --progress-every and --format\n"
+                          "may be given", OPT_I64, OFIELD(resume), 1,
       CLI_ID_MAX, 0, 0, NULL, 0, NULL, NULL, 1 },
     { "dry-run", 0, NULL, "check the options and stop (exit 0 when they are good)", OPT_SWITCH, OFIELD(dry_run), 0, 0,
       0, 0, NULL, 0, NULL, NULL, 0 },
@@ -177,7 +178,7 @@ static int progress_line(const ga_progress *p, const ga_params *gp, int tty, dou
  * not what it computes. */
 static int applies_to_resume(const char *flag)
 {
-    static const char *const flags[] = { "--db", "--resume", "--threads", "--save-best", "--quiet",
+    static const char *const flags[] = { "--db", "--resume", "--threads", "--delta", "--save-best", "--quiet",
                                          "--progress-every", "--format", "--no-db" };
     for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
         if (!strcmp(flag, flags[k])) return 1;
@@ -269,7 +270,7 @@ static int check_options(ga_opts *o, const ga_groups *gg)
     }
     if (o->resume && o->fixed_flag)
         return cli_fail("ga", EXIT_USAGE, "%s: a resumed run keeps its recorded parameters (with --resume only --db, "
-                        "--threads, --save-best, --quiet, --progress-every and --format apply)", o->fixed_flag);
+                        "--threads, --delta, --save-best, --quiet, --progress-every and --format apply)", o->fixed_flag);
     char err[512];
     const opt_row *const ga_tables[] = { ga_search_options, ga_record_options };
     char msg[600];
@@ -354,6 +355,8 @@ static int open_run(const ga_opts *o, ga_session *s)
                             (long long)o->resume);
         s->g = ga_resume(s->db, o->resume, o->threads_given ? o->gp.threads : -1, &kind, err, sizeof err);
         cli_stop_at_once(NULL, NULL);
+        /* Not recorded (it changes no result): this command line's. */
+        if (s->g && ga_set_delta(s->g, o->gp.delta, err, sizeof err)) return cli_fail("ga", EXIT_FAIL, "%s", err);
     } else {
         /* Only a recorded run needs its parameters as JSON (an island of
          * rank > 0 records nothing, and its derived 64-bit seed is beyond
@@ -597,6 +600,9 @@ static void print_text(const ga_opts *o, const ga_session *s)
     if (s->p.repeats)
         printf("                   %lld children not simulated (proven to repeat their parent's run)\n",
                (long long)s->p.repeats);
+    /* Text only: the JSON summary stays the same with --delta on and off. */
+    if (s->p.cones)
+        printf("                   %lld children simulated on their cone (--delta)\n", (long long)s->p.cones);
     if (s->db)
         printf("run                %lld in %s (nocsim db show %lld)\n", (long long)ga_run_id(g), o->db, (long long)ga_run_id(g));
     if (s->have_est)

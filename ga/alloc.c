@@ -53,6 +53,12 @@ ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, con
         sim_pool_set_lean(g->pool, 1);
         if (!(g->full = sim_new(sp, dest, kind, err, errlen))) { ga_free(g); return NULL; }
     }
+    /* Delta runs need the pool's engines, so after it. */
+    if (ga_set_delta(g, gp->delta, err, errlen)) {
+        fault_set(kind, FAULT_RESOURCE);
+        ga_free(g);
+        return NULL;
+    }
     rng_seed(&g->rng, gp->seed);
     g->best_score = GA_SCORE_INF;
     return g;

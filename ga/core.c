@@ -116,10 +116,17 @@ int64_t ga_child_cutoff(const ga *g, int k)
     return ga_score_primary(g->score[k]);
 }
 
-sim_job ga_child_job(const ga *g, int k, const sim_config *c, int64_t *tails, sim_decisions *dec)
+sim_job ga_child_job(const ga *g, int k, const sim_config *c, int64_t *tails, sim_decisions *dec, delta_patch *patch)
 {
     if (g->rp.dec && g->rp.repeat[k]) return (sim_job){ .cfg = NULL, .m = g->pop_m[k] };
-    return (sim_job){ .cfg = c, .cutoff = ga_child_cutoff(g, k), .tails = tails, .dec = dec };
+    sim_job j = { .cfg = c, .cutoff = ga_child_cutoff(g, k), .tails = tails, .dec = dec };
+    /* Only against a valid record: the patch of any other is never read. */
+    if (patch && g->rp.rec && delta_rec_valid(g->rp.rec[k])) {
+        j.parent = g->rp.rcfg[k];   /* the record's run: pop[k]'s, or a proven repeat's parent's */
+        j.rec = g->rp.rec[k];
+        j.patch = patch;
+    }
+    return j;
 }
 
 void ga_get_progress(const ga *g, ga_progress *p)
@@ -127,6 +134,7 @@ void ga_get_progress(const ga *g, ga_progress *p)
     p->generation = g->generation;
     p->evals = g->evals;
     p->repeats = g->rp.repeats;
+    p->cones = g->rp.cones;
     p->best_score = g->best_score;
     p->best_duration = g->best_score < SCORE_INF ? g->best_m.duration : -1;
     double sum = 0;

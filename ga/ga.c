@@ -101,7 +101,7 @@ static void evaluate_children(ga *g)
     }
     for (int k = 0; k < P; k++) {
         g->jobs[k] = ga_child_job(g, k, g->child[k], g->tl.ctails ? g->tl.ctails[k] : NULL,
-                                  g->rp.cdec ? g->rp.cdec[k] : NULL);
+                                  g->rp.cdec ? g->rp.cdec[k] : NULL, g->rp.patch ? g->rp.patch[k] : NULL);
         proven += !g->jobs[k].cfg;
     }
     ga_evaluate(g, ga_extra_jobs(g, P));
@@ -124,6 +124,7 @@ int ga_step(ga *g, char *err, size_t errlen)
     if (g->generation >= gp->generations || ga_budget_spent(gp, g->evals)) return 0;
     g->generation++;
     g->new_best = 0;
+    ga_parent_runs_record(g);   /* the delta records of the slots that changed */
     if (g->spec.depth) {
         ga_spec_take(g);
     } else {
@@ -131,6 +132,7 @@ int ga_step(ga *g, char *err, size_t errlen)
         evaluate_children(g);
         if (gp->children > 1) ga_extra_keep_best(g);
     }
+    for (int k = 0; g->rp.rec && k < P; k++) g->rp.cones += g->jobs[k].cone;
     for (int k = 0; k < P; k++) {
         int64_t sc = ga_score(gp, &g->jobs[k].m);
         int accept;
@@ -199,6 +201,13 @@ void ga_baselines(const ga *g, int *scheme, uint32_t *interval, int64_t *stackin
     if (interval) *interval = g->base_interval;
     if (stacking_d) *stacking_d = g->base_stack;
     if (nonsplit_d) *nonsplit_d = g->base_nonsplit;
+}
+
+int ga_set_delta(ga *g, ga_delta_rule delta, char *err, size_t errlen)
+{
+    if (ga_parent_runs_delta(g, delta == GA_DELTA_ON, err, errlen)) return -FAULT_RESOURCE;
+    g->gp.delta = delta;
+    return 0;
 }
 
 ga *ga_resume(store *db, int64_t run, int threads, fault_kind *kind, char *err, size_t errlen)

@@ -78,6 +78,13 @@ typedef enum {
     GA_FIT_COUNT
 } ga_fitness;
 
+/* Delta runs (issue 38, sim/delta_run.h): where the search keeps its
+ * parents' decisions (the local search, one child a generation, no
+ * --perturb) on a network the delta engine supports, a child is simulated
+ * as its difference from its parent's recorded run.  The results are the
+ * same either way; only the time and memory differ. */
+typedef enum { GA_DELTA_OFF = 0, GA_DELTA_ON, GA_DELTA_COUNT } ga_delta_rule;
+
 /* Option names of each enum, indexed by its value (e.g. ga_algo_names[GA_ALGO_PAPER]
  * is "paper"), for parsing and printing.  Each table has exactly its enum's
  * COUNT entries, so `sizeof t / sizeof t[0]` is its length; static strings. */
@@ -88,6 +95,7 @@ extern const char *const ga_ties_names[GA_TIES_COUNT];
 extern const char *const ga_key_names[GA_KEY_COUNT];
 extern const char *const ga_record_names[GA_RECORD_COUNT];
 extern const char *const ga_start_names[GA_START_COUNT];
+extern const char *const ga_delta_names[GA_DELTA_COUNT];
 
 typedef struct {
     ga_algo algo;
@@ -120,6 +128,8 @@ typedef struct {
     int perturb;             /* vary V by +-perturb at every evaluation, keep the best (0 = off) */
     int64_t max_evals;       /* stop after this many simulations (0 = no limit) */
     int threads;
+    ga_delta_rule delta;     /* like threads, how the run is computed, not what: in no
+                                record or checkpoint */
     uint64_t seed;
 } ga_params;
 
@@ -170,6 +180,9 @@ typedef struct {
     int64_t generation, evals;
     int64_t repeats;         /* children not simulated: their parent's decisions proved they
                                 repeat its run (sim/decisions.h); not in evals */
+    int64_t cones;           /* children simulated on their cone (delta runs), in evals; taken
+                                speculated ones only, and not in checkpoints: since ga_new or
+                                ga_resume */
     int64_t best_score, best_duration;
     double average;          /* average duration of the population */
     double elapsed;          /* seconds */
@@ -198,6 +211,12 @@ ga *ga_new(const ga_params *gp, const sim_params *sp, const int32_t *dest, const
  * (may be NULL) says which (no checkpoint: FAULT_INPUT, damaged: FAULT_IO). */
 NOCSIM_MUST_USE
 ga *ga_resume(store *db, int64_t run, int threads, fault_kind *kind, char *err, size_t errlen);
+/* Delta runs on or off from now on (gp.delta; a resumed run's is not
+ * recorded: its caller says).  Where the search cannot use them nothing
+ * changes.  Returns 0, or -FAULT_RESOURCE with a message in err when memory
+ * runs out (g is then as before).  Between ga_step calls only. */
+NOCSIM_MUST_USE
+int ga_set_delta(ga *g, ga_delta_rule delta, char *err, size_t errlen);
 /* Free g and everything it owns (not its store).  g may be NULL. */
 void ga_free(ga *g);
 

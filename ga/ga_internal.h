@@ -7,6 +7,7 @@
 #define NOCSIM_GA_INTERNAL_H
 
 #include "ga/ga.h"
+#include "sim/delta_run.h"
 #include "sim/pool.h"
 #include "util/fault.h"
 #include "util/rng.h"
@@ -54,6 +55,23 @@ typedef struct {
     uint8_t *repeat;
     int64_t repeats;        /* children proven so far (speculated ones taken included;
                                0 when the search cannot use decisions) */
+    /* Delta runs (ga_set_delta; NULL when off or where dec is NULL or the
+     * engine cannot serve the network): each slot's record of its
+     * chromosome's run (sim/delta_run.h), which a child reads when it is
+     * valid, and each child slot's patch.  An accepted child that ran on its
+     * cone patches the record and dec[k] into its own; any other change of
+     * the slot makes the record invalid and marks it stale, and before the
+     * next children are made a stale slot with known decisions is run again
+     * to write its record (ga_parent_runs_record; not counted).  A proven
+     * repeat keeps the record, as it keeps the decisions; so rcfg[k] is the
+     * configuration the record is a run of (the repeat's parent, whose genes
+     * the repeat changed without changing its run), and the slot's children
+     * are run as its children. */
+    delta_rec **rec;
+    sim_config **rcfg;
+    delta_patch **patch;
+    uint8_t *stale;
+    int64_t cones;          /* children run on their cone (taken ones; not in checkpoints) */
 } ga_repeats;
 
 /* Speculation (speculate.c), for one lineage on several threads: the
@@ -74,6 +92,7 @@ typedef struct {
     rng *rng;
     int *kind;
     sim_decisions **dec;
+    delta_patch **patch;    /* with delta runs (rp.rec), else NULL */
     uint8_t *repeat;
 } ga_spec;
 
@@ -198,20 +217,35 @@ void ga_evaluate(ga *g, int count);
 int64_t ga_child_cutoff(const ga *g, int k);
 /* The job of child c of slot k, just made (repeat[k] is its verdict): a run
  * that keeps its tails and decisions where given, or, for a proven repeat,
- * the parent's results without a run (cfg NULL). */
-sim_job ga_child_job(const ga *g, int k, const sim_config *c, int64_t *tails, sim_decisions *dec);
+ * the parent's results without a run (cfg NULL).  With patch and a valid
+ * record of the slot (rp.rec), a delta run against that record's run of
+ * rp.rcfg[k]. */
+sim_job ga_child_job(const ga *g, int k, const sim_config *c, int64_t *tails, sim_decisions *dec, delta_patch *patch);
 
 /* parent_runs.c: tails and decisions. */
 NOCSIM_MUST_USE
 int ga_parent_runs_alloc(ga *g);
 void ga_parent_runs_free(ga *g);
-/* A full run of slot k's chromosome, keeping its tails and decisions. */
+/* A full run of slot k's chromosome, keeping its tails, decisions and
+ * delta record. */
 sim_job ga_parent_job(const ga *g, int k);
 /* Slot k took child k (accepted, with the job's metrics m): its tails and
- * decisions become the slot's, unless the child was a proven repeat. */
+ * decisions become the slot's, unless the child was a proven repeat; its
+ * delta record the child's when the child ran on its cone, else stale. */
 void ga_parent_runs_accept(ga *g, int k, const sim_job *job);
 /* Slot k's chromosome was run by a parent job with metrics m. */
 void ga_parent_runs_ran(ga *g, int k, const sim_metrics *m);
+/* Slot k's chromosome and decisions were replaced another way (a migrant):
+ * its delta record is stale. */
+void ga_parent_runs_replaced(ga *g, int k);
+/* Delta runs on (allocating the records and patches, all stale, and the
+ * pool's engines) where the search can use them, or off (freed).  0, or -1
+ * with err set when memory runs out (then off). */
+NOCSIM_MUST_USE
+int ga_parent_runs_delta(ga *g, int on, char *err, size_t errlen);
+/* Before children are made: each stale slot with known decisions run again
+ * to write its record (not counted in evals). */
+void ga_parent_runs_record(ga *g);
 /* After a resume: the population's tails and decisions, which checkpoints
  * do not hold, from its runs again (not counted as evaluations); which
  * slots' tails are known (tl.ok) is the checkpoint's. */
@@ -221,6 +255,10 @@ void ga_parent_runs_refresh(ga *g);
 NOCSIM_MUST_USE
 int ga_spec_alloc(ga *g);        /* after ga_parent_runs_alloc */
 void ga_spec_free(ga *g);
+/* A patch per depth when delta runs are on (rp.rec), none when off.  0, or
+ * -1 when memory runs out. */
+NOCSIM_MUST_USE
+int ga_spec_patches(ga *g);
 /* This generation's child and its results, as ga_make_children and
  * evaluation would give them. */
 void ga_spec_take(ga *g);

@@ -49,6 +49,7 @@ int ga_island_immigrant(ga *g, const uint8_t *buf, size_t len, char *err, size_t
     if (g->rp.dec) {
         sim_decisions *d = g->rp.dec[worst]; g->rp.dec[worst] = g->rp.cdec[g->gp.pop - 1]; g->rp.cdec[g->gp.pop - 1] = d;
     }
+    ga_parent_runs_replaced(g, worst);   /* its delta record is the old chromosome's */
     return 1;
 }
 

@@ -13,6 +13,7 @@ const char *const ga_weight_names[] = { "genes", "groups", "mix" };
 const char *const ga_ties_names[] = { "random", "age" };
 const char *const ga_record_names[] = { "all", "sparse" };
 const char *const ga_start_names[] = { "stacking", "timetable" };
+const char *const ga_delta_names[] = { "off", "on" };
 const char *const ga_key_names[] = { "none", "or", "ob", "te", "te-rev", "tb", "lb", "late", "late-lb", "tail", "late3", "late-sum" };
 
 void ga_params_for_algo(ga_params *gp, ga_algo algo)
@@ -74,6 +75,8 @@ void ga_params_default(ga_params *gp)
     gp->estimate_slices = 2;
     gp->perturb = 0;
     gp->threads = 1;
+    /* Off until the delta engine is exact (issue 38). */
+    gp->delta = GA_DELTA_OFF;
     gp->seed = 1;
 }
 
@@ -103,6 +106,7 @@ int ga_params_check(const ga_params *gp, char *err, size_t errlen)
     if (gp->children < 1 || gp->children > GA_CHILDREN_MAX)
         return snprintf(err, errlen, "children %d: must be in [1, %d]", gp->children, GA_CHILDREN_MAX), -1;
     if ((unsigned)gp->start >= GA_START_COUNT) return snprintf(err, errlen, "start: must be stacking or timetable"), -1;
+    if ((unsigned)gp->delta >= GA_DELTA_COUNT) return snprintf(err, errlen, "delta: must be off or on"), -1;
     if (gp->children > 1 && gp->perturb > 0)
         return snprintf(err, errlen, "children %d and perturb %d exclude each other (set children 1 or perturb 0)",
                         gp->children, gp->perturb), -1;

@@ -30,9 +30,24 @@ int ga_spec_alloc(ga *g)
     return 0;
 }
 
+int ga_spec_patches(ga *g)
+{
+    ga_spec *s = &g->spec;
+    for (int j = 0; s->patch && j < s->depth; j++) delta_patch_free(s->patch[j]);
+    free(s->patch);
+    s->patch = NULL;
+    if (!g->rp.rec || !s->depth) return 0;
+    if (!(s->patch = calloc((size_t)s->depth, sizeof *s->patch))) return -1;
+    for (int j = 0; j < s->depth; j++)
+        if (!(s->patch[j] = delta_patch_new(&g->sp))) return -1;
+    return 0;
+}
+
 void ga_spec_free(ga *g)
 {
     ga_spec *s = &g->spec;
+    for (int j = 0; s->patch && j < s->depth; j++) delta_patch_free(s->patch[j]);
+    free(s->patch);
     for (int j = 0; j < s->depth; j++) {
         sim_config_free(s->child[j]);
         free(s->tails[j]);
@@ -55,7 +70,7 @@ static void speculate(ga *g)
         sim_config *t = g->child[0]; g->child[0] = s->child[j]; s->child[j] = t;
         s->kind[j] = g->kind[0];
         s->rng[j] = g->rng;
-        s->jobs[j] = ga_child_job(g, 0, s->child[j], s->tails[j], s->dec[j]);
+        s->jobs[j] = ga_child_job(g, 0, s->child[j], s->tails[j], s->dec[j], s->patch ? s->patch[j] : NULL);
         int repeat = !s->jobs[j].cfg;
         s->repeat[j] = (uint8_t)repeat;
         j++;
@@ -81,6 +96,9 @@ void ga_spec_take(ga *g)
         int64_t *x = g->tl.ctails[0]; g->tl.ctails[0] = s->tails[j]; s->tails[j] = x;
     }
     sim_decisions *d = g->rp.cdec[0]; g->rp.cdec[0] = s->dec[j]; s->dec[j] = d;
+    if (s->patch) {
+        delta_patch *p = g->rp.patch[0]; g->rp.patch[0] = s->patch[j]; s->patch[j] = p;
+    }
     g->rp.repeat[0] = s->repeat[j];
     g->kind[0] = s->kind[j];
     g->rng = s->rng[j];
@@ -88,6 +106,7 @@ void ga_spec_take(ga *g)
     g->jobs[0].cfg = g->child[0];
     g->jobs[0].tails = g->tl.ctails ? g->tl.ctails[0] : NULL;
     g->jobs[0].dec = g->rp.cdec[0];
+    g->jobs[0].patch = s->patch ? g->rp.patch[0] : NULL;
     if (g->rp.repeat[0]) g->rp.repeats++;
     else g->evals++;
 }

@@ -1,5 +1,7 @@
 /* Evaluation thread pool (see pool.h).  The calling thread works too, so a
- * pool of one thread starts no thread at all. */
+ * pool of one thread starts no thread at all.  With delta runs on, each
+ * thread has a delta engine beside its simulator (made from the same
+ * network and traffic, which the pool keeps for that). */
 #include "sim/pool.h"
 
 #include <errno.h>
@@ -12,6 +14,9 @@
 struct sim_pool {
     int threads;            /* including the caller */
     sim **sims;             /* one per thread; sims[0] is the caller's */
+    delta_engine **deltas;  /* one per thread, or NULL (sim_pool_set_delta) */
+    sim_params p;           /* the network and traffic, for the delta engines */
+    int32_t *dest;
     pthread_t *tid;
     int started;
     int synced;             /* lock, work and done initialised */
@@ -26,22 +31,47 @@ struct sim_pool {
 
 typedef struct { sim_pool *pl; int index; } worker_arg;
 
-static void eval(sim *s, sim_job *j, int lean)
+/* The job as a delta run, if it asks for one and e can run it: 1 when it
+ * did (metrics, tails and the record or patch written), 0 when the caller
+ * runs it in full.  Delta runs are lean runs: a pool that is not lean has
+ * no engine (e NULL). */
+static int eval_delta(delta_engine *e, sim_job *j, int64_t cutoff)
+{
+    j->cone = 0;
+    if (j->rec_out) {
+        /* The engine writes the record only from a whole run. */
+        if (e && cutoff == INT64_MAX) return delta_run_parent(e, j->cfg, j->dec, j->rec_out, &j->m, j->tails);
+        delta_rec_invalidate(j->rec_out);
+        return 0;
+    }
+    if (!e || !j->parent || !j->rec || !j->patch || !delta_rec_valid(j->rec)) return 0;
+    j->cone = delta_run_child(e, j->parent, j->rec, j->cfg, cutoff, j->patch, &j->m, j->tails);
+    return j->cone;
+}
+
+static void eval(sim *s, delta_engine *e, sim_job *j, int lean)
 {
     if (!j->cfg) return;
     const int64_t cutoff = j->cutoff > 0 ? j->cutoff : INT64_MAX;
+    if (eval_delta(lean ? e : NULL, j, cutoff)) return;
     if (lean) sim_run_lean(s, j->cfg, cutoff, j->dec, &j->m);
     else sim_run_recording(s, j->cfg, cutoff, j->dec, &j->m);
     if (j->tails && j->m.status == SIM_OK) sim_tail_cycles(s, j->tails);
 }
 
+/* Thread k's delta engine, or NULL.  Read per batch: sim_pool_set_delta
+ * runs between batches, and the lock orders it before them. */
+static delta_engine *engine(const sim_pool *pl, int k) { return pl->deltas ? pl->deltas[k] : NULL; }
+
 /* Take jobs until none are left; the lock is held on entry and exit. */
-static void drain(sim_pool *pl, sim *s)
+static void drain(sim_pool *pl, int index)
 {
+    sim *s = pl->sims[index];
+    delta_engine *e = engine(pl, index);
     while (pl->next < pl->count) {
         sim_job *j = &pl->jobs[pl->next++];
         pthread_mutex_unlock(&pl->lock);
-        eval(s, j, pl->lean);
+        eval(s, e, j, pl->lean);
         pthread_mutex_lock(&pl->lock);
         pl->finished++;
     }
@@ -51,7 +81,7 @@ static void *worker(void *arg)
 {
     worker_arg *wa = arg;
     sim_pool *pl = wa->pl;
-    sim *s = pl->sims[wa->index];
+    int index = wa->index;
     free(wa);
     unsigned seen = 0;
     pthread_mutex_lock(&pl->lock);
@@ -60,7 +90,7 @@ static void *worker(void *arg)
         if (pl->quit) break;
         seen = pl->batch;
         pl->busy++;
-        drain(pl, s);
+        drain(pl, index);
         pl->busy--;
         if (pl->finished == pl->count && pl->busy == 0) pthread_cond_signal(&pl->done);
     }
@@ -80,19 +110,22 @@ sim_pool *sim_pool_new(const sim_params *p, const int32_t *dest, int threads, fa
     sim_pool *pl = calloc(1, sizeof *pl);
     if (!pl) return fault_set(kind, FAULT_RESOURCE), snprintf(err, errlen, "out of memory"), NULL;
     pl->threads = threads;
+    pl->p = *p;
     pl->sims = calloc((size_t)threads, sizeof *pl->sims);
     pl->tid = calloc((size_t)threads, sizeof *pl->tid);
-    if (!pl->sims || !pl->tid) {
-        free(pl->sims); free(pl->tid); free(pl);
+    pl->dest = malloc(sizeof *pl->dest * (size_t)sim_nodes(p));
+    if (!pl->sims || !pl->tid || !pl->dest) {
+        free(pl->sims); free(pl->tid); free(pl->dest); free(pl);
         return fault_set(kind, FAULT_RESOURCE), snprintf(err, errlen, "out of memory"), NULL;
     }
+    memcpy(pl->dest, dest, sizeof *pl->dest * (size_t)sim_nodes(p));
     for (int k = 0; k < threads; k++)
         if (!(pl->sims[k] = sim_new(p, dest, kind, err, errlen))) { sim_pool_free(pl); return NULL; }
     if (pthread_mutex_init(&pl->lock, NULL) || pthread_cond_init(&pl->work, NULL) || pthread_cond_init(&pl->done, NULL)) {
         fault_set(kind, FAULT_RESOURCE);
         snprintf(err, errlen, "cannot create thread synchronisation");
         for (int k = 0; k < threads; k++) sim_free(pl->sims[k]);
-        free(pl->sims); free(pl->tid); free(pl);
+        free(pl->sims); free(pl->tid); free(pl->dest); free(pl);
         return NULL;
     }
     pl->synced = 1;
@@ -109,6 +142,13 @@ sim_pool *sim_pool_new(const sim_params *p, const int32_t *dest, int threads, fa
         pl->started = k;
     }
     return pl;
+}
+
+static void free_deltas(sim_pool *pl)
+{
+    for (int k = 0; pl->deltas && k < pl->threads; k++) delta_engine_free(pl->deltas[k]);
+    free(pl->deltas);
+    pl->deltas = NULL;
 }
 
 void sim_pool_free(sim_pool *pl)
@@ -131,17 +171,35 @@ void sim_pool_free(sim_pool *pl)
     if (pl->sims) {
         for (int k = 0; k < pl->threads; k++) sim_free(pl->sims[k]);
     }
+    free_deltas(pl);
     free(pl->sims);
     free(pl->tid);
+    free(pl->dest);
     free(pl);
 }
 
 void sim_pool_set_lean(sim_pool *pl, int lean) { pl->lean = lean != 0; }
 
+int sim_pool_set_delta(sim_pool *pl, int on, char *err, size_t errlen)
+{
+    if (!on || pl->deltas || !delta_supports(&pl->p)) {
+        if (!on) free_deltas(pl);
+        return 0;
+    }
+    pl->deltas = calloc((size_t)pl->threads, sizeof *pl->deltas);
+    for (int k = 0; pl->deltas && k < pl->threads; k++)
+        if (!(pl->deltas[k] = delta_engine_new(&pl->p, pl->dest))) {
+            free_deltas(pl);
+            break;
+        }
+    if (!pl->deltas) return snprintf(err, errlen, "out of memory for the delta engines of %d threads", pl->threads), -1;
+    return 0;
+}
+
 void sim_pool_run(sim_pool *pl, sim_job *jobs, int count)
 {
     if (pl->started == 0) {
-        for (int k = 0; k < count; k++) eval(pl->sims[0], &jobs[k], pl->lean);
+        for (int k = 0; k < count; k++) eval(pl->sims[0], engine(pl, 0), &jobs[k], pl->lean);
         return;
     }
     pthread_mutex_lock(&pl->lock);
@@ -151,7 +209,7 @@ void sim_pool_run(sim_pool *pl, sim_job *jobs, int count)
     pl->batch++;
     pthread_cond_broadcast(&pl->work);
     pl->busy++;
-    drain(pl, pl->sims[0]);
+    drain(pl, 0);
     pl->busy--;
     while (pl->finished < pl->count || pl->busy > 0) pthread_cond_wait(&pl->done, &pl->lock);
     pl->jobs = NULL;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "sim/decisions.h"
+#include "sim/delta_run.h"
 #include "sim/sim.h"
 
 /* Most threads a pool may have (the --threads range of every command). */
@@ -21,12 +22,28 @@ typedef struct sim_pool sim_pool;
  * not NULL (nodes x slices entries) and the run ends SIM_OK, each packet's
  * tail cycle (sim_tail_cycles) is written there; otherwise it is left alone.
  * A job whose cfg is NULL is skipped (its m left as it is): a search's way
- * to hand on results it knows without a run. */
+ * to hand on results it knows without a run.
+ *
+ * Delta runs (sim/delta_run.h), on a lean pool told sim_pool_set_delta only;
+ * elsewhere these fields are ignored (rec_out made invalid), and a job that
+ * leaves them zero runs as it always did.  Results are the same either way:
+ *  - a parent job (rec_out, no cutoff) writes cfg's record there
+ *    (delta_run_parent, which keeps dec too); when the engine cannot, cfg
+ *    runs as before and rec_out stays invalid;
+ *  - a child job (parent and rec, a valid record of parent, and patch) may
+ *    run on its cone (delta_run_child): then cone is 1 and patch holds what
+ *    delta_accept needs, and dec is left alone; otherwise cfg runs as
+ *    before, dec included. */
 typedef struct {
     const sim_config *cfg;
     int64_t cutoff;
     int64_t *tails;
     sim_decisions *dec;     /* not NULL: the run's decisions (sim_run_recording) */
+    delta_rec *rec_out;     /* parent job: cfg's record */
+    const sim_config *parent; /* child job: its parent's configuration, */
+    const delta_rec *rec;   /* the parent's record, */
+    delta_patch *patch;     /* and what the child's cone run changed */
+    int cone;               /* out: 1 when the child ran on its cone */
     sim_metrics m;
 } sim_job;
 
@@ -48,6 +65,12 @@ void sim_pool_free(sim_pool *pl);
  * or_, ib and ob are left 0; lean 0 (the default) counts every metric.
  * Not while a batch runs. */
 void sim_pool_set_lean(sim_pool *pl, int lean);
+/* From now on (on 1) each thread has a delta engine beside its simulator,
+ * for the jobs that ask for delta runs (see sim_job); on 0 they are freed,
+ * and on a network that delta_supports refuses none are made.  Returns 0, or -1 with err set when memory runs out (the pool is then as
+ * before).  Not while a batch runs. */
+NOCSIM_MUST_USE
+int sim_pool_set_delta(sim_pool *pl, int on, char *err, size_t errlen);
 /* Runs every job, writing each one's metrics into jobs[k].m; returns when all
  * are done.  The configurations are only read, and must stay valid until then. */
 void sim_pool_run(sim_pool *pl, sim_job *jobs, int count);

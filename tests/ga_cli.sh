@@ -4,7 +4,8 @@
 # check accepts, marked unfinished, and --resume finishes it; a resumed run
 # keeps its parameters (flags that would change them are refused) and its
 # traffic; an unwritable --save-best is refused before the run; --start
-# checks its value and a timetable run records its rule.
+# and --delta check their values (a resumed run takes --delta) and a
+# timetable run records its rule.
 set -u
 N=${NOCSIM:-./nocsim}
 . "$(cd "$(dirname "$0")" && pwd)/testlib.bash"
@@ -21,6 +22,7 @@ expect_usage "genes"            "not one of: V I C Q" $N ga --genes V,X
 expect_usage "algo"             "local paper"      $N ga --algo magic
 expect_usage "interval"         "packet length"    $N ga --interval 3
 expect_usage "start"            "not one of: stacking timetable" $N ga --start bogus
+expect_usage "delta"            "not one of: off on" $N ga --delta maybe
 [ ! -e nocsim.db ] && ok || bad "bad input created nocsim.db"
 
 # The timetable start (issue 24): the best is never worse than simple
@@ -81,7 +83,8 @@ for _ in $(seq 1 500); do
   sleep 0.02
 done
 kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null; pid=
-out=$($N ga --db "$rdb" --resume 1 --quiet --format json --save-best "$tmp/best.txt" 2>&1); rc=$?
+# --delta changes no result, so a resumed run takes it.
+out=$($N ga --db "$rdb" --resume 1 --delta on --quiet --format json --save-best "$tmp/best.txt" 2>&1); rc=$?
 [ $rc -eq 0 ] && ok || bad "resume after SIGTERM: exit $rc ($out)"
 case $out in *'"traffic": "shfl"'*) ok;; *) bad "resumed summary lacks the traffic: $out";; esac
 grep -q '^# traffic shfl,' "$tmp/best.txt" 2>/dev/null && ok || bad "resumed --save-best header: $(head -2 "$tmp/best.txt" 2>&1)"

@@ -292,7 +292,7 @@ done
 check "ga -q is --quiet" "$(value_of "$(showc ga -q)" quiet)" "on"
 check "ga --save-best FILE" "$(value_of "$(showc ga --save-best "$tmp/b.cfg")" save-best)" "$tmp/b.cfg"
 rowset() { printf '%s\n' "$1" | grep -v '^rc=' | sed -n 's/=.*//p' | sort | tr '\n' ' '; }
-check "ga's rows" "$(rowset "$gd")" "algo arb children crossover-interval crossover-pairs crossover-rate db dry-run \
+check "ga's rows" "$(rowset "$gd")" "algo arb children crossover-interval crossover-pairs crossover-rate db delta dry-run \
 estimate-slices evals fitness format generations genes interval islands lifetime max-genes migrate-every mutation no-db perturb \
 pop progress-every quiet record resume save-best shift sort sort-key stack-vmax start target target-window threads ties \
 train watchdog weights "
