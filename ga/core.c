@@ -124,6 +124,7 @@ sim_job ga_child_job(const ga *g, int k, const sim_config *c, int64_t *tails, si
     if (patch && g->rp.rec && delta_rec_valid(g->rp.rec[k])) {
         j.parent = g->rp.rcfg[k];   /* the record's run: pop[k]'s, or a proven repeat's parent's */
         j.rec = g->rp.rec[k];
+        j.pdec = g->rp.dec[k];      /* the decisions the record was written with */
         j.patch = patch;
     }
     return j;

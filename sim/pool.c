@@ -44,9 +44,10 @@ static int eval_delta(delta_engine *e, sim_job *j, int64_t cutoff)
         delta_rec_invalidate(j->rec_out);
         return 0;
     }
-    if (!e || !j->parent || !j->rec || !j->patch || !delta_rec_valid(j->rec)) return 0;
-    j->cone = delta_run_child(e, j->parent, j->rec, j->cfg, cutoff, j->patch, &j->m, j->tails);
-    return j->cone;
+    if (!e || !j->parent || !j->rec || !j->pdec || !j->patch || !delta_rec_valid(j->rec)) return 0;
+    const int ran = delta_run_child(e, j->parent, j->rec, j->pdec, j->cfg, cutoff, j->dec, j->patch, &j->m, j->tails);
+    j->cone = ran && delta_patch_on_cone(j->patch);
+    return ran;
 }
 
 static void eval(sim *s, delta_engine *e, sim_job *j, int lean)

@@ -30,10 +30,11 @@ typedef struct sim_pool sim_pool;
  *  - a parent job (rec_out, no cutoff) writes cfg's record there
  *    (delta_run_parent, which keeps dec too); when the engine cannot, cfg
  *    runs as before and rec_out stays invalid;
- *  - a child job (parent and rec, a valid record of parent, and patch) may
- *    run on its cone (delta_run_child): then cone is 1 and patch holds what
- *    delta_accept needs, and dec is left alone; otherwise cfg runs as
- *    before, dec included. */
+ *  - a child job (parent, rec, a valid record of parent, pdec, its
+ *    decisions, and patch) may run on its cone (delta_run_child): then cone
+ *    is 1 and patch holds what delta_accept needs, and dec is left alone;
+ *    otherwise cfg runs as before, dec included (on its cone and then on the
+ *    whole network, or in full). */
 typedef struct {
     const sim_config *cfg;
     int64_t cutoff;
@@ -42,8 +43,9 @@ typedef struct {
     delta_rec *rec_out;     /* parent job: cfg's record */
     const sim_config *parent; /* child job: its parent's configuration, */
     const delta_rec *rec;   /* the parent's record, */
+    const sim_decisions *pdec; /* the decisions it was written with, */
     delta_patch *patch;     /* and what the child's cone run changed */
-    int cone;               /* out: 1 when the child ran on its cone */
+    int cone;               /* out: 1 when the child ran on its cone to the end */
     sim_metrics m;
 } sim_job;
 
