@@ -136,7 +136,7 @@ const opt_row ga_search_options[] = {
                            "depend on it", OPT_INT, FIELD(threads), 1, SIM_POOL_MAX_THREADS, 0, 0, NULL, 0, NULL,
       NULL, 1 },
     PICK("delta", "simulate a child as its difference from its parent's run\n"
-                  "(same results; off until that engine is exact)", delta, ga_delta_names),
+                  "(the same results in fewer instructions; off: every child in full)", delta, ga_delta_names),
     OPT_END
 };
 

@@ -195,6 +195,9 @@ struct delta_engine {
     uint64_t *pseen;     /* per port of a cone router: pairs met (the record's before its join) */
     int64_t *tails;
     uint8_t *pdone;      /* per packet index: its tail ejected in the child so far */
+    struct dl_bound { int64_t key; int32_t link; } *bh; /* the load bound's heap over the cone's links */
+    int nbh;
+    int64_t t_whole;     /* the cycle a child whose interval changed goes on to the whole network */
     delta_patch *pt;     /* the patch being written (NULL: a replay, nothing logged) */
     int64_t t_now;
 };
@@ -282,6 +285,22 @@ DHOT void snap_load(olnet *n, int i, const rsnap *x, int32_t *room)
     n->srcm[i / 64] = s->count ? n->srcm[i / 64] | bit : n->srcm[i / 64] & ~bit;
 }
 
+#endif
+
+/* Router i's full FIFOs, a bit each (local index). */
+#ifdef OLNET_SSSE3
+DELTA_TARGET DHOT unsigned dl_full(const olnet *n, int i)
+{
+    const __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(n->cnt + (size_t)i * DNF));
+    return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(c, _mm_set1_epi8(DB))) & ((1u << DNF) - 1);
+}
+#else
+DHOT unsigned dl_full(const olnet *n, int i)
+{
+    unsigned m = 0;
+    for (int f = 0; f < DNF; f++) m |= (unsigned)(n->cnt[(size_t)i * DNF + (size_t)f] == DB) << f;
+    return m;
+}
 #endif
 
 /* Is router i active at the start of cycle t (a flit in a FIFO, or its

@@ -76,6 +76,7 @@ void delta_engine_free(delta_engine *e)
     free(e->pseen);
     free(e->tails);
     free(e->pdone);
+    free(e->bh);
     free(e);
 }
 
@@ -111,7 +112,8 @@ delta_engine *delta_engine_new(const sim_params *p, const int32_t *dest)
     e->pseen = malloc(sizeof *e->pseen * N * NPORTS);
     e->tails = malloc(sizeof *e->tails * (size_t)e->npk);
     e->pdone = malloc((size_t)e->npk);
-    if (!e->pdone || !e->dest || !e->cl || !e->ppairs || !e->in || !e->inmask || !e->list || !e->emask || !e->rord ||
+    e->bh = malloc(sizeof *e->bh * N * 4);
+    if (!e->pdone || !e->bh || !e->dest || !e->cl || !e->ppairs || !e->in || !e->inmask || !e->list || !e->emask || !e->rord ||
         !e->rel_at || !e->flag || !e->jl || !e->act || !e->cfl || !e->mv || !e->inj || !e->hdr || !e->room ||
         !e->pseen || !e->tails) {
         delta_engine_free(e);
@@ -488,6 +490,58 @@ DHOT void full_from(olnet *n, int i, int p, int j, int q)
     n->dfull[i] = (n->dfull[i] & ~(7ull << (p * DV))) | bits << (p * DV);
 }
 
+/* ---- the load bound on the cone's links (closedloop.c's load_exceeds,
+ * with the same heap: keys flits - reach only grow, so a link's key when
+ * last looked at is a lower bound of its key now) ---- */
+
+static void heap_down(struct dl_bound *h, int n, int k)
+{
+    const struct dl_bound x = h[k];
+    for (;;) {
+        int c = 2 * k + 1;
+        if (c >= n) break;
+        if (c + 1 < n && h[c + 1].key < h[c].key) c++;
+        if (h[c].key >= x.key) break;
+        h[k] = h[c];
+        k = c;
+    }
+    h[k] = x;
+}
+
+/* Router j's loaded links join the heap, each under its key now. */
+static void bound_add(delta_engine *e, const olnet *n, int j)
+{
+    for (int p = 0; p < PORT_P; p++) {
+        const int32_t l = j * 4 + p;
+        if (!e->v.reach[l]) continue;
+        int k = e->nbh++;
+        const int64_t key = (int64_t)n->cl->links[l].flits - e->v.reach[l];
+        for (; k > 0 && e->bh[(k - 1) / 2].key > key; k = (k - 1) / 2) e->bh[k] = e->bh[(k - 1) / 2];
+        e->bh[k] = (struct dl_bound){ key, l };
+    }
+}
+
+/* Does a cone link prove the run longer than cutoff at the start of t?
+ * (Only the cone's links can: see the opening.) */
+static int cone_bound(delta_engine *e, const olnet *n, int64_t t, int64_t cutoff)
+{
+    struct dl_bound *h = e->bh;
+    while (e->nbh && h[0].key <= t - cutoff) {
+        const int32_t l = h[0].link;
+        const int64_t rr = (int64_t)e->v.reach[l] - n->cl->links[l].flits; /* R + A */
+        if (rr <= e->v.after[l]) { /* nothing left */
+            h[0] = h[--e->nbh];
+            if (e->nbh) heap_down(h, e->nbh, 0);
+        } else if (-rr > h[0].key) {
+            h[0].key = -rr;
+            heap_down(h, e->nbh, 0);
+        } else {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The joiners jl[0 .. nj) put in the cone: their dfull bits towards their
  * cone neighbours and back set from the FIFO counts, the edge's ports
  * (emask) updated. */
@@ -499,6 +553,7 @@ static void settle_joins(delta_engine *e, olnet *n, const int32_t *jl, int nj)
         e->inmask[j / 64] |= 1ull << (j % 64);
         e->flag[j] = 0;
         e->list[e->ncone++] = j;
+        bound_add(e, n, j);
     }
     for (int k = 0; k < nj; k++) {
         const int j = jl[k];
@@ -541,7 +596,7 @@ static void release_at(delta_engine *e, const sim_config *a, const sim_config *b
                 }
             }
         }
-        if (e->rel_at[i] == INT64_MAX) continue;
+        if (e->rel_at[i] >= e->t_whole) continue; /* never joins before the whole network takes over */
         int k = e->nrord++;
         for (; k > 0 && e->rel_at[e->rord[k - 1]] > e->rel_at[i]; k--) e->rord[k] = e->rord[k - 1];
         e->rord[k] = i;
@@ -627,7 +682,7 @@ DELTA_TARGET static void cone_step(delta_engine *e, const delta_rec *r, olnet *n
 }
 
 /* The edge check after cycle t: the outside routers that join (e->jl). */
-static void cone_edge(delta_engine *e, const delta_rec *r, const olnet *n, int64_t t)
+DELTA_TARGET static void cone_edge(delta_engine *e, const delta_rec *r, const olnet *n, int64_t t)
 {
     const size_t N = (size_t)e->nodes;
     const uint32_t *rl = r->rl + (size_t)t * N * 4;
@@ -635,12 +690,13 @@ static void cone_edge(delta_engine *e, const delta_rec *r, const olnet *n, int64
     e->nj = 0;
     for (int k = 0; k < e->ncone; k++) {
         const int i = e->list[k];
-        const uint8_t *c = n->cnt + (size_t)i * DNF;
-        for (unsigned em = e->emask[i]; em; em &= em - 1) {
+        unsigned em = e->emask[i];
+        if (!em) continue;
+        const unsigned fm = dl_full(n, i);
+        for (; em; em &= em - 1) {
             const int p = __builtin_ctz(em), j = n->nbr[i * NPORTS + p];
             const unsigned q = (unsigned)route_opposite(p) * DV;
-            const unsigned full = (unsigned)(c[p * DV] == DB) | (unsigned)(c[p * DV + 1] == DB) << 1 |
-                                  (unsigned)(c[p * DV + 2] == DB) << 2;
+            const unsigned full = fm >> (p * DV) & 7u;
             const int differs = e->cfl[i * 4 + p] != rl[i * 4 + p] || full != ((rf[j] >> q) & 7u);
             if (differs && !e->flag[j]) {
                 e->flag[j] = 1;
@@ -753,20 +809,6 @@ static int outside_active(const delta_engine *e, const delta_rec *r, int64_t t)
     return 0;
 }
 
-/* closedloop.c's load_exceeds on the cone's links (the only ones that can
- * prove it: see the opening). */
-static int cone_bound(const delta_engine *e, const olnet *n, int64_t t, int64_t cutoff)
-{
-    const ollink *links = n->cl->links;
-    for (int k = 0; k < e->ncone; k++)
-        for (int p = 0; p < PORT_P; p++) {
-            const size_t l = (size_t)e->list[k] * 4 + (size_t)p;
-            const int64_t rr = (int64_t)e->v.reach[l] - links[l].flits;
-            if (rr > e->v.after[l] && rr >= cutoff - t) return 1;
-        }
-    return 0;
-}
-
 /* Where closedloop.c's jump over an idle stretch from cycle t lands: the
  * earliest release of a queued packet (only cone routers' sources are left
  * once the parent is done). */
@@ -794,6 +836,7 @@ static int child_start(delta_engine *e, const delta_rec *r, delta_patch *pt, con
     memset(e->inmask, 0, sizeof *e->inmask * (size_t)e->W);
     memset(pt->jt, -1, sizeof *pt->jt * N);
     e->ncone = 0;
+    e->nbh = 0;
     pt->nce = pt->nss = pt->ngrant = pt->npev = 0;
     pt->sk = 0;
     pt->fail = 0;
@@ -901,6 +944,24 @@ static void go_whole(delta_engine *e, const delta_rec *r, const sim_config *pc, 
     if (st == SIM_OK && tails) closedloop_tail_cycles(e->cl, tails);
 }
 
+/* A child whose interval changed moves every node's later slices: from the
+ * first of them (the earliest second slice in either run) its cone would
+ * spread over the network.  It goes on to the whole network at the last
+ * snapshot before, where the routers outside the cone need no replay; the
+ * cycle (0: nothing to gain, run in full), or never. */
+static int64_t whole_from(const delta_engine *e, const sim_config *pc, const sim_config *c)
+{
+    if (c->interval == pc->interval || e->S < 2) return INT64_MAX;
+    int64_t tv = INT64_MAX;
+    for (int i = 0; i < e->nodes; i++) {
+        if (e->v.first[i] < 0) continue;
+        const int64_t x = (int64_t)pc->interval + pc->inject[i], y = (int64_t)c->interval + c->inject[i];
+        const int64_t u = x < y ? x : y;
+        if (u < tv) tv = u;
+    }
+    return tv == INT64_MAX ? INT64_MAX : tv / DK * DK;
+}
+
 int delta_run_child(delta_engine *e, const sim_config *pc, const delta_rec *r, const sim_decisions *pd,
                     const sim_config *c, int64_t cutoff, sim_decisions *d, delta_patch *pt, sim_metrics *m,
                     int64_t *tails)
@@ -920,11 +981,19 @@ int delta_run_child(delta_engine *e, const sim_config *pc, const delta_rec *r, c
         if (d) sim_decisions_clear(d);
         return 1;
     }
+    if ((e->t_whole = whole_from(e, pc, c)) == 0) return 0;
     if (child_start(e, r, pt, pc, c)) return 0;
     const int bound = !e->p.no_load_bound;
     int64_t done = 0, last_eject = -1;
     for (int64_t t = 0;; t++) {
         e->t_now = t;
+        if (t == e->t_whole && t < cutoff) {
+            at.done = done;
+            at.last_eject = last_eject;
+            at.cycles = m->cycles;
+            go_whole(e, r, pc, pd, c, t, cutoff, d, &at, m, tails);
+            return 1;
+        }
         join_released(e, r, n, t, pc, c);
         if (stops_at(e, r, n, t, cutoff, bound, m)) {
             child_end(e, r, pt, SIM_CUTOFF, &at.tw, last_eject, cutoff, m, tails);
