@@ -172,7 +172,7 @@ void ga_parent_runs_record(ga *g)
     ga_repeats *r = &g->rp;
     int nj = 0;
     for (int k = 0; r->rec && k < g->gp.pop; k++) {
-        if (r->stale[k] && sim_decisions_known(r->dec[k]))
+        if (r->stale[k] && sim_decisions_known(r->dec[k]) && delta_rec_recordable(r->rec[k]))
             g->jobs[nj++] = (sim_job){ .cfg = g->pop[k], .dec = r->dec[k], .rec_out = r->rec[k] };
         else
             r->stale[k] = 0;

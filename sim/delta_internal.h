@@ -98,9 +98,16 @@ typedef struct {
     uint8_t qsi[DNF], pstate[NPORTS];
 } rsnap;
 
+/* The most a record's cycles may take: at 16x16 a default run's record is
+ * 1.6 MB, at 32x32 about 13 MB; at 64x64 a dense record of a 1,000-cycle
+ * run would be 180 MB, six times the whole GA run's memory without it, so
+ * there children run in full (a sparse record would serve them). */
+#define DELTA_REC_BUDGET ((size_t)16 << 20)
+
 struct delta_rec {
     int nodes, S, W;     /* W: 64-bit words of a bitmap of routers */
     int valid;
+    int over;            /* a run of its parents passed DELTA_REC_BUDGET: no more recording */
     uint64_t gen;        /* changes at every write and patch (a patch names the one it was made on) */
     int64_t T;           /* the parent's duration: cycles 0 .. T - 1 are recorded */
     int64_t cap;         /* cycles allocated */

@@ -63,21 +63,53 @@ void delta_rec_free(delta_rec *r)
 
 int delta_rec_valid(const delta_rec *r) { return r->valid; }
 void delta_rec_invalidate(delta_rec *r) { r->valid = 0; }
+int delta_rec_recordable(const delta_rec *r) { return !r->over; }
 
 size_t delta_rec_bytes(const delta_rec *r)
 {
     const size_t N = (size_t)r->nodes, C = (size_t)r->cap;
-    return r->bytes + C * N * (4 * sizeof *r->rl + sizeof *r->rf) + C * (size_t)r->W * sizeof *r->pact +
-           (C / DK + 1) * N * sizeof *r->snap + (C + 1) * sizeof *r->ej_off + r->gcap * sizeof *r->gcyc;
+    return r->bytes + (C ? C * N * (4 * sizeof *r->rl + sizeof *r->rf) + C * (size_t)r->W * sizeof *r->pact +
+                           (C / DK + 1) * N * sizeof *r->snap + (C + 1) * sizeof *r->ej_off : 0) +
+           r->gcap * sizeof *r->gcyc;
+}
+
+/* A record's bytes a cycle: the links' entries, the dfull bits, the
+ * activity, a DK-th of a snapshot, the ejections' offset. */
+static size_t cycle_bytes(const delta_rec *r)
+{
+    const size_t N = (size_t)r->nodes;
+    return N * (4 * sizeof *r->rl + sizeof *r->rf + sizeof *r->snap / DK) + (size_t)r->W * sizeof *r->pact +
+           sizeof *r->ej_off;
+}
+
+/* The record given up for good (too large): its cycles' arrays freed. */
+static void give_up(delta_rec *r)
+{
+    free(r->rl);
+    free(r->rf);
+    free(r->pact);
+    free(r->snap);
+    free(r->ej_off);
+    r->rl = NULL, r->rf = NULL, r->pact = NULL, r->snap = NULL, r->ej_off = NULL;
+    r->cap = 0;
+    r->over = 1;
 }
 
 /* Room for cycles 0 .. t.  Returns 0, or -1 when memory runs out (the record
- * is left as it was, its arrays still its own). */
+ * is left as it was, its arrays still its own) or the record would pass
+ * DELTA_REC_BUDGET (then it is given up: r->over). */
 static int grow_cycles(delta_rec *r, int64_t t)
 {
     if (t < r->cap) return 0;
     int64_t cap = r->cap ? r->cap : 256;
     while (cap <= t) cap *= 2;
+    if ((size_t)cap * cycle_bytes(r) > DELTA_REC_BUDGET) {
+        if ((size_t)(t + 1) * cycle_bytes(r) > DELTA_REC_BUDGET) {
+            give_up(r);
+            return -1;
+        }
+        cap = (int64_t)(DELTA_REC_BUDGET / cycle_bytes(r));
+    }
     const size_t N = (size_t)r->nodes, C = (size_t)cap;
     uint32_t *rl = realloc(r->rl, sizeof *rl * C * N * 4);
     if (!rl) return -1;
@@ -173,7 +205,7 @@ int delta_run_parent(delta_engine *e, const sim_config *c, sim_decisions *d, del
 {
     r->valid = 0;
     r->gen++;
-    const int watch = d && d->cap && d->pairs && e->v.net->simd;
+    const int watch = d && d->cap && d->pairs && e->v.net->simd && !r->over;
     if (watch && r->gcap < d->cap) {
         int32_t *g = realloc(r->gcyc, sizeof *g * d->cap);
         if (!g) return 0;

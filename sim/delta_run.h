@@ -59,6 +59,11 @@ void delta_patch_free(delta_patch *pt); /* NULL is fine */
  * full. */
 int delta_rec_valid(const delta_rec *r);
 void delta_rec_invalidate(delta_rec *r);
+/* Can r still be written?  0 once a parent's run would have passed the
+ * record's memory budget (sim/delta_internal.h, DELTA_REC_BUDGET: a large
+ * network's long runs), after which its parents are not recorded again
+ * and their children run in full. */
+int delta_rec_recordable(const delta_rec *r);
 /* Bytes r holds, for the memory figures. */
 size_t delta_rec_bytes(const delta_rec *r);
 
