@@ -48,6 +48,13 @@ out=$(mktemp); trap 'rm -f "$out" "$out".*' EXIT
         printf "ga_full_run_%s_cost_per_sim %.3f ms (wall x threads / simulations)\n", a, 1000 * s * n / e }'
       if [ $algo = local ]; then echo "$secs" > "$out.ga"; fi
     done
+    # The same default run with every child simulated in full (issue 38:
+    # delta runs change the time, not the results).
+    j=$("$BUILD/nocsim" ga --traffic brev --slices 2 --no-db --quiet --format json --delta off)
+    full=$(echo "$j" | sed -n 's/.*"seconds": \([0-9.]*\).*/\1/p')
+    best=$(echo "$j" | sed -n 's/.*"best_duration": \([0-9]*\).*/\1/p')
+    awk -v f="$full" -v d="$(cat "$out.ga")" -v b="$best" 'BEGIN {
+      printf "ga_full_run_local_delta_off %.1f s (the same run, every child in full, best %d; --delta on %.1f s: %.2fx)\n", f, b, d, f / d }'
   fi
   # The GA's CPU time per simulation and per generation (user seconds, one
   # thread, the first 6,000 simulations of the default run): the figures a
@@ -58,15 +65,18 @@ out=$(mktemp); trap 'rm -f "$out" "$out".*' EXIT
   # noisy machine; --children 2 keeps both busy).
   if [ "${BENCH_GA:-1}" != 0 ]; then
     TIMEFORMAT=%U
+    { time "$BUILD/nocsim" ga --traffic brev --slices 2 --no-db --quiet --threads 1 --evals 6000 --delta off \
+        --format json > /dev/null; } 2> "$out.user0"
     { time "$BUILD/nocsim" ga --traffic brev --slices 2 --no-db --quiet --threads 1 --evals 6000 \
         --format json > "$out.cpu"; } 2> "$out.user"
-    awk -v u="$(tail -1 "$out.user")" -v e="$(sed -n 's/.*"evaluations": \([0-9]*\).*/\1/p' "$out.cpu")" \
+    awk -v u="$(tail -1 "$out.user")" -v u0="$(tail -1 "$out.user0")" -v e="$(sed -n 's/.*"evaluations": \([0-9]*\).*/\1/p' "$out.cpu")" \
         -v g="$(sed -n 's/.*"generations": \([0-9]*\).*/\1/p' "$out.cpu")" 'BEGIN {
       printf "ga_cpu_per_sim %.3f ms (user CPU, --threads 1, first %d simulations of the default run)\n", 1000 * u / e, e
+      printf "ga_cpu_per_sim_delta_off %.3f ms (the same, every child in full: %.2fx)\n", 1000 * u0 / e, u0 / u
       printf "ga_cpu_per_generation %.3f ms (the same run: %d generations)\n", 1000 * u / g, g
       printf "ga_default_run_idle_projection %.1f s (50,000 x CPU per simulation / 1.28: one lineage speculating on two threads, README)\n", u / e * 50000 / 1.28
       printf "ga_children2_run_idle_projection %.1f s (50,000 x CPU per simulation / 2 threads: --children 2)\n", u / e * 50000 / 2 }'
-    rm -f "$out.cpu" "$out.user"
+    rm -f "$out.cpu" "$out.user" "$out.user0"
   fi
   # Open-loop (issue 22): the whole 8x8 mesh uniform curve (0.02 to the first
   # saturated rate in steps of 0.02, BookSim2's warm-up and windows or longer:
