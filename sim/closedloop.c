@@ -309,7 +309,8 @@ static void link_metrics(const closedloop *c, sim_metrics *m)
     }
 }
 
-/* sim/delta.c's measurement steps two runs side by side itself: the reset
+/* sim/delta.c's measurement steps two runs side by side itself (and the
+ * checking build's oracle of delta runs, sim/delta_oracle.c, one): the reset
  * of closedloop_run below, lean, without decisions (written out again so
  * that closedloop_run's code, and its instruction count, stay as they were). */
 olnet *closedloop_begin(closedloop *c, const sim_config *cfg)

@@ -119,8 +119,9 @@ typedef struct {
 } closedloop_view;
 closedloop_view closedloop_view_of(const closedloop *c);
 
-/* For sim/delta.c's measurements only (bench/delta_ceiling), never for a
- * run: c's network reset and loaded with cfg's packets (lean metrics, no
+/* For sim/delta.c's measurements (bench/delta_ceiling) and the checking
+ * build's oracle of delta runs (sim/delta_oracle.c) only, never for a run:
+ * c's network reset and loaded with cfg's packets (lean metrics, no
  * decisions), for the caller to step with olnet_step from cycle 0. */
 olnet *closedloop_begin(closedloop *c, const sim_config *cfg);
 

@@ -207,7 +207,24 @@ struct delta_engine {
     int64_t t_whole;     /* the cycle a child whose interval changed goes on to the whole network */
     delta_patch *pt;     /* the patch being written (NULL: a replay, nothing logged) */
     int64_t t_now;
+#ifdef NOCSIM_CHECK
+    struct delta_oracle *orc; /* the checking build's full run of the child (sim/delta_oracle.c) */
+#endif
 };
+
+/* The checking build's oracle (sim/delta_oracle.c): the child run in full
+ * beside its cone, in lockstep, the cone's invariant checked every cycle.
+ * DELTA_CHECK(...) is its hooks in sim/delta_run.c, compiled only there. */
+#ifdef NOCSIM_CHECK
+void delta_oracle_free(struct delta_oracle *o);
+void delta_oracle_begin(delta_engine *e, const sim_config *c);
+void delta_oracle_before(const delta_engine *e, const delta_rec *r, int64_t t);
+void delta_oracle_after(const delta_engine *e, const delta_rec *r, int64_t t);
+void delta_oracle_whole(const delta_engine *e, int64_t t, int64_t injected);
+#define DELTA_CHECK(...) __VA_ARGS__
+#else
+#define DELTA_CHECK(...) ((void)0)
+#endif
 
 /* out made the decisions of the child whose run left pt, up to the last
  * cycle it logged: each router's decisions of the parent (pd, made when

@@ -37,7 +37,9 @@
  *    later slices move: a cone of a third of the network) or a watchdog or
  *    time-out that could fire before the cutoff are not run here.
  * A child whose cone passes half the network is given up (delta_run_child
- * returns 0): past that the whole network is cheaper. */
+ * returns 0): past that the whole network is cheaper.  The checking build
+ * runs every child in full beside its cone too and checks this reasoning
+ * every cycle (sim/delta_oracle.c, through the DELTA_CHECK hooks). */
 #include "sim/delta_internal.h"
 
 #include <stdlib.h>
@@ -57,6 +59,7 @@ void delta_engine_free(delta_engine *e)
 {
     if (!e) return;
     closedloop_free(e->cl);
+    DELTA_CHECK(delta_oracle_free(e->orc));
     free(e->dest);
     free(e->ppairs);
     free(e->in);
@@ -936,6 +939,7 @@ static void go_whole(delta_engine *e, const delta_rec *r, const sim_config *pc, 
 {
     delta_patch *pt = e->pt;
     whole_network(e, r, pc, c, t, at);
+    DELTA_CHECK(delta_oracle_whole(e, t, at->injected));
     if (d) decisions_so_far(e, r, pd, d);
     e->pt = NULL;
     pt->oncone = 0;
@@ -983,6 +987,7 @@ int delta_run_child(delta_engine *e, const sim_config *pc, const delta_rec *r, c
     }
     if ((e->t_whole = whole_from(e, pc, c)) == 0) return 0;
     if (child_start(e, r, pt, pc, c)) return 0;
+    DELTA_CHECK(delta_oracle_begin(e, c));
     const int bound = !e->p.no_load_bound;
     int64_t done = 0, last_eject = -1;
     for (int64_t t = 0;; t++) {
@@ -995,6 +1000,7 @@ int delta_run_child(delta_engine *e, const sim_config *pc, const delta_rec *r, c
             return 1;
         }
         join_released(e, r, n, t, pc, c);
+        DELTA_CHECK(delta_oracle_before(e, r, t));
         if (stops_at(e, r, n, t, cutoff, bound, m)) {
             child_end(e, r, pt, SIM_CUTOFF, &at.tw, last_eject, cutoff, m, tails);
             return 1;
@@ -1007,6 +1013,7 @@ int delta_run_child(delta_engine *e, const sim_config *pc, const delta_rec *r, c
         cone_edge(e, r, n, t);
         join_edge(e, r, n, t, pc, c);
         if (log_cycle(e, n, t)) pt->fail = 1;
+        DELTA_CHECK(delta_oracle_after(e, r, t));
         if (done == e->v.to_send) {
             child_end(e, r, pt, SIM_OK, &at.tw, last_eject, cutoff, m, tails);
             return 1;
