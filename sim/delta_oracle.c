@@ -143,6 +143,17 @@ static void oracle_step(struct delta_oracle *o, int nodes, int64_t t)
     }
 }
 
+/* A router's four link entries in cycle t alike (got, want), else rule. */
+static void same_links(const uint32_t *got, const uint32_t *want, int64_t t, int i, const char *rule)
+{
+    for (int p = 0; p < 4; p++) {
+        if (got[p] == want[p]) continue;
+        char what[96];
+        snprintf(what, sizeof what, "port %d: entry %#x, want %#x", p, (unsigned)got[p], (unsigned)want[p]);
+        oracle_broken(t, i, rule, what);
+    }
+}
+
 /* Cycle t stepped by the delta run (its joiners at the cycle's end in
  * e->jl): the full child steps it too; rule 2's links and dfull, then rule
  * 1 for the cone. */
@@ -155,18 +166,11 @@ void delta_oracle_after(const delta_engine *e, const delta_rec *r, int64_t t)
     const uint16_t *rf = r->rf + (size_t)t * N;
     for (int k = 0; k < e->nj; k++) o->out[e->jl[k]] = 1;
     for (size_t j = 0; j < N; j++) {
-        const int out = !e->in[j] || o->out[j];
-        const uint32_t *want = out ? rl + j * 4 : e->cfl + j * 4;
+        if (!e->in[j] || o->out[j])
+            same_links(o->ofl + j * 4, rl + j * 4, t, (int)j, "a router outside the cone sends what the record does not");
+        if (e->in[j]) /* what the cone's patch logs it sent (a joiner's: the record's) */
+            same_links(e->cfl + j * 4, o->ofl + j * 4, t, (int)j, "a cone router sends what the full child does not");
         o->out[j] = 0;
-        for (int p = 0; p < 4; p++) {
-            if (o->ofl[j * 4 + (size_t)p] == want[p]) continue;
-            char what[96];
-            snprintf(what, sizeof what, "port %d: entry %#x, want %#x", p, (unsigned)o->ofl[j * 4 + (size_t)p],
-                     (unsigned)want[p]);
-            oracle_broken(t, (int)j, out ? "a router outside the cone sends what the record does not say"
-                                         : "a cone router sends what the full child does not",
-                          what);
-        }
         if (!e->in[j] && o->n->dfull[j] != rf[j])
             oracle_broken(t, (int)j, "a router outside the cone ends the cycle with dfull bits not the record's",
                           "dfull");
