@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The checking build (build-check/nocsim, -DNOCSIM_CHECK): the fast engine
 # and the open-loop network's fast path walk their stated invariants after
-# every cycle (sim/fast.c, sim/olnet_fast.c) and abort on the first that
-# does not hold.  Simulations over the patterns, word and
-# ring FIFOs, model choices and a short GA run (cut runs, recorded
-# decisions) must finish and print exactly what the normal build prints.
+# every cycle (sim/fast.c, sim/olnet_fast.c), a delta run checks its cone's
+# against the same child run in full (sim/delta_oracle.c), and each aborts on
+# the first that does not hold.  Simulations over the patterns, word and
+# ring FIFOs, model choices and short GA runs (cut runs, recorded
+# decisions, delta runs) must finish and print exactly what the normal
+# build prints.
 set -u
 N=${NOCSIM:-./nocsim}
 C=${NOCSIM_CHECK_BIN:-}
@@ -34,6 +36,12 @@ same_run "mesh, dateline rule"      sim --topology mesh --vc-rule dateline --tra
 same_run "mesh, one VC, ring FIFOs" sim --topology mesh --vcs 1 --buffer 10 --traffic trns --size 8 --slices 2 --format json
 same_run "randperm"                 sim --traffic randperm --seed 5 --size 8 --slices 2 --format json
 same_run "ga (cut runs, proofs)"    ga --traffic brev --size 8 --slices 2 --evals 400 --threads 1 --no-db --quiet --format json
+# Delta runs (on by default, issue 38): the checking build runs each child
+# in full beside its cone (sim/delta_oracle.c) and aborts when a cone router
+# is not the full child's or a router outside it not the parent's record.
+same_run "ga, delta runs (16x16 brev)" ga --traffic brev --slices 2 --evals 2500 --no-db --quiet --format json
+same_run "ga, delta runs (8x8 randperm)" ga --traffic randperm --seed 5 --size 8 --slices 2 --evals 1500 --threads 1 --no-db --quiet --format json
+same_run "ga, delta runs (8x8 mesh)" ga --topology mesh --vc-rule dateline --traffic trns --size 8 --slices 3 --seed 2 --evals 1500 --threads 1 --no-db --quiet --format json
 same_run "ga paper"                 ga --algo paper --pop 6 --generations 10 --traffic bcmp --size 8 --slices 2 --threads 1 --no-db --quiet --format json
 # Closed-loop runs under the other routing functions: the fast path walks
 # its state, and the reference (--slice-reinit runs only there) every turn
