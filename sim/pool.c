@@ -199,7 +199,9 @@ int sim_pool_set_delta(sim_pool *pl, int on, char *err, size_t errlen)
 
 void sim_pool_run(sim_pool *pl, sim_job *jobs, int count)
 {
-    if (pl->started == 0) {
+    /* One job is the caller's: waking the other threads for it only makes
+     * them take the lock from it (the GA's one child a generation). */
+    if (pl->started == 0 || count == 1) {
         for (int k = 0; k < count; k++) eval(pl->sims[0], engine(pl, 0), &jobs[k], pl->lean);
         return;
     }
