@@ -9,7 +9,8 @@
  * break aborts with the cycle, the router and the rule:
  *  1. a router in the cone holds exactly the full child's state (checked at
  *     the cycle's end, and for a router that joins by its genes at the
- *     start of the cycle it joins);
+ *     start of the cycle it joins), and the entries its patch logs for the
+ *     cycle are what the full child's links carried;
  *  2. a router outside the cone behaves as the parent did: its links carry
  *     in the full child's cycle what the record's entries say, its dfull at
  *     the cycle's end is the record's, and at each snapshot's cycle its
