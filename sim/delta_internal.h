@@ -20,58 +20,6 @@
 #define DELTA_TARGET __attribute__((target("ssse3")))
 #else
 #define DELTA_TARGET
-/* Router i's state into a snapshot entry; room is the decisions' (the
- * engine's, not the network's). */
-DHOT void snap_save(const olnet *n, int i, int32_t room, rsnap *x)
-{
-    const size_t f = (size_t)i * DNF;
-    memcpy(x->buf, n->buf + f * DB, sizeof x->buf);
-    memcpy(x->cnt, n->cnt + f, DNF);
-    memcpy(x->route, n->route + f, DNF);
-    memcpy(x->holder, n->holder + f, DNF);
-    memcpy(x->req_d, n->req_d + f, DNF);
-    memcpy(x->req_c, n->req_c + f, DNF);
-    memcpy(x->qsi, n->qsi + f, DNF);
-    memcpy(x->pstate, n->pstate + (size_t)i * NPORTS, NPORTS);
-    x->reqm = n->reqm[i];
-    x->dfull = n->dfull[i];
-    const olsource *s = &n->src[i];
-    x->head = s->head;
-    x->count = s->count;
-    x->seq = s->seq;
-    x->vc = s->vc;
-    x->last_vc = s->last_vc;
-    x->room = room;
-    for (int p = 0; p < 4; p++) x->lflits[p] = n->cl->links[(size_t)i * 4 + (size_t)p].flits;
-}
-
-/* The inverse: router i's state (and its source mask bit) from x, but for
- * its source's due cycle. */
-DHOT void snap_load(olnet *n, int i, const rsnap *x, int32_t *room)
-{
-    const size_t f = (size_t)i * DNF;
-    memcpy(n->buf + f * DB, x->buf, sizeof x->buf);
-    memcpy(n->cnt + f, x->cnt, DNF);
-    memcpy(n->route + f, x->route, DNF);
-    memcpy(n->holder + f, x->holder, DNF);
-    memcpy(n->req_d + f, x->req_d, DNF);
-    memcpy(n->req_c + f, x->req_c, DNF);
-    memcpy(n->qsi + f, x->qsi, DNF);
-    memcpy(n->pstate + (size_t)i * NPORTS, x->pstate, NPORTS);
-    n->reqm[i] = x->reqm;
-    n->dfull[i] = x->dfull;
-    olsource *s = &n->src[i];
-    s->head = x->head;
-    s->count = x->count;
-    s->seq = x->seq;
-    s->vc = x->vc;
-    s->last_vc = x->last_vc;
-    *room = x->room;
-    for (int p = 0; p < 4; p++) n->cl->links[(size_t)i * 4 + (size_t)p].flits = x->lflits[p];
-    const uint64_t bit = 1ull << (i % 64);
-    n->srcm[i / 64] = s->count ? n->srcm[i / 64] | bit : n->srcm[i / 64] & ~bit;
-}
-
 #endif
 
 enum {
@@ -257,58 +205,6 @@ DHOT uint64_t dl_live(const olnet *n, int i)
     }
     return live;
 }
-/* Router i's state into a snapshot entry; room is the decisions' (the
- * engine's, not the network's). */
-DHOT void snap_save(const olnet *n, int i, int32_t room, rsnap *x)
-{
-    const size_t f = (size_t)i * DNF;
-    memcpy(x->buf, n->buf + f * DB, sizeof x->buf);
-    memcpy(x->cnt, n->cnt + f, DNF);
-    memcpy(x->route, n->route + f, DNF);
-    memcpy(x->holder, n->holder + f, DNF);
-    memcpy(x->req_d, n->req_d + f, DNF);
-    memcpy(x->req_c, n->req_c + f, DNF);
-    memcpy(x->qsi, n->qsi + f, DNF);
-    memcpy(x->pstate, n->pstate + (size_t)i * NPORTS, NPORTS);
-    x->reqm = n->reqm[i];
-    x->dfull = n->dfull[i];
-    const olsource *s = &n->src[i];
-    x->head = s->head;
-    x->count = s->count;
-    x->seq = s->seq;
-    x->vc = s->vc;
-    x->last_vc = s->last_vc;
-    x->room = room;
-    for (int p = 0; p < 4; p++) x->lflits[p] = n->cl->links[(size_t)i * 4 + (size_t)p].flits;
-}
-
-/* The inverse: router i's state (and its source mask bit) from x, but for
- * its source's due cycle. */
-DHOT void snap_load(olnet *n, int i, const rsnap *x, int32_t *room)
-{
-    const size_t f = (size_t)i * DNF;
-    memcpy(n->buf + f * DB, x->buf, sizeof x->buf);
-    memcpy(n->cnt + f, x->cnt, DNF);
-    memcpy(n->route + f, x->route, DNF);
-    memcpy(n->holder + f, x->holder, DNF);
-    memcpy(n->req_d + f, x->req_d, DNF);
-    memcpy(n->req_c + f, x->req_c, DNF);
-    memcpy(n->qsi + f, x->qsi, DNF);
-    memcpy(n->pstate + (size_t)i * NPORTS, x->pstate, NPORTS);
-    n->reqm[i] = x->reqm;
-    n->dfull[i] = x->dfull;
-    olsource *s = &n->src[i];
-    s->head = x->head;
-    s->count = x->count;
-    s->seq = x->seq;
-    s->vc = x->vc;
-    s->last_vc = x->last_vc;
-    *room = x->room;
-    for (int p = 0; p < 4; p++) n->cl->links[(size_t)i * 4 + (size_t)p].flits = x->lflits[p];
-    const uint64_t bit = 1ull << (i % 64);
-    n->srcm[i / 64] = s->count ? n->srcm[i / 64] | bit : n->srcm[i / 64] & ~bit;
-}
-
 #endif
 
 /* Router i's full FIFOs, a bit each (local index). */
@@ -390,5 +286,25 @@ DHOT void snap_load(olnet *n, int i, const rsnap *x, int32_t *room)
     const uint64_t bit = 1ull << (i % 64);
     n->srcm[i / 64] = s->count ? n->srcm[i / 64] | bit : n->srcm[i / 64] & ~bit;
 }
+
+/* ---- the cone's cycle (sim/delta_cone.c), for delta_run.c's loop ---- */
+
+void cone_restore_parent(delta_engine *e, const delta_rec *r, olnet *n, int j, int64_t t, const sim_config *pc,
+                           const sim_config *c);
+void cone_release_at(delta_engine *e, const sim_config *a, const sim_config *b);
+void cone_join_released(delta_engine *e, const delta_rec *r, olnet *n, int64_t t, const sim_config *pc,
+                          const sim_config *c);
+int cone_activity(delta_engine *e, const olnet *n, int64_t t);
+int cone_bound(delta_engine *e, const olnet *n, int64_t t, int64_t cutoff);
+int cone_outside_active(const delta_engine *e, const delta_rec *r, int64_t t);
+int64_t cone_next_release(const delta_engine *e, const olnet *n, int64_t t);
+int cone_log_snapshot(delta_engine *e, const olnet *n, int64_t t);
+DELTA_TARGET void cone_step(delta_engine *e, const delta_rec *r, olnet *n, int64_t t, tailwin *tw,
+                                   int64_t *done);
+void cone_outside_ejections(delta_engine *e, const delta_rec *r, int64_t t, tailwin *tw, int64_t *done);
+DELTA_TARGET void cone_edge(delta_engine *e, const delta_rec *r, const olnet *n, int64_t t);
+DELTA_TARGET void cone_join_edge(delta_engine *e, const delta_rec *r, olnet *n, int64_t t, const sim_config *pc,
+                                   const sim_config *c);
+int cone_log_cycle(delta_engine *e, const olnet *n, int64_t t);
 
 #endif
