@@ -392,6 +392,98 @@ static int metrics_same(const sim_metrics *a, const sim_metrics *b)
     return !memcmp(a, b, sizeof *a);
 }
 
+/* What measure --product keeps: the engines, records and scratch of one job
+ * set, and its counts. */
+typedef struct {
+    delta_engine *e;
+    delta_rec *r, *q;             /* the parent's record (then patched), a child's fresh one */
+    delta_patch *pt;
+    sim_decisions *d, *dq, *dc;   /* the parent's decisions, a full run's, the delta child's */
+    closedloop *cl;               /* the full runs */
+    int64_t *ta, *tb, npk;
+    int64_t jobs, parents_bad, oncone, declined, inexact, accepted, rec_bad, kinds, whole, whole_bad;
+    double sec_delta, sec_full;
+} product;
+
+static void product_free(product *x)
+{
+    free(x->ta); free(x->tb);
+    closedloop_free(x->cl);
+    sim_decisions_free(x->d); sim_decisions_free(x->dq); sim_decisions_free(x->dc);
+    delta_patch_free(x->pt); delta_rec_free(x->r); delta_rec_free(x->q);
+    delta_engine_free(x->e);
+}
+
+static int product_new(product *x, const sim_params *sp, const int32_t *dest)
+{
+    memset(x, 0, sizeof *x);
+    x->npk = (int64_t)sim_nodes(sp) * sp->slices;
+    x->e = delta_engine_new(sp, dest);
+    x->r = delta_rec_new(sp), x->q = delta_rec_new(sp);
+    x->pt = delta_patch_new(sp);
+    x->d = sim_decisions_new(sp), x->dq = sim_decisions_new(sp), x->dc = sim_decisions_new(sp);
+    x->cl = closedloop_new(sp, dest, 0);
+    x->ta = malloc(sizeof *x->ta * (size_t)x->npk), x->tb = malloc(sizeof *x->tb * (size_t)x->npk);
+    return x->e && x->r && x->q && x->pt && x->d && x->dq && x->dc && x->cl && x->ta && x->tb ? 0 : -1;
+}
+
+/* An accepted child's patched record against its own fresh one. */
+static void check_accept(product *x, int64_t k, const sim_config *child)
+{
+    x->accepted++;
+    sim_metrics mq;
+    if (!delta_run_parent(x->e, child, x->dq, x->q, &mq, NULL) || !delta_rec_valid(x->q)) {
+        x->rec_bad++;
+        return;
+    }
+    const int bad = rec_diff(x->r, x->d, x->q, x->dq);
+    if (!bad) return;
+    x->rec_bad++;
+    x->kinds |= bad;
+    if (x->rec_bad <= 5) fprintf(stderr, "job %lld: patched record unlike the child's own (kinds %#x)\n", (long long)k, bad);
+}
+
+/* One job: its parent recorded, its child run both ways and compared, an
+ * accepted child's record checked. */
+static void product_job(product *x, int64_t k, const job_head *h, const sim_config *parent, const sim_config *child)
+{
+    const size_t tb = sizeof *x->ta * (size_t)x->npk;
+    sim_metrics mp, mf, md;
+    x->jobs++;
+    if (!delta_run_parent(x->e, parent, x->d, x->r, &mp, x->ta) || !delta_rec_valid(x->r)) {
+        x->parents_bad++;
+        return;
+    }
+    closedloop_run(x->cl, parent, INT64_MAX, NULL, CL_LEAN, &mf);
+    if (!metrics_same(&mp, &mf)) x->parents_bad++;
+    double t0 = now();
+    const int ran = delta_run_child(x->e, parent, x->r, x->d, child, h->cutoff, x->dc, x->pt, &md, x->ta);
+    x->sec_delta += now() - t0;
+    t0 = now();
+    closedloop_run(x->cl, child, h->cutoff, x->dq, CL_LEAN, &mf);
+    x->sec_full += now() - t0;
+    if (!ran) {
+        x->declined++;
+        return;
+    }
+    closedloop_tail_cycles(x->cl, x->tb);
+    if (!delta_patch_on_cone(x->pt)) { /* went on to the whole network: everything as the full run's */
+        x->whole++;
+        x->whole_bad += memcmp(&md, &mf, sizeof md) ||
+                        (mf.status == SIM_OK && (memcmp(x->ta, x->tb, tb) || !decisions_same(x->dc, x->dq)));
+        return;
+    }
+    x->oncone++;
+    if (!metrics_same(&md, &mf) || (mf.status == SIM_OK && memcmp(x->ta, x->tb, tb))) {
+        if (++x->inexact <= 5)
+            fprintf(stderr, "job %lld: inexact (status %d/%d duration %lld/%lld cycles %lld/%lld stop %lld/%lld)\n",
+                    (long long)k, md.status, mf.status, (long long)md.duration, (long long)mf.duration,
+                    (long long)md.cycles, (long long)mf.cycles, (long long)md.stop_cycle, (long long)mf.stop_cycle);
+        return;
+    }
+    if (md.status == SIM_OK && delta_accept(x->r, x->d, x->pt)) check_accept(x, k, child);
+}
+
 static int cmd_product(const char *path, int stride, int timing)
 {
     sim_params sp;
@@ -402,83 +494,32 @@ static int cmd_product(const char *path, int stride, int timing)
     FILE *f = t ? open_jobs(path, &sp, &cb) : NULL;
     if (!f) return 1;
     const int nodes = sim_nodes(&sp);
-    const int64_t npk = (int64_t)nodes * sp.slices;
-    delta_engine *e = delta_engine_new(&sp, t->dest);
-    delta_rec *r = delta_rec_new(&sp), *q = delta_rec_new(&sp);
-    delta_patch *pt = delta_patch_new(&sp);
-    sim_decisions *d = sim_decisions_new(&sp), *dq = sim_decisions_new(&sp), *dc = sim_decisions_new(&sp);
-    closedloop *cl = closedloop_new(&sp, t->dest, 0);
+    product x;
     sim_config *parent = sim_config_new(nodes, sp.vcs, 0, 0), *child = sim_config_new(nodes, sp.vcs, 0, 0);
     uint8_t *buf = malloc(cb);
-    int64_t *ta = malloc(sizeof *ta * (size_t)npk), *tb = malloc(sizeof *tb * (size_t)npk);
-    if (!e || !r || !q || !pt || !d || !dq || !dc || !cl || !parent || !child || !buf || !ta || !tb) {
+    if (product_new(&x, &sp, t->dest) || !parent || !child || !buf) {
         fprintf(stderr, "delta_ceiling: out of memory\n");
         return 1;
     }
-    int64_t njob = 0, parents_bad = 0, oncone = 0, declined = 0, inexact = 0, accepted = 0, rec_bad = 0, kinds = 0;
-    int64_t whole = 0, whole_bad = 0;
-    double sec_delta = 0, sec_full = 0;
     job_head h;
     for (int64_t k = 0;; k++) {
         const int got = next_job(f, path, k, buf, cb, &h, parent, child);
         if (got < 0) return 1;
         if (!got) break;
-        if (k % stride || h.fate == FATE_REPEAT) continue;
-        njob++;
-        sim_metrics mp, mf, md;
-        if (!delta_run_parent(e, parent, d, r, &mp, ta) || !delta_rec_valid(r)) { parents_bad++; continue; }
-        closedloop_run(cl, parent, INT64_MAX, NULL, CL_LEAN, &mf);
-        if (!metrics_same(&mp, &mf)) parents_bad++;
-        double t0 = now();
-        const int ran = delta_run_child(e, parent, r, d, child, h.cutoff, dc, pt, &md, ta);
-        sec_delta += now() - t0;
-        t0 = now();
-        closedloop_run(cl, child, h.cutoff, dq, CL_LEAN, &mf);
-        sec_full += now() - t0;
-        if (!ran) {
-            declined++;
-            continue;
-        }
-        if (!delta_patch_on_cone(pt)) { /* went on to the whole network: everything as the full run's */
-            whole++;
-            closedloop_tail_cycles(cl, tb);
-            if (memcmp(&md, &mf, sizeof md) || (mf.status == SIM_OK && (memcmp(ta, tb, sizeof *ta * (size_t)npk) ||
-                                                                        !decisions_same(dc, dq))))
-                whole_bad++;
-            continue;
-        }
-        oncone++;
-        closedloop_tail_cycles(cl, tb);
-        if (!metrics_same(&md, &mf) || (mf.status == SIM_OK && memcmp(ta, tb, sizeof *ta * (size_t)npk))) {
-            inexact++;
-            if (inexact <= 5) fprintf(stderr, "job %lld: inexact (status %d/%d duration %lld/%lld cycles %lld/%lld stop %lld/%lld)\n", (long long)k, md.status, mf.status, (long long)md.duration, (long long)mf.duration, (long long)md.cycles, (long long)mf.cycles, (long long)md.stop_cycle, (long long)mf.stop_cycle);
-            continue;
-        }
-        if (md.status != SIM_OK || !delta_accept(r, d, pt)) continue;
-        accepted++;
-        sim_metrics mq;
-        if (!delta_run_parent(e, child, dq, q, &mq, NULL) || !delta_rec_valid(q)) { rec_bad++; continue; }
-        const int bad = rec_diff(r, d, q, dq);
-        if (bad) {
-            rec_bad++;
-            kinds |= bad;
-            if (rec_bad <= 5) fprintf(stderr, "job %lld: patched record unlike the child's own (kinds %#x)\n", (long long)k, bad);
-        }
+        if (k % stride == 0 && h.fate != FATE_REPEAT) product_job(&x, k, &h, parent, child);
     }
     printf("jobs %lld (every %d-th of %s, proven repeats left out): parents unlike %lld; children on their cone %lld, "
            "declined %lld, inexact %lld; accepted %lld, patched records unlike %lld (kinds %#llx); "
            "on to the whole network %lld, unlike %lld\n",
-           (long long)njob, stride, path, (long long)parents_bad, (long long)oncone, (long long)declined,
-           (long long)inexact, (long long)accepted, (long long)rec_bad, (long long)kinds, (long long)whole,
-           (long long)whole_bad);
-    if (timing) printf("wall: delta children %.3f s, the same children in full %.3f s\n", sec_delta, sec_full);
+           (long long)x.jobs, stride, path, (long long)x.parents_bad, (long long)x.oncone, (long long)x.declined,
+           (long long)x.inexact, (long long)x.accepted, (long long)x.rec_bad, (long long)x.kinds, (long long)x.whole,
+           (long long)x.whole_bad);
+    if (timing) printf("wall: delta children %.3f s, the same children in full %.3f s\n", x.sec_delta, x.sec_full);
     fclose(f);
-    free(buf); free(ta); free(tb);
-    sim_config_free(parent); sim_config_free(child);
-    closedloop_free(cl);
-    sim_decisions_free(d); sim_decisions_free(dq); sim_decisions_free(dc);
-    delta_patch_free(pt); delta_rec_free(r); delta_rec_free(q);
-    delta_engine_free(e);
+    free(buf);
+    sim_config_free(parent);
+    sim_config_free(child);
+    product_free(&x);
     traffic_free(t);
     return 0;
 }
