@@ -25,11 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A min-heap entry of the load bound: a link and its key. */
-typedef struct {
-    int64_t key;
-    int32_t link;
-} lentry;
+typedef closedloop_lentry lentry;
 
 struct closedloop {
     sim_params p;
@@ -165,7 +161,7 @@ closedloop *closedloop_new(const sim_params *p, const int32_t *dest, int scalar)
 
 /* ---- the load bound ---- */
 
-static void heap_down(lentry *h, int n, int k)
+void closedloop_heap_down(lentry *h, int n, int k)
 {
     const lentry e = h[k];
     for (;;) {
@@ -203,10 +199,10 @@ static int load_exceeds(closedloop *c, int64_t t, int64_t cutoff, int *nh)
         const int32_t r = c->reach[l] - c->cl.links[l].flits; /* R + A */
         if (r <= c->after[l]) {                               /* R = 0 */
             h[0] = h[--*nh];
-            if (*nh) heap_down(h, *nh, 0);
+            if (*nh) closedloop_heap_down(h, *nh, 0);
         } else if (-r > h[0].key) {
             h[0].key = -r;
-            heap_down(h, *nh, 0);
+            closedloop_heap_down(h, *nh, 0);
         } else {
             return 1;
         }

@@ -65,6 +65,15 @@ sim_status closedloop_run(closedloop *c, const sim_config *cfg, int64_t cutoff, 
 void closedloop_link_stats(const closedloop *c, int k, int64_t *first, int64_t *last, int64_t *flits);
 void closedloop_tail_cycles(const closedloop *c, int64_t *out);
 
+/* A min-heap entry of the load bound (closedloop.c's load_exceeds; the
+ * delta runs' cone keeps one too): a link and its key. */
+typedef struct {
+    int64_t key;
+    int32_t link;
+} closedloop_lentry;
+/* The entry at k of heap h[0 .. n) sifted down to its place. */
+void closedloop_heap_down(closedloop_lentry *h, int n, int k);
+
 /* What a delta run (sim/delta_run.c) sees of a parent's run, cycle by
  * cycle: before(ctx, n, t) with the network at the start of a cycle about
  * to be stepped, after(ctx, n, t, nmv) once it is, its nmv moves in

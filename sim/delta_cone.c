@@ -196,13 +196,7 @@ DHOT void dl_inject(delta_engine *e, olnet *n, int i, int64_t t, int *nh)
         e->pt->could[k] = e->room[i];
     }
     if (s->seq == len - 1) e->room[i] = n->cnt[f] == DB ? -1 : (int32_t)(t + 1);
-    if (++s->seq == len) {
-        s->seq = 0;
-        s->last_vc = s->vc;
-        s->head = s->head + 1 < s->cap ? s->head + 1 : 0;
-        if (--s->count == 0) n->srcm[i / 64] &= ~(1ull << (i % 64));
-        else s->due = n->pk[s->id[s->head]].t_gen;
-    }
+    olnet_source_sent(n, i, len); /* (its in_net is not the cone's: whole_network counts it afresh) */
 }
 
 /* A header new at the head of FIFO f asks for its output (route_header,
@@ -322,19 +316,6 @@ DHOT void full_from(olnet *n, int i, int p, int j, int q)
  * with the same heap: keys flits - reach only grow, so a link's key when
  * last looked at is a lower bound of its key now) ---- */
 
-static void heap_down(struct dl_bound *h, int n, int k)
-{
-    const struct dl_bound x = h[k];
-    for (;;) {
-        int c = 2 * k + 1;
-        if (c >= n) break;
-        if (c + 1 < n && h[c + 1].key < h[c].key) c++;
-        if (h[c].key >= x.key) break;
-        h[k] = h[c];
-        k = c;
-    }
-    h[k] = x;
-}
 
 /* Router j's loaded links join the heap, each under its key now. */
 static void bound_add(delta_engine *e, const olnet *n, int j)
@@ -345,7 +326,7 @@ static void bound_add(delta_engine *e, const olnet *n, int j)
         int k = e->nbh++;
         const int64_t key = (int64_t)n->cl->links[l].flits - e->v.reach[l];
         for (; k > 0 && e->bh[(k - 1) / 2].key > key; k = (k - 1) / 2) e->bh[k] = e->bh[(k - 1) / 2];
-        e->bh[k] = (struct dl_bound){ key, l };
+        e->bh[k] = (closedloop_lentry){ key, l };
     }
 }
 
@@ -353,16 +334,16 @@ static void bound_add(delta_engine *e, const olnet *n, int j)
  * (Only the cone's links can: see the opening.) */
 int cone_bound(delta_engine *e, const olnet *n, int64_t t, int64_t cutoff)
 {
-    struct dl_bound *h = e->bh;
+    closedloop_lentry *h = e->bh;
     while (e->nbh && h[0].key <= t - cutoff) {
         const int32_t l = h[0].link;
         const int64_t rr = (int64_t)e->v.reach[l] - n->cl->links[l].flits; /* R + A */
         if (rr <= e->v.after[l]) { /* nothing left */
             h[0] = h[--e->nbh];
-            if (e->nbh) heap_down(h, e->nbh, 0);
+            if (e->nbh) closedloop_heap_down(h, e->nbh, 0);
         } else if (-rr > h[0].key) {
             h[0].key = -rr;
-            heap_down(h, e->nbh, 0);
+            closedloop_heap_down(h, e->nbh, 0);
         } else {
             return 1;
         }

@@ -150,7 +150,7 @@ struct delta_engine {
     uint64_t *pseen;     /* per port of a cone router: pairs met (the record's before its join) */
     int64_t *tails;
     uint8_t *pdone;      /* per packet index: its tail ejected in the child so far */
-    struct dl_bound { int64_t key; int32_t link; } *bh; /* the load bound's heap over the cone's links */
+    closedloop_lentry *bh; /* the load bound's heap over the cone's links */
     int nbh;
     int64_t t_whole;     /* the cycle a child whose interval changed goes on to the whole network */
     delta_patch *pt;     /* the patch being written (NULL: a replay, nothing logged) */
