@@ -13,11 +13,12 @@
 #  - each checkpoint, decompressed, but for its elapsed seconds (a double at
 #    a fixed place, ga/checkpoint.c) and the CRC-32 signature over them.
 #
-#   scripts/delta_identity.sh [NOCSIM [quick|full [MPI_NOCSIM]]]
+#   scripts/delta_identity.sh [NOCSIM [quick|small|full [MPI_NOCSIM]]]
 #
 # NOCSIM defaults to ./nocsim.  quick: five cases, --evals 3000 (the
 # default run's start spends 1,870 of them; tests/delta_identity.sh), one
-# of them --delta on SIGKILLed after 1.6 s and resumed;
+# of them --delta on SIGKILLed after 1.6 s and resumed; small: its three
+# 8x8 cases (the ASan build's);
 # full (the default): every traffic pattern `nocsim ga --help` lists, torus
 # and mesh, both VC rules, --threads 1 and 2, --algo paper, --watchdog,
 # --children 2, and with MPI_NOCSIM (a `make MPI=1` build; mpirun needed)
@@ -27,8 +28,8 @@ set -u
 N=${1:-./nocsim}
 mode=${2:-full}
 M=${3:-}
-if [ ! -x "$N" ] || { [ "$mode" != quick ] && [ "$mode" != full ]; } || { [ -n "$M" ] && [ ! -x "$M" ]; }; then
-  echo "usage: scripts/delta_identity.sh [NOCSIM [quick|full [MPI_NOCSIM]]]" >&2
+if [ ! -x "$N" ] || { [ "$mode" != quick ] && [ "$mode" != small ] && [ "$mode" != full ]; } || { [ -n "$M" ] && [ ! -x "$M" ]; }; then
+  echo "usage: scripts/delta_identity.sh [NOCSIM [quick|small|full [MPI_NOCSIM]]]" >&2
   exit 2
 fi
 command -v sqlite3 >/dev/null && command -v python3 >/dev/null ||
@@ -136,9 +137,11 @@ resumed() {
 
 evals=3000
 ga=(--evals $evals)
-if [ "$mode" = quick ]; then
-  run default-t2 "$N" -- "${ga[@]}" --traffic brev --slices 2 --seed 1 --threads 2
-  run default-t1 "$N" -- "${ga[@]}" --traffic brev --slices 2 --seed 2 --threads 1
+if [ "$mode" = quick ] || [ "$mode" = small ]; then
+  if [ "$mode" = quick ]; then
+    run default-t2 "$N" -- "${ga[@]}" --traffic brev --slices 2 --seed 1 --threads 2
+    run default-t1 "$N" -- "${ga[@]}" --traffic brev --slices 2 --seed 2 --threads 1
+  fi
   run mesh-dl    "$N" -- "${ga[@]}" --size 8 --topology mesh --vc-rule dateline --traffic trns --slices 3 --seed 2 --threads 1
   run watchdog   "$N" -- "${ga[@]}" --size 8 --traffic torn --slices 2 --seed 4 --watchdog 20 --threads 2
   resumed resume --evals 20000 --size 8 --traffic brev --slices 2 --seed 5 --threads 1
