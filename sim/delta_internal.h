@@ -1,9 +1,10 @@
-/* What sim/delta_rec.c (a parent's record, written and patched) and
- * sim/delta_run.c (a child stepped on its cone) share: the record's and the
- * patch's layout, the engine, and one router's cycle in the fast path's
- * pieces for the default router (V = 3, B = 4, dor, dateline rule, SSSE3
- * live masks, lean), after sim/olnet_fast.c's step.  Nothing else includes
- * this. */
+/* What the delta runs' files share: sim/delta_rec.c (a parent's record,
+ * written and patched), sim/delta_run.c (a child's run: its loop and the
+ * switch to the whole network), sim/delta_cone.c (the cone's cycle) and
+ * sim/delta_oracle.c (the checking build's oracle): the record's and the
+ * patch's layout, the engine, a router's snapshot, and the cone's steps
+ * that delta_run.c calls.  Nothing else includes this but
+ * bench/delta_ceiling.c, which compares records. */
 #ifndef NOCSIM_SIM_DELTA_INTERNAL_H
 #define NOCSIM_SIM_DELTA_INTERNAL_H
 
