@@ -4,7 +4,8 @@
  * sim/delta_oracle.c (the checking build's oracle): the record's and the
  * patch's layout, the engine, a router's snapshot, and the cone's steps
  * that delta_run.c calls.  Nothing else includes this but
- * bench/delta_ceiling.c, which compares records. */
+ * bench/delta_ceiling.c, which compares records, and tests/test_delta.c,
+ * which checks the record's budget. */
 #ifndef NOCSIM_SIM_DELTA_INTERNAL_H
 #define NOCSIM_SIM_DELTA_INTERNAL_H
 

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "sim/delta_internal.h"
 #include "traffic/traffic.h"
 #include "util/rng.h"
 
@@ -159,12 +160,72 @@ START_TEST(lineages)
 }
 END_TEST
 
+/* ---- the record's memory budget ---- */
+
+/* The parent c with node i's injection at `inject`, recorded into r: its
+ * duration (its metrics checked against a full run's). */
+static int64_t late_parent(sim *s, delta_engine *e, delta_rec *r, sim_decisions *d, sim_config *c, int i, int inject)
+{
+    sim_metrics m, full;
+    c->inject[i] = (uint16_t)inject;
+    ck_assert_int_eq(delta_run_parent(e, c, d, r, &m, NULL), 1);
+    sim_run_lean(s, c, INT64_MAX, NULL, &full);
+    ck_assert_int_eq(m.status, SIM_OK);
+    ck_assert_int_eq(m.duration, full.duration);
+    ck_assert_int_eq(m.late_sum, full.late_sum);
+    return m.duration;
+}
+
+/* A record takes at most DELTA_REC_BUDGET bytes of cycles: a parent's run
+ * of T cycles is recorded while T x (the bytes a cycle: 4 link entries and
+ * the dfull bits a router, a 16th of its snapshot, the activity bitmap, an
+ * ejection offset) fits, and past that the record is given up for good.
+ * One node's injection moved late makes the run end where the test wants
+ * it: at the last cycle that fits, and one after. */
+START_TEST(record_budget)
+{
+    sim_params p = testutil_params(16, SIM_DEFAULT_FLITS, 2);
+    char err[256];
+    traffic *t = traffic_new_grid("brev", 16, 16, 38, NULL, err, sizeof err);
+    ck_assert_msg(t != NULL, "%s", err);
+    const int N = sim_nodes(&p), W = (N + 63) / 64;
+    fault_kind kind;
+    sim *s = sim_new(&p, t->dest, &kind, err, sizeof err);
+    delta_engine *e = delta_engine_new(&p, t->dest);
+    delta_rec *r = delta_rec_new(&p);
+    sim_decisions *d = sim_decisions_new(&p);
+    sim_config *c = sim_config_new(N, p.vcs, 0, 60);
+    ck_assert(s && e && r && d && c);
+    const size_t per_cycle = (size_t)N * (4 * 4 + 2 + sizeof(rsnap) / DK) + (size_t)W * 8 + 4;
+    const int64_t fits = (int64_t)(DELTA_REC_BUDGET / per_cycle);
+    /* Node 1's packets alone at the end: the duration follows its injection. */
+    const int64_t k = late_parent(s, e, r, d, c, 1, 1000) - 1000;
+    ck_assert_int_eq(late_parent(s, e, r, d, c, 1, 1001), 1001 + k);
+    ck_assert(delta_rec_valid(r));
+    ck_assert_int_eq(late_parent(s, e, r, d, c, 1, (int)(fits - k)), fits);
+    ck_assert_msg(delta_rec_valid(r), "a %lld-cycle record (the most that fit) was given up", (long long)fits);
+    ck_assert(delta_rec_bytes(r) <= DELTA_REC_BUDGET + 2 * (size_t)N * sizeof(rsnap) + ((size_t)1 << 20));
+    ck_assert_int_eq(late_parent(s, e, r, d, c, 1, (int)(fits - k + 1)), fits + 1);
+    ck_assert(!delta_rec_valid(r) && !delta_rec_recordable(r));
+    /* Given up for good: a short parent is not recorded again. */
+    late_parent(s, e, r, d, c, 1, 0);
+    ck_assert(!delta_rec_valid(r) && !delta_rec_recordable(r));
+    sim_config_free(c);
+    sim_decisions_free(d);
+    delta_rec_free(r);
+    delta_engine_free(e);
+    sim_free(s);
+    traffic_free(t);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("delta");
     TCase *tc = tcase_create("delta");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, supports_boundaries);
+    tcase_add_test(tc, record_budget);
     tcase_add_loop_test(tc, lineages, 0, (int)(sizeof cases / sizeof cases[0]));
     suite_add_tcase(s, tc);
     return testutil_run(s);
