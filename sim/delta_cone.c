@@ -388,7 +388,6 @@ static void settle_joins(delta_engine *e, olnet *n, const int32_t *jl, int nj)
  * listed by that cycle in rord. */
 void cone_release_at(delta_engine *e, const sim_config *a, const sim_config *b)
 {
-    const olnet *n = e->v.net;
     e->nrord = e->relp = 0;
     for (int i = 0; i < e->nodes; i++) {
         const size_t q = (size_t)i * NPORTS * DV * NPORTS;
@@ -410,7 +409,6 @@ void cone_release_at(delta_engine *e, const sim_config *a, const sim_config *b)
         for (; k > 0 && e->rel_at[e->rord[k - 1]] > e->rel_at[i]; k--) e->rord[k] = e->rord[k - 1];
         e->rord[k] = i;
     }
-    (void)n;
 }
 
 /* The routers that join at the start of cycle t by their genes. */

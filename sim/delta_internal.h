@@ -289,6 +289,21 @@ DHOT void snap_load(olnet *n, int i, const rsnap *x, int32_t *room)
     n->srcm[i / 64] = s->count ? n->srcm[i / 64] | bit : n->srcm[i / 64] & ~bit;
 }
 
+/* ---- when a child goes on to the whole network (delta_run.c) ---- */
+
+/* Past half the network the whole one is cheaper than the cone: a cone of
+ * more than nodes / 2 routers. */
+static inline int delta_cone_past_half(int ncone, int nodes) { return 2 * ncone > nodes; }
+
+/* A child c whose interval differs from its parent pc's moves every
+ * sending node's (first[i] >= 0) later slices: from the earliest second
+ * slice in either run its cone would spread over the network.  It goes on
+ * to the whole network at the last snapshot (a multiple of DK) at or before
+ * that cycle, where the routers outside the cone need no replay: that
+ * cycle (0: nothing to gain, run it in full), or INT64_MAX (the interval is
+ * the parent's, or one slice). */
+int64_t delta_whole_from(const int32_t *first, int nodes, int S, const sim_config *pc, const sim_config *c);
+
 /* ---- the cone's cycle (sim/delta_cone.c), for delta_run.c's loop ---- */
 
 void cone_restore_parent(delta_engine *e, const delta_rec *r, olnet *n, int j, int64_t t, const sim_config *pc,

@@ -314,24 +314,6 @@ static void go_whole(delta_engine *e, const delta_rec *r, const sim_config *pc, 
     if (st == SIM_OK && tails) closedloop_tail_cycles(e->cl, tails);
 }
 
-/* A child whose interval changed moves every node's later slices: from the
- * first of them (the earliest second slice in either run) its cone would
- * spread over the network.  It goes on to the whole network at the last
- * snapshot before, where the routers outside the cone need no replay; the
- * cycle (0: nothing to gain, run in full), or never. */
-static int64_t whole_from(const delta_engine *e, const sim_config *pc, const sim_config *c)
-{
-    if (c->interval == pc->interval || e->S < 2) return INT64_MAX;
-    int64_t tv = INT64_MAX;
-    for (int i = 0; i < e->nodes; i++) {
-        if (e->v.first[i] < 0) continue;
-        const int64_t x = (int64_t)pc->interval + pc->inject[i], y = (int64_t)c->interval + c->inject[i];
-        const int64_t u = x < y ? x : y;
-        if (u < tv) tv = u;
-    }
-    return tv == INT64_MAX ? INT64_MAX : tv / DK * DK;
-}
-
 int delta_run_child(delta_engine *e, const sim_config *pc, const delta_rec *r, const sim_decisions *pd,
                     const sim_config *c, int64_t cutoff, sim_decisions *d, delta_patch *pt, sim_metrics *m,
                     int64_t *tails)
@@ -351,7 +333,7 @@ int delta_run_child(delta_engine *e, const sim_config *pc, const delta_rec *r, c
         if (d) sim_decisions_clear(d);
         return 1;
     }
-    if ((e->t_whole = whole_from(e, pc, c)) == 0) return 0;
+    if ((e->t_whole = delta_whole_from(e->v.first, e->nodes, e->S, pc, c)) == 0) return 0;
     if (child_start(e, r, pt, pc, c)) return 0;
     DELTA_CHECK(delta_oracle_begin(e, c));
     const int bound = !e->p.no_load_bound;
@@ -386,7 +368,7 @@ int delta_run_child(delta_engine *e, const sim_config *pc, const delta_rec *r, c
         }
         /* Past half the network the whole one is cheaper: it goes on from
          * the next cycle (a cycle of the record, before the cutoff). */
-        if (2 * e->ncone > e->nodes && t + 1 < cutoff) {
+        if (delta_cone_past_half(e->ncone, e->nodes) && t + 1 < cutoff) {
             at.done = done;
             at.last_eject = last_eject;
             at.cycles = m->cycles;
@@ -397,3 +379,16 @@ int delta_run_child(delta_engine *e, const sim_config *pc, const delta_rec *r, c
 }
 
 int delta_patch_on_cone(const delta_patch *pt) { return pt->oncone; }
+
+int64_t delta_whole_from(const int32_t *first, int nodes, int S, const sim_config *pc, const sim_config *c)
+{
+    if (c->interval == pc->interval || S < 2) return INT64_MAX;
+    int64_t tv = INT64_MAX;
+    for (int i = 0; i < nodes; i++) {
+        if (first[i] < 0) continue;
+        const int64_t x = (int64_t)pc->interval + pc->inject[i], y = (int64_t)c->interval + c->inject[i];
+        const int64_t u = x < y ? x : y;
+        if (u < tv) tv = u;
+    }
+    return tv == INT64_MAX ? INT64_MAX : tv / DK * DK;
+}

@@ -19,6 +19,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/delta_internal.h"
 #include "traffic/traffic.h"
@@ -219,6 +220,50 @@ START_TEST(record_budget)
 }
 END_TEST
 
+/* ---- when a child goes on to the whole network ---- */
+
+/* The cone is given up past half the network: 128 of 256 routers stay,
+ * 129 go on; 30 of 60 stay, 31 go on. */
+START_TEST(past_half)
+{
+    ck_assert(!delta_cone_past_half(128, 256));
+    ck_assert(delta_cone_past_half(129, 256));
+    ck_assert(!delta_cone_past_half(30, 60));
+    ck_assert(delta_cone_past_half(31, 60));
+}
+END_TEST
+
+/* A child with another interval goes on at the snapshot at or before the
+ * earliest second slice, worked out by hand on 4 nodes, node 3 silent:
+ * parent V = 60, I = (5, 9, 2, 0); child V = 58, I = (5, 9, 7, 0).  Second
+ * slices: node 0 at 65 / 63, node 1 at 69 / 67, node 2 at 62 / 65 (node 3
+ * sends nothing): the earliest is 62, so the snapshot at 48.  With node 2's
+ * at 64 in both runs (I = 4 / 6) node 0's 63 is the earliest: still 48;
+ * with node 0's at 65 / 64 too (child I = 6) the earliest is 64, a
+ * snapshot itself. */
+START_TEST(whole_from_interval)
+{
+    const int32_t first[4] = { 0, 2, 4, -1 };
+    sim_config *p = sim_config_new(4, 3, 0, 60), *c = sim_config_new(4, 3, 0, 58);
+    ck_assert(p && c);
+    const uint16_t pi[4] = { 5, 9, 2, 0 }, ci[4] = { 5, 9, 7, 0 };
+    memcpy(p->inject, pi, sizeof pi);
+    memcpy(c->inject, ci, sizeof ci);
+    ck_assert_int_eq(delta_whole_from(first, 4, 2, p, c), 48);
+    p->inject[2] = 4, c->inject[2] = 6; /* 64 and 64: node 0's 63 is the earliest */
+    ck_assert_int_eq(delta_whole_from(first, 4, 2, p, c), 48);
+    c->inject[0] = 6; /* node 0: 65 and 64, node 2: 64 and 64 */
+    ck_assert_int_eq(delta_whole_from(first, 4, 2, p, c), 64);
+    ck_assert_int_eq(delta_whole_from(first, 4, 1, p, c), INT64_MAX); /* one slice: no later ones */
+    c->interval = 60;
+    ck_assert_int_eq(delta_whole_from(first, 4, 2, p, c), INT64_MAX);
+    c->interval = 2, c->inject[0] = c->inject[1] = c->inject[2] = 0; /* a second slice at 2: snapshot 0 */
+    ck_assert_int_eq(delta_whole_from(first, 4, 2, p, c), 0);
+    sim_config_free(p);
+    sim_config_free(c);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("delta");
@@ -226,6 +271,8 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, supports_boundaries);
     tcase_add_test(tc, record_budget);
+    tcase_add_test(tc, past_half);
+    tcase_add_test(tc, whole_from_interval);
     tcase_add_loop_test(tc, lineages, 0, (int)(sizeof cases / sizeof cases[0]));
     suite_add_tcase(s, tc);
     return testutil_run(s);
