@@ -403,6 +403,8 @@ typedef struct {
     int64_t *ta, *tb, npk;
     int64_t jobs, parents_bad, oncone, declined, inexact, accepted, rec_bad, kinds, whole, whole_bad;
     double sec_delta, sec_full;
+    double cls_sec[4];            /* by class: cone finished, cone cut, whole V changed, whole V kept */
+    int64_t cls_n[4];
 } product;
 
 static void product_free(product *x)
@@ -458,7 +460,11 @@ static void product_job(product *x, int64_t k, const job_head *h, const sim_conf
     if (!metrics_same(&mp, &mf)) x->parents_bad++;
     double t0 = now();
     const int ran = delta_run_child(x->e, parent, x->r, x->d, child, h->cutoff, x->dc, x->pt, &md, x->ta);
-    x->sec_delta += now() - t0;
+    const double dt = now() - t0;
+    x->sec_delta += dt;
+    const int cls = delta_patch_on_cone(x->pt) ? (md.status == SIM_OK ? 0 : 1) : (parent->interval != child->interval ? 2 : 3);
+    x->cls_sec[cls] += ran ? dt : 0;
+    x->cls_n[cls] += ran;
     t0 = now();
     closedloop_run(x->cl, child, h->cutoff, x->dq, CL_LEAN, &mf);
     x->sec_full += now() - t0;
@@ -514,7 +520,14 @@ static int cmd_product(const char *path, int stride, int timing)
            (long long)x.jobs, stride, path, (long long)x.parents_bad, (long long)x.oncone, (long long)x.declined,
            (long long)x.inexact, (long long)x.accepted, (long long)x.rec_bad, (long long)x.kinds, (long long)x.whole,
            (long long)x.whole_bad);
-    if (timing) printf("wall: delta children %.3f s, the same children in full %.3f s\n", x.sec_delta, x.sec_full);
+    if (timing) {
+        printf("wall: delta children %.3f s, the same children in full %.3f s\n", x.sec_delta, x.sec_full);
+        static const char *const cls[4] = { "on the cone, finished", "on the cone, cut", "whole network, V changed",
+                                            "whole network, V kept" };
+        for (int c = 0; c < 4; c++)
+            printf("  %-26s %5lld children, %.3f s (%.1f us each)\n", cls[c], (long long)x.cls_n[c], x.cls_sec[c],
+                   x.cls_n[c] ? 1e6 * x.cls_sec[c] / (double)x.cls_n[c] : 0.0);
+    }
     fclose(f);
     free(buf);
     sim_config_free(parent);

@@ -72,6 +72,7 @@ oom:
 void ga_free(ga *g)
 {
     if (!g) return;
+    if (g->pool) ga_spec_void(g); /* no offered child runs on what is freed */
     for (int k = 0; g->pop && k < g->gp.pop; k++) sim_config_free(g->pop[k]);
     for (int k = 0; g->child && k < g->gp.pop; k++) sim_config_free(g->child[k]);
     free(g->pop); free(g->child); free(g->score); free(g->age); free(g->kind); free(g->pop_m);

@@ -121,15 +121,21 @@ int ga_step(ga *g, char *err, size_t errlen)
 {
     const ga_params *gp = &g->gp;
     int P = gp->pop;
-    if (g->generation >= gp->generations || ga_budget_spent(gp, g->evals)) return 0;
+    if (g->generation >= gp->generations || ga_budget_spent(gp, g->evals)) {
+        ga_spec_void(g); /* nothing runs on once the search ends */
+        return 0;
+    }
     g->generation++;
     g->new_best = 0;
     ga_parent_runs_record(g);   /* the delta records of the slots that changed */
-    /* Speculation hands the other threads the next generations' children;
-     * a child on its cone (0.3 ms) is shorter than what that costs (the
-     * children voided by an accept, the wait for a thread to take one):
-     * measured slower than one thread (data/delta_ceiling.md). */
-    if (g->spec.depth && !g->rp.rec) {
+    /* Speculation hands the other threads the next generations' children:
+     * in batches of a child per thread, or with delta runs, whose children
+     * on their cone (0.3 ms) are shorter than a sleeping thread takes to
+     * wake, offered one at a time to spinning threads
+     * (data/delta_ceiling.md). */
+    if (g->spec.depth && g->rp.rec) {
+        ga_spec_take_ahead(g);
+    } else if (g->spec.depth) {
         ga_spec_take(g);
     } else {
         ga_make_children(g);
@@ -173,6 +179,7 @@ int ga_step(ga *g, char *err, size_t errlen)
     /* At the floor nothing can be better. */
     int at_bound = gp->fitness == GA_FIT_DURATION && g->best_score < SCORE_INF && g->best_m.duration <= g->floor;
     int more = g->generation < gp->generations && !ga_budget_spent(gp, g->evals) && !at_bound;
+    if (!more) ga_spec_void(g);
     int rc = ga_persist(g, !more, err, errlen);
     return rc ? rc : more;
 }
@@ -209,7 +216,7 @@ void ga_baselines(const ga *g, int *scheme, uint32_t *interval, int64_t *stackin
 
 int ga_set_delta(ga *g, ga_delta_rule delta, char *err, size_t errlen)
 {
-    ga_spec_void(g); /* speculated children are made only without delta runs */
+    ga_spec_void(g); /* the children queued were made for the other way */
     if (ga_parent_runs_delta(g, delta == GA_DELTA_ON, err, errlen)) return -FAULT_RESOURCE;
     g->gp.delta = delta;
     return 0;

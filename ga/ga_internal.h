@@ -86,6 +86,17 @@ typedef struct {
 typedef struct {
     int depth;              /* children made at a time (0: no speculation) */
     int n, next;            /* children queued, the next one to take */
+    /* With delta runs (rp.rec) children are offered to the pool one at a
+     * time instead (sim_pool_offer), up to `ahead` in flight in a ring from
+     * `head`, `count` of them; a job that will be accepted withdraws the
+     * ones behind it at once (spec_voids_later).  mrng and mgen: the
+     * generator and generation the next one is made with; ended: the last
+     * one made is a proven repeat (sure to be accepted). */
+    int ahead, head, count, ended;
+    int slots;              /* entries allocated: the larger of depth and ahead */
+    int *ticket;
+    rng mrng;
+    int64_t mgen;
     sim_config **child;
     int64_t **tails;
     sim_job *jobs;
@@ -262,8 +273,11 @@ int ga_spec_patches(ga *g);
 /* This generation's child and its results, as ga_make_children and
  * evaluation would give them. */
 void ga_spec_take(ga *g);
-/* The parent changed: the queued children are void. */
-static inline void ga_spec_void(ga *g) { g->spec.n = 0; }
+/* The same, with delta runs: the children offered one at a time. */
+void ga_spec_take_ahead(ga *g);
+/* The parent changed: the queued children are void (the offered ones
+ * withdrawn: on return no job reads the parent's record). */
+void ga_spec_void(ga *g);
 
 /* children.c: --children C > 1. */
 NOCSIM_MUST_USE

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "ga/ga_internal.h"
+#include "util/invariant.h"
 
 /* Speculate as deep as there are threads (the perturbation's batches,
  * several children and several lineages use them already). */
@@ -13,6 +14,11 @@ int ga_spec_alloc(ga *g)
     if (!(gp->pop == 1 && gp->children == 1 && gp->algo == GA_ALGO_LOCAL && gp->perturb == 0 && gp->threads > 1))
         return 0;
     int K = gp->threads < GA_SPEC_MAX ? gp->threads : GA_SPEC_MAX;
+    /* Offered one at a time, two more than the threads keep every thread
+     * busy while the oldest is taken (data/delta_ceiling.md). */
+    s->ahead = gp->threads + 2 < SIM_POOL_OFFERS ? gp->threads + 2 : SIM_POOL_OFFERS;
+    if (s->ahead > K) K = s->ahead;
+    s->ticket = calloc((size_t)K, sizeof *s->ticket);
     s->child = calloc((size_t)K, sizeof *s->child);
     s->tails = calloc((size_t)K, sizeof *s->tails);
     s->jobs = calloc((size_t)K, sizeof *s->jobs);
@@ -20,8 +26,9 @@ int ga_spec_alloc(ga *g)
     s->kind = calloc((size_t)K, sizeof *s->kind);
     s->dec = calloc((size_t)K, sizeof *s->dec);
     s->repeat = calloc((size_t)K, 1);
-    if (!s->child || !s->tails || !s->jobs || !s->rng || !s->kind || !s->dec || !s->repeat) return -1;
-    s->depth = K;
+    if (!s->ticket || !s->child || !s->tails || !s->jobs || !s->rng || !s->kind || !s->dec || !s->repeat) return -1;
+    s->depth = gp->threads < GA_SPEC_MAX ? gp->threads : GA_SPEC_MAX;
+    s->slots = K;
     for (int j = 0; j < K; j++) {
         if (!(s->child[j] = ga_new_config(g))) return -1;
         if (g->tl.npk && !(s->tails[j] = malloc(sizeof **s->tails * (size_t)g->tl.npk))) return -1;
@@ -33,12 +40,12 @@ int ga_spec_alloc(ga *g)
 int ga_spec_patches(ga *g)
 {
     ga_spec *s = &g->spec;
-    for (int j = 0; s->patch && j < s->depth; j++) delta_patch_free(s->patch[j]);
+    for (int j = 0; s->patch && j < s->slots; j++) delta_patch_free(s->patch[j]);
     free(s->patch);
     s->patch = NULL;
     if (!g->rp.rec || !s->depth) return 0;
-    if (!(s->patch = calloc((size_t)s->depth, sizeof *s->patch))) return -1;
-    for (int j = 0; j < s->depth; j++)
+    if (!(s->patch = calloc((size_t)s->slots, sizeof *s->patch))) return -1;
+    for (int j = 0; j < s->slots; j++)
         if (!(s->patch[j] = delta_patch_new(&g->sp))) return -1;
     return 0;
 }
@@ -46,14 +53,15 @@ int ga_spec_patches(ga *g)
 void ga_spec_free(ga *g)
 {
     ga_spec *s = &g->spec;
-    for (int j = 0; s->patch && j < s->depth; j++) delta_patch_free(s->patch[j]);
+    for (int j = 0; s->patch && j < s->slots; j++) delta_patch_free(s->patch[j]);
     free(s->patch);
-    for (int j = 0; j < s->depth; j++) {
+    for (int j = 0; j < s->slots; j++) {
         sim_config_free(s->child[j]);
         free(s->tails[j]);
         sim_decisions_free(s->dec[j]);
     }
     free(s->child); free(s->tails); free(s->jobs); free(s->rng); free(s->kind); free(s->dec); free(s->repeat);
+    free(s->ticket);
 }
 
 /* Make the children of the next depth generations from the one lineage's
@@ -83,14 +91,10 @@ static void speculate(ga *g)
     s->next = 0;
 }
 
-/* The next speculated child is exactly what ga_make_children and
- * evaluation would give, as the parent and the generator are where they
- * were when it was made. */
-void ga_spec_take(ga *g)
+/* Queue entry j becomes this generation's child and its results. */
+static void take_entry(ga *g, int j)
 {
     ga_spec *s = &g->spec;
-    if (s->next >= s->n) speculate(g);
-    int j = s->next++;
     sim_config *t = g->child[0]; g->child[0] = s->child[j]; s->child[j] = t;
     if (g->tl.ctails) {
         int64_t *x = g->tl.ctails[0]; g->tl.ctails[0] = s->tails[j]; s->tails[j] = x;
@@ -107,6 +111,90 @@ void ga_spec_take(ga *g)
     g->jobs[0].tails = g->tl.ctails ? g->tl.ctails[0] : NULL;
     g->jobs[0].dec = g->rp.cdec[0];
     g->jobs[0].patch = s->patch ? g->rp.patch[0] : NULL;
+    g->jobs[0].voids_later = NULL;
     if (g->rp.repeat[0]) g->rp.repeats++;
     else g->evals++;
+}
+
+/* The next speculated child is exactly what ga_make_children and
+ * evaluation would give, as the parent and the generator are where they
+ * were when it was made. */
+void ga_spec_take(ga *g)
+{
+    ga_spec *s = &g->spec;
+    if (s->next >= s->n) speculate(g);
+    take_entry(g, s->next++);
+}
+
+/* ---- offered one at a time (delta runs) ---- */
+
+/* Would the one lineage accept this child ([R-GA-ACC-1] under the local
+ * algorithm, the only one that speculates: no worse than the parent)?
+ * Then every child made as if it were rejected is void.  Read on a pool
+ * thread while the parent's score holds still (it changes only after
+ * ga_spec_void). */
+static int spec_voids_later(const sim_job *j, const void *ctx)
+{
+    const ga *g = ctx;
+    return ga_score(&g->gp, &j->m) <= g->score[0];
+}
+
+/* Children made and offered until `ahead` are in flight or the last one
+ * made is a proven repeat, each from the generator where the one before it
+ * left it; the generator and generation are then as they were. */
+static void offer_more(ga *g)
+{
+    ga_spec *s = &g->spec;
+    if (s->count == 0) {
+        s->mrng = g->rng;
+        s->mgen = g->generation;
+        s->ended = 0;
+    }
+    const rng keep = g->rng;
+    const int64_t gen = g->generation;
+    while (s->count < s->ahead && !s->ended) {
+        const int j = (s->head + s->count) % s->ahead;
+        g->rng = s->mrng;
+        g->generation = s->mgen;
+        ga_make_children(g);
+        sim_config *t = g->child[0]; g->child[0] = s->child[j]; s->child[j] = t;
+        s->kind[j] = g->kind[0];
+        s->rng[j] = g->rng;
+        s->jobs[j] = ga_child_job(g, 0, s->child[j], s->tails[j], s->dec[j], s->patch ? s->patch[j] : NULL);
+        s->jobs[j].voids_later = spec_voids_later;
+        s->jobs[j].vctx = g;
+        s->repeat[j] = (uint8_t)!s->jobs[j].cfg;
+        s->ticket[j] = s->repeat[j] ? -1 : sim_pool_offer(g->pool, &s->jobs[j]);
+        s->ended = s->repeat[j];
+        s->mrng = g->rng;
+        s->mgen++;
+        s->count++;
+    }
+    g->rng = keep;
+    g->generation = gen;
+}
+
+void ga_spec_take_ahead(ga *g)
+{
+    ga_spec *s = &g->spec;
+    offer_more(g);
+    const int j = s->head;
+    if (!s->repeat[j]) {
+        const int held = sim_pool_await(g->pool, s->ticket[j]);
+        /* Only a child that would be accepted withdraws, and taking it
+         * voids the queue: the oldest one is never withdrawn. */
+        NOCSIM_ASSERT(held, "speculation: the child taken was not withdrawn");
+    }
+    s->head = (s->head + 1) % s->ahead;
+    s->count--;
+    take_entry(g, j);
+}
+
+void ga_spec_void(ga *g)
+{
+    ga_spec *s = &g->spec;
+    s->n = 0;
+    if (s->count) sim_pool_withdraw(g->pool);
+    s->count = 0;
+    s->head = 0;
 }

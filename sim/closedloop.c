@@ -264,7 +264,8 @@ static int64_t next_release(const olnet *n, int64_t t)
  * stepped. */
 static inline __attribute__((always_inline)) sim_status cycle_loop(closedloop *c, int64_t t, int64_t done,
                                                                    int64_t cutoff, tailwin *tw, int64_t *last_eject,
-                                                                   sim_metrics *m, const closedloop_observer *ob)
+                                                                   sim_metrics *m, const closedloop_observer *ob,
+                                                                   const atomic_int *stop)
 {
     olnet *n = c->net;
     const int bound = cutoff < INT64_MAX && !c->p.no_load_bound && c->p.routing == ROUTING_DOR;
@@ -278,6 +279,7 @@ static inline __attribute__((always_inline)) sim_status cycle_loop(closedloop *c
         if (n->in_net == 0) t = next_release(n, t);
         if (t >= c->p.max_cycles) return m->stop_cycle = t, SIM_TIMEOUT;
         if (t >= cutoff || (bound && load_exceeds(c, t, cutoff, &nh))) return m->stop_cycle = t, SIM_CUTOFF;
+        if (stop && atomic_load_explicit(stop, memory_order_relaxed)) return m->stop_cycle = t, SIM_CUTOFF;
         m->cycles++;
         const int32_t *ids;
         int ndone;
@@ -380,7 +382,7 @@ static inline __attribute__((always_inline)) sim_status run_with(closedloop *c, 
     tailwin tw;
     tailwin_reset(&tw, sim_late_sum_window(c->L));
     int64_t last_eject = -1;
-    const sim_status st = cycle_loop(c, 0, 0, cutoff, &tw, &last_eject, m, ob);
+    const sim_status st = cycle_loop(c, 0, 0, cutoff, &tw, &last_eject, m, ob, NULL);
     return run_end(c, st, rec, &tw, last_eject, cutoff, m);
 }
 
@@ -412,7 +414,7 @@ sim_status closedloop_run_resumed(closedloop *c, int64_t cutoff, sim_decisions *
     c->net->ndone = 0;
     tailwin tw = from->tw;
     int64_t last_eject = from->last_eject;
-    const sim_status st = cycle_loop(c, from->t, from->done, cutoff, &tw, &last_eject, m, NULL);
+    const sim_status st = cycle_loop(c, from->t, from->done, cutoff, &tw, &last_eject, m, NULL, from->stop);
     return run_end(c, st, rec, &tw, last_eject, cutoff, m);
 }
 

@@ -20,6 +20,8 @@
 #ifndef NOCSIM_SIM_CLOSEDLOOP_H
 #define NOCSIM_SIM_CLOSEDLOOP_H
 
+#include <stdatomic.h>
+
 #include "sim/decisions.h"
 #include "sim/olnet.h"
 #include "sim/sim.h"
@@ -102,6 +104,7 @@ typedef struct {
     int64_t cycles;       /* cycles stepped before t */
     int64_t injected;     /* flits injected before t */
     tailwin tw;           /* the tails ejected before t */
+    const atomic_int *stop; /* not NULL: the run stops (SIM_CUTOFF at the cycle) once it holds 1 */
 } closedloop_resume;
 
 /* The rest of such a run, lean: rec (when not NULL) holds the decisions

@@ -157,6 +157,7 @@ struct delta_engine {
     int64_t t_whole;     /* the cycle a child whose interval changed goes on to the whole network */
     delta_patch *pt;     /* the patch being written (NULL: a replay, nothing logged) */
     int64_t t_now;
+    const atomic_int *stop; /* delta_engine_stop_on's, or NULL */
 #ifdef NOCSIM_CHECK
     struct delta_oracle *orc; /* the checking build's full run of the child (sim/delta_oracle.c) */
 #endif

@@ -135,6 +135,11 @@ delta_engine *delta_engine_new(const sim_params *p, const int32_t *dest)
     return e;
 }
 
+void delta_engine_stop_on(delta_engine *e, const atomic_int *stop) { e->stop = stop; }
+
+/* Has the child been withdrawn (delta_engine_stop_on)? */
+static int stopped(const delta_engine *e) { return e->stop && atomic_load_explicit(e->stop, memory_order_relaxed); }
+
 delta_patch *delta_patch_new(const sim_params *p)
 {
     delta_patch *pt = calloc(1, sizeof *pt);
@@ -325,7 +330,7 @@ int delta_run_child(delta_engine *e, const sim_config *pc, const delta_rec *r, c
     memset(m, 0, sizeof *m);
     m->packets = e->v.to_send;
     m->idle_nodes = e->v.idle_nodes;
-    closedloop_resume at;
+    closedloop_resume at = { .stop = e->stop };
     tailwin_reset(&at.tw, sim_late_sum_window(e->L));
     if (e->v.to_send && closedloop_release_bound(e->cl, c) > cutoff) {
         e->ncone = 0;
@@ -340,6 +345,10 @@ int delta_run_child(delta_engine *e, const sim_config *pc, const delta_rec *r, c
     int64_t done = 0, last_eject = -1;
     for (int64_t t = 0;; t++) {
         e->t_now = t;
+        if (stopped(e)) { /* withdrawn: the results are not read */
+            child_end(e, r, pt, SIM_CUTOFF, &at.tw, last_eject, cutoff, m, tails);
+            return 1;
+        }
         if (t == e->t_whole && t < cutoff) {
             at.done = done;
             at.last_eject = last_eject;

@@ -23,6 +23,7 @@
 #ifndef NOCSIM_SIM_DELTA_RUN_H
 #define NOCSIM_SIM_DELTA_RUN_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -44,6 +45,9 @@ int delta_supports(const sim_params *p);
 NOCSIM_MUST_USE
 delta_engine *delta_engine_new(const sim_params *p, const int32_t *dest);
 void delta_engine_free(delta_engine *e); /* NULL is fine */
+/* From now on e's child runs stop within a cycle once *stop holds 1 (their
+ * results then mean nothing: a withdrawn speculative job's); NULL: never. */
+void delta_engine_stop_on(delta_engine *e, const atomic_int *stop);
 
 /* An empty record (invalid) and an empty patch, sized for params p.  NULL
  * when memory runs out. */

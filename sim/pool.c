@@ -6,10 +6,29 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+#include "util/invariant.h"
+
+/* An offered job's place (sim_pool_offer).  state goes FREE -> OFFERED ->
+ * RUNNING -> DONE -> FREE (awaited), or OFFERED -> DONE when withdrawn
+ * before it starts; stop asks a running job to stop (and marks any job
+ * withdrawn); seq is the offer's order. */
+enum { OFFER_FREE, OFFER_OFFERED, OFFER_RUNNING, OFFER_DONE };
+typedef struct {
+    sim_job *job;
+    atomic_int state;
+    atomic_int stop;
+    atomic_llong seq;
+} offer_slot;
+
+/* A worker spins this long for an offered job before it sleeps. */
+#define SPIN_NS 2000000
 
 struct sim_pool {
     int threads;            /* including the caller */
@@ -24,7 +43,10 @@ struct sim_pool {
     pthread_cond_t work, done;
     sim_job *jobs;
     int count, next, finished, busy;
-    unsigned batch;         /* increments per batch, wakes the workers */
+    atomic_uint batch;      /* increments per batch, wakes the workers */
+    offer_slot offers[SIM_POOL_OFFERS];
+    int64_t nseq;           /* offers made (the caller's only) */
+    atomic_int sleeping;    /* workers asleep on work */
     int lean;               /* sim_pool_set_lean */
     int quit;
 };
@@ -78,6 +100,128 @@ static void drain(sim_pool *pl, int index)
     }
 }
 
+/* ---- offered jobs ---- */
+
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* The earliest offered job not yet started, claimed: its slot, or -1. */
+static int claim_offer(sim_pool *pl)
+{
+    for (;;) {
+        int best = -1;
+        for (int k = 0; k < SIM_POOL_OFFERS; k++)
+            if (atomic_load(&pl->offers[k].state) == OFFER_OFFERED &&
+                (best < 0 || atomic_load(&pl->offers[k].seq) < atomic_load(&pl->offers[best].seq)))
+                best = k;
+        if (best < 0) return -1;
+        int want = OFFER_OFFERED;
+        if (atomic_compare_exchange_strong(&pl->offers[best].state, &want, OFFER_RUNNING)) return best;
+    }
+}
+
+/* Every job offered after slot k's asked to stop (withdrawn). */
+static void stop_later(sim_pool *pl, int k)
+{
+    for (int i = 0; i < SIM_POOL_OFFERS; i++) {
+        offer_slot *o = &pl->offers[i];
+        const int st = atomic_load(&o->state);
+        /* (a slot offered anew meanwhile holds a later job: withdrawn too) */
+        if (st == OFFER_FREE || atomic_load(&o->seq) <= atomic_load(&pl->offers[k].seq)) continue;
+        atomic_store(&o->stop, 1);
+        int want = OFFER_OFFERED;
+        atomic_compare_exchange_strong(&o->state, &want, OFFER_DONE);
+    }
+}
+
+/* Slot k's job run by thread `index`; a finished job whose voids_later
+ * says so withdraws the jobs after it. */
+static void run_offer(sim_pool *pl, int index, int k)
+{
+    offer_slot *o = &pl->offers[k];
+    sim_job *j = o->job;
+    delta_engine *e = engine(pl, index);
+    if (e) delta_engine_stop_on(e, &o->stop);
+    eval(pl->sims[index], e, j, pl->lean);
+    if (e) delta_engine_stop_on(e, NULL);
+    if (!atomic_load(&o->stop) && j->voids_later && j->voids_later(j, j->vctx)) stop_later(pl, k);
+    atomic_store(&o->state, OFFER_DONE);
+}
+
+static int any_offer(sim_pool *pl)
+{
+    for (int k = 0; k < SIM_POOL_OFFERS; k++)
+        if (atomic_load(&pl->offers[k].state) == OFFER_OFFERED) return 1;
+    return 0;
+}
+
+int sim_pool_offer(sim_pool *pl, sim_job *j)
+{
+    int k = 0;
+    while (k < SIM_POOL_OFFERS && atomic_load(&pl->offers[k].state) != OFFER_FREE) k++;
+    NOCSIM_ASSERT(k < SIM_POOL_OFFERS, "pool: at most SIM_POOL_OFFERS jobs outstanding");
+    offer_slot *o = &pl->offers[k];
+    o->job = j;
+    atomic_store(&o->seq, pl->nseq++);
+    atomic_store(&o->stop, 0);
+    atomic_store(&o->state, OFFER_OFFERED);
+    /* (seq_cst: a worker going to sleep either sees the offer or is seen) */
+    if (atomic_load(&pl->sleeping) > 0) {
+        pthread_mutex_lock(&pl->lock);
+        pthread_cond_broadcast(&pl->work);
+        pthread_mutex_unlock(&pl->lock);
+    }
+    return k;
+}
+
+int sim_pool_await(sim_pool *pl, int ticket)
+{
+    offer_slot *o = &pl->offers[ticket];
+    for (;;) {
+        int st = atomic_load(&o->state), want = OFFER_OFFERED;
+        if (st == OFFER_DONE) break;
+        if (st == OFFER_OFFERED && atomic_compare_exchange_strong(&o->state, &want, OFFER_RUNNING)) {
+            run_offer(pl, 0, ticket);
+            continue;
+        }
+        const int k = claim_offer(pl);
+        if (k >= 0) run_offer(pl, 0, k);
+        else cpu_relax();
+    }
+    const int held = !atomic_load(&o->stop);
+    atomic_store(&o->state, OFFER_FREE);
+    return held;
+}
+
+void sim_pool_withdraw(sim_pool *pl)
+{
+    for (int k = 0; k < SIM_POOL_OFFERS; k++) {
+        offer_slot *o = &pl->offers[k];
+        if (atomic_load(&o->state) == OFFER_FREE) continue;
+        atomic_store(&o->stop, 1);
+        int want = OFFER_OFFERED;
+        atomic_compare_exchange_strong(&o->state, &want, OFFER_DONE);
+    }
+    for (int k = 0; k < SIM_POOL_OFFERS; k++) {
+        offer_slot *o = &pl->offers[k];
+        while (atomic_load(&o->state) == OFFER_RUNNING) cpu_relax();
+        atomic_store(&o->state, OFFER_FREE);
+    }
+}
+
+/* A worker: offered jobs first, spinning for them a while; batches under
+ * the lock; asleep when neither comes. */
 static void *worker(void *arg)
 {
     worker_arg *wa = arg;
@@ -85,17 +229,36 @@ static void *worker(void *arg)
     int index = wa->index;
     free(wa);
     unsigned seen = 0;
-    pthread_mutex_lock(&pl->lock);
-    for (;;) {
-        while (!pl->quit && pl->batch == seen) pthread_cond_wait(&pl->work, &pl->lock);
-        if (pl->quit) break;
-        seen = pl->batch;
-        pl->busy++;
-        drain(pl, index);
-        pl->busy--;
-        if (pl->finished == pl->count && pl->busy == 0) pthread_cond_signal(&pl->done);
+    int64_t idle_from = now_ns();
+    for (int spins = 0;; spins++) {
+        const int k = claim_offer(pl);
+        if (k >= 0) {
+            run_offer(pl, index, k);
+            idle_from = now_ns();
+            continue;
+        }
+        if (atomic_load(&pl->batch) == seen && (spins & 1023 || now_ns() - idle_from < SPIN_NS)) {
+            cpu_relax();
+            continue;
+        }
+        pthread_mutex_lock(&pl->lock);
+        atomic_fetch_add(&pl->sleeping, 1);
+        while (!pl->quit && atomic_load(&pl->batch) == seen && !any_offer(pl)) pthread_cond_wait(&pl->work, &pl->lock);
+        atomic_fetch_sub(&pl->sleeping, 1);
+        if (pl->quit) {
+            pthread_mutex_unlock(&pl->lock);
+            break;
+        }
+        if (atomic_load(&pl->batch) != seen) {
+            seen = atomic_load(&pl->batch);
+            pl->busy++;
+            drain(pl, index);
+            pl->busy--;
+            if (pl->finished == pl->count && pl->busy == 0) pthread_cond_signal(&pl->done);
+        }
+        pthread_mutex_unlock(&pl->lock);
+        idle_from = now_ns();
     }
-    pthread_mutex_unlock(&pl->lock);
     return NULL;
 }
 
@@ -205,11 +368,13 @@ void sim_pool_run(sim_pool *pl, sim_job *jobs, int count)
         for (int k = 0; k < count; k++) eval(pl->sims[0], engine(pl, 0), &jobs[k], pl->lean);
         return;
     }
+    for (int k = 0; k < SIM_POOL_OFFERS; k++)
+        NOCSIM_ASSERT(atomic_load(&pl->offers[k].state) == OFFER_FREE, "pool: no batch while offered jobs are outstanding");
     pthread_mutex_lock(&pl->lock);
     pl->jobs = jobs;
     pl->count = count;
     pl->next = pl->finished = 0;
-    pl->batch++;
+    atomic_fetch_add(&pl->batch, 1);
     pthread_cond_broadcast(&pl->work);
     pl->busy++;
     drain(pl, 0);

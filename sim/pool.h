@@ -35,7 +35,7 @@ typedef struct sim_pool sim_pool;
  *    is 1 and patch holds what delta_accept needs, and dec is left alone;
  *    otherwise cfg runs as before, dec included (on its cone and then on the
  *    whole network, or in full). */
-typedef struct {
+typedef struct sim_job {
     const sim_config *cfg;
     int64_t cutoff;
     int64_t *tails;
@@ -47,6 +47,12 @@ typedef struct {
     delta_patch *patch;     /* and what the child's cone run changed */
     int cone;               /* out: 1 when the child ran on its cone to the end */
     sim_metrics m;
+    /* Offered jobs only (sim_pool_offer): when not NULL and it says 1 of
+     * the finished job, every job offered after it is withdrawn (a search
+     * that speculates: an accepted child voids the children made as if it
+     * were rejected). */
+    int (*voids_later)(const struct sim_job *j, const void *ctx);
+    const void *vctx;
 } sim_job;
 
 /* The default thread count: the processors online, at least 1 and at most
@@ -76,5 +82,27 @@ int sim_pool_set_delta(sim_pool *pl, int on, char *err, size_t errlen);
 /* Runs every job, writing each one's metrics into jobs[k].m; returns when all
  * are done.  The configurations are only read, and must stay valid until then. */
 void sim_pool_run(sim_pool *pl, sim_job *jobs, int count);
+
+/* ---- jobs offered one at a time (a search that speculates) ----
+ * sim_pool_offer hands job j to the pool and returns its ticket: the first
+ * free thread runs it, the other threads spinning for such jobs a while
+ * (a thread woken from sleep takes ~50 us on a virtual machine, longer than
+ * a delta child takes), the caller's in sim_pool_await.  Jobs start in the
+ * order offered.  Results are as sim_pool_run's, but for a withdrawn job,
+ * whose results mean nothing.  At most SIM_POOL_OFFERS are outstanding
+ * (offered and not yet awaited or withdrawn); sim_pool_run is not called
+ * while any is. */
+#define SIM_POOL_OFFERS 8
+int sim_pool_offer(sim_pool *pl, sim_job *j);
+/* Returns when ticket's job is done, running offered jobs on the caller
+ * meanwhile (its own first); 1 when its results hold, 0 when it was
+ * withdrawn (by a voids_later of an earlier job).  The ticket is then
+ * free. */
+int sim_pool_await(sim_pool *pl, int ticket);
+/* Every outstanding job withdrawn: one not started never runs, one running
+ * stops within a cycle (delta runs; a run in full finishes); returns when
+ * none runs, so that what the jobs read may change.  Every ticket is then
+ * free. */
+void sim_pool_withdraw(sim_pool *pl);
 
 #endif

@@ -1,7 +1,9 @@
 /* Tests of the evaluation pool (sim/pool.c): whatever the thread count,
  * every job's metrics are those of one plain simulator running the same
  * configuration; a job without a configuration keeps its metrics; batches of
- * one job and of none come back done; a cutoff is each job's own. */
+ * one job and of none come back done; a cutoff is each job's own.  Jobs
+ * offered one at a time give the same results, and one whose voids_later
+ * holds withdraws exactly the jobs offered after it. */
 #include <check.h>
 
 #include "tests/testutil.h"
@@ -131,6 +133,78 @@ START_TEST(cutoff_is_each_jobs_own)
 }
 END_TEST
 
+/* SIM_POOL_OFFERS jobs offered, awaited in order, on 1 to 3 threads, the
+ * pool's tickets all free again after each round (a batch runs). */
+START_TEST(offered_jobs_equal_one_simulator)
+{
+    char err[256];
+    for (int threads = 1; threads <= 3; threads++) {
+        sim_pool *pl = sim_pool_new(&F.p, F.t->dest, threads, NULL, err, sizeof err);
+        ck_assert_msg(pl != NULL, "%s", err);
+        for (int round = 0; round < 3; round++) {
+            sim_job jobs[SIM_POOL_OFFERS];
+            int ticket[SIM_POOL_OFFERS];
+            memset(jobs, 0, sizeof jobs);
+            for (int j = 0; j < SIM_POOL_OFFERS; j++) {
+                jobs[j].cfg = F.cfg[(round * SIM_POOL_OFFERS + j) % NCFG];
+                ticket[j] = sim_pool_offer(pl, &jobs[j]);
+            }
+            for (int j = 0; j < SIM_POOL_OFFERS; j++) {
+                ck_assert_int_eq(sim_pool_await(pl, ticket[j]), 1);
+                ck_assert_int_eq(jobs[j].m.duration, F.want[(round * SIM_POOL_OFFERS + j) % NCFG]);
+            }
+            sim_job one = { .cfg = F.cfg[round] };
+            sim_pool_run(pl, &one, 1);
+            ck_assert_int_eq(one.m.duration, F.want[round]);
+        }
+        sim_pool_free(pl);
+    }
+}
+END_TEST
+
+/* voids_later of the job it is handed: the third job's says 1. */
+static int third_voids(const sim_job *j, const void *ctx) { return j == (const sim_job *)ctx; }
+
+/* Of 6 jobs offered, the third voids the later ones: the first three hold
+ * their results, the last three are withdrawn (whether they had started,
+ * finished or not), on 1 to 3 threads; then sim_pool_withdraw with jobs
+ * outstanding frees every ticket (8 offers fit again). */
+START_TEST(voids_later_withdraws_exactly_the_later_jobs)
+{
+    char err[256];
+    for (int threads = 1; threads <= 3; threads++) {
+        sim_pool *pl = sim_pool_new(&F.p, F.t->dest, threads, NULL, err, sizeof err);
+        ck_assert_msg(pl != NULL, "%s", err);
+        sim_job jobs[6];
+        int ticket[6];
+        memset(jobs, 0, sizeof jobs);
+        for (int j = 0; j < 6; j++) {
+            jobs[j].cfg = F.cfg[j];
+            jobs[j].voids_later = third_voids;
+            jobs[j].vctx = &jobs[2];
+            ticket[j] = sim_pool_offer(pl, &jobs[j]);
+        }
+        for (int j = 0; j < 6; j++) {
+            ck_assert_msg(sim_pool_await(pl, ticket[j]) == (j <= 2), "threads %d: job %d", threads, j);
+            if (j <= 2) ck_assert_int_eq(jobs[j].m.duration, F.want[j]);
+        }
+        sim_job more[SIM_POOL_OFFERS];
+        memset(more, 0, sizeof more);
+        for (int j = 0; j < 4; j++) {
+            more[j].cfg = F.cfg[j];
+            (void)sim_pool_offer(pl, &more[j]);
+        }
+        sim_pool_withdraw(pl);
+        for (int j = 0; j < SIM_POOL_OFFERS; j++) {
+            more[j].cfg = F.cfg[j];
+            ticket[j % 6] = sim_pool_offer(pl, &more[j]);
+        }
+        sim_pool_withdraw(pl);
+        sim_pool_free(pl);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("pool");
@@ -139,6 +213,8 @@ int main(void)
     tcase_add_checked_fixture(tc, fixture_init, fixture_free);
     tcase_add_test(tc, batches_equal_one_simulator);
     tcase_add_test(tc, cutoff_is_each_jobs_own);
+    tcase_add_test(tc, offered_jobs_equal_one_simulator);
+    tcase_add_test(tc, voids_later_withdraws_exactly_the_later_jobs);
     suite_add_tcase(s, tc);
     return testutil_run(s);
 }
