@@ -77,7 +77,7 @@ typedef struct {
 /* Speculation (speculate.c), for one lineage on several threads: the
  * children of the next generations, made from the current parent as if each
  * earlier one were rejected (with the generator's state after each making)
- * and evaluated together.  A generation takes the next one while its parent
+ * and evaluated together (a batch a thread), or offered one at a time.  A generation takes the next one while its parent
  * is unchanged; anything else empties the queue (ga_spec_void).  The run's
  * results are those of making and evaluating one child a generation;
  * children never taken are not counted.  A proven repeat ends a batch, as it
