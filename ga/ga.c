@@ -115,6 +115,14 @@ static void evaluate_children(ga *g)
  * crossover child always); then the restarts (a paper clone of a recorded
  * best, --lifetime, --watchdog) re-initialise slots, any new parent voids
  * the speculated children, and the generation is written. */
+/* [R-GA-ACC-1]; under the local algorithm it reads only the slot's score
+ * (speculate.c asks it on a pool thread while kind[] is being written). */
+int ga_accepts(const ga *g, int k, int64_t sc)
+{
+    if (g->gp.algo != GA_ALGO_PAPER) return sc <= g->score[k];
+    return g->kind[k] == KIND_CROSS || sc < g->score[k];
+}
+
 int ga_budget_spent(const ga_params *gp, int64_t evals) { return gp->max_evals > 0 && evals >= gp->max_evals; }
 
 int ga_step(ga *g, char *err, size_t errlen)
@@ -145,11 +153,7 @@ int ga_step(ga *g, char *err, size_t errlen)
     for (int k = 0; g->rp.rec && k < P; k++) g->rp.cones += g->jobs[k].cone;
     for (int k = 0; k < P; k++) {
         int64_t sc = ga_score(gp, &g->jobs[k].m);
-        int accept;
-        /* [R-GA-ACC-1] */
-        if (g->kind[k] == KIND_CROSS && gp->algo == GA_ALGO_PAPER) accept = 1;
-        else if (gp->algo == GA_ALGO_PAPER) accept = sc < g->score[k];
-        else accept = sc <= g->score[k];
+        const int accept = ga_accepts(g, k, sc);
         int clone = gp->children > 1 && g->kind[k] == KIND_MUTATE ? g->ex.clone[k]
                                                                   : ga_consider(g, g->child[k], &g->jobs[k].m, sc);
         if (accept) {

@@ -273,6 +273,8 @@ int ga_spec_patches(ga *g);
 /* This generation's child and its results, as ga_make_children and
  * evaluation would give them. */
 void ga_spec_take(ga *g);
+/* Does slot k take a child of score sc in its parent's place (ga.c)? */
+int ga_accepts(const ga *g, int k, int64_t sc);
 /* The same, with delta runs: the children offered one at a time. */
 void ga_spec_take_ahead(ga *g);
 /* The parent changed: the queued children are void (the offered ones

@@ -136,7 +136,7 @@ void ga_spec_take(ga *g)
 static int spec_voids_later(const sim_job *j, const void *ctx)
 {
     const ga *g = ctx;
-    return ga_score(&g->gp, &j->m) <= g->score[0];
+    return ga_accepts(g, 0, ga_score(&g->gp, &j->m));
 }
 
 /* Children made and offered until `ahead` are in flight or the last one

@@ -131,7 +131,15 @@ static int claim_offer(sim_pool *pl)
     }
 }
 
-/* Every job offered after slot k's asked to stop (withdrawn). */
+/* o's job withdrawn: asked to stop if running, never started if not. */
+static void withdraw_slot(offer_slot *o)
+{
+    atomic_store(&o->stop, 1);
+    int want = OFFER_OFFERED;
+    atomic_compare_exchange_strong(&o->state, &want, OFFER_DONE);
+}
+
+/* Every job offered after slot k's withdrawn. */
 static void stop_later(sim_pool *pl, int k)
 {
     for (int i = 0; i < SIM_POOL_OFFERS; i++) {
@@ -139,9 +147,7 @@ static void stop_later(sim_pool *pl, int k)
         const int st = atomic_load(&o->state);
         /* (a slot offered anew meanwhile holds a later job: withdrawn too) */
         if (st == OFFER_FREE || atomic_load(&o->seq) <= atomic_load(&pl->offers[k].seq)) continue;
-        atomic_store(&o->stop, 1);
-        int want = OFFER_OFFERED;
-        atomic_compare_exchange_strong(&o->state, &want, OFFER_DONE);
+        withdraw_slot(o);
     }
 }
 
@@ -208,10 +214,7 @@ void sim_pool_withdraw(sim_pool *pl)
 {
     for (int k = 0; k < SIM_POOL_OFFERS; k++) {
         offer_slot *o = &pl->offers[k];
-        if (atomic_load(&o->state) == OFFER_FREE) continue;
-        atomic_store(&o->stop, 1);
-        int want = OFFER_OFFERED;
-        atomic_compare_exchange_strong(&o->state, &want, OFFER_DONE);
+        if (atomic_load(&o->state) != OFFER_FREE) withdraw_slot(o);
     }
     for (int k = 0; k < SIM_POOL_OFFERS; k++) {
         offer_slot *o = &pl->offers[k];
