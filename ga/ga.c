@@ -154,18 +154,24 @@ int ga_step(ga *g, char *err, size_t errlen)
     for (int k = 0; k < P; k++) {
         int64_t sc = ga_score(gp, &g->jobs[k].m);
         const int accept = ga_accepts(g, k, sc);
-        int clone = gp->children > 1 && g->kind[k] == KIND_MUTATE ? g->ex.clone[k]
-                                                                  : ga_consider(g, g->child[k], &g->jobs[k].m, sc);
+        NOCSIM_ASSERT(accept || !ga_spec_kept(g), "speculation: a kept repeat is accepted");
+        const int extra = gp->children > 1 && g->kind[k] == KIND_MUTATE;
         if (accept) {
-            ga_spec_void(g); /* the parent changes */
+            /* The parent changes; a kept repeat's score is the parent's, and
+             * the offered children read it on other threads. */
+            if (!ga_spec_kept(g)) ga_spec_void(g);
+            NOCSIM_ASSERT(!ga_spec_kept(g) || sc == g->score[k], "speculation: a kept repeat scores as its parent");
             sim_config *t = g->pop[k]; g->pop[k] = g->child[k]; g->child[k] = t;
             ga_parent_runs_accept(g, k, &g->jobs[k]);
-            g->score[k] = sc;
+            if (g->score[k] != sc) g->score[k] = sc;
             g->pop_m[k] = g->jobs[k].m;
             g->age[k] = 0;
+            ga_spec_refill(g); /* before the records: they change nothing it reads */
         } else {
             g->age[k]++;
         }
+        const sim_config *taken = accept ? g->pop[k] : g->child[k];
+        int clone = extra ? g->ex.clone[k] : ga_consider(g, taken, &g->jobs[k].m, sc);
         /* Paper: a chromosome that repeats a recorded best signature is re-initialised. */
         g->kind[k] = (clone && accept && gp->algo == GA_ALGO_PAPER) ? KIND_REINIT : KIND_NONE;
     }

@@ -80,9 +80,10 @@ typedef struct {
  * and evaluated together (a batch a thread), or offered one at a time.  A generation takes the next one while its parent
  * is unchanged; anything else empties the queue (ga_spec_void).  The run's
  * results are those of making and evaluating one child a generation;
- * children never taken are not counted.  A proven repeat ends a batch, as it
- * is sure to be accepted.  Not in checkpoints: a resumed run makes them
- * again from the saved generator. */
+ * children never taken are not counted.  A proven repeat is sure to be
+ * accepted once the children before it are rejected: it ends a batch, and
+ * offered children behind it are made with it as their parent.  Not in
+ * checkpoints: a resumed run makes them again from the saved generator. */
 typedef struct {
     int depth;              /* children made at a time (0: no speculation) */
     int n, next;            /* children queued, the next one to take */
@@ -90,9 +91,11 @@ typedef struct {
      * time instead (sim_pool_offer), up to `ahead` in flight in a ring from
      * `head`, `count` of them; a job that will be accepted withdraws the
      * ones behind it at once (spec_voids_later).  mrng and mgen: the
-     * generator and generation the next one is made with; ended: the last
-     * one made is a proven repeat (sure to be accepted). */
-    int ahead, head, count, ended;
+     * generator and generation the next one is made with; mpar: the entry
+     * of the last proven repeat queued, the parent the next one is made
+     * from (-1: the slot's parent); kept: the child just taken is a proven
+     * repeat, whose acceptance the queue behind it assumed. */
+    int ahead, head, count, mpar, kept;
     int slots;              /* entries allocated: the larger of depth and ahead */
     int *ticket;
     rng mrng;
@@ -280,6 +283,13 @@ void ga_spec_take_ahead(ga *g);
 /* The parent changed: the queued children are void (the offered ones
  * withdrawn: on return no job reads the parent's record). */
 void ga_spec_void(ga *g);
+/* Is the child just taken a proven repeat the queue behind it was made
+ * from?  Its acceptance then keeps the queue, and nothing the queued jobs
+ * read changes (the parent's score, record and decisions are its). */
+int ga_spec_kept(const ga *g);
+/* After slot 0 accepted its child: the next generation's children offered
+ * now (delta runs and a current record only; else nothing). */
+void ga_spec_refill(ga *g);
 
 /* children.c: --children C > 1. */
 NOCSIM_MUST_USE

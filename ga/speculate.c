@@ -124,6 +124,7 @@ void ga_spec_take(ga *g)
     ga_spec *s = &g->spec;
     if (s->next >= s->n) speculate(g);
     take_entry(g, s->next++);
+    s->kept = 0;   /* a batch ends at a repeat: nothing behind it */
 }
 
 /* ---- offered one at a time (delta runs) ---- */
@@ -139,24 +140,31 @@ static int spec_voids_later(const sim_job *j, const void *ctx)
     return ga_accepts(g, 0, ga_score(&g->gp, &j->m));
 }
 
-/* Children made and offered until `ahead` are in flight or the last one
- * made is a proven repeat, each from the generator where the one before it
- * left it; the generator and generation are then as they were. */
-static void offer_more(ga *g)
+/* Children made and offered until `ahead` are queued, each from the
+ * generator where the one before it left it and from the last proven repeat
+ * queued, if any, as its parent: a repeat is accepted when the children
+ * before it are rejected, and accepting it changes only the parent's
+ * chromosome (its run, record, decisions, tails and score are the parent's;
+ * ga_parent_runs_accept).  The generator, generation and parent are then as
+ * they were.  A repeat is not offered (ticket -1). */
+static void offer_more(ga *g, int64_t next_gen)
 {
     ga_spec *s = &g->spec;
     if (s->count == 0) {
         s->mrng = g->rng;
-        s->mgen = g->generation;
-        s->ended = 0;
+        s->mgen = next_gen;
+        s->mpar = -1;
     }
     const rng keep = g->rng;
     const int64_t gen = g->generation;
-    while (s->count < s->ahead && !s->ended) {
+    sim_config *const parent = g->pop[0];
+    while (s->count < s->ahead) {
         const int j = (s->head + s->count) % s->ahead;
         g->rng = s->mrng;
         g->generation = s->mgen;
+        if (s->mpar >= 0) g->pop[0] = s->child[s->mpar];
         ga_make_children(g);
+        g->pop[0] = parent;
         sim_config *t = g->child[0]; g->child[0] = s->child[j]; s->child[j] = t;
         s->kind[j] = g->kind[0];
         s->rng[j] = g->rng;
@@ -165,7 +173,7 @@ static void offer_more(ga *g)
         s->jobs[j].vctx = g;
         s->repeat[j] = (uint8_t)!s->jobs[j].cfg;
         s->ticket[j] = s->repeat[j] ? -1 : sim_pool_offer(g->pool, &s->jobs[j]);
-        s->ended = s->repeat[j];
+        if (s->repeat[j]) s->mpar = j;
         s->mrng = g->rng;
         s->mgen++;
         s->count++;
@@ -177,7 +185,7 @@ static void offer_more(ga *g)
 void ga_spec_take_ahead(ga *g)
 {
     ga_spec *s = &g->spec;
-    offer_more(g);
+    offer_more(g, g->generation);
     const int j = s->head;
     if (!s->repeat[j]) {
         const int held = sim_pool_await(g->pool, s->ticket[j]);
@@ -188,6 +196,23 @@ void ga_spec_take_ahead(ga *g)
     s->head = (s->head + 1) % s->ahead;
     s->count--;
     take_entry(g, j);
+    /* Once accepted it is the slot's parent, no longer the queue's. */
+    s->kept = s->repeat[j];
+    if (s->mpar == j) s->mpar = -1;
+}
+
+int ga_spec_kept(const ga *g) { return g->spec.kept; }
+
+/* Between an accept and the next generation's take only the records and
+ * persistence run, which change nothing a child is made from (the parent,
+ * generator, tails, decisions, record and score); so the next children can
+ * be offered at once, and the other threads need not idle through them.  A
+ * stale record is written again at the next generation's start, and
+ * children offered before that would run in full: they wait for it. */
+void ga_spec_refill(ga *g)
+{
+    if (!g->spec.depth || !g->rp.rec || g->rp.stale[0]) return;
+    offer_more(g, g->generation + 1);
 }
 
 void ga_spec_void(ga *g)
@@ -197,4 +222,6 @@ void ga_spec_void(ga *g)
     if (s->count) sim_pool_withdraw(g->pool);
     s->count = 0;
     s->head = 0;
+    s->mpar = -1;
+    s->kept = 0;
 }
