@@ -14,12 +14,13 @@ int ga_spec_alloc(ga *g)
     if (!(gp->pop == 1 && gp->children == 1 && gp->algo == GA_ALGO_LOCAL && gp->perturb == 0 && gp->threads > 1))
         return 0;
     int K = gp->threads < GA_SPEC_MAX ? gp->threads : GA_SPEC_MAX;
-    /* Offered one at a time, four more than the threads keep the other
+    /* Offered one at a time, three more than the threads keep the other
      * threads busy while the caller runs a long child (one on the whole
-     * network) and cannot make more: on two threads the pool idled 3.4-4.0 s
-     * of a default run with two more, 2.1-2.7 s with four or six
-     * (data/delta_ceiling.md). */
-    s->ahead = gp->threads + 4 < SIM_POOL_OFFERS ? gp->threads + 4 : SIM_POOL_OFFERS;
+     * network) and cannot make more: on two threads the pool idled 3.3-4.0 s
+     * of a default run with two more, 2.4-3.0 s with three, the same with
+     * four, whose sixth slot (0.7 MB at 16x16) took the run past twice the
+     * memory of --delta off (data/delta_ceiling.md). */
+    s->ahead = gp->threads + 3 < SIM_POOL_OFFERS ? gp->threads + 3 : SIM_POOL_OFFERS;
     if (s->ahead > K) K = s->ahead;
     s->ticket = calloc((size_t)K, sizeof *s->ticket);
     s->child = calloc((size_t)K, sizeof *s->child);
