@@ -62,7 +62,9 @@ typedef struct {
      * cone patches the record and dec[k] into its own; any other change of
      * the slot makes the record invalid and marks it stale, and before the
      * next children are made a stale slot with known decisions is run again
-     * to write its record (ga_parent_runs_record; not counted).  A proven
+     * to write its record (ga_parent_runs_record; not counted); so is one
+     * whose accepted child went on to the whole network, which leaves its
+     * decisions unknown (sim_job's whole) for that run to write.  A proven
      * repeat keeps the record, as it keeps the decisions; so rcfg[k] is the
      * configuration the record is a run of (the repeat's parent, whose genes
      * the repeat changed without changing its run), and the slot's children
@@ -70,9 +72,14 @@ typedef struct {
     delta_rec **rec;
     sim_config **rcfg;
     delta_patch **patch;
-    uint8_t *stale;
+    uint8_t *stale;         /* per slot: REC_FRESH, REC_STALE or REC_STALE_NO_DEC */
     int64_t cones;          /* children run on their cone (taken ones; not in checkpoints) */
 } ga_repeats;
+
+/* A slot's record: as its chromosome's run, stale (run it again when its
+ * decisions are known), or stale with the decisions left for that run to
+ * write (an accepted child that went on to the whole network). */
+enum { REC_FRESH = 0, REC_STALE = 1, REC_STALE_NO_DEC = 2 };
 
 /* Speculation (speculate.c), for one lineage on several threads: the
  * children of the next generations, made from the current parent as if each
@@ -257,8 +264,9 @@ void ga_parent_runs_replaced(ga *g, int k);
  * with err set when memory runs out (then off). */
 NOCSIM_MUST_USE
 int ga_parent_runs_delta(ga *g, int on, char *err, size_t errlen);
-/* Before children are made: each stale slot with known decisions run again
- * to write its record (not counted in evals). */
+/* Before children are made: each stale slot with known decisions (or left
+ * for it to write: REC_STALE_NO_DEC) run again to write its record and
+ * decisions (not counted in evals). */
 void ga_parent_runs_record(ga *g);
 /* After a resume: the population's tails and decisions, which checkpoints
  * do not hold, from its runs again (not counted as evaluations); which

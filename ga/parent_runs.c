@@ -67,7 +67,7 @@ static int alloc_delta(ga *g)
     r->stale = malloc(P);
     r->rcfg = calloc(P, sizeof *r->rcfg);
     if (!r->rec || !r->patch || !r->stale || !r->rcfg) return -1;
-    memset(r->stale, 1, P);
+    memset(r->stale, REC_STALE, P);
     for (size_t k = 0; k < P; k++)
         if (!(r->rec[k] = delta_rec_new(&g->sp)) || !(r->patch[k] = delta_patch_new(&g->sp)) ||
             !(r->rcfg[k] = ga_new_config(g)))
@@ -119,19 +119,21 @@ sim_job ga_parent_job(const ga *g, int k)
 static void recorded(ga *g, int k)
 {
     sim_config_copy(g->rp.rcfg[k], g->pop[k]);
-    g->rp.stale[k] = 0;
+    g->rp.stale[k] = REC_FRESH;
 }
 
 /* Slot k takes the child whose run is job: 1 when the child ran on its cone
  * and its patch made the record and dec[k] the child's; 0 when the child's
- * own decisions (cdec[k]) are to be taken, the record then stale. */
+ * own decisions (cdec[k]) are to be taken, the record then stale (and the
+ * decisions left for its new run to write when the child's run on the whole
+ * network did not record them). */
 static int accept_delta(ga *g, int k, const sim_job *job)
 {
     ga_repeats *r = &g->rp;
     if (!r->rec) return 0;
     if (job->cone && delta_accept(r->rec[k], r->dec[k], job->patch)) return recorded(g, k), 1;
     delta_rec_invalidate(r->rec[k]);
-    r->stale[k] = 1;
+    r->stale[k] = job->whole ? REC_STALE_NO_DEC : REC_STALE;
     /* A cone run records no decisions; one that did not end SIM_OK (the
      * only kind delta_accept refuses) leaves a full run's unknown. */
     if (job->cone) sim_decisions_clear(r->cdec[k]);
@@ -164,7 +166,7 @@ void ga_parent_runs_replaced(ga *g, int k)
 {
     if (!g->rp.rec) return;
     delta_rec_invalidate(g->rp.rec[k]);
-    g->rp.stale[k] = 1;
+    g->rp.stale[k] = REC_STALE;
 }
 
 void ga_parent_runs_record(ga *g)
@@ -172,10 +174,11 @@ void ga_parent_runs_record(ga *g)
     ga_repeats *r = &g->rp;
     int nj = 0;
     for (int k = 0; r->rec && k < g->gp.pop; k++) {
-        if (r->stale[k] && sim_decisions_known(r->dec[k]) && delta_rec_recordable(r->rec[k]))
+        const int known = r->stale[k] == REC_STALE_NO_DEC || sim_decisions_known(r->dec[k]);
+        if (r->stale[k] && known && delta_rec_recordable(r->rec[k]))
             g->jobs[nj++] = (sim_job){ .cfg = g->pop[k], .dec = r->dec[k], .rec_out = r->rec[k] };
         else
-            r->stale[k] = 0;
+            r->stale[k] = REC_FRESH;
     }
     if (nj) sim_pool_run(g->pool, g->jobs, nj);
     for (int k = 0; r->rec && k < g->gp.pop; k++)

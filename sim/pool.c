@@ -59,7 +59,7 @@ typedef struct { sim_pool *pl; int index; } worker_arg;
  * no engine (e NULL). */
 static int eval_delta(delta_engine *e, sim_job *j, int64_t cutoff)
 {
-    j->cone = 0;
+    j->cone = j->whole = 0;
     if (j->rec_out) {
         /* The engine writes the record only from a whole run. */
         if (e && cutoff == INT64_MAX) return delta_run_parent(e, j->cfg, j->dec, j->rec_out, &j->m, j->tails);
@@ -67,8 +67,10 @@ static int eval_delta(delta_engine *e, sim_job *j, int64_t cutoff)
         return 0;
     }
     if (!e || !j->parent || !j->rec || !j->pdec || !j->patch || !delta_rec_valid(j->rec)) return 0;
-    const int ran = delta_run_child(e, j->parent, j->rec, j->pdec, j->cfg, cutoff, j->dec, j->patch, &j->m, j->tails);
+    const int ran = delta_run_child(e, j->parent, j->rec, j->pdec, j->cfg, cutoff, NULL, j->patch, &j->m, j->tails);
     j->cone = ran && delta_patch_on_cone(j->patch);
+    j->whole = ran && !j->cone;
+    if (j->whole && j->dec) sim_decisions_clear(j->dec);
     return ran;
 }
 

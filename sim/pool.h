@@ -33,8 +33,11 @@ typedef struct sim_pool sim_pool;
  *  - a child job (parent, rec, a valid record of parent, pdec, its
  *    decisions, and patch) may run on its cone (delta_run_child): then cone
  *    is 1 and patch holds what delta_accept needs, and dec is left alone;
- *    otherwise cfg runs as before, dec included (on its cone and then on the
- *    whole network, or in full). */
+ *    or on its cone and then on the whole network: then whole is 1 and dec
+ *    is cleared (not known), since recording decisions there costs a tenth
+ *    of such a run and a search takes one such child in thousands (one that
+ *    needs the decisions runs it again as a parent job, which writes them);
+ *    otherwise cfg runs in full as before, dec included. */
 typedef struct sim_job {
     const sim_config *cfg;
     int64_t cutoff;
@@ -46,6 +49,7 @@ typedef struct sim_job {
     const sim_decisions *pdec; /* the decisions it was written with, */
     delta_patch *patch;     /* and what the child's cone run changed */
     int cone;               /* out: 1 when the child ran on its cone to the end */
+    int whole;              /* out: 1 when it went on to the whole network (dec cleared) */
     sim_metrics m;
     /* Offered jobs only (sim_pool_offer): when not NULL and it says 1 of
      * the finished job, every job offered after it is withdrawn (a search
