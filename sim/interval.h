@@ -35,6 +35,9 @@ int sim_interval_search(sim_pool *pl, const sim_config *c, uint32_t lo, uint32_t
  * short (the last slice is released at I + (slices - 1) V with I >= 0, and a
  * packet's flits eject in distinct cycles, the first not before its release).
  * The winner is therefore sim_interval_search's; *sims counts the runs made.
+ * A later block's V wins only if strictly shorter than the best so far, so
+ * its runs are cut past that best less one (status SIM_CUTOFF): the same
+ * winner, fewer cycles.
  * -1 only on allocation failure. */
 NOCSIM_MUST_USE
 int sim_interval_search_bounded(sim_pool *pl, const sim_config *c, uint32_t lo, uint32_t hi, int slices, int flits,
