@@ -438,8 +438,8 @@ int cone_activity(delta_engine *e, const olnet *n, int64_t t)
     return any;
 }
 
-/* Cycle t at the cone's routers, the edge's inputs from the record; the
- * tails ejected counted. */
+/* Cycle t at the cone's routers, the edge's inputs from the record, the
+ * tails ejected counted, the outside routers joining at its end listed. */
 DELTA_TARGET void cone_step(delta_engine *e, const delta_rec *r, olnet *n, int64_t t, tailwin *tw,
                                    int64_t *done)
 {
@@ -472,14 +472,28 @@ DELTA_TARGET void cone_step(delta_engine *e, const delta_rec *r, olnet *n, int64
         cfl[link] = entry_of(x, n->lvc[lo]);
         if (e->in[to] && dl_push(e, n, (size_t)to * DNF + n->ldown[lo], x, &nh) == DB) n->dfull[node] |= 1ull << lo;
     }
-    /* The edge: flits from outside neighbours, and their fullness. */
+    /* The edge: flits from outside neighbours, their fullness, and the
+     * check that lists the outside neighbours joining at the cycle's end
+     * (e->jl): one a cone router sent another flit than the parent's
+     * router did, or whose input FIFOs at port p now differ in fullness
+     * from the parent's.  Both are final here: a router's out entries are
+     * set by the moves above, its port p's FIFOs change only by this push
+     * (the injections below fill P's). */
+    e->nj = 0;
     for (int k = 0; k < nc; k++) {
         const int i = list[k];
         const unsigned em = e->emask[i];
+        if (!em) continue;
         for (unsigned m = em; m; m &= m - 1) {
-            const int p = __builtin_ctz(m), j = n->nbr[i * NPORTS + p];
-            const uint32_t en = rl[j * 4 + route_opposite(p)];
+            const int p = __builtin_ctz(m), j = n->nbr[i * NPORTS + p], q = route_opposite(p);
+            const uint32_t en = rl[j * 4 + q];
             if (en) dl_push_entry(e, n, i, p, en, &nh);
+            const uint8_t *cp = n->cnt + (size_t)i * DNF + (size_t)p * DV;
+            const unsigned full = (unsigned)(cp[0] == DB) | (unsigned)(cp[1] == DB) << 1 | (unsigned)(cp[2] == DB) << 2;
+            if ((cfl[i * 4 + p] != rl[i * 4 + p] || full != ((rf[j] >> (q * DV)) & 7u)) && !e->flag[j]) {
+                e->flag[j] = 1;
+                e->jl[e->nj++] = j;
+            }
         }
         const uint64_t eb = e->etab[em];
         n->dfull[i] = (n->dfull[i] & ~eb) | (rf[i] & eb);
@@ -488,32 +502,7 @@ DELTA_TARGET void cone_step(delta_engine *e, const delta_rec *r, olnet *n, int64
     for (int k = 0; k < nh; k++) dl_route(n, e->on_link, e->hdr[k]);
 }
 
-/* The edge check after cycle t: the outside routers that join (e->jl). */
-DELTA_TARGET void cone_edge(delta_engine *e, const delta_rec *r, const olnet *n, int64_t t)
-{
-    const size_t N = (size_t)e->nodes;
-    const uint32_t *rl = r->rl + (size_t)t * N * 4;
-    const uint16_t *rf = r->rf + (size_t)t * N;
-    e->nj = 0;
-    for (int k = 0; k < e->ncone; k++) {
-        const int i = e->list[k];
-        unsigned em = e->emask[i];
-        if (!em) continue;
-        const unsigned fm = dl_full(n, i);
-        for (; em; em &= em - 1) {
-            const int p = __builtin_ctz(em), j = n->nbr[i * NPORTS + p];
-            const unsigned q = (unsigned)route_opposite(p) * DV;
-            const unsigned full = fm >> (p * DV) & 7u;
-            const int differs = e->cfl[i * 4 + p] != rl[i * 4 + p] || full != ((rf[j] >> q) & 7u);
-            if (differs && !e->flag[j]) {
-                e->flag[j] = 1;
-                e->jl[e->nj++] = j;
-            }
-        }
-    }
-}
-
-/* The routers that join at the end of cycle t (cone_edge's): the parent's
+/* The routers that join at the end of cycle t (cone_step's e->jl): the parent's
  * state at the cycle's start, then the cycle stepped for each alone, its
  * inputs from the cone's moves and the record, its decisions logged (from t
  * on they are the child's; in t they are also the parent's). */

@@ -210,22 +210,6 @@ DHOT uint64_t dl_live(const olnet *n, int i)
 }
 #endif
 
-/* Router i's full FIFOs, a bit each (local index). */
-#ifdef OLNET_SSSE3
-DELTA_TARGET DHOT unsigned dl_full(const olnet *n, int i)
-{
-    const __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(n->cnt + (size_t)i * DNF));
-    return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(c, _mm_set1_epi8(DB))) & ((1u << DNF) - 1);
-}
-#else
-DHOT unsigned dl_full(const olnet *n, int i)
-{
-    unsigned m = 0;
-    for (int f = 0; f < DNF; f++) m |= (unsigned)(n->cnt[(size_t)i * DNF + (size_t)f] == DB) << f;
-    return m;
-}
-#endif
-
 /* Is router i active at the start of cycle t (a flit in a FIFO, or its
  * source due: what makes closedloop.c step a cycle)? */
 DHOT int dl_active(const olnet *n, int i, int64_t t)
@@ -320,7 +304,6 @@ int cone_log_snapshot(delta_engine *e, const olnet *n, int64_t t);
 DELTA_TARGET void cone_step(delta_engine *e, const delta_rec *r, olnet *n, int64_t t, tailwin *tw,
                                    int64_t *done);
 void cone_outside_ejections(delta_engine *e, const delta_rec *r, int64_t t, tailwin *tw, int64_t *done);
-DELTA_TARGET void cone_edge(delta_engine *e, const delta_rec *r, const olnet *n, int64_t t);
 DELTA_TARGET void cone_join_edge(delta_engine *e, const delta_rec *r, olnet *n, int64_t t, const sim_config *pc,
                                    const sim_config *c);
 int cone_log_cycle(delta_engine *e, const olnet *n, int64_t t);

@@ -367,7 +367,6 @@ int delta_run_child(delta_engine *e, const sim_config *pc, const delta_rec *r, c
         cone_step(e, r, n, t, &at.tw, &done);
         cone_outside_ejections(e, r, t, &at.tw, &done);
         if (done > d0) last_eject = t;
-        cone_edge(e, r, n, t);
         cone_join_edge(e, r, n, t, pc, c);
         if (cone_log_cycle(e, n, t)) pt->fail = 1;
         DELTA_CHECK(delta_oracle_after(e, r, t));
