@@ -3,6 +3,9 @@
 # caught by the tests named with it.
 #
 #   scripts/mutants.sh [NAME...]     all mutants, or those named
+#   scripts/mutants.sh --applies     only check that every mutant's sed still
+#                                    changes its file (no build, the tree
+#                                    untouched; tests/mutants_list.sh)
 #
 # The tree (tracked and new files, as they are now) is copied to a scratch
 # folder and built there once; then each mutant is applied with sed -E to its
@@ -12,12 +15,13 @@
 # caught, whose sed changes nothing (the code moved on: mend the list) or
 # that does not compile is a failure.  Exit 0 when every mutant run is caught.
 #
-# Environment: TMPDIR (where the scratch folder goes, default /tmp),
+# Environment: MUTANTS_LIST (another list, for tests of this script),
+# TMPDIR (where the scratch folder goes, default /tmp),
 # MUTANT_TIMEOUT (seconds per test, default 600), JOBS (make -j,
 # default 1), KEEP=1 keeps the scratch folder.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-list=$root/tests/mutants/mutants.txt
+list=${MUTANTS_LIST:-$root/tests/mutants/mutants.txt}
 timeout_s=${MUTANT_TIMEOUT:-600}
 jobs=${JOBS:-1}
 
@@ -38,6 +42,26 @@ for i in "${!names[@]}"; do
         echo "mutants.sh: mutant ${names[$i]}: needs file, sed and tests" >&2; exit 2
     fi
 done
+
+# --applies: a mutant whose sed no longer matches (the code moved on) is
+# found in a second, by make check, not at the next full mutant run.
+if [ "${1:-}" = --applies ]; then
+    stale=0 out=$(mktemp) || exit 2
+    trap 'rm -f "$out"' EXIT
+    for i in "${!names[@]}"; do
+        f=$root/${files[$i]}
+        if [ ! -f "$f" ]; then
+            echo "mutants.sh: mutant ${names[$i]}: ${files[$i]} is not in the tree" >&2; stale=$((stale + 1))
+        elif ! sed -E "${seds[$i]}" "$f" > "$out" 2>/dev/null; then
+            echo "mutants.sh: mutant ${names[$i]}: sed -E cannot run its expression" >&2; stale=$((stale + 1))
+        elif cmp -s "$out" "$f"; then
+            echo "mutants.sh: mutant ${names[$i]}: the sed changes nothing in ${files[$i]} (mend $list)" >&2
+            stale=$((stale + 1))
+        fi
+    done
+    echo "mutants.sh: ${#names[@]} mutants, $stale stale"
+    [ $stale = 0 ]; exit
+fi
 
 want=("$@")
 selected() {
