@@ -46,6 +46,7 @@ done
 # --applies: a mutant whose sed no longer matches (the code moved on) is
 # found in a second, by make check, not at the next full mutant run.
 if [ "${1:-}" = --applies ]; then
+    [ $# -eq 1 ] || { echo "mutants.sh: --applies takes no mutant names (it checks them all)" >&2; exit 2; }
     stale=0 out=$(mktemp) || exit 2
     trap 'rm -f "$out"' EXIT
     for i in "${!names[@]}"; do

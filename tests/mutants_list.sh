@@ -2,9 +2,10 @@
 # Every mutant of tests/mutants/mutants.txt still applies: its file is in
 # the tree and its sed changes it (scripts/mutants.sh --applies).  A moved
 # line that leaves a mutant stale is found here, by make check, rather than
-# at the next full mutant run.  Then the check's own rule at its three
-# outcomes on made-up lists: a sed that changes its file, one that changes
-# nothing, one sed cannot run; the tree is left untouched.
+# at the next full mutant run.  Then the check's own rule at its outcomes
+# on made-up lists: a sed that changes its file, one that changes nothing,
+# one sed cannot run, a file not in the tree; names after --applies are
+# refused; the tree is left untouched.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 script=$root/scripts/mutants.sh
@@ -31,6 +32,9 @@ printf 'mutant gone\nfile sim/no_such_file.c\nsed s/a/b/\ntests test_config\n' >
 err=$(MUTANTS_LIST=gone.txt bash "$script" --applies 2>&1 >/dev/null); rc=$?
 check "a file not in the tree: exit" "$rc" 1
 check "a file not in the tree: message" "$err" "mutants.sh: mutant gone: sim/no_such_file.c is not in the tree"
+err=$(bash "$script" --applies delta-past-half-at-half 2>&1 >/dev/null); rc=$?
+check "--applies with a name: exit" "$rc" 2
+check "--applies with a name: message" "$err" "mutants.sh: --applies takes no mutant names (it checks them all)"
 check "the tree untouched" "$(cksum < "$root/sim/config.c")" "$before"
 
 echo "mutants_list: $pass passed, $fail failed"
