@@ -38,7 +38,7 @@ ga *ga_alloc(const ga_params *gp, const sim_params *sp, const int32_t *dest, con
     memcpy(g->dest, dest, sizeof *g->dest * (size_t)g->nodes);
     for (size_t k = 0; k < P; k++)
         if (!(g->pop[k] = ga_new_config(g)) || !(g->child[k] = ga_new_config(g))) goto oom;
-    if (!(g->best = ga_new_config(g))) goto oom;
+    if (!(g->best = ga_new_config(g)) || !(g->rec.signed_last = ga_new_config(g))) goto oom;
     /* The modes that the parameters ask for (each allocates nothing otherwise). */
     if (ga_parent_runs_alloc(g) || ga_perturb_alloc(g) || ga_extra_alloc(g) || ga_spec_alloc(g)) goto oom;
     if (!(g->eff = ga_effective_new(sp, dest))) goto oom;

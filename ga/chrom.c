@@ -90,3 +90,84 @@ uint32_t chrom_signature(const sim_config *c, int w, uint8_t *scratch)
     /* zlib's crc32 takes a uInt length; chromosomes stay far below 4 GiB. */
     return (uint32_t)crc32(crc32(0L, Z_NULL, 0), scratch, (uInt)len);
 }
+
+/* ---- a signature from another's ----
+ *
+ * For two messages of one length, CRC-32 (zlib's: initial and final value
+ * all ones) is affine: crc(A) ^ crc(B) = L(A ^ B), with L the CRC of
+ * initial and final value 0, which is linear.  A ^ B is zero but for the
+ * bytes that differ; leading zeros leave L unchanged, and each trailing
+ * zero byte multiplies it by x^8 modulo the polynomial.  So a block D of k
+ * bytes that differ at offset o of an n-byte message contributes
+ * L(D) x^(8 (n - o - k)): crc32_combine_op shifts by a power that
+ * crc32_combine_gen computes, and L(D) is crc(D) ^ crc(k zero bytes). */
+
+typedef struct {
+    uint32_t crc;
+    size_t total;   /* the encoding's length */
+} sigacc;
+
+static void sig_block(sigacc *a, size_t off, const uint8_t *d, size_t k)
+{
+    static const uint8_t zero[8];
+    const uLong lin = crc32(0L, d, (uInt)k) ^ crc32(0L, zero, (uInt)k);
+    a->crc ^= (uint32_t)crc32_combine_op(lin, 0L, crc32_combine_gen((z_off_t)(a->total - off - k)));
+}
+
+/* The block of k <= 8 bytes at a + i (the base's, made b's) against b + i. */
+static void sig_block_at(sigacc *acc, size_t off, uint8_t *a, const uint8_t *b, size_t i, size_t k)
+{
+    uint8_t d[8];
+    size_t any = 0;
+    for (size_t j = 0; j < k; j++) any |= d[j] = a[i + j] ^ b[i + j];
+    if (!any) return;
+    sig_block(acc, off + i, d, k);
+    memcpy(a + i, b + i, k);
+}
+
+/* The bytes a[0 .. len) (the base's, made b's) and b[0 .. len), encoded
+ * at offset off, in blocks of eight: a block that differs anywhere enters
+ * whole (its equal bytes XOR to zero).  Four blocks are compared at once:
+ * nearly all are equal. */
+static void sig_bytes(sigacc *acc, size_t off, uint8_t *a, const uint8_t *b, size_t len)
+{
+    size_t i = 0;
+    for (; i + 32 <= len; i += 32) {
+        uint64_t x[4], y[4];
+        memcpy(x, a + i, 32);
+        memcpy(y, b + i, 32);
+        if (!((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3]))) continue;
+        for (size_t q = 0; q < 32; q += 8) sig_block_at(acc, off, a, b, i + q, 8);
+    }
+    for (; i < len; i += 8) sig_block_at(acc, off, a, b, i, len - i < 8 ? len - i : 8);
+}
+
+/* Two little-endian fields of n bytes (2 or 4), x the base's, y c's. */
+static void sig_field(sigacc *acc, size_t off, uint32_t x, uint32_t y, size_t n)
+{
+    const uint32_t v = x ^ y;
+    const uint8_t d[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
+    sig_block(acc, off, d, n);
+}
+
+uint32_t chrom_signature_follow(sim_config *base, uint32_t base_crc, const sim_config *c, int w)
+{
+    const size_t nodes = (size_t)c->nodes;
+    const int h = c->nodes / w;
+    sigacc acc = { base_crc, chrom_grid_size(w, h, c->vcs) };
+    if (base->interval != c->interval) {
+        sig_field(&acc, 8, base->interval, c->interval, 4);
+        base->interval = c->interval;
+    }
+    size_t off = HEADER + (w != h ? RECT_EXTRA : 0);
+    for (size_t i = 0; i < nodes; i++)
+        if (base->inject[i] != c->inject[i]) {
+            sig_field(&acc, off + 2 * i, base->inject[i], c->inject[i], 2);
+            base->inject[i] = c->inject[i];
+        }
+    off += 2 * nodes;
+    sig_bytes(&acc, off, base->scheme, c->scheme, NPORTS * nodes);
+    off += NPORTS * nodes;
+    sig_bytes(&acc, off, base->qorder, c->qorder, NPORTS * nodes * (size_t)c->vcs * NPORTS);
+    return acc.crc;
+}

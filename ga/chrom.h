@@ -55,5 +55,11 @@ int chrom_decode_grid(sim_config *c, int w, const uint8_t *buf, size_t len, char
  * high); scratch is the caller's buffer of chrom_grid_size bytes,
  * overwritten.  Cannot fail. */
 uint32_t chrom_signature(const sim_config *c, int w, uint8_t *scratch);
+/* chrom_signature(c, w) from base_crc, the signature of base (of c's
+ * shape: nodes, VCs, w), which is made equal to c on the way: the genes
+ * that differ cost a few thousand instructions each, against the ~50,000
+ * of encoding and signing a 16x16 chromosome (21 KB) whole.  For a
+ * sequence of chromosomes that differ in few genes.  Cannot fail. */
+uint32_t chrom_signature_follow(sim_config *base, uint32_t base_crc, const sim_config *c, int w);
 
 #endif

@@ -150,6 +150,9 @@ typedef struct {
     store_gen *gens;        /* generation rows not yet written */
     int ngen, capgen;
     uint8_t *scratch;
+    sim_config *signed_last;   /* the last chromosome signed, and its signature: the next one's base */
+    uint32_t signed_crc;
+    int signed_any;
     double last_checkpoint;
     int lost;   /* memory ran out keeping one: ga_persist fails the run (FAULT_RESOURCE) */
 } ga_records;

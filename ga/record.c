@@ -4,8 +4,30 @@
 
 #include "ga/chrom.h"
 #include "ga/ga_internal.h"
+#include "util/invariant.h"
 
 /* ---- signatures ---------------------------------------------------------- */
+
+/* c's signature.  Those signed one after another are a lineage's children
+ * and parents, a few genes apart: each is signed from the one before
+ * (chrom_signature_follow): `ga --evals 20000 --threads 1` signs 10,558
+ * chromosomes in 0.28 G instructions against 1.07 G whole (callgrind). */
+static uint32_t sign(ga *g, const sim_config *c)
+{
+    ga_records *rec = &g->rec;
+    uint32_t crc;
+    if (rec->signed_any) {
+        crc = chrom_signature_follow(rec->signed_last, rec->signed_crc, c, g->n);
+    } else {
+        crc = chrom_signature(c, g->n, rec->scratch);
+        sim_config_copy(rec->signed_last, c);
+        rec->signed_any = 1;
+    }
+    /* (evaluated only where assertions are on: the checking and sanitizer builds) */
+    NOCSIM_ASSERT(crc == chrom_signature(c, g->n, rec->scratch), "a signature followed from the last one is the chromosome's own");
+    rec->signed_crc = crc;
+    return crc;
+}
 
 static int crc_known(const ga *g, uint32_t crc)
 {
@@ -63,7 +85,7 @@ static int add_record(ga *g, const sim_config *c, const sim_metrics *m, int64_t 
 int ga_consider(ga *g, const sim_config *c, const sim_metrics *m, int64_t score)
 {
     if (score >= GA_SCORE_INF || score > g->best_score) return 0;
-    uint32_t crc = chrom_signature(c, g->n, g->rec.scratch);
+    uint32_t crc = sign(g, c);
     if (score < g->best_score) {
         g->best_score = score;
         g->best_m = *m;
@@ -91,5 +113,6 @@ void ga_records_free(ga *g)
     free(g->rec.recs);
     free(g->rec.gens);
     free(g->rec.scratch);
+    sim_config_free(g->rec.signed_last);
     free(g->rec.crcs);
 }

@@ -90,6 +90,72 @@ START_TEST(signature_rectangle)
 }
 END_TEST
 
+/* chrom_signature_follow against chrom_signature (checked on the golden
+ * values above) on each field's first and last gene, both bytes of an
+ * injection timing and all four of V, on a 3x3 whose scheme and queue-order
+ * runs (45 and 675 bytes) end in a partial block of eight, a rectangle's
+ * offsets, then a random walk of 0-5 changes a step; the base is made the
+ * chromosome each time. */
+static void follow_ok(sim_config *base, uint32_t *crc, const sim_config *c, int w, uint8_t *buf)
+{
+    const uint32_t want = chrom_signature(c, w, buf);
+    *crc = chrom_signature_follow(base, *crc, c, w);
+    ck_assert_uint_eq(*crc, want);
+    ck_assert_uint_eq(base->interval, c->interval);
+    ck_assert_int_eq(memcmp(base->inject, c->inject, sizeof *c->inject * (size_t)c->nodes), 0);
+    ck_assert_int_eq(memcmp(base->scheme, c->scheme, (size_t)c->nodes * 5), 0);
+    ck_assert_int_eq(memcmp(base->qorder, c->qorder, (size_t)c->nodes * 75), 0);
+}
+
+static void follow_edges(int nodes, int w)
+{
+    uint8_t buf[4096];
+    sim_config *c = golden_genes(nodes), *base = golden_genes(nodes);
+    uint32_t crc = chrom_signature(base, w, buf);
+    const uint32_t first = crc;
+    follow_ok(base, &crc, c, w, buf);          /* nothing differs: the same signature */
+    ck_assert_uint_eq(crc, first);
+    const size_t ns = (size_t)nodes * 5, nq = (size_t)nodes * 75;
+    c->interval = 37u + (5u << 8) + (7u << 16) + (9u << 24);   /* every byte of V */
+    follow_ok(base, &crc, c, w, buf);
+    c->inject[0] = 300;                        /* both bytes */
+    c->inject[nodes - 1] = 1;
+    follow_ok(base, &crc, c, w, buf);
+    c->scheme[0] = 9;
+    c->scheme[ns - 1] = (uint8_t)((c->scheme[ns - 1] + 1) % 10);
+    follow_ok(base, &crc, c, w, buf);
+    c->qorder[0] ^= 7;
+    c->qorder[nq - 1] ^= 1;                    /* the encoding's last byte */
+    follow_ok(base, &crc, c, w, buf);
+    c->qorder[nq - 9] ^= 2;                    /* beside it, in the block before */
+    c->scheme[ns - 9] ^= 3;
+    follow_ok(base, &crc, c, w, buf);
+    rng r;
+    rng_seed(&r, 11);
+    for (int step = 0; step < 300; step++) {
+        const int k = (int)rng_below(&r, 6);
+        for (int j = 0; j < k; j++) {
+            switch (rng_below(&r, 4)) {
+            case 0: c->interval = rng_below(&r, 1000); break;
+            case 1: c->inject[rng_below(&r, (uint32_t)nodes)] = (uint16_t)rng_below(&r, 600); break;
+            case 2: c->scheme[rng_below(&r, (uint32_t)ns)] = (uint8_t)rng_below(&r, 10); break;
+            default: c->qorder[rng_below(&r, (uint32_t)nq)] = (uint8_t)rng_below(&r, 5); break;
+            }
+        }
+        follow_ok(base, &crc, c, w, buf);
+    }
+    sim_config_free(c);
+    sim_config_free(base);
+}
+
+START_TEST(signature_follow)
+{
+    follow_edges(16, 4);
+    follow_edges(9, 3);
+    follow_edges(8, 4);   /* 4x2: the rectangle's four extra bytes move every offset */
+}
+END_TEST
+
 START_TEST(parameter_checks)
 {
     ga_params gp;
@@ -448,6 +514,7 @@ int main(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, signature_golden);
     tcase_add_test(tc, signature_rectangle);
+    tcase_add_test(tc, signature_follow);
     tcase_add_test(tc, parameter_checks);
     tcase_add_test(tc, effective_genes_single_packet);
     tcase_add_test(tc, name_tables_match_their_enums);
