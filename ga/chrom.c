@@ -142,11 +142,12 @@ static void sig_bytes(sigacc *acc, size_t off, uint8_t *a, const uint8_t *b, siz
     for (; i < len; i += 8) sig_block_at(acc, off, a, b, i, len - i < 8 ? len - i : 8);
 }
 
-/* Two little-endian fields of n bytes (2 or 4), x the base's, y c's. */
+/* Two little-endian fields of n bytes (2 or 4, encoded as put32's first n),
+ * x the base's, y c's. */
 static void sig_field(sigacc *acc, size_t off, uint32_t x, uint32_t y, size_t n)
 {
-    const uint32_t v = x ^ y;
-    const uint8_t d[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
+    uint8_t d[4];
+    put32(d, x ^ y);
     sig_block(acc, off, d, n);
 }
 
